@@ -1,0 +1,542 @@
+//! The shared vocabulary of the Dust Tactics engine: squares, terrain, cover elements, cards and
+//! weapon lines. Everything else in `dust_tactics` is built on these types.
+//!
+//! A `Square` is always on its board (only `Board` makes them), a `UnitId` is the name the
+//! scenario gave a unit and lasts the whole game, and cards (`Card`) are kept apart from the
+//! runtime state of the units that use them.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The most columns a board may have: column names are single letters A..Z.
+pub const MAX_COLS: u8 = 26;
+/// The most rows a board may have.
+pub const MAX_ROWS: u8 = 99;
+
+/// A square that is on the board. Column 0 is `A` at the left, row 0 is `1` at the top
+/// (DESIGN §4). Only [`Board::square`] and [`Board::parse_square`] make one.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Square {
+    col: u8,
+    row: u8,
+}
+
+impl Square {
+    pub fn col(self) -> u8 {
+        self.col
+    }
+    pub fn row(self) -> u8 {
+        self.row
+    }
+    /// Column and row differences to `other`, as absolute values.
+    pub fn delta(self, other: Square) -> (u8, u8) {
+        (self.col.abs_diff(other.col), self.row.abs_diff(other.row))
+    }
+    /// True when the two squares touch, orthogonally or diagonally.
+    pub fn adjacent(self, other: Square) -> bool {
+        let (dx, dy) = self.delta(other);
+        dx.max(dy) == 1
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'A' + self.col) as char, self.row as u32 + 1)
+    }
+}
+
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+// Squares serialise as "C4" so the ledger and JSON views read like the board.
+impl Serialize for Square {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Square {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        parse_square_unchecked(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("`{text}` is not a square like C4")))
+    }
+}
+
+/// Parses "C4" / "c4" without a board (only for deserialising our own state).
+fn parse_square_unchecked(text: &str) -> Option<Square> {
+    let text = text.trim();
+    let mut chars = text.chars();
+    let letter = chars.next()?.to_ascii_uppercase();
+    if !letter.is_ascii_uppercase() {
+        return None;
+    }
+    let digits = chars.as_str();
+    if digits.is_empty() || digits.len() > 2 || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let row: u8 = digits.parse().ok()?;
+    if row == 0 || row > MAX_ROWS {
+        return None;
+    }
+    Some(Square {
+        col: letter as u8 - b'A',
+        row: row - 1,
+    })
+}
+
+/// What is printed at a square's centre (004 "Terrain").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Terrain {
+    /// ● a dot: anyone may enter, LOS clear.
+    Open,
+    /// No dot (or the dot hidden by a terrain piece): nobody enters but flyers, blocks LOS.
+    Impassable,
+    /// ▼ deep water: only flyers and Jump units enter; LOS clear.
+    DeepWater,
+    /// ✚ rubble: soldiers, flyers and Jump units; not vehicles; soft cover to squads.
+    Rubble,
+    /// ◆ smoke / visual obstruction: blocks all LOS; a unit on it fights only adjacent squares.
+    Smoke,
+    /// ■ trees: soldiers only; blocks LOS except for a soldier standing in it; soft cover.
+    Trees,
+}
+
+impl Terrain {
+    /// One character for the text board and scenario files.
+    pub fn symbol(self) -> char {
+        match self {
+            Terrain::Open => '.',
+            Terrain::Impassable => '#',
+            Terrain::DeepWater => '~',
+            Terrain::Rubble => '+',
+            Terrain::Smoke => '*',
+            Terrain::Trees => 'T',
+        }
+    }
+
+    pub fn from_symbol(c: char) -> Option<Terrain> {
+        Some(match c {
+            '.' => Terrain::Open,
+            '#' => Terrain::Impassable,
+            '~' => Terrain::DeepWater,
+            '+' => Terrain::Rubble,
+            '*' => Terrain::Smoke,
+            'T' => Terrain::Trees,
+            _ => return None,
+        })
+    }
+}
+
+/// Cover elements (000 "Cover elements", 004 play reference).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CoverKind {
+    /// Soft cover, enterable, crushable by vehicles; armour 3, 2 health.
+    AmmoCrate,
+    /// Hard cover, closed to vehicles, blocks soldier-on-soldier LOS; armour 5, 4 health.
+    TankTrap,
+}
+
+impl CoverKind {
+    /// (armour, health) from 000 "Cover elements" (ruling: vehicle armour scale).
+    pub fn armour_health(self) -> (u8, u8) {
+        match self {
+            CoverKind::AmmoCrate => (3, 2),
+            CoverKind::TankTrap => (5, 4),
+        }
+    }
+}
+
+/// A cover element standing on a square, with the damage it has taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoverElement {
+    pub kind: CoverKind,
+    pub damage: u8,
+}
+
+/// Level of cover a target squad has against one attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cover {
+    None,
+    Soft,
+    Hard,
+}
+
+impl Cover {
+    /// Adds one source of soft cover: two soft sources make hard, never above hard (004).
+    pub fn add_soft(self) -> Cover {
+        match self {
+            Cover::None => Cover::Soft,
+            _ => Cover::Hard,
+        }
+    }
+}
+
+/// A rectangular board of squares (tiles of 3×3 combined into any rectangle).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Board {
+    width: u8,
+    height: u8,
+    /// Row-major terrain, `width * height` entries.
+    terrain: Vec<Terrain>,
+    /// Cover elements still standing.
+    pub cover: BTreeMap<Square, CoverElement>,
+}
+
+/// A board description that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BoardError(pub String);
+
+impl Board {
+    /// A board of open squares; width and height must be multiples of 3 (tiles are 3×3).
+    pub fn open(width: u8, height: u8) -> Result<Board, BoardError> {
+        if width == 0 || height == 0 || width % 3 != 0 || height % 3 != 0 {
+            return Err(BoardError(format!(
+                "a board of {width}×{height} squares is not made of 3×3 tiles: use multiples of 3"
+            )));
+        }
+        if width > MAX_COLS || height > MAX_ROWS {
+            return Err(BoardError(format!(
+                "a board of {width}×{height} squares is too large: at most {MAX_COLS} columns and {MAX_ROWS} rows"
+            )));
+        }
+        Ok(Board {
+            width,
+            height,
+            terrain: vec![Terrain::Open; width as usize * height as usize],
+            cover: BTreeMap::new(),
+        })
+    }
+
+    /// Parses rows of terrain symbols (see [`Terrain::symbol`]), one string per row, top first.
+    pub fn from_rows(rows: &[&str]) -> Result<Board, BoardError> {
+        let height = rows.len();
+        let width = rows.first().map(|r| r.chars().count()).unwrap_or(0);
+        if height > MAX_ROWS as usize || width > MAX_COLS as usize {
+            return Err(BoardError(format!(
+                "the board has {width} columns and {height} rows: at most {MAX_COLS} columns and {MAX_ROWS} rows"
+            )));
+        }
+        let mut board = Board::open(width as u8, height as u8)?;
+        for (r, row) in rows.iter().enumerate() {
+            if row.chars().count() != width {
+                return Err(BoardError(format!(
+                    "board row {} has {} squares but row 1 has {width}: every row must be as wide",
+                    r + 1,
+                    row.chars().count()
+                )));
+            }
+            for (c, ch) in row.chars().enumerate() {
+                let t = Terrain::from_symbol(ch).ok_or_else(|| {
+                    BoardError(format!(
+                        "board row {} column {}: `{ch}` is not a terrain symbol (use . # ~ + * T)",
+                        r + 1,
+                        (b'A' + c as u8) as char
+                    ))
+                })?;
+                board.terrain[r * width + c] = t;
+            }
+        }
+        Ok(board)
+    }
+
+    pub fn width(&self) -> u8 {
+        self.width
+    }
+    pub fn height(&self) -> u8 {
+        self.height
+    }
+
+    /// The square at column `col`, row `row` (0-based), if it is on the board.
+    pub fn square(&self, col: i32, row: i32) -> Option<Square> {
+        if col >= 0 && row >= 0 && col < self.width as i32 && row < self.height as i32 {
+            Some(Square {
+                col: col as u8,
+                row: row as u8,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Parses a square as printed on the board ("C4", case-insensitive), if it is on this board.
+    pub fn parse_square(&self, text: &str) -> Option<Square> {
+        let sq = parse_square_unchecked(text)?;
+        self.square(sq.col as i32, sq.row as i32)
+    }
+
+    /// Every square, row by row from the top.
+    pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
+        (0..self.height).flat_map(move |row| (0..self.width).map(move |col| Square { col, row }))
+    }
+
+    /// The (up to 8) squares touching `sq`, in a fixed order.
+    pub fn neighbours(&self, sq: Square) -> impl Iterator<Item = Square> + '_ {
+        const STEPS: [(i32, i32); 8] = [
+            (0, -1),
+            (1, 0),
+            (0, 1),
+            (-1, 0),
+            (1, -1),
+            (1, 1),
+            (-1, 1),
+            (-1, -1),
+        ];
+        STEPS
+            .iter()
+            .filter_map(move |(dx, dy)| self.square(sq.col as i32 + dx, sq.row as i32 + dy))
+    }
+
+    pub fn terrain(&self, sq: Square) -> Terrain {
+        self.terrain[sq.row as usize * self.width as usize + sq.col as usize]
+    }
+
+    pub fn set_terrain(&mut self, sq: Square, t: Terrain) {
+        let w = self.width as usize;
+        self.terrain[sq.row as usize * w + sq.col as usize] = t;
+    }
+
+    pub fn cover_at(&self, sq: Square) -> Option<CoverElement> {
+        self.cover.get(&sq).copied()
+    }
+}
+
+/// A side of the game, as the scenario names it ("allies", "axis").
+pub type SideId = String;
+
+/// A unit's id as the scenario names it and reports print it; it lasts the whole game.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct UnitId(pub String);
+
+impl fmt::Display for UnitId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What kind of unit a card describes; it decides movement, LOS and cover rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitType {
+    Squad,
+    Hero,
+    Vehicle,
+}
+
+impl UnitType {
+    /// Squads and heroes are "soldiers" for LOS and terrain.
+    pub fn is_soldier(self) -> bool {
+        matches!(self, UnitType::Squad | UnitType::Hero)
+    }
+}
+
+/// Armour class and value: soldiers 1–4, vehicles 1–7, aircraft 1–3 (000 "Weapon lines").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Armour {
+    Soldier(u8),
+    Vehicle(u8),
+    Aircraft(u8),
+}
+
+/// A weapon line's range (004 "Range").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeaponRange {
+    /// `C`: close combat, adjacent only.
+    Close,
+    /// `N`: within N squares, minimum 1.
+    Upto(u8),
+    /// `X-Y`: arc weapon.
+    Between(u8, u8),
+    /// `U`: unlimited with LOS.
+    Unlimited,
+    /// `A`: artillery, minimum 4, no maximum.
+    Artillery,
+}
+
+/// One cell of a weapon line against one armour value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fire {
+    /// `-`: cannot damage this armour.
+    No,
+    /// `X/N`: X dice (per carrier), N damage per hit.
+    Dice { dice: u8, damage: u8 },
+    /// `X/⊕` incendiary blast: X dice per targeted model, each hit 1 damage.
+    Incendiary { dice: u8 },
+    /// `X/(+)` anti-tank incendiary: X dice per targeted model, one hit eliminates the unit (004).
+    ApIncendiary { dice: u8 },
+}
+
+/// Weapon traits that change how a line resolves (004 "Special weapons").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeaponTrait {
+    Flamethrower,
+    Laser,
+    /// UGL, grenade launcher, grenade pistol: ignore cover.
+    GrenadeLauncher,
+    Explosives,
+    /// Dice per model in the squad (knife, knife & grenade).
+    PerModel,
+}
+
+/// One weapon line of a card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WeaponLine {
+    /// Id used in orders (`attack mg at ...`), unique on the card.
+    pub id: String,
+    pub name: String,
+    /// Models carrying it; `None` means every model of the unit (or the one hero/vehicle).
+    #[serde(default)]
+    pub carriers: Option<u8>,
+    pub range: WeaponRange,
+    /// Against soldier armour 1..=4.
+    pub soldier: [Fire; 4],
+    /// Against vehicle armour 1..=7.
+    pub vehicle: [Fire; 7],
+    /// Against aircraft armour 1..=3.
+    #[serde(default = "no_fire3")]
+    pub aircraft: [Fire; 3],
+    #[serde(default)]
+    pub traits: Vec<WeaponTrait>,
+    /// Ammo boxes for a limited-ammo weapon; `None` is unlimited.
+    #[serde(default)]
+    pub ammo: Option<u8>,
+}
+
+fn no_fire3() -> [Fire; 3] {
+    [Fire::No; 3]
+}
+
+impl WeaponLine {
+    /// The cell of this line against `armour`.
+    pub fn against(&self, armour: Armour) -> Fire {
+        let pick = |cells: &[Fire], v: u8| {
+            cells
+                .get((v as usize).wrapping_sub(1))
+                .copied()
+                .unwrap_or(Fire::No)
+        };
+        match armour {
+            Armour::Soldier(v) => pick(&self.soldier, v),
+            Armour::Vehicle(v) => pick(&self.vehicle, v),
+            Armour::Aircraft(v) => pick(&self.aircraft, v),
+        }
+    }
+}
+
+/// A cover save printed on a squad card for one cover level (004 "Cover saves").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Save {
+    /// No icon: no save.
+    #[default]
+    None,
+    /// Each HIT on a die per hit cancels a hit.
+    Hit,
+    /// Each MISS on a die per hit cancels a hit.
+    Miss,
+}
+
+/// A skill a card carries, with the uses allowed (for once/twice per game skills).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkillSpec {
+    /// Canonical lower-case name with dashes: "black-ops", "self-repair", "fast"…
+    pub name: String,
+    /// Uses per game, when limited.
+    #[serde(default)]
+    pub uses: Option<u8>,
+}
+
+/// A unit card: data only, loaded from `games/dust-tactics/cards/*.toml`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Card {
+    /// File stem, e.g. `m2c-pounder`.
+    pub id: String,
+    pub name: String,
+    /// "allies" or "axis".
+    pub faction: String,
+    pub unit_type: UnitType,
+    pub armour: Armour,
+    pub movement: u8,
+    /// Squads: models; heroes and vehicles: health.
+    pub health: u8,
+    pub ap: u32,
+    #[serde(default)]
+    pub soft_save: Save,
+    #[serde(default)]
+    pub hard_save: Save,
+    pub weapons: Vec<WeaponLine>,
+    #[serde(default)]
+    pub skills: Vec<SkillSpec>,
+    /// Names of the models of a squad, in card order (casualty choice refers to them).
+    #[serde(default)]
+    pub models: Vec<ModelSpec>,
+    /// Where each stated value comes from (seed file and section).
+    #[serde(default)]
+    pub sources: Vec<String>,
+    /// Values the project had to choose; reports mark cards that have any.
+    #[serde(default)]
+    pub provisional: Vec<String>,
+}
+
+/// One model of a squad: its id and the weapon lines it carries (by weapon id).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelSpec {
+    pub id: String,
+    #[serde(default)]
+    pub carries: Vec<String>,
+}
+
+impl Card {
+    pub fn has_skill(&self, name: &str) -> bool {
+        self.skills.iter().any(|s| s.name == name)
+    }
+    pub fn weapon(&self, id: &str) -> Option<&WeaponLine> {
+        self.weapons.iter().find(|w| w.id.eq_ignore_ascii_case(id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_print_and_parse_as_on_the_board() {
+        // DESIGN §4: column letters from A at the left, row numbers from 1 at the top.
+        let board = Board::open(9, 12).unwrap();
+        let c4 = board.parse_square("c4").unwrap();
+        assert_eq!((c4.col(), c4.row()), (2, 3));
+        assert_eq!(c4.to_string(), "C4");
+        assert_eq!(board.parse_square("J1"), None, "column J is off a 9-wide board");
+        assert_eq!(board.parse_square("A13"), None, "row 13 is off a 12-high board");
+        assert_eq!(board.parse_square("A0"), None);
+        assert_eq!(board.parse_square("4C"), None);
+    }
+
+    #[test]
+    fn boards_are_made_of_three_by_three_tiles() {
+        assert!(Board::open(9, 9).is_ok());
+        let err = Board::open(10, 9).unwrap_err();
+        assert!(err.0.contains("3×3"), "{err}");
+    }
+
+    #[test]
+    fn two_soft_covers_make_hard_and_never_more() {
+        // 004 "Cover": two sources of soft cover are hard cover.
+        assert_eq!(Cover::None.add_soft(), Cover::Soft);
+        assert_eq!(Cover::Soft.add_soft(), Cover::Hard);
+        assert_eq!(Cover::Hard.add_soft(), Cover::Hard);
+    }
+}

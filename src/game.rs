@@ -1,0 +1,185 @@
+//! The interface between the PBEM core (referee, ledger, reports) and a game.
+//!
+//! The referee knows nothing about squares or dice faces: it hands a game the verified command
+//! lines of one submission and a source of dice, and gets back what each line did, what happened
+//! (for the ledger and the reports) and what the game now waits for. Everything here is
+//! deterministic: the same state, lines and dice give the same outcome, byte for byte.
+
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A fair six-sided die stream, provided by the referee (seeded, recorded) or by tests (scripted).
+///
+/// `round` selects the round key the die belongs to (DESIGN §5): an initiative roll for round 3
+/// made while closing round 2 must come from round 3's key.
+pub trait DiceSource {
+    /// One face, 1..=6.
+    fn d6(&mut self, round: u32) -> u8;
+}
+
+/// Dice given in advance, for tests and rulebook examples. Panics when it runs out, so a test
+/// that rolls more dice than it scripted fails loudly.
+#[derive(Debug, Clone, Default)]
+pub struct ScriptedDice {
+    faces: std::collections::VecDeque<u8>,
+}
+
+impl ScriptedDice {
+    pub fn new(faces: impl IntoIterator<Item = u8>) -> Self {
+        ScriptedDice {
+            faces: faces.into_iter().collect(),
+        }
+    }
+    /// Faces still unused: tests assert this is zero so no scripted die is silently ignored.
+    pub fn remaining(&self) -> usize {
+        self.faces.len()
+    }
+}
+
+impl DiceSource for ScriptedDice {
+    fn d6(&mut self, _round: u32) -> u8 {
+        let f = self
+            .faces
+            .pop_front()
+            .expect("scripted dice exhausted: the test scripted fewer dice than the rules rolled");
+        assert!((1..=6).contains(&f), "scripted face {f} is not 1..=6");
+        f
+    }
+}
+
+/// One line of a submission, as the player wrote it, with its 1-based line number inside the
+/// signed block (so refusals can say "line 7").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Line {
+    pub number: usize,
+    pub text: String,
+}
+
+/// What the game did with one command (one or more lines: an activation spans several).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandResult {
+    /// First line of the command.
+    pub line: usize,
+    /// The command as the referee understood it (restated in receipts), or the refusal.
+    pub outcome: CommandOutcome,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum CommandOutcome {
+    Accepted { understood: String },
+    Refused { reason: String, rule: String, instead: String },
+}
+
+/// Something that happened, for the ledger and the reports: text for people, plus any dice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Happening {
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rolls: Vec<Roll>,
+}
+
+/// A roll of several dice for one purpose, recorded so an auditor can recompute it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Roll {
+    pub purpose: String,
+    pub round: u32,
+    pub faces: Vec<u8>,
+}
+
+/// A decision the game waits for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Awaiting {
+    pub side: String,
+    /// Short machine name: `first`, `activate`, `react`, `casualties`, …
+    pub decision: String,
+    /// What the side may send, one example command per option.
+    pub options: Vec<String>,
+}
+
+/// The result of one submission or one deadline default.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub results: Vec<CommandResult>,
+    pub happenings: Vec<Happening>,
+    /// Rounds that ended during this step, in order (the referee reveals their keys).
+    pub rounds_ended: Vec<u32>,
+    /// Set once when the game ends.
+    pub finished: Option<GameResult>,
+}
+
+impl Outcome {
+    pub fn accepted_any(&self) -> bool {
+        self.results
+            .iter()
+            .any(|r| matches!(r.outcome, CommandOutcome::Accepted { .. }))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// `None` is a draw (ruling 4).
+    pub winner: Option<String>,
+    pub reason: String,
+    pub points: BTreeMap<String, u32>,
+}
+
+/// Everything needed to start a game, embedded verbatim in the ledger's `created` line so an
+/// auditor needs nothing else.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    pub ruleset: String,
+    pub scenario_name: String,
+    /// The scenario file's content.
+    pub scenario: String,
+    /// Card file name → content, every card the game may use.
+    pub cards: BTreeMap<String, String>,
+    /// The sides in scenario order.
+    pub sides: Vec<String>,
+}
+
+/// A setup the game cannot start from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SetupError(pub String);
+
+/// A game behind the PBEM core.
+pub trait Game {
+    type State: Clone + Serialize + DeserializeOwned + PartialEq + std::fmt::Debug;
+
+    /// Builds the initial state. Validates the scenario and cards with errors that say what to fix.
+    fn setup(&self, setup: &Setup) -> Result<Self::State, SetupError>;
+
+    /// Sides in play order as the scenario lists them.
+    fn sides(&self, state: &Self::State) -> Vec<String>;
+
+    /// Current round (1-based), used for dice keys and mail subjects.
+    fn round(&self, state: &Self::State) -> u32;
+
+    /// Applies one verified submission from `side`. Each command is applied or refused on its
+    /// own; a refused command changes nothing.
+    fn submit(
+        &self,
+        state: &mut Self::State,
+        side: &str,
+        lines: &[Line],
+        dice: &mut dyn DiceSource,
+    ) -> Outcome;
+
+    /// Applies the documented default for every decision awaited from `side` (deadline passed).
+    fn default_for(&self, state: &mut Self::State, side: &str, dice: &mut dyn DiceSource)
+        -> Outcome;
+
+    /// The decisions the game waits for, empty once finished.
+    fn awaiting(&self, state: &Self::State) -> Vec<Awaiting>;
+
+    /// The state as JSON for `show --format json` and the report templates. `as_side` hides what
+    /// that side must not see (the other side's standing orders).
+    fn view(&self, state: &Self::State, as_side: Option<&str>) -> serde_json::Value;
+
+    /// The board as fixed-width text with a legend.
+    fn board_text(&self, state: &Self::State) -> String;
+
+    /// An orders template for `side`, commented, ready to fill in.
+    fn orders_template(&self, state: &Self::State, side: &str) -> String;
+}

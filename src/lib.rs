@@ -1,0 +1,7 @@
+//! dustmail: a referee for Dust Tactics played by email.
+//!
+//! The core (`game`, `dust_tactics`, `ledger`, `orders`) never imports the edges (`mail`,
+//! `crypto`, `outbox`, `report`, `cli`).
+
+pub mod dust_tactics;
+pub mod game;
