@@ -5,3 +5,5 @@
 pub mod combat;
 pub mod geometry;
 pub mod model;
+pub mod orders;
+pub mod scenario;
