@@ -5,3 +5,4 @@
 
 pub mod dust_tactics;
 pub mod game;
+pub mod outbox;
