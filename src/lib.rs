@@ -6,3 +6,6 @@
 pub mod dust_tactics;
 pub mod game;
 pub mod outbox;
+pub mod crypto;
+pub mod mail;
+pub mod seed;
