@@ -67,8 +67,14 @@ pub struct CommandResult {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum CommandOutcome {
-    Accepted { understood: String },
-    Refused { reason: String, rule: String, instead: String },
+    Accepted {
+        understood: String,
+    },
+    Refused {
+        reason: String,
+        rule: String,
+        instead: String,
+    },
 }
 
 /// Something that happened, for the ledger and the reports: text for people, plus any dice.
@@ -167,8 +173,12 @@ pub trait Game {
     ) -> Outcome;
 
     /// Applies the documented default for every decision awaited from `side` (deadline passed).
-    fn default_for(&self, state: &mut Self::State, side: &str, dice: &mut dyn DiceSource)
-        -> Outcome;
+    fn default_for(
+        &self,
+        state: &mut Self::State,
+        side: &str,
+        dice: &mut dyn DiceSource,
+    ) -> Outcome;
 
     /// The decisions the game waits for, empty once finished.
     fn awaiting(&self, state: &Self::State) -> Vec<Awaiting>;

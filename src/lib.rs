@@ -3,9 +3,9 @@
 //! The core (`game`, `dust_tactics`, `ledger`, `orders`) never imports the edges (`mail`,
 //! `crypto`, `outbox`, `report`, `cli`).
 
+pub mod crypto;
 pub mod dust_tactics;
 pub mod game;
-pub mod outbox;
-pub mod crypto;
 pub mod mail;
+pub mod outbox;
 pub mod seed;

@@ -519,8 +519,16 @@ mod tests {
         let c4 = board.parse_square("c4").unwrap();
         assert_eq!((c4.col(), c4.row()), (2, 3));
         assert_eq!(c4.to_string(), "C4");
-        assert_eq!(board.parse_square("J1"), None, "column J is off a 9-wide board");
-        assert_eq!(board.parse_square("A13"), None, "row 13 is off a 12-high board");
+        assert_eq!(
+            board.parse_square("J1"),
+            None,
+            "column J is off a 9-wide board"
+        );
+        assert_eq!(
+            board.parse_square("A13"),
+            None,
+            "row 13 is off a 12-high board"
+        );
         assert_eq!(board.parse_square("A0"), None);
         assert_eq!(board.parse_square("4C"), None);
     }

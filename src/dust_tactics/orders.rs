@@ -34,11 +34,20 @@ pub enum Command {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     /// Destination, or an explicit path (every square entered, in order).
-    Move { squares: Vec<Square> },
-    Attack { fire: Vec<FireOrder> },
+    Move {
+        squares: Vec<Square>,
+    },
+    Attack {
+        fire: Vec<FireOrder>,
+    },
     /// Takes both actions.
-    Sustained { fire: Vec<FireOrder> },
-    Skill { name: String, target: Option<TargetRef> },
+    Sustained {
+        fire: Vec<FireOrder>,
+    },
+    Skill {
+        name: String,
+        target: Option<TargetRef>,
+    },
     Nothing,
 }
 
@@ -56,7 +65,10 @@ pub struct FireOrder {
 pub enum TargetRef {
     Unit(String),
     /// One named model of a squad (Sniper): `recon-rangers/2`.
-    Model { unit: String, model: String },
+    Model {
+        unit: String,
+        model: String,
+    },
     /// A square: a cover element or trees.
     Square(Square),
 }

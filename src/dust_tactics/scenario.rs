@@ -69,5 +69,7 @@ pub struct ScenarioError(pub String);
 pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
     // PLACEHOLDER (replaced by the scenario work).
     let _ = text;
-    Err(ScenarioError(format!("scenario {name}: parsing is not written yet")))
+    Err(ScenarioError(format!(
+        "scenario {name}: parsing is not written yet"
+    )))
 }
