@@ -353,8 +353,51 @@ fn body_errors_name_the_line_and_what_to_write() {
     assert!(e.0.contains("`game:`, `side:`, `seq:`"), "{e}");
 }
 
+/// Pieces of MIME structure, encodings, HTML and our markers, for mail-shaped fuzz input.
+const TOKENS: &[&str] = &[
+    "From: red@example.org\n",
+    "Reply-To: =?utf-8?q?a=0D=0Ab?= <x@y>\n",
+    "Return-Path: <>\n",
+    "Auto-Submitted: auto-generated\n",
+    "Content-Type: multipart/mixed; boundary=b\n",
+    "Content-Type: multipart/alternative; boundary=\"b\"\n",
+    "Content-Type: text/html; charset=utf-16\n",
+    "Content-Type: text/plain; charset=iso-8859-1\n",
+    "Content-Type: message/rfc822\n",
+    "Content-Disposition: attachment; filename=\"o.asc\"\n",
+    "Content-Transfer-Encoding: base64\n",
+    "Content-Transfer-Encoding: quoted-printable\n",
+    "\n",
+    "\r\n",
+    "--b\n",
+    "--b--\n",
+    "-----BEGIN DUSTMAIL ORDERS-----\n",
+    "-----END DUSTMAIL ORDERS-----\n",
+    "-----BEGIN DUSTMAIL SIGNATURE-----\n",
+    "-----END DUSTMAIL SIGNATURE-----\n",
+    "game: g\nside: red\nseq: 1\n",
+    "> ",
+    "=\n",
+    "=C3=A9",
+    "=?utf-8?b?",
+    "?=",
+    "/w==",
+    "<div>",
+    "</div>",
+    "<pre>",
+    "<blockquote>",
+    "</blockquote>",
+    "<!--",
+    "&#x1F600;",
+    "&#99999999999;",
+    "&nbsp;",
+    "\u{feff}",
+    "é",
+    "x",
+];
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    // 256 cases by default; `PROPTEST_CASES=50000` for a longer run.
     #[test]
     fn arbitrary_bytes_never_panic(raw in proptest::collection::vec(any::<u8>(), 0..2048)) {
         let _ = parse_mail(&raw, OWN, LIMIT);
@@ -371,6 +414,12 @@ proptest! {
             }
         }
         let _ = parse_mail(&raw, OWN, LIMIT);
+    }
+
+    #[test]
+    fn mail_shaped_token_soup_never_panics(tokens in proptest::collection::vec(0usize..TOKENS.len(), 0..80)) {
+        let raw: String = tokens.iter().map(|&t| TOKENS[t]).collect();
+        let _ = parse_mail(raw.as_bytes(), OWN, LIMIT);
     }
 
     #[test]
