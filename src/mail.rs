@@ -140,9 +140,8 @@ pub fn parse_mail(raw: &[u8], own_address: &str, max_bytes: usize) -> Result<Inc
     }
     if found.blocks.len() > MAX_BLOCKS {
         return Err(MailError(format!(
-            "the mail carries {} signed blocks, over the limit of {MAX_BLOCKS} per mail: \
-             send fewer blocks per mail",
-            found.blocks.len()
+            "the mail carries more than {MAX_BLOCKS} signed blocks, over the limit of \
+             {MAX_BLOCKS} per mail: send fewer blocks per mail"
         )));
     }
     Ok(Incoming {
@@ -256,8 +255,10 @@ fn is_marker(line: &str, marker: &str) -> bool {
 }
 
 impl Found {
+    /// Keeps one more block than the limit at most (enough to refuse the mail), so a mail
+    /// of thousands of tiny blocks costs no more than one of 21.
     fn push(&mut self, b: RawBlock) {
-        if !self.blocks.contains(&b) {
+        if self.blocks.len() <= MAX_BLOCKS && !self.blocks.contains(&b) {
             self.blocks.push(b);
         }
     }
@@ -265,71 +266,58 @@ impl Found {
     /// Finds every block in one decoded text.
     fn scan(&mut self, text: &str) {
         let lines: Vec<&str> = text.split('\n').collect();
+        let at = |i: usize, marker: &str| lines.get(i).is_some_and(|l| is_marker(l, marker));
+        // The `end` marker at or after `from`, unless a new ORDERS block starts first.
+        let find_end = |from: usize, end: &str| {
+            (from..lines.len())
+                .take_while(|&j| !at(j, ORDERS_BEGIN))
+                .find(|&j| at(j, end))
+        };
+        let paste = "paste the whole block `dustmail sign` printed (sign with `dustmail sign \
+                     --key KEYFILE`)";
         let mut i = 0;
         while i < lines.len() {
-            if !lines.get(i).is_some_and(|l| is_marker(l, ORDERS_BEGIN)) {
+            if self.blocks.len() > MAX_BLOCKS || self.problems.len() > MAX_BLOCKS {
+                return;
+            }
+            if !at(i, ORDERS_BEGIN) {
                 i += 1;
                 continue;
             }
-            let start = i + 1;
-            // The END marker, unless another BEGIN comes first.
-            let mut j = start;
-            while j < lines.len()
-                && !lines
-                    .get(j)
-                    .is_some_and(|l| is_marker(l, ORDERS_END) || is_marker(l, ORDERS_BEGIN))
-            {
-                j += 1;
-            }
-            if !lines.get(j).is_some_and(|l| is_marker(l, ORDERS_END)) {
+            let Some(j) = find_end(i + 1, ORDERS_END) else {
                 self.problems.push(format!(
-                    "an ORDERS block has no `{ORDERS_END}` line: paste the whole block \
-                     `dustmail sign` printed"
+                    "an ORDERS block has no `{ORDERS_END}` line: {paste}"
                 ));
-                i = j;
+                i += 1;
                 continue;
-            }
-            let canonical = canonical_text(&lines.get(start..j).unwrap_or_default().join("\n"));
+            };
             // Blank lines, then the SIGNATURE block.
-            let mut k = j + 1;
-            while lines.get(k).is_some_and(|l| l.trim().is_empty()) {
-                k += 1;
-            }
-            if !lines.get(k).is_some_and(|l| is_marker(l, SIG_BEGIN)) {
+            let k = (j + 1..lines.len())
+                .find(|&k| !lines.get(k).is_some_and(|l| l.trim().is_empty()))
+                .unwrap_or(lines.len());
+            if !at(k, SIG_BEGIN) {
                 self.problems.push(format!(
-                    "an ORDERS block is not followed by a signature (`{SIG_BEGIN}` … \
-                     `{SIG_END}`): sign the orders with `dustmail sign --key KEYFILE` and paste \
-                     the whole block"
+                    "an ORDERS block is not followed by a `{SIG_BEGIN}` block: {paste}"
                 ));
                 i = j + 1;
                 continue;
             }
-            let mut m = k + 1;
-            let mut sig = String::new();
-            while m < lines.len() && !lines.get(m).is_some_and(|l| is_marker(l, SIG_END)) {
-                if lines.get(m).is_some_and(|l| is_marker(l, ORDERS_BEGIN)) {
-                    break;
-                }
-                sig.extend(
-                    lines
-                        .get(m)
-                        .unwrap_or(&"")
-                        .chars()
-                        .filter(|c| !c.is_whitespace()),
-                );
-                m += 1;
-            }
-            if !lines.get(m).is_some_and(|l| is_marker(l, SIG_END)) {
+            let Some(m) = find_end(k + 1, SIG_END) else {
                 self.problems.push(format!(
-                    "a SIGNATURE block has no `{SIG_END}` line: paste the whole block \
-                     `dustmail sign` printed"
+                    "a SIGNATURE block has no `{SIG_END}` line: {paste}"
                 ));
-                i = m;
+                i = k + 1;
                 continue;
-            }
+            };
+            let slice = |from: usize, to: usize| lines.get(from..to).unwrap_or_default();
             self.push(RawBlock {
-                canonical,
-                signature_b64: sig,
+                canonical: canonical_text(&slice(i + 1, j).join("\n")),
+                // The base64 may be wrapped or padded by the mail client.
+                signature_b64: slice(k + 1, m)
+                    .iter()
+                    .flat_map(|l| l.chars())
+                    .filter(|c| !c.is_whitespace())
+                    .collect(),
             });
             i = m + 1;
         }

@@ -183,6 +183,10 @@ fn more_than_twenty_blocks_are_refused_naming_the_limit() {
     let body: String = (1..=21).map(red_block).collect::<Vec<_>>().join("\n");
     let e = parse_mail(&mail("From: red@example.org\n", &body), OWN, LIMIT).unwrap_err();
     assert!(e.0.contains(&format!("limit of {MAX_BLOCKS}")), "{e}");
+    // Thousands of blocks are refused the same way.
+    let body: String = (1..=2000).map(red_block).collect::<Vec<_>>().join("\n");
+    let e = parse_mail(&mail("From: red@example.org\n", &body), OWN, 10 * LIMIT).unwrap_err();
+    assert!(e.0.contains(&format!("more than {MAX_BLOCKS}")), "{e}");
     let body: String = (1..=20).map(red_block).collect::<Vec<_>>().join("\n");
     let m = parse_mail(&mail("From: red@example.org\n", &body), OWN, LIMIT).unwrap();
     assert_eq!(m.blocks.len(), 20);
