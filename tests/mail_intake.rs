@@ -71,6 +71,15 @@ fn plain_text_block_is_found_and_verifies() {
 }
 
 #[test]
+fn byte_order_marks_in_body_and_txt_attachment_are_ignored() {
+    let m = parse("bom");
+    assert_eq!(
+        verified(&m),
+        vec![("red".to_string(), 1), ("blue".to_string(), 1)]
+    );
+}
+
+#[test]
 fn crlf_mail_verifies() {
     one_red_block("crlf");
 }

@@ -44,6 +44,13 @@ def write(name, text, crlf=False, raw=None):
 
 B1 = block("red", 1)
 write("plain", headers("plain") + "Here are my orders.\n\n" + B1 + "\nRed\n")
+# A UTF-8 byte order mark opens the body, on the same line as the BEGIN marker; a .txt
+# attachment (text/plain) starts with a BOM too and carries blue's block.
+write("bom", headers("bom", ctype='multipart/mixed; boundary="BOM"')
+      + "--BOM\nContent-Type: text/plain; charset=utf-8\n\n\ufeff" + B1
+      + "\n--BOM\nContent-Type: text/plain; charset=utf-8; name=\"blue.txt\"\n"
+      + "Content-Disposition: attachment; filename=\"blue.txt\"\n\n\ufeff" + block("blue", 1)
+      + "--BOM--\n")
 write("crlf", headers("crlf") + "Orders with CRLF line ends.\n\n" + B1, crlf=True)
 
 # Quoted-printable: a long comment line gets soft line breaks, `=` and a trailing space are encoded.
