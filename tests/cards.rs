@@ -23,7 +23,11 @@ fn box_forces_are_16_ap_a_side() {
     let cards = builtin_cards().unwrap();
     for faction in ["allies", "axis"] {
         let units: Vec<&Card> = cards.iter().filter(|c| c.faction == faction).collect();
-        assert_eq!(units.len(), 6, "{faction}: three squads, two vehicles, a hero");
+        assert_eq!(
+            units.len(),
+            6,
+            "{faction}: three squads, two vehicles, a hero"
+        );
         assert_eq!(units.iter().map(|c| c.ap).sum::<u32>(), 16, "{faction}");
         // 000 "Box contents": 15 soldiers a company.
         let soldiers: u32 = units
@@ -62,7 +66,10 @@ fn carriers_alive_follow_the_models_that_carry_the_weapon() {
     // 000 "Open fire!": dice are multiplied by the soldiers carrying the weapon still in the game.
     let cards = builtin_cards().unwrap();
     let ar = cards.iter().find(|c| c.id == "assault-rangers").unwrap();
-    assert_eq!(cards::carriers_alive(ar, "shotguns", &["1", "2", "3", "4", "5"]), 4);
+    assert_eq!(
+        cards::carriers_alive(ar, "shotguns", &["1", "2", "3", "4", "5"]),
+        4
+    );
     assert_eq!(cards::carriers_alive(ar, "shotguns", &["3", "4", "5"]), 2);
     assert_eq!(cards::carriers_alive(ar, "flamethrower", &["1", "2"]), 0);
     assert_eq!(cards::carriers_alive(ar, "knife-grenade", &["1", "5"]), 2);

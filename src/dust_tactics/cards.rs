@@ -141,7 +141,10 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
         return Err(err(
             "id",
             format!("the id `{}` is not the file's name `{stem}`", card.id),
-            format!("write id = \"{stem}\" or rename the file to {}.toml", card.id),
+            format!(
+                "write id = \"{stem}\" or rename the file to {}.toml",
+                card.id
+            ),
         ));
     }
     if !is_token(&card.id) {
@@ -174,7 +177,9 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
         return Err(err(
             "armour",
             format!("{class} armour {value} is outside {class} armour 1-{max}"),
-            format!("write armour = {{ {class} = N }} with N from 1 to {max} (000 \"Weapon lines\")"),
+            format!(
+                "write armour = {{ {class} = N }} with N from 1 to {max} (000 \"Weapon lines\")"
+            ),
         ));
     }
     match (card.unit_type, card.armour) {
@@ -249,10 +254,7 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
             if c == 0 || c > card.health {
                 return Err(err(
                     &f("carriers"),
-                    format!(
-                        "{c} carriers, but the unit has {} model(s)",
-                        card.health
-                    ),
+                    format!("{c} carriers, but the unit has {} model(s)", card.health),
                     format!(
                         "write carriers from 1 to {} or leave it out (every model carries it)",
                         card.health
@@ -301,7 +303,8 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
             return Err(err(
                 &f("ammo"),
                 "0 ammo boxes".into(),
-                "write the number of boxes printed on the card, or leave ammo out for unlimited".into(),
+                "write the number of boxes printed on the card, or leave ammo out for unlimited"
+                    .into(),
             ));
         }
     }
@@ -385,10 +388,7 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
                     if shown != c as usize && w.ammo.is_none() {
                         return Err(err(
                             &format!("weapons[{i}].carriers"),
-                            format!(
-                                "carriers = {c} but {shown} model(s) carry `{}`",
-                                w.id
-                            ),
+                            format!("carriers = {c} but {shown} model(s) carry `{}`", w.id),
                             "make carriers match the models whose `carries` list the weapon".into(),
                         ));
                     }

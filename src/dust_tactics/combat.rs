@@ -177,8 +177,9 @@ pub fn limited_ammo_cap(models_alive: u32, lines: &[AmmoUse<'_>]) -> Result<u32,
                     "{} fires {} but only {} ammo box(es) are left",
                     line.weapon.name, line.fired, line.boxes_left
                 ),
-                rule: "000 \"Limited ammo weapons\": once all the boxes are marked, the unit is out"
-                    .into(),
+                rule:
+                    "000 \"Limited ammo weapons\": once all the boxes are marked, the unit is out"
+                        .into(),
                 instead: format!("fire at most {} {}", line.boxes_left, line.weapon.id),
             });
         }
@@ -316,12 +317,7 @@ pub fn resolve_line(
         successes: 0,
         chain_dice: 0,
     };
-    let mut fails = atk.roll_batch(
-        plan.dice,
-        format!("attack {}", weapon.id),
-        dice,
-        &mut rolls,
-    );
+    let mut fails = atk.roll_batch(plan.dice, format!("attack {}", weapon.id), dice, &mut rolls);
     let mut notes = Vec::new();
     if opts.sustained && fails > 0 {
         notes.push(format!("{fails} re-rolled (sustained)"));
@@ -359,7 +355,7 @@ fn finish(
     saves: bool,
     first_dice: u32,
     hits: u32,
-    mut notes: Vec<String>,
+    notes: Vec<String>,
     mut rolls: Vec<Roll>,
     round: u32,
     dice: &mut dyn DiceSource,
@@ -388,6 +384,7 @@ fn finish(
     let through = hits - saved;
     let mut eliminate = false;
     let mut damage = 0;
+    let mut resilient = 0;
     if plan.ap_incendiary {
         // 004 "AP Incendiary Blast": at least one hit eliminates the entire unit (ruling R34);
         // Damage Resilient has no damage points to roll against.
@@ -406,11 +403,8 @@ fn finish(
                 dice,
                 &mut rolls,
             );
-            let ignored = faces.iter().filter(|f| is_hit(**f)).count() as u32;
-            if ignored > 0 {
-                notes.push(format!("{ignored} ignored (Damage Resilient)"));
-            }
-            damage -= ignored;
+            resilient = faces.iter().filter(|f| is_hit(**f)).count() as u32;
+            damage -= resilient;
         }
     }
     let mut summary = format!(
@@ -426,6 +420,9 @@ fn finish(
     summary.push_str(&format!(", {hits} hit{}", if hits == 1 { "" } else { "s" }));
     if saves {
         summary.push_str(&format!(", {saved} saved by cover"));
+    }
+    if resilient > 0 {
+        summary.push_str(&format!(", {resilient} ignored (Damage Resilient)"));
     }
     if eliminate {
         summary.push_str(", the whole unit is eliminated (AP incendiary)");
@@ -504,12 +501,7 @@ pub fn resolve_cover_attack(
         successes: 0,
         chain_dice: 0,
     };
-    let mut fails = atk.roll_batch(
-        plan.dice,
-        format!("attack {}", weapon.id),
-        dice,
-        &mut rolls,
-    );
+    let mut fails = atk.roll_batch(plan.dice, format!("attack {}", weapon.id), dice, &mut rolls);
     let mut notes = Vec::new();
     if fails > 0 {
         notes.push(format!("{fails} re-rolled (explosives vs tank trap)"));

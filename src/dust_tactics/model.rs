@@ -571,14 +571,16 @@ impl<'de> Deserialize<'de> for WeaponRange {
                 self,
                 data: A,
             ) -> Result<WeaponRange, A::Error> {
-                let t = RangeTagged::deserialize(serde::de::value::EnumAccessDeserializer::new(data))?;
+                let t =
+                    RangeTagged::deserialize(serde::de::value::EnumAccessDeserializer::new(data))?;
                 Ok(tagged_range(t))
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(
                 self,
                 map: A,
             ) -> Result<WeaponRange, A::Error> {
-                let t = RangeTagged::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                let t =
+                    RangeTagged::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
                 Ok(tagged_range(t))
             }
         }
