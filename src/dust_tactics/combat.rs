@@ -23,7 +23,8 @@ pub fn is_hit(face: u8) -> bool {
     face <= 2
 }
 
-/// What the target brings to an attack.
+/// What the target brings to an attack. A hero joined to a squad is attacked as part of the squad:
+/// pass `Squad`, the squad's saves, and models and `remaining` counting the hero (R33, R35).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TargetProfile {
     pub armour: Armour,
@@ -42,7 +43,9 @@ pub struct TargetProfile {
 /// How the attacker fires this line.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FireOptions {
-    /// Models firing the line (already capped for limited ammo); 1 for heroes and vehicles.
+    /// Models firing the line (already capped for limited ammo; `cards::carriers_alive` counts
+    /// them); 1 for heroes and vehicles. 0 is read as 1, as the skeleton did: do not fire a line
+    /// whose carriers are all dead.
     pub carriers: u32,
     pub sustained: bool,
     /// Berserk used this activation: re-roll misses once more, per line.
