@@ -551,21 +551,8 @@ fn parse_action(line: usize, text: &str, board: &Board) -> Result<Action, OrderE
                 ))
             }
         }
-        _ => {
-            // A misspelt top-level word also lands here: suggest from both lists.
-            let all: Vec<&str> = ACTION_WORDS
-                .iter()
-                .chain(TOP_LEVEL[..11].iter())
-                .copied()
-                .collect();
-            Err(unknown_word(
-                line,
-                text,
-                &kw,
-                &all,
-                "an action (move, attack, sustained, skill, nothing)",
-            ))
-        }
+        // A misspelt top-level word also lands here: the suggestion covers both lists.
+        _ => Err(unknown_word(line, text, &kw, false)),
     }
 }
 
@@ -584,24 +571,36 @@ fn distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-fn unknown_word(line: usize, text: &str, kw: &str, words: &[&str], what: &str) -> OrderError {
+/// "Not a command/action" with a suggestion when the word is a near miss of a keyword.
+/// `top_level`: the word started a command (not a line inside an activation).
+fn unknown_word(line: usize, text: &str, kw: &str, top_level: bool) -> OrderError {
+    let words = ACTION_WORDS.iter().chain(TOP_LEVEL[..11].iter());
+    // Short words tolerate one typo, longer ones two, so `fire` does not become `first`.
+    let limit = if kw.chars().count() <= 4 { 1 } else { 2 };
     let best = words
-        .iter()
         .map(|w| (distance(kw, w), *w))
         .min()
-        .filter(|(d, _)| *d <= 2);
+        .filter(|(d, _)| *d <= limit);
     let shown: String = kw.chars().take(40).collect();
+    let what = if top_level {
+        format!("a command ({COMMAND_LIST})")
+    } else {
+        "an action (move, attack, sustained, skill, nothing)".to_string()
+    };
     match best {
         Some((_, w)) => {
             let rest = text
                 .split_once(char::is_whitespace)
                 .map(|(_, r)| r.trim())
                 .unwrap_or("");
-            let instead = if rest.is_empty() {
+            let mut instead = if rest.is_empty() {
                 w.to_string()
             } else {
                 format!("{w} {rest}")
             };
+            if top_level && ACTION_WORDS.contains(&w) {
+                instead = format!("activate hotdog\n  {instead}");
+            }
             err(
                 line,
                 format!("`{shown}` is not {what}: did you mean `{w}`?"),
@@ -611,17 +610,13 @@ fn unknown_word(line: usize, text: &str, kw: &str, words: &[&str], what: &str) -
         None => err(
             line,
             format!("`{shown}` is not {what}"),
-            example_for(words.first().copied().unwrap_or("activate")),
+            if top_level {
+                "activate hotdog\n  move C4"
+            } else {
+                "move C4"
+            },
         ),
     }
-}
-
-fn example_for(word: &str) -> String {
-    match word {
-        "move" => "move C4",
-        _ => "activate hotdog\n  move C4\n  attack mg at ludwig",
-    }
-    .to_string()
 }
 
 fn parse_activation(
@@ -633,7 +628,8 @@ fn parse_activation(
     let last_line = body.last().map(|l| l.number).unwrap_or(head.number);
     let words: Vec<&str> = text.split_whitespace().collect();
     let unit = match words.as_slice() {
-        [_, u] => id(u).ok_or_else(|| {
+        // `activate hotdog:` reads naturally too.
+        [_, u] => id(u.trim_end_matches(':')).ok_or_else(|| {
             err(
                 head.number,
                 format!("`{u}` is not a unit id (letters, digits, - and _)"),
@@ -653,7 +649,7 @@ fn parse_activation(
                 format!("put each action on its own line after `activate {u}`"),
                 format!(
                     "activate {}\n  {}",
-                    u.to_ascii_lowercase(),
+                    u.trim_end_matches(':').to_ascii_lowercase(),
                     words[2..].join(" ")
                 ),
             ))
@@ -801,7 +797,7 @@ fn parse_single(line: usize, text: &str, kw: &str) -> Result<Command, OrderError
             format!("`{kw}` is an action: it must follow an `activate <unit>` line"),
             format!("activate hotdog\n  {text}"),
         )),
-        _ => Err(unknown_word(line, text, kw, &TOP_LEVEL[..11], &format!("a command ({COMMAND_LIST})"))),
+        _ => Err(unknown_word(line, text, kw, true)),
     }
 }
 
