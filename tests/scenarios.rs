@@ -237,7 +237,7 @@ fn bad_cover_elements() {
     assert_error(
         &[(r#"at = "A2" }"#, r#"at = "B2" }"#)],
         "`board.cover[0].at`",
-        &["open squares"],
+        &["Impassable terrain", "open (`.`) or smoke (`*`) squares"],
     );
     assert_error(
         &[(
@@ -495,4 +495,22 @@ fn a_scenario_round_trips_through_json() {
     let json = serde_json::to_string(&s).unwrap();
     let back: scenario::Scenario = serde_json::from_str(&json).unwrap();
     assert_eq!(back, s);
+}
+
+#[test]
+fn cover_stands_on_open_or_smoke_squares_only() {
+    // 004 "Terrain types": circle and diamond spaces take cover elements; rubble, trees, deep
+    // water and impassable spaces do not (R86).
+    let s = scenario::parse("mini", &mini(&[(r#"".#.""#, r#""*#.""#)])).unwrap();
+    let a2 = s.board.parse_square("A2").unwrap();
+    assert_eq!(s.board.terrain(a2), Terrain::Smoke);
+    assert!(s.board.cover_at(a2).is_some());
+    for (symbol, name) in [("+", "Rubble"), ("T", "Trees"), ("~", "DeepWater")] {
+        let row = format!("\"{symbol}#.\"");
+        assert_error(
+            &[(r#"".#.""#, &row)],
+            "`board.cover[0].at`",
+            &[&format!("A2 is {name} terrain")],
+        );
+    }
 }

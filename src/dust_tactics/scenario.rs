@@ -292,14 +292,15 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
     let rows: Vec<&str> = raw.board.rows.iter().map(String::as_str).collect();
     let mut board = Board::from_rows(&rows).map_err(|e| ctx.err("board.rows", e))?;
 
-    // Cover elements: 000 "Placing cover" and the digest (§12.4) allow them only on open spaces.
+    // Cover elements: 004 "Terrain types" allows them on circle (open) and diamond (smoke)
+    // spaces only (R86).
     for (i, c) in raw.board.cover.iter().enumerate() {
         let field = format!("board.cover[{i}].at");
         let sq = square_on(&ctx, &field, &board, &c.at)?;
-        if board.terrain(sq) != Terrain::Open {
+        if !matches!(board.terrain(sq), Terrain::Open | Terrain::Smoke) {
             return Err(ctx.err(
                 &field,
-                format!("{sq} is {:?} terrain, and cover elements stand only on open squares (`.`): move it to an open square", board.terrain(sq)),
+                format!("{sq} is {:?} terrain, and cover elements stand only on open (`.`) or smoke (`*`) squares (004 \"Terrain types\"): move it to such a square", board.terrain(sq)),
             ));
         }
         if board.cover.contains_key(&sq) {
