@@ -476,6 +476,14 @@ fn bad_objectives() {
         "`objectives[0].side`",
         &["remove `side`"],
     );
+    assert_error(
+        &[(
+            "at = \"C2\"",
+            "at = \"C2\"\n\n[[objectives]]\nkind = \"points\"\nat = \"c2\"\npoints = 1",
+        )],
+        "`objectives[1].at`",
+        &["C2 already has an objective"],
+    );
     let s = scenario::parse(
         "mini",
         &mini(&[(

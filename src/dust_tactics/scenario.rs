@@ -479,6 +479,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
 
     // Objectives.
     let mut objectives = Vec::new();
+    let mut objective_squares = BTreeSet::new();
     for (i, o) in raw.objectives.iter().enumerate() {
         let of = format!("objectives[{i}]");
         let at = square_on(&ctx, &format!("{of}.at"), &board, &o.at)?;
@@ -530,6 +531,12 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         };
         if blocked(board.terrain(at)) {
             return Err(ctx.err(&format!("{of}.at"), format!("{at} is {:?} terrain that no unit can stand on, so nobody could hold it: choose another square", board.terrain(at))));
+        }
+        if !objective_squares.insert(at) {
+            return Err(ctx.err(
+                &format!("{of}.at"),
+                format!("{at} already has an objective: give each objective its own square"),
+            ));
         }
         objectives.push(obj);
     }
