@@ -389,7 +389,10 @@ fn target(line: usize, word: &str, board: &Board, instead: &str) -> Result<Targe
     id(word).map(TargetRef::Unit).ok_or_else(|| {
         err(
             line,
-            format!("`{word}` is not a target: name a unit (ludwig), a model (grenadiers/2) or a square (C4)"),
+            format!(
+                "`{word}` is not a target: name a unit (ludwig), a model (grenadiers/2) \
+                or a square (C4)"
+            ),
             instead,
         )
     })
@@ -454,7 +457,12 @@ fn fire_orders(
             Some(t) if t.eq_ignore_ascii_case("through") => {
                 let ex = format!("{word} {weapon} at {target} through C3 D3");
                 if words.len() == 4 {
-                    return Err(err(line, "`through` needs the squares the spray passes through", ex));
+                    return Err(err(
+                        line,
+                        "`through` needs the squares the spray passes \
+                        through",
+                        ex,
+                    ));
                 }
                 for w in &words[4..] {
                     through.push(square(line, w, board, &ex)?);
@@ -463,7 +471,10 @@ fn fire_orders(
             Some(extra) => {
                 return Err(err(
                     line,
-                    format!("unexpected `{extra}` after the target {target}: separate several weapons with commas"),
+                    format!(
+                        "unexpected `{extra}` after the target {target}: separate \
+                        several weapons with commas"
+                    ),
                     format!("{word} {weapon} at {target}, mg at ludwig"),
                 ))
             }
@@ -665,7 +676,10 @@ fn parse_activation(
     if body.is_empty() {
         return Err(err(
             head.number,
-            format!("`activate {unit}` has no actions: give its actions on the next lines, or `nothing`"),
+            format!(
+                "`activate {unit}` has no actions: give its actions on the next lines, \
+                or `nothing`"
+            ),
             format!("activate {unit}\n  nothing"),
         ));
     }
@@ -768,10 +782,14 @@ fn parse_single(line: usize, text: &str, kw: &str) -> Result<Command, OrderError
         }
     };
     match kw {
-        "first" => Ok(Command::First { side: one_id("first allies", "a side id")? }),
+        "first" => Ok(Command::First {
+            side: one_id("first allies", "a side id")?,
+        }),
         "react" => {
             let unit = one_id("react rangers", "a unit id (or `none`)")?;
-            Ok(Command::React { unit: (unit != "none").then_some(unit) })
+            Ok(Command::React {
+                unit: (unit != "none").then_some(unit),
+            })
         }
         "casualties" => {
             let (unit, models) = casualty_list(line, rest, "casualties")?;
@@ -783,13 +801,21 @@ fn parse_single(line: usize, text: &str, kw: &str) -> Result<Command, OrderError
         "report" => bare(Command::Report, "report"),
         "template" => bare(Command::Template, "template"),
         "absent" => match words.as_slice() {
-            [_, u, d] if u.eq_ignore_ascii_case("until") => Ok(Command::AbsentUntil { until: date(line, d)? }),
-            _ => Err(err(line, "`absent` is written `absent until <date>`", "absent until 2026-12-24T18:00:00Z")),
+            [_, u, d] if u.eq_ignore_ascii_case("until") => Ok(Command::AbsentUntil {
+                until: date(line, d)?,
+            }),
+            _ => Err(err(
+                line,
+                "`absent` is written `absent until \
+                <date>`",
+                "absent until 2026-12-24T18:00:00Z",
+            )),
         },
         "standing" => parse_standing(line, &words, rest),
         "pass" => Err(err(
             line,
-            "`pass` belongs to the battlefront-2013 rules, not this game: activate a unit with `nothing` instead",
+            "`pass` belongs to the battlefront-2013 rules, not this game: activate a unit \
+                with `nothing` instead",
             "activate hotdog\n  nothing",
         )),
         _ if ACTION_WORDS.contains(&kw) => Err(err(

@@ -225,13 +225,19 @@ fn check_id(ctx: &Ctx, field: &str, id: &str, example: &str) -> Result<(), Scena
     if square_shaped {
         return Err(ctx.err(
             field,
-            format!("`{id}` looks like a square, so orders could not tell them apart: use a name like `{example}`"),
+            format!(
+                "`{id}` looks like a square, so orders could not tell them apart: use a \
+                name like `{example}`"
+            ),
         ));
     }
     if RESERVED_IDS.contains(&id) {
         return Err(ctx.err(
             field,
-            format!("`{id}` is a word of the orders (react none, standing react any, standing first ask): use a name like `{example}`"),
+            format!(
+                "`{id}` is a word of the orders (react none, standing react any, \
+                standing first ask): use a name like `{example}`"
+            ),
         ));
     }
     Ok(())
@@ -250,7 +256,8 @@ fn square_on(ctx: &Ctx, field: &str, board: &Board, text: &str) -> Result<Square
         ctx.err(
             field,
             format!(
-                "`{text}` is not a square on this board: {}; write a column letter and a row number like C4",
+                "`{text}` is not a square on this board: {}; write a column letter and a \
+                    row number like C4",
                 board_extent(board)
             ),
         )
@@ -300,7 +307,12 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         if !matches!(board.terrain(sq), Terrain::Open | Terrain::Smoke) {
             return Err(ctx.err(
                 &field,
-                format!("{sq} is {:?} terrain, and cover elements stand only on open (`.`) or smoke (`*`) squares (004 \"Terrain types\"): move it to such a square", board.terrain(sq)),
+                format!(
+                    "{sq} is {:?} terrain, and cover elements stand only on open (`.`) \
+                    or smoke (`*`) squares (004 \"Terrain types\"): move it to such a \
+                        square",
+                    board.terrain(sq)
+                ),
             ));
         }
         if board.cover.contains_key(&sq) {
@@ -328,7 +340,10 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         if dx + dy != 1 {
             return Err(ctx.err(
                 &field,
-                format!("a wall runs along the edge between two squares side by side, and {a} and {b} are not: write e.g. [\"C4\", \"C5\"]"),
+                format!(
+                    "a wall runs along the edge between two squares side by side, and \
+                    {a} and {b} are not: write e.g. [\"C4\", \"C5\"]"
+                ),
             ));
         }
         if !walls.insert((a.min(b), a.max(b))) {
@@ -369,7 +384,11 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
             if let Some(other) = entry_owner.insert(*sq, s.id.clone()) {
                 return Err(ctx.err(
                     &format!("{sf}.entry"),
-                    format!("{sq} is in the entry zones of both {other} and {}: give each side its own squares", s.id),
+                    format!(
+                        "{sq} is in the entry zones of both {other} and {}: give each \
+                        side its own squares",
+                        s.id
+                    ),
                 ));
             }
         }
@@ -444,15 +463,30 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
                     ));
                 }
                 if squad.joins.is_some() {
-                    return Err(ctx.err(&field, format!("`{target}` itself joins another unit: a hero joins a squad, not another joined unit")));
+                    return Err(ctx.err(
+                        &field,
+                        format!(
+                            "`{target}` itself joins another \
+                        unit: a hero joins a squad, not another joined unit"
+                        ),
+                    ));
                 }
                 if let Some(first) = joined_by.insert(target.clone(), u.id.clone()) {
-                    return Err(ctx.err(&field, format!("{first} already joins {target}: a squad takes one hero (004 \"Heroes\")")));
+                    return Err(ctx.err(
+                        &field,
+                        format!(
+                            "{first} already joins {target}: a \
+                        squad takes one hero (004 \"Heroes\")"
+                        ),
+                    ));
                 }
                 if u.at.is_some() {
                     return Err(ctx.err(
                         &format!("{uf}.at"),
-                        format!("a joined hero stands with its squad: remove `at` here and give it on {target}"),
+                        format!(
+                            "a joined hero stands with its squad: remove `at` here and \
+                            give it on {target}"
+                        ),
                     ));
                 }
                 continue;
@@ -461,10 +495,23 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 let field = format!("{uf}.at");
                 let sq = square_on(&ctx, &field, &board, at)?;
                 if blocked(board.terrain(sq)) {
-                    return Err(ctx.err(&field, format!("{sq} is {:?} terrain where no unit can stand: place it on another square, or remove `at` to enter from the entry zone", board.terrain(sq))));
+                    let t = board.terrain(sq);
+                    return Err(ctx.err(
+                        &field,
+                        format!(
+                            "{sq} is {t:?} terrain where no unit can stand: place it on another \
+                             square, or remove `at` to enter from the entry zone"
+                        ),
+                    ));
                 }
                 if let Some(other) = occupied.insert(sq, u.id.clone()) {
-                    return Err(ctx.err(&field, format!("{sq} already holds {other}: one unit per square (a hero joined to a squad uses `joins`)")));
+                    return Err(ctx.err(
+                        &field,
+                        format!(
+                            "{sq} already holds {other}: one \
+                        unit per square (a hero joined to a squad uses `joins`)"
+                        ),
+                    ));
                 }
                 spec.at = Some(sq);
             }
@@ -502,7 +549,11 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
                     ));
                 }
                 if o.points.is_some() {
-                    return Err(ctx.err(&format!("{of}.points"), "a hold objective wins the game and gives no points: remove `points`, or use kind = \"points\""));
+                    return Err(ctx.err(
+                        &format!("{of}.points"),
+                        "a hold objective wins the \
+                        game and gives no points: remove `points`, or use kind = \"points\"",
+                    ));
                 }
                 Objective::Hold {
                     side: side.clone(),
@@ -526,11 +577,24 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 Objective::Points { at, points }
             }
             other => {
-                return Err(ctx.err(&format!("{of}.kind"), format!("`{other}` is not an objective kind: write kind = \"hold\" or kind = \"points\"")));
+                return Err(ctx.err(
+                    &format!("{of}.kind"),
+                    format!(
+                        "`{other}` is not an \
+                    objective kind: write kind = \"hold\" or kind = \"points\""
+                    ),
+                ));
             }
         };
         if blocked(board.terrain(at)) {
-            return Err(ctx.err(&format!("{of}.at"), format!("{at} is {:?} terrain that no unit can stand on, so nobody could hold it: choose another square", board.terrain(at))));
+            return Err(ctx.err(
+                &format!("{of}.at"),
+                format!(
+                    "{at} is {:?} terrain that no \
+                unit can stand on, so nobody could hold it: choose another square",
+                    board.terrain(at)
+                ),
+            ));
         }
         if !objective_squares.insert(at) {
             return Err(ctx.err(
@@ -576,7 +640,14 @@ fn entry_zone(
         let f = format!("{field}.squares[{i}]");
         let sq = square_on(ctx, &f, board, text)?;
         if blocked(board.terrain(sq)) {
-            return Err(ctx.err(&f, format!("{sq} is {:?} terrain: units cannot enter there, list only squares they can stand on", board.terrain(sq))));
+            return Err(ctx.err(
+                &f,
+                format!(
+                    "{sq} is {:?} terrain: units cannot enter there, \
+                list only squares they can stand on",
+                    board.terrain(sq)
+                ),
+            ));
         }
         zone.insert(sq);
     }
@@ -621,7 +692,11 @@ fn entry_zone(
         );
     }
     if zone.is_empty() {
-        return Err(ctx.err(&field, "the entry zone is empty: write e.g. entry = { rows = [9] } or entry = { squares = [\"A9\", \"B9\"] }"));
+        return Err(ctx.err(
+            &field,
+            "the entry zone is empty: write e.g. entry = { rows = \
+            [9] } or entry = { squares = [\"A9\", \"B9\"] }",
+        ));
     }
     Ok(zone.into_iter().collect())
 }
