@@ -522,3 +522,44 @@ fn cover_stands_on_open_or_smoke_squares_only() {
         );
     }
 }
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(text in "\\PC*(\n\\PC*){0,8}") {
+            let _ = scenario::parse("fuzz", &text);
+        }
+
+        /// One character of a valid file replaced by another: an error or a scenario, never a panic.
+        #[test]
+        fn mutated_scenarios_never_panic(pos in 0usize..2000, c in prop_oneof![
+            Just('.'), Just('#'), Just('"'), Just('9'), Just('0'), Just('Z'), Just('['),
+            Just(']'), Just('='), Just('\n'), Just('é'), Just('-'),
+        ]) {
+            let text = mini(&[]);
+            let mut chars: Vec<char> = text.chars().collect();
+            let i = pos % chars.len();
+            chars[i] = c;
+            let mutated: String = chars.into_iter().collect();
+            let _ = scenario::parse("mini", &mutated);
+        }
+
+        #[test]
+        fn huge_numbers_and_odd_rows_are_errors_not_panics(
+            rounds in any::<i64>(),
+            row in any::<i64>(),
+            width in 0usize..40,
+        ) {
+            let board_row = format!("\"{}\"", ".".repeat(width));
+            let text = mini(&[
+                ("rounds = 3", &format!("rounds = {rounds}")),
+                ("rows = [3]", &format!("rows = [{row}]")),
+                (r#""...", ".#.", "...""#, &[board_row.as_str(); 3].join(", ")),
+            ]);
+            let _ = scenario::parse("mini", &text);
+        }
+    }
+}
