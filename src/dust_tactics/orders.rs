@@ -287,8 +287,7 @@ fn keyword(text: &str) -> String {
 pub fn parse(lines: &[Line], board: &Board) -> Vec<Result<Parsed, OrderError>> {
     let mut out = Vec::new();
     let mut i = 0;
-    while i < lines.len() {
-        let line = &lines[i];
+    while let Some(line) = lines.get(i) {
         let text = strip(&line.text);
         i += 1;
         if text.is_empty() {
