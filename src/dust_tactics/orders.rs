@@ -1,21 +1,31 @@
-//! The Dust Tactics order commands (DESIGN §4), parsed from the lines of a signed block into
-//! typed commands. Parsing checks syntax and that squares are on the board; whether a command is
-//! legal now is the state machine's business.
+//! The Dust Tactics order commands (DESIGN §4, docs/orders.md), parsed from the lines of a signed
+//! block into typed commands. Parsing checks syntax and that squares are on the board; whether a
+//! command is legal now is the state machine's business.
 //!
 //! ```text
 //! first <side>
 //! activate <unit>
 //!   move <square> [<square> …]
-//!   attack <weapon> at <target>[, <weapon> at <target> …]
+//!   attack <weapon> at <target> [through <square> …][, <weapon> at <target> …]
 //!   sustained <weapon> at <target>[, …]
 //!   skill <name> [at <target>]
 //!   nothing
 //! react <unit> | react none
 //! casualties <unit>: <model> …
+//! concede | offer draw | accept draw | report | template
+//! absent until <RFC3339 date-time or YYYY-MM-DD>
+//! standing react <enemy unit|any> with <unit> | never | ask
+//! standing casualties <unit>: <model> …
+//! standing first <side> | ask
 //! ```
+//!
+//! Keywords are case-insensitive, ids are lower-cased, `#` starts a comment. A target is a unit
+//! id, `unit/model` (a Sniper picks a model) or a square (a cover element, trees).
 
 use super::model::{Board, Square};
 use crate::game::Line;
+use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use std::fmt;
 
 /// One command of a submission.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +38,38 @@ pub enum Command {
     React { unit: Option<String> },
     /// Which models of `unit` are removed, in order.
     Casualties { unit: String, models: Vec<String> },
+    /// The sender's side gives up the game.
+    Concede,
+    /// Proposes a draw to the other side(s).
+    OfferDraw,
+    /// Accepts a draw offered by the other side.
+    AcceptDraw,
+    /// Asks for the current board report to be mailed again.
+    Report,
+    /// Asks for a template of the orders the sender may send now.
+    Template,
+    /// The sender is away: deadlines for this side wait until then (R83).
+    AbsentUntil { until: DateTime<Utc> },
+    /// Standing answer to reactive-fire windows opened by `trigger` (`None` = any enemy unit).
+    StandingReact {
+        trigger: Option<String>,
+        answer: StandingReaction,
+    },
+    /// Standing casualty order for `unit`: the first of these models still alive goes first.
+    StandingCasualties { unit: String, models: Vec<String> },
+    /// Standing choice when winning initiative: `None` means ask every time.
+    StandingFirst { side: Option<String> },
+}
+
+/// What a standing react order answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StandingReaction {
+    /// React with this unit of the sender's side.
+    With(String),
+    /// Always decline.
+    Never,
+    /// Wait for an answer (the default).
+    Ask,
 }
 
 /// One action of an activation (004 "Actions").
@@ -87,23 +129,766 @@ pub struct Parsed {
 pub struct OrderError {
     pub line: usize,
     pub reason: String,
+    /// A corrected example line (or lines) the player can send instead.
     pub instead: String,
 }
 
+// ---------------------------------------------------------------------------------------------
+// Printing: the canonical form, which parses back to the same command.
+
+impl fmt::Display for TargetRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TargetRef::Unit(u) => f.write_str(u),
+            TargetRef::Model { unit, model } => write!(f, "{unit}/{model}"),
+            TargetRef::Square(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl fmt::Display for FireOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at {}", self.weapon, self.target)?;
+        if !self.through.is_empty() {
+            f.write_str(" through")?;
+            for s in &self.through {
+                write!(f, " {s}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn write_fire(f: &mut fmt::Formatter<'_>, word: &str, fire: &[FireOrder]) -> fmt::Result {
+    f.write_str(word)?;
+    for (i, o) in fire.iter().enumerate() {
+        f.write_str(if i == 0 { " " } else { ", " })?;
+        write!(f, "{o}")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Move { squares } => {
+                f.write_str("move")?;
+                for s in squares {
+                    write!(f, " {s}")?;
+                }
+                Ok(())
+            }
+            Action::Attack { fire } => write_fire(f, "attack", fire),
+            Action::Sustained { fire } => write_fire(f, "sustained", fire),
+            Action::Skill { name, target } => {
+                write!(f, "skill {name}")?;
+                if let Some(t) = target {
+                    write!(f, " at {t}")?;
+                }
+                Ok(())
+            }
+            Action::Nothing => f.write_str("nothing"),
+        }
+    }
+}
+
+impl fmt::Display for StandingReaction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StandingReaction::With(u) => write!(f, "with {u}"),
+            StandingReaction::Never => f.write_str("never"),
+            StandingReaction::Ask => f.write_str("ask"),
+        }
+    }
+}
+
+/// Activations print on several lines: the `activate` line, then one indented line per action.
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::First { side } => write!(f, "first {side}"),
+            Command::Activate { unit, actions } => {
+                write!(f, "activate {unit}")?;
+                for a in actions {
+                    write!(f, "\n  {a}")?;
+                }
+                Ok(())
+            }
+            Command::React { unit: Some(u) } => write!(f, "react {u}"),
+            Command::React { unit: None } => f.write_str("react none"),
+            Command::Casualties { unit, models } => {
+                write!(f, "casualties {unit}: {}", models.join(" "))
+            }
+            Command::Concede => f.write_str("concede"),
+            Command::OfferDraw => f.write_str("offer draw"),
+            Command::AcceptDraw => f.write_str("accept draw"),
+            Command::Report => f.write_str("report"),
+            Command::Template => f.write_str("template"),
+            Command::AbsentUntil { until } => write!(
+                f,
+                "absent until {}",
+                until.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+            ),
+            Command::StandingReact { trigger, answer } => write!(
+                f,
+                "standing react {} {answer}",
+                trigger.as_deref().unwrap_or("any")
+            ),
+            Command::StandingCasualties { unit, models } => {
+                write!(f, "standing casualties {unit}: {}", models.join(" "))
+            }
+            Command::StandingFirst { side } => {
+                write!(f, "standing first {}", side.as_deref().unwrap_or("ask"))
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing.
+
+/// Words that start a top-level command; any other word inside an activation belongs to it.
+const TOP_LEVEL: [&str; 12] = [
+    "first",
+    "activate",
+    "react",
+    "casualties",
+    "concede",
+    "offer",
+    "accept",
+    "report",
+    "template",
+    "absent",
+    "standing",
+    "pass",
+];
+const ACTION_WORDS: [&str; 5] = ["move", "attack", "sustained", "skill", "nothing"];
+
+/// A short reminder of every command, for "not a command" errors.
+const COMMAND_LIST: &str = "first, activate, react, casualties, concede, offer draw, accept draw, \
+                            report, template, absent until, standing";
+
+/// The line without its comment, trimmed.
+fn strip(text: &str) -> &str {
+    text.split('#').next().unwrap_or("").trim()
+}
+
+/// The first word, lower-cased.
+fn keyword(text: &str) -> String {
+    text.split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
 /// Parses every command. Comments (`#`) and blank lines are skipped; a bad command is an error
-/// in place, and the commands around it still parse.
+/// in place, and the commands around it still parse. A bad line inside an activation makes the
+/// whole activation one error.
 pub fn parse(lines: &[Line], board: &Board) -> Vec<Result<Parsed, OrderError>> {
-    // PLACEHOLDER (replaced by the orders work).
-    let _ = board;
-    lines
-        .iter()
-        .filter(|l| !l.text.trim().is_empty())
-        .map(|l| {
-            Err(OrderError {
-                line: l.number,
-                reason: format!("`{}` is not understood yet", l.text.trim()),
-                instead: "see docs/orders.md".into(),
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(line) = lines.get(i) {
+        let text = strip(&line.text);
+        i += 1;
+        if text.is_empty() {
+            continue;
+        }
+        let kw = keyword(text);
+        if kw == "activate" {
+            // Gather the action lines up to the next top-level command.
+            let mut body: Vec<&Line> = Vec::new();
+            while let Some(next) = lines.get(i) {
+                let t = strip(&next.text);
+                if !t.is_empty() && TOP_LEVEL.contains(&keyword(t).as_str()) {
+                    break;
+                }
+                if !t.is_empty() {
+                    body.push(next);
+                }
+                i += 1;
+            }
+            out.push(parse_activation(line, text, &body, board));
+        } else {
+            out.push(parse_single(line.number, text, &kw).map(|command| Parsed {
+                first_line: line.number,
+                last_line: line.number,
+                command,
+            }));
+        }
+    }
+    out
+}
+
+fn err(line: usize, reason: impl Into<String>, instead: impl Into<String>) -> OrderError {
+    OrderError {
+        line,
+        reason: reason.into(),
+        instead: instead.into(),
+    }
+}
+
+/// An id as players write it: letters, digits, `-` and `_`, lower-cased.
+fn id(word: &str) -> Option<String> {
+    let ok = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    ok.then(|| word.to_ascii_lowercase())
+}
+
+/// True when the word has the shape of a square (`C4`), on this board or not.
+fn looks_like_square(word: &str) -> bool {
+    let mut chars = word.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic())
+        && (1..=2).contains(&chars.as_str().len())
+        && chars.all(|c| c.is_ascii_digit())
+}
+
+fn board_size(board: &Board) -> String {
+    let last_col = (b'A' + board.width().saturating_sub(1)) as char;
+    format!(
+        "this board runs from A1 to {last_col}{} ({} columns, {} rows)",
+        board.height(),
+        board.width(),
+        board.height()
+    )
+}
+
+fn square(line: usize, word: &str, board: &Board, instead: &str) -> Result<Square, OrderError> {
+    let word = word.trim_matches(',');
+    if let Some(s) = board.parse_square(word) {
+        return Ok(s);
+    }
+    let reason = if looks_like_square(word) {
+        format!(
+            "square {} is not on the board: {}",
+            word.to_ascii_uppercase(),
+            board_size(board)
+        )
+    } else {
+        format!("`{word}` is not a square: write a column letter and a row number, like C4")
+    };
+    Err(err(line, reason, instead))
+}
+
+fn target(line: usize, word: &str, board: &Board, instead: &str) -> Result<TargetRef, OrderError> {
+    if let Some((unit, model)) = word.split_once('/') {
+        return match (id(unit), id(model)) {
+            (Some(unit), Some(model)) => Ok(TargetRef::Model { unit, model }),
+            _ => Err(err(
+                line,
+                format!("`{word}` is not a target: a model is written unit/model, like rangers/2"),
+                instead,
+            )),
+        };
+    }
+    if looks_like_square(word) {
+        return square(line, word, board, instead).map(TargetRef::Square);
+    }
+    id(word).map(TargetRef::Unit).ok_or_else(|| {
+        err(
+            line,
+            format!(
+                "`{word}` is not a target: name a unit (ludwig), a model (grenadiers/2) \
+                or a square (C4)"
+            ),
+            instead,
+        )
+    })
+}
+
+/// Parses `<weapon> at <target> [through <square> …]` items separated by commas.
+fn fire_orders(
+    line: usize,
+    rest: &str,
+    word: &str,
+    board: &Board,
+) -> Result<Vec<FireOrder>, OrderError> {
+    let instead = format!("{word} mg at ludwig");
+    if rest.trim().is_empty() {
+        return Err(err(
+            line,
+            format!("`{word}` needs a weapon and a target"),
+            instead,
+        ));
+    }
+    let mut orders = Vec::new();
+    for part in rest.split(',') {
+        let words: Vec<&str> = part.split_whitespace().collect();
+        let (weapon, at, tgt) = match words.as_slice() {
+            [w, at, t, ..] => (*w, *at, *t),
+            [] => {
+                return Err(err(
+                    line,
+                    format!("an empty weapon order in `{word}` (two commas?)"),
+                    instead,
+                ))
+            }
+            _ => {
+                return Err(err(
+                    line,
+                    format!(
+                        "`{}` does not say what to fire at: write <weapon> at <target>",
+                        part.trim()
+                    ),
+                    instead,
+                ))
+            }
+        };
+        if !at.eq_ignore_ascii_case("at") {
+            return Err(err(
+                line,
+                format!("expected `at` after the weapon `{weapon}`, found `{at}`"),
+                format!("{word} {weapon} at {tgt}"),
+            ));
+        }
+        let weapon = id(weapon).ok_or_else(|| {
+            err(
+                line,
+                format!("`{weapon}` is not a weapon id (letters, digits, - and _)"),
+                instead.clone(),
+            )
+        })?;
+        let target = target(line, tgt, board, &format!("{word} {weapon} at ludwig"))?;
+        let mut through = Vec::new();
+        match words.get(3) {
+            None => {}
+            Some(t) if t.eq_ignore_ascii_case("through") => {
+                let ex = format!("{word} {weapon} at {target} through C3 D3");
+                if words.len() == 4 {
+                    return Err(err(
+                        line,
+                        "`through` needs the squares the spray passes \
+                        through",
+                        ex,
+                    ));
+                }
+                for w in &words[4..] {
+                    through.push(square(line, w, board, &ex)?);
+                }
+            }
+            Some(extra) => {
+                return Err(err(
+                    line,
+                    format!(
+                        "unexpected `{extra}` after the target {target}: separate \
+                        several weapons with commas"
+                    ),
+                    format!("{word} {weapon} at {target}, mg at ludwig"),
+                ))
+            }
+        }
+        orders.push(FireOrder {
+            weapon,
+            target,
+            through,
+        });
+    }
+    Ok(orders)
+}
+
+fn parse_action(line: usize, text: &str, board: &Board) -> Result<Action, OrderError> {
+    let kw = keyword(text);
+    let rest = text
+        .split_once(char::is_whitespace)
+        .map(|(_, r)| r.trim())
+        .unwrap_or("");
+    match kw.as_str() {
+        "move" => {
+            let words: Vec<&str> = rest
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|w| !w.is_empty())
+                .collect();
+            if words.is_empty() {
+                return Err(err(line, "`move` needs a destination square", "move C4"));
+            }
+            let squares = words
+                .iter()
+                .map(|w| square(line, w, board, "move C4"))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Action::Move { squares })
+        }
+        "attack" => Ok(Action::Attack {
+            fire: fire_orders(line, rest, "attack", board)?,
+        }),
+        "sustained" => Ok(Action::Sustained {
+            fire: fire_orders(line, rest, "sustained", board)?,
+        }),
+        "skill" => {
+            // Multi-word skill names join with dashes: `skill self repair` = `self-repair`.
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            let at = words.iter().position(|w| w.eq_ignore_ascii_case("at"));
+            let (name_words, tgt) = match at {
+                Some(p) => (&words[..p], words.get(p + 1..)),
+                None => (&words[..], None),
+            };
+            if name_words.is_empty() {
+                return Err(err(
+                    line,
+                    "`skill` needs the skill's name",
+                    "skill self-repair",
+                ));
+            }
+            let joined = name_words.join("-");
+            let name = id(&joined).ok_or_else(|| {
+                err(
+                    line,
+                    format!("`{joined}` is not a skill name (letters, digits and dashes)"),
+                    "skill self-repair",
+                )
+            })?;
+            let target = match tgt {
+                None => None,
+                Some([t]) => Some(target(line, t, board, &format!("skill {name} at ludwig"))?),
+                Some(_) => {
+                    return Err(err(
+                        line,
+                        format!("`skill {name} at` needs exactly one target"),
+                        format!("skill {name} at ludwig"),
+                    ))
+                }
+            };
+            Ok(Action::Skill { name, target })
+        }
+        "nothing" => {
+            if rest.is_empty() {
+                Ok(Action::Nothing)
+            } else {
+                Err(err(
+                    line,
+                    format!("`nothing` takes no arguments, found `{rest}`"),
+                    "nothing",
+                ))
+            }
+        }
+        // A misspelt top-level word also lands here: the suggestion covers both lists.
+        _ => Err(unknown_word(line, text, &kw, false)),
+    }
+}
+
+/// Edit distance, for "did you mean" suggestions on misspelt keywords.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// "Not a command/action" with a suggestion when the word is a near miss of a keyword.
+/// `top_level`: the word started a command (not a line inside an activation).
+fn unknown_word(line: usize, text: &str, kw: &str, top_level: bool) -> OrderError {
+    let words = ACTION_WORDS.iter().chain(TOP_LEVEL[..11].iter());
+    // Short words tolerate one typo, longer ones two, so `fire` does not become `first`.
+    let limit = if kw.chars().count() <= 4 { 1 } else { 2 };
+    let best = words
+        .map(|w| (distance(kw, w), *w))
+        .min()
+        .filter(|(d, _)| *d <= limit);
+    let shown: String = kw.chars().take(40).collect();
+    let what = if top_level {
+        format!("a command ({COMMAND_LIST})")
+    } else {
+        "an action (move, attack, sustained, skill, nothing)".to_string()
+    };
+    match best {
+        Some((_, w)) => {
+            let rest = text
+                .split_once(char::is_whitespace)
+                .map(|(_, r)| r.trim())
+                .unwrap_or("");
+            let mut instead = if rest.is_empty() {
+                w.to_string()
+            } else {
+                format!("{w} {rest}")
+            };
+            if top_level && ACTION_WORDS.contains(&w) {
+                instead = format!("activate hotdog\n  {instead}");
+            }
+            err(
+                line,
+                format!("`{shown}` is not {what}: did you mean `{w}`?"),
+                instead,
+            )
+        }
+        None => err(
+            line,
+            format!("`{shown}` is not {what}"),
+            if top_level {
+                "activate hotdog\n  move C4"
+            } else {
+                "move C4"
+            },
+        ),
+    }
+}
+
+fn parse_activation(
+    head: &Line,
+    text: &str,
+    body: &[&Line],
+    board: &Board,
+) -> Result<Parsed, OrderError> {
+    let last_line = body.last().map(|l| l.number).unwrap_or(head.number);
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let unit = match words.as_slice() {
+        // `activate hotdog:` reads naturally too.
+        [_, u] => id(u.trim_end_matches(':')).ok_or_else(|| {
+            err(
+                head.number,
+                format!("`{u}` is not a unit id (letters, digits, - and _)"),
+                "activate hotdog",
+            )
+        })?,
+        [_] => {
+            return Err(err(
+                head.number,
+                "`activate` needs the unit to activate",
+                "activate hotdog",
+            ))
+        }
+        [_, u, next, ..] if ACTION_WORDS.contains(&next.to_ascii_lowercase().as_str()) => {
+            return Err(err(
+                head.number,
+                format!("put each action on its own line after `activate {u}`"),
+                format!(
+                    "activate {}\n  {}",
+                    u.trim_end_matches(':').to_ascii_lowercase(),
+                    words[2..].join(" ")
+                ),
+            ))
+        }
+        _ => {
+            return Err(err(
+                head.number,
+                "`activate` takes one unit id",
+                "activate hotdog",
+            ))
+        }
+    };
+    if body.is_empty() {
+        return Err(err(
+            head.number,
+            format!(
+                "`activate {unit}` has no actions: give its actions on the next lines, \
+                or `nothing`"
+            ),
+            format!("activate {unit}\n  nothing"),
+        ));
+    }
+    let mut actions = Vec::new();
+    for l in body {
+        let a = parse_action(l.number, strip(&l.text), board).map_err(|mut e| {
+            e.reason = format!(
+                "in the activation of {unit} (line {}): {}",
+                head.number, e.reason
+            );
+            e
+        })?;
+        actions.push(a);
+    }
+    Ok(Parsed {
+        first_line: head.number,
+        last_line,
+        command: Command::Activate { unit, actions },
+    })
+}
+
+/// `<unit>: <model> …` (the colon may touch the unit or stand alone).
+fn casualty_list(line: usize, rest: &str, word: &str) -> Result<(String, Vec<String>), OrderError> {
+    let ex = format!("{word} grenadiers: 3 2");
+    let Some((unit, models)) = rest.split_once(':') else {
+        return Err(err(
+            line,
+            format!("`{word}` needs a colon between the unit and its models"),
+            ex,
+        ));
+    };
+    let unit = id(unit.trim()).ok_or_else(|| {
+        err(
+            line,
+            format!("`{}` is not a unit id", unit.trim()),
+            ex.clone(),
+        )
+    })?;
+    let models = models
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .map(|m| id(m).ok_or_else(|| err(line, format!("`{m}` is not a model id"), ex.clone())))
+        .collect::<Result<Vec<_>, _>>()?;
+    if models.is_empty() {
+        return Err(err(
+            line,
+            format!("`{word} {unit}:` names no models"),
+            format!("{word} {unit}: 3 2"),
+        ));
+    }
+    Ok((unit, models))
+}
+
+/// RFC 3339 date-time, or a bare date meaning midnight UTC (R83).
+fn date(line: usize, word: &str) -> Result<DateTime<Utc>, OrderError> {
+    if let Ok(d) = DateTime::parse_from_rfc3339(word) {
+        return Ok(d.with_timezone(&Utc));
+    }
+    if let Some(d) = NaiveDate::parse_from_str(word, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+    {
+        return Ok(d.and_utc());
+    }
+    Err(err(
+        line,
+        format!("`{word}` is not a date: write an RFC 3339 date-time or a date"),
+        "absent until 2026-12-24T18:00:00Z",
+    ))
+}
+
+fn parse_single(line: usize, text: &str, kw: &str) -> Result<Command, OrderError> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let rest = text
+        .split_once(char::is_whitespace)
+        .map(|(_, r)| r.trim())
+        .unwrap_or("");
+    let one_id = |ex: &str, what: &str| -> Result<String, OrderError> {
+        match words.as_slice() {
+            [_, w] => id(w).ok_or_else(|| err(line, format!("`{w}` is not {what}"), ex)),
+            [_] => Err(err(line, format!("`{kw}` needs {what}"), ex)),
+            _ => Err(err(
+                line,
+                format!("`{kw}` takes only {what}, found `{rest}`"),
+                ex,
+            )),
+        }
+    };
+    let bare = |cmd: Command, ex: &str| -> Result<Command, OrderError> {
+        let full: Vec<&str> = ex.split(' ').collect();
+        if lower == full {
+            Ok(cmd)
+        } else {
+            Err(err(
+                line,
+                format!("`{text}` is not understood: write `{ex}`"),
+                ex,
+            ))
+        }
+    };
+    match kw {
+        "first" => Ok(Command::First {
+            side: one_id("first allies", "a side id")?,
+        }),
+        "react" => {
+            let unit = one_id("react rangers", "a unit id (or `none`)")?;
+            Ok(Command::React {
+                unit: (unit != "none").then_some(unit),
             })
-        })
-        .collect()
+        }
+        "casualties" => {
+            let (unit, models) = casualty_list(line, rest, "casualties")?;
+            Ok(Command::Casualties { unit, models })
+        }
+        "concede" => bare(Command::Concede, "concede"),
+        "offer" => bare(Command::OfferDraw, "offer draw"),
+        "accept" => bare(Command::AcceptDraw, "accept draw"),
+        "report" => bare(Command::Report, "report"),
+        "template" => bare(Command::Template, "template"),
+        "absent" => match words.as_slice() {
+            [_, u, d] if u.eq_ignore_ascii_case("until") => Ok(Command::AbsentUntil {
+                until: date(line, d)?,
+            }),
+            _ => Err(err(
+                line,
+                "`absent` is written `absent until \
+                <date>`",
+                "absent until 2026-12-24T18:00:00Z",
+            )),
+        },
+        "standing" => parse_standing(line, &words, rest),
+        "pass" => Err(err(
+            line,
+            "`pass` belongs to the battlefront-2013 rules, not this game: activate a unit \
+                with `nothing` instead",
+            "activate hotdog\n  nothing",
+        )),
+        _ if ACTION_WORDS.contains(&kw) => Err(err(
+            line,
+            format!("`{kw}` is an action: it must follow an `activate <unit>` line"),
+            format!("activate hotdog\n  {text}"),
+        )),
+        _ => Err(unknown_word(line, text, kw, true)),
+    }
+}
+
+fn parse_standing(line: usize, words: &[&str], rest: &str) -> Result<Command, OrderError> {
+    let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let lw: Vec<&str> = lower.iter().map(String::as_str).collect();
+    let react_ex = "standing react any with rangers";
+    match lw.as_slice() {
+        [_, "react", trigger, rest @ ..] => {
+            let trigger = id(trigger)
+                .ok_or_else(|| err(line, format!("`{trigger}` is not a unit id"), react_ex))?;
+            let answer = match rest {
+                ["with", u] => StandingReaction::With(
+                    id(u).ok_or_else(|| err(line, format!("`{u}` is not a unit id"), react_ex))?,
+                ),
+                ["never"] => StandingReaction::Never,
+                ["ask"] => StandingReaction::Ask,
+                _ => {
+                    return Err(err(
+                        line,
+                        format!(
+                        "`standing react {trigger}` must end with `with <unit>`, `never` or `ask`"
+                    ),
+                        format!("standing react {trigger} with rangers"),
+                    ))
+                }
+            };
+            Ok(Command::StandingReact {
+                trigger: (trigger != "any").then_some(trigger),
+                answer,
+            })
+        }
+        [_, "react"] => Err(err(
+            line,
+            "`standing react` needs the enemy unit (or `any`) and the answer",
+            react_ex,
+        )),
+        [_, "casualties", ..] => {
+            let r = rest
+                .split_once(char::is_whitespace)
+                .map(|(_, r)| r.trim())
+                .unwrap_or("");
+            let (unit, models) = casualty_list(line, r, "standing casualties")?;
+            Ok(Command::StandingCasualties { unit, models })
+        }
+        [_, "first", side] => {
+            let side = id(side).ok_or_else(|| {
+                err(
+                    line,
+                    format!("`{side}` is not a side id"),
+                    "standing first allies",
+                )
+            })?;
+            Ok(Command::StandingFirst {
+                side: (side != "ask").then_some(side),
+            })
+        }
+        [_, "first", ..] => Err(err(
+            line,
+            "`standing first` takes one side id, or `ask`",
+            "standing first allies",
+        )),
+        _ => Err(err(
+            line,
+            "`standing` is followed by `react`, `casualties` or `first`",
+            "standing first ask",
+        )),
+    }
 }

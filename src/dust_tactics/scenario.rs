@@ -1,9 +1,10 @@
-//! Scenarios: board, terrain, cover, entry zones, round limit, objectives, AP limit, forces and
-//! units placed at the start (docs/scenarios.md). Parsed from TOML and validated with errors that
-//! say which field is wrong and what to write instead.
+//! Scenarios: board, terrain, cover, walls, entry zones, round limit, objectives, AP limit, forces
+//! and units placed at the start (docs/scenarios.md). Parsed from TOML and validated with errors
+//! that say which field is wrong and what to write instead.
 
-use super::model::{Board, Square};
+use super::model::{Board, CoverElement, CoverKind, Square, Terrain};
 use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A validated scenario.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -21,21 +22,25 @@ pub struct Scenario {
     pub sides: Vec<SideSpec>,
     #[serde(default)]
     pub objectives: Vec<Objective>,
+    /// Base walls: each blocks the edge between two orthogonally adjacent squares (movement and
+    /// LOS), stored with the smaller square first, sorted.
+    #[serde(default)]
+    pub walls: Vec<(Square, Square)>,
 }
 
 /// One side of a scenario.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SideSpec {
     /// "allies", "axis".
     pub id: String,
     pub name: String,
-    /// Squares where this side's units enter in round 1 (ruling 2).
+    /// Squares where this side's units enter in round 1 (ruling 2), sorted.
     pub entry: Vec<Square>,
     pub units: Vec<UnitSpec>,
 }
 
 /// One unit of a side's force.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnitSpec {
     /// The id printed in reports and used in orders.
     pub id: String,
@@ -47,6 +52,10 @@ pub struct UnitSpec {
     /// A hero joined to this squad before the game (004 "Heroes").
     #[serde(default)]
     pub joins: Option<String>,
+    /// The player of the side who commands this unit, when several players share a side;
+    /// `None`: any player of the side.
+    #[serde(default)]
+    pub player: Option<String>,
 }
 
 /// A scenario objective (checked at the end of each round).
@@ -65,11 +74,629 @@ pub enum Objective {
 #[error("{0}")]
 pub struct ScenarioError(pub String);
 
+/// The most rounds a scenario may last (the seed chain is as long as this: DESIGN §5).
+pub const MAX_ROUNDS: u32 = 99;
+
+/// Words orders give a meaning of their own (`react none`, `standing react any`, `standing
+/// first ask`), so they cannot name a unit or side (R84).
+pub const RESERVED_IDS: [&str; 3] = ["none", "any", "ask"];
+
+/// The scenarios shipped with dustmail: (name, TOML content).
+pub fn builtin() -> Vec<(&'static str, &'static str)> {
+    vec![
+        (
+            "skirmish",
+            include_str!("../../games/dust-tactics/scenarios/skirmish.toml"),
+        ),
+        (
+            "reconnaissance",
+            include_str!("../../games/dust-tactics/scenarios/reconnaissance.toml"),
+        ),
+        (
+            "crossroads",
+            include_str!("../../games/dust-tactics/scenarios/crossroads.toml"),
+        ),
+        (
+            "full-box",
+            include_str!("../../games/dust-tactics/scenarios/full-box.toml"),
+        ),
+    ]
+}
+
+/// Parses a shipped scenario by name; `None` when no shipped scenario has that name.
+pub fn builtin_scenario(name: &str) -> Option<Result<Scenario, ScenarioError>> {
+    builtin()
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .map(|(n, text)| parse(n, text))
+}
+
+// The file as written; validated into `Scenario`. Unknown fields are errors so typos surface.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScenario {
+    title: String,
+    #[serde(default)]
+    description: String,
+    rounds: u32,
+    ap_limit: u32,
+    board: RawBoard,
+    #[serde(default)]
+    sides: Vec<RawSide>,
+    #[serde(default)]
+    objectives: Vec<RawObjective>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBoard {
+    rows: Vec<String>,
+    #[serde(default)]
+    cover: Vec<RawCover>,
+    #[serde(default)]
+    walls: Vec<[String; 2]>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCover {
+    kind: CoverKind,
+    at: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSide {
+    id: String,
+    #[serde(default)]
+    name: Option<String>,
+    entry: RawEntry,
+    #[serde(default)]
+    units: Vec<RawUnit>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawEntry {
+    #[serde(default)]
+    squares: Vec<String>,
+    /// Row numbers as printed (1 at the top).
+    #[serde(default)]
+    rows: Vec<u32>,
+    /// Column letters as printed.
+    #[serde(default)]
+    columns: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawUnit {
+    id: String,
+    card: String,
+    #[serde(default)]
+    at: Option<String>,
+    #[serde(default)]
+    joins: Option<String>,
+    #[serde(default)]
+    player: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawObjective {
+    kind: String,
+    #[serde(default)]
+    side: Option<String>,
+    at: String,
+    #[serde(default)]
+    points: Option<u32>,
+}
+
+/// Builds errors that start with the scenario name and the field.
+struct Ctx<'a> {
+    name: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err(&self, field: &str, msg: impl std::fmt::Display) -> ScenarioError {
+        ScenarioError(format!("scenario {}: `{field}`: {msg}", self.name))
+    }
+}
+
+/// An id usable in orders: lower-case letters, digits, `-`, `_`; not shaped like a square (so a
+/// target word is never both), not reserved.
+fn check_id(ctx: &Ctx, field: &str, id: &str, example: &str) -> Result<(), ScenarioError> {
+    let charset = !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    if !charset {
+        return Err(ctx.err(
+            field,
+            format!(
+                "`{id}` is not an id: use lower-case letters, digits, - and _, like `{example}`"
+            ),
+        ));
+    }
+    let mut chars = id.chars();
+    let square_shaped = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && (1..=2).contains(&chars.as_str().len())
+        && chars.all(|c| c.is_ascii_digit());
+    if square_shaped {
+        return Err(ctx.err(
+            field,
+            format!(
+                "`{id}` looks like a square, so orders could not tell them apart: use a \
+                name like `{example}`"
+            ),
+        ));
+    }
+    if RESERVED_IDS.contains(&id) {
+        return Err(ctx.err(
+            field,
+            format!(
+                "`{id}` is a word of the orders (react none, standing react any, \
+                standing first ask): use a name like `{example}`"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn board_extent(board: &Board) -> String {
+    format!(
+        "the board runs from A1 to {}{}",
+        (b'A' + board.width().saturating_sub(1)) as char,
+        board.height()
+    )
+}
+
+fn square_on(ctx: &Ctx, field: &str, board: &Board, text: &str) -> Result<Square, ScenarioError> {
+    board.parse_square(text).ok_or_else(|| {
+        ctx.err(
+            field,
+            format!(
+                "`{text}` is not a square on this board: {}; write a column letter and a \
+                    row number like C4",
+                board_extent(board)
+            ),
+        )
+    })
+}
+
+/// Terrain nobody but flyers and jumpers can stand on at the start.
+fn blocked(t: Terrain) -> bool {
+    matches!(t, Terrain::Impassable | Terrain::DeepWater)
+}
+
 /// Parses and validates a scenario file.
 pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
-    // PLACEHOLDER (replaced by the scenario work).
-    let _ = text;
-    Err(ScenarioError(format!(
-        "scenario {name}: parsing is not written yet"
-    )))
+    let ctx = Ctx { name };
+    let raw: RawScenario = toml::from_str(text).map_err(|e| {
+        ScenarioError(format!(
+            "scenario {name}: {} (see docs/scenarios.md for the format)",
+            e.to_string().trim_end()
+        ))
+    })?;
+
+    if raw.rounds == 0 || raw.rounds > MAX_ROUNDS {
+        return Err(ctx.err(
+            "rounds",
+            format!(
+                "{} rounds is not allowed: write a number from 1 to {MAX_ROUNDS}, like rounds = 6",
+                raw.rounds
+            ),
+        ));
+    }
+    if raw.ap_limit == 0 {
+        return Err(ctx.err(
+            "ap_limit",
+            "an army point limit of 0 fields nothing: write e.g. ap_limit = 16",
+        ));
+    }
+
+    // Board and terrain.
+    let rows: Vec<&str> = raw.board.rows.iter().map(String::as_str).collect();
+    let mut board = Board::from_rows(&rows).map_err(|e| ctx.err("board.rows", e))?;
+
+    // Cover elements: 004 "Terrain types" allows them on circle (open) and diamond (smoke)
+    // spaces only (R86).
+    for (i, c) in raw.board.cover.iter().enumerate() {
+        let field = format!("board.cover[{i}].at");
+        let sq = square_on(&ctx, &field, &board, &c.at)?;
+        if !matches!(board.terrain(sq), Terrain::Open | Terrain::Smoke) {
+            return Err(ctx.err(
+                &field,
+                format!(
+                    "{sq} is {:?} terrain, and cover elements stand only on open (`.`) \
+                    or smoke (`*`) squares (004 \"Terrain types\"): move it to such a \
+                        square",
+                    board.terrain(sq)
+                ),
+            ));
+        }
+        if board.cover.contains_key(&sq) {
+            return Err(ctx.err(
+                &field,
+                format!("{sq} already has a cover element: one per square"),
+            ));
+        }
+        board.cover.insert(
+            sq,
+            CoverElement {
+                kind: c.kind,
+                damage: 0,
+            },
+        );
+    }
+
+    // Walls: edges between two orthogonal neighbours.
+    let mut walls = BTreeSet::new();
+    for (i, [a, b]) in raw.board.walls.iter().enumerate() {
+        let field = format!("board.walls[{i}]");
+        let a = square_on(&ctx, &field, &board, a)?;
+        let b = square_on(&ctx, &field, &board, b)?;
+        let (dx, dy) = a.delta(b);
+        if dx + dy != 1 {
+            return Err(ctx.err(
+                &field,
+                format!(
+                    "a wall runs along the edge between two squares side by side, and \
+                    {a} and {b} are not: write e.g. [\"C4\", \"C5\"]"
+                ),
+            ));
+        }
+        if !walls.insert((a.min(b), a.max(b))) {
+            return Err(ctx.err(
+                &field,
+                format!("the wall between {a} and {b} is listed twice"),
+            ));
+        }
+    }
+
+    // Sides.
+    if raw.sides.len() < 2 {
+        return Err(ctx.err(
+            "sides",
+            format!(
+                "{} side(s) given: a scenario needs at least two [[sides]] tables",
+                raw.sides.len()
+            ),
+        ));
+    }
+    let mut side_ids = BTreeSet::new();
+    let mut unit_ids = BTreeSet::new();
+    let mut occupied: BTreeMap<Square, String> = BTreeMap::new();
+    let mut entry_owner: BTreeMap<Square, String> = BTreeMap::new();
+    let mut sides = Vec::new();
+    for (si, s) in raw.sides.iter().enumerate() {
+        let sf = format!("sides[{si}]");
+        check_id(&ctx, &format!("{sf}.id"), &s.id, "allies")?;
+        if !side_ids.insert(s.id.clone()) {
+            return Err(ctx.err(
+                &format!("{sf}.id"),
+                format!("side `{}` is given twice: give each side its own id", s.id),
+            ));
+        }
+        let sf = format!("sides[{}]", s.id);
+        let entry = entry_zone(&ctx, &sf, &board, &s.entry)?;
+        for sq in &entry {
+            if let Some(other) = entry_owner.insert(*sq, s.id.clone()) {
+                return Err(ctx.err(
+                    &format!("{sf}.entry"),
+                    format!(
+                        "{sq} is in the entry zones of both {other} and {}: give each \
+                        side its own squares",
+                        s.id
+                    ),
+                ));
+            }
+        }
+        if s.units.is_empty() {
+            return Err(ctx.err(
+                &format!("{sf}.units"),
+                "the side has no units: add [[sides.units]] tables with id and card",
+            ));
+        }
+        let mut units = Vec::new();
+        for (ui, u) in s.units.iter().enumerate() {
+            let uf = format!("{sf}.units[{ui}]");
+            check_id(&ctx, &format!("{uf}.id"), &u.id, "rangers")?;
+            let uf = format!("{sf}.units[{}]", u.id);
+            if !unit_ids.insert(u.id.clone()) {
+                return Err(ctx.err(
+                    &format!("{uf}.id"),
+                    format!(
+                        "unit id `{}` is used twice: every unit needs its own id, e.g. `{}2`",
+                        u.id, u.id
+                    ),
+                ));
+            }
+            let card_ok = !u.card.is_empty()
+                && u.card
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+            if !card_ok {
+                return Err(ctx.err(
+                    &format!("{uf}.card"),
+                    format!(
+                        "`{}` is not a card id: use the card file's name, like `recon-rangers`",
+                        u.card
+                    ),
+                ));
+            }
+            if let Some(p) = &u.player {
+                check_id(&ctx, &format!("{uf}.player"), p, "allies-1")?;
+            }
+            units.push(UnitSpec {
+                id: u.id.clone(),
+                card: u.card.clone(),
+                at: None,
+                joins: u.joins.clone(),
+                player: u.player.clone(),
+            });
+        }
+        sides.push((s, sf, entry, units));
+    }
+
+    // Placement and joins, once every unit id is known.
+    let mut out_sides = Vec::new();
+    for (s, sf, entry, mut units) in sides {
+        let mut joined_by: BTreeMap<String, String> = BTreeMap::new();
+        for (u, spec) in s.units.iter().zip(units.iter_mut()) {
+            let uf = format!("{sf}.units[{}]", u.id);
+            if let Some(target) = &u.joins {
+                let field = format!("{uf}.joins");
+                let Some(squad) = s.units.iter().find(|o| &o.id == target) else {
+                    return Err(ctx.err(
+                        &field,
+                        format!(
+                            "`{target}` is not a unit of side {}: name a squad of the same side",
+                            s.id
+                        ),
+                    ));
+                };
+                if squad.id == u.id {
+                    return Err(ctx.err(
+                        &field,
+                        "a unit cannot join itself: name the squad the hero joins",
+                    ));
+                }
+                if squad.joins.is_some() {
+                    return Err(ctx.err(
+                        &field,
+                        format!(
+                            "`{target}` itself joins another \
+                        unit: a hero joins a squad, not another joined unit"
+                        ),
+                    ));
+                }
+                if let Some(first) = joined_by.insert(target.clone(), u.id.clone()) {
+                    return Err(ctx.err(
+                        &field,
+                        format!(
+                            "{first} already joins {target}: a \
+                        squad takes one hero (004 \"Heroes\")"
+                        ),
+                    ));
+                }
+                if u.at.is_some() {
+                    return Err(ctx.err(
+                        &format!("{uf}.at"),
+                        format!(
+                            "a joined hero stands with its squad: remove `at` here and \
+                            give it on {target}"
+                        ),
+                    ));
+                }
+                continue;
+            }
+            if let Some(at) = &u.at {
+                let field = format!("{uf}.at");
+                let sq = square_on(&ctx, &field, &board, at)?;
+                if blocked(board.terrain(sq)) {
+                    let t = board.terrain(sq);
+                    return Err(ctx.err(
+                        &field,
+                        format!(
+                            "{sq} is {t:?} terrain where no unit can stand: place it on another \
+                             square, or remove `at` to enter from the entry zone"
+                        ),
+                    ));
+                }
+                if let Some(other) = occupied.insert(sq, u.id.clone()) {
+                    return Err(ctx.err(
+                        &field,
+                        format!(
+                            "{sq} already holds {other}: one \
+                        unit per square (a hero joined to a squad uses `joins`)"
+                        ),
+                    ));
+                }
+                spec.at = Some(sq);
+            }
+        }
+        out_sides.push(SideSpec {
+            id: s.id.clone(),
+            name: s.name.clone().unwrap_or_else(|| title_case(&s.id)),
+            entry,
+            units,
+        });
+    }
+
+    // Objectives.
+    let mut objectives = Vec::new();
+    let mut objective_squares = BTreeSet::new();
+    for (i, o) in raw.objectives.iter().enumerate() {
+        let of = format!("objectives[{i}]");
+        let at = square_on(&ctx, &format!("{of}.at"), &board, &o.at)?;
+        let obj = match o.kind.as_str() {
+            "hold" => {
+                let Some(side) = &o.side else {
+                    return Err(ctx.err(
+                        &format!("{of}.side"),
+                        "a hold objective names the side that must hold it: add side = \"allies\"",
+                    ));
+                };
+                if !side_ids.contains(side) {
+                    let known: Vec<&str> = side_ids.iter().map(String::as_str).collect();
+                    return Err(ctx.err(
+                        &format!("{of}.side"),
+                        format!(
+                            "`{side}` is not a side of this scenario: use one of {}",
+                            known.join(", ")
+                        ),
+                    ));
+                }
+                if o.points.is_some() {
+                    return Err(ctx.err(
+                        &format!("{of}.points"),
+                        "a hold objective wins the \
+                        game and gives no points: remove `points`, or use kind = \"points\"",
+                    ));
+                }
+                Objective::Hold {
+                    side: side.clone(),
+                    at,
+                }
+            }
+            "points" => {
+                let points = o.points.unwrap_or(0);
+                if points == 0 {
+                    return Err(ctx.err(
+                        &format!("{of}.points"),
+                        "a points objective needs points above 0: add e.g. points = 2",
+                    ));
+                }
+                if o.side.is_some() {
+                    return Err(ctx.err(
+                        &format!("{of}.side"),
+                        "a points objective counts for whichever side holds it: remove `side`",
+                    ));
+                }
+                Objective::Points { at, points }
+            }
+            other => {
+                return Err(ctx.err(
+                    &format!("{of}.kind"),
+                    format!(
+                        "`{other}` is not an \
+                    objective kind: write kind = \"hold\" or kind = \"points\""
+                    ),
+                ));
+            }
+        };
+        if blocked(board.terrain(at)) {
+            return Err(ctx.err(
+                &format!("{of}.at"),
+                format!(
+                    "{at} is {:?} terrain that no \
+                unit can stand on, so nobody could hold it: choose another square",
+                    board.terrain(at)
+                ),
+            ));
+        }
+        if !objective_squares.insert(at) {
+            return Err(ctx.err(
+                &format!("{of}.at"),
+                format!("{at} already has an objective: give each objective its own square"),
+            ));
+        }
+        objectives.push(obj);
+    }
+
+    Ok(Scenario {
+        name: name.to_string(),
+        title: raw.title,
+        description: raw.description.trim().to_string(),
+        board,
+        rounds: raw.rounds,
+        ap_limit: raw.ap_limit,
+        sides: out_sides,
+        objectives,
+        walls: walls.into_iter().collect(),
+    })
+}
+
+fn title_case(id: &str) -> String {
+    let mut c = id.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The entry zone: listed squares must be enterable; whole rows and columns leave out their
+/// impassable and deep-water squares (R82).
+fn entry_zone(
+    ctx: &Ctx,
+    sf: &str,
+    board: &Board,
+    e: &RawEntry,
+) -> Result<Vec<Square>, ScenarioError> {
+    let field = format!("{sf}.entry");
+    let mut zone = BTreeSet::new();
+    for (i, text) in e.squares.iter().enumerate() {
+        let f = format!("{field}.squares[{i}]");
+        let sq = square_on(ctx, &f, board, text)?;
+        if blocked(board.terrain(sq)) {
+            return Err(ctx.err(
+                &f,
+                format!(
+                    "{sq} is {:?} terrain: units cannot enter there, \
+                list only squares they can stand on",
+                    board.terrain(sq)
+                ),
+            ));
+        }
+        zone.insert(sq);
+    }
+    for r in &e.rows {
+        let row = board
+            .square(0, (*r as i32).saturating_sub(1))
+            .filter(|_| *r >= 1)
+            .ok_or_else(|| {
+                ctx.err(
+                    &format!("{field}.rows"),
+                    format!(
+                        "row {r} is not on the board: rows are numbered 1 to {}",
+                        board.height()
+                    ),
+                )
+            })?;
+        zone.extend(
+            board
+                .squares()
+                .filter(|s| s.row() == row.row() && !blocked(board.terrain(*s))),
+        );
+    }
+    for c in &e.columns {
+        let letter = c.trim().to_ascii_uppercase();
+        let col = match letter.as_bytes() {
+            [l] if l.is_ascii_uppercase() => board.square((l - b'A') as i32, 0),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            ctx.err(
+                &format!("{field}.columns"),
+                format!(
+                    "`{c}` is not a column of the board: columns are letters A to {}",
+                    (b'A' + board.width().saturating_sub(1)) as char
+                ),
+            )
+        })?;
+        zone.extend(
+            board
+                .squares()
+                .filter(|s| s.col() == col.col() && !blocked(board.terrain(*s))),
+        );
+    }
+    if zone.is_empty() {
+        return Err(ctx.err(
+            &field,
+            "the entry zone is empty: write e.g. entry = { rows = \
+            [9] } or entry = { squares = [\"A9\", \"B9\"] }",
+        ));
+    }
+    Ok(zone.into_iter().collect())
 }
