@@ -222,7 +222,7 @@ pub struct BoardError(pub String);
 impl Board {
     /// A board of open squares; width and height must be multiples of 3 (tiles are 3×3).
     pub fn open(width: u8, height: u8) -> Result<Board, BoardError> {
-        if width == 0 || height == 0 || width % 3 != 0 || height % 3 != 0 {
+        if width == 0 || height == 0 || !width.is_multiple_of(3) || !height.is_multiple_of(3) {
             return Err(BoardError(format!(
                 "a board of {width}×{height} squares is not made of 3×3 tiles: use multiples of 3"
             )));
