@@ -564,6 +564,53 @@ fn move_004_jump_not_over_no_dot_or_vehicles() {
 }
 
 #[test]
+fn move_000_hot_dog_jumps_the_tank_trap() {
+    // 000 "Jump" example: the Hot Dog (a vehicle with Jump, 1 MP; a double move gives 2 in 000)
+    // cannot get past the tank-trap normally; jumping, it lands beyond it, never on a square
+    // occupied by another unit "no matter which side it is on". Here the trap fills the gap in
+    // a wall of no-dot squares (R14).
+    let mut t = Table::rows(&["......", "......", "##.###", "......", "......", "......"]);
+    t.put("C3", CoverKind::TankTrap);
+    let hot_dog = Mover {
+        jump: true,
+        ..mover("hot-dog", "allies", UnitType::Vehicle)
+    };
+    let e = t.plan(&vehicle(), "C4", &["C2"], 2).unwrap_err();
+    assert!(e.starts_with("no legal path"), "{e}");
+    assert_eq!(t.plan(&hot_dog, "C4", &["C2"], 2).unwrap(), (path(&["C3", "C2"]), 2));
+    assert!(t.plan(&hot_dog, "C4", &["C2"], 1).is_err());
+    let e = t.plan(&hot_dog, "C4", &["C3"], 2).unwrap_err();
+    assert!(e.contains("C3") && e.contains("not stop"), "{e}");
+    // The vehicle corner rule still applies while jumping: no diagonal past the wall squares.
+    assert!(t.plan(&hot_dog, "C4", &["C3", "B2"], 9).is_err());
+    for side in ["allies", "axis"] {
+        let mut t2 = Table::rows(&["......", "......", "##.###", "......", "......", "......"]);
+        t2.put("C3", CoverKind::TankTrap);
+        t2.unit("someone", side, S, "C2");
+        let e = t2.plan(&hot_dog, "C4", &["C2"], 2).unwrap_err();
+        assert!(e.starts_with("C2 is occupied by"), "{side}: {e}");
+    }
+}
+
+#[test]
+fn move_errors_name_the_rule() {
+    // Errors that reach a player say which rule: every MoveError carries its rulebook passage.
+    let mut t = base_corner();
+    t.unit("ludwig", "axis", V, "E5");
+    let cases: [(&Mover, &str, &[&str], u32); 4] = [
+        (&vehicle(), "D5", &["C4", "B4"], 9),
+        (&squad(), "E6", &["E5"], 9),
+        (&squad(), "A1", &["A9"], 2),
+        (&squad(), "C4", &["D4"], 9),
+    ];
+    for (m, from, to, mp) in cases {
+        let wps: Vec<Square> = to.iter().map(|n| t.sq(n)).collect();
+        let e = plan_move(&t.board, &t.occ, m, t.sq(from), &wps, mp).unwrap_err();
+        assert!(e.rule.starts_with("00"), "{from}→{to:?}: {} / {}", e.reason, e.rule);
+    }
+}
+
+#[test]
 fn move_004_jump_crosses_and_lands_in_deep_water() {
     // 004 "Terrain": deep water blocks movement except for units with Jump.
     let t = Table::rows(&["...", "~~~", "..."]);

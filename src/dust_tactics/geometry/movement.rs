@@ -169,11 +169,13 @@ fn step_block(
     }
     // The two corner squares; a corner is blocked when the mover cannot enter it or a wall closes
     // either side of the route through it (ruling R11).
-    let corners = [(b.col(), a.row()), (a.col(), b.row())].map(|(c, r)| {
-        board
-            .square(c as i32, r as i32)
-            .expect("a corner of two board squares is on the board")
-    });
+    let (Some(c0), Some(c1)) = (
+        board.square(b.col() as i32, a.row() as i32),
+        board.square(a.col() as i32, b.row() as i32),
+    ) else {
+        return None; // not reachable: corners of two board squares are on the board
+    };
+    let corners = [c0, c1];
     let blocked: Vec<Option<String>> = corners
         .iter()
         .map(|&c| {
@@ -341,8 +343,15 @@ fn cheapest(
     let total = stages * cells * 2;
     let mut best: Vec<(u32, u32)> = vec![(u32::MAX, u32::MAX); total];
     let mut parent: Vec<usize> = vec![usize::MAX; total];
-    // Whether a square may be entered at all is the same for every stage: cache it.
-    let mut enterable: Vec<Option<bool>> = vec![None; cells];
+    // Whether each square may be entered (or passed) is the same for every state: once.
+    let pass: Vec<bool> = board
+        .squares()
+        .map(|sq| pass_block(board, occ, mover, sq).is_none())
+        .collect();
+    let cell = |sq: Square| sq.row() as usize * w + sq.col() as usize;
+    let corner_blocked = |a: Square, c: Square, b: Square| {
+        !pass[cell(c)] || board.wall_between(a, c) || board.wall_between(c, b)
+    };
     let mut heap = BinaryHeap::new();
     let start = index(advance(0, from), from, false);
     best[start] = (0, 0);
@@ -361,10 +370,28 @@ fn cheapest(
             let Some(next) = board.square(at.col() as i32 + dx, at.row() as i32 + dy) else {
                 continue;
             };
-            let cell = next.row() as usize * w + next.col() as usize;
-            let ok = *enterable[cell]
-                .get_or_insert_with(|| pass_block(board, occ, mover, next).is_none());
-            if !ok || step_block(board, occ, mover, at, next).is_some() {
+            if !pass[cell(next)] {
+                continue;
+            }
+            // Same rules as `step_block`, without building messages in the hot loop.
+            let step_ok = if dx == 0 || dy == 0 {
+                !board.wall_between(at, next)
+            } else if mover.tracked {
+                false
+            } else {
+                let c0 = board.square(next.col() as i32, at.row() as i32);
+                let c1 = board.square(at.col() as i32, next.row() as i32);
+                let (Some(c0), Some(c1)) = (c0, c1) else {
+                    continue;
+                };
+                let (b0, b1) = (corner_blocked(at, c0, next), corner_blocked(at, c1, next));
+                if is_vehicle(mover) {
+                    !b0 && !b1
+                } else {
+                    !(b0 && b1)
+                }
+            };
+            if !step_ok {
                 continue;
             }
             let diagonal = dx != 0 && dy != 0;
