@@ -577,7 +577,10 @@ fn move_000_hot_dog_jumps_the_tank_trap() {
     };
     let e = t.plan(&vehicle(), "C4", &["C2"], 2).unwrap_err();
     assert!(e.starts_with("no legal path"), "{e}");
-    assert_eq!(t.plan(&hot_dog, "C4", &["C2"], 2).unwrap(), (path(&["C3", "C2"]), 2));
+    assert_eq!(
+        t.plan(&hot_dog, "C4", &["C2"], 2).unwrap(),
+        (path(&["C3", "C2"]), 2)
+    );
     assert!(t.plan(&hot_dog, "C4", &["C2"], 1).is_err());
     let e = t.plan(&hot_dog, "C4", &["C3"], 2).unwrap_err();
     assert!(e.contains("C3") && e.contains("not stop"), "{e}");
@@ -606,7 +609,12 @@ fn move_errors_name_the_rule() {
     for (m, from, to, mp) in cases {
         let wps: Vec<Square> = to.iter().map(|n| t.sq(n)).collect();
         let e = plan_move(&t.board, &t.occ, m, t.sq(from), &wps, mp).unwrap_err();
-        assert!(e.rule.starts_with("00"), "{from}→{to:?}: {} / {}", e.reason, e.rule);
+        assert!(
+            e.rule.starts_with("00"),
+            "{from}→{to:?}: {} / {}",
+            e.reason,
+            e.rule
+        );
     }
 }
 
@@ -1027,6 +1035,21 @@ mod props {
                         prop_assert!(ok, "entered {} held by enemy {}", sq, o.unit);
                     }
                     if (at.col() != sq.col()) && (at.row() != sq.row()) {
+                        // Corner rules (004): walls or no-dot squares at a corner close it.
+                        let corners = [
+                            t.board.square(sq.col() as i32, at.row() as i32).unwrap(),
+                            t.board.square(at.col() as i32, sq.row() as i32).unwrap(),
+                        ];
+                        let closed: Vec<bool> = corners.iter().map(|&c| {
+                            t.board.terrain(c) == Terrain::Impassable
+                                || t.board.wall_between(at, c)
+                                || t.board.wall_between(c, sq)
+                        }).collect();
+                        if mover.unit_type == V {
+                            prop_assert!(!closed[0] && !closed[1], "vehicle cut a corner {} {}", at, sq);
+                        } else {
+                            prop_assert!(!(closed[0] && closed[1]), "passed between corners {} {}", at, sq);
+                        }
                         cost += if diag && !agile { 2 } else { 1 };
                         diag = true;
                     } else {
