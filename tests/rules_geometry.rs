@@ -156,6 +156,20 @@ fn board_walls_only_between_squares_sharing_a_side() {
 }
 
 #[test]
+fn board_walls_from_scenario_text() {
+    // R10: scenario files write a wall as the two squares it separates.
+    let mut t = Table::open(6, 6);
+    t.board.add_wall_text("c3|D3").unwrap();
+    t.board.add_wall_text("A1-A2").unwrap();
+    assert!(t.board.wall_between(t.sq("C3"), t.sq("D3")));
+    assert!(t.board.wall_between(t.sq("A2"), t.sq("A1")));
+    let e = t.board.add_wall_text("C3 D3").unwrap_err();
+    assert!(e.0.contains("C3|D3"), "{e}");
+    let e = t.board.add_wall_text("C3|Z3").unwrap_err();
+    assert!(e.0.contains("Z3 is not a square"), "{e}");
+}
+
+#[test]
 fn board_004_terrain_cover_elements_only_on_open_or_smoke() {
     // 004 "Terrain": cover elements cannot be placed on water, rubble, trees or impassable.
     let mut t = Table::rows(&[".*~", "+T#", "..."]);

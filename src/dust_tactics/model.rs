@@ -366,6 +366,27 @@ impl Board {
         Ok(())
     }
 
+    /// Parses a wall as scenario files write it, "C3|D3" (or "C3-D3"), and adds it.
+    pub fn add_wall_text(&mut self, text: &str) -> Result<(), BoardError> {
+        let bad = || {
+            BoardError(format!(
+                "`{text}` is not a wall: write the two squares it separates, like C3|D3"
+            ))
+        };
+        let (a, b) = text.split_once(['|', '-']).ok_or_else(bad)?;
+        let off = |t: &str| {
+            BoardError(format!(
+                "wall `{text}`: {} is not a square on this {}×{} board",
+                t.trim(),
+                self.width,
+                self.height
+            ))
+        };
+        let a = self.parse_square(a).ok_or_else(|| off(a))?;
+        let b = self.parse_square(b).ok_or_else(|| off(b))?;
+        self.add_wall(a, b)
+    }
+
     /// True when a wall stands between `a` and `b` (orthogonal neighbours).
     pub fn wall_between(&self, a: Square, b: Square) -> bool {
         !self.walls.is_empty() && self.walls.contains(&(a.min(b), a.max(b)))
