@@ -681,6 +681,55 @@ fn los_000_no_dot_squares_block() {
 }
 
 #[test]
+fn los_blocked_says_where_and_why() {
+    // Reports must say why a shot is impossible: the square and the rule.
+    let mut t = Table::open(9, 9);
+    t.unit("pounder", "allies", V, "E5");
+    let sight = |a: &str, b: &str| {
+        line_of_sight(
+            &t.board,
+            &t.occ,
+            Sighter {
+                square: t.sq(a),
+                unit_type: S,
+            },
+            Sighter {
+                square: t.sq(b),
+                unit_type: S,
+            },
+        )
+    };
+    match sight("C5", "G5") {
+        Sight::Blocked { at, why } => {
+            assert_eq!(at, t.sq("E5"));
+            assert_eq!(why, "vehicle pounder on E5 blocks line of sight");
+        }
+        Sight::Clear => panic!("the Pounder is in the way"),
+    }
+    let mut t = Table::open(9, 9);
+    t.terrain(&["D4"], Terrain::Impassable);
+    t.terrain(&["C5"], Terrain::Trees);
+    let Sight::Blocked { why, .. } = line_of_sight(
+        &t.board,
+        &t.occ,
+        Sighter {
+            square: t.sq("C4"),
+            unit_type: V,
+        },
+        Sighter {
+            square: t.sq("D5"),
+            unit_type: V,
+        },
+    ) else {
+        panic!("C4 and D5 sit between two blocking corners");
+    };
+    assert!(
+        why.contains("opposite corners") && why.contains("D4") && why.contains("C5"),
+        "{why}"
+    );
+}
+
+#[test]
 fn los_000_tank_trap_blocks_only_soldier_to_soldier() {
     // 000 "the Pounder may shoot at the Grenadiers … behind a tank-trap … The Grenadiers may
     // shoot at the Pounder as well … they cannot shoot the Rangers".

@@ -175,24 +175,20 @@ fn step_block(
     ) else {
         return None; // not reachable: corners of two board squares are on the board
     };
-    let corners = [c0, c1];
-    let blocked: Vec<Option<String>> = corners
-        .iter()
-        .map(|&c| {
-            if board.wall_between(a, c) || board.wall_between(c, b) {
-                Some(format!("a wall closes the corner at {c}"))
-            } else {
-                pass_block(board, occ, mover, c).map(|e| e.reason)
-            }
-        })
-        .collect();
-    match (&blocked[0], &blocked[1]) {
-        (Some(r0), Some(r1)) => Some(err(
-            format!("no unit can pass between {a} and {b}: both corners are blocked ({r0}; {r1})"),
+    let blocked = [c0, c1].map(|c| {
+        if board.wall_between(a, c) || board.wall_between(c, b) {
+            Some(format!("a wall closes the corner at {c}"))
+        } else {
+            pass_block(board, occ, mover, c).map(|e| e.reason)
+        }
+    });
+    match &blocked {
+        [Some(r0), Some(r1)] => Some(err(
+            format!("no unit can pass between {a} and {b}: both corners are blocked ({r0}; {r1}); go another way"),
             RULE_DIAGONAL,
         )),
-        (Some(r), None) | (None, Some(r)) if is_vehicle(mover) => Some(err(
-            format!("vehicle cannot pass between {a} and {b}: a corner is blocked ({r})"),
+        [Some(r), None] | [None, Some(r)] if is_vehicle(mover) => Some(err(
+            format!("vehicle cannot pass between {a} and {b}: a corner is blocked ({r}); go round with straight steps"),
             RULE_DIAGONAL,
         )),
         _ => None,
