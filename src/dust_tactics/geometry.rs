@@ -58,7 +58,8 @@ pub struct Mover {
     pub tracked: bool,
 }
 
-/// A legal move: the squares entered in order (not the start), its cost, crates crushed.
+/// A legal move: the squares entered in order (not the start), its cost, and the ammo-crate
+/// squares a vehicle enters, which it may choose to crush (004; ruling R20).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MovePlan {
     pub path: Vec<Square>,

@@ -162,10 +162,15 @@ pub fn line_of_sight(board: &Board, occ: &Occupancy, from: Sighter, to: Sighter)
             if sq == a || sq == b {
                 continue;
             }
+            // Geometry first: it is cheap, and most squares of the box miss the line.
+            let meet = meet_square(p, d, sq);
+            if matches!(meet, Meet::Miss) {
+                continue;
+            }
             let Some(why) = blocks(board, occ, sq, soldier_pair) else {
                 continue;
             };
-            match meet_square(p, d, sq) {
+            match meet {
                 Meet::Cross => return Sight::Blocked { at: sq, why },
                 Meet::Skim(s) => skim(s, sq, why),
                 Meet::Miss => {}
@@ -174,10 +179,10 @@ pub fn line_of_sight(board: &Board, occ: &Occupancy, from: Sighter, to: Sighter)
     }
     for (wa, wb) in board.walls() {
         let (w1, w2) = wall_points(wa, wb);
-        let why = format!("a wall stands between {wa} and {wb}");
+        let why = || format!("a wall stands between {wa} and {wb}");
         match meet_wall(p, q, w1, w2) {
-            Meet::Cross => return Sight::Blocked { at: wb, why },
-            Meet::Skim(s) => skim(s, wb, why),
+            Meet::Cross => return Sight::Blocked { at: wb, why: why() },
+            Meet::Skim(s) => skim(s, wb, why()),
             Meet::Miss => {}
         }
     }
