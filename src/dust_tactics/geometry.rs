@@ -1,9 +1,17 @@
 //! Distance, range, movement and line of sight on the board (004 "Movement", "Line of sight").
 //!
 //! Pure functions over a [`Board`] and an [`Occupancy`]: no dice, no state changes.
+//! Movement lives in `geometry/movement.rs`, line of sight and cover in `geometry/los.rs`;
+//! both are re-exported here so callers only name `geometry::…`.
 
-use super::model::{Board, Cover, Square, UnitId, UnitType, WeaponRange};
+use super::model::{Square, UnitId, UnitType, WeaponRange};
 use std::collections::BTreeMap;
+
+mod los;
+mod movement;
+
+pub use los::{cover_explained, cover_for, line_of_sight, CoverReport, CoverSource};
+pub use movement::plan_move;
 
 /// A unit standing on a square, as geometry needs to know it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,7 +58,8 @@ pub struct Mover {
     pub tracked: bool,
 }
 
-/// A legal move: the squares entered in order (not the start), its cost, crates crushed.
+/// A legal move: the squares entered in order (not the start), its cost, and the ammo-crate
+/// squares a vehicle enters, which it may choose to crush (004; ruling R20).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MovePlan {
     pub path: Vec<Square>,
@@ -67,36 +76,6 @@ pub struct MoveError {
     pub rule: String,
 }
 
-/// Plans one MOVE of at most `mp` movement points from `from` through `waypoints` (the last is
-/// the destination; one waypoint means "cheapest legal path").
-pub fn plan_move(
-    board: &Board,
-    occ: &Occupancy,
-    mover: &Mover,
-    from: Square,
-    waypoints: &[Square],
-    mp: u32,
-) -> Result<MovePlan, MoveError> {
-    // PLACEHOLDER (replaced by the geometry work): straight-line cost only.
-    let _ = (board, occ, mover);
-    let to = *waypoints.last().ok_or_else(|| MoveError {
-        reason: "a move needs a destination".into(),
-        rule: "004 Movement".into(),
-    })?;
-    let cost = distance(from, to);
-    if cost > mp {
-        return Err(MoveError {
-            reason: format!("{to} is {cost} movement points away, more than {mp}"),
-            rule: "004 Movement".into(),
-        });
-    }
-    Ok(MovePlan {
-        path: vec![to],
-        cost,
-        crushed: vec![],
-    })
-}
-
 /// One end of a line of sight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sighter {
@@ -109,19 +88,4 @@ pub struct Sighter {
 pub enum Sight {
     Clear,
     Blocked { at: Square, why: String },
-}
-
-/// Line of sight from `from` to `to`, dot to dot (004 "Line of sight").
-pub fn line_of_sight(board: &Board, occ: &Occupancy, from: Sighter, to: Sighter) -> Sight {
-    // PLACEHOLDER (replaced by the geometry work).
-    let _ = (board, occ, from, to);
-    Sight::Clear
-}
-
-/// The cover a squad at `target` has against a shot from `shooter`: its square's terrain and
-/// cover element, plus corner cover (004 "Cover"). Only meaningful for squad targets.
-pub fn cover_for(board: &Board, occ: &Occupancy, shooter: Sighter, target: Sighter) -> Cover {
-    // PLACEHOLDER (replaced by the geometry work).
-    let _ = (board, occ, shooter, target);
-    Cover::None
 }

@@ -6,7 +6,7 @@
 //! runtime state of the units that use them.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// The most columns a board may have: column names are single letters A..Z.
@@ -120,6 +120,18 @@ impl Terrain {
         }
     }
 
+    /// How reports name the terrain.
+    pub fn name(self) -> &'static str {
+        match self {
+            Terrain::Open => "open ground",
+            Terrain::Impassable => "impassable (no dot)",
+            Terrain::DeepWater => "deep water",
+            Terrain::Rubble => "rubble",
+            Terrain::Smoke => "smoke",
+            Terrain::Trees => "trees",
+        }
+    }
+
     pub fn from_symbol(c: char) -> Option<Terrain> {
         Some(match c {
             '.' => Terrain::Open,
@@ -144,6 +156,14 @@ pub enum CoverKind {
 }
 
 impl CoverKind {
+    /// How reports name the element.
+    pub fn name(self) -> &'static str {
+        match self {
+            CoverKind::AmmoCrate => "an ammo crate",
+            CoverKind::TankTrap => "an anti-tank trap",
+        }
+    }
+
     /// (armour, health) from 000 "Cover elements" (ruling: vehicle armour scale).
     pub fn armour_health(self) -> (u8, u8) {
         match self {
@@ -188,6 +208,10 @@ pub struct Board {
     terrain: Vec<Terrain>,
     /// Cover elements still standing.
     pub cover: BTreeMap<Square, CoverElement>,
+    /// Walls of bases (000 "Movement rules", 004 "Structures"): blocked edges between two
+    /// orthogonally adjacent squares, stored with the smaller square first.
+    #[serde(default)]
+    walls: BTreeSet<(Square, Square)>,
 }
 
 /// A board description that cannot be used.
@@ -213,6 +237,7 @@ impl Board {
             height,
             terrain: vec![Terrain::Open; width as usize * height as usize],
             cover: BTreeMap::new(),
+            walls: BTreeSet::new(),
         })
     }
 
@@ -306,6 +331,70 @@ impl Board {
 
     pub fn cover_at(&self, sq: Square) -> Option<CoverElement> {
         self.cover.get(&sq).copied()
+    }
+
+    /// The cover element kind standing on `sq`, if any.
+    pub fn cover_kind(&self, sq: Square) -> Option<CoverKind> {
+        self.cover.get(&sq).map(|c| c.kind)
+    }
+
+    /// Puts an undamaged cover element on `sq`. 004 "Terrain": cover elements stand only on
+    /// open (circle) and smoke (diamond) squares.
+    pub fn place_cover(&mut self, sq: Square, kind: CoverKind) -> Result<(), BoardError> {
+        match self.terrain(sq) {
+            Terrain::Open | Terrain::Smoke => {
+                self.cover.insert(sq, CoverElement { kind, damage: 0 });
+                Ok(())
+            }
+            t => Err(BoardError(format!(
+                "{sq} is {}: cover elements may only stand on open or smoke squares (004 Terrain)",
+                t.name()
+            ))),
+        }
+    }
+
+    /// Adds a wall on the edge between two orthogonally adjacent squares: it blocks movement
+    /// across that edge and line of sight through it.
+    pub fn add_wall(&mut self, a: Square, b: Square) -> Result<(), BoardError> {
+        let (dx, dy) = a.delta(b);
+        if dx + dy != 1 {
+            return Err(BoardError(format!(
+                "a wall runs between two squares that share a side; {a} and {b} do not"
+            )));
+        }
+        self.walls.insert((a.min(b), a.max(b)));
+        Ok(())
+    }
+
+    /// Parses a wall as scenario files write it, "C3|D3" (or "C3-D3"), and adds it.
+    pub fn add_wall_text(&mut self, text: &str) -> Result<(), BoardError> {
+        let bad = || {
+            BoardError(format!(
+                "`{text}` is not a wall: write the two squares it separates, like C3|D3"
+            ))
+        };
+        let (a, b) = text.split_once(['|', '-']).ok_or_else(bad)?;
+        let off = |t: &str| {
+            BoardError(format!(
+                "wall `{text}`: {} is not a square on this {}×{} board",
+                t.trim(),
+                self.width,
+                self.height
+            ))
+        };
+        let a = self.parse_square(a).ok_or_else(|| off(a))?;
+        let b = self.parse_square(b).ok_or_else(|| off(b))?;
+        self.add_wall(a, b)
+    }
+
+    /// True when a wall stands between `a` and `b` (orthogonal neighbours).
+    pub fn wall_between(&self, a: Square, b: Square) -> bool {
+        !self.walls.is_empty() && self.walls.contains(&(a.min(b), a.max(b)))
+    }
+
+    /// Every wall as a pair of squares (smaller first), in a fixed order.
+    pub fn walls(&self) -> impl Iterator<Item = (Square, Square)> + '_ {
+        self.walls.iter().copied()
     }
 }
 
