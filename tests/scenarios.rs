@@ -93,7 +93,7 @@ fn unknown_scenario_names_are_none() {
 #[test]
 fn full_box_has_walls_and_a_hold_objective() {
     let s = builtin_scenario("full-box").unwrap().unwrap();
-    assert_eq!(s.walls.len(), 6);
+    assert_eq!(s.board.walls().count(), 6);
     let e2 = s.board.parse_square("E2").unwrap();
     assert_eq!(
         s.objectives,
@@ -170,7 +170,10 @@ fn a_minimal_scenario_parses_with_every_field() {
     assert_eq!(s.sides[0].units[0].at, Some(sq("A3")));
     assert_eq!(s.sides[0].units[1].joins.as_deref(), Some("rangers"));
     assert_eq!(s.sides[1].units[0].player.as_deref(), Some("axis-2"));
-    assert_eq!(s.walls, vec![(sq("A1"), sq("B1"))]);
+    assert_eq!(
+        s.board.walls().collect::<Vec<_>>(),
+        vec![(sq("A1"), sq("B1"))]
+    );
     assert_eq!(s.board.terrain(sq("B2")), Terrain::Impassable);
 }
 

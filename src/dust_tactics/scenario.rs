@@ -22,10 +22,6 @@ pub struct Scenario {
     pub sides: Vec<SideSpec>,
     #[serde(default)]
     pub objectives: Vec<Objective>,
-    /// Base walls: each blocks the edge between two orthogonally adjacent squares (movement and
-    /// LOS), stored with the smaller square first, sorted.
-    #[serde(default)]
-    pub walls: Vec<(Square, Square)>,
 }
 
 /// One side of a scenario.
@@ -353,6 +349,11 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
             ));
         }
     }
+    for (a, b) in &walls {
+        board
+            .add_wall(*a, *b)
+            .map_err(|e| ctx.err("board.walls", e.0))?;
+    }
 
     // Sides.
     if raw.sides.len() < 2 {
@@ -614,7 +615,6 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         ap_limit: raw.ap_limit,
         sides: out_sides,
         objectives,
-        walls: walls.into_iter().collect(),
     })
 }
 
