@@ -255,7 +255,7 @@ fn render_svg(pic: &Picture, font_safe: bool) -> String {
     // `write!` into a String cannot fail; the results are ignored on purpose below.
     let _ = writeln!(
         out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="{FONT}">"##
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="{FONT}, Verdana, Arial, sans-serif">"##
     );
     out.push_str(DEFS);
     let _ = writeln!(out, r##"<rect width="{w}" height="{h}" fill="#fbf8ef"/>"##);
@@ -273,7 +273,7 @@ fn render_svg(pic: &Picture, font_safe: bool) -> String {
     out.push_str("<g id=\"cover\">\n");
     for (sq, element) in &pic.board.cover {
         let (x, y) = square_origin(*sq);
-        cover_icon(&mut out, x + 3, y + 3, element.kind);
+        cover_icon(&mut out, x + 5, y + 5, element.kind);
     }
     out.push_str("</g>\n");
 
@@ -641,17 +641,18 @@ fn counter(
 /// is in the counter's `<title>`).
 fn fit_label(label: &str) -> (String, u32) {
     let n = label.chars().count();
+    // Sizes measured so the text stays inside the 38 px counter in DejaVu Sans Bold.
     let size = match n {
-        0..=3 => 12,
-        4 => 11,
-        5 => 10,
-        6 => 9,
+        0..=2 => 12,
+        3 => 11,
+        4 => 10,
+        5 => 9,
         _ => 8,
     };
-    if n <= 8 {
+    if n <= 6 {
         (label.to_string(), size)
     } else {
-        (label.chars().take(7).chain(['…']).collect(), size)
+        (label.chars().take(5).chain(['…']).collect(), size)
     }
 }
 
@@ -774,12 +775,15 @@ fn legend(
                     r##"<circle cx="{cx}" cy="{cy}" r="7" fill="{fill}" stroke="{rim}" stroke-width="2"/>"##
                 );
                 let name = sides.get(*index).map(String::as_str).unwrap_or("?");
-                let name: String = if name.chars().count() > 12 {
-                    name.chars().take(11).chain(['…']).collect()
+                let ours = pic.ours.as_deref() == Some(name);
+                // About 14 characters fit before the next legend column.
+                let room = if ours { 8 } else { 14 };
+                let name: String = if name.chars().count() > room {
+                    name.chars().take(room - 1).chain(['…']).collect()
                 } else {
                     name.to_string()
                 };
-                if pic.ours.as_deref() == sides.get(*index).map(String::as_str) {
+                if ours {
                     format!("{name} (you)")
                 } else {
                     name
@@ -808,23 +812,23 @@ fn legend(
             LegendItem::Movement => {
                 let _ = write!(
                     out,
-                    r##"<path d="M{},{cy} H{}" stroke="#1d1d1d" stroke-width="2.5" stroke-dasharray="4 3" marker-end="url(#arrow-move)"/>"##,
-                    x,
-                    x + 12
+                    r##"<path d="M{},{cy} H{}" stroke="#1d1d1d" stroke-width="2" stroke-dasharray="3 2" marker-end="url(#arrow-move)"/>"##,
+                    x - 2,
+                    x + 14
                 );
                 "moved".to_string()
             }
             LegendItem::Hit | LegendItem::Miss => {
                 let dash = if *item == LegendItem::Miss {
-                    r##" stroke-dasharray="4 3""##
+                    r##" stroke-dasharray="3 2""##
                 } else {
                     ""
                 };
                 let _ = write!(
                     out,
-                    r##"<path d="M{},{cy} H{}" stroke="#e01b1b" stroke-width="2.5"{dash} marker-end="url(#arrow-fire)"/>"##,
-                    x,
-                    x + 12
+                    r##"<path d="M{},{cy} H{}" stroke="#e01b1b" stroke-width="2"{dash} marker-end="url(#arrow-fire)"/>"##,
+                    x - 2,
+                    x + 14
                 );
                 if *item == LegendItem::Hit {
                     "fire: hit"
