@@ -272,8 +272,26 @@ fn render_svg(pic: &Picture, font_safe: bool) -> String {
 
     out.push_str("<g id=\"cover\">\n");
     for (sq, element) in &pic.board.cover {
+        // Top-left corner: a counter standing on the element leaves it visible.
         let (x, y) = square_origin(*sq);
-        cover_icon(&mut out, x + 5, y + 5, element.kind);
+        let (_, max) = element.kind.armour_health();
+        let left = max.saturating_sub(element.damage);
+        let _ = write!(
+            out,
+            "<g><title>{} {sq}: {left}/{max}</title>",
+            cover_name(element.kind)
+        );
+        cover_icon(&mut out, x + 3, y + 3, element.kind);
+        if element.damage > 0 {
+            // Damaged cover shows what is left, like a unit's health.
+            let _ = write!(
+                out,
+                r##"<text x="{}" y="{}" font-size="9" font-weight="bold" fill="#7a1010">{left}/{max}</text>"##,
+                x + 3,
+                y + SQUARE_PX - 4
+            );
+        }
+        out.push_str("</g>\n");
     }
     out.push_str("</g>\n");
 
@@ -857,11 +875,7 @@ fn legend(
             }
             LegendItem::Cover(kind) => {
                 cover_icon(out, x + 1, y + 2, *kind);
-                match kind {
-                    CoverKind::AmmoCrate => "ammo crate",
-                    CoverKind::TankTrap => "tank trap",
-                }
-                .to_string()
+                cover_name(*kind).to_string()
             }
         };
         let _ = writeln!(
@@ -873,6 +887,13 @@ fn legend(
         );
     }
     out.push_str("</g>\n");
+}
+
+fn cover_name(kind: CoverKind) -> &'static str {
+    match kind {
+        CoverKind::AmmoCrate => "ammo crate",
+        CoverKind::TankTrap => "tank trap",
+    }
 }
 
 /// Escapes text for XML, drops characters XML cannot hold, and (for the PNG) replaces those the

@@ -54,7 +54,7 @@ fn sample() -> Picture {
         sq(&board, "G4"),
         CoverElement {
             kind: CoverKind::TankTrap,
-            damage: 0,
+            damage: 1,
         },
     );
     let mut pic = Picture::new(board.clone());
@@ -165,6 +165,12 @@ fn svg_parses_and_shows_every_label_letter_and_number() {
     // A long id is shortened on the counter but kept whole in the counter's title.
     assert!(texts.iter().any(|t| t == "grena…"));
     assert!(text.contains("<title>grenadiers (axis) 5/5</title>"));
+    // 000 "Cover elements": a tank trap has 4 health; this one took 1 damage.
+    assert!(
+        texts.iter().any(|t| t == "3/4"),
+        "damaged tank trap shows 3/4 left"
+    );
+    assert!(text.contains("<title>ammo crate E8: 2/2</title>"));
     for health in ["3/5", "6/6", "3/3", "4/5", "5/7", "5/5"] {
         assert!(texts.iter().any(|t| t == health), "{health} missing");
     }
@@ -428,6 +434,21 @@ fn sample_png_for_people() {
     std::fs::write(target.join("picture-sample.png"), &bytes).unwrap();
     std::fs::write(target.join("picture-sample.svg"), picture::svg(&pic)).unwrap();
     Image::decode(&bytes);
+    // A wider board seen from the other side, with a long side name in the legend.
+    let mut wide = sample();
+    let mut board = Board::open(12, 9).unwrap();
+    board.set_terrain(
+        sq(&board, "K3"),
+        dustmail::dust_tactics::model::Terrain::Impassable,
+    );
+    wide.board = board;
+    wide.ours = Some("axis".into());
+    wide.sides[0] = "united-states-of-america".into();
+    for u in wide.units.iter_mut().filter(|u| u.side == "allies") {
+        u.side = "united-states-of-america".into();
+    }
+    let bytes = picture::png(&wide).unwrap();
+    std::fs::write(target.join("picture-sample-12x9.png"), &bytes).unwrap();
 }
 
 #[test]
