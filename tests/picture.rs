@@ -468,3 +468,17 @@ fn terrain_kinds_are_all_drawn_differently() {
         seen.push(p);
     }
 }
+
+#[test]
+fn picture_round_trips_through_json() {
+    // Callers may keep a picture per replay step as JSON and draw it later: same drawing back.
+    let pic = sample();
+    let json = serde_json::to_string(&pic).unwrap();
+    assert!(
+        json.contains("\"B7\""),
+        "squares are written as on the board"
+    );
+    let back: Picture = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, pic);
+    assert_eq!(picture::svg(&back), picture::svg(&pic));
+}
