@@ -8,4 +8,5 @@ pub mod dust_tactics;
 pub mod game;
 pub mod mail;
 pub mod outbox;
+pub mod picture;
 pub mod seed;
