@@ -1,0 +1,208 @@
+//! What players and templates see: the JSON view, the text board and the orders template.
+
+use super::flow;
+use super::model::{CoverKind, UnitType};
+use super::state::{Phase, State};
+use serde_json::{json, Value};
+
+/// The state as JSON: round, units, awaited decisions, result.
+pub fn view(state: &State, _as_side: Option<&str>) -> Value {
+    let units: Vec<Value> = state
+        .units
+        .iter()
+        .map(|u| {
+            let c = state.cards.get(&u.card);
+            let full = c.map(|c| c.health).unwrap_or(0);
+            json!({
+                "id": u.id,
+                "side": u.side,
+                "card": u.card,
+                "name": c.map(|c| c.name.clone()).unwrap_or_default(),
+                "square": u.at.map(|s| s.to_string()),
+                "models": if c.map(|c| c.unit_type == UnitType::Squad).unwrap_or(false) { json!(u.models) } else { Value::Null },
+                "health": u.health,
+                "max_health": full,
+                "joined": u.joined,
+                "activated": u.activated,
+                "destroyed": u.destroyed,
+                "ammo": u.ammo,
+                "skills_used": u.skills_used,
+            })
+        })
+        .collect();
+    let awaiting: Vec<Value> = flow::awaiting(state)
+        .into_iter()
+        .map(|a| json!({"side": a.side, "decision": a.decision, "options": a.options}))
+        .collect();
+    json!({
+        "game": "dust-tactics",
+        "ruleset": state.ruleset,
+        "scenario": state.scenario.name,
+        "round": state.round,
+        "rounds": state.scenario.rounds,
+        "initiative": state.initiative,
+        "activating": match &state.phase { Phase::Activation(a) => Some(a.unit.clone()), _ => None },
+        "units": units,
+        "points": flow::points(state, false),
+        "awaiting": awaiting,
+        "result": state.result,
+    })
+}
+
+/// Marker for a unit: side initial (upper case for the first side) and its index in the legend.
+fn markers(state: &State) -> Vec<(String, String)> {
+    let sides = state.sides();
+    let mut count: std::collections::BTreeMap<String, usize> = Default::default();
+    state
+        .units
+        .iter()
+        .map(|u| {
+            let n = count.entry(u.side.clone()).or_insert(0);
+            *n += 1;
+            let letter = u.side.chars().next().unwrap_or('?');
+            let letter = if sides.first() == Some(&u.side) {
+                letter.to_ascii_uppercase()
+            } else {
+                letter.to_ascii_lowercase()
+            };
+            (u.id.clone(), format!("{letter}{n}"))
+        })
+        .collect()
+}
+
+/// The board as fixed-width text: column letters, row numbers, terrain, units, legend.
+pub fn board_text(state: &State) -> String {
+    let b = &state.scenario.board;
+    let marks = markers(state);
+    let mut s = String::new();
+    s.push_str(&format!(
+        "{} — round {} of {}\n\n    ",
+        state.scenario.title, state.round, state.scenario.rounds
+    ));
+    for c in 0..b.width() {
+        s.push_str(&format!(" {} ", (b'A' + c) as char));
+    }
+    s.push('\n');
+    for r in 0..b.height() {
+        s.push_str(&format!("{:>3} ", r + 1));
+        for c in 0..b.width() {
+            let Some(sq) = b.square(c as i32, r as i32) else {
+                continue;
+            };
+            let here: Vec<&(String, String)> = marks
+                .iter()
+                .filter(|(id, _)| {
+                    state
+                        .unit(id)
+                        .map(|u| u.at == Some(sq) && !u.destroyed && u.joined.is_none())
+                        .unwrap_or(false)
+                })
+                .collect();
+            let cell = if let Some((_, m)) = here.first() {
+                format!("{m:<3}")
+            } else if let Some(ce) = b.cover_at(sq) {
+                match ce.kind {
+                    CoverKind::AmmoCrate => " c ".into(),
+                    CoverKind::TankTrap => " x ".into(),
+                }
+            } else {
+                format!(" {} ", b.terrain(sq).symbol())
+            };
+            s.push_str(&cell);
+        }
+        s.push('\n');
+    }
+    s.push_str("\nTerrain: . open  # impassable  ~ deep water  + rubble  * smoke  T trees  c ammo crate  x tank trap\n");
+    s.push_str("Units:\n");
+    for (id, m) in &marks {
+        let Some(u) = state.unit(id) else { continue };
+        let c = state.cards.get(&u.card);
+        let status = if u.destroyed {
+            "destroyed".to_string()
+        } else {
+            let place = match (&u.joined, u.at) {
+                (Some(sq), _) => format!("with {sq}"),
+                (None, Some(at)) => at.to_string(),
+                (None, None) => "off board".into(),
+            };
+            let life = if c.map(|c| c.unit_type == UnitType::Squad).unwrap_or(false) {
+                format!("{} models", u.models.len())
+            } else {
+                format!("{}/{} health", u.health, c.map(|c| c.health).unwrap_or(0))
+            };
+            format!(
+                "{place}, {life}{}",
+                if u.activated { ", activated" } else { "" }
+            )
+        };
+        s.push_str(&format!(
+            "  {m:<3} {id} ({}, {}): {status}\n",
+            u.side,
+            c.map(|c| c.name.as_str()).unwrap_or("?")
+        ));
+    }
+    s
+}
+
+/// A commented orders template for `side`: what it may send next.
+pub fn orders_template(state: &State, side: &str) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "# dustmail orders for {side}, round {}. Lines starting with # are comments.\n",
+        state.round
+    ));
+    let mine: Vec<_> = flow::awaiting(state)
+        .into_iter()
+        .filter(|a| a.side == side)
+        .collect();
+    if mine.is_empty() {
+        s.push_str("# Nothing is awaited from you now.\n");
+        return s;
+    }
+    for a in mine {
+        match a.decision.as_str() {
+            "first" => {
+                s.push_str(
+                    "# You won the initiative (or it is still to roll): who activates first?\n",
+                );
+                for o in &a.options {
+                    s.push_str(&format!("# {o}\n"));
+                }
+            }
+            "activate" => {
+                s.push_str("# Activate one unit with two actions (move, attack, skill, nothing) or one sustained attack:\n");
+                for o in &a.options {
+                    let id = o.trim_start_matches("activate ");
+                    let Some(u) = state.unit(id) else { continue };
+                    let weapons: Vec<String> = state
+                        .cards
+                        .get(&u.card)
+                        .map(|c| c.weapons.iter().map(|w| w.id.clone()).collect())
+                        .unwrap_or_default();
+                    let place = u
+                        .at
+                        .map(|a| format!("at {a}"))
+                        .unwrap_or_else(|| "off board: first action `move <entry square>`".into());
+                    s.push_str(&format!(
+                        "# {o}      ({place}; weapons: {})\n#   move <square>\n#   attack <weapon> at <target>\n",
+                        weapons.join(", ")
+                    ));
+                }
+            }
+            "react" => {
+                s.push_str("# Reactive fire: one unactivated unit may roll 1 die to fire at the activating unit (it is then activated):\n");
+                for o in &a.options {
+                    s.push_str(&format!("# {o}\n"));
+                }
+            }
+            "casualties" => {
+                s.push_str("# Choose the casualties (default shown):\n");
+                for o in &a.options {
+                    s.push_str(&format!("# {o}\n"));
+                }
+            }
+            _ => {}
+        }
+    }
+    s
+}
