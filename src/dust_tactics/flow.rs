@@ -1619,6 +1619,19 @@ fn fire_line(
     };
     let by = su.side.clone();
     let round = state.round;
+    // How the line is fired, restated for the reports: "4 carriers, sustained, berserk".
+    let mut how = vec![format!("{n} carrier{}", if n == 1 { "" } else { "s" })];
+    for (on, name) in [
+        (opts.sustained, "sustained"),
+        (opts.berserk, "berserk"),
+        (opts.reversed, "reversed dice"),
+        (opts.doubled, "double dice"),
+    ] {
+        if on {
+            how.push(name.to_string());
+        }
+    }
+    let how = how.join(", ");
     // Targets: the aimed unit, plus (flamethrower spray) every unit on the chosen squares.
     let mut targets: Vec<Target> = vec![l.target.clone()];
     if w.traits.contains(&WeaponTrait::Flamethrower) {
@@ -1661,8 +1674,8 @@ fn fire_line(
                 let o = combat::resolve_line(&w, &profile, &opts, round, dice);
                 out.happenings.push(Happening {
                     text: format!(
-                        "{} fires at the cover element on {at}: {}",
-                        l.shooter, o.summary
+                        "{} fires {} ({how}) at the cover element on {at}: {}",
+                        l.shooter, w.name, o.summary
                     ),
                     rolls: o.rolls,
                 });
@@ -1728,7 +1741,7 @@ fn fire_line(
                 let o = combat::resolve_line(&w, &profile, &opts, round, dice);
                 out.happenings.push(Happening {
                     text: format!(
-                        "{} fires {} at {}: {}",
+                        "{} fires {} ({how}) at {}: {}",
                         l.shooter,
                         w.name,
                         target_text(&t),
