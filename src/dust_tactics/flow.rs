@@ -593,6 +593,21 @@ const FREE_SKILLS: &[&str] = &[
     "detach",
 ];
 
+/// Skills that work by themselves (R61): declaring one is accepted and changes nothing.
+const PASSIVE_SKILLS: &[&str] = &[
+    "agile",
+    "fast",
+    "jump",
+    "sniper",
+    "spotter",
+    "damage-resilient",
+    "self-repair",
+    "black-ops",
+    "tracked-vehicle",
+    "advanced-reactive-fire",
+    "superior-reactive-fire",
+];
+
 fn cmd_activate(
     state: &mut State,
     side: &str,
@@ -880,7 +895,7 @@ fn plan_activation(state: &State, u: &UnitState, actions: &[Action]) -> Result<P
                     return refuse(
                         format!("{} is not on the battlefield yet", u.id),
                         "004 'During the first round': the first action is a move onto the board",
-                        format!("move <entry square> first"),
+                        "move <entry square> first".to_string(),
                     );
                 };
                 let lines = plan_fire(state, u, from, fire, &occ, flags.charge)?;
@@ -924,6 +939,17 @@ fn plan_activation(state: &State, u: &UnitState, actions: &[Action]) -> Result<P
                     continue;
                 }
                 if FREE_SKILLS.contains(&n.as_str()) {
+                    continue;
+                }
+                if PASSIVE_SKILLS.contains(&n.as_str()) {
+                    if !has_skill(state, &u.id, &n) {
+                        return refuse(
+                            format!("{} does not have the skill {n}", u.id),
+                            "004 'Skills'",
+                            "remove that skill line",
+                        );
+                    }
+                    texts.push(format!("skill {n} (works by itself)"));
                     continue;
                 }
                 if n != "tank-head" {
