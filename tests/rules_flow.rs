@@ -1378,3 +1378,197 @@ fn view_board_and_template_show_the_state() {
         .orders_template(&st, "axis")
         .contains("Nothing is awaited"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Special weapons, cover elements, casualty choice, reactive-fire skills
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn flamethrower_004_spray_hits_every_unit_on_the_chosen_squares() {
+    // R65: the spray attacks every unit standing on the squares named in `through`.
+    let mut flamer = weapon("flamer", WeaponRange::Upto(2), 1, 1);
+    flamer.traits.push(WeaponTrait::Flamethrower);
+    let c = card("fl", UnitType::Squad, 4, 1, vec![flamer]);
+    let s = scenario(
+        vec![unit("a1", "fl", Some("E5"))],
+        vec![unit("x1", "sq", Some("E4")), unit("x2", "sq", Some("D4"))],
+    );
+    let mut st = start(s, vec![c, squad("sq")]);
+    begin(&mut st, "allies");
+    let act = Command::Activate {
+        unit: "a1".into(),
+        actions: vec![Action::Sustained {
+            fire: vec![FireOrder {
+                weapon: "flamer".into(),
+                target: TargetRef::Unit("x1".into()),
+                through: vec![sq("D4")],
+            }],
+        }],
+    };
+    let mut d = ScriptedDice::new([1, 1, 1, 1, /* x2 */ 2, 2, 2, 2]);
+    let out = cmd(&mut st, "allies", act, &mut d);
+    accepted(&out);
+    assert!(u(&st, "x1").destroyed, "{}", texts(&out));
+    assert!(u(&st, "x2").destroyed, "{}", texts(&out));
+}
+
+#[test]
+fn attack_r57_cover_elements_are_attacked_last() {
+    // R57: within one ATTACK, lines at units resolve before lines at cover elements.
+    let mut c = squad("sq");
+    c.weapons.push(weapon("mg", WeaponRange::Upto(4), 1, 1));
+    let mut s = scenario(
+        vec![unit("a1", "sq", Some("E5"))],
+        vec![unit("x1", "sq", Some("E2"))],
+    );
+    s.board.cover.insert(
+        sq("B5"),
+        CoverElement {
+            kind: CoverKind::AmmoCrate,
+            damage: 0,
+        },
+    );
+    let mut st = start(s, vec![c]);
+    begin(&mut st, "allies");
+    let act = Command::Activate {
+        unit: "a1".into(),
+        actions: vec![
+            Action::Attack {
+                fire: vec![
+                    FireOrder {
+                        weapon: "gun".into(),
+                        target: TargetRef::Square(sq("B5")),
+                        through: vec![],
+                    },
+                    fire("mg", "x1"),
+                ],
+            },
+            nothing(),
+        ],
+    };
+    let mut d = ScriptedDice::new([5, 5, 5, 5, 1, 1, 5, 5]);
+    let out = cmd(&mut st, "allies", act, &mut d);
+    accepted(&out);
+    let t = texts(&out);
+    let unit_at = t.find("fires mg").expect("mg fired");
+    let crate_at = t.find("cover element on B5").expect("crate attacked");
+    assert!(unit_at < crate_at, "{t}");
+    assert!(t.contains("the cover element on B5 is destroyed"), "{t}");
+    assert!(st.scenario.board.cover_at(sq("B5")).is_none());
+    assert_eq!(d.remaining(), 0);
+}
+
+#[test]
+fn attack_004_a_weapon_line_fires_once_per_attack() {
+    // 004 "Attack": an ATTACK uses each weapon line once (each may choose its own target).
+    let mut st = duel();
+    begin(&mut st, "allies");
+    let act = Command::Activate {
+        unit: "a1".into(),
+        actions: vec![
+            Action::Attack {
+                fire: vec![fire("gun", "x1"), fire("gun", "x1")],
+            },
+            nothing(),
+        ],
+    };
+    let out = cmd(&mut st, "allies", act, &mut ScriptedDice::new([]));
+    assert!(refused(&out).0.contains("declared twice"));
+}
+
+#[test]
+fn casualties_r58_owner_chooses_when_models_carry_different_weapons() {
+    // R58: a squad whose models carry different lines is asked; the default keeps the special
+    // weapon carrier for last.
+    let mut c = squad("sq");
+    let mut pf = weapon("pf", WeaponRange::Upto(3), 1, 1);
+    pf.carriers = Some(1);
+    c.weapons.push(pf);
+    c.models = (1..=4)
+        .map(|i| ModelSpec {
+            id: format!("m{i}"),
+            carries: if i == 4 {
+                vec!["gun".into(), "pf".into()]
+            } else {
+                vec!["gun".into()]
+            },
+        })
+        .collect();
+    let s = scenario(
+        vec![unit("a1", "sq", Some("E5"))],
+        vec![unit("x1", "plain", Some("E2"))],
+    );
+    let mut st = start(s, vec![c, squad("plain")]);
+    begin(&mut st, "axis");
+    let mut d = ScriptedDice::new([1, 5, 5, 5]);
+    accepted(&cmd(
+        &mut st,
+        "axis",
+        activate("x1", vec![attack("gun", "a1"), nothing()]),
+        &mut d,
+    ));
+    let aw = DustTactics.awaiting(&st);
+    assert_eq!(aw[0].decision, "casualties");
+    assert_eq!(aw[0].options, vec!["casualties a1: m3"]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        Command::Casualties {
+            unit: "a1".into(),
+            models: vec!["m9".into()],
+        },
+        &mut d,
+    );
+    assert!(refused(&out).0.contains("`m9` is not a model"));
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        Command::Casualties {
+            unit: "a1".into(),
+            models: vec!["m4".into()],
+        },
+        &mut d,
+    ));
+    assert_eq!(u(&st, "a1").models, vec!["m1", "m2", "m3"]);
+}
+
+#[test]
+fn skill_advanced_reactive_fire_004_rolls_two_dice() {
+    // 004 "Advanced Reactive Fire": roll 2 dice instead of 1; attack on at least one HIT.
+    let c = with_skill(squad("arf"), "advanced-reactive-fire", None);
+    let s = scenario(
+        vec![unit("a1", "sq", Some("E5"))],
+        vec![unit("x1", "arf", Some("E2"))],
+    );
+    let mut st = start(s, vec![squad("sq"), c]);
+    begin(&mut st, "allies");
+    let mut d = ScriptedDice::new([]);
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E6"), nothing()]),
+        &mut d,
+    ));
+    let mut d = ScriptedDice::new([
+        5, 2, /* gun */ 5, 5, 5, 5, /* round 2 */ 1, 5, 5, 5, 5, 5,
+    ]);
+    let out = cmd(
+        &mut st,
+        "axis",
+        Command::React {
+            unit: Some("x1".into()),
+        },
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!(
+        out.happenings
+            .iter()
+            .find(|h| h.text.contains("attempts"))
+            .unwrap()
+            .rolls[0]
+            .faces,
+        vec![5, 2]
+    );
+}

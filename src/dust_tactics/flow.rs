@@ -1319,6 +1319,16 @@ fn plan_fire(
                 "choose a target in sight, or move first",
             );
         }
+        if lines
+            .iter()
+            .any(|l: &LineOrder| l.shooter == shooter && l.weapon == w.id)
+        {
+            return refuse(
+                format!("{} is declared twice in one attack", w.name),
+                "004 'Attack': each weapon line attacks once per ATTACK",
+                "declare each weapon line once",
+            );
+        }
         lines.push(LineOrder {
             shooter,
             weapon: w.id.clone(),
@@ -1898,7 +1908,7 @@ fn choice_matters(state: &State, unit: &str, points: u32) -> bool {
 }
 
 fn remove_casualties(state: &mut State, act: &mut Activation, out: &mut Outcome) {
-    while let Some((unit, p)) = act
+    while let Some((unit, mut p)) = act
         .damage
         .iter()
         .next()
@@ -1908,6 +1918,7 @@ fn remove_casualties(state: &mut State, act: &mut Activation, out: &mut Outcome)
         if p.points > 0 && !p.eliminate && choice_matters(state, &unit, p.points) {
             // Snipes first so the owner chooses among the models that are left.
             apply_named(state, &unit, &p.sniped, &p.by, out);
+            p.sniped.clear();
             if let Some(e) = act.damage.get_mut(&unit) {
                 e.sniped.clear();
             }
