@@ -1357,6 +1357,11 @@ fn take_activation(state: &mut State) -> Option<Box<Activation>> {
 pub fn run(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outcome) {
     // A bound on steps: every step is consumed or waits, so this only guards against bugs.
     for _ in 0..10_000 {
+        if matches!(state.phase, Phase::Activations) && state.next_side.is_none() {
+            // Nobody can activate: the round is over.
+            end_round(state, dice, out);
+            return;
+        }
         let Some(mut act) = take_activation(state) else {
             return;
         };
@@ -1650,7 +1655,9 @@ fn fire_line(
         sustained,
         berserk: is_active && act.flags.berserk,
         reversed: has_skill(state, &lead, "spotter") && spotter_alive(state, &lead)
-            || (is_active && act.flags.fighting_spirit && hero_weapon),
+            || (is_active
+                && act.flags.fighting_spirit
+                && (hero_weapon || shared_spirit(state, &lead))),
         doubled: su.all_in_one_round == Some(state.round),
     };
     let by = su.side.clone();
@@ -1803,6 +1810,15 @@ fn fire_line(
             }
         }
     }
+}
+
+/// Fighting Spirit is shared with the squad its hero joins (004 "Fighting Spirit").
+fn shared_spirit(state: &State, lead: &str) -> bool {
+    state
+        .hero_of(lead)
+        .and_then(|h| card(state, h))
+        .map(|c| c.has_skill("fighting-spirit"))
+        .unwrap_or(false)
 }
 
 /// The Spotter ability lasts while the spotter model lives (000 "Spotter"): the model whose id
@@ -2155,6 +2171,10 @@ fn reactive_lines(
 ) -> Vec<(String, WeaponLine)> {
     let dist = geometry::distance(from, to);
     let my_type = unit_type(state, unit);
+    let target_type = match armour {
+        super::model::Armour::Soldier(_) => UnitType::Squad,
+        _ => UnitType::Vehicle,
+    };
     let sight = geometry::line_of_sight(
         &state.scenario.board,
         occ,
@@ -2164,7 +2184,7 @@ fn reactive_lines(
         },
         Sighter {
             square: to,
-            unit_type: UnitType::Squad,
+            unit_type: target_type,
         },
     );
     if sight != Sight::Clear {
