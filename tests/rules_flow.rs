@@ -1572,3 +1572,107 @@ fn skill_advanced_reactive_fire_004_rolls_two_dice() {
         vec![5, 2]
     );
 }
+
+#[test]
+fn setup_reports_a_broken_card_file_by_name() {
+    let setup = dustmail::game::Setup {
+        ruleset: "ffg-revised".into(),
+        scenario_name: "x".into(),
+        scenario: String::new(),
+        cards: [("luther.toml".to_string(), "id = 3".to_string())]
+            .into_iter()
+            .collect(),
+        sides: vec!["allies".into(), "axis".into()],
+    };
+    let err = DustTactics.setup(&setup).unwrap_err();
+    assert!(
+        err.0.contains("card file luther.toml is not a valid card"),
+        "{err}"
+    );
+}
+
+#[test]
+fn heroes_004_jump_joins_only_a_jump_squad() {
+    // 004 "Jump": a hero with Jump joins only a squad with Jump, and the reverse.
+    let hero = with_skill(card("joe", UnitType::Hero, 3, 2, vec![]), "jump", None);
+    let mut s = scenario(
+        vec![unit("a1", "sq", Some("E5")), unit("joe", "joe", None)],
+        vec![unit("x1", "sq", Some("E2"))],
+    );
+    s.sides[0].units[1].joins = Some("a1".into());
+    let err = DustTactics
+        .start("ffg-revised", s, vec![squad("sq"), hero])
+        .unwrap_err();
+    assert!(err.0.contains("Jump"), "{err}");
+}
+
+#[test]
+fn sniper_000_may_pick_the_hero_out_of_a_squad() {
+    // 000 "Sniper": the sniper may pick the hero out of a squad.
+    let sniper = with_skill(squad("sniper"), "sniper", None);
+    let hero = card("joe", UnitType::Hero, 3, 2, vec![]);
+    let mut s = scenario(
+        vec![unit("s1", "sniper", Some("E5"))],
+        vec![unit("x1", "sq", Some("E2")), unit("joe", "joe", None)],
+    );
+    s.sides[1].units[1].joins = Some("x1".into());
+    let mut st = start(s, vec![sniper, squad("sq"), hero]);
+    begin(&mut st, "allies");
+    let act = Command::Activate {
+        unit: "s1".into(),
+        actions: vec![Action::Sustained {
+            fire: vec![FireOrder {
+                weapon: "gun".into(),
+                target: TargetRef::Model {
+                    unit: "x1".into(),
+                    model: "joe".into(),
+                },
+                through: vec![],
+            }],
+        }],
+    };
+    let mut d = ScriptedDice::new([1, 1, 2, 2]);
+    let out = cmd(&mut st, "allies", act, &mut d);
+    accepted(&out);
+    assert!(u(&st, "joe").destroyed, "{}", texts(&out));
+    assert_eq!(u(&st, "x1").models.len(), 4, "the squad is untouched");
+}
+
+#[test]
+fn heroes_004_a_detached_hero_activates_alone_next_round() {
+    // 004 "Heroes": after splitting off the hero acts alone.
+    let mut st = hero_game();
+    begin(&mut st, "allies");
+    let mut d = ScriptedDice::new([]);
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![skill("detach"), nothing(), nothing()]),
+        &mut d,
+    ));
+    let mut d = ScriptedDice::new([1, 5, 5, 5, 5, 5]);
+    accepted(&cmd(
+        &mut st,
+        "axis",
+        activate("x1", vec![nothing(), nothing()]),
+        &mut d,
+    ));
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        Command::First {
+            side: "allies".into(),
+        },
+        &mut d,
+    ));
+    let aw = DustTactics.awaiting(&st);
+    assert_eq!(aw[0].options, vec!["activate a1", "activate joe"]);
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("joe", vec![mv("F5"), nothing()]),
+        &mut d,
+    ));
+    assert_eq!(u(&st, "joe").at, Some(sq("F5")));
+    assert_eq!(u(&st, "a1").at, Some(sq("E5")));
+}

@@ -49,14 +49,14 @@ impl Game for DustTactics {
     type State = State;
 
     fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
-        let scenario =
-            scenario::parse(&setup.scenario_name, &setup.scenario).map_err(|e| SetupError(e.0))?;
         let mut cards = vec![];
         for (file, text) in &setup.cards {
             let card: Card = toml::from_str(text)
                 .map_err(|e| SetupError(format!("card file {file} is not a valid card: {e}")))?;
             cards.push(card);
         }
+        let scenario =
+            scenario::parse(&setup.scenario_name, &setup.scenario).map_err(|e| SetupError(e.0))?;
         flow::new_state(&setup.ruleset, scenario, cards)
     }
 
