@@ -1371,7 +1371,8 @@ fn view_board_and_template_show_the_state() {
     assert_eq!(v["awaiting"][0]["decision"], "activate");
     let b = DustTactics.board_text(&st);
     assert!(b.contains(" A  B  C"), "{b}");
-    assert!(b.contains("A1  a1 (allies"), "{b}");
+    assert!(b.contains("  5  .  .  .  .  A "), "{b}");
+    assert!(b.contains("  A   a1 (allies, sq): E5, 4 models"), "{b}");
     let t = DustTactics.orders_template(&st, "allies");
     assert!(t.contains("# activate a1"), "{t}");
     assert!(DustTactics

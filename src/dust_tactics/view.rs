@@ -49,23 +49,28 @@ pub fn view(state: &State, _as_side: Option<&str>) -> Value {
     })
 }
 
-/// Marker for a unit: side initial (upper case for the first side) and its index in the legend.
+/// Marker for a unit: one letter, upper case A, B, C… for the first side's units, lower case
+/// a, b, c… for the others (digits after 26), so no marker reads like a square.
 fn markers(state: &State) -> Vec<(String, String)> {
     let sides = state.sides();
-    let mut count: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut count: std::collections::BTreeMap<String, u8> = Default::default();
     state
         .units
         .iter()
         .map(|u| {
             let n = count.entry(u.side.clone()).or_insert(0);
-            *n += 1;
-            let letter = u.side.chars().next().unwrap_or('?');
+            let letter = if *n < 26 {
+                (b'a' + *n) as char
+            } else {
+                (b'0' + (*n - 26) % 10) as char
+            };
+            *n = n.saturating_add(1);
             let letter = if sides.first() == Some(&u.side) {
                 letter.to_ascii_uppercase()
             } else {
-                letter.to_ascii_lowercase()
+                letter
             };
-            (u.id.clone(), format!("{letter}{n}"))
+            (u.id.clone(), letter.to_string())
         })
         .collect()
 }
@@ -98,8 +103,17 @@ pub fn board_text(state: &State) -> String {
                         .unwrap_or(false)
                 })
                 .collect();
-            let cell = if let Some((_, m)) = here.first() {
-                format!("{m:<3}")
+            let cell = if let Some((id, m)) = here.first() {
+                // `+` a joined hero, `*` a hero sharing the square with another unit.
+                let hero = state.hero_of(id).is_some();
+                let mark = if here.len() > 1 {
+                    '*'
+                } else if hero {
+                    '+'
+                } else {
+                    ' '
+                };
+                format!(" {m}{mark}")
             } else if let Some(ce) = b.cover_at(sq) {
                 match ce.kind {
                     CoverKind::AmmoCrate => " c ".into(),
@@ -113,6 +127,7 @@ pub fn board_text(state: &State) -> String {
         s.push('\n');
     }
     s.push_str("\nTerrain: . open  # impassable  ~ deep water  + rubble  * smoke  T trees  c ammo crate  x tank trap\n");
+    s.push_str("Markers: upper case = first side, lower case = other side; + hero joined, * units sharing a square\n");
     s.push_str("Units:\n");
     for (id, m) in &marks {
         let Some(u) = state.unit(id) else { continue };
@@ -174,19 +189,7 @@ pub fn orders_template(state: &State, side: &str) -> String {
                 for o in &a.options {
                     let id = o.trim_start_matches("activate ");
                     let Some(u) = state.unit(id) else { continue };
-                    let weapons: Vec<String> = state
-                        .cards
-                        .get(&u.card)
-                        .map(|c| c.weapons.iter().map(|w| w.id.clone()).collect())
-                        .unwrap_or_default();
-                    let place = u
-                        .at
-                        .map(|a| format!("at {a}"))
-                        .unwrap_or_else(|| "off board: first action `move <entry square>`".into());
-                    s.push_str(&format!(
-                        "# {o}      ({place}; weapons: {})\n#   move <square>\n#   attack <weapon> at <target>\n",
-                        weapons.join(", ")
-                    ));
+                    s.push_str(&activation_hint(state, u, o));
                 }
             }
             "react" => {
@@ -204,5 +207,84 @@ pub fn orders_template(state: &State, side: &str) -> String {
             _ => {}
         }
     }
+    s
+}
+
+/// One unit's block in the template: where it is, what it carries, which enemies it could reach.
+fn activation_hint(state: &State, u: &super::state::UnitState, option: &str) -> String {
+    use super::geometry::{distance, in_range};
+    let mut s = String::new();
+    let members: Vec<&super::state::UnitState> = state
+        .units
+        .iter()
+        .filter(|m| m.id == u.id || m.joined.as_deref() == Some(u.id.as_str()))
+        .collect();
+    let movement = members
+        .iter()
+        .filter_map(|m| state.cards.get(&m.card))
+        .map(|c| c.movement)
+        .max()
+        .unwrap_or(0);
+    match u.at {
+        Some(at) => s.push_str(&format!(
+            "# {option}      (at {at}, Movement {movement})
+"
+        )),
+        None => {
+            let entry: Vec<String> = state
+                .scenario
+                .sides
+                .iter()
+                .find(|x| x.id == u.side)
+                .map(|x| x.entry.iter().map(|q| q.to_string()).collect())
+                .unwrap_or_default();
+            s.push_str(&format!(
+                "# {option}      (off board: the first action enters, `move <one of {}>`)\n",
+                entry.join(" ")
+            ));
+        }
+    }
+    for m in &members {
+        let Some(c) = state.cards.get(&m.card) else {
+            continue;
+        };
+        for w in &c.weapons {
+            let ammo = match (w.ammo, m.ammo.get(&w.id)) {
+                (Some(_), Some(left)) => format!(", {left} ammo left"),
+                _ => String::new(),
+            };
+            let range = match w.range {
+                super::model::WeaponRange::Close => "C".to_string(),
+                super::model::WeaponRange::Upto(n) => n.to_string(),
+                super::model::WeaponRange::Between(a, b) => format!("{a}-{b}"),
+                super::model::WeaponRange::Unlimited => "U".into(),
+                super::model::WeaponRange::Artillery => "A".into(),
+            };
+            let targets: Vec<String> = match u.at {
+                Some(at) => state
+                    .units
+                    .iter()
+                    .filter(|e| e.side != u.side && !e.destroyed && e.joined.is_none())
+                    .filter_map(|e| e.at.map(|t| (e, distance(at, t))))
+                    .filter(|(_, d)| in_range(w.range, *d))
+                    .map(|(e, d)| format!("{} ({d})", e.id))
+                    .collect(),
+                None => vec![],
+            };
+            s.push_str(&format!(
+                "#   attack {} at <target>   ({}, range {range}{ammo}{})\n",
+                w.id,
+                w.name,
+                if targets.is_empty() {
+                    String::new()
+                } else {
+                    format!("; in range: {}", targets.join(", "))
+                }
+            ));
+        }
+    }
+    s.push_str(
+        "#   move <square>   |   sustained <weapon> at <target>   |   skill <name>   |   nothing\n",
+    );
     s
 }
