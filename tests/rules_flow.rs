@@ -498,7 +498,7 @@ fn damage_004_each_damage_point_removes_a_model_in_card_order() {
     // 004 "Attacking": each damage point removes one miniature (auto when all are alike).
     let mut st = duel();
     begin(&mut st, "allies");
-    let mut d = ScriptedDice::new([1, 2, 5, 6]);
+    let mut d = ScriptedDice::new([1, 2, 5, 6, /* re-rolled misses (sustained) */ 5, 5]);
     accepted(&cmd(
         &mut st,
         "allies",
@@ -790,7 +790,7 @@ fn heroes_004_the_owner_chooses_squad_model_or_hero_health() {
     // 004 "Heroes": for each damage point the owner removes a miniature or marks a hero cross.
     let mut st = hero_game();
     begin(&mut st, "axis");
-    let mut d = ScriptedDice::new([1, 1, 5, 5]);
+    let mut d = ScriptedDice::new([1, 1, 5, 5, /* re-rolled misses (sustained) */ 6, 6]);
     accepted(&cmd(
         &mut st,
         "axis",
