@@ -4,7 +4,7 @@
 
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::orders::{Action, Command, FireOrder, TargetRef};
-use dustmail::dust_tactics::scenario::{Objective, Scenario, SideSpec, UnitSpec};
+use dustmail::dust_tactics::scenario::{Objective, Scenario, UnitSpec};
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
 use dustmail::game::{CommandOutcome, Game, Outcome, ScriptedDice};
@@ -71,12 +71,9 @@ pub fn squad(id: &str) -> Card {
 }
 
 pub fn unit(id: &str, card: &str, at: Option<&str>) -> UnitSpec {
-    UnitSpec {
-        id: id.into(),
-        card: card.into(),
-        at: at.map(sq),
-        joins: None,
-    }
+    // Built through serde so fields other engineers add (with serde defaults) do not break it.
+    serde_json::from_value(serde_json::json!({ "id": id, "card": card, "at": at }))
+        .expect("unit spec")
 }
 
 pub fn sq(s: &str) -> Square {
@@ -94,29 +91,22 @@ pub fn scenario(allies: Vec<UnitSpec>, axis: Vec<UnitSpec>) -> Scenario {
             .filter_map(|c| board.square(c, r))
             .collect::<Vec<_>>()
     };
-    Scenario {
-        name: "test".into(),
-        title: "Test".into(),
-        description: String::new(),
-        board: board.clone(),
-        rounds: 3,
-        ap_limit: 100,
-        sides: vec![
-            SideSpec {
-                id: "allies".into(),
-                name: "Allies".into(),
-                entry: row(8),
-                units: allies,
-            },
-            SideSpec {
-                id: "axis".into(),
-                name: "Axis".into(),
-                entry: row(0),
-                units: axis,
-            },
+    let side = |id: &str, name: &str, entry: Vec<Square>, units: Vec<UnitSpec>| serde_json::json!({ "id": id, "name": name, "entry": entry, "units": units });
+    // Built through serde so fields other engineers add (with serde defaults) do not break it.
+    serde_json::from_value(serde_json::json!({
+        "name": "test",
+        "title": "Test",
+        "description": "",
+        "board": board,
+        "rounds": 3,
+        "ap_limit": 100,
+        "sides": [
+            side("allies", "Allies", row(8), allies),
+            side("axis", "Axis", row(0), axis),
         ],
-        objectives: vec![],
-    }
+        "objectives": [],
+    }))
+    .expect("scenario")
 }
 
 pub fn objectives(mut s: Scenario, o: Vec<Objective>) -> Scenario {
