@@ -1511,6 +1511,8 @@ fn casualties_r58_owner_chooses_when_models_carry_different_weapons() {
     let aw = DustTactics.awaiting(&st);
     assert_eq!(aw[0].decision, "casualties");
     assert_eq!(aw[0].options, vec!["casualties a1: m3"]);
+    let t = DustTactics.orders_template(&st, "allies");
+    assert!(t.contains("# models of a1: m1 (gun), m2 (gun), m3 (gun), m4 (gun, pf)"), "{t}");
     let out = cmd(
         &mut st,
         "allies",

@@ -2093,7 +2093,7 @@ fn cmd_casualties(
     let options = default_casualties(state, &wu, u32::MAX);
     if models.len() as u32 != points {
         return refuse(
-            format!("{wu} takes {points} damage: name exactly {points} models (a hero's id once per health point)"),
+            format!("{wu} takes {points} damage: name exactly {points} model(s) (a hero's id once per health point)"),
             rule,
             format!("casualties {wu}: {}", default_casualties(state, &wu, points).join(" ")),
         );

@@ -203,6 +203,7 @@ pub fn orders_template(state: &State, side: &str) -> String {
                 for o in &a.options {
                     s.push_str(&format!("# {o}\n"));
                 }
+                s.push_str(&casualty_hint(state));
             }
             _ => {}
         }
@@ -287,4 +288,40 @@ fn activation_hint(state: &State, u: &super::state::UnitState, option: &str) -> 
         "#   move <square>   |   sustained <weapon> at <target>   |   skill <name>   |   nothing\n",
     );
     s
+}
+
+/// The models the owner may name, with what each carries, and a joined hero's health.
+fn casualty_hint(state: &State) -> String {
+    let Phase::Activation(a) = &state.phase else {
+        return String::new();
+    };
+    let Some(super::state::Wait::Casualties { unit, .. }) = &a.wait else {
+        return String::new();
+    };
+    let Some(u) = state.unit(unit) else {
+        return String::new();
+    };
+    let card = state.cards.get(&u.card);
+    let mut parts: Vec<String> = u
+        .models
+        .iter()
+        .map(|m| {
+            let kit = card
+                .and_then(|c| c.models.iter().find(|x| &x.id == m))
+                .map(|x| x.carries.join(", "))
+                .unwrap_or_default();
+            if kit.is_empty() {
+                m.clone()
+            } else {
+                format!("{m} ({kit})")
+            }
+        })
+        .collect();
+    if let Some(h) = state.hero_of(unit) {
+        parts.push(format!(
+            "{} (hero, {} health: name him once per point)",
+            h.id, h.health
+        ));
+    }
+    format!("# models of {unit}: {}\n", parts.join(", "))
 }
