@@ -1512,7 +1512,10 @@ fn casualties_r58_owner_chooses_when_models_carry_different_weapons() {
     assert_eq!(aw[0].decision, "casualties");
     assert_eq!(aw[0].options, vec!["casualties a1: m3"]);
     let t = DustTactics.orders_template(&st, "allies");
-    assert!(t.contains("# models of a1: m1 (gun), m2 (gun), m3 (gun), m4 (gun, pf)"), "{t}");
+    assert!(
+        t.contains("# models of a1: m1 (gun), m2 (gun), m3 (gun), m4 (gun, pf)"),
+        "{t}"
+    );
     let out = cmd(
         &mut st,
         "allies",
@@ -1678,4 +1681,124 @@ fn heroes_004_a_detached_hero_activates_alone_next_round() {
     ));
     assert_eq!(u(&st, "joe").at, Some(sq("F5")));
     assert_eq!(u(&st, "a1").at, Some(sq("E5")));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Standing orders, concession, draws (R66, R67)
+// ---------------------------------------------------------------------------------------------
+
+use dustmail::dust_tactics::flow;
+use dustmail::dust_tactics::state::StandingReact;
+
+#[test]
+fn standing_r66_react_order_answers_the_window_without_a_mail() {
+    let mut st = duel();
+    flow::standing_react(
+        &mut st,
+        "axis",
+        Some("a1"),
+        Some(StandingReact::With("x1".into())),
+    )
+    .unwrap();
+    begin(&mut st, "allies");
+    // The window after the move is answered at once: 1 reactive die (miss), then a1's attack.
+    let mut d = ScriptedDice::new([5, 5, 5, 5, 5, /* round 2 */ 1, 5, 5, 5, 5, 5]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E6"), attack("gun", "x1")]),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0);
+    let t = texts(&out);
+    assert!(t.contains("standing order of axis: react with x1"), "{t}");
+    assert_eq!(out.rounds_ended, vec![1], "x1 is activated by its attempt");
+}
+
+#[test]
+fn standing_r66_never_declines_and_ask_removes_the_order() {
+    let mut st = duel();
+    flow::standing_react(&mut st, "axis", None, Some(StandingReact::Never)).unwrap();
+    begin(&mut st, "allies");
+    let mut d = ScriptedDice::new([]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E6"), nothing()]),
+        &mut d,
+    );
+    assert!(texts(&out).contains("standing order of axis: no reactive fire"));
+    assert_eq!(awaited(&st), vec![("axis".into(), "activate".into())]);
+    flow::standing_react(&mut st, "axis", None, None).unwrap();
+    assert!(st.standing["axis"].react.is_empty());
+    // Own units cannot trigger, and the reacting unit must be the side's own.
+    assert!(flow::standing_react(&mut st, "axis", Some("x1"), Some(StandingReact::Never)).is_err());
+    assert!(flow::standing_react(
+        &mut st,
+        "axis",
+        None,
+        Some(StandingReact::With("a1".into()))
+    )
+    .is_err());
+}
+
+#[test]
+fn standing_r66_casualties_and_first_are_applied_automatically() {
+    let mut st = hero_game();
+    flow::standing_casualties(&mut st, "allies", "a1", &["joe".into(), "1".into()]).unwrap();
+    let mut out = dustmail::game::Outcome::default();
+    flow::standing_first(&mut st, "axis", Some("axis"), &mut out).unwrap();
+    // Axis wins the initiative: its standing order makes axis go first without a `first`.
+    let mut d = ScriptedDice::new([5, 5, 5, 1, 5, 5, /* attack */ 1, 1, 1, 5]);
+    let out = DustTactics.default_for(&mut st, "allies", &mut d);
+    assert!(texts(&out).contains("standing order of axis: axis activates first"));
+    assert_eq!(awaited(&st), vec![("axis".into(), "activate".into())]);
+    let out = cmd(
+        &mut st,
+        "axis",
+        activate("x1", vec![attack("gun", "a1"), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    // 3 damage: joe, then model 1, then the default (last listed: 4).
+    assert_eq!(u(&st, "joe").health, 2);
+    assert_eq!(u(&st, "a1").models, vec!["2", "3"]);
+    // The view shows a side its own standing orders only.
+    let v = DustTactics.view(&st, Some("axis"));
+    assert!(v["standing"].get("allies").is_none());
+    assert!(v["standing"].get("axis").is_some());
+}
+
+#[test]
+fn concede_r67_ends_the_game_for_the_other_side() {
+    let mut st = duel();
+    let mut out = dustmail::game::Outcome::default();
+    flow::concede(&mut st, "axis", &mut out).unwrap();
+    let res = out.finished.expect("finished");
+    assert_eq!(res.winner.as_deref(), Some("allies"));
+    assert!(DustTactics.awaiting(&st).is_empty());
+}
+
+#[test]
+fn draw_r67_offered_and_accepted_ends_drawn_and_lapses_with_the_round() {
+    let mut st = duel();
+    let mut out = dustmail::game::Outcome::default();
+    assert!(flow::accept_draw(&mut st, "allies", &mut out).is_err());
+    flow::offer_draw(&mut st, "axis", &mut out).unwrap();
+    assert!(
+        flow::accept_draw(&mut st, "axis", &mut out).is_err(),
+        "not one's own offer"
+    );
+    flow::accept_draw(&mut st, "allies", &mut out).unwrap();
+    assert_eq!(out.finished.clone().expect("finished").winner, None);
+    // An offer not accepted lapses at the end of the round.
+    let mut st = duel();
+    flow::offer_draw(&mut st, "axis", &mut out).unwrap();
+    begin(&mut st, "allies");
+    let mut d = ScriptedDice::new([1, 5, 5, 5, 5, 5]);
+    DustTactics.default_for(&mut st, "allies", &mut d);
+    DustTactics.default_for(&mut st, "axis", &mut d);
+    assert_eq!(st.round, 2);
+    assert!(flow::accept_draw(&mut st, "allies", &mut out).is_err());
 }

@@ -168,6 +168,8 @@ pub fn new_state(ruleset: &str, scenario: Scenario, cards: Vec<Card>) -> Result<
         next_side: None,
         destroyed: vec![],
         result: None,
+        standing: BTreeMap::new(),
+        draw_offer: None,
     };
     // Keep only the cards in use, so the state (and its digest) does not carry spare cards.
     let used: Vec<String> = state.units.iter().map(|u| u.card.clone()).collect();
@@ -483,6 +485,9 @@ pub fn apply(
         Command::Activate { unit, actions } => cmd_activate(state, side, unit, actions, out),
         Command::React { unit } => cmd_react(state, side, unit.as_deref(), dice, out),
         Command::Casualties { unit, models } => cmd_casualties(state, side, unit, models, out),
+        // Commands the orders module adds (concede, draws, standing orders) map onto
+        // `concede`, `offer_draw`, `accept_draw`, `standing_react`, `standing_casualties` and
+        // `standing_first` below; `report`/`template`/`absent` belong to the referee.
         #[allow(unreachable_patterns)]
         _ => refuse(
             "this command is not part of the ffg-revised rules engine yet",
@@ -1365,7 +1370,7 @@ pub fn run(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outcome) {
         let Some(mut act) = take_activation(state) else {
             return;
         };
-        if act.wait.is_some() {
+        if act.wait.is_some() && !auto_answer(state, &mut act, dice, out) {
             state.phase = Phase::Activation(act);
             return;
         }
@@ -2121,12 +2126,22 @@ fn cmd_casualties(
         Some(a) => a,
         None => return refuse("no casualties are awaited", rule, "wait"),
     };
-    act.wait = None;
-    let by = act.damage.remove(&wu).map(|p| p.by).unwrap_or_default();
-    // The pending Remove step resumes with the other damaged units.
-    apply_named(state, &wu, models, &by, out);
+    answer_casualties(state, &mut act, &wu, models, out);
     state.phase = Phase::Activation(act);
     Ok(format!("casualties {wu}: {}", models.join(" ")))
+}
+
+/// Removes the chosen models; the pending Remove step then resumes with the other units.
+fn answer_casualties(
+    state: &mut State,
+    act: &mut Activation,
+    unit: &str,
+    models: &[String],
+    out: &mut Outcome,
+) {
+    act.wait = None;
+    let by = act.damage.remove(unit).map(|p| p.by).unwrap_or_default();
+    apply_named(state, unit, models, &by, out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2255,11 +2270,24 @@ fn cmd_react(
     let Some(mut act) = take_activation(state) else {
         return refuse("no reactive-fire window is open", rule, "wait");
     };
+    let text = answer_react(state, &mut act, side, chosen, dice, out);
+    state.phase = Phase::Activation(act);
+    Ok(text)
+}
+
+/// Closes the window: declines, or makes the reactive-fire attempt with `chosen`.
+fn answer_react(
+    state: &mut State,
+    act: &mut Activation,
+    side: &str,
+    chosen: Option<String>,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) -> String {
     act.wait = None;
     let Some(r) = chosen else {
         say(out, format!("{side} does not react"));
-        state.phase = Phase::Activation(act);
-        return Ok("react none".into());
+        return "react none".into();
     };
     act.reacted.push(r.clone());
     // The attempt activates the unit, hit or miss.
@@ -2322,8 +2350,302 @@ fn cmd_react(
             }
         }
     }
-    state.phase = Phase::Activation(act);
-    Ok(format!("react {r}"))
+    format!("react {r}")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Standing orders, concession and draws
+// ---------------------------------------------------------------------------------------------
+
+/// Answers a wait from the waiting side's standing orders, if it has one that applies (R66).
+/// Returns true when the wait was answered.
+fn auto_answer(
+    state: &mut State,
+    act: &mut Activation,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) -> bool {
+    match act.wait.clone() {
+        Some(Wait::React { side, candidates }) => {
+            let Some(st) = state.standing.get(&side) else {
+                return false;
+            };
+            let policy = st
+                .react
+                .get(&act.unit)
+                .or_else(|| st.react.get("any"))
+                .cloned();
+            match policy {
+                Some(StandingReact::Never) => {
+                    say(out, format!("standing order of {side}: no reactive fire"));
+                    answer_react(state, act, &side, None, dice, out);
+                    true
+                }
+                Some(StandingReact::With(u)) => {
+                    match candidates.iter().find(|c| c.eq_ignore_ascii_case(&u)) {
+                        Some(c) => {
+                            let c = c.clone();
+                            say(out, format!("standing order of {side}: react with {c}"));
+                            answer_react(state, act, &side, Some(c), dice, out);
+                            true
+                        }
+                        // The named unit cannot react: the owner is asked (R66).
+                        None => false,
+                    }
+                }
+                None => false,
+            }
+        }
+        Some(Wait::Casualties { side, unit, points }) => {
+            let Some(pref) = state
+                .standing
+                .get(&side)
+                .and_then(|s| s.casualties.get(&unit))
+                .cloned()
+            else {
+                return false;
+            };
+            let list = preferred_casualties(state, &unit, points, &pref);
+            say(
+                out,
+                format!("standing order of {side}: {unit} loses {}", list.join(" ")),
+            );
+            answer_casualties(state, act, &unit, &list, out);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The standing preference first (models still alive, in order), then the default order.
+fn preferred_casualties(state: &State, unit: &str, points: u32, pref: &[String]) -> Vec<String> {
+    let mut pool = default_casualties(state, unit, u32::MAX);
+    let mut list = vec![];
+    for p in pref {
+        if let Some(i) = pool.iter().position(|m| m.eq_ignore_ascii_case(p)) {
+            list.push(pool.remove(i));
+        }
+    }
+    list.extend(pool);
+    list.truncate(points as usize);
+    list
+}
+
+/// `standing react <enemy unit|any> with <unit>|never|ask`: `answer` None is "ask" (removes it).
+pub fn standing_react(
+    state: &mut State,
+    side: &str,
+    trigger: Option<&str>,
+    answer: Option<StandingReact>,
+) -> Result<String, Refusal> {
+    let rule = "004 'Reactive fire' (standing orders, R66)";
+    let key = match trigger {
+        None => "any".to_string(),
+        Some(t) => match state.unit(t) {
+            Some(u) if u.side != side => u.id.clone(),
+            Some(u) => {
+                return refuse(
+                    format!("{} is your own unit: a standing react order names the enemy unit that triggers it", u.id),
+                    rule,
+                    "standing react <enemy unit|any> with <your unit>",
+                )
+            }
+            None => {
+                return refuse(
+                    format!("there is no unit `{t}`"),
+                    rule,
+                    "standing react <enemy unit|any> with <your unit>",
+                )
+            }
+        },
+    };
+    if let Some(StandingReact::With(u)) = &answer {
+        match state.unit(u) {
+            Some(x) if x.side == side => {}
+            _ => {
+                return refuse(
+                    format!("`{u}` is not one of your units"),
+                    rule,
+                    "standing react <enemy unit|any> with <your unit>",
+                )
+            }
+        }
+    }
+    let text = match &answer {
+        None => format!("standing react {key} ask"),
+        Some(StandingReact::Never) => format!("standing react {key} never"),
+        Some(StandingReact::With(u)) => format!("standing react {key} with {u}"),
+    };
+    let entry = state.standing.entry(side.to_string()).or_default();
+    match answer {
+        None => {
+            entry.react.remove(&key);
+        }
+        Some(a) => {
+            entry.react.insert(key, a);
+        }
+    }
+    Ok(text)
+}
+
+/// `standing casualties <unit>: <model> …`: these models go first when `unit` loses models.
+pub fn standing_casualties(
+    state: &mut State,
+    side: &str,
+    unit: &str,
+    models: &[String],
+) -> Result<String, Refusal> {
+    let rule = "004 'Attacking' (standing orders, R66)";
+    let Some(u) = state.unit(unit).filter(|u| u.side == side) else {
+        return refuse(
+            format!("`{unit}` is not one of your units"),
+            rule,
+            "standing casualties <your unit>: <model> …",
+        );
+    };
+    let id = u.id.clone();
+    let known: Vec<String> = default_casualties(state, &id, u32::MAX);
+    if let Some(m) = models
+        .iter()
+        .find(|m| !known.iter().any(|k| k.eq_ignore_ascii_case(m)))
+    {
+        return refuse(
+            format!("`{m}` is not a model of {id}"),
+            rule,
+            format!("standing casualties {id}: {}", known.join(" ")),
+        );
+    }
+    state
+        .standing
+        .entry(side.to_string())
+        .or_default()
+        .casualties
+        .insert(id.clone(), models.to_vec());
+    Ok(format!("standing casualties {id}: {}", models.join(" ")))
+}
+
+/// `standing first <side>|ask`: who goes first when this side wins the initiative.
+pub fn standing_first(
+    state: &mut State,
+    side: &str,
+    first: Option<&str>,
+    out: &mut Outcome,
+) -> Result<String, Refusal> {
+    let chosen = match first {
+        None => None,
+        Some(f) => match sides_list(state)
+            .into_iter()
+            .find(|s| s.eq_ignore_ascii_case(f))
+        {
+            Some(s) => Some(s),
+            None => {
+                return refuse(
+                    format!("`{f}` is not a side of this game"),
+                    "004 'Initiative' (standing orders, R66)",
+                    format!("standing first {side}"),
+                )
+            }
+        },
+    };
+    let text = match &chosen {
+        Some(c) => format!("standing first {c}"),
+        None => "standing first ask".to_string(),
+    };
+    state.standing.entry(side.to_string()).or_default().first = chosen.clone();
+    // A choice already awaited from this side is answered at once.
+    if let (Phase::First { winner }, Some(c)) = (&state.phase, &chosen) {
+        if winner == side {
+            say(
+                out,
+                format!("standing order of {side}: {c} activates first"),
+            );
+            start_activations(state, c, out);
+        }
+    }
+    Ok(text)
+}
+
+/// `concede`: the side gives up; the game ends at once (R67).
+pub fn concede(state: &mut State, side: &str, out: &mut Outcome) -> Result<String, Refusal> {
+    if state.result.is_some() {
+        return refuse(
+            "the game is over",
+            "004 'End of the game'",
+            "send nothing more to this game",
+        );
+    }
+    let pts = points(state, false);
+    let others: Vec<String> = sides_list(state)
+        .into_iter()
+        .filter(|s| s != side)
+        .collect();
+    let winner = if others.len() == 1 {
+        others.first().cloned()
+    } else {
+        let top = others
+            .iter()
+            .map(|s| pts.get(s).copied().unwrap_or(0))
+            .max();
+        let best: Vec<&String> = others
+            .iter()
+            .filter(|s| Some(pts.get(*s).copied().unwrap_or(0)) == top)
+            .collect();
+        if best.len() == 1 {
+            Some(best[0].clone())
+        } else {
+            None
+        }
+    };
+    finish(state, winner, format!("{side} concedes"), pts, out);
+    Ok("concede".into())
+}
+
+/// `offer draw`: stands until another side accepts it or the round ends.
+pub fn offer_draw(state: &mut State, side: &str, out: &mut Outcome) -> Result<String, Refusal> {
+    state.draw_offer = Some(side.to_string());
+    say(out, format!("{side} offers a draw"));
+    Ok("offer draw".into())
+}
+
+/// `accept draw`: ends the game drawn when another side has offered one.
+pub fn accept_draw(state: &mut State, side: &str, out: &mut Outcome) -> Result<String, Refusal> {
+    match state.draw_offer.clone() {
+        Some(by) if by != side => {
+            let pts = points(state, false);
+            finish(
+                state,
+                None,
+                format!("{by} offered a draw and {side} accepted"),
+                pts,
+                out,
+            );
+            Ok("accept draw".into())
+        }
+        _ => refuse(
+            "no draw has been offered to you",
+            "DESIGN §4 (draw offers)",
+            "offer draw",
+        ),
+    }
+}
+
+fn finish(
+    state: &mut State,
+    winner: Option<String>,
+    reason: String,
+    points: BTreeMap<String, u32>,
+    out: &mut Outcome,
+) {
+    let res = GameResult {
+        winner,
+        reason,
+        points,
+    };
+    say(out, format!("the game ends: {}", res.reason));
+    out.finished = Some(res.clone());
+    state.result = Some(res);
+    state.phase = Phase::Finished;
+    state.next_side = None;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2390,7 +2712,17 @@ fn roll_initiative(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outco
         rolls,
     });
     state.initiative = Some(winner.clone());
-    state.phase = Phase::First { winner };
+    let standing = state.standing.get(&winner).and_then(|s| s.first.clone());
+    state.phase = Phase::First {
+        winner: winner.clone(),
+    };
+    if let Some(first) = standing {
+        say(
+            out,
+            format!("standing order of {winner}: {first} activates first"),
+        );
+        start_activations(state, &first, out);
+    }
 }
 
 fn end_round(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outcome) {
@@ -2428,6 +2760,9 @@ fn end_round(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outcome) {
         });
     }
     say(out, format!("round {round} ends"));
+    if let Some(by) = state.draw_offer.take() {
+        say(out, format!("{by}'s draw offer lapses with the round"));
+    }
     out.rounds_ended.push(round);
     if let Some(res) = game_over(state) {
         say(out, format!("the game ends: {}", res.reason));

@@ -30,6 +30,33 @@ pub struct State {
     pub destroyed: Vec<Destruction>,
     #[serde(default)]
     pub result: Option<GameResult>,
+    /// Standing orders per side (R66); the view hides the other sides'.
+    #[serde(default)]
+    pub standing: BTreeMap<String, Standing>,
+    /// A side's draw offer, until accepted or the round ends.
+    #[serde(default)]
+    pub draw_offer: Option<String>,
+}
+
+/// One side's standing orders: answers given in advance so the game need not wait for a mail.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    /// Who goes first when this side wins the initiative.
+    #[serde(default)]
+    pub first: Option<String>,
+    /// Enemy unit id (or `any`) → answer to the windows it opens.
+    #[serde(default)]
+    pub react: BTreeMap<String, StandingReact>,
+    /// Own unit id → models to remove first.
+    #[serde(default)]
+    pub casualties: BTreeMap<String, Vec<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "answer", content = "unit", rename_all = "snake_case")]
+pub enum StandingReact {
+    With(String),
+    Never,
 }
 
 /// One unit's runtime state.

@@ -6,7 +6,13 @@ use super::state::{Phase, State};
 use serde_json::{json, Value};
 
 /// The state as JSON: round, units, awaited decisions, result.
-pub fn view(state: &State, _as_side: Option<&str>) -> Value {
+pub fn view(state: &State, as_side: Option<&str>) -> Value {
+    // A side sees only its own standing orders; the referee's view (None) sees all.
+    let standing: std::collections::BTreeMap<&String, &super::state::Standing> = state
+        .standing
+        .iter()
+        .filter(|(side, _)| as_side.map(|a| a == side.as_str()).unwrap_or(true))
+        .collect();
     let units: Vec<Value> = state
         .units
         .iter()
@@ -46,6 +52,8 @@ pub fn view(state: &State, _as_side: Option<&str>) -> Value {
         "points": flow::points(state, false),
         "awaiting": awaiting,
         "result": state.result,
+        "standing": standing,
+        "draw_offer": state.draw_offer,
     })
 }
 
