@@ -1802,3 +1802,72 @@ fn draw_r67_offered_and_accepted_ends_drawn_and_lapses_with_the_round() {
     assert_eq!(st.round, 2);
     assert!(flow::accept_draw(&mut st, "allies", &mut out).is_err());
 }
+
+#[test]
+fn heroes_004_damage_beyond_the_squad_marks_the_hero() {
+    // 004 "Heroes": each damage point removes a miniature or marks a hero cross, so 5 damage on
+    // a 4-model squad with a 3-health hero leaves the hero alone with 2 health.
+    let mut st = hero_game();
+    begin(&mut st, "axis");
+    let mut d = ScriptedDice::new([1, 1, 1, 1, 1, 5, 5, 5]);
+    let mut c = st.cards["sq"].clone();
+    c.weapons[0].soldier = [dice(2, 1); 4];
+    st.cards.insert("sq".into(), c);
+    accepted(&cmd(
+        &mut st,
+        "axis",
+        activate("x1", vec![attack("gun", "a1"), nothing()]),
+        &mut d,
+    ));
+    let out = cmd(
+        &mut st,
+        "allies",
+        Command::Casualties {
+            unit: "a1".into(),
+            models: vec!["4".into(), "3".into(), "2".into(), "1".into(), "joe".into()],
+        },
+        &mut d,
+    );
+    accepted(&out);
+    assert!(u(&st, "a1").destroyed);
+    assert_eq!(u(&st, "joe").health, 2);
+    assert_eq!(u(&st, "joe").joined, None, "the hero fights on alone");
+    assert_eq!(u(&st, "joe").at, Some(sq("E5")));
+}
+
+#[test]
+fn skills_004_once_per_game_even_when_the_card_gives_no_count() {
+    // 004 "Berserk": "Once per game" — a card without a use count still allows one use.
+    let c = with_skill(squad("sq"), "berserk", None);
+    let mut st = start(
+        scenario(
+            vec![unit("a1", "sq", Some("E5"))],
+            vec![unit("x1", "sq", Some("A1"))],
+        ),
+        vec![c],
+    );
+    begin(&mut st, "allies");
+    let mut d = ScriptedDice::new([1, 5, 5, 5, 5, 5]);
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![skill("berserk"), nothing(), nothing()]),
+        &mut d,
+    ));
+    DustTactics.default_for(&mut st, "axis", &mut d);
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        Command::First {
+            side: "allies".into(),
+        },
+        &mut d,
+    ));
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![skill("berserk"), nothing(), nothing()]),
+        &mut d,
+    );
+    assert!(refused(&out).0.contains("already used berserk"));
+}

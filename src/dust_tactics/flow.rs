@@ -318,6 +318,15 @@ fn skill_owner(state: &State, id: &str, skill: &str) -> Option<String> {
     })
 }
 
+/// Skills 004 limits to once per game.
+const ONCE_PER_GAME: &[&str] = &[
+    "berserk",
+    "all-in-one",
+    "assault",
+    "fighting-spirit",
+    "tank-head",
+];
+
 fn uses_left(state: &State, owner: &str, skill: &str) -> u8 {
     let Some(u) = state.unit(owner) else { return 0 };
     let Some(c) = card(state, u) else { return 0 };
@@ -325,7 +334,13 @@ fn uses_left(state: &State, owner: &str, skill: &str) -> u8 {
         .skills
         .iter()
         .find(|s| s.name == skill)
-        .map(|s| s.uses.unwrap_or(u8::MAX))
+        .map(|s| {
+            // 004 words these "once per game" whatever the card file says.
+            let once = ONCE_PER_GAME.contains(&skill);
+            s.uses
+                .map(|n| if once { n.min(1) } else { n })
+                .unwrap_or(if once { 1 } else { u8::MAX })
+        })
         .unwrap_or(0);
     allowed.saturating_sub(u.skills_used.get(skill).copied().unwrap_or(0))
 }
@@ -1979,42 +1994,50 @@ fn remove_casualties(state: &mut State, act: &mut Activation, out: &mut Outcome)
 
 /// Removes the named models (a hero or vehicle id marks one health point each).
 fn apply_named(state: &mut State, unit: &str, names: &[String], by: &str, out: &mut Outcome) {
+    // The hero is looked up once: points named for him still land after his squad is wiped out.
+    let hero = state.hero_of(unit).map(|h| h.id.clone());
     for n in names {
-        let hero = state.hero_of(unit).map(|h| h.id.clone());
+        let is_hero = hero
+            .as_deref()
+            .map(|h| h.eq_ignore_ascii_case(n))
+            .unwrap_or(false);
         let Some(u) = state.unit(unit).cloned() else {
             return;
         };
-        if u.destroyed {
-            return;
-        }
-        if hero
-            .as_deref()
-            .map(|h| h.eq_ignore_ascii_case(n))
-            .unwrap_or(false)
-            || (u.models.is_empty() && u.id.eq_ignore_ascii_case(n))
-        {
-            let id = hero
-                .filter(|h| h.eq_ignore_ascii_case(n))
-                .unwrap_or(u.id.clone());
-            let dead = if let Some(x) = state.unit_mut(&id) {
-                x.health = x.health.saturating_sub(1);
-                x.health == 0
-            } else {
-                false
-            };
-            if dead {
-                destroy(state, &id, by, out);
-            } else {
-                say(out, format!("{id} loses 1 health"));
+        let health_id = if is_hero {
+            hero.clone()
+        } else if u.models.is_empty() && u.id.eq_ignore_ascii_case(n) {
+            Some(u.id.clone())
+        } else {
+            None
+        };
+        match health_id {
+            Some(id) => {
+                let dead = match state.unit_mut(&id) {
+                    Some(x) if !x.destroyed => {
+                        x.health = x.health.saturating_sub(1);
+                        x.health == 0
+                    }
+                    _ => continue,
+                };
+                if dead {
+                    destroy(state, &id, by, out);
+                } else {
+                    say(out, format!("{id} loses 1 health"));
+                }
             }
-        } else if let Some(x) = state.unit_mut(unit) {
-            if let Some(i) = x.models.iter().position(|m| m.eq_ignore_ascii_case(n)) {
-                let m = x.models.remove(i);
-                x.health = x.models.len() as u8;
-                let empty = x.models.is_empty();
-                say(out, format!("{unit} loses model {m}"));
-                if empty {
-                    destroy(state, unit, by, out);
+            None => {
+                let Some(x) = state.unit_mut(unit).filter(|x| !x.destroyed) else {
+                    continue;
+                };
+                if let Some(i) = x.models.iter().position(|m| m.eq_ignore_ascii_case(n)) {
+                    let m = x.models.remove(i);
+                    x.health = x.models.len() as u8;
+                    let empty = x.models.is_empty();
+                    say(out, format!("{unit} loses model {m}"));
+                    if empty {
+                        destroy(state, unit, by, out);
+                    }
                 }
             }
         }
