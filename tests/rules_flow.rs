@@ -1871,3 +1871,40 @@ fn skills_004_once_per_game_even_when_the_card_gives_no_count() {
     );
     assert!(refused(&out).0.contains("already used berserk"));
 }
+
+#[test]
+fn heroes_004_a_hero_may_enter_onto_a_friendly_unit_square() {
+    // 004 "Heroes": heroes may share a space with any friendly unit.
+    let hero = card("joe", UnitType::Hero, 3, 2, vec![]);
+    let s = scenario(
+        vec![
+            unit("a1", "sq", Some("E9")),
+            unit("joe", "joe", None),
+            unit("a2", "sq", None),
+        ],
+        vec![unit("x1", "sq", Some("A1"))],
+    );
+    let mut st = start(s, vec![squad("sq"), hero]);
+    begin(&mut st, "allies");
+    let mut d = ScriptedDice::new([]);
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("joe", vec![mv("E9"), nothing()]),
+        &mut d,
+    ));
+    assert_eq!(u(&st, "joe").at, Some(sq("E9")));
+    accepted(&cmd(
+        &mut st,
+        "axis",
+        activate("x1", vec![nothing(), nothing()]),
+        &mut d,
+    ));
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a2", vec![mv("E9"), nothing()]),
+        &mut d,
+    );
+    assert!(refused(&out).0.contains("E9 is occupied"));
+}

@@ -846,7 +846,14 @@ fn plan_activation(state: &State, u: &UnitState, actions: &[Action]) -> Result<P
                                 ),
                             );
                         }
-                        if occ.contains_key(&to) {
+                        // A hero may share a square with friendly units (004 "Heroes").
+                        let lone_hero = unit_type(state, &u.id) == UnitType::Hero;
+                        let shareable = occ.get(&to).map(|v| {
+                            lone_hero
+                                && v.iter()
+                                    .all(|o| o.side == u.side && o.unit_type != UnitType::Hero)
+                        });
+                        if shareable == Some(false) {
                             return refuse(
                                 format!("{to} is occupied"),
                                 "004 'Movement': one unit per square",
