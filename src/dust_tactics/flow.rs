@@ -190,7 +190,11 @@ fn join(
             "`joins` links {hero_id} and {squad_id}, but one of them is not a unit of the scenario {rule}"
         )));
     };
-    let (hc, sc) = (&cards[&units[h].card], &cards[&units[s].card]);
+    let (Some(hc), Some(sc)) = (cards.get(&units[h].card), cards.get(&units[s].card)) else {
+        return Err(SetupError(format!(
+            "`joins` links {hero_id} and {squad_id}, but a card is missing {rule}"
+        )));
+    };
     if hc.unit_type != UnitType::Hero || sc.unit_type != UnitType::Squad {
         return Err(SetupError(format!(
             "only a hero joins a squad: {hero_id} is a {:?} and {squad_id} a {:?} {rule}",
