@@ -757,8 +757,8 @@ fn hero_game() -> dustmail::dust_tactics::state::State {
 }
 
 #[test]
-fn heroes_004_joined_hero_activates_with_the_squad_and_fires_with_it() {
-    // 004 "Heroes": a joined unit activates together; the hero's weapons fire with the squad's.
+fn heroes_004_joined_hero_activates_with_the_squad_at_the_faster_movement() {
+    // 004 "Heroes": a joined unit activates together and moves at the faster Movement.
     let mut st = hero_game();
     assert_eq!(
         u(&st, "joe").at,
@@ -1907,4 +1907,46 @@ fn heroes_004_a_hero_may_enter_onto_a_friendly_unit_square() {
         &mut d,
     );
     assert!(refused(&out).0.contains("E9 is occupied"));
+}
+
+#[test]
+fn heroes_004_hero_weapons_fire_with_the_squad_and_berserk_is_shared() {
+    // 004 "Heroes": the hero's weapons fire with the squad's; 004 "Berserk": a hero with it
+    // shares it with the squad he joins.
+    let hero = with_skill(
+        card(
+            "joe",
+            UnitType::Hero,
+            3,
+            2,
+            vec![weapon("pistol", WeaponRange::Upto(4), 1, 1)],
+        ),
+        "berserk",
+        Some(1),
+    );
+    let mut s = scenario(
+        vec![unit("a1", "sq", Some("E5")), unit("joe", "joe", None)],
+        vec![unit("x1", "sq", Some("E2"))],
+    );
+    s.sides[0].units[1].joins = Some("a1".into());
+    let mut st = start(s, vec![squad("sq"), hero]);
+    begin(&mut st, "allies");
+    let act = Command::Activate {
+        unit: "a1".into(),
+        actions: vec![
+            skill("berserk"),
+            Action::Attack {
+                fire: vec![fire("gun", "x1"), fire("pistol", "x1")],
+            },
+            nothing(),
+        ],
+    };
+    let mut d = ScriptedDice::new([1, 1, 1, 1, 2]);
+    let out = cmd(&mut st, "allies", act, &mut d);
+    accepted(&out);
+    let t = texts(&out);
+    assert!(t.contains("a1 fires gun (4 carriers, berserk)"), "{t}");
+    assert!(t.contains("joe fires pistol (1 carrier, berserk)"), "{t}");
+    assert_eq!(u(&st, "joe").skills_used["berserk"], 1);
+    assert!(u(&st, "x1").destroyed);
 }
