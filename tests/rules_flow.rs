@@ -1950,3 +1950,54 @@ fn heroes_004_hero_weapons_fire_with_the_squad_and_berserk_is_shared() {
     assert_eq!(u(&st, "joe").skills_used["berserk"], 1);
     assert!(u(&st, "x1").destroyed);
 }
+
+#[test]
+fn vp_004_scenario_points_for_an_objective_held_at_the_end() {
+    // 004 "Victory points": VP are the AP destroyed plus scenario bonus VPs.
+    let mut s = objectives(
+        scenario(
+            vec![unit("a1", "sq", Some("E5"))],
+            vec![unit("x1", "sq", Some("A1"))],
+        ),
+        vec![Objective::Points {
+            at: sq("E5"),
+            points: 3,
+        }],
+    );
+    s.rounds = 1;
+    let mut st = start(s, vec![squad("sq")]);
+    begin(&mut st, "allies");
+    let mut d = ScriptedDice::new([]);
+    DustTactics.default_for(&mut st, "allies", &mut d);
+    let out = DustTactics.default_for(&mut st, "axis", &mut d);
+    let res = out.finished.expect("finished");
+    assert_eq!(res.points["allies"], 3);
+    assert_eq!(res.points["axis"], 0);
+    assert_eq!(res.winner.as_deref(), Some("allies"));
+}
+
+#[test]
+fn reactive_004_an_activated_unit_cannot_react() {
+    // 004 "Reactive fire": only units not yet activated this round.
+    let s = scenario(
+        vec![unit("a1", "sq", Some("E5")), unit("a2", "sq", Some("A9"))],
+        vec![unit("x1", "sq", Some("E2")), unit("x2", "sq", Some("I1"))],
+    );
+    let mut st = start(s, vec![squad("sq")]);
+    begin(&mut st, "axis");
+    let mut d = ScriptedDice::new([]);
+    accepted(&cmd(
+        &mut st,
+        "axis",
+        activate("x1", vec![nothing(), nothing()]),
+        &mut d,
+    ));
+    // a1 moves within range of x1 (activated) and out of x2's range: no window.
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E4"), nothing()]),
+        &mut d,
+    ));
+    assert_eq!(awaited(&st), vec![("axis".into(), "activate".into())]);
+}
