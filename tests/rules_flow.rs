@@ -2001,3 +2001,36 @@ fn reactive_004_an_activated_unit_cannot_react() {
     ));
     assert_eq!(awaited(&st), vec![("axis".into(), "activate".into())]);
 }
+
+#[test]
+fn limited_ammo_000_no_more_limited_weapons_per_attack_than_models() {
+    // 000 "Limited ammo weapons": no more limited ammo weapons per round than miniatures.
+    let mut c = card("sq2", UnitType::Squad, 2, 1, vec![]);
+    for id in ["pf", "demo"] {
+        let mut w = weapon(id, WeaponRange::Upto(3), 1, 1);
+        w.ammo = Some(2);
+        w.carriers = Some(2);
+        c.weapons.push(w);
+    }
+    let mut st = start(
+        scenario(
+            vec![unit("a1", "sq2", Some("E5"))],
+            vec![unit("x1", "sq", Some("E3"))],
+        ),
+        vec![c, squad("sq")],
+    );
+    begin(&mut st, "allies");
+    let act = Command::Activate {
+        unit: "a1".into(),
+        actions: vec![
+            Action::Attack {
+                fire: vec![fire("pf", "x1"), fire("demo", "x1")],
+            },
+            nothing(),
+        ],
+    };
+    let out = cmd(&mut st, "allies", act, &mut ScriptedDice::new([]));
+    assert!(refused(&out)
+        .0
+        .contains("4 limited-ammo weapons but only 2"));
+}

@@ -1367,6 +1367,33 @@ fn plan_fire(
             through: f.through.clone(),
         });
     }
+    // 000 "Limited ammo weapons": no more limited-ammo weapons per attack than models alive
+    // (combat R38).
+    let mut limited = 0u32;
+    for l in &lines {
+        let (Some(su), Some((_, w))) = (
+            state.unit(&l.shooter),
+            find_weapon(state, &l.shooter, &l.weapon),
+        ) else {
+            continue;
+        };
+        if w.ammo.is_some() {
+            let left = su.ammo.get(&w.id).copied().unwrap_or(0) as u32;
+            limited += carriers(state, su, &w).min(left);
+        }
+    }
+    let alive: u32 = group(state, &u.id)
+        .iter()
+        .filter_map(|m| state.unit(m))
+        .map(|m| model_count(state, m))
+        .sum();
+    if limited > alive {
+        return refuse(
+            format!("the attack fires {limited} limited-ammo weapons but only {alive} model(s) are alive"),
+            "000 'Limited ammo weapons': no more per attack than miniatures in the squad",
+            "drop a limited-ammo weapon line",
+        );
+    }
     Ok(lines)
 }
 
