@@ -2034,3 +2034,39 @@ fn limited_ammo_000_no_more_limited_weapons_per_attack_than_models() {
         .0
         .contains("4 limited-ammo weapons but only 2"));
 }
+
+#[test]
+fn skill_tank_head_000_a_joined_hero_uses_it_and_the_squad_spends_the_action() {
+    // 000 "Tank Head": when the hero is joined, the whole squad spends the action.
+    let hero = with_skill(
+        card("joe", UnitType::Hero, 3, 2, vec![]),
+        "tank-head",
+        Some(1),
+    );
+    let tank = card("tank", UnitType::Vehicle, 5, 1, vec![]);
+    let mut s = scenario(
+        vec![
+            unit("a1", "sq", Some("E5")),
+            unit("joe", "joe", None),
+            unit("t", "tank", Some("F5")),
+        ],
+        vec![unit("x1", "sq", Some("A1"))],
+    );
+    s.sides[0].units[1].joins = Some("a1".into());
+    let mut st = start(s, vec![squad("sq"), hero, tank]);
+    st.unit_mut("t").unwrap().health = 1;
+    begin(&mut st, "allies");
+    let act = activate(
+        "a1",
+        vec![
+            Action::Skill {
+                name: "tank-head".into(),
+                target: Some(TargetRef::Unit("t".into())),
+            },
+            nothing(),
+        ],
+    );
+    accepted(&cmd(&mut st, "allies", act, &mut ScriptedDice::new([])));
+    assert_eq!(u(&st, "t").health, 5);
+    assert!(u(&st, "a1").activated && u(&st, "joe").activated);
+}

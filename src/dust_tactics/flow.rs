@@ -771,7 +771,7 @@ fn plan_activation(state: &State, u: &UnitState, actions: &[Action]) -> Result<P
             if n == "detach" {
                 continue;
             }
-            if !has_skill(state, &u.id, &n) {
+            if skill_owner(state, &u.id, &n).is_none() {
                 return refuse(
                     format!("{} does not have the skill {n}", u.id),
                     "004 'Skills'",
@@ -973,7 +973,7 @@ fn plan_activation(state: &State, u: &UnitState, actions: &[Action]) -> Result<P
                     continue;
                 }
                 if PASSIVE_SKILLS.contains(&n.as_str()) {
-                    if !has_skill(state, &u.id, &n) {
+                    if skill_owner(state, &u.id, &n).is_none() {
                         return refuse(
                             format!("{} does not have the skill {n}", u.id),
                             "004 'Skills'",
@@ -990,7 +990,7 @@ fn plan_activation(state: &State, u: &UnitState, actions: &[Action]) -> Result<P
                         "free skills: berserk, all-in-one, assault, fighting-spirit, charge, detach; SKILL actions: tank-head; the others work by themselves",
                     );
                 }
-                if !has_skill(state, &u.id, "tank-head") {
+                if skill_owner(state, &u.id, "tank-head").is_none() {
                     return refuse(
                         format!("{} does not have Tank Head", u.id),
                         "004 'Tank Head'",
