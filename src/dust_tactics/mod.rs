@@ -4,53 +4,118 @@
 
 pub mod cards;
 pub mod combat;
+pub mod flow;
 pub mod geometry;
 pub mod model;
 pub mod orders;
 pub mod scenario;
+pub mod state;
+pub mod view;
 
-use crate::game::{Awaiting, DiceSource, Game, Line, Outcome, Setup, SetupError};
+use crate::game::{Awaiting, CommandResult, DiceSource, Game, Line, Outcome, Setup, SetupError};
+use model::Card;
+use state::State;
 
 /// Dust Tactics as a game behind the referee.
-// PLACEHOLDER (replaced by the state-machine work): a game that cannot be set up yet.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DustTactics;
 
+impl DustTactics {
+    /// Starts a game from an already validated scenario and cards (tests, tools).
+    pub fn start(
+        &self,
+        ruleset: &str,
+        scenario: scenario::Scenario,
+        cards: Vec<Card>,
+    ) -> Result<State, SetupError> {
+        flow::new_state(ruleset, scenario, cards)
+    }
+
+    /// Applies one typed command (what `submit` does per parsed command).
+    pub fn command(
+        &self,
+        state: &mut State,
+        side: &str,
+        cmd: &orders::Command,
+        dice: &mut dyn DiceSource,
+    ) -> Outcome {
+        let mut out = Outcome::default();
+        let outcome = flow::apply(state, side, cmd, dice, &mut out);
+        out.results.push(CommandResult { line: 0, outcome });
+        out
+    }
+}
+
 impl Game for DustTactics {
-    type State = serde_json::Value;
-    fn setup(&self, _setup: &Setup) -> Result<Self::State, SetupError> {
-        Err(SetupError(
-            "the Dust Tactics engine is not written yet".into(),
-        ))
+    type State = State;
+
+    fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
+        let mut cards = vec![];
+        for (file, text) in &setup.cards {
+            let card: Card = toml::from_str(text)
+                .map_err(|e| SetupError(format!("card file {file} is not a valid card: {e}")))?;
+            cards.push(card);
+        }
+        let scenario =
+            scenario::parse(&setup.scenario_name, &setup.scenario).map_err(|e| SetupError(e.0))?;
+        flow::new_state(&setup.ruleset, scenario, cards)
     }
-    fn sides(&self, _state: &Self::State) -> Vec<String> {
-        vec![]
+
+    fn sides(&self, state: &State) -> Vec<String> {
+        state.sides()
     }
-    fn round(&self, _state: &Self::State) -> u32 {
-        1
+
+    fn round(&self, state: &State) -> u32 {
+        state.round
     }
+
     fn submit(
         &self,
-        _s: &mut Self::State,
-        _side: &str,
-        _l: &[Line],
-        _d: &mut dyn DiceSource,
+        state: &mut State,
+        side: &str,
+        lines: &[Line],
+        dice: &mut dyn DiceSource,
     ) -> Outcome {
-        Outcome::default()
+        let mut out = Outcome::default();
+        for parsed in orders::parse(lines, &state.scenario.board) {
+            match parsed {
+                Ok(p) => {
+                    let outcome = flow::apply(state, side, &p.command, dice, &mut out);
+                    out.results.push(CommandResult {
+                        line: p.first_line,
+                        outcome,
+                    });
+                }
+                Err(e) => out.results.push(CommandResult {
+                    line: e.line,
+                    outcome: crate::game::CommandOutcome::Refused {
+                        reason: e.reason,
+                        rule: "docs/orders.md".into(),
+                        instead: e.instead,
+                    },
+                }),
+            }
+        }
+        out
     }
-    fn default_for(&self, _s: &mut Self::State, _side: &str, _d: &mut dyn DiceSource) -> Outcome {
-        Outcome::default()
+
+    fn default_for(&self, state: &mut State, side: &str, dice: &mut dyn DiceSource) -> Outcome {
+        flow::default_for(state, side, dice)
     }
-    fn awaiting(&self, _s: &Self::State) -> Vec<Awaiting> {
-        vec![]
+
+    fn awaiting(&self, state: &State) -> Vec<Awaiting> {
+        flow::awaiting(state)
     }
-    fn view(&self, s: &Self::State, _as_side: Option<&str>) -> serde_json::Value {
-        s.clone()
+
+    fn view(&self, state: &State, as_side: Option<&str>) -> serde_json::Value {
+        view::view(state, as_side)
     }
-    fn board_text(&self, _s: &Self::State) -> String {
-        String::new()
+
+    fn board_text(&self, state: &State) -> String {
+        view::board_text(state)
     }
-    fn orders_template(&self, _s: &Self::State, _side: &str) -> String {
-        String::new()
+
+    fn orders_template(&self, state: &State, side: &str) -> String {
+        view::orders_template(state, side)
     }
 }

@@ -1,0 +1,275 @@
+//! The runtime state of a Dust Tactics game: plain data (no HashMap, no floats), serialisable so
+//! the ledger can digest it and a replay can compare it byte for byte. Cards stay apart from the
+//! units that use them; the rules live in `flow.rs`.
+
+use super::model::{Card, Square};
+use super::scenario::Scenario;
+use crate::game::GameResult;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The whole game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub ruleset: String,
+    pub scenario: Scenario,
+    /// Card id → card, every card the forces use.
+    pub cards: BTreeMap<String, Card>,
+    /// Units in scenario order (sides in order, units in order within a side).
+    pub units: Vec<UnitState>,
+    pub round: u32,
+    pub phase: Phase,
+    /// Side that won this round's initiative.
+    #[serde(default)]
+    pub initiative: Option<String>,
+    /// Side to activate next while in [`Phase::Activations`].
+    #[serde(default)]
+    pub next_side: Option<String>,
+    /// Every destruction, in order, for victory points (a unit destroyed twice counts twice).
+    #[serde(default)]
+    pub destroyed: Vec<Destruction>,
+    #[serde(default)]
+    pub result: Option<GameResult>,
+    /// Standing orders per side (R66); the view hides the other sides'.
+    #[serde(default)]
+    pub standing: BTreeMap<String, Standing>,
+    /// A side's draw offer, until accepted or the round ends.
+    #[serde(default)]
+    pub draw_offer: Option<String>,
+}
+
+/// One side's standing orders: answers given in advance so the game need not wait for a mail.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    /// Who goes first when this side wins the initiative.
+    #[serde(default)]
+    pub first: Option<String>,
+    /// Enemy unit id (or `any`) → answer to the windows it opens.
+    #[serde(default)]
+    pub react: BTreeMap<String, StandingReact>,
+    /// Own unit id → models to remove first.
+    #[serde(default)]
+    pub casualties: BTreeMap<String, Vec<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "answer", content = "unit", rename_all = "snake_case")]
+pub enum StandingReact {
+    With(String),
+    Never,
+}
+
+/// One unit's runtime state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitState {
+    pub id: String,
+    pub side: String,
+    pub card: String,
+    /// `None` while off the board (not entered yet, or destroyed).
+    pub at: Option<Square>,
+    /// Squads: the ids of the models still alive, in card order. Empty for heroes and vehicles.
+    #[serde(default)]
+    pub models: Vec<String>,
+    /// Heroes and vehicles: health left. Squads: models left.
+    pub health: u8,
+    /// A hero joined to a squad: the squad's id (004 "Heroes").
+    #[serde(default)]
+    pub joined: Option<String>,
+    /// Activated this round (card turned).
+    #[serde(default)]
+    pub activated: bool,
+    /// Moved and stopped this round: it may not move again (004 "Move").
+    #[serde(default)]
+    pub stopped: bool,
+    /// Made at least one MOVE this round (Fighting Spirit).
+    #[serde(default)]
+    pub moved: bool,
+    /// Ammo boxes left for each limited-ammo weapon line.
+    #[serde(default)]
+    pub ammo: BTreeMap<String, u8>,
+    /// Uses of once/twice per game skills.
+    #[serde(default)]
+    pub skills_used: BTreeMap<String, u8>,
+    /// The round in which All In One doubles this unit's dice.
+    #[serde(default)]
+    pub all_in_one_round: Option<u32>,
+    #[serde(default)]
+    pub destroyed: bool,
+}
+
+/// One destruction: the AP go to `by`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Destruction {
+    pub unit: String,
+    pub side: String,
+    pub by: String,
+    pub ap: u32,
+    pub round: u32,
+}
+
+/// Where the round stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// The initiative of `round` is still to roll (round 1, before any dice were available).
+    Initiative,
+    /// `winner` chooses who activates first.
+    First {
+        winner: String,
+    },
+    /// `next_side` activates a unit.
+    Activations,
+    /// An activation in progress, paused or running.
+    Activation(Box<Activation>),
+    Finished,
+}
+
+/// An activation in progress: what is left of the declared actions and what it waits for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Activation {
+    pub unit: String,
+    pub side: String,
+    /// Remaining steps, first is next.
+    pub steps: Vec<Step>,
+    #[serde(default)]
+    pub wait: Option<Wait>,
+    #[serde(default)]
+    pub flags: ActFlags,
+    /// Damage dealt by the attack being resolved, not yet removed: unit → points.
+    #[serde(default)]
+    pub damage: BTreeMap<String, Pending>,
+    /// Units that made a reactive-fire attempt during this activation.
+    #[serde(default)]
+    pub reacted: Vec<String>,
+}
+
+/// Damage waiting to be removed from one unit (a squad with its joined hero counts as one).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    pub points: u32,
+    /// Sniper hits on named models (or the joined hero's id).
+    #[serde(default)]
+    pub sniped: Vec<String>,
+    #[serde(default)]
+    pub eliminate: bool,
+    /// Side whose attack did it (VP).
+    pub by: String,
+}
+
+/// Skills and options declared for this activation.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActFlags {
+    #[serde(default)]
+    pub berserk: bool,
+    #[serde(default)]
+    pub fighting_spirit: bool,
+    #[serde(default)]
+    pub assault: bool,
+    #[serde(default)]
+    pub fast_used: bool,
+    #[serde(default)]
+    pub charge: bool,
+}
+
+/// What a paused activation waits for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "decision", rename_all = "snake_case")]
+pub enum Wait {
+    /// `side` may attempt reactive fire with one of `candidates` at the activating unit.
+    React {
+        side: String,
+        candidates: Vec<String>,
+    },
+    /// `side` chooses which of `unit`'s models (or hero health) take `points` damage.
+    Casualties {
+        side: String,
+        unit: String,
+        points: u32,
+    },
+}
+
+/// One step of a declared activation, already validated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    /// Enter from the entry zone onto `to` (ruling 2).
+    Enter {
+        to: Square,
+    },
+    /// Move along `path` (squares entered, in order).
+    Move {
+        path: Vec<Square>,
+        #[serde(default)]
+        crushed: Vec<Square>,
+    },
+    /// A whole ATTACK or SUSTAINED ATTACK; expanded into stages when it starts.
+    Attack {
+        lines: Vec<LineOrder>,
+        sustained: bool,
+    },
+    /// Lines resolved together, damage kept pending.
+    Fire {
+        lines: Vec<LineOrder>,
+        sustained: bool,
+    },
+    /// Close combat: the lines, then every adjacent defender's retaliation, simultaneous.
+    Close {
+        lines: Vec<LineOrder>,
+        sustained: bool,
+    },
+    /// Remove pending casualties (the owner may be asked).
+    Remove,
+    /// Reactive-fire window for the other side.
+    Window,
+    /// Tank Head: heal all damage on an adjacent friendly vehicle.
+    TankHead {
+        target: String,
+    },
+    /// The hero leaves the squad for good.
+    Detach {
+        hero: String,
+    },
+    Nothing,
+}
+
+/// One weapon line fired by `shooter` (the unit whose card carries it) at `target`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineOrder {
+    pub shooter: String,
+    pub weapon: String,
+    pub target: Target,
+    #[serde(default)]
+    pub through: Vec<Square>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Target {
+    Unit { unit: String },
+    Model { unit: String, model: String },
+    Square { at: Square },
+}
+
+impl State {
+    pub fn unit(&self, id: &str) -> Option<&UnitState> {
+        self.units.iter().find(|u| u.id.eq_ignore_ascii_case(id))
+    }
+    pub fn unit_mut(&mut self, id: &str) -> Option<&mut UnitState> {
+        self.units
+            .iter_mut()
+            .find(|u| u.id.eq_ignore_ascii_case(id))
+    }
+    pub fn card_of(&self, u: &UnitState) -> Option<&Card> {
+        self.cards.get(&u.card)
+    }
+    /// Side ids in scenario order.
+    pub fn sides(&self) -> Vec<String> {
+        self.scenario.sides.iter().map(|s| s.id.clone()).collect()
+    }
+    /// The hero joined to squad `id`, if any.
+    pub fn hero_of(&self, id: &str) -> Option<&UnitState> {
+        self.units
+            .iter()
+            .find(|u| !u.destroyed && u.joined.as_deref() == Some(id))
+    }
+}

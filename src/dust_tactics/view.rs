@@ -1,0 +1,335 @@
+//! What players and templates see: the JSON view, the text board and the orders template.
+
+use super::flow;
+use super::model::{CoverKind, UnitType};
+use super::state::{Phase, State};
+use serde_json::{json, Value};
+
+/// The state as JSON: round, units, awaited decisions, result.
+pub fn view(state: &State, as_side: Option<&str>) -> Value {
+    // A side sees only its own standing orders; the referee's view (None) sees all.
+    let standing: std::collections::BTreeMap<&String, &super::state::Standing> = state
+        .standing
+        .iter()
+        .filter(|(side, _)| as_side.map(|a| a == side.as_str()).unwrap_or(true))
+        .collect();
+    let units: Vec<Value> = state
+        .units
+        .iter()
+        .map(|u| {
+            let c = state.cards.get(&u.card);
+            let full = c.map(|c| c.health).unwrap_or(0);
+            json!({
+                "id": u.id,
+                "side": u.side,
+                "card": u.card,
+                "name": c.map(|c| c.name.clone()).unwrap_or_default(),
+                "square": u.at.map(|s| s.to_string()),
+                "models": if c.map(|c| c.unit_type == UnitType::Squad).unwrap_or(false) { json!(u.models) } else { Value::Null },
+                "health": u.health,
+                "max_health": full,
+                "joined": u.joined,
+                "activated": u.activated,
+                "destroyed": u.destroyed,
+                "ammo": u.ammo,
+                "skills_used": u.skills_used,
+            })
+        })
+        .collect();
+    let awaiting: Vec<Value> = flow::awaiting(state)
+        .into_iter()
+        .map(|a| json!({"side": a.side, "decision": a.decision, "options": a.options}))
+        .collect();
+    json!({
+        "game": "dust-tactics",
+        "ruleset": state.ruleset,
+        "scenario": state.scenario.name,
+        "round": state.round,
+        "rounds": state.scenario.rounds,
+        "initiative": state.initiative,
+        "activating": match &state.phase { Phase::Activation(a) => Some(a.unit.clone()), _ => None },
+        "units": units,
+        "points": flow::points(state, false),
+        "awaiting": awaiting,
+        "result": state.result,
+        "standing": standing,
+        "draw_offer": state.draw_offer,
+    })
+}
+
+/// Marker for a unit: one letter, upper case A, B, C… for the first side's units, lower case
+/// a, b, c… for the others (digits after 26), so no marker reads like a square.
+fn markers(state: &State) -> Vec<(String, String)> {
+    let sides = state.sides();
+    let mut count: std::collections::BTreeMap<String, u8> = Default::default();
+    state
+        .units
+        .iter()
+        .map(|u| {
+            let n = count.entry(u.side.clone()).or_insert(0);
+            let letter = if *n < 26 {
+                (b'a' + *n) as char
+            } else {
+                (b'0' + (*n - 26) % 10) as char
+            };
+            *n = n.saturating_add(1);
+            let letter = if sides.first() == Some(&u.side) {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            };
+            (u.id.clone(), letter.to_string())
+        })
+        .collect()
+}
+
+/// The board as fixed-width text: column letters, row numbers, terrain, units, legend.
+pub fn board_text(state: &State) -> String {
+    let b = &state.scenario.board;
+    let marks = markers(state);
+    let mut s = String::new();
+    s.push_str(&format!(
+        "{} — round {} of {}\n\n    ",
+        state.scenario.title, state.round, state.scenario.rounds
+    ));
+    for c in 0..b.width() {
+        s.push_str(&format!(" {} ", (b'A' + c) as char));
+    }
+    s.push('\n');
+    for r in 0..b.height() {
+        s.push_str(&format!("{:>3} ", r + 1));
+        for c in 0..b.width() {
+            let Some(sq) = b.square(c as i32, r as i32) else {
+                continue;
+            };
+            let here: Vec<&(String, String)> = marks
+                .iter()
+                .filter(|(id, _)| {
+                    state
+                        .unit(id)
+                        .map(|u| u.at == Some(sq) && !u.destroyed && u.joined.is_none())
+                        .unwrap_or(false)
+                })
+                .collect();
+            let cell = if let Some((id, m)) = here.first() {
+                // `+` a joined hero, `*` a hero sharing the square with another unit.
+                let hero = state.hero_of(id).is_some();
+                let mark = if here.len() > 1 {
+                    '*'
+                } else if hero {
+                    '+'
+                } else {
+                    ' '
+                };
+                format!(" {m}{mark}")
+            } else if let Some(ce) = b.cover_at(sq) {
+                match ce.kind {
+                    CoverKind::AmmoCrate => " c ".into(),
+                    CoverKind::TankTrap => " x ".into(),
+                }
+            } else {
+                format!(" {} ", b.terrain(sq).symbol())
+            };
+            s.push_str(&cell);
+        }
+        s.push('\n');
+    }
+    s.push_str("\nTerrain: . open  # impassable  ~ deep water  + rubble  * smoke  T trees  c ammo crate  x tank trap\n");
+    s.push_str("Markers: upper case = first side, lower case = other side; + hero joined, * units sharing a square\n");
+    s.push_str("Units:\n");
+    for (id, m) in &marks {
+        let Some(u) = state.unit(id) else { continue };
+        let c = state.cards.get(&u.card);
+        let status = if u.destroyed {
+            "destroyed".to_string()
+        } else {
+            let place = match (&u.joined, u.at) {
+                (Some(sq), _) => format!("with {sq}"),
+                (None, Some(at)) => at.to_string(),
+                (None, None) => "off board".into(),
+            };
+            let life = if c.map(|c| c.unit_type == UnitType::Squad).unwrap_or(false) {
+                format!("{} models", u.models.len())
+            } else {
+                format!("{}/{} health", u.health, c.map(|c| c.health).unwrap_or(0))
+            };
+            format!(
+                "{place}, {life}{}",
+                if u.activated { ", activated" } else { "" }
+            )
+        };
+        s.push_str(&format!(
+            "  {m:<3} {id} ({}, {}): {status}\n",
+            u.side,
+            c.map(|c| c.name.as_str()).unwrap_or("?")
+        ));
+    }
+    s
+}
+
+/// A commented orders template for `side`: what it may send next.
+pub fn orders_template(state: &State, side: &str) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "# dustmail orders for {side}, round {}. Lines starting with # are comments.\n",
+        state.round
+    ));
+    let mine: Vec<_> = flow::awaiting(state)
+        .into_iter()
+        .filter(|a| a.side == side)
+        .collect();
+    if mine.is_empty() {
+        s.push_str("# Nothing is awaited from you now.\n");
+        return s;
+    }
+    for a in mine {
+        match a.decision.as_str() {
+            "first" => {
+                s.push_str(
+                    "# You won the initiative (or it is still to roll): who activates first?\n",
+                );
+                for o in &a.options {
+                    s.push_str(&format!("# {o}\n"));
+                }
+            }
+            "activate" => {
+                s.push_str("# Activate one unit with two actions (move, attack, skill, nothing) or one sustained attack:\n");
+                for o in &a.options {
+                    let id = o.trim_start_matches("activate ");
+                    let Some(u) = state.unit(id) else { continue };
+                    s.push_str(&activation_hint(state, u, o));
+                }
+            }
+            "react" => {
+                s.push_str("# Reactive fire: one unactivated unit may roll 1 die to fire at the activating unit (it is then activated):\n");
+                for o in &a.options {
+                    s.push_str(&format!("# {o}\n"));
+                }
+            }
+            "casualties" => {
+                s.push_str("# Choose the casualties (default shown):\n");
+                for o in &a.options {
+                    s.push_str(&format!("# {o}\n"));
+                }
+                s.push_str(&casualty_hint(state));
+            }
+            _ => {}
+        }
+    }
+    s
+}
+
+/// One unit's block in the template: where it is, what it carries, which enemies it could reach.
+fn activation_hint(state: &State, u: &super::state::UnitState, option: &str) -> String {
+    use super::geometry::{distance, in_range};
+    let mut s = String::new();
+    let members: Vec<&super::state::UnitState> = state
+        .units
+        .iter()
+        .filter(|m| m.id == u.id || m.joined.as_deref() == Some(u.id.as_str()))
+        .collect();
+    let movement = members
+        .iter()
+        .filter_map(|m| state.cards.get(&m.card))
+        .map(|c| c.movement)
+        .max()
+        .unwrap_or(0);
+    match u.at {
+        Some(at) => s.push_str(&format!(
+            "# {option}      (at {at}, Movement {movement})
+"
+        )),
+        None => {
+            let entry: Vec<String> = state
+                .scenario
+                .sides
+                .iter()
+                .find(|x| x.id == u.side)
+                .map(|x| x.entry.iter().map(|q| q.to_string()).collect())
+                .unwrap_or_default();
+            s.push_str(&format!(
+                "# {option}      (off board: the first action enters, `move <one of {}>`)\n",
+                entry.join(" ")
+            ));
+        }
+    }
+    for m in &members {
+        let Some(c) = state.cards.get(&m.card) else {
+            continue;
+        };
+        for w in &c.weapons {
+            let ammo = match (w.ammo, m.ammo.get(&w.id)) {
+                (Some(_), Some(left)) => format!(", {left} ammo left"),
+                _ => String::new(),
+            };
+            let range = match w.range {
+                super::model::WeaponRange::Close => "C".to_string(),
+                super::model::WeaponRange::Upto(n) => n.to_string(),
+                super::model::WeaponRange::Between(a, b) => format!("{a}-{b}"),
+                super::model::WeaponRange::Unlimited => "U".into(),
+                super::model::WeaponRange::Artillery => "A".into(),
+            };
+            let targets: Vec<String> = match u.at {
+                Some(at) => state
+                    .units
+                    .iter()
+                    .filter(|e| e.side != u.side && !e.destroyed && e.joined.is_none())
+                    .filter_map(|e| e.at.map(|t| (e, distance(at, t))))
+                    .filter(|(_, d)| in_range(w.range, *d))
+                    .map(|(e, d)| format!("{} ({d})", e.id))
+                    .collect(),
+                None => vec![],
+            };
+            s.push_str(&format!(
+                "#   attack {} at <target>   ({}, range {range}{ammo}{})\n",
+                w.id,
+                w.name,
+                if targets.is_empty() {
+                    String::new()
+                } else {
+                    format!("; in range: {}", targets.join(", "))
+                }
+            ));
+        }
+    }
+    s.push_str(
+        "#   move <square>   |   sustained <weapon> at <target>   |   skill <name>   |   nothing\n",
+    );
+    s
+}
+
+/// The models the owner may name, with what each carries, and a joined hero's health.
+fn casualty_hint(state: &State) -> String {
+    let Phase::Activation(a) = &state.phase else {
+        return String::new();
+    };
+    let Some(super::state::Wait::Casualties { unit, .. }) = &a.wait else {
+        return String::new();
+    };
+    let Some(u) = state.unit(unit) else {
+        return String::new();
+    };
+    let card = state.cards.get(&u.card);
+    let mut parts: Vec<String> = u
+        .models
+        .iter()
+        .map(|m| {
+            let kit = card
+                .and_then(|c| c.models.iter().find(|x| &x.id == m))
+                .map(|x| x.carries.join(", "))
+                .unwrap_or_default();
+            if kit.is_empty() {
+                m.clone()
+            } else {
+                format!("{m} ({kit})")
+            }
+        })
+        .collect();
+    if let Some(h) = state.hero_of(unit) {
+        parts.push(format!(
+            "{} (hero, {} health: name him once per point)",
+            h.id, h.health
+        ));
+    }
+    format!("# models of {unit}: {}\n", parts.join(", "))
+}

@@ -1,0 +1,215 @@
+//! Helpers for the rules tests of the state machine: cards and scenarios built as Rust values,
+//! so the tests do not depend on the scenario parser or the card files.
+#![allow(dead_code)]
+
+use dustmail::dust_tactics::model::*;
+use dustmail::dust_tactics::orders::{Action, Command, FireOrder, TargetRef};
+use dustmail::dust_tactics::scenario::{Objective, Scenario, UnitSpec};
+use dustmail::dust_tactics::state::State;
+use dustmail::dust_tactics::DustTactics;
+use dustmail::game::{CommandOutcome, Game, Outcome, ScriptedDice};
+
+pub fn dice(x: u8, d: u8) -> Fire {
+    Fire::Dice { dice: x, damage: d }
+}
+
+/// A weapon line with the same cell against every armour.
+pub fn weapon(id: &str, range: WeaponRange, x: u8, d: u8) -> WeaponLine {
+    WeaponLine {
+        id: id.into(),
+        name: id.to_string(),
+        carriers: None,
+        range,
+        soldier: [dice(x, d); 4],
+        vehicle: [dice(x, d); 7],
+        aircraft: [Fire::No; 3],
+        traits: vec![],
+        ammo: None,
+    }
+}
+
+pub fn card(id: &str, ty: UnitType, health: u8, movement: u8, weapons: Vec<WeaponLine>) -> Card {
+    Card {
+        id: id.into(),
+        name: id.to_string(),
+        faction: "allies".into(),
+        unit_type: ty,
+        armour: match ty {
+            UnitType::Vehicle => Armour::Vehicle(3),
+            _ => Armour::Soldier(2),
+        },
+        movement,
+        health,
+        ap: 10,
+        soft_save: Save::None,
+        hard_save: Save::None,
+        weapons,
+        skills: vec![],
+        models: vec![],
+        sources: vec![],
+        provisional: vec![],
+    }
+}
+
+pub fn with_skill(mut c: Card, name: &str, uses: Option<u8>) -> Card {
+    c.skills.push(SkillSpec {
+        name: name.into(),
+        uses,
+    });
+    c
+}
+
+/// A four-model squad, Movement 1, "gun" 1/1 range 4.
+pub fn squad(id: &str) -> Card {
+    card(
+        id,
+        UnitType::Squad,
+        4,
+        1,
+        vec![weapon("gun", WeaponRange::Upto(4), 1, 1)],
+    )
+}
+
+pub fn unit(id: &str, card: &str, at: Option<&str>) -> UnitSpec {
+    // Built through serde so fields other engineers add (with serde defaults) do not break it.
+    serde_json::from_value(serde_json::json!({ "id": id, "card": card, "at": at }))
+        .expect("unit spec")
+}
+
+pub fn sq(s: &str) -> Square {
+    Board::open(9, 9)
+        .unwrap()
+        .parse_square(s)
+        .expect("test square")
+}
+
+/// A 9×9 open board; allies enter on row 9, axis on row 1.
+pub fn scenario(allies: Vec<UnitSpec>, axis: Vec<UnitSpec>) -> Scenario {
+    let board = Board::open(9, 9).unwrap();
+    let row = |r: i32| {
+        (0..9)
+            .filter_map(|c| board.square(c, r))
+            .collect::<Vec<_>>()
+    };
+    let side = |id: &str, name: &str, entry: Vec<Square>, units: Vec<UnitSpec>| serde_json::json!({ "id": id, "name": name, "entry": entry, "units": units });
+    // Built through serde so fields other engineers add (with serde defaults) do not break it.
+    serde_json::from_value(serde_json::json!({
+        "name": "test",
+        "title": "Test",
+        "description": "",
+        "board": board,
+        "rounds": 3,
+        "ap_limit": 100,
+        "sides": [
+            side("allies", "Allies", row(8), allies),
+            side("axis", "Axis", row(0), axis),
+        ],
+        "objectives": [],
+    }))
+    .expect("scenario")
+}
+
+pub fn objectives(mut s: Scenario, o: Vec<Objective>) -> Scenario {
+    s.objectives = o;
+    s
+}
+
+pub fn start(s: Scenario, cards: Vec<Card>) -> State {
+    DustTactics.start("ffg-revised", s, cards).expect("setup")
+}
+
+/// Rolls the first initiative: allies win with 1 hit to 0, and choose `first`.
+pub fn begin(state: &mut State, first: &str) {
+    let mut d = ScriptedDice::new([1, 5, 5, 5, 5, 5]);
+    let out = cmd(
+        state,
+        "allies",
+        Command::First { side: first.into() },
+        &mut d,
+    );
+    assert!(out.accepted_any(), "{out:?}");
+    assert_eq!(d.remaining(), 0);
+}
+
+pub fn cmd(state: &mut State, side: &str, c: Command, d: &mut ScriptedDice) -> Outcome {
+    DustTactics.command(state, side, &c, d)
+}
+
+pub fn refused(out: &Outcome) -> (String, String) {
+    match &out.results[0].outcome {
+        CommandOutcome::Refused { reason, rule, .. } => (reason.clone(), rule.clone()),
+        o => panic!("expected a refusal, got {o:?}"),
+    }
+}
+
+pub fn accepted(out: &Outcome) {
+    assert!(
+        matches!(out.results[0].outcome, CommandOutcome::Accepted { .. }),
+        "{:?}",
+        out.results[0].outcome
+    );
+}
+
+pub fn activate(unit: &str, actions: Vec<Action>) -> Command {
+    Command::Activate {
+        unit: unit.into(),
+        actions,
+    }
+}
+
+pub fn mv(s: &str) -> Action {
+    Action::Move {
+        squares: vec![sq(s)],
+    }
+}
+
+pub fn fire(w: &str, t: &str) -> FireOrder {
+    FireOrder {
+        weapon: w.into(),
+        target: TargetRef::Unit(t.into()),
+        through: vec![],
+    }
+}
+
+pub fn attack(w: &str, t: &str) -> Action {
+    Action::Attack {
+        fire: vec![fire(w, t)],
+    }
+}
+
+pub fn sustained(w: &str, t: &str) -> Action {
+    Action::Sustained {
+        fire: vec![fire(w, t)],
+    }
+}
+
+pub fn skill(n: &str) -> Action {
+    Action::Skill {
+        name: n.into(),
+        target: None,
+    }
+}
+
+pub fn nothing() -> Action {
+    Action::Nothing
+}
+
+pub fn awaited(state: &State) -> Vec<(String, String)> {
+    DustTactics
+        .awaiting(state)
+        .into_iter()
+        .map(|a| (a.side, a.decision))
+        .collect()
+}
+
+pub fn texts(out: &Outcome) -> String {
+    out.happenings
+        .iter()
+        .map(|h| h.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub fn u<'a>(state: &'a State, id: &str) -> &'a dustmail::dust_tactics::state::UnitState {
+    state.unit(id).expect("unit")
+}
