@@ -8,7 +8,7 @@ use super::geometry::{self, Mover, Occupancy, Occupant, Sight, Sighter};
 use super::model::{
     Card, Cover, Fire, Save, Square, UnitType, WeaponLine, WeaponRange, WeaponTrait,
 };
-use super::orders::{Action, Command, FireOrder, TargetRef};
+use super::orders::{Action, Command, FireOrder, StandingReaction, TargetRef};
 use super::scenario::{Objective, Scenario};
 use super::state::*;
 use crate::game::{CommandOutcome, DiceSource, GameResult, Happening, Outcome, Roll, SetupError};
@@ -504,14 +504,29 @@ pub fn apply(
         Command::Activate { unit, actions } => cmd_activate(state, side, unit, actions, out),
         Command::React { unit } => cmd_react(state, side, unit.as_deref(), dice, out),
         Command::Casualties { unit, models } => cmd_casualties(state, side, unit, models, out),
-        // Commands the orders module adds (concede, draws, standing orders) map onto
-        // `concede`, `offer_draw`, `accept_draw`, `standing_react`, `standing_casualties` and
-        // `standing_first` below; `report`/`template`/`absent` belong to the referee.
-        #[allow(unreachable_patterns)]
-        _ => refuse(
-            "this command is not part of the ffg-revised rules engine yet",
+        Command::Concede => concede(state, side, out),
+        Command::OfferDraw => offer_draw(state, side, out),
+        Command::AcceptDraw => accept_draw(state, side, out),
+        Command::StandingReact { trigger, answer } => {
+            let answer = match answer {
+                StandingReaction::With(u) => Some(StandingReact::With(u.clone())),
+                StandingReaction::Never => Some(StandingReact::Never),
+                StandingReaction::Ask => None,
+            };
+            standing_react(state, side, trigger.as_deref(), answer)
+        }
+        Command::StandingCasualties { unit, models } => {
+            standing_casualties(state, side, unit, models)
+        }
+        Command::StandingFirst { side: first } => {
+            standing_first(state, side, first.as_deref(), out)
+        }
+        // Report, template and absence are answered by the referee, which knows the mail and
+        // the clock; the rules engine has nothing to change for them.
+        Command::Report | Command::Template | Command::AbsentUntil { .. } => refuse(
+            "this command is answered by the referee, not the rules",
             "docs/orders.md",
-            "send first, activate, react or casualties",
+            "send it on its own line; the referee handles it before the rules",
         ),
     };
     match r {

@@ -52,9 +52,7 @@ impl Game for DustTactics {
     fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
         let mut cards = vec![];
         for (file, text) in &setup.cards {
-            let card: Card = toml::from_str(text)
-                .map_err(|e| SetupError(format!("card file {file} is not a valid card: {e}")))?;
-            cards.push(card);
+            cards.push(cards::parse_card(file, text).map_err(|e| SetupError(e.to_string()))?);
         }
         let scenario =
             scenario::parse(&setup.scenario_name, &setup.scenario).map_err(|e| SetupError(e.0))?;
