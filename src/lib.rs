@@ -9,3 +9,8 @@ pub mod game;
 pub mod mail;
 pub mod outbox;
 pub mod seed;
+pub mod cli;
+pub mod config;
+pub mod ledger;
+pub mod referee;
+pub mod report;
