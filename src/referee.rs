@@ -378,6 +378,8 @@ pub fn replay<G: Game>(
     let mut last_revealed_round = 0u32;
     // Draws of every step, kept to recompute once their round key is revealed (auditor).
     let mut pending: Vec<(u64, Vec<Draw>)> = Vec::new();
+    // Keys known from the revealed secret at the end (not listed as revealed rounds).
+    let mut all_keys: BTreeMap<u32, Key> = BTreeMap::new();
     for e in &entries[1..] {
         let n = e.seq;
         match &e.event {
@@ -534,21 +536,19 @@ pub fn replay<G: Game>(
                 sum.finished = true;
                 // Every round's key is now known: recompute every die.
                 for r in 1..=created.max_rounds {
-                    d.revealed
-                        .entry(r)
-                        .or_insert_with(|| hex::encode(chain_key(&s, created.max_rounds, r)));
+                    all_keys.insert(r, chain_key(&s, created.max_rounds, r));
                 }
             }
         }
     }
     // Recompute recorded dice of revealed rounds from the keys (the auditor's dice check).
     if matches!(mode, DiceMode::Recorded) {
-        let keys = RevealedKeys(
-            d.revealed
-                .iter()
-                .filter_map(|(r, k)| parse_key(k).map(|k| (*r, k)))
-                .collect(),
-        );
+        for (r, k) in &d.revealed {
+            if let Some(k) = parse_key(k) {
+                all_keys.insert(*r, k);
+            }
+        }
+        let keys = RevealedKeys(all_keys);
         for (n, draws) in &pending {
             let mut dice = SeededDice {
                 keys: &keys,
