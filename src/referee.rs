@@ -958,18 +958,15 @@ fn queue<G: Game>(ctx: &Ctx<G>, id: &str, mail: &Mail) -> Result<(), RefereeErro
 }
 
 /// A mail about a game: subject with game id and round, ledger-head line and signature.
-fn game_mail<G: Game, S>(
+fn game_mail<G: Game>(
     ctx: &Ctx<G>,
-    g: &Loaded<S>,
+    g: &Loaded<G::State>,
     to: Vec<String>,
     what: &str,
     text: String,
     reply_to: Option<&str>,
     head: &Head,
-) -> Mail
-where
-    G: Game<State = S>,
-{
+) -> Mail {
     let round = ctx.game.round(&g.derived.state);
     let line = ledger_head_line(&g.id, head.seq, &head.hash);
     let sig = (ctx.edges.sign_text)(ctx.key, &line);

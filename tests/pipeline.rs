@@ -17,11 +17,21 @@ fn submission(e: &dustmail::ledger::Entry) -> &dustmail::ledger::Submission {
 fn accepted_orders_are_recorded_receipted_reported_and_moved_to_cur() {
     let h = Harness::new();
     let g = h.new_game();
-    assert_eq!(h.sink.matching("welcome").len(), 2, "a welcome mail per player");
+    assert_eq!(
+        h.sink.matching("welcome").len(),
+        2,
+        "a welcome mail per player"
+    );
     let canon = orders(&g, "allies", 1, &["add 3"]);
-    h.drop_mail("1.mail", &signed_mail("ann@example.org", "<m1@x>", ALLIES_KEY, &canon, ""));
+    h.drop_mail(
+        "1.mail",
+        &signed_mail("ann@example.org", "<m1@x>", ALLIES_KEY, &canon, ""),
+    );
     let sum = h.run(T0);
-    assert_eq!((sum.mails, sum.accepted, sum.refused, sum.rejected), (1, 1, 0, 0));
+    assert_eq!(
+        (sum.mails, sum.accepted, sum.refused, sum.rejected),
+        (1, 1, 0, 0)
+    );
 
     let entries = h.entries(&g);
     assert_eq!(entries.len(), 2);
@@ -38,11 +48,25 @@ fn accepted_orders_are_recorded_receipted_reported_and_moved_to_cur() {
     assert_eq!(receipt.subject, "[dustmail g-toy] round 1: receipt");
     assert_eq!(receipt.in_reply_to.as_deref(), Some("<m1@x>"));
     assert_eq!(receipt.references, vec!["<m1@x>".to_string()]);
-    assert!(receipt.text.contains("understood: add 3"), "{}", receipt.text);
-    let head = h.sink.get("g-toy-2-report-axis").expect("a report to the other player");
+    assert!(
+        receipt.text.contains("understood: add 3"),
+        "{}",
+        receipt.text
+    );
+    let head = h
+        .sink
+        .get("g-toy-2-report-axis")
+        .expect("a report to the other player");
     assert_eq!(head.to, vec!["bob@example.org".to_string()]);
-    assert!(head.text.contains("Awaiting:\n  axis: add"), "{}", head.text);
-    assert!(head.text.contains("add 3"), "orders template for the reader");
+    assert!(
+        head.text.contains("Awaiting:\n  axis: add"),
+        "{}",
+        head.text
+    );
+    assert!(
+        head.text.contains("add 3"),
+        "orders template for the reader"
+    );
     assert!(h.sink.get("g-toy-2-report-allies").is_some());
 
     assert_eq!(in_dir(&h.maildir().join("new")), Vec::<String>::new());
@@ -53,19 +77,54 @@ fn accepted_orders_are_recorded_receipted_reported_and_moved_to_cur() {
 fn every_game_mail_carries_a_signed_ledger_head_that_audit_accepts() {
     let h = Harness::new();
     let g = h.new_game();
-    h.drop_mail("1", &signed_mail("ann@example.org", "<m1@x>", ALLIES_KEY, &orders(&g, "allies", 1, &["add 3"]), ""));
+    h.drop_mail(
+        "1",
+        &signed_mail(
+            "ann@example.org",
+            "<m1@x>",
+            ALLIES_KEY,
+            &orders(&g, "allies", 1, &["add 3"]),
+            "",
+        ),
+    );
     h.run(T0);
     let m = h.sink.get("g-toy-2-receipt").unwrap();
-    let line = m.text.lines().find(|l| l.starts_with("Ledger-Head: ")).unwrap().to_string();
-    let sig = m.text.lines().find_map(|l| l.strip_prefix("Ledger-Head-Signature: ")).unwrap().to_string();
+    let line = m
+        .text
+        .lines()
+        .find(|l| l.starts_with("Ledger-Head: "))
+        .unwrap()
+        .to_string();
+    let sig = m
+        .text
+        .lines()
+        .find_map(|l| l.strip_prefix("Ledger-Head-Signature: "))
+        .unwrap()
+        .to_string();
     let entries = h.entries(&g);
     let data = std::fs::read(h.log(&g)).unwrap();
-    let last_hash = dustmail::ledger::sha256_hex(data.strip_suffix(b"\n").unwrap().split(|&b| b == b'\n').last().unwrap());
-    assert_eq!(line, format!("Ledger-Head: g-toy {} {last_hash}", entries.len()));
-    let hdr = m.headers.iter().find(|(k, _)| k == "X-Dustmail-Ledger-Head").unwrap();
+    let last_hash = dustmail::ledger::sha256_hex(
+        data.strip_suffix(b"\n")
+            .unwrap()
+            .split(|&b| b == b'\n')
+            .next_back()
+            .unwrap(),
+    );
+    assert_eq!(
+        line,
+        format!("Ledger-Head: g-toy {} {last_hash}", entries.len())
+    );
+    let hdr = m
+        .headers
+        .iter()
+        .find(|(k, _)| k == "X-Dustmail-Ledger-Head")
+        .unwrap();
     assert!(hdr.1.starts_with(&format!("g-toy 2 {last_hash}; sig=")));
-    let Event::Created(created) = &entries[0].event else { panic!() };
-    referee::check_head(&h.edges, created, &data, &line, &sig).expect("the signed head matches the log");
+    let Event::Created(created) = &entries[0].event else {
+        panic!()
+    };
+    referee::check_head(&h.edges, created, &data, &line, &sig)
+        .expect("the signed head matches the log");
     // A forged hash is caught.
     let forged = line.replace(&last_hash[..4], "ffff");
     assert!(referee::check_head(&h.edges, created, &data, &forged, &sig).is_err());
@@ -75,10 +134,24 @@ fn every_game_mail_carries_a_signed_ledger_head_that_audit_accepts() {
 fn a_refused_command_is_reported_with_line_reason_and_what_to_send() {
     let h = Harness::new();
     let g = h.new_game();
-    h.drop_mail("1", &signed_mail("ann@example.org", "<m1@x>", ALLIES_KEY, &orders(&g, "allies", 1, &["add 9"]), ""));
+    h.drop_mail(
+        "1",
+        &signed_mail(
+            "ann@example.org",
+            "<m1@x>",
+            ALLIES_KEY,
+            &orders(&g, "allies", 1, &["add 9"]),
+            "",
+        ),
+    );
     h.run(T0);
     let r = h.sink.get("g-toy-2-receipt").unwrap();
-    assert!(r.text.contains("line 5: REFUSED: N must be 1 to 5 (rule: toy rules); send instead: add 5"), "{}", r.text);
+    assert!(
+        r.text
+            .contains("line 5: REFUSED: N must be 1 to 5 (rule: toy rules); send instead: add 5"),
+        "{}",
+        r.text
+    );
 }
 
 #[test]
@@ -87,34 +160,79 @@ fn a_replayed_mail_is_refused_recorded_and_changes_nothing() {
     let h = Harness::new();
     let g = h.new_game();
     let canon = orders(&g, "allies", 1, &["add 3"]);
-    h.drop_mail("1", &signed_mail("ann@example.org", "<m1@x>", ALLIES_KEY, &canon, ""));
+    h.drop_mail(
+        "1",
+        &signed_mail("ann@example.org", "<m1@x>", ALLIES_KEY, &canon, ""),
+    );
     h.run(T0);
     // Same signed block re-sent by someone else in a new mail.
-    h.drop_mail("2", &signed_mail("eve@example.org", "<m2@x>", ALLIES_KEY, &canon, ""));
+    h.drop_mail(
+        "2",
+        &signed_mail("eve@example.org", "<m2@x>", ALLIES_KEY, &canon, ""),
+    );
     let sum = h.run(T0);
     assert_eq!((sum.accepted, sum.refused), (0, 1));
     let entries = h.entries(&g);
     let s = submission(&entries[2]);
     assert!(!s.accepted);
-    assert!(s.reason.as_deref().unwrap().contains("seq 1 is not greater than 1"));
+    assert!(s
+        .reason
+        .as_deref()
+        .unwrap()
+        .contains("seq 1 is not greater than 1"));
     assert!(s.step.results.is_empty());
     let refusal = h.sink.get("g-toy-3-refusal").unwrap();
     assert_eq!(refusal.to, vec!["eve@example.org".to_string()]);
     assert!(refusal.text.contains("replay or stale"), "{}", refusal.text);
-    assert!(refusal.text.contains("What to do: if these are new orders, sign them again with seq: 2"));
-    assert!(h.sink.matching("g-toy-3-report").is_empty(), "no report: nothing changed");
+    assert!(refusal
+        .text
+        .contains("What to do: if these are new orders, sign them again with seq: 2"));
+    assert!(
+        h.sink.matching("g-toy-3-report").is_empty(),
+        "no report: nothing changed"
+    );
     let loaded = referee::load_game(&Toy, &h.edges, &h.home, &g).unwrap();
-    assert_eq!(loaded.derived.state.totals["allies"] >= 3, true);
-    assert_eq!(loaded.derived.state.turn, 1, "the replay did not play again");
+    assert!(loaded.derived.state.totals["allies"] >= 3);
+    assert_eq!(
+        loaded.derived.state.turn, 1,
+        "the replay did not play again"
+    );
 }
 
 #[test]
 fn a_stale_seq_is_refused() {
     let h = Harness::new();
     let g = h.new_game();
-    h.drop_mail("1", &signed_mail("ann@example.org", "<m1@x>", ALLIES_KEY, &orders(&g, "allies", 5, &["add 3"]), ""));
-    h.drop_mail("2", &signed_mail("bob@example.org", "<m2@x>", AXIS_KEY, &orders(&g, "axis", 1, &["add 3"]), ""));
-    h.drop_mail("3", &signed_mail("ann@example.org", "<m3@x>", ALLIES_KEY, &orders(&g, "allies", 4, &["add 3"]), ""));
+    h.drop_mail(
+        "1",
+        &signed_mail(
+            "ann@example.org",
+            "<m1@x>",
+            ALLIES_KEY,
+            &orders(&g, "allies", 5, &["add 3"]),
+            "",
+        ),
+    );
+    h.drop_mail(
+        "2",
+        &signed_mail(
+            "bob@example.org",
+            "<m2@x>",
+            AXIS_KEY,
+            &orders(&g, "axis", 1, &["add 3"]),
+            "",
+        ),
+    );
+    h.drop_mail(
+        "3",
+        &signed_mail(
+            "ann@example.org",
+            "<m3@x>",
+            ALLIES_KEY,
+            &orders(&g, "allies", 4, &["add 3"]),
+            "",
+        ),
+    );
     let sum = h.run(T0);
     assert_eq!((sum.accepted, sum.refused), (2, 1));
     let s = submission(h.entries(&g).last().unwrap()).clone();
@@ -126,7 +244,16 @@ fn a_stale_seq_is_refused() {
 fn a_mail_for_an_unknown_game_is_moved_to_rejected_and_answered() {
     let h = Harness::new();
     h.new_game();
-    h.drop_mail("1", &signed_mail("ann@example.org", "<m1@x>", ALLIES_KEY, &orders("g-nope", "allies", 1, &["add 3"]), ""));
+    h.drop_mail(
+        "1",
+        &signed_mail(
+            "ann@example.org",
+            "<m1@x>",
+            ALLIES_KEY,
+            &orders("g-nope", "allies", 1, &["add 3"]),
+            "",
+        ),
+    );
     let sum = h.run(T0);
     assert_eq!(sum.rejected, 1);
     assert_eq!(in_dir(&h.home.rejected()), vec!["1".to_string()]);
@@ -141,7 +268,10 @@ fn a_mail_for_an_unknown_game_is_moved_to_rejected_and_answered() {
 #[test]
 fn a_mail_without_orders_is_rejected_with_an_explanation() {
     let h = Harness::new();
-    h.drop_mail("1", "From: ann@example.org\nMessage-ID: <m1@x>\n\nhello, how do I play?\n");
+    h.drop_mail(
+        "1",
+        "From: ann@example.org\nMessage-ID: <m1@x>\n\nhello, how do I play?\n",
+    );
     h.run(T0);
     assert_eq!(in_dir(&h.home.rejected()), vec!["1".to_string()]);
     let m = &h.sink.matching("rejected-")[0].1;
@@ -154,15 +284,23 @@ fn a_wrong_key_is_refused_and_recorded() {
     let h = Harness::new();
     let g = h.new_game();
     let canon = orders(&g, "allies", 1, &["add 3"]);
-    h.drop_mail("1", &signed_mail("mallory@example.org", "<m1@x>", AXIS_KEY, &canon, ""));
+    h.drop_mail(
+        "1",
+        &signed_mail("mallory@example.org", "<m1@x>", AXIS_KEY, &canon, ""),
+    );
     let sum = h.run(T0);
     assert_eq!((sum.accepted, sum.refused), (0, 1));
     let s = submission(&h.entries(&g)[1]).clone();
     assert!(!s.accepted);
     assert_eq!(s.canonical, canon);
-    assert!(s.reason.unwrap().contains("does not verify against the key registered for side allies"));
+    assert!(s
+        .reason
+        .unwrap()
+        .contains("does not verify against the key registered for side allies"));
     let m = h.sink.get("g-toy-2-refusal").unwrap();
-    assert!(m.text.contains("sign the text with the secret key you registered"));
+    assert!(m
+        .text
+        .contains("sign the text with the secret key you registered"));
     assert_eq!(in_dir(&h.maildir().join("cur")), vec!["1".to_string()]);
 }
 
@@ -171,11 +309,33 @@ fn bounces_and_auto_replies_get_no_reply() {
     let h = Harness::new();
     let g = h.new_game();
     h.sink.clear();
-    h.drop_mail("1", &signed_mail("mailer-daemon@x.org", "<b1@x>", ALLIES_KEY, &orders("g-nope", "allies", 1, &["add 3"]), "Auto-Submitted: auto-replied\n"));
-    h.drop_mail("2", &signed_mail("bob@example.org", "<b2@x>", ALLIES_KEY, &orders(&g, "axis", 1, &["add 3"]), "Auto-Submitted: auto-generated\n"));
+    h.drop_mail(
+        "1",
+        &signed_mail(
+            "mailer-daemon@x.org",
+            "<b1@x>",
+            ALLIES_KEY,
+            &orders("g-nope", "allies", 1, &["add 3"]),
+            "Auto-Submitted: auto-replied\n",
+        ),
+    );
+    h.drop_mail(
+        "2",
+        &signed_mail(
+            "bob@example.org",
+            "<b2@x>",
+            ALLIES_KEY,
+            &orders(&g, "axis", 1, &["add 3"]),
+            "Auto-Submitted: auto-generated\n",
+        ),
+    );
     let sum = h.run(T0);
     assert_eq!((sum.rejected, sum.refused), (1, 1));
-    assert!(h.sink.ids().is_empty(), "no mail at all: {:?}", h.sink.ids());
+    assert!(
+        h.sink.ids().is_empty(),
+        "no mail at all: {:?}",
+        h.sink.ids()
+    );
 }
 
 #[test]
@@ -183,7 +343,13 @@ fn a_mail_left_in_new_after_a_crash_is_not_applied_twice_only_its_replies_requeu
     // Crash after the ledger append, before the mails were queued and the mail moved.
     let h = Harness::new();
     let g = h.new_game();
-    let text = signed_mail("ann@example.org", "<m1@x>", ALLIES_KEY, &orders(&g, "allies", 1, &["add 3"]), "");
+    let text = signed_mail(
+        "ann@example.org",
+        "<m1@x>",
+        ALLIES_KEY,
+        &orders(&g, "allies", 1, &["add 3"]),
+        "",
+    );
     h.drop_mail("1", &text);
     h.run(T0);
     let before = h.sink.get("g-toy-2-receipt").unwrap();
@@ -193,22 +359,45 @@ fn a_mail_left_in_new_after_a_crash_is_not_applied_twice_only_its_replies_requeu
     let sum = h.run(T0);
     assert_eq!((sum.accepted, sum.refused, sum.deduplicated), (0, 0, 1));
     assert_eq!(h.entries(&g).len(), 2, "no second ledger line");
-    assert_eq!(h.sink.get("g-toy-2-receipt"), Some(before), "the same receipt, same id");
+    assert_eq!(
+        h.sink.get("g-toy-2-receipt"),
+        Some(before),
+        "the same receipt, same id"
+    );
     assert!(h.sink.get("g-toy-2-report-axis").is_some());
     assert_eq!(in_dir(&h.maildir().join("cur")), vec!["1".to_string()]);
     // Also when the snapshot was not written before the crash.
     h.sink.clear();
     std::fs::remove_file(h.home.game_dir(&g).join("snapshot.json")).unwrap();
-    std::fs::rename(h.maildir().join("cur").join("1"), h.maildir().join("new").join("1")).unwrap();
+    std::fs::rename(
+        h.maildir().join("cur").join("1"),
+        h.maildir().join("new").join("1"),
+    )
+    .unwrap();
     let sum = h.run(T0);
     assert_eq!(sum.deduplicated, 1);
     assert_eq!(h.entries(&g).len(), 2);
 }
 
 fn play_to_the_end(h: &Harness, g: &str) {
-    let mails = [("allies", 1, ALLIES_KEY), ("axis", 1, AXIS_KEY), ("allies", 2, ALLIES_KEY), ("axis", 2, AXIS_KEY), ("allies", 3, ALLIES_KEY)];
+    let mails = [
+        ("allies", 1, ALLIES_KEY),
+        ("axis", 1, AXIS_KEY),
+        ("allies", 2, ALLIES_KEY),
+        ("axis", 2, AXIS_KEY),
+        ("allies", 3, ALLIES_KEY),
+    ];
     for (i, (side, seq, key)) in mails.iter().enumerate() {
-        h.drop_mail(&format!("{i}"), &signed_mail("p@example.org", &format!("<{i}@x>"), key, &orders(g, side, *seq, &["add 5"]), ""));
+        h.drop_mail(
+            &format!("{i}"),
+            &signed_mail(
+                "p@example.org",
+                &format!("<{i}@x>"),
+                key,
+                &orders(g, side, *seq, &["add 5"]),
+                "",
+            ),
+        );
     }
     h.run(T0);
 }
@@ -219,18 +408,39 @@ fn round_ends_reveal_keys_and_the_end_reveals_the_secret() {
     let g = h.new_game();
     play_to_the_end(&h, &g);
     let entries = h.entries(&g);
-    let kinds: Vec<&str> = entries.iter().map(|e| match &e.event {
-        Event::Created(_) => "created", Event::Submission(_) => "submission", Event::Deadline(_) => "deadline",
-        Event::RoundEnd(_) => "round_end", Event::Finished(_) => "finished" }).collect();
+    let kinds: Vec<&str> = entries
+        .iter()
+        .map(|e| match &e.event {
+            Event::Created(_) => "created",
+            Event::Submission(_) => "submission",
+            Event::Deadline(_) => "deadline",
+            Event::RoundEnd(_) => "round_end",
+            Event::Finished(_) => "finished",
+        })
+        .collect();
     assert_eq!(kinds, ["created", "submission", "submission", "round_end", "submission", "finished", "submission", "submission"],
         "allies reach 10 with their second add 5 and the game ends; the two later mails are refused");
-    let Event::RoundEnd(re) = &entries[3].event else { panic!() };
+    let Event::RoundEnd(re) = &entries[3].event else {
+        panic!()
+    };
     assert_eq!(re.key, hex::encode(referee::chain_key(&[42u8; 32], 10, 1)));
-    let Event::Finished(f) = &entries[5].event else { panic!() };
+    let Event::Finished(f) = &entries[5].event else {
+        panic!()
+    };
     assert_eq!(f.secret, hex::encode([42u8; 32]));
     assert_eq!(f.result.winner.as_deref(), Some("allies"));
-    assert!(h.sink.get("g-toy-5-end-axis").unwrap().text.contains(&f.secret));
-    assert!(h.sink.get("g-toy-3-report-allies").unwrap().text.contains(&format!("K_1 = {}", re.key)));
+    assert!(h
+        .sink
+        .get("g-toy-5-end-axis")
+        .unwrap()
+        .text
+        .contains(&f.secret));
+    assert!(h
+        .sink
+        .get("g-toy-3-report-allies")
+        .unwrap()
+        .text
+        .contains(&format!("K_1 = {}", re.key)));
     assert!(submission(&entries[4]).accepted);
     assert!(!submission(&entries[6]).accepted && !submission(&entries[7]).accepted);
 }
@@ -240,12 +450,29 @@ fn orders_after_the_end_are_refused() {
     let h = Harness::new();
     let g = h.new_game();
     play_to_the_end(&h, &g);
-    assert!(submission(&h.entries(&g)[6]).reason.as_deref().unwrap().contains("this game is over"));
-    h.drop_mail("z", &signed_mail("bob@example.org", "<z@x>", AXIS_KEY, &orders(&g, "axis", 3, &["add 1"]), ""));
+    assert!(submission(&h.entries(&g)[6])
+        .reason
+        .as_deref()
+        .unwrap()
+        .contains("this game is over"));
+    h.drop_mail(
+        "z",
+        &signed_mail(
+            "bob@example.org",
+            "<z@x>",
+            AXIS_KEY,
+            &orders(&g, "axis", 3, &["add 1"]),
+            "",
+        ),
+    );
     let sum = h.run(T0);
     assert_eq!(sum.refused, 1);
     let e = h.entries(&g);
-    assert!(submission(e.last().unwrap()).reason.as_deref().unwrap().contains("this game is over"));
+    assert!(submission(e.last().unwrap())
+        .reason
+        .as_deref()
+        .unwrap()
+        .contains("this game is over"));
 }
 
 #[test]
@@ -253,14 +480,27 @@ fn the_snapshot_equals_a_full_replay_and_audit_passes() {
     let h = Harness::new();
     let g = h.new_game();
     play_to_the_end(&h, &g);
-    let snap = referee::load_game(&Toy, &h.edges, &h.home, &g).unwrap().derived;
+    let snap = referee::load_game(&Toy, &h.edges, &h.home, &g)
+        .unwrap()
+        .derived;
     std::fs::remove_file(h.home.game_dir(&g).join("snapshot.json")).unwrap();
-    let replayed = referee::load_game(&Toy, &h.edges, &h.home, &g).unwrap().derived;
+    let replayed = referee::load_game(&Toy, &h.edges, &h.home, &g)
+        .unwrap()
+        .derived;
     assert_eq!(snap, replayed);
     let data = std::fs::read(h.log(&g)).unwrap();
-    let (_, audited, sum) = referee::replay_bytes(&Toy, &h.edges, "log.jsonl", &data, DiceMode::Recorded).unwrap();
+    let (_, audited, sum) =
+        referee::replay_bytes(&Toy, &h.edges, "log.jsonl", &data, DiceMode::Recorded).unwrap();
     assert_eq!(audited.state, snap.state);
-    assert_eq!((sum.submissions, sum.signatures, sum.keys_revealed, sum.finished), (3, 3, 1, true));
+    assert_eq!(
+        (
+            sum.submissions,
+            sum.signatures,
+            sum.keys_revealed,
+            sum.finished
+        ),
+        (3, 3, 1, true)
+    );
 }
 
 #[test]
@@ -283,7 +523,14 @@ fn audit_names_the_line_of_a_tampered_die() {
         lines[i] = e.to_string();
     }
     let forged_log = lines.join("\n") + "\n";
-    let err = referee::replay_bytes(&Toy, &h.edges, "log.jsonl", forged_log.as_bytes(), DiceMode::Recorded).unwrap_err();
+    let err = referee::replay_bytes(
+        &Toy,
+        &h.edges,
+        "log.jsonl",
+        forged_log.as_bytes(),
+        DiceMode::Recorded,
+    )
+    .unwrap_err();
     assert!(err.to_string().starts_with("log.jsonl line 2:"), "{err}");
     assert_eq!(err.exit_code(), 1);
 }
@@ -301,20 +548,35 @@ fn deadline_reminder_once_then_default_applied_after_grace() {
     assert_eq!(r.len(), 1);
     assert_eq!(r[0].0, "g-toy-1-reminder-allies");
     assert_eq!(r[0].1.to, vec!["ann@example.org".to_string()]);
-    assert!(r[0].1.text.contains("Deadline: 2026-01-04T12:00:00+00:00"), "{}", r[0].1.text);
+    assert!(
+        r[0].1.text.contains("Deadline: 2026-01-04T12:00:00+00:00"),
+        "{}",
+        r[0].1.text
+    );
     h.run("2026-01-03T20:00:00Z");
-    assert_eq!(h.sink.matching("reminder").len(), 1, "the reminder is sent once");
+    assert_eq!(
+        h.sink.matching("reminder").len(),
+        1,
+        "the reminder is sent once"
+    );
     let sum = h.run("2026-01-04T20:00:00Z"); // past deadline, within grace
     assert_eq!(sum.defaults, 0);
     let sum = h.run("2026-01-05T00:00:00Z"); // deadline + grace
     assert_eq!(sum.defaults, 1);
     let e = h.entries(&g);
-    let Event::Deadline(d) = &e[1].event else { panic!("{:?}", e[1]) };
+    let Event::Deadline(d) = &e[1].event else {
+        panic!("{:?}", e[1])
+    };
     assert_eq!(d.side, "allies");
     assert_eq!(d.step.draws.len(), 1, "the default's die is recorded");
     for p in ["allies", "axis"] {
         let m = h.sink.get(&format!("g-toy-2-report-{p}")).unwrap();
-        assert!(m.text.contains("deadline passed: defaults applied for side allies"), "{}", m.text);
+        assert!(
+            m.text
+                .contains("deadline passed: defaults applied for side allies"),
+            "{}",
+            m.text
+        );
     }
     // The next deadline counts from the default.
     assert_eq!(h.run("2026-01-05T01:00:00Z").defaults, 0);
@@ -328,13 +590,21 @@ fn deadline_reminder_once_then_default_applied_after_grace() {
 fn a_second_run_is_locked_out_with_a_clear_message() {
     let h = Harness::new();
     let _first = referee::lock_home(&h.home).unwrap();
-    let err = referee::lock_home(&h.home).err().expect("second lock fails");
+    let err = referee::lock_home(&h.home)
+        .err()
+        .expect("second lock fails");
     let msg = err.to_string();
     assert!(msg.starts_with("another dustmail run holds "), "{msg}");
-    assert!(msg.contains(&format!("(pid {})", std::process::id())), "{msg}");
+    assert!(
+        msg.contains(&format!("(pid {})", std::process::id())),
+        "{msg}"
+    );
     assert!(msg.ends_with("wait for it or remove the stale lock"));
     drop(_first);
-    assert!(referee::lock_home(&h.home).is_ok(), "free again after the first run ends");
+    assert!(
+        referee::lock_home(&h.home).is_ok(),
+        "free again after the first run ends"
+    );
 }
 
 #[test]
@@ -342,12 +612,35 @@ fn mails_are_processed_in_name_order() {
     let h = Harness::new();
     let g = h.new_game();
     // Name order decides: "a" (axis) is refused (not its turn), then "b" (allies) plays.
-    h.drop_mail("b", &signed_mail("ann@example.org", "<b@x>", ALLIES_KEY, &orders(&g, "allies", 1, &["add 3"]), ""));
-    h.drop_mail("a", &signed_mail("bob@example.org", "<a@x>", AXIS_KEY, &orders(&g, "axis", 1, &["add 3"]), ""));
+    h.drop_mail(
+        "b",
+        &signed_mail(
+            "ann@example.org",
+            "<b@x>",
+            ALLIES_KEY,
+            &orders(&g, "allies", 1, &["add 3"]),
+            "",
+        ),
+    );
+    h.drop_mail(
+        "a",
+        &signed_mail(
+            "bob@example.org",
+            "<a@x>",
+            AXIS_KEY,
+            &orders(&g, "axis", 1, &["add 3"]),
+            "",
+        ),
+    );
     h.run(T0);
     let e = h.entries(&g);
     assert_eq!(submission(&e[1]).side, "axis");
-    assert!(h.sink.get("g-toy-2-receipt").unwrap().text.contains("REFUSED: it is not your turn"));
+    assert!(h
+        .sink
+        .get("g-toy-2-receipt")
+        .unwrap()
+        .text
+        .contains("REFUSED: it is not your turn"));
     assert_eq!(submission(&e[2]).side, "allies");
 }
 
@@ -356,6 +649,9 @@ fn mails_are_processed_in_name_order() {
 fn the_referee_key_chain_agrees_with_seed_rs() {
     let s = [7u8; 32];
     for r in 0..=5 {
-        assert_eq!(referee::chain_key(&s, 5, r), dustmail::seed::round_key(&s, 5, r));
+        assert_eq!(
+            referee::chain_key(&s, 5, r),
+            dustmail::seed::round_key(&s, 5, r)
+        );
     }
 }

@@ -45,13 +45,24 @@ impl Toy {
         *total += n + bonus;
         let now = *total;
         o.happenings.push(Happening {
-            text: format!("{side} adds {n}{} and has {now}", if bonus > 0 { " +1 (hit)" } else { "" }),
-            rolls: vec![Roll { purpose: "bonus".into(), round: s.round, faces: vec![face] }],
+            text: format!(
+                "{side} adds {n}{} and has {now}",
+                if bonus > 0 { " +1 (hit)" } else { "" }
+            ),
+            rolls: vec![Roll {
+                purpose: "bonus".into(),
+                round: s.round,
+                faces: vec![face],
+            }],
         });
         if now >= 10 {
             let points = s.totals.clone();
             s.winner = Some(side.to_string());
-            o.finished = Some(GameResult { winner: Some(side.to_string()), reason: "reached 10".into(), points });
+            o.finished = Some(GameResult {
+                winner: Some(side.to_string()),
+                reason: "reached 10".into(),
+                points,
+            });
         }
         s.turn += 1;
         if s.turn % s.sides.len().max(1) == 0 {
@@ -82,18 +93,29 @@ impl Game for Toy {
     fn round(&self, s: &ToyState) -> u32 {
         s.round
     }
-    fn submit(&self, s: &mut ToyState, side: &str, lines: &[Line], dice: &mut dyn DiceSource) -> Outcome {
+    fn submit(
+        &self,
+        s: &mut ToyState,
+        side: &str,
+        lines: &[Line],
+        dice: &mut dyn DiceSource,
+    ) -> Outcome {
         let mut out = Outcome::default();
         for l in lines {
             let refuse = |reason: &str, instead: &str| CommandResult {
                 line: l.number,
-                outcome: CommandOutcome::Refused { reason: reason.into(), rule: "toy rules".into(), instead: instead.into() },
+                outcome: CommandOutcome::Refused {
+                    reason: reason.into(),
+                    rule: "toy rules".into(),
+                    instead: instead.into(),
+                },
             };
             let words: Vec<&str> = l.text.split_whitespace().collect();
             let n = match words.as_slice() {
                 ["add", n] => n.parse::<u32>().ok().filter(|n| (1..=5).contains(n)),
                 _ => {
-                    out.results.push(refuse(&format!("`{}` is not a command", l.text), "add N"));
+                    out.results
+                        .push(refuse(&format!("`{}` is not a command", l.text), "add N"));
                     continue;
                 }
             };
@@ -102,10 +124,16 @@ impl Game for Toy {
                 continue;
             };
             if s.winner.is_some() || s.sides.get(s.turn % 2).map(String::as_str) != Some(side) {
-                out.results.push(refuse("it is not your turn", "wait for your turn"));
+                out.results
+                    .push(refuse("it is not your turn", "wait for your turn"));
                 continue;
             }
-            out.results.push(CommandResult { line: l.number, outcome: CommandOutcome::Accepted { understood: format!("add {n}") } });
+            out.results.push(CommandResult {
+                line: l.number,
+                outcome: CommandOutcome::Accepted {
+                    understood: format!("add {n}"),
+                },
+            });
             let o = self.add(s, side, n, dice);
             out.happenings.extend(o.happenings);
             out.rounds_ended.extend(o.rounds_ended);
@@ -126,13 +154,21 @@ impl Game for Toy {
             return vec![];
         }
         let side = s.sides[s.turn % 2].clone();
-        vec![Awaiting { side, decision: "add".into(), options: vec!["add 3".into()] }]
+        vec![Awaiting {
+            side,
+            decision: "add".into(),
+            options: vec!["add 3".into()],
+        }]
     }
     fn view(&self, s: &ToyState, _as_side: Option<&str>) -> serde_json::Value {
         serde_json::to_value(s).unwrap()
     }
     fn board_text(&self, s: &ToyState) -> String {
-        s.totals.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("\n")
+        s.totals
+            .iter()
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
     fn orders_template(&self, _s: &ToyState, side: &str) -> String {
         format!("# side {side}\nadd 3")
@@ -144,7 +180,10 @@ impl Game for Toy {
 // `sig:<public key>:<sha256 of the canonical text>`.
 
 pub fn fake_sign(public_key: &str, canonical: &str) -> String {
-    format!("sig:{public_key}:{}", hex::encode(Sha256::digest(canonical.as_bytes())))
+    format!(
+        "sig:{public_key}:{}",
+        hex::encode(Sha256::digest(canonical.as_bytes()))
+    )
 }
 
 fn fake_verify(key: &str, canonical: &str, sig: &str) -> Result<(), String> {
@@ -180,11 +219,20 @@ fn fake_parse_mail(raw: &[u8], own: &str, max: usize) -> Result<Incoming, MailEr
     let mut i = 0;
     while i < lines.len() {
         if lines[i] == dustmail::crypto::ORDERS_BEGIN {
-            let end = lines[i..].iter().position(|l| *l == dustmail::crypto::ORDERS_END).map(|p| p + i);
+            let end = lines[i..]
+                .iter()
+                .position(|l| *l == dustmail::crypto::ORDERS_END)
+                .map(|p| p + i);
             if let Some(end) = end {
                 let canonical = lines[i + 1..end].join("\n");
-                let sig = lines.get(end + 2).map(|s| s.to_string()).unwrap_or_default();
-                blocks.push(RawBlock { canonical, signature_b64: sig });
+                let sig = lines
+                    .get(end + 2)
+                    .map(|s| s.to_string())
+                    .unwrap_or_default();
+                blocks.push(RawBlock {
+                    canonical,
+                    signature_b64: sig,
+                });
                 i = end + 4;
                 continue;
             }
@@ -212,14 +260,28 @@ fn fake_parse_body(canonical: &str) -> Result<BlockBody, MailError> {
         } else if let Some(v) = l.strip_prefix("side:") {
             side = Some(v.trim().to_string());
         } else if let Some(v) = l.strip_prefix("seq:") {
-            seq = Some(v.trim().parse::<u64>().map_err(|_| MailError(format!("line {}: seq is not a number", i + 1)))?);
+            seq = Some(
+                v.trim()
+                    .parse::<u64>()
+                    .map_err(|_| MailError(format!("line {}: seq is not a number", i + 1)))?,
+            );
         } else if !l.trim().is_empty() {
-            lines.push(Line { number: i + 1, text: l.trim().to_string() });
+            lines.push(Line {
+                number: i + 1,
+                text: l.trim().to_string(),
+            });
         }
     }
     match (game, side, seq) {
-        (Some(game), Some(side), Some(seq)) => Ok(BlockBody { game, side, seq, lines }),
-        _ => Err(MailError("line 1: the signed text must start with game:, side: and seq: lines".into())),
+        (Some(game), Some(side), Some(seq)) => Ok(BlockBody {
+            game,
+            side,
+            seq,
+            lines,
+        }),
+        _ => Err(MailError(
+            "line 1: the signed text must start with game:, side: and seq: lines".into(),
+        )),
     }
 }
 
@@ -228,7 +290,10 @@ fn real_sign_text(k: &SigningKey, text: &str) -> String {
 }
 
 fn fake_public_key_text(k: &SigningKey) -> String {
-    format!("ed25519:{}", base64::engine::general_purpose::STANDARD.encode(k.verifying_key().to_bytes()))
+    format!(
+        "ed25519:{}",
+        base64::engine::general_purpose::STANDARD.encode(k.verifying_key().to_bytes())
+    )
 }
 
 /// Edges for tests: fake mail parsing and signatures, real ed25519 ledger-head signatures.
@@ -255,9 +320,14 @@ fn verify_ed25519(key: &str, text: &str, sig: &str) -> Result<(), String> {
         .and_then(|k| b64.decode(k).ok())
         .and_then(|v| v.try_into().ok())
         .ok_or("bad key")?;
-    let sb: [u8; 64] = b64.decode(sig).ok().and_then(|v| v.try_into().ok()).ok_or("bad signature encoding")?;
+    let sb: [u8; 64] = b64
+        .decode(sig)
+        .ok()
+        .and_then(|v| v.try_into().ok())
+        .ok_or("bad signature encoding")?;
     let vk = ed25519_dalek::VerifyingKey::from_bytes(&kb).map_err(|e| e.to_string())?;
-    vk.verify_strict(text.as_bytes(), &ed25519_dalek::Signature::from_bytes(&sb)).map_err(|e| e.to_string())
+    vk.verify_strict(text.as_bytes(), &ed25519_dalek::Signature::from_bytes(&sb))
+        .map_err(|e| e.to_string())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,7 +340,10 @@ pub struct Sink {
 
 impl MailSink for Sink {
     fn queue(&self, id: &str, mail: &Mail) -> Result<(), String> {
-        self.mails.borrow_mut().entry(id.to_string()).or_insert_with(|| mail.clone());
+        self.mails
+            .borrow_mut()
+            .entry(id.to_string())
+            .or_insert_with(|| mail.clone());
         Ok(())
     }
 }
@@ -287,7 +360,12 @@ impl Sink {
     }
     /// Mails whose id contains `part`.
     pub fn matching(&self, part: &str) -> Vec<(String, Mail)> {
-        self.mails.borrow().iter().filter(|(k, _)| k.contains(part)).map(|(k, m)| (k.clone(), m.clone())).collect()
+        self.mails
+            .borrow()
+            .iter()
+            .filter(|(k, _)| k.contains(part))
+            .map(|(k, m)| (k.clone(), m.clone()))
+            .collect()
     }
 }
 
@@ -356,8 +434,16 @@ impl Harness {
                     sides: vec!["allies".into(), "axis".into()],
                 },
                 players: vec![
-                    Player { side: "allies".into(), address: "ann@example.org".into(), public_key: ALLIES_KEY.into() },
-                    Player { side: "axis".into(), address: "bob@example.org".into(), public_key: AXIS_KEY.into() },
+                    Player {
+                        side: "allies".into(),
+                        address: "ann@example.org".into(),
+                        public_key: ALLIES_KEY.into(),
+                    },
+                    Player {
+                        side: "axis".into(),
+                        address: "bob@example.org".into(),
+                        public_key: AXIS_KEY.into(),
+                    },
                 ],
                 seed: [42u8; 32],
                 id: Some("g-toy".into()),
@@ -393,11 +479,20 @@ impl Harness {
 
 /// The canonical text of orders.
 pub fn orders(game: &str, side: &str, seq: u64, commands: &[&str]) -> String {
-    format!("game: {game}\nside: {side}\nseq: {seq}\n\n{}", commands.join("\n"))
+    format!(
+        "game: {game}\nside: {side}\nseq: {seq}\n\n{}",
+        commands.join("\n")
+    )
 }
 
 /// A mail carrying one block signed with `key`.
-pub fn signed_mail(from: &str, msg_id: &str, key: &str, canonical: &str, extra_headers: &str) -> String {
+pub fn signed_mail(
+    from: &str,
+    msg_id: &str,
+    key: &str,
+    canonical: &str,
+    extra_headers: &str,
+) -> String {
     format!(
         "From: {from}\nMessage-ID: {msg_id}\nSubject: orders\n{extra_headers}\nHello referee,\n\n{}\n{canonical}\n{}\n{}\n{}\n{}\n",
         dustmail::crypto::ORDERS_BEGIN,
@@ -410,7 +505,11 @@ pub fn signed_mail(from: &str, msg_id: &str, key: &str, canonical: &str, extra_h
 
 pub fn in_dir(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
         .unwrap_or_default();
     v.sort();
     v
