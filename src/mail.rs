@@ -1,21 +1,44 @@
 //! Intake: a raw mail → sender, threading headers and the signed blocks it carries.
+//!
+//! Where blocks are looked for (DESIGN §4): every text body (text/plain; HTML-only bodies are
+//! converted to text by [`html_to_text`], which keeps line breaks of `<br>`, `<p>`, `<div>` and
+//! `<pre>` and drops `<blockquote>` quotes), and every attachment that is text/plain or named
+//! `*.txt` / `*.asc`. Transfer encodings (quoted-printable, base64) and charsets (latin-1,
+//! UTF-16, …) are decoded by mail-parser first.
+//!
+//! A block is an ORDERS marker line, the signed lines, the END ORDERS marker, optional blank
+//! lines, then SIGNATURE … END SIGNATURE (the base64 may be wrapped over several lines). Marker
+//! lines may carry surrounding whitespace; a marker on a quoted line (`> -----BEGIN…`) is not a
+//! marker, so blocks inside quoted replies are ignored.
 
+use crate::crypto::{canonical_text, ORDERS_BEGIN, ORDERS_END, SIG_BEGIN, SIG_END};
 use crate::game::Line;
+use mail_parser::{MessageParser, MimeHeaders, PartType};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeSet;
+
+/// At most this many signed blocks are kept from one mail.
+pub const MAX_BLOCKS: usize = 20;
 
 /// A mail as the referee needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Incoming {
     pub message_id: Option<String>,
-    /// Where replies go (Reply-To, else From).
+    /// Where replies go (Reply-To, else From). None when there is no usable address (missing,
+    /// malformed, or carrying CR/LF: a header injection attempt).
     pub reply_to: Option<String>,
+    /// Subject with control characters replaced by spaces (safe to reuse in a reply header).
     pub subject: String,
     /// Why the referee must not answer this mail at all (bounce, Auto-Submitted, own address).
     pub no_reply: Option<String>,
     /// Signed blocks found in text/plain, HTML-only bodies and text attachments; quoted (`>`)
-    /// blocks are ignored.
+    /// blocks are ignored. Identical blocks found twice (body and attachment) are kept once.
     pub blocks: Vec<RawBlock>,
     /// Hex SHA-256 of the raw bytes (deduplication after a crash).
     pub sha256: String,
+    /// Broken blocks (ORDERS without END, orders without a signature, …), each a sentence a
+    /// player can act on. Not errors of the mail as a whole: other blocks may be fine.
+    pub problems: Vec<String>,
 }
 
 /// A block as found: the canonical signed text and the signature, not yet verified.
@@ -31,7 +54,8 @@ pub struct BlockBody {
     pub game: String,
     pub side: String,
     pub seq: u64,
-    /// Command lines, numbered as lines of the signed text (1-based).
+    /// Command lines, numbered as lines of the signed text (1-based). Blank lines and lines
+    /// holding only a `#` comment are left out.
     pub lines: Vec<Line>,
 }
 
@@ -42,12 +66,481 @@ pub struct MailError(pub String);
 /// Parses a raw mail. `own_address` is the referee's (never answered); mails over `max_bytes`
 /// are refused.
 pub fn parse_mail(raw: &[u8], own_address: &str, max_bytes: usize) -> Result<Incoming, MailError> {
-    let _ = (raw, own_address, max_bytes);
-    Err(MailError("not written yet".into()))
+    if raw.len() > max_bytes {
+        return Err(MailError(format!(
+            "the mail is {} bytes, over the limit of {max_bytes} bytes: send the orders as \
+             plain text without large attachments",
+            raw.len()
+        )));
+    }
+    let sha256 = hex::encode(Sha256::digest(raw));
+    let msg = MessageParser::default().parse(raw).ok_or_else(|| {
+        MailError("this is not a readable mail message (no headers could be parsed)".into())
+    })?;
+
+    let from_addr = msg.from().and_then(|a| a.first());
+    let from = from_addr.and_then(|a| a.address.as_deref());
+    // A Reply-To header, when present, is the only place replies may go: if it is unusable we
+    // do not fall back to From (a forged From must not receive what Reply-To refused).
+    let reply_to = if msg.header_raw("Reply-To").is_some() {
+        msg.reply_to()
+            .and_then(|a| a.first())
+            .and_then(usable_address)
+    } else {
+        from_addr.and_then(usable_address)
+    };
+    let no_reply = no_reply_reason(&msg, from, reply_to.as_deref(), own_address);
+    let subject = msg
+        .subject()
+        .unwrap_or("")
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string();
+    let message_id = msg
+        .message_id()
+        .filter(|id| !id.is_empty() && !id.chars().any(|c| c.is_control() || c == ' '))
+        .map(str::to_string);
+
+    let mut found = Found::default();
+    let mut seen = BTreeSet::new();
+    for &id in &msg.text_body {
+        if !seen.insert(id) {
+            continue;
+        }
+        match msg.parts.get(id as usize).map(|p| &p.body) {
+            Some(PartType::Text(t)) => found.scan(t),
+            Some(PartType::Html(h)) => found.scan(&html_to_text(h)),
+            _ => {}
+        }
+    }
+    for &id in &msg.attachments {
+        if !seen.insert(id) {
+            continue;
+        }
+        let Some(part) = msg.parts.get(id as usize) else {
+            continue;
+        };
+        let name = part.attachment_name().unwrap_or("").to_ascii_lowercase();
+        let named_text = name.ends_with(".txt") || name.ends_with(".asc");
+        let plain = part.content_type().is_some_and(|ct| {
+            ct.ctype().eq_ignore_ascii_case("text")
+                && ct
+                    .subtype()
+                    .is_some_and(|s| s.eq_ignore_ascii_case("plain"))
+        });
+        match &part.body {
+            PartType::Text(t) if plain || named_text => found.scan(t),
+            PartType::Binary(b) | PartType::InlineBinary(b) if named_text => {
+                found.scan(&decode_text_bytes(b))
+            }
+            _ => {}
+        }
+    }
+    if found.blocks.len() > MAX_BLOCKS {
+        return Err(MailError(format!(
+            "the mail carries more than {MAX_BLOCKS} signed blocks, over the limit of \
+             {MAX_BLOCKS} per mail: send fewer blocks per mail"
+        )));
+    }
+    Ok(Incoming {
+        message_id,
+        reply_to,
+        subject,
+        no_reply,
+        blocks: found.blocks,
+        sha256,
+        problems: found.problems,
+    })
+}
+
+/// An address we may write to: one `local@domain`, no whitespace, control or bracket characters,
+/// and no CR/LF hidden anywhere in the header's decoded name either (header injection).
+fn usable_address(addr: &mail_parser::Addr<'_>) -> Option<String> {
+    if addr
+        .name
+        .as_deref()
+        .is_some_and(|n| n.contains(['\r', '\n']))
+    {
+        return None;
+    }
+    let a = addr.address.as_deref()?.trim();
+    let ok = !a.is_empty()
+        && a.len() <= 320
+        && a.contains('@')
+        && !a
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || "<>,;\"\\()[]".contains(c));
+    ok.then(|| a.to_string())
+}
+
+fn no_reply_reason(
+    msg: &mail_parser::Message<'_>,
+    from: Option<&str>,
+    reply_to: Option<&str>,
+    own_address: &str,
+) -> Option<String> {
+    let raw = |name: &str| msg.header_raw(name).map(|v| v.trim().to_string());
+    if let Some(rp) = raw("Return-Path") {
+        if rp == "<>" || rp.is_empty() {
+            return Some("a bounce (empty Return-Path `<>`)".into());
+        }
+    }
+    if let Some(f) = from {
+        let local = f.split('@').next().unwrap_or("");
+        if local.eq_ignore_ascii_case("mailer-daemon") || local.eq_ignore_ascii_case("postmaster") {
+            return Some(format!("a bounce (from {f})"));
+        }
+    }
+    if let Some(auto) = raw("Auto-Submitted") {
+        let value = auto
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if value != "no" {
+            return Some(format!("an automatic mail (Auto-Submitted: {value})"));
+        }
+    }
+    if let Some(p) = raw("Precedence") {
+        let value = p.to_ascii_lowercase();
+        if ["bulk", "junk", "list"].contains(&value.as_str()) {
+            return Some(format!("a bulk or list mail (Precedence: {value})"));
+        }
+    }
+    let own = own_address.trim();
+    if !own.is_empty() {
+        for a in [from, reply_to].into_iter().flatten() {
+            if a.trim().eq_ignore_ascii_case(own) {
+                return Some(format!("sent by or to the referee's own address {own}"));
+            }
+        }
+    }
+    None
+}
+
+/// Text from an attachment mail-parser left as bytes: UTF-16 when it starts with a BOM, else
+/// UTF-8 (invalid sequences replaced).
+fn decode_text_bytes(b: &[u8]) -> String {
+    let utf16 = |le: bool| {
+        let units: Vec<u16> = b
+            .get(2..)
+            .unwrap_or_default()
+            .chunks_exact(2)
+            .map(|c| match c {
+                [x, y] if le => u16::from_le_bytes([*x, *y]),
+                [x, y] => u16::from_be_bytes([*x, *y]),
+                _ => 0xfffd,
+            })
+            .collect();
+        String::from_utf16_lossy(&units)
+    };
+    match b {
+        [0xff, 0xfe, ..] => utf16(true),
+        [0xfe, 0xff, ..] => utf16(false),
+        _ => String::from_utf8_lossy(b).into_owned(),
+    }
+}
+
+#[derive(Default)]
+struct Found {
+    blocks: Vec<RawBlock>,
+    problems: Vec<String>,
+}
+
+fn is_marker(line: &str, marker: &str) -> bool {
+    line.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}') == marker
+}
+
+impl Found {
+    /// Keeps one more block than the limit at most (enough to refuse the mail), so a mail
+    /// of thousands of tiny blocks costs no more than one of 21.
+    fn push(&mut self, b: RawBlock) {
+        if self.blocks.len() <= MAX_BLOCKS && !self.blocks.contains(&b) {
+            self.blocks.push(b);
+        }
+    }
+
+    /// Finds every block in one decoded text.
+    fn scan(&mut self, text: &str) {
+        let lines: Vec<&str> = text.split('\n').collect();
+        let at = |i: usize, marker: &str| lines.get(i).is_some_and(|l| is_marker(l, marker));
+        // The `end` marker at or after `from`, unless a new ORDERS block starts first.
+        let find_end = |from: usize, end: &str| {
+            (from..lines.len())
+                .take_while(|&j| !at(j, ORDERS_BEGIN))
+                .find(|&j| at(j, end))
+        };
+        let paste = "paste the whole block `dustmail sign` printed (sign with `dustmail sign \
+                     --key KEYFILE`)";
+        let mut i = 0;
+        while i < lines.len() {
+            if self.blocks.len() > MAX_BLOCKS || self.problems.len() > MAX_BLOCKS {
+                return;
+            }
+            if !at(i, ORDERS_BEGIN) {
+                i += 1;
+                continue;
+            }
+            let Some(j) = find_end(i + 1, ORDERS_END) else {
+                self.problems.push(format!(
+                    "an ORDERS block has no `{ORDERS_END}` line: {paste}"
+                ));
+                i += 1;
+                continue;
+            };
+            // Blank lines, then the SIGNATURE block.
+            let k = (j + 1..lines.len())
+                .find(|&k| !lines.get(k).is_some_and(|l| l.trim().is_empty()))
+                .unwrap_or(lines.len());
+            if !at(k, SIG_BEGIN) {
+                self.problems.push(format!(
+                    "an ORDERS block is not followed by a `{SIG_BEGIN}` block: {paste}"
+                ));
+                i = j + 1;
+                continue;
+            }
+            let Some(m) = find_end(k + 1, SIG_END) else {
+                self.problems.push(format!(
+                    "a SIGNATURE block has no `{SIG_END}` line: {paste}"
+                ));
+                i = k + 1;
+                continue;
+            };
+            let slice = |from: usize, to: usize| lines.get(from..to).unwrap_or_default();
+            self.push(RawBlock {
+                canonical: canonical_text(&slice(i + 1, j).join("\n")),
+                // The base64 may be wrapped or padded by the mail client.
+                signature_b64: slice(k + 1, m)
+                    .iter()
+                    .flat_map(|l| l.chars())
+                    .filter(|c| !c.is_whitespace())
+                    .collect(),
+            });
+            i = m + 1;
+        }
+    }
+}
+
+/// HTML → text for finding blocks: `<br>`, and the start and end of `<p>`, `<div>`, `<pre>`,
+/// `<li>`, `<tr>`, headings and tables break lines; whitespace collapses except inside `<pre>`;
+/// `<blockquote>` (quoted replies), `<head>`, `<style>`, `<script>` and comments are dropped;
+/// the common entities are decoded.
+pub fn html_to_text(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    let mut pre = 0u32;
+    let mut hidden = 0u32; // depth inside blockquote/head/style/script
+    let mut pending_space = false;
+    let newline = |out: &mut String, pending: &mut bool| {
+        *pending = false;
+        out.push('\n');
+    };
+    while let Some(c) = rest.chars().next() {
+        if let Some(after) = rest.strip_prefix("<!--") {
+            rest = after
+                .find("-->")
+                .and_then(|e| after.get(e + 3..))
+                .unwrap_or("");
+            continue;
+        }
+        if c == '<' {
+            let end = rest.find('>').unwrap_or(rest.len());
+            let tag = rest.get(1..end).unwrap_or("");
+            rest = rest.get(end + 1..).unwrap_or("");
+            let closing = tag.starts_with('/');
+            let name: String = tag
+                .trim_start_matches('/')
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect::<String>()
+                .to_ascii_lowercase();
+            let self_closing = tag.ends_with('/');
+            match name.as_str() {
+                "blockquote" | "head" | "style" | "script" | "title" if !self_closing => {
+                    if closing {
+                        hidden = hidden.saturating_sub(1);
+                    } else {
+                        hidden += 1;
+                    }
+                }
+                "br" if hidden == 0 => newline(&mut out, &mut pending_space),
+                "pre" => {
+                    if hidden == 0 && !out.is_empty() && !out.ends_with('\n') {
+                        newline(&mut out, &mut pending_space);
+                    }
+                    if closing {
+                        pre = pre.saturating_sub(1);
+                    } else if !self_closing {
+                        pre += 1;
+                    }
+                }
+                "p" | "div" | "li" | "tr" | "table" | "ul" | "ol" | "h1" | "h2" | "h3" | "h4"
+                | "h5" | "h6" | "hr"
+                    if hidden == 0 && !out.is_empty() && !out.ends_with('\n') =>
+                {
+                    newline(&mut out, &mut pending_space)
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let (text, len) = if c == '&' {
+            decode_entity(rest)
+        } else {
+            (Some(c), c.len_utf8())
+        };
+        rest = rest.get(len..).unwrap_or("");
+        if hidden > 0 {
+            continue;
+        }
+        match text {
+            Some('\r') if pre > 0 => {}
+            Some(ch) if pre > 0 => out.push(if ch == '\u{a0}' { ' ' } else { ch }),
+            Some(ch) if ch.is_whitespace() && ch != '\u{a0}' => pending_space = true,
+            Some(ch) => {
+                if pending_space && !out.is_empty() && !out.ends_with('\n') {
+                    out.push(' ');
+                }
+                pending_space = false;
+                out.push(if ch == '\u{a0}' { ' ' } else { ch });
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// Decodes the entity at the start of `s` (which starts with `&`): the character and the
+/// number of bytes used. An unknown entity is kept as a literal `&`.
+fn decode_entity(s: &str) -> (Option<char>, usize) {
+    let Some(semi) = s.get(..12).unwrap_or(s).find(';') else {
+        return (Some('&'), 1);
+    };
+    let name = s.get(1..semi).unwrap_or("");
+    let ch = match name {
+        "nbsp" => Some('\u{a0}'),
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "amp" => Some('&'),
+        "quot" => Some('"'),
+        "apos" => Some('\''),
+        _ => name
+            .strip_prefix("#x")
+            .or_else(|| name.strip_prefix("#X"))
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .or_else(|| name.strip_prefix('#').and_then(|d| d.parse().ok()))
+            .and_then(char::from_u32),
+    };
+    match ch {
+        Some(c) => (Some(c), semi + 1),
+        None => (Some('&'), 1),
+    }
 }
 
 /// Splits a canonical signed text into its header and command lines, with errors naming the line.
 pub fn parse_body(canonical: &str) -> Result<BlockBody, MailError> {
-    let _ = canonical;
-    Err(MailError("not written yet".into()))
+    let example = "the signed text starts with three lines such as `game: g-1a2b3c4d`, \
+                   `side: red` and `seq: 4` (any order), then the commands";
+    let mut game: Option<(usize, String)> = None;
+    let mut side: Option<(usize, String)> = None;
+    let mut seq: Option<(usize, u64)> = None;
+    let mut lines = Vec::new();
+    let mut in_header = true;
+    for (idx, text) in canonical.split('\n').enumerate() {
+        let number = idx + 1;
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if in_header {
+            if let Some((key, value)) = trimmed.split_once(':') {
+                let key = key.trim().to_ascii_lowercase();
+                let value = value.split('#').next().unwrap_or("").trim();
+                if ["game", "side", "seq"].contains(&key.as_str()) {
+                    let earlier = match key.as_str() {
+                        "game" => game.as_ref().map(|g| g.0),
+                        "side" => side.as_ref().map(|s| s.0),
+                        _ => seq.as_ref().map(|s| s.0),
+                    };
+                    if let Some(first) = earlier {
+                        return Err(MailError(format!(
+                            "line {number}: `{key}:` appears a second time (first on line \
+                             {first}); write each of `game:`, `side:` and `seq:` exactly once"
+                        )));
+                    }
+                    if value.is_empty() || value.chars().any(char::is_whitespace) {
+                        return Err(MailError(format!(
+                            "line {number}: `{key}:` needs one value without spaces, e.g. \
+                             `{}`",
+                            match key.as_str() {
+                                "game" => "game: g-1a2b3c4d",
+                                "side" => "side: red",
+                                _ => "seq: 4",
+                            }
+                        )));
+                    }
+                    match key.as_str() {
+                        "game" => game = Some((number, value.to_string())),
+                        "side" => side = Some((number, value.to_string())),
+                        _ => {
+                            let n =
+                                value
+                                    .parse::<u64>()
+                                    .ok()
+                                    .filter(|n| *n > 0)
+                                    .ok_or_else(|| {
+                                        MailError(format!(
+                                    "line {number}: `seq: {value}` is not a positive whole \
+                                     number; write the number after that of your last \
+                                     accepted orders, e.g. `seq: 4`"
+                                ))
+                                    })?;
+                            seq = Some((number, n));
+                        }
+                    }
+                    continue;
+                }
+            }
+            in_header = false;
+        }
+        lines.push(Line {
+            number,
+            text: text.to_string(),
+        });
+    }
+    let missing: Vec<&str> = [
+        ("`game:`", game.is_none()),
+        ("`side:`", side.is_none()),
+        ("`seq:`", seq.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(k, m)| m.then_some(k))
+    .collect();
+    match (game, side, seq) {
+        (Some((_, game)), Some((_, side)), Some((_, seq))) => Ok(BlockBody {
+            game,
+            side,
+            seq,
+            lines,
+        }),
+        _ => {
+            let at = lines
+                .first()
+                .map(|l| {
+                    format!(
+                        " (line {} already holds a command: `{}`)",
+                        l.number,
+                        l.text.trim()
+                    )
+                })
+                .unwrap_or_default();
+            Err(MailError(format!(
+                "the signed text has no {} line before the commands{at}: {example}",
+                missing.join(", ")
+            )))
+        }
+    }
 }

@@ -14,12 +14,11 @@ use crate::ledger::{
 use crate::mail::{BlockBody, Incoming, MailError};
 use crate::outbox::{Mail, Outbox};
 use crate::report::{ledger_head_line, with_ledger_head, Templates};
-use crate::seed::{Key, RoundKeys, SeededDice};
+use crate::seed::{Key, RoundKeys, SecretKeys, SeededDice};
 use chrono::{DateTime, Utc};
 use ed25519_dalek::SigningKey;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use serde_json::json;
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -114,38 +113,9 @@ pub struct Ctx<'a, G: Game> {
 // ---------------------------------------------------------------------------------------------
 // Seed chain (DESIGN §5): K_N = SHA-256(S), K_{r-1} = SHA-256(K_r).
 
-fn sha(bytes: &[u8]) -> Key {
-    Sha256::digest(bytes).into()
-}
-
-/// K_r of the chain (r = 0 is the commitment).
+/// K_r of the chain (r = 0 is the commitment); see `crate::seed`.
 pub fn chain_key(secret: &Key, max_rounds: u32, r: u32) -> Key {
-    let mut k = sha(secret);
-    for _ in r..max_rounds {
-        k = sha(&k);
-    }
-    k
-}
-
-/// Round keys for the referee, who holds S.
-pub struct SecretKeys {
-    pub secret: Key,
-    pub max_rounds: u32,
-}
-
-impl RoundKeys for SecretKeys {
-    fn key(&self, round: u32) -> Option<Key> {
-        (round <= self.max_rounds).then(|| chain_key(&self.secret, self.max_rounds, round))
-    }
-}
-
-/// Round keys an auditor knows: the revealed ones.
-pub struct RevealedKeys(pub BTreeMap<u32, Key>);
-
-impl RoundKeys for RevealedKeys {
-    fn key(&self, round: u32) -> Option<Key> {
-        self.0.get(&round).copied()
-    }
+    crate::seed::round_key(secret, max_rounds, r)
 }
 
 fn parse_key(hex_text: &str) -> Option<Key> {
@@ -280,16 +250,19 @@ fn run_step<G: Game>(
                 secret: **secret,
                 max_rounds: created.max_rounds,
             };
-            let mut seeded = SeededDice {
-                keys: &keys,
-                event_id,
-            };
+            let mut seeded = SeededDice::new(&keys, event_id);
             let mut rec = Recording {
                 inner: &mut seeded,
                 draws: Vec::new(),
             };
             let o = f(game, state, &mut rec);
             let draws = rec.draws;
+            if let Some(r) = seeded.missing_key() {
+                return Err(format!(
+                    "the game rolled a die for round {r}, beyond the {} rounds of this game's seed chain",
+                    created.max_rounds
+                ));
+            }
             Ok(Step::from_outcome(o, draws))
         }
         DiceMode::Recorded => {
@@ -496,7 +469,7 @@ pub fn replay<G: Game>(
                         ),
                     ));
                 }
-                if sha(&k) != last_key {
+                if !crate::seed::check_reveal(&k, &last_key) {
                     return Err(mismatch(
                         file,
                         n,
@@ -548,12 +521,9 @@ pub fn replay<G: Game>(
                 all_keys.insert(*r, k);
             }
         }
-        let keys = RevealedKeys(all_keys);
+        let keys = all_keys;
         for (n, draws) in &pending {
-            let mut dice = SeededDice {
-                keys: &keys,
-                event_id: *n,
-            };
+            let mut dice = SeededDice::new(&keys, *n);
             for (i, dr) in draws.iter().enumerate() {
                 if keys.key(dr.round).is_none() {
                     continue;
@@ -1261,6 +1231,22 @@ fn process_mail<G: Game>(
             &inc.sha256.get(..16).unwrap_or(&inc.sha256)
         )
     };
+    // Broken blocks (no END marker, no signature…): one refusal listing them all.
+    if !inc.problems.is_empty() {
+        if let Some(m) = plain_refusal(
+            ctx,
+            &inc,
+            None,
+            &inc.problems.join("\n"),
+            "DESIGN §4 signed orders",
+            "paste the whole output of `dustmail sign` (ORDERS and SIGNATURE blocks) unchanged, outside any quoted text",
+        )? {
+            queue(ctx, &reject_id(999), &m)?;
+        }
+        if inc.blocks.is_empty() {
+            return Ok(false);
+        }
+    }
     if inc.blocks.is_empty() {
         if let Some(m) = plain_refusal(
             ctx,

@@ -1,23 +1,71 @@
-//! The seed chain and the dice of DESIGN §5.
+//! The seed chain and the dice of DESIGN §5. This module doc is part of the contract: an auditor
+//! re-implements exactly what it says.
 //!
-//! Secret S (32 bytes); `K_N = SHA-256(S)`, `K_{r-1} = SHA-256(K_r)`; `K_0` is the commitment.
-//! Round r's dice come from ChaCha20 keyed by `SHA-256("dustmail/dice/v1" ‖ K_r ‖ event id)`,
-//! faces mapped by rejection sampling (our own code, never `gen_range`).
+//! - Secret S (32 bytes); `K_N = SHA-256(S)`, `K_{r-1} = SHA-256(K_r)`; `K_0` is the commitment.
+//!   So `K_r = SHA-256^(N-r+1)(S)` for `0 <= r <= N`; rounds beyond N have no key.
+//! - The dice of round r for ledger event e come from the ChaCha20 keystream (20 rounds, nonce 0,
+//!   block counter from 0; `rand_chacha` 0.10 `ChaCha20Rng::from_seed`) keyed by
+//!   `SHA-256(b"dustmail/dice/v1" ‖ K_r ‖ e as 8 bytes big-endian)`. Each (event, round) pair has
+//!   its own stream, started at its first byte.
+//! - Faces: take the stream's bytes in order; reject a byte b >= 252; otherwise the face is
+//!   `b % 6 + 1`. (252 = 42 × 6, so every face is exactly equally likely.)
+//! - A round whose key is not available (an auditor holding only the keys revealed so far, or a
+//!   round beyond N) cannot be rolled: the die returns 1 and the round is recorded in
+//!   [`SeededDice::missing_key`], which the caller must check and treat as a failure. The dice
+//!   never panic.
 
 use crate::game::DiceSource;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 
 pub type Key = [u8; 32];
 
+/// Domain separation tag of the dice key derivation.
+pub const DICE_TAG: &[u8] = b"dustmail/dice/v1";
+
+fn sha256(data: &[u8]) -> Key {
+    Sha256::digest(data).into()
+}
+
 /// K_r for round `r` (0 = the commitment) of a game lasting at most `max_rounds` rounds.
+///
+/// A round beyond `max_rounds` has no key: this returns all zeroes for it (never the secret
+/// itself); use [`try_round_key`] to tell that case apart.
 pub fn round_key(secret: &Key, max_rounds: u32, r: u32) -> Key {
-    let _ = (secret, max_rounds, r);
-    [0; 32]
+    try_round_key(secret, max_rounds, r).unwrap_or([0; 32])
+}
+
+/// K_r, or None when `r > max_rounds`.
+pub fn try_round_key(secret: &Key, max_rounds: u32, r: u32) -> Option<Key> {
+    if r > max_rounds {
+        return None;
+    }
+    let mut k = sha256(secret); // K_N
+    for _ in r..max_rounds {
+        k = sha256(&k);
+    }
+    Some(k)
 }
 
 /// True when `revealed` (K_r) hashes to `previous` (K_{r-1}).
 pub fn check_reveal(revealed: &Key, previous: &Key) -> bool {
-    let _ = (revealed, previous);
-    false
+    sha256(revealed) == *previous
+}
+
+/// The ChaCha20 key of the dice of `round_key` (K_r) for ledger event `event_id`.
+pub fn dice_key(round_key: &Key, event_id: u64) -> Key {
+    let mut h = Sha256::new();
+    h.update(DICE_TAG);
+    h.update(round_key);
+    h.update(event_id.to_be_bytes());
+    h.finalize().into()
+}
+
+/// Maps one stream byte to a face, or None when the byte is rejected.
+pub fn byte_to_face(b: u8) -> Option<u8> {
+    (b < 252).then_some(b % 6 + 1)
 }
 
 /// Where round keys come from: the referee knows the secret; an auditor only revealed keys.
@@ -25,16 +73,103 @@ pub trait RoundKeys {
     fn key(&self, round: u32) -> Option<Key>;
 }
 
+/// The referee's keys: every round 0..=N from the secret.
+pub struct SecretKeys {
+    pub secret: Key,
+    pub max_rounds: u32,
+}
+
+impl RoundKeys for SecretKeys {
+    fn key(&self, round: u32) -> Option<Key> {
+        try_round_key(&self.secret, self.max_rounds, round)
+    }
+}
+
+/// An auditor's keys: those revealed so far, by round.
+impl RoundKeys for BTreeMap<u32, Key> {
+    fn key(&self, round: u32) -> Option<Key> {
+        self.get(&round).copied()
+    }
+}
+
+/// One round's keystream, read a 64-byte block at a time so the bytes are used exactly in
+/// keystream order (a 1-byte `fill_bytes` would skip the rest of a word).
+struct Stream {
+    rng: ChaCha20Rng,
+    buf: [u8; 64],
+    pos: usize,
+}
+
+impl Stream {
+    fn new(key: Key) -> Self {
+        Stream {
+            rng: ChaCha20Rng::from_seed(key),
+            buf: [0; 64],
+            pos: 64,
+        }
+    }
+    fn next_byte(&mut self) -> u8 {
+        if self.pos >= self.buf.len() {
+            self.rng.fill_bytes(&mut self.buf);
+            self.pos = 0;
+        }
+        let b = self.buf.get(self.pos).copied().unwrap_or(0);
+        self.pos += 1;
+        b
+    }
+    fn face(&mut self) -> u8 {
+        loop {
+            if let Some(f) = byte_to_face(self.next_byte()) {
+                return f;
+            }
+        }
+    }
+}
+
 /// Dice for one ledger event: one ChaCha20 stream per round, created on first use.
+///
+/// Build it with [`SeededDice::new`]; after rolling, check [`SeededDice::missing_key`].
 pub struct SeededDice<'a> {
     pub keys: &'a dyn RoundKeys,
     pub event_id: u64,
+    streams: BTreeMap<u32, Stream>,
+    missing: Option<u32>,
+}
+
+impl<'a> SeededDice<'a> {
+    pub fn new(keys: &'a dyn RoundKeys, event_id: u64) -> Self {
+        SeededDice {
+            keys,
+            event_id,
+            streams: BTreeMap::new(),
+            missing: None,
+        }
+    }
+
+    /// The first round whose dice were asked for but whose key was unavailable. When set, the
+    /// faces returned for that round were placeholders (1) and the outcome must be discarded.
+    pub fn missing_key(&self) -> Option<u32> {
+        self.missing
+    }
 }
 
 impl DiceSource for SeededDice<'_> {
     fn d6(&mut self, round: u32) -> u8 {
-        // PLACEHOLDER (replaced by the seed work).
-        let _ = round;
-        1
+        if !self.streams.contains_key(&round) {
+            match self.keys.key(round) {
+                Some(k) => {
+                    self.streams
+                        .insert(round, Stream::new(dice_key(&k, self.event_id)));
+                }
+                None => {
+                    self.missing.get_or_insert(round);
+                    return 1;
+                }
+            }
+        }
+        match self.streams.get_mut(&round) {
+            Some(s) => s.face(),
+            None => 1,
+        }
     }
 }

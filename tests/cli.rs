@@ -102,7 +102,6 @@ fn init_refuses_a_bad_referee_address_or_transport_with_exit_2() {
 }
 
 #[test]
-#[ignore = "needs crypto.rs (write_secret_key is a placeholder)"]
 fn init_creates_the_home_layout_and_refuses_to_run_twice() {
     let d = tempfile::tempdir().unwrap();
     let home = d.path().join("h");
@@ -153,7 +152,6 @@ fn init_creates_the_home_layout_and_refuses_to_run_twice() {
 }
 
 #[test]
-#[ignore = "needs crypto.rs (keys and signatures are placeholders)"]
 fn keygen_then_sign_prints_a_signed_block() {
     let d = tempfile::tempdir().unwrap();
     let key = d.path().join("ann.key");

@@ -2,8 +2,20 @@
 //!
 //! Pure functions: the dice come in, a description of hits, saves and damage comes out. The state
 //! machine applies the damage (and asks the owner for casualties).
+//!
+//! Order of one line (004 "Attacking" steps 4–6, digest §5.4):
+//! 1. attack roll (cell dice × carriers, or × targeted models for incendiary cells; ×2 for All In
+//!    One), each laser hit chained until it misses;
+//! 2. sustained re-roll of the original failures, then Berserk's re-roll of what still fails (new
+//!    laser hits chain too);
+//! 3. cover saves, one die per hit (squads only, not against range C, flamethrowers, UGLs, range A);
+//! 4. damage per surviving hit from the cell; Damage Resilient, one die per damage point.
+//!
+//! Every die is recorded in [`LineOutcome::rolls`] with its purpose, in the order it was rolled.
 
-use super::model::{Armour, Cover, Save, UnitType, WeaponLine};
+use super::model::{
+    Armour, Cover, CoverKind, Fire, Save, UnitType, WeaponLine, WeaponRange, WeaponTrait,
+};
 use crate::game::{DiceSource, Roll};
 
 /// A die shows a hit on two of its six faces (DESIGN ruling 3): faces 1 and 2.
@@ -11,7 +23,8 @@ pub fn is_hit(face: u8) -> bool {
     face <= 2
 }
 
-/// What the target brings to an attack.
+/// What the target brings to an attack. A hero joined to a squad is attacked as part of the squad:
+/// pass `Squad`, the squad's saves, and models and `remaining` counting the hero (R33, R35).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TargetProfile {
     pub armour: Armour,
@@ -19,7 +32,7 @@ pub struct TargetProfile {
     /// Models in the target (squads); 1 for heroes and vehicles.
     pub models: u32,
     /// Damage points that would destroy it now (models for squads, health left otherwise):
-    /// laser chains stop once it is reached.
+    /// laser chains stop once it is reached (ruling R31).
     pub remaining: u32,
     pub cover: Cover,
     pub soft_save: Save,
@@ -30,7 +43,9 @@ pub struct TargetProfile {
 /// How the attacker fires this line.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FireOptions {
-    /// Models firing the line (already capped for limited ammo); 1 for heroes and vehicles.
+    /// Models firing the line (already capped for limited ammo; `cards::carriers_alive` counts
+    /// them); 1 for heroes and vehicles. 0 is read as 1, as the skeleton did: do not fire a line
+    /// whose carriers are all dead.
     pub carriers: u32,
     pub sustained: bool,
     /// Berserk used this activation: re-roll misses once more, per line.
@@ -55,6 +70,218 @@ pub struct LineOutcome {
     pub summary: String,
 }
 
+/// A fire declaration the rules forbid, with the rule and what to do instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{reason} ({rule}); {instead}")]
+pub struct CombatError {
+    pub reason: String,
+    pub rule: String,
+    pub instead: String,
+}
+
+/// The dice and damage one cell asks for, before any roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct CellPlan {
+    dice: u32,
+    /// Damage per hit; AP incendiary hits eliminate instead.
+    damage: u32,
+    ap_incendiary: bool,
+}
+
+fn plan_cell(cell: Fire, carriers: u32, models: u32, doubled: bool) -> Option<CellPlan> {
+    let carriers = carriers.max(1);
+    let plan = match cell {
+        Fire::No => return None,
+        Fire::Dice { dice, damage } => CellPlan {
+            dice: dice as u32 * carriers,
+            damage: damage as u32,
+            ap_incendiary: false,
+        },
+        // 004 "Incendiary Blast": X dice for each targeted miniature, 1 damage per hit; each
+        // carrier fires its own weapon (ruling R33).
+        Fire::Incendiary { dice } => CellPlan {
+            dice: dice as u32 * models.max(1) * carriers,
+            damage: 1,
+            ap_incendiary: false,
+        },
+        Fire::ApIncendiary { dice } => CellPlan {
+            dice: dice as u32 * models.max(1) * carriers,
+            damage: 0,
+            ap_incendiary: true,
+        },
+    };
+    if plan.dice == 0 {
+        return None;
+    }
+    Some(CellPlan {
+        dice: if doubled { plan.dice * 2 } else { plan.dice },
+        ..plan
+    })
+}
+
+/// Whether `weapon` can damage a target of `armour` at all (a `-` cell, or zero dice, cannot).
+pub fn can_damage(weapon: &WeaponLine, armour: Armour) -> bool {
+    plan_cell(weapon.against(armour), 1, 1, false).is_some()
+}
+
+/// The armour a cover element is attacked as: the vehicle column (ruling R37), 000 "What are the
+/// effects of cover?": ammo crate armour 3 with 2 health, tank trap armour 5 with 4 health.
+pub fn cover_armour(kind: CoverKind) -> Armour {
+    Armour::Vehicle(kind.armour_health().0)
+}
+
+/// Whether `weapon` can damage a cover element of `kind`: flamethrowers cannot damage tank traps
+/// (004 "Flamethrowers": "cannot destroy anti-tank traps").
+pub fn can_damage_cover(weapon: &WeaponLine, kind: CoverKind) -> bool {
+    if kind == CoverKind::TankTrap && weapon.traits.contains(&WeaponTrait::Flamethrower) {
+        return false;
+    }
+    can_damage(weapon, cover_armour(kind))
+}
+
+/// Whether a cover save applies to this line against this target (004 "Check Cover Saves",
+/// "Close-combat weapons", "Flamethrowers", "UGL", "Artillery").
+pub fn cover_save_applies(weapon: &WeaponLine, target: &TargetProfile) -> bool {
+    target.unit_type == UnitType::Squad
+        && target.cover != Cover::None
+        && !matches!(weapon.range, WeaponRange::Close | WeaponRange::Artillery)
+        && !weapon.traits.contains(&WeaponTrait::Flamethrower)
+        && !weapon.traits.contains(&WeaponTrait::GrenadeLauncher)
+        && save_for(target) != Save::None
+}
+
+fn save_for(target: &TargetProfile) -> Save {
+    match target.cover {
+        Cover::None => Save::None,
+        Cover::Soft => target.soft_save,
+        Cover::Hard => target.hard_save,
+    }
+}
+
+/// One limited-ammo weapon line declared in an attack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AmmoUse<'a> {
+    pub weapon: &'a WeaponLine,
+    /// How many of this weapon the unit fires (boxes spent).
+    pub fired: u32,
+    /// Boxes still unmarked on the card.
+    pub boxes_left: u32,
+}
+
+/// Checks the limited-ammo weapons declared in one attack and returns the boxes to mark in total.
+/// 000 "Limited ammo weapons": "you may not use more limited ammo weapons per round than the number
+/// of miniatures in your squad"; each use marks a box, and an empty weapon cannot fire.
+pub fn limited_ammo_cap(models_alive: u32, lines: &[AmmoUse<'_>]) -> Result<u32, CombatError> {
+    let mut total: u32 = 0;
+    for line in lines {
+        if line.fired > line.boxes_left {
+            return Err(CombatError {
+                reason: format!(
+                    "{} fires {} but only {} ammo box(es) are left",
+                    line.weapon.name, line.fired, line.boxes_left
+                ),
+                rule:
+                    "000 \"Limited ammo weapons\": once all the boxes are marked, the unit is out"
+                        .into(),
+                instead: format!("fire at most {} {}", line.boxes_left, line.weapon.id),
+            });
+        }
+        total = total.saturating_add(line.fired);
+    }
+    if total > models_alive {
+        return Err(CombatError {
+            reason: format!(
+                "the attack fires {total} limited-ammo weapons but only {models_alive} model(s) are alive"
+            ),
+            rule: "004 \"Limited Ammo Weapons\" / 000: no more limited ammo weapons per attack than miniatures in the squad".into(),
+            instead: format!("fire at most {models_alive} limited-ammo weapons in this attack"),
+        });
+    }
+    Ok(total)
+}
+
+/// Rolls `n` dice for one purpose, recording them.
+fn roll(
+    n: u32,
+    purpose: String,
+    round: u32,
+    dice: &mut dyn DiceSource,
+    rolls: &mut Vec<Roll>,
+) -> Vec<u8> {
+    let faces: Vec<u8> = (0..n).map(|_| dice.d6(round)).collect();
+    if n > 0 {
+        rolls.push(Roll {
+            purpose,
+            round,
+            faces: faces.clone(),
+        });
+    }
+    faces
+}
+
+/// Rolls the attack of one line: the first roll, laser chains, and the re-rolls of failures, in
+/// the order 000 "Laser" example 2 and "Berserk" describe. Returns the successes.
+struct AttackRoll<'a> {
+    weapon: &'a WeaponLine,
+    reversed: bool,
+    laser: bool,
+    /// Successes after which the target is surely destroyed (ruling R31); `None`: never sure.
+    destroyed_at: Option<u32>,
+    round: u32,
+    successes: u32,
+    chain_dice: u32,
+}
+
+impl AttackRoll<'_> {
+    fn success(&self, face: u8) -> bool {
+        is_hit(face) != self.reversed
+    }
+
+    fn destroyed(&self) -> bool {
+        self.destroyed_at.is_some_and(|n| self.successes >= n)
+    }
+
+    /// Rolls `n` dice; returns the failures. New successes chain when the weapon is a laser.
+    fn roll_batch(
+        &mut self,
+        n: u32,
+        purpose: String,
+        dice: &mut dyn DiceSource,
+        rolls: &mut Vec<Roll>,
+    ) -> u32 {
+        let faces = roll(n, purpose, self.round, dice, rolls);
+        let new = faces.iter().filter(|f| self.success(**f)).count() as u32;
+        self.successes += new;
+        if self.laser {
+            self.chain(new, dice, rolls);
+        }
+        n - new
+    }
+
+    /// 004 "Laser": each success is re-rolled until it fails; 000: stops once the target is
+    /// destroyed. Rolled one die at a time so the chain stops exactly there.
+    fn chain(&mut self, mut pending: u32, dice: &mut dyn DiceSource, rolls: &mut Vec<Roll>) {
+        let mut faces = Vec::new();
+        while pending > 0 && !self.destroyed() {
+            let f = dice.d6(self.round);
+            faces.push(f);
+            if self.success(f) {
+                self.successes += 1;
+            } else {
+                pending -= 1;
+            }
+        }
+        if !faces.is_empty() {
+            self.chain_dice += faces.len() as u32;
+            rolls.push(Roll {
+                purpose: format!("laser chain {}", self.weapon.id),
+                round: self.round,
+                faces,
+            });
+        }
+    }
+}
+
 /// Resolves one weapon line against one target.
 pub fn resolve_line(
     weapon: &WeaponLine,
@@ -63,24 +290,273 @@ pub fn resolve_line(
     round: u32,
     dice: &mut dyn DiceSource,
 ) -> LineOutcome {
-    // PLACEHOLDER (replaced by the combat work): plain X/N dice, no saves or specials.
-    use super::model::Fire;
-    let (n, dmg) = match weapon.against(target.armour) {
-        Fire::Dice { dice, damage } => (dice as u32 * opts.carriers.max(1), damage as u32),
-        _ => (0, 0),
+    let cell = weapon.against(target.armour);
+    let Some(plan) = plan_cell(cell, opts.carriers, target.models, opts.doubled) else {
+        return LineOutcome {
+            summary: format!(
+                "{}: cannot damage {} (a `-` on the weapon line), no dice rolled",
+                weapon.name,
+                armour_text(target.armour)
+            ),
+            ..LineOutcome::default()
+        };
     };
-    let faces: Vec<u8> = (0..n).map(|_| dice.d6(round)).collect();
-    let hits = faces.iter().filter(|f| is_hit(**f)).count() as u32;
-    LineOutcome {
-        rolls: vec![Roll {
-            purpose: format!("attack {}", weapon.id),
+    let saves = cover_save_applies(weapon, target);
+    // Once nothing can cancel a hit, the target is destroyed when the hits reach `remaining`.
+    let destroyed_at = if saves || target.damage_resilient {
+        None
+    } else if plan.ap_incendiary {
+        Some(1)
+    } else {
+        Some(target.remaining.div_ceil(plan.damage.max(1)))
+    };
+    let mut rolls = Vec::new();
+    let mut atk = AttackRoll {
+        weapon,
+        reversed: opts.reversed,
+        laser: weapon.traits.contains(&WeaponTrait::Laser),
+        destroyed_at,
+        round,
+        successes: 0,
+        chain_dice: 0,
+    };
+    let mut fails = atk.roll_batch(plan.dice, format!("attack {}", weapon.id), dice, &mut rolls);
+    let mut notes = Vec::new();
+    if opts.sustained && fails > 0 {
+        notes.push(format!("{fails} re-rolled (sustained)"));
+        fails = atk.roll_batch(
+            fails,
+            format!("sustained re-roll {}", weapon.id),
+            dice,
+            &mut rolls,
+        );
+    }
+    if opts.berserk && fails > 0 {
+        notes.push(format!("{fails} re-rolled (Berserk)"));
+        atk.roll_batch(
+            fails,
+            format!("berserk re-roll {}", weapon.id),
+            dice,
+            &mut rolls,
+        );
+    }
+    if atk.chain_dice > 0 {
+        notes.push(format!("{} laser chain dice", atk.chain_dice));
+    }
+    let hits = atk.successes;
+    finish(
+        weapon, target, plan, saves, plan.dice, hits, notes, rolls, round, dice,
+    )
+}
+
+/// Cover saves, damage and Damage Resilient for `hits` rolled by a line.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    weapon: &WeaponLine,
+    target: &TargetProfile,
+    plan: CellPlan,
+    saves: bool,
+    first_dice: u32,
+    hits: u32,
+    notes: Vec<String>,
+    mut rolls: Vec<Roll>,
+    round: u32,
+    dice: &mut dyn DiceSource,
+) -> LineOutcome {
+    // 004 "Check Cover Saves": one die per hit; a HIT save cancels on each hit, a MISS save on
+    // each miss. The attacker's reversal (Spotter…) does not touch the defender's dice.
+    let mut saved = 0;
+    if saves && hits > 0 {
+        let save = save_for(target);
+        let faces = roll(
+            hits,
+            format!("cover save vs {}", weapon.id),
             round,
-            faces,
-        }],
+            dice,
+            &mut rolls,
+        );
+        saved = faces
+            .iter()
+            .filter(|f| match save {
+                Save::Hit => is_hit(**f),
+                Save::Miss => !is_hit(**f),
+                Save::None => false,
+            })
+            .count() as u32;
+    }
+    let through = hits - saved;
+    let mut eliminate = false;
+    let mut damage = 0;
+    let mut resilient = 0;
+    if plan.ap_incendiary {
+        // 004 "AP Incendiary Blast": at least one hit eliminates the entire unit (ruling R34);
+        // Damage Resilient has no damage points to roll against.
+        if through > 0 {
+            eliminate = true;
+            damage = target.remaining;
+        }
+    } else {
+        damage = through * plan.damage;
+        // 004 "Damage Resilient": after cover saves, one die per damage point, each HIT ignores 1.
+        if target.damage_resilient && damage > 0 {
+            let faces = roll(
+                damage,
+                format!("damage resilient vs {}", weapon.id),
+                round,
+                dice,
+                &mut rolls,
+            );
+            resilient = faces.iter().filter(|f| is_hit(**f)).count() as u32;
+            damage -= resilient;
+        }
+    }
+    let mut summary = format!(
+        "{} vs {}: {} dice",
+        weapon.name,
+        armour_text(target.armour),
+        first_dice
+    );
+    for n in &notes {
+        summary.push_str(", ");
+        summary.push_str(n);
+    }
+    summary.push_str(&format!(", {hits} hit{}", if hits == 1 { "" } else { "s" }));
+    if saves {
+        summary.push_str(&format!(", {saved} saved by cover"));
+    }
+    if resilient > 0 {
+        summary.push_str(&format!(", {resilient} ignored (Damage Resilient)"));
+    }
+    if eliminate {
+        summary.push_str(", the whole unit is eliminated (AP incendiary)");
+    } else {
+        summary.push_str(&format!(", {damage} damage"));
+    }
+    LineOutcome {
+        rolls,
         hits,
-        saved: 0,
-        damage: hits * dmg,
-        eliminate: false,
-        summary: format!("{}: {n} dice, {hits} hits", weapon.name),
+        saved,
+        damage,
+        eliminate,
+        summary,
+    }
+}
+
+/// Attacks a cover element (ammo crate or tank trap) with one line. The element has no save; its
+/// armour is on the vehicle column (R37). Explosives against a tank trap re-roll their misses once,
+/// and once more in a Sustained Attack (004 "Explosives Weapons"). `damage_taken` is what the
+/// element has already lost. Flamethrowers cannot damage tank traps (no dice are rolled).
+pub fn resolve_cover_attack(
+    weapon: &WeaponLine,
+    kind: CoverKind,
+    damage_taken: u8,
+    opts: &FireOptions,
+    round: u32,
+    dice: &mut dyn DiceSource,
+) -> LineOutcome {
+    let (armour, health) = kind.armour_health();
+    let name = match kind {
+        CoverKind::AmmoCrate => "ammo crate",
+        CoverKind::TankTrap => "tank trap",
+    };
+    if !can_damage_cover(weapon, kind) {
+        return LineOutcome {
+            summary: format!("{}: cannot damage a {name}, no dice rolled", weapon.name),
+            ..LineOutcome::default()
+        };
+    }
+    let target = TargetProfile {
+        armour: Armour::Vehicle(armour),
+        unit_type: UnitType::Vehicle,
+        models: 1,
+        remaining: health.saturating_sub(damage_taken) as u32,
+        cover: Cover::None,
+        soft_save: Save::None,
+        hard_save: Save::None,
+        damage_resilient: false,
+    };
+    let explosives_vs_trap =
+        kind == CoverKind::TankTrap && weapon.traits.contains(&WeaponTrait::Explosives);
+    if !explosives_vs_trap {
+        let mut out = resolve_line(weapon, &target, opts, round, dice);
+        out.summary = out.summary.replacen(
+            &format!("vs {}", armour_text(target.armour)),
+            &format!("vs {name}"),
+            1,
+        );
+        return out;
+    }
+    let Some(plan) = plan_cell(
+        weapon.against(target.armour),
+        opts.carriers,
+        1,
+        opts.doubled,
+    ) else {
+        return LineOutcome::default();
+    };
+    let mut rolls = Vec::new();
+    let mut atk = AttackRoll {
+        weapon,
+        reversed: opts.reversed,
+        laser: weapon.traits.contains(&WeaponTrait::Laser),
+        destroyed_at: Some(target.remaining.div_ceil(plan.damage.max(1))),
+        round,
+        successes: 0,
+        chain_dice: 0,
+    };
+    let mut fails = atk.roll_batch(plan.dice, format!("attack {}", weapon.id), dice, &mut rolls);
+    let mut notes = Vec::new();
+    if fails > 0 {
+        notes.push(format!("{fails} re-rolled (explosives vs tank trap)"));
+        fails = atk.roll_batch(
+            fails,
+            format!("explosives re-roll {}", weapon.id),
+            dice,
+            &mut rolls,
+        );
+    }
+    if opts.sustained && fails > 0 {
+        notes.push(format!("{fails} re-rolled (sustained)"));
+        fails = atk.roll_batch(
+            fails,
+            format!("sustained re-roll {}", weapon.id),
+            dice,
+            &mut rolls,
+        );
+    }
+    if opts.berserk && fails > 0 {
+        notes.push(format!("{fails} re-rolled (Berserk)"));
+        atk.roll_batch(
+            fails,
+            format!("berserk re-roll {}", weapon.id),
+            dice,
+            &mut rolls,
+        );
+    }
+    let mut out = finish(
+        weapon,
+        &target,
+        plan,
+        false,
+        plan.dice,
+        atk.successes,
+        notes,
+        rolls,
+        round,
+        dice,
+    );
+    out.summary = out.summary.replacen(
+        &format!("vs {}", armour_text(target.armour)),
+        &format!("vs {name}"),
+        1,
+    );
+    out
+}
+
+fn armour_text(armour: Armour) -> String {
+    match armour {
+        Armour::Soldier(v) => format!("soldier armour {v}"),
+        Armour::Vehicle(v) => format!("vehicle armour {v}"),
+        Armour::Aircraft(v) => format!("aircraft armour {v}"),
     }
 }

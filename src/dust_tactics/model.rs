@@ -198,7 +198,7 @@ pub struct BoardError(pub String);
 impl Board {
     /// A board of open squares; width and height must be multiples of 3 (tiles are 3×3).
     pub fn open(width: u8, height: u8) -> Result<Board, BoardError> {
-        if width == 0 || height == 0 || width % 3 != 0 || height % 3 != 0 {
+        if width == 0 || height == 0 || !width.is_multiple_of(3) || !height.is_multiple_of(3) {
             return Err(BoardError(format!(
                 "a board of {width}×{height} squares is not made of 3×3 tiles: use multiples of 3"
             )));
@@ -348,9 +348,9 @@ pub enum Armour {
     Aircraft(u8),
 }
 
-/// A weapon line's range (004 "Range").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// A weapon line's range (004 "Range"). In card files it is written as printed on the card:
+/// `"C"`, `"6"`, `"3-6"`, `"U"`, `"A"` (the tagged form `{ upto = 6 }` is also read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WeaponRange {
     /// `C`: close combat, adjacent only.
     Close,
@@ -364,9 +364,10 @@ pub enum WeaponRange {
     Artillery,
 }
 
-/// One cell of a weapon line against one armour value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// One cell of a weapon line against one armour value. In card files it is written as printed:
+/// `"4/1"`, `"-"`, `"1/+"` (incendiary), `"1/(+)"` (AP incendiary); the tagged form
+/// `{ dice = { dice = 4, damage = 1 } }` is also read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fire {
     /// `-`: cannot damage this armour.
     No,
@@ -417,6 +418,184 @@ pub struct WeaponLine {
 
 fn no_fire3() -> [Fire; 3] {
     [Fire::No; 3]
+}
+
+impl fmt::Display for Fire {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fire::No => f.write_str("-"),
+            Fire::Dice { dice, damage } => write!(f, "{dice}/{damage}"),
+            Fire::Incendiary { dice } => write!(f, "{dice}/+"),
+            Fire::ApIncendiary { dice } => write!(f, "{dice}/(+)"),
+        }
+    }
+}
+
+impl Fire {
+    /// Parses a cell as printed on a card: `4/1`, `-`, `1/+`, `1/(+)`.
+    pub fn parse(text: &str) -> Option<Fire> {
+        let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        if t == "-" || t.eq_ignore_ascii_case("no") {
+            return Some(Fire::No);
+        }
+        let (dice, rest) = t.split_once('/')?;
+        let dice: u8 = dice.parse().ok()?;
+        match rest {
+            "+" => Some(Fire::Incendiary { dice }),
+            "(+)" => Some(Fire::ApIncendiary { dice }),
+            n => Some(Fire::Dice {
+                dice,
+                damage: n.parse().ok()?,
+            }),
+        }
+    }
+}
+
+/// The tagged (derived) forms, still accepted in card files.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum FireTagged {
+    No,
+    Dice { dice: u8, damage: u8 },
+    Incendiary { dice: u8 },
+    ApIncendiary { dice: u8 },
+}
+
+impl Serialize for Fire {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Fire {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Fire;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a weapon cell like \"4/1\", \"-\", \"1/+\" or \"1/(+)\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Fire, E> {
+                Fire::parse(v).ok_or_else(|| {
+                    E::custom(format!(
+                        "`{v}` is not a weapon cell: write \"X/N\" (X dice, N damage per hit), \"X/+\" (incendiary), \"X/(+)\" (AP incendiary) or \"-\" (cannot damage)"
+                    ))
+                })
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Fire, A::Error> {
+                let t = FireTagged::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(match t {
+                    FireTagged::No => Fire::No,
+                    FireTagged::Dice { dice, damage } => Fire::Dice { dice, damage },
+                    FireTagged::Incendiary { dice } => Fire::Incendiary { dice },
+                    FireTagged::ApIncendiary { dice } => Fire::ApIncendiary { dice },
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl fmt::Display for WeaponRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeaponRange::Close => f.write_str("C"),
+            WeaponRange::Upto(n) => write!(f, "{n}"),
+            WeaponRange::Between(a, b) => write!(f, "{a}-{b}"),
+            WeaponRange::Unlimited => f.write_str("U"),
+            WeaponRange::Artillery => f.write_str("A"),
+        }
+    }
+}
+
+impl WeaponRange {
+    /// Parses a range as printed on a card: `C`, `6`, `3-6`, `U`, `A`.
+    pub fn parse(text: &str) -> Option<WeaponRange> {
+        let t = text.trim();
+        match t.to_ascii_uppercase().as_str() {
+            "C" | "CLOSE" => return Some(WeaponRange::Close),
+            "U" | "UNLIMITED" => return Some(WeaponRange::Unlimited),
+            "A" | "ARTILLERY" => return Some(WeaponRange::Artillery),
+            _ => {}
+        }
+        if let Some((a, b)) = t.split_once('-') {
+            return Some(WeaponRange::Between(
+                a.trim().parse().ok()?,
+                b.trim().parse().ok()?,
+            ));
+        }
+        t.parse().ok().map(WeaponRange::Upto)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum RangeTagged {
+    Close,
+    Upto(u8),
+    Between(u8, u8),
+    Unlimited,
+    Artillery,
+}
+
+impl Serialize for WeaponRange {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for WeaponRange {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = WeaponRange;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a range like \"C\", \"6\", \"3-6\", \"U\" or \"A\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<WeaponRange, E> {
+                WeaponRange::parse(v).ok_or_else(|| {
+                    E::custom(format!(
+                        "`{v}` is not a range: write \"C\" (close combat), \"N\" (up to N squares), \"X-Y\", \"U\" (unlimited) or \"A\" (artillery)"
+                    ))
+                })
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<WeaponRange, E> {
+                u8::try_from(v)
+                    .map(WeaponRange::Upto)
+                    .map_err(|_| E::custom(format!("range {v} is out of 0..=255")))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<WeaponRange, E> {
+                self.visit_i64(v.min(i64::MAX as u64) as i64)
+            }
+            fn visit_enum<A: serde::de::EnumAccess<'de>>(
+                self,
+                data: A,
+            ) -> Result<WeaponRange, A::Error> {
+                let t =
+                    RangeTagged::deserialize(serde::de::value::EnumAccessDeserializer::new(data))?;
+                Ok(tagged_range(t))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<WeaponRange, A::Error> {
+                let t =
+                    RangeTagged::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(tagged_range(t))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn tagged_range(t: RangeTagged) -> WeaponRange {
+    match t {
+        RangeTagged::Close => WeaponRange::Close,
+        RangeTagged::Upto(n) => WeaponRange::Upto(n),
+        RangeTagged::Between(a, b) => WeaponRange::Between(a, b),
+        RangeTagged::Unlimited => WeaponRange::Unlimited,
+        RangeTagged::Artillery => WeaponRange::Artillery,
+    }
 }
 
 impl WeaponLine {

@@ -246,6 +246,11 @@ fn fake_parse_mail(raw: &[u8], own: &str, max: usize) -> Result<Incoming, MailEr
         no_reply,
         blocks,
         sha256: hex::encode(Sha256::digest(raw)),
+        problems: if text.contains("BROKEN") {
+            vec!["an ORDERS block has no END ORDERS line".into()]
+        } else {
+            vec![]
+        },
     })
 }
 

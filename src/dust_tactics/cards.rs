@@ -1,0 +1,447 @@
+//! Unit cards: parsing and validation of `games/dust-tactics/cards/*.toml`, and the shipped cards.
+//!
+//! A card file is the serde form of [`Card`] (docs/cards.md). [`parse_card`] checks what serde
+//! cannot: value ranges, consistency between models, health and carriers, known skills. Every
+//! error names the file, the field and what to write instead.
+
+use super::model::{Armour, Card, Fire, Save, UnitType, WeaponRange};
+use std::collections::BTreeSet;
+
+/// Skills the engine knows by name (004 skills reference, lower-case with dashes).
+pub const KNOWN_SKILLS: &[&str] = &[
+    "ace-pilot",
+    "advanced-reactive-fire",
+    "agile",
+    "air-superiority",
+    "all-in-one",
+    "amphibious",
+    "artillery-strike",
+    "assault",
+    "badass",
+    "berserk",
+    "black-ops",
+    "carry-capacity",
+    "charge",
+    "cheat-death",
+    "combine-shots",
+    "command-squad",
+    "command-vehicle",
+    "commander",
+    "damage-resilient",
+    "dozer-blade",
+    "engineer-vehicle",
+    "fast",
+    "fighting-spirit",
+    "frenzy",
+    "heroic-attack",
+    "hover",
+    "jump",
+    "legendary-tactician",
+    "magazine-reload",
+    "medal-of-honor",
+    "nco-command-squad",
+    "rare-unit",
+    "recovery-vehicle",
+    "scout-vehicle",
+    "self-repair",
+    "sniper",
+    "spotter",
+    "superior-reactive-fire",
+    "take-aim",
+    "tank-head",
+    "tank-riders",
+    "tracked-vehicle",
+    "wiederbelebungsserum",
+];
+
+/// A card file that cannot be used: which file, which field, what is wrong and what to write.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("card {file}: {field}: {reason}; {instead}")]
+pub struct CardError {
+    pub file: String,
+    /// The field path, e.g. `weapons[2].carriers` (`toml` for a syntax error).
+    pub field: String,
+    pub reason: String,
+    pub instead: String,
+}
+
+/// The cards shipped with dustmail: (file name, content).
+pub fn builtin() -> Vec<(&'static str, &'static str)> {
+    macro_rules! card {
+        ($name:literal) => {
+            (
+                $name,
+                include_str!(concat!("../../games/dust-tactics/cards/", $name)),
+            )
+        };
+    }
+    vec![
+        card!("m2b-hot-dog.toml"),
+        card!("m2c-pounder.toml"),
+        card!("recon-rangers.toml"),
+        card!("assault-rangers.toml"),
+        card!("combat-rangers.toml"),
+        card!("joseph-brown.toml"),
+        card!("luther.toml"),
+        card!("ludwig.toml"),
+        card!("recon-grenadiers.toml"),
+        card!("battle-grenadiers.toml"),
+        card!("laser-grenadiers.toml"),
+        card!("sigrid-von-thaler.toml"),
+    ]
+}
+
+/// The shipped cards, parsed and validated.
+pub fn builtin_cards() -> Result<Vec<Card>, CardError> {
+    builtin()
+        .into_iter()
+        .map(|(f, t)| parse_card(f, t))
+        .collect()
+}
+
+/// Parses and validates one card file. `file_name` is the file's name (`m2c-pounder.toml`); the
+/// card's `id` must be its stem.
+pub fn parse_card(file_name: &str, text: &str) -> Result<Card, CardError> {
+    let card: Card = toml::from_str(text).map_err(|e| CardError {
+        file: file_name.to_string(),
+        field: "toml".into(),
+        reason: e.message().to_string(),
+        instead: match e.span() {
+            Some(span) => format!(
+                "fix the file near line {} (see docs/cards.md for the format)",
+                line_of(text, span.start)
+            ),
+            None => "see docs/cards.md for the format".into(),
+        },
+    })?;
+    validate(file_name, &card)?;
+    Ok(card)
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text.get(..offset)
+        .map(|t| t.matches('\n').count() + 1)
+        .unwrap_or(1)
+}
+
+/// Checks a card that serde already read.
+pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
+    let err = |field: &str, reason: String, instead: String| CardError {
+        file: file_name.to_string(),
+        field: field.to_string(),
+        reason,
+        instead,
+    };
+    let stem = file_name
+        .rsplit('/')
+        .next()
+        .unwrap_or(file_name)
+        .trim_end_matches(".toml");
+    if card.id != stem {
+        return Err(err(
+            "id",
+            format!("the id `{}` is not the file's name `{stem}`", card.id),
+            format!(
+                "write id = \"{stem}\" or rename the file to {}.toml",
+                card.id
+            ),
+        ));
+    }
+    if !is_token(&card.id) {
+        return Err(err(
+            "id",
+            format!("`{}` is not a lower-case name with dashes", card.id),
+            "use letters a-z, digits and dashes, e.g. \"recon-rangers\"".into(),
+        ));
+    }
+    if card.name.trim().is_empty() {
+        return Err(err(
+            "name",
+            "the name is empty".into(),
+            "write the unit's name as printed, e.g. name = \"Recon Rangers\"".into(),
+        ));
+    }
+    if card.faction != "allies" && card.faction != "axis" {
+        return Err(err(
+            "faction",
+            format!("`{}` is not a faction", card.faction),
+            "write faction = \"allies\" or faction = \"axis\"".into(),
+        ));
+    }
+    let (class, value, max) = match card.armour {
+        Armour::Soldier(v) => ("soldier", v, 4),
+        Armour::Vehicle(v) => ("vehicle", v, 7),
+        Armour::Aircraft(v) => ("aircraft", v, 3),
+    };
+    if !(1..=max).contains(&value) {
+        return Err(err(
+            "armour",
+            format!("{class} armour {value} is outside {class} armour 1-{max}"),
+            format!(
+                "write armour = {{ {class} = N }} with N from 1 to {max} (000 \"Weapon lines\")"
+            ),
+        ));
+    }
+    match (card.unit_type, card.armour) {
+        (UnitType::Vehicle, Armour::Soldier(_)) => {
+            return Err(err(
+                "armour",
+                "a vehicle cannot have soldier armour".into(),
+                "write armour = { vehicle = N } (or { aircraft = N })".into(),
+            ))
+        }
+        (UnitType::Squad | UnitType::Hero, Armour::Vehicle(_) | Armour::Aircraft(_)) => {
+            return Err(err(
+                "armour",
+                "squads and heroes have soldier armour".into(),
+                "write armour = { soldier = N } with N from 1 to 4".into(),
+            ))
+        }
+        _ => {}
+    }
+    if card.health == 0 {
+        return Err(err(
+            "health",
+            "health is 0".into(),
+            "write the models of a squad or the health of a hero or vehicle (at least 1)".into(),
+        ));
+    }
+    if card.ap == 0 {
+        return Err(err(
+            "ap",
+            "the army point value is 0".into(),
+            "write the AP printed on the card (at least 1)".into(),
+        ));
+    }
+    if card.unit_type != UnitType::Squad
+        && (card.soft_save != Save::None || card.hard_save != Save::None)
+    {
+        return Err(err(
+            if card.soft_save != Save::None {
+                "soft_save"
+            } else {
+                "hard_save"
+            },
+            "only squads get cover saves (004 \"Check Cover Saves\")".into(),
+            "remove soft_save and hard_save from hero and vehicle cards".into(),
+        ));
+    }
+    if card.weapons.is_empty() {
+        return Err(err(
+            "weapons",
+            "the card has no weapon line".into(),
+            "add at least one [[weapons]] table".into(),
+        ));
+    }
+    let mut ids = BTreeSet::new();
+    for (i, w) in card.weapons.iter().enumerate() {
+        let f = |name: &str| format!("weapons[{i}].{name}");
+        if !is_token(&w.id) {
+            return Err(err(
+                &f("id"),
+                format!("`{}` is not a lower-case name with dashes", w.id),
+                "players type it in orders: use letters a-z, digits and dashes, e.g. \"mg\"".into(),
+            ));
+        }
+        if !ids.insert(w.id.as_str()) {
+            return Err(err(
+                &f("id"),
+                format!("weapon id `{}` is used twice", w.id),
+                "give each weapon line its own id".into(),
+            ));
+        }
+        if let Some(c) = w.carriers {
+            if c == 0 || c > card.health {
+                return Err(err(
+                    &f("carriers"),
+                    format!("{c} carriers, but the unit has {} model(s)", card.health),
+                    format!(
+                        "write carriers from 1 to {} or leave it out (every model carries it)",
+                        card.health
+                    ),
+                ));
+            }
+        }
+        match w.range {
+            WeaponRange::Upto(0) => {
+                return Err(err(
+                    &f("range"),
+                    "range 0 reaches nothing".into(),
+                    "write \"C\" for close combat or a range of at least 1".into(),
+                ))
+            }
+            WeaponRange::Between(a, b) if a == 0 || a > b => {
+                return Err(err(
+                    &f("range"),
+                    format!("range {a}-{b} is empty"),
+                    "write \"X-Y\" with 1 <= X <= Y".into(),
+                ))
+            }
+            _ => {}
+        }
+        let cells = w
+            .soldier
+            .iter()
+            .map(|c| ("soldier", c))
+            .chain(w.vehicle.iter().map(|c| ("vehicle", c)))
+            .chain(w.aircraft.iter().map(|c| ("aircraft", c)));
+        for (col, cell) in cells {
+            let bad = match cell {
+                Fire::Dice { dice, damage } => *dice == 0 || *damage == 0,
+                Fire::Incendiary { dice } | Fire::ApIncendiary { dice } => *dice == 0,
+                Fire::No => false,
+            };
+            if bad {
+                return Err(err(
+                    &f(col),
+                    format!("the cell `{cell}` rolls no dice or does no damage"),
+                    "write \"-\" for a weapon that cannot damage that armour".into(),
+                ));
+            }
+        }
+        if w.ammo == Some(0) {
+            return Err(err(
+                &f("ammo"),
+                "0 ammo boxes".into(),
+                "write the number of boxes printed on the card, or leave ammo out for unlimited"
+                    .into(),
+            ));
+        }
+    }
+    let mut skills = BTreeSet::new();
+    for (i, s) in card.skills.iter().enumerate() {
+        if !KNOWN_SKILLS.contains(&s.name.as_str()) {
+            return Err(err(
+                &format!("skills[{i}].name"),
+                format!("`{}` is not a skill the engine knows", s.name),
+                format!(
+                    "write one of: {} (lower-case, dashes)",
+                    KNOWN_SKILLS.join(", ")
+                ),
+            ));
+        }
+        if !skills.insert(s.name.as_str()) {
+            return Err(err(
+                &format!("skills[{i}].name"),
+                format!("skill `{}` is listed twice", s.name),
+                "list each skill once".into(),
+            ));
+        }
+        if s.uses == Some(0) {
+            return Err(err(
+                &format!("skills[{i}].uses"),
+                "0 uses".into(),
+                "write the uses per game, or leave uses out for an unlimited skill".into(),
+            ));
+        }
+    }
+    match card.unit_type {
+        UnitType::Squad => {
+            if card.models.len() != card.health as usize {
+                return Err(err(
+                    "models",
+                    format!(
+                        "{} model(s) listed but health is {}",
+                        card.models.len(),
+                        card.health
+                    ),
+                    format!(
+                        "list one [[models]] per miniature ({} of them), or change health",
+                        card.health
+                    ),
+                ));
+            }
+            let mut model_ids = BTreeSet::new();
+            for (i, m) in card.models.iter().enumerate() {
+                if !is_token(&m.id) || !model_ids.insert(m.id.as_str()) {
+                    return Err(err(
+                        &format!("models[{i}].id"),
+                        format!("model id `{}` is not a unique lower-case name", m.id),
+                        "give each model its own id, e.g. \"1\", \"2\", \"mg\"".into(),
+                    ));
+                }
+                for c in &m.carries {
+                    if card.weapon(c).is_none() {
+                        return Err(err(
+                            &format!("models[{i}].carries"),
+                            format!("`{c}` is not a weapon id of this card"),
+                            format!(
+                                "use one of: {}",
+                                card.weapons
+                                    .iter()
+                                    .map(|w| w.id.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        ));
+                    }
+                }
+            }
+            // The picture must agree with the bracketed count (000 "Flamethrower (1)").
+            for (i, w) in card.weapons.iter().enumerate() {
+                if let Some(c) = w.carriers {
+                    let shown = card
+                        .models
+                        .iter()
+                        .filter(|m| m.carries.iter().any(|x| x == &w.id))
+                        .count();
+                    if shown != c as usize && w.ammo.is_none() {
+                        return Err(err(
+                            &format!("weapons[{i}].carriers"),
+                            format!("carriers = {c} but {shown} model(s) carry `{}`", w.id),
+                            "make carriers match the models whose `carries` list the weapon".into(),
+                        ));
+                    }
+                }
+            }
+        }
+        UnitType::Hero | UnitType::Vehicle => {
+            if !card.models.is_empty() {
+                return Err(err(
+                    "models",
+                    "only squads list models".into(),
+                    "remove [[models]] from hero and vehicle cards".into(),
+                ));
+            }
+            if let Some((i, _)) = card
+                .weapons
+                .iter()
+                .enumerate()
+                .find(|(_, w)| w.carriers.is_some_and(|c| c > 1))
+            {
+                return Err(err(
+                    &format!("weapons[{i}].carriers"),
+                    "a hero or vehicle carries each weapon line once".into(),
+                    "leave carriers out, or give each weapon its own line".into(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
+}
+
+/// How many living models fire `weapon_id`: every model for an unbracketed line, else the living
+/// models whose `carries` list it (a dead carrier's special weapon is lost; limited-ammo weapons
+/// are the caller's business: any model may fire them, 004 "Limited Ammo Weapons").
+pub fn carriers_alive(card: &Card, weapon_id: &str, alive: &[&str]) -> u32 {
+    let Some(w) = card.weapon(weapon_id) else {
+        return 0;
+    };
+    if card.unit_type != UnitType::Squad || w.carriers.is_none() {
+        return if card.unit_type == UnitType::Squad {
+            alive.len() as u32
+        } else {
+            1
+        };
+    }
+    card.models
+        .iter()
+        .filter(|m| alive.contains(&m.id.as_str()) && m.carries.iter().any(|c| c == &w.id))
+        .count() as u32
+}
