@@ -135,11 +135,33 @@ pub struct Submission {
     pub accepted: bool,
     /// Why the whole submission was refused (signature, seq, finished game…).
     #[serde(default)]
-    pub reason: Option<String>,
+    pub refusal: Option<Refusal>,
     pub round: u32,
     pub at: String,
     #[serde(flatten)]
     pub step: Step,
+}
+
+/// Why a submission was refused as a whole: what was wrong, the rule, what to send instead.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refusal {
+    pub reason: String,
+    pub rule: String,
+    pub instead: String,
+}
+
+impl Refusal {
+    pub fn new(
+        reason: impl Into<String>,
+        rule: impl Into<String>,
+        instead: impl Into<String>,
+    ) -> Refusal {
+        Refusal {
+            reason: reason.into(),
+            rule: rule.into(),
+            instead: instead.into(),
+        }
+    }
 }
 
 /// Defaults applied when a side let its deadline pass.
@@ -232,9 +254,15 @@ impl Ledger {
             },
         };
         l.append(Event::Created(Box::new(created)))?;
+        // The new file's directory entry, and the directory's own entry in games/.
         File::open(dir)
             .and_then(|d| d.sync_all())
             .map_err(io(dir))?;
+        if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+            File::open(parent)
+                .and_then(|d| d.sync_all())
+                .map_err(io(parent))?;
+        }
         Ok(l)
     }
 

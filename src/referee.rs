@@ -9,7 +9,7 @@ use crate::config::{valid_game_id, Config, Home};
 use crate::game::{DiceSource, Game, GameResult, Line, Outcome};
 use crate::ledger::{
     self, sha256_hex, state_digest, Created, Deadline, Draw, Entry, Event, Finished, Head, Ledger,
-    LedgerError, Player, RoundEnd, Step, Submission,
+    LedgerError, Player, Refusal, RoundEnd, Step, Submission,
 };
 use crate::mail::{BlockBody, Incoming, MailError};
 use crate::outbox::{Mail, Outbox};
@@ -75,6 +75,8 @@ pub struct Edges {
     pub parse_body: fn(&str) -> Result<BlockBody, MailError>,
     /// Verifies a base64 signature of `canonical` by the key written `ed25519:<base64>`.
     pub verify: fn(&str, &str, &str) -> Result<(), String>,
+    /// Verifies a base64 signature of exactly these bytes (ledger-head lines).
+    pub verify_text: fn(&str, &str, &str) -> Result<(), String>,
     /// Signs a text with the referee key (ledger-head lines), base64.
     pub sign_text: fn(&SigningKey, &str) -> String,
     /// `ed25519:<base64>` of a key.
@@ -89,6 +91,10 @@ impl Edges {
             verify: |key, canonical, sig| {
                 let vk = crate::crypto::parse_public_key(key).map_err(|e| e.to_string())?;
                 crate::crypto::verify(&vk, canonical, sig).map_err(|e| e.to_string())
+            },
+            verify_text: |key, text, sig| {
+                let vk = crate::crypto::parse_public_key(key).map_err(|e| e.to_string())?;
+                crate::crypto::verify_text(&vk, text, sig).map_err(|e| e.to_string())
             },
             sign_text: crate::crypto::sign_text,
             public_key_text: |k| crate::crypto::public_key_text(&k.verifying_key()),
@@ -608,7 +614,7 @@ pub fn check_head(
         }
     };
     let line = format!("Ledger-Head: {game} {seq} {hash}");
-    (edges.verify)(&created.referee_public_key, &line, sig).map_err(|e| {
+    (edges.verify_text)(&created.referee_public_key, &line, sig).map_err(|e| {
         RefereeError::Verify(format!(
             "the ledger-head signature does not verify against the referee key in the log: {e}"
         ))
@@ -752,8 +758,15 @@ pub struct HomeLock {
 
 impl Drop for HomeLock {
     fn drop(&mut self) {
+        // The file stays: removing it would let a run that opened it just before lock an
+        // unlinked file while a third run locks a new one.
         let _ = fs2::FileExt::unlock(&self._file);
-        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+impl HomeLock {
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 }
 
@@ -891,7 +904,7 @@ pub fn create_game<G: Game>(ctx: &Ctx<G>, new: NewGame) -> Result<String, Refere
             None,
             loaded.ledger.head(),
         );
-        queue(ctx, &format!("{id}-1-welcome-{}", p.side), &mail)?;
+        queue(ctx, &format!("{id}-1-welcome-{}", id_part(&p.side)), &mail)?;
     }
     Ok(id)
 }
@@ -1029,12 +1042,11 @@ fn step_mails<G: Game>(
         };
         if !s.accepted {
             if let Some(to) = to {
-                let reason = s.reason.clone().unwrap_or_default();
-                let (rule, instead) = split_reason(&reason);
+                let r = s.refusal.clone().unwrap_or(Refusal::new("", "", ""));
                 let text = render(
                     ctx,
                     "refusal",
-                    json!({"game": id, "ledger_seq": n, "reason": reason_text(&reason), "rule": rule, "instead": instead}),
+                    json!({"game": id, "ledger_seq": n, "reason": r.reason, "rule": r.rule, "instead": r.instead}),
                 )?;
                 let m = game_mail(
                     ctx,
@@ -1097,7 +1109,7 @@ fn step_mails<G: Game>(
             None,
             last_head,
         );
-        out.push((format!("{id}-{n}-report-{}", p.side), m));
+        out.push((format!("{id}-{n}-report-{}", id_part(&p.side)), m));
         if let Some(f) = &finished {
             let text = render(
                 ctx,
@@ -1113,7 +1125,7 @@ fn step_mails<G: Game>(
                 None,
                 last_head,
             );
-            out.push((format!("{id}-{n}-end-{}", p.side), m));
+            out.push((format!("{id}-{n}-end-{}", id_part(&p.side)), m));
         }
     }
     Ok(out)
@@ -1127,19 +1139,17 @@ fn result_text(r: &GameResult) -> String {
     }
 }
 
-/// Refusal reasons are stored as "reason\u{1f}rule\u{1f}instead".
-fn pack_reason(reason: &str, rule: &str, instead: &str) -> String {
-    format!("{reason}\u{1f}{rule}\u{1f}{instead}")
-}
-fn reason_text(packed: &str) -> String {
-    packed.split('\u{1f}').next().unwrap_or("").to_string()
-}
-fn split_reason(packed: &str) -> (String, String) {
-    let mut it = packed.split('\u{1f}').skip(1);
-    (
-        it.next().unwrap_or("").to_string(),
-        it.next().unwrap_or("").to_string(),
-    )
+/// A side id made safe for an outbox mail id (letters, digits, `.`, `_`, `-`).
+fn id_part(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// The deadline of the current decisions: last step + deadline hours.
@@ -1361,10 +1371,10 @@ fn refuse_reason(
     block_sig: &str,
     canonical: &str,
     edges: &Edges,
-) -> Option<String> {
+) -> Option<Refusal> {
     let _ = ctx_game_id;
     if g.finished.is_some() {
-        return Some(pack_reason(
+        return Some(Refusal::new(
             "this game is over: no more orders are taken",
             "the game ended (see the end mail)",
             "nothing; start a new game with the referee",
@@ -1372,7 +1382,7 @@ fn refuse_reason(
     }
     let Some(p) = created.players.iter().find(|p| p.side == body.side) else {
         let sides: Vec<&str> = created.players.iter().map(|p| p.side.as_str()).collect();
-        return Some(pack_reason(
+        return Some(Refusal::new(
             &format!(
                 "side `{}` does not play in game {}",
                 body.side, created.game_id
@@ -1382,7 +1392,7 @@ fn refuse_reason(
         ));
     };
     if let Err(e) = (edges.verify)(&p.public_key, canonical, block_sig) {
-        return Some(pack_reason(
+        return Some(Refusal::new(
             &format!(
                 "the signature does not verify against the key registered for side {} ({e})",
                 p.side
@@ -1393,7 +1403,7 @@ fn refuse_reason(
     }
     let last = g.last_seq.get(&body.side).copied().unwrap_or(0);
     if body.seq <= last {
-        return Some(pack_reason(
+        return Some(Refusal::new(
             &format!(
                 "seq {} is not greater than {last}, the last seq accepted from side {}: this mail is a replay or stale",
                 body.seq, body.side
@@ -1452,7 +1462,7 @@ fn submit_block<G: Game>(
         reply_to: inc.reply_to.clone(),
         no_reply: inc.no_reply.clone(),
         accepted: refusal.is_none(),
-        reason: refusal.clone(),
+        refusal: refusal.clone(),
         round,
         at: ctx.now.to_rfc3339(),
         step,
@@ -1648,7 +1658,7 @@ fn deadlines<G: Game>(
                 );
                 queue(
                     ctx,
-                    &format!("{}-{}-reminder-{}", g.id, head.seq, a.side),
+                    &format!("{}-{}-reminder-{}", g.id, head.seq, id_part(&a.side)),
                     &m,
                 )?;
                 sum.reminders += 1;

@@ -176,9 +176,10 @@ fn a_replayed_mail_is_refused_recorded_and_changes_nothing() {
     let s = submission(&entries[2]);
     assert!(!s.accepted);
     assert!(s
-        .reason
-        .as_deref()
+        .refusal
+        .as_ref()
         .unwrap()
+        .reason
         .contains("seq 1 is not greater than 1"));
     assert!(s.step.results.is_empty());
     let refusal = h.sink.get("g-toy-3-refusal").unwrap();
@@ -237,7 +238,7 @@ fn a_stale_seq_is_refused() {
     assert_eq!((sum.accepted, sum.refused), (2, 1));
     let s = submission(h.entries(&g).last().unwrap()).clone();
     assert!(!s.accepted && s.player_seq == 4);
-    assert!(s.reason.unwrap().contains("not greater than 5"));
+    assert!(s.refusal.unwrap().reason.contains("not greater than 5"));
 }
 
 #[test]
@@ -294,8 +295,9 @@ fn a_wrong_key_is_refused_and_recorded() {
     assert!(!s.accepted);
     assert_eq!(s.canonical, canon);
     assert!(s
-        .reason
+        .refusal
         .unwrap()
+        .reason
         .contains("does not verify against the key registered for side allies"));
     let m = h.sink.get("g-toy-2-refusal").unwrap();
     assert!(m
@@ -451,9 +453,10 @@ fn orders_after_the_end_are_refused() {
     let g = h.new_game();
     play_to_the_end(&h, &g);
     assert!(submission(&h.entries(&g)[6])
-        .reason
-        .as_deref()
+        .refusal
+        .as_ref()
         .unwrap()
+        .reason
         .contains("this game is over"));
     h.drop_mail(
         "z",
@@ -469,9 +472,10 @@ fn orders_after_the_end_are_refused() {
     assert_eq!(sum.refused, 1);
     let e = h.entries(&g);
     assert!(submission(e.last().unwrap())
-        .reason
-        .as_deref()
+        .refusal
+        .as_ref()
         .unwrap()
+        .reason
         .contains("this game is over"));
 }
 

@@ -313,6 +313,7 @@ pub fn fake_edges() -> Edges {
                 verify_ed25519(key, canonical, sig)
             }
         },
+        verify_text: verify_ed25519,
         sign_text: real_sign_text,
         public_key_text: fake_public_key_text,
     }
