@@ -1383,17 +1383,17 @@ fn refuse_reason(
     let Some(p) = created.players.iter().find(|p| p.side == body.side) else {
         let sides: Vec<&str> = created.players.iter().map(|p| p.side.as_str()).collect();
         return Some(Refusal::new(
-            &format!(
+            format!(
                 "side `{}` does not play in game {}",
                 body.side, created.game_id
             ),
             "DESIGN §4: the side: line names your side",
-            &format!("write one of: side: {}", sides.join(" | ")),
+            format!("write one of: side: {}", sides.join(" | ")),
         ));
     };
     if let Err(e) = (edges.verify)(&p.public_key, canonical, block_sig) {
         return Some(Refusal::new(
-            &format!(
+            format!(
                 "the signature does not verify against the key registered for side {} ({e})",
                 p.side
             ),
@@ -1404,12 +1404,12 @@ fn refuse_reason(
     let last = g.last_seq.get(&body.side).copied().unwrap_or(0);
     if body.seq <= last {
         return Some(Refusal::new(
-            &format!(
+            format!(
                 "seq {} is not greater than {last}, the last seq accepted from side {}: this mail is a replay or stale",
                 body.seq, body.side
             ),
             "DESIGN §4: seq is per side, strictly increasing",
-            &format!("if these are new orders, sign them again with seq: {}", last + 1),
+            format!("if these are new orders, sign them again with seq: {}", last + 1),
         ));
     }
     None

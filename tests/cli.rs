@@ -337,3 +337,143 @@ fn demo_is_a_stub_that_says_what_to_do() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("play a game with init, keygen, new, sign and run"));
 }
+
+fn init_home(d: &Path) -> std::path::PathBuf {
+    let home = d.join("h");
+    let o = dustmail(&home, &["init", "--referee", "referee@example.org"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    home
+}
+
+#[test]
+fn new_refuses_bad_players_and_unknown_scenarios_with_exit_2() {
+    let d = tempfile::tempdir().unwrap();
+    let home = init_home(d.path());
+    let o = dustmail(
+        &home,
+        &[
+            "new",
+            "--scenario",
+            "skirmish",
+            "--player",
+            "allies-ann@example.org",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("write SIDE=ADDRESS:PUBKEY"),
+        "{}",
+        stderr(&o)
+    );
+    let o = dustmail(
+        &home,
+        &[
+            "new",
+            "--scenario",
+            "skirmish",
+            "--player",
+            "allies=ann@example.org:ed25519:nonsense",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("copy the last line `dustmail keygen` printed"),
+        "{}",
+        stderr(&o)
+    );
+    let key = d.path().join("k");
+    let pk = stdout(&dustmail(
+        d.path(),
+        &["keygen", "--out", key.to_str().unwrap()],
+    ))
+    .lines()
+    .last()
+    .unwrap()
+    .to_string();
+    let o = dustmail(
+        &home,
+        &[
+            "new",
+            "--scenario",
+            "no-such-scenario",
+            "--player",
+            &format!("allies=ann@example.org:{pk}"),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("scenario `no-such-scenario`: cannot read"),
+        "{}",
+        stderr(&o)
+    );
+    let o = dustmail(
+        &home,
+        &[
+            "new",
+            "--scenario",
+            "x",
+            "--seed",
+            "abc",
+            "--player",
+            &format!("allies=ann@example.org:{pk}"),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn run_moves_a_mail_for_an_unknown_game_to_rejected() {
+    let d = tempfile::tempdir().unwrap();
+    let home = init_home(d.path());
+    let key = d.path().join("k");
+    assert_eq!(
+        dustmail(d.path(), &["keygen", "--out", key.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
+    let orders = d.path().join("o.txt");
+    std::fs::write(
+        &orders,
+        "game: g-00000000\nside: allies\nseq: 1\n\nfirst allies\n",
+    )
+    .unwrap();
+    let block = stdout(&dustmail(
+        d.path(),
+        &[
+            "sign",
+            "--key",
+            key.to_str().unwrap(),
+            orders.to_str().unwrap(),
+        ],
+    ));
+    let mail = format!(
+        "From: ann@example.org\r\nMessage-ID: <1@x>\r\nSubject: orders\r\n\r\n{}",
+        block.replace('\n', "\r\n")
+    );
+    std::fs::write(home.join("maildir/new/1.eml"), mail).unwrap();
+    let o = dustmail(&home, &["run", "--once", "--now", "2026-01-01T00:00:00Z"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("mails 1 accepted 0 refused 0 rejected 1"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(home.join("rejected/1.eml").exists());
+    assert!(!home.join("maildir/new/1.eml").exists());
+}
+
+#[test]
+fn a_second_run_while_one_holds_the_lock_exits_2() {
+    let d = tempfile::tempdir().unwrap();
+    let home = init_home(d.path());
+    let _held = dustmail::referee::lock_home(&dustmail::config::Home::new(&home)).unwrap();
+    let o = dustmail(&home, &["run"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("another dustmail run holds"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("wait for it or remove the stale lock"));
+}

@@ -647,3 +647,118 @@ fn mails_are_processed_in_name_order() {
         .contains("REFUSED: it is not your turn"));
     assert_eq!(submission(&e[2]).side, "allies");
 }
+
+// With the real crypto and mail intake (crypto.rs, mail.rs) and the toy game.
+
+#[test]
+fn real_signed_mails_are_verified_applied_and_audited() {
+    let h = Harness::with_real_edges();
+    let (ann, bob) = real_player_keys();
+    let g = h.new_game_with_keys(&ann, &bob);
+    h.drop_mail(
+        "1",
+        &real_mail(
+            "Ann <ann@example.org>",
+            "<r1@x>",
+            &ann,
+            &orders(&g, "allies", 1, &["add 5"]),
+        ),
+    );
+    h.drop_mail(
+        "2",
+        &real_mail(
+            "bob@example.org",
+            "<r2@x>",
+            &bob,
+            &orders(&g, "axis", 1, &["add 2"]),
+        ),
+    );
+    let sum = h.run(T0);
+    assert_eq!(
+        (sum.accepted, sum.refused, sum.rejected),
+        (2, 0, 0),
+        "{:?}",
+        sum.warnings
+    );
+    let r = h.sink.get("g-toy-2-receipt").unwrap();
+    assert_eq!(r.to, vec!["ann@example.org".to_string()]);
+    assert!(r.text.contains("understood: add 5"));
+    // An auditor holding only the log checks every signature, key and die.
+    let data = std::fs::read(h.log(&g)).unwrap();
+    let (created, _, sum) =
+        referee::replay_bytes(&Toy, &h.edges, "log.jsonl", &data, DiceMode::Recorded).unwrap();
+    assert_eq!((sum.signatures, sum.keys_revealed), (2, 1));
+    // The ledger head in the last report is signed by the referee's real key.
+    let m = h.sink.get("g-toy-3-report-axis").unwrap();
+    let line = m
+        .text
+        .lines()
+        .find(|l| l.starts_with("Ledger-Head: "))
+        .unwrap();
+    let sig = m
+        .text
+        .lines()
+        .find_map(|l| l.strip_prefix("Ledger-Head-Signature: "))
+        .unwrap();
+    referee::check_head(&h.edges, &created, &data, line, sig).unwrap();
+    let err = referee::check_head(&h.edges, &created, &data, &line.replace(" 4 ", " 3 "), sig)
+        .unwrap_err();
+    assert!(err.to_string().contains("does not verify"), "{err}");
+}
+
+#[test]
+fn real_orders_signed_with_the_other_sides_key_or_edited_after_signing_are_refused() {
+    let h = Harness::with_real_edges();
+    let (ann, bob) = real_player_keys();
+    let g = h.new_game_with_keys(&ann, &bob);
+    h.drop_mail(
+        "1",
+        &real_mail(
+            "bob@example.org",
+            "<r1@x>",
+            &bob,
+            &orders(&g, "allies", 1, &["add 5"]),
+        ),
+    );
+    let edited = real_mail(
+        "ann@example.org",
+        "<r2@x>",
+        &ann,
+        &orders(&g, "allies", 1, &["add 1"]),
+    )
+    .replace("add 1", "add 5");
+    h.drop_mail("2", &edited);
+    let sum = h.run(T0);
+    assert_eq!((sum.accepted, sum.refused), (0, 2));
+    for (n, to) in [(2, "bob@example.org"), (3, "ann@example.org")] {
+        let m = h.sink.get(&format!("g-toy-{n}-refusal")).unwrap();
+        assert_eq!(m.to, vec![to.to_string()]);
+        assert!(
+            m.text
+                .contains("does not verify against the key registered for side allies"),
+            "{}",
+            m.text
+        );
+    }
+    let l = referee::load_game(&Toy, &h.edges, &h.home, &g).unwrap();
+    assert_eq!(l.derived.state.turn, 0, "nothing applied");
+}
+
+#[test]
+fn a_real_bounce_gets_no_reply() {
+    let h = Harness::with_real_edges();
+    let (ann, bob) = real_player_keys();
+    let g = h.new_game_with_keys(&ann, &bob);
+    h.sink.clear();
+    let bounce = real_mail(
+        "MAILER-DAEMON@example.org",
+        "<b@x>",
+        &bob,
+        &orders(&g, "allies", 1, &["add 5"]),
+    )
+    .replacen("Subject:", "Auto-Submitted: auto-replied\r\nSubject:", 1);
+    h.drop_mail("1", &bounce);
+    let sum = h.run(T0);
+    assert_eq!(sum.refused, 1);
+    assert!(h.sink.ids().is_empty(), "{:?}", h.sink.ids());
+}

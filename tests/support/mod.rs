@@ -65,7 +65,7 @@ impl Toy {
             });
         }
         s.turn += 1;
-        if s.turn % s.sides.len().max(1) == 0 {
+        if s.turn.is_multiple_of(s.sides.len().max(1)) {
             o.rounds_ended.push(s.round);
             s.round += 1;
         }
@@ -519,4 +519,66 @@ pub fn in_dir(dir: &Path) -> Vec<String> {
         .unwrap_or_default();
     v.sort();
     v
+}
+
+// ---------------------------------------------------------------------------------------------
+// Real edges: real keys, real signed blocks, real MIME parsing.
+
+/// Two real player keys (fixed bytes so runs are reproducible).
+pub fn real_player_keys() -> (SigningKey, SigningKey) {
+    (
+        SigningKey::from_bytes(&[1u8; 32]),
+        SigningKey::from_bytes(&[2u8; 32]),
+    )
+}
+
+impl Harness {
+    pub fn with_real_edges() -> Harness {
+        let mut h = Harness::new();
+        h.edges = Edges::real();
+        h
+    }
+
+    /// Creates `g-toy` with the players' real public keys.
+    pub fn new_game_with_keys(&self, allies: &SigningKey, axis: &SigningKey) -> String {
+        let pk = |k: &SigningKey| dustmail::crypto::public_key_text(&k.verifying_key());
+        referee::create_game(
+            &self.ctx(T0),
+            NewGame {
+                setup: Setup {
+                    ruleset: "toy".into(),
+                    scenario_name: "race".into(),
+                    scenario: "first to 10".into(),
+                    cards: BTreeMap::new(),
+                    sides: vec!["allies".into(), "axis".into()],
+                },
+                players: vec![
+                    Player {
+                        side: "allies".into(),
+                        address: "ann@example.org".into(),
+                        public_key: pk(allies),
+                    },
+                    Player {
+                        side: "axis".into(),
+                        address: "bob@example.org".into(),
+                        public_key: pk(axis),
+                    },
+                ],
+                seed: [42u8; 32],
+                id: Some("g-toy".into()),
+                max_rounds: 10,
+            },
+        )
+        .unwrap()
+    }
+}
+
+/// A real RFC 5322 mail (CRLF) whose body carries `dustmail sign` output.
+pub fn real_mail(from: &str, msg_id: &str, key: &SigningKey, orders_text: &str) -> String {
+    let block = dustmail::crypto::sign_block(key, orders_text);
+    let body = format!("Hello referee,\n\n{block}\nCheers\n");
+    format!(
+        "From: {from}\r\nTo: referee@example.org\r\nSubject: my orders\r\nMessage-ID: {msg_id}\r\nDate: Thu, 1 Jan 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
 }
