@@ -13,6 +13,20 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// stdout writes that never panic (a closed pipe, `dustmail show | head`, is not an error).
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
 /// The name of the Dust Tactics game in `created` lines.
 pub const DUST_TACTICS: &str = "dust-tactics";
 
@@ -200,9 +214,9 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
                     out.display()
                 ))
             })?;
-            println!("secret key written to {} (keep it private)", out.display());
-            println!("public key (give it to the referee as --player SIDE=ADDRESS:PUBKEY):");
-            println!(
+            outln!("secret key written to {} (keep it private)", out.display());
+            outln!("public key (give it to the referee as --player SIDE=ADDRESS:PUBKEY):");
+            outln!(
                 "{}",
                 crate::crypto::public_key_text(&key.verifying_key())
             );
@@ -231,7 +245,7 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
                     msg: "the input already contains an ORDERS block: give only the text that goes between the markers (game:, side:, seq: lines and commands)".into(),
                 });
             }
-            print!("{}", crate::crypto::sign_block(&k, &text));
+            out!("{}", crate::crypto::sign_block(&k, &text));
             Ok(())
         }
         Command::New {
@@ -307,8 +321,8 @@ fn init(home: &Home, referee: &str, transport: &str) -> Result<(), Failure> {
             home.config_path().display()
         ))
     })?;
-    println!("initialised {}", home.root.display());
-    println!(
+    outln!("initialised {}", home.root.display());
+    outln!(
         "referee public key: {}",
         crate::crypto::public_key_text(&key.verifying_key())
     );
@@ -521,11 +535,11 @@ fn new_game(
             max_rounds,
         },
     )?;
-    println!(
+    outln!(
         "created game {id}; welcome mails queued in {}",
         home.root.join("outbox").display()
     );
-    println!("{id}");
+    outln!("{id}");
     Ok(())
 }
 
@@ -541,7 +555,7 @@ fn run_once(home: &Home, now: DateTime<Utc>, maildir: Option<&Path>) -> Result<(
     for w in &sum.warnings {
         eprintln!("warning: {w}");
     }
-    println!(
+    outln!(
         "mails {} accepted {} refused {} rejected {} re-queued {} reminders {} defaults {}",
         sum.mails,
         sum.accepted,
@@ -562,9 +576,11 @@ fn run_once(home: &Home, now: DateTime<Utc>, maildir: Option<&Path>) -> Result<(
     for e in &rep.errors {
         eprintln!("delivery: {e}");
     }
-    println!(
+    outln!(
         "delivered {} failed {} waiting {}",
-        rep.delivered, rep.failed, rep.waiting
+        rep.delivered,
+        rep.failed,
+        rep.waiting
     );
     Ok(())
 }
@@ -591,17 +607,17 @@ fn show(home: &Home, game: &str, format: Format, as_side: Option<&str>) -> Resul
     match format {
         Format::Json => {
             let v = referee::show_json(&dt, &g, as_side);
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }
         _ => {
             use crate::game::Game;
-            println!("game {game}, round {}", dt.round(&g.derived.state));
-            println!("{}", dt.board_text(&g.derived.state));
+            outln!("game {game}, round {}", dt.round(&g.derived.state));
+            outln!("{}", dt.board_text(&g.derived.state));
             for a in dt.awaiting(&g.derived.state) {
-                println!("awaiting {}: {}", a.side, a.decision);
+                outln!("awaiting {}: {}", a.side, a.decision);
             }
             if let Some(r) = &g.derived.finished {
-                println!("finished: {:?} ({})", r.winner, r.reason);
+                outln!("finished: {:?} ({})", r.winner, r.reason);
             }
         }
     }
@@ -633,7 +649,12 @@ fn replay(home: &Home, game: &str) -> Result<(), Failure> {
     )?;
     if let Some(snap) = std::fs::read(dir.join(referee::SNAPSHOT_FILE))
         .ok()
-        .and_then(|b| serde_json::from_slice::<referee::Derived<serde_json::Value>>(&b).ok())
+        .and_then(|b| {
+            serde_json::from_slice::<referee::Derived<<DustTactics as crate::game::Game>::State>>(
+                &b,
+            )
+            .ok()
+        })
     {
         if snap.head == d.head && snap.state != d.state {
             return Err(Failure {
@@ -651,7 +672,7 @@ fn replay(home: &Home, game: &str) -> Result<(), Failure> {
 }
 
 fn print_summary(sum: &referee::ReplaySummary) {
-    println!(
+    outln!(
         "ok: {} lines, hash chain intact; {} submissions, {} signatures, {} dice, {} round keys, {} state digests checked{}",
         sum.lines,
         sum.submissions,
@@ -692,7 +713,7 @@ fn audit(path: &Path, head: Option<&str>, sig: Option<&str>) -> Result<(), Failu
         referee::replay_bytes(&DustTactics, &edges, &name, &data, DiceMode::Recorded)?;
     if let (Some(h), Some(s)) = (head, sig) {
         referee::check_head(&edges, created, &data, h, s)?;
-        println!("ledger head verified: {h}");
+        outln!("ledger head verified: {h}");
     }
     print_summary(&sum);
     Ok(())

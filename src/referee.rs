@@ -893,6 +893,7 @@ pub fn create_game<G: Game>(ctx: &Ctx<G>, new: NewGame) -> Result<String, Refere
                 "reminder_hours": loaded.created.reminder_hours,
                 "grace_hours": loaded.created.grace_hours,
                 "template": ctx.game.orders_template(&loaded.derived.state, &p.side),
+                "next_seq": 1,
             }),
         )?;
         let mail = game_mail(
@@ -957,8 +958,8 @@ fn game_mail<G: Game>(
         from: ctx.config.referee.clone(),
         to,
         subject: format!("[dustmail {}] round {round}: {what}", g.id),
-        in_reply_to: reply_to.map(str::to_string),
-        references: reply_to.map(|m| vec![m.to_string()]).unwrap_or_default(),
+        in_reply_to: reply_to.map(angle),
+        references: reply_to.map(|m| vec![angle(m)]).unwrap_or_default(),
         text: with_ledger_head(&text, &line, &sig),
         html: None,
         attachments: vec![],
@@ -993,8 +994,8 @@ fn plain_refusal<G: Game>(
             Some(g) => format!("[dustmail {g}] refused"),
             None => "[dustmail] refused".into(),
         },
-        in_reply_to: inc.message_id.clone(),
-        references: inc.message_id.iter().cloned().collect(),
+        in_reply_to: inc.message_id.as_deref().map(angle),
+        references: inc.message_id.iter().map(|m| angle(m)).collect(),
         text,
         html: None,
         attachments: vec![],
@@ -1098,6 +1099,7 @@ fn step_mails<G: Game>(
                    "event": event, "board": ctx.game.board_text(&g.derived.state),
                    "happenings": step.happenings, "revealed": revealed,
                    "finished": result_text, "awaiting": awaiting,
+                   "side": p.side, "next_seq": next_seq(&g.derived, &p.side),
                    "template": if finished.is_some() { String::new() } else { ctx.game.orders_template(&g.derived.state, &p.side) }}),
         )?;
         let m = game_mail(
@@ -1137,6 +1139,20 @@ fn result_text(r: &GameResult) -> String {
         Some(w) => format!("{w} wins ({}); points: {}", r.reason, pts.join(", ")),
         None => format!("a draw ({}); points: {}", r.reason, pts.join(", ")),
     }
+}
+
+/// A Message-ID in angle brackets, as In-Reply-To and References need it (the parser may
+/// return it bare).
+fn angle(id: &str) -> String {
+    format!(
+        "<{}>",
+        id.trim().trim_start_matches('<').trim_end_matches('>')
+    )
+}
+
+/// The next seq a side should sign.
+fn next_seq<S>(d: &Derived<S>, side: &str) -> u64 {
+    d.last_seq.get(side).copied().unwrap_or(0) + 1
 }
 
 /// A side id made safe for an outbox mail id (letters, digits, `.`, `_`, `-`).
@@ -1645,6 +1661,7 @@ fn deadlines<G: Game>(
                     json!({"game": g.id, "round": ctx.game.round(&g.derived.state), "side": a.side,
                            "decision": a.decision, "deadline": due.to_rfc3339(),
                            "grace_hours": g.created.grace_hours,
+                           "next_seq": next_seq(&g.derived, &a.side),
                            "template": ctx.game.orders_template(&g.derived.state, &a.side)}),
                 )?;
                 let m = game_mail(

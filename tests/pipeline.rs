@@ -67,7 +67,13 @@ fn accepted_orders_are_recorded_receipted_reported_and_moved_to_cur() {
         head.text.contains("add 3"),
         "orders template for the reader"
     );
-    assert!(h.sink.get("g-toy-2-report-allies").is_some());
+    let own = h.sink.get("g-toy-2-report-allies").unwrap();
+    assert!(
+        own.text
+            .contains("game: g-toy\nside: allies\nseq: 2\n\n# side allies\nadd 3"),
+        "the report carries the next orders to sign: {}",
+        own.text
+    );
 
     assert_eq!(in_dir(&h.maildir().join("new")), Vec::<String>::new());
     assert_eq!(in_dir(&h.maildir().join("cur")), vec!["1.mail".to_string()]);
@@ -683,6 +689,11 @@ fn real_signed_mails_are_verified_applied_and_audited() {
     let r = h.sink.get("g-toy-2-receipt").unwrap();
     assert_eq!(r.to, vec!["ann@example.org".to_string()]);
     assert!(r.text.contains("understood: add 5"));
+    assert_eq!(
+        r.in_reply_to.as_deref(),
+        Some("<r1@x>"),
+        "threaded, in angle brackets"
+    );
     // An auditor holding only the log checks every signature, key and die.
     let data = std::fs::read(h.log(&g)).unwrap();
     let (created, _, sum) =
