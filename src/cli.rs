@@ -555,6 +555,9 @@ fn run_once(home: &Home, now: DateTime<Utc>, maildir: Option<&Path>) -> Result<(
     for w in &sum.warnings {
         eprintln!("warning: {w}");
     }
+    for b in &sum.broken {
+        eprintln!("dustmail: {b}");
+    }
     outln!(
         "mails {} accepted {} refused {} rejected {} re-queued {} reminders {} defaults {}",
         sum.mails,
@@ -582,6 +585,15 @@ fn run_once(home: &Home, now: DateTime<Utc>, maildir: Option<&Path>) -> Result<(
         rep.failed,
         rep.waiting
     );
+    if !sum.broken.is_empty() {
+        return Err(Failure {
+            code: 1,
+            msg: format!(
+                "{} game(s) could not be read or verified (their mails wait in maildir/new): fix the ledger as the message above says, then run again",
+                sum.broken.len()
+            ),
+        });
+    }
     Ok(())
 }
 

@@ -1194,6 +1194,8 @@ pub struct RunSummary {
     pub defaults: usize,
     /// Problems the operator should see (unreadable mails…).
     pub warnings: Vec<String>,
+    /// Games whose ledger or snapshot cannot be read or verified (their mails stay in new/).
+    pub broken: Vec<String>,
 }
 
 /// Processes every mail in `<maildir>/new` (sorted by name), then deadlines.
@@ -1218,12 +1220,14 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
     let mut games: BTreeMap<String, Loaded<G::State>> = BTreeMap::new();
     for path in names {
         sum.mails += 1;
-        let routed = process_mail(ctx, &path, &mut games, &mut sum)?;
-        let dest = if routed {
-            cur_dir.clone()
-        } else {
-            sum.rejected += 1;
-            ctx.home.rejected()
+        let dest = match process_mail(ctx, &path, &mut games, &mut sum)? {
+            Disposition::Routed => cur_dir.clone(),
+            Disposition::Rejected => {
+                sum.rejected += 1;
+                ctx.home.rejected()
+            }
+            // Its game cannot be read: the mail waits in new/ until the operator repairs it.
+            Disposition::Keep => continue,
         };
         let name = path.file_name().unwrap_or_default();
         std::fs::rename(&path, dest.join(name))
@@ -1233,13 +1237,23 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
     Ok(sum)
 }
 
-/// Handles one mail; true when at least one block reached a game (the mail goes to cur/).
+/// Where a processed mail goes.
+enum Disposition {
+    /// A block reached a game: maildir/cur.
+    Routed,
+    /// No block reached a game: rejected/.
+    Rejected,
+    /// A block's game cannot be read: stays in maildir/new.
+    Keep,
+}
+
+/// Handles one mail and says where it goes.
 fn process_mail<G: Game>(
     ctx: &Ctx<G>,
     path: &Path,
     games: &mut BTreeMap<String, Loaded<G::State>>,
     sum: &mut RunSummary,
-) -> Result<bool, RefereeError> {
+) -> Result<Disposition, RefereeError> {
     let raw = std::fs::read(path).map_err(io_err(&path.display().to_string()))?;
     let inc = match (ctx.edges.parse_mail)(&raw, &ctx.config.referee, ctx.config.max_mail_bytes) {
         Ok(i) => i,
@@ -1248,7 +1262,7 @@ fn process_mail<G: Game>(
                 "{}: unreadable mail, moved to rejected/: {e}",
                 path.display()
             ));
-            return Ok(false);
+            return Ok(Disposition::Rejected);
         }
     };
     let reject_id = |b: usize| {
@@ -1270,7 +1284,7 @@ fn process_mail<G: Game>(
             queue(ctx, &reject_id(999), &m)?;
         }
         if inc.blocks.is_empty() {
-            return Ok(false);
+            return Ok(Disposition::Rejected);
         }
     }
     if inc.blocks.is_empty() {
@@ -1284,9 +1298,10 @@ fn process_mail<G: Game>(
         )? {
             queue(ctx, &reject_id(0), &m)?;
         }
-        return Ok(false);
+        return Ok(Disposition::Rejected);
     }
     let mut routed = false;
+    let mut keep = false;
     for (bi, block) in inc.blocks.iter().enumerate() {
         let body = match (ctx.edges.parse_body)(&block.canonical) {
             Ok(b) => b,
@@ -1305,7 +1320,18 @@ fn process_mail<G: Game>(
             }
         };
         if !games.contains_key(&body.game) {
-            match try_load(ctx, &body.game)? {
+            let loaded = match try_load(ctx, &body.game) {
+                Ok(l) => l,
+                Err(e) => {
+                    let msg = format!("game {}: {e}", body.game);
+                    if !sum.broken.contains(&msg) {
+                        sum.broken.push(msg);
+                    }
+                    keep = true;
+                    continue;
+                }
+            };
+            match loaded {
                 Some(g) => {
                     games.insert(body.game.clone(), g);
                 }
@@ -1341,7 +1367,13 @@ fn process_mail<G: Game>(
         }
         submit_block(ctx, g, &inc, bi, block, &body, sum)?;
     }
-    Ok(routed)
+    Ok(if keep {
+        Disposition::Keep
+    } else if routed {
+        Disposition::Routed
+    } else {
+        Disposition::Rejected
+    })
 }
 
 fn try_load<G: Game>(ctx: &Ctx<G>, id: &str) -> Result<Option<Loaded<G::State>>, RefereeError> {
@@ -1591,7 +1623,10 @@ fn deadlines<G: Game>(
                 }
                 Ok(None) => continue,
                 Err(e) => {
-                    sum.warnings.push(format!("game {id}: {e}"));
+                    let msg = format!("game {id}: {e}");
+                    if !sum.broken.contains(&msg) {
+                        sum.broken.push(msg);
+                    }
                     continue;
                 }
             }

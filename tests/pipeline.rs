@@ -773,3 +773,48 @@ fn a_real_bounce_gets_no_reply() {
     assert_eq!(sum.refused, 1);
     assert!(h.sink.ids().is_empty(), "{:?}", h.sink.ids());
 }
+
+#[test]
+fn a_game_with_a_torn_ledger_keeps_its_mails_waiting_while_other_games_go_on() {
+    let h = Harness::new();
+    let good = h.new_game_id("g-good");
+    let bad = h.new_game_id("g-bad");
+    // A crash tore the bad game's last line.
+    let mut data = std::fs::read(h.log(&bad)).unwrap();
+    data.truncate(data.len() - 5);
+    std::fs::write(h.log(&bad), data).unwrap();
+    h.drop_mail(
+        "1",
+        &signed_mail(
+            "ann@example.org",
+            "<1@x>",
+            ALLIES_KEY,
+            &orders(&bad, "allies", 1, &["add 3"]),
+            "",
+        ),
+    );
+    h.drop_mail(
+        "2",
+        &signed_mail(
+            "ann@example.org",
+            "<2@x>",
+            ALLIES_KEY,
+            &orders(&good, "allies", 1, &["add 3"]),
+            "",
+        ),
+    );
+    let sum = h.run(T0);
+    assert_eq!(sum.accepted, 1);
+    assert_eq!(sum.broken.len(), 1);
+    assert!(
+        sum.broken[0].starts_with("game g-bad: log.jsonl line 1 is torn"),
+        "{:?}",
+        sum.broken
+    );
+    assert_eq!(
+        in_dir(&h.maildir().join("new")),
+        vec!["1".to_string()],
+        "waits for the repair"
+    );
+    assert_eq!(in_dir(&h.maildir().join("cur")), vec!["2".to_string()]);
+}

@@ -429,6 +429,11 @@ impl Harness {
 
     /// Creates game `g-toy` with allies/axis.
     pub fn new_game(&self) -> String {
+        self.new_game_id("g-toy")
+    }
+
+    /// Creates a toy game with allies/axis under `id`.
+    pub fn new_game_id(&self, id: &str) -> String {
         referee::create_game(
             &self.ctx(T0),
             NewGame {
@@ -452,7 +457,7 @@ impl Harness {
                     },
                 ],
                 seed: [42u8; 32],
-                id: Some("g-toy".into()),
+                id: Some(id.into()),
                 max_rounds: 10,
             },
         )
