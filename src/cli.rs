@@ -648,37 +648,7 @@ fn check_game(home: &Home, game: &str) -> Result<(), Failure> {
 
 fn replay(home: &Home, game: &str) -> Result<(), Failure> {
     check_game(home, game)?;
-    let dir = home.game_dir(game);
-    let log = dir.join(ledger::LOG_FILE);
-    let data = std::fs::read(&log).map_err(|e| usage(format!("{}: {e}", log.display())))?;
-    let secret = referee::read_secret(&dir)?;
-    let (_, d, sum) = referee::replay_bytes(
-        &DustTactics,
-        &Edges::real(),
-        ledger::LOG_FILE,
-        &data,
-        DiceMode::Secret(&secret),
-    )?;
-    if let Some(snap) = std::fs::read(dir.join(referee::SNAPSHOT_FILE))
-        .ok()
-        .and_then(|b| {
-            serde_json::from_slice::<referee::Derived<<DustTactics as crate::game::Game>::State>>(
-                &b,
-            )
-            .ok()
-        })
-    {
-        if snap.head == d.head && snap.state != d.state {
-            return Err(Failure {
-                code: 1,
-                msg: format!(
-                    "{}: the snapshot's state differs from the replayed state at line {}; delete snapshot.json (run rebuilds it) and report this bug",
-                    dir.join(referee::SNAPSHOT_FILE).display(),
-                    d.head.seq
-                ),
-            });
-        }
-    }
+    let sum = referee::replay_game(&DustTactics, &Edges::real(), home, game)?;
     print_summary(&sum);
     Ok(())
 }

@@ -738,6 +738,47 @@ pub fn load_game<G: Game>(
     })
 }
 
+/// `replay GAME`: a full replay with the secret (every signature, die, key and digest), then a
+/// comparison with the snapshot when it claims the same head.
+pub fn replay_game<G: Game>(
+    game: &G,
+    edges: &Edges,
+    home: &Home,
+    id: &str,
+) -> Result<ReplaySummary, RefereeError> {
+    let dir = home.game_dir(id);
+    let log = dir.join(ledger::LOG_FILE);
+    let data = std::fs::read(&log).map_err(io_err(&log.display().to_string()))?;
+    let secret = read_secret(&dir)?;
+    let (_, d, sum) = replay_bytes(
+        game,
+        edges,
+        ledger::LOG_FILE,
+        &data,
+        DiceMode::Secret(&secret),
+    )?;
+    let snap_path = dir.join(SNAPSHOT_FILE);
+    if let Ok(bytes) = std::fs::read(&snap_path) {
+        match serde_json::from_slice::<Derived<G::State>>(&bytes) {
+            Ok(snap) if snap.head == d.head && snap != d => {
+                return Err(RefereeError::Verify(format!(
+                    "{}: the snapshot differs from the state replayed from the log at line {}; delete snapshot.json (the next run rebuilds it from the log)",
+                    snap_path.display(),
+                    d.head.seq
+                )))
+            }
+            Ok(_) => {}
+            Err(e) => {
+                return Err(RefereeError::Verify(format!(
+                    "{} is not a valid snapshot ({e}); delete it (the next run rebuilds it from the log)",
+                    snap_path.display()
+                )))
+            }
+        }
+    }
+    Ok(sum)
+}
+
 /// Writes the snapshot atomically (temp file + rename).
 pub fn write_snapshot<S: Serialize>(dir: &Path, d: &Derived<S>) -> Result<(), RefereeError> {
     let tmp = dir.join("snapshot.json.tmp");

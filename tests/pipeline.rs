@@ -818,3 +818,84 @@ fn a_game_with_a_torn_ledger_keeps_its_mails_waiting_while_other_games_go_on() {
     );
     assert_eq!(in_dir(&h.maildir().join("cur")), vec!["2".to_string()]);
 }
+
+#[test]
+fn run_trusts_a_snapshot_whose_head_matches_and_replay_game_catches_a_wrong_one() {
+    let h = Harness::new();
+    let g = h.new_game();
+    h.drop_mail(
+        "1",
+        &signed_mail(
+            "ann@example.org",
+            "<1@x>",
+            ALLIES_KEY,
+            &orders(&g, "allies", 1, &["add 3"]),
+            "",
+        ),
+    );
+    h.run(T0);
+    assert!(referee::replay_game(&Toy, &h.edges, &h.home, &g).is_ok());
+    // Falsify the snapshot's state but keep its head: load_game uses it as it is (no replay)…
+    let p = h.home.game_dir(&g).join("snapshot.json");
+    let mut snap: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    snap["state"]["totals"]["axis"] = 99.into();
+    std::fs::write(&p, snap.to_string()).unwrap();
+    let l = referee::load_game(&Toy, &h.edges, &h.home, &g).unwrap();
+    assert_eq!(l.derived.state.totals["axis"], 99, "the snapshot was used");
+    // …and replay_game, the full check, names the mismatch.
+    let err = referee::replay_game(&Toy, &h.edges, &h.home, &g).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("the snapshot differs from the state replayed from the log at line 2"),
+        "{err}"
+    );
+    assert_eq!(err.exit_code(), 1);
+    // A snapshot whose head is behind the log is ignored: the game is replayed.
+    snap["head"]["seq"] = 1.into();
+    std::fs::write(&p, snap.to_string()).unwrap();
+    let l = referee::load_game(&Toy, &h.edges, &h.home, &g).unwrap();
+    assert_eq!(l.derived.state.totals["axis"], 0);
+}
+
+#[test]
+fn welcome_mails_carry_the_commitment_and_the_first_orders_to_sign() {
+    let h = Harness::new();
+    let g = h.new_game();
+    let k0 = hex::encode(dustmail::seed::round_key(&[42u8; 32], 10, 0));
+    for (side, to) in [("allies", "ann@example.org"), ("axis", "bob@example.org")] {
+        let m = h.sink.get(&format!("g-toy-1-welcome-{side}")).unwrap();
+        assert_eq!(m.to, vec![to.to_string()]);
+        assert_eq!(m.subject, "[dustmail g-toy] round 1: welcome");
+        assert!(m.text.contains(&format!("Seed commitment K_0: {k0}")));
+        assert!(
+            m.text
+                .contains(&format!("game: {g}\nside: {side}\nseq: 1\n")),
+            "{}",
+            m.text
+        );
+        assert!(m.text.contains("Ledger-Head: g-toy 1 "));
+    }
+    let Event::Created(c) = &h.entries(&g)[0].event else {
+        panic!()
+    };
+    assert_eq!(c.commitment, k0);
+    assert_eq!(
+        (
+            c.max_rounds,
+            c.deadline_hours,
+            c.reminder_hours,
+            c.grace_hours
+        ),
+        (10, 72, 24, 12)
+    );
+    assert_eq!(c.players[1].public_key, AXIS_KEY);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let secret = h.home.game_dir(&g).join("seed.secret");
+        assert_eq!(
+            std::fs::metadata(secret).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+}
