@@ -454,6 +454,8 @@ fn new_game(
     now: DateTime<Utc>,
 ) -> Result<(), Failure> {
     let env = open_home(home)?;
+    // A run must not see a game half created.
+    let _lock = referee::lock_home(home)?;
     let mut ps = Vec::new();
     for p in players {
         let player = parse_player(p).map_err(usage)?;
@@ -655,10 +657,11 @@ fn replay(home: &Home, game: &str) -> Result<(), Failure> {
 
 fn print_summary(sum: &referee::ReplaySummary) {
     outln!(
-        "ok: {} lines, hash chain intact; {} submissions, {} signatures, {} dice, {} round keys, {} state digests checked{}",
+        "ok: {} lines, hash chain intact; {} submissions, {} signatures, {} deadline defaults, {} dice, {} round keys, {} state digests checked{}",
         sum.lines,
         sum.submissions,
         sum.signatures,
+        sum.defaults,
         sum.dice_checked,
         sum.keys_revealed,
         sum.digests,

@@ -302,6 +302,7 @@ pub struct ReplaySummary {
     pub dice_checked: usize,
     pub keys_revealed: usize,
     pub digests: usize,
+    pub defaults: usize,
     pub finished: bool,
 }
 
@@ -455,6 +456,7 @@ pub fn replay<G: Game>(
                 )
                 .map_err(|m| mismatch(file, n, m))?;
                 compare_step(file, n, &dl.step, &got)?;
+                sum.defaults += 1;
                 sum.dice_checked += got.draws.len();
                 pending.push((n, got.draws));
                 d.last_step_at = dl.at.clone();

@@ -594,6 +594,8 @@ fn deadline_reminder_once_then_default_applied_after_grace() {
     std::fs::remove_file(h.home.game_dir(&g).join("snapshot.json")).unwrap();
     let l = referee::load_game(&Toy, &h.edges, &h.home, &g).unwrap();
     assert_eq!(l.derived.state.turn, 1);
+    let sum = referee::replay_game(&Toy, &h.edges, &h.home, &g).unwrap();
+    assert_eq!((sum.defaults, sum.dice_checked), (1, 1));
 }
 
 #[test]
