@@ -901,3 +901,55 @@ fn welcome_mails_carry_the_commitment_and_the_first_orders_to_sign() {
         );
     }
 }
+
+/// Golden texts of the mails one accepted and one refused submission produce (toy game, fixed
+/// seed, time and keys), so wording changes are reviewed.
+#[test]
+fn golden_receipt_refusal_and_report_texts() {
+    let h = Harness::new();
+    let g = h.new_game();
+    h.drop_mail(
+        "1",
+        &signed_mail(
+            "ann@example.org",
+            "<1@x>",
+            ALLIES_KEY,
+            &orders(&g, "allies", 1, &["add 3", "jump"]),
+            "",
+        ),
+    );
+    h.drop_mail(
+        "2",
+        &signed_mail(
+            "eve@example.org",
+            "<2@x>",
+            AXIS_KEY,
+            &orders(&g, "allies", 2, &["add 3"]),
+            "",
+        ),
+    );
+    h.run(T0);
+    for id in ["g-toy-2-receipt", "g-toy-2-report-axis", "g-toy-3-refusal"] {
+        let m = h.sink.get(id).unwrap();
+        // Hashes and signatures change with any field of the ledger: redacted.
+        let body: Vec<String> = m
+            .text
+            .lines()
+            .map(|l| match l.split_once(' ') {
+                Some(("Ledger-Head:", rest)) => {
+                    let parts: Vec<&str> = rest.split(' ').collect();
+                    format!("Ledger-Head: {} {} [hash]", parts[0], parts[1])
+                }
+                Some(("Ledger-Head-Signature:", _)) => "Ledger-Head-Signature: [sig]".into(),
+                _ => l.to_string(),
+            })
+            .collect();
+        let text = format!(
+            "To: {}\nSubject: {}\n\n{}",
+            m.to.join(", "),
+            m.subject,
+            body.join("\n")
+        );
+        insta::assert_snapshot!(id, text);
+    }
+}
