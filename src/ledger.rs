@@ -204,7 +204,7 @@ pub enum LedgerError {
         path: String,
         source: std::io::Error,
     },
-    #[error("{file} line {line} is torn (it has no newline at its end): a run was interrupted while writing it and no mail was sent about it; remove that partial last line and run again")]
+    #[error("{file} line {line} is torn (it has no newline at its end): a run was interrupted while writing it and no mail was sent about it; the next `dustmail run` removes it (or remove that partial last line yourself)")]
     Torn { file: String, line: u64 },
     #[error("{file} line {line}: {msg}")]
     Corrupt {
@@ -372,6 +372,40 @@ pub fn read_last_line(path: &Path) -> Result<(u64, Vec<u8>), LedgerError> {
         None => count_lines(path)?,
     };
     Ok((line, bytes))
+}
+
+/// Removes a torn last line (bytes after the last newline), fsyncs, and says how many bytes went.
+/// For the writer only, under the run lock: readers report a torn line instead.
+pub fn truncate_torn_tail(path: &Path) -> Result<Option<u64>, LedgerError> {
+    let mut f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(io(path))?;
+    let len = f.seek(SeekFrom::End(0)).map_err(io(path))?;
+    if len == 0 {
+        return Ok(None);
+    }
+    // Find the last newline, reading backwards in chunks.
+    let mut pos = len;
+    let mut keep = 0u64;
+    while pos > 0 {
+        let chunk = 4096.min(pos);
+        pos -= chunk;
+        f.seek(SeekFrom::Start(pos)).map_err(io(path))?;
+        let mut buf = vec![0u8; chunk as usize];
+        f.read_exact(&mut buf).map_err(io(path))?;
+        if let Some(i) = buf.iter().rposition(|&b| b == b'\n') {
+            keep = pos + i as u64 + 1;
+            break;
+        }
+    }
+    if keep == len {
+        return Ok(None);
+    }
+    f.set_len(keep).map_err(io(path))?;
+    f.sync_all().map_err(io(path))?;
+    Ok(Some(len - keep))
 }
 
 fn count_lines(path: &Path) -> Result<u64, LedgerError> {

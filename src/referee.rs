@@ -1363,7 +1363,7 @@ fn process_mail<G: Game>(
             }
         };
         if !games.contains_key(&body.game) {
-            let loaded = match try_load(ctx, &body.game) {
+            let loaded = match try_load(ctx, &body.game, sum) {
                 Ok(l) => l,
                 Err(e) => {
                     let msg = format!("game {}: {e}", body.game);
@@ -1419,9 +1419,21 @@ fn process_mail<G: Game>(
     })
 }
 
-fn try_load<G: Game>(ctx: &Ctx<G>, id: &str) -> Result<Option<Loaded<G::State>>, RefereeError> {
-    if !valid_game_id(id) || !ctx.home.game_dir(id).join(ledger::LOG_FILE).exists() {
+fn try_load<G: Game>(
+    ctx: &Ctx<G>,
+    id: &str,
+    sum: &mut RunSummary,
+) -> Result<Option<Loaded<G::State>>, RefereeError> {
+    let log = ctx.home.game_dir(id).join(ledger::LOG_FILE);
+    if !valid_game_id(id) || !log.exists() {
         return Ok(None);
+    }
+    // Only a run (under the lock) repairs: a torn tail is an append a crash interrupted, about
+    // which no mail was queued; its mail is still in new/ and is processed again.
+    if let Some(n) = ledger::truncate_torn_tail(&log)? {
+        sum.warnings.push(format!(
+            "game {id}: removed a torn last line ({n} bytes) left by an interrupted run"
+        ));
     }
     let g = load_game(ctx.game, ctx.edges, ctx.home, id)?;
     if g.created.game != ctx.game_name {
@@ -1660,7 +1672,7 @@ fn deadlines<G: Game>(
     ids.sort();
     for id in ids {
         if !games.contains_key(&id) {
-            match try_load(ctx, &id) {
+            match try_load(ctx, &id, sum) {
                 Ok(Some(g)) => {
                     games.insert(id.clone(), g);
                 }

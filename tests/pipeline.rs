@@ -777,14 +777,13 @@ fn a_real_bounce_gets_no_reply() {
 }
 
 #[test]
-fn a_game_with_a_torn_ledger_keeps_its_mails_waiting_while_other_games_go_on() {
+fn a_game_whose_ledger_is_corrupt_keeps_its_mails_waiting_while_other_games_go_on() {
     let h = Harness::new();
     let good = h.new_game_id("g-good");
     let bad = h.new_game_id("g-bad");
-    // A crash tore the bad game's last line.
-    let mut data = std::fs::read(h.log(&bad)).unwrap();
-    data.truncate(data.len() - 5);
-    std::fs::write(h.log(&bad), data).unwrap();
+    let text = std::fs::read_to_string(h.log(&bad)).unwrap();
+    std::fs::write(h.log(&bad), text.replacen("\"seq\":1", "\"seq\":7", 1)).unwrap();
+    std::fs::remove_file(h.home.game_dir(&bad).join("snapshot.json")).unwrap();
     h.drop_mail(
         "1",
         &signed_mail(
@@ -809,7 +808,7 @@ fn a_game_with_a_torn_ledger_keeps_its_mails_waiting_while_other_games_go_on() {
     assert_eq!(sum.accepted, 1);
     assert_eq!(sum.broken.len(), 1);
     assert!(
-        sum.broken[0].starts_with("game g-bad: log.jsonl line 1 is torn"),
+        sum.broken[0].starts_with("game g-bad: log.jsonl line 1: seq is 7"),
         "{:?}",
         sum.broken
     );
@@ -819,6 +818,44 @@ fn a_game_with_a_torn_ledger_keeps_its_mails_waiting_while_other_games_go_on() {
         "waits for the repair"
     );
     assert_eq!(in_dir(&h.maildir().join("cur")), vec!["2".to_string()]);
+}
+
+#[test]
+fn a_line_torn_by_a_crash_is_removed_by_the_next_run_and_its_mail_processed_again() {
+    let h = Harness::new();
+    let g = h.new_game();
+    let text = signed_mail(
+        "ann@example.org",
+        "<1@x>",
+        ALLIES_KEY,
+        &orders(&g, "allies", 1, &["add 3"]),
+        "",
+    );
+    h.drop_mail("1", &text);
+    h.run(T0);
+    // Simulate a crash in the middle of writing line 2: half of it on disk, mail still in new/.
+    let data = std::fs::read(h.log(&g)).unwrap();
+    let line1_end = data.iter().position(|&b| b == b'\n').unwrap() + 1;
+    let torn = &data[..line1_end + (data.len() - line1_end) / 2];
+    std::fs::write(h.log(&g), torn).unwrap();
+    std::fs::rename(h.maildir().join("cur/1"), h.maildir().join("new/1")).unwrap();
+    h.sink.clear();
+    // Readers report it…
+    let err = dustmail::ledger::read_all(&h.log(&g))
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("log.jsonl line 2 is torn"), "{err}");
+    // …the next run repairs it and applies the mail once.
+    let sum = h.run(T0);
+    assert_eq!((sum.accepted, sum.deduplicated), (1, 0));
+    assert!(
+        sum.warnings[0].contains("removed a torn last line"),
+        "{:?}",
+        sum.warnings
+    );
+    assert_eq!(h.entries(&g).len(), 2);
+    assert!(h.sink.get("g-toy-2-receipt").is_some());
+    assert!(referee::replay_game(&Toy, &h.edges, &h.home, &g).is_ok());
 }
 
 #[test]
