@@ -134,7 +134,8 @@ pub enum Command {
         #[arg(long, requires = "head")]
         sig: Option<String>,
     },
-    /// Play a complete sample game between two local players through the real pipeline.
+    /// Play a complete sample game between two local players through the real pipeline (signed
+    /// mails into the Maildir, run, reports out) in a fresh --home, and print where everything is.
     Demo,
 }
 
@@ -216,10 +217,7 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
             })?;
             outln!("secret key written to {} (keep it private)", out.display());
             outln!("public key (give it to the referee as --player SIDE=ADDRESS:PUBKEY):");
-            outln!(
-                "{}",
-                crate::crypto::public_key_text(&key.verifying_key())
-            );
+            outln!("{}", crate::crypto::public_key_text(&key.verifying_key()));
             Ok(())
         }
         Command::Sign { key, file } => {
@@ -288,9 +286,7 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
         } => show(&home, &game, format, as_side.as_deref()),
         Command::Replay { game } => replay(&home, &game),
         Command::Audit { logfile, head, sig } => audit(&logfile, head.as_deref(), sig.as_deref()),
-        Command::Demo => Err(usage(
-            "demo is not available in this build yet: play a game with init, keygen, new, sign and run",
-        )),
+        Command::Demo => demo(&home),
     }
 }
 
@@ -701,5 +697,117 @@ fn audit(path: &Path, head: Option<&str>, sig: Option<&str>) -> Result<(), Failu
         outln!("ledger head verified: {h}");
     }
     print_summary(&sum);
+    Ok(())
+}
+
+/// `demo`: a fresh home, two local players, the `skirmish` scenario, then signed orders mailed
+/// into the Maildir and `run` until the game ends. Each player takes the first option the game
+/// offers (activations do nothing), so the demo shows the machinery, not tactics.
+fn demo(home: &Home) -> Result<(), Failure> {
+    use crate::game::Game;
+    if home.root.exists()
+        && std::fs::read_dir(&home.root)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        return Err(usage(format!(
+            "{} is not empty: the demo creates a fresh home; pass --home NEWDIR",
+            home.root.display()
+        )));
+    }
+    init(home, "referee@demo.example", "file")?;
+    let keys_dir = home.root.join("demo-keys");
+    std::fs::create_dir_all(&keys_dir)
+        .map_err(|e| usage(format!("cannot create {}: {e}", keys_dir.display())))?;
+    let mut keys = BTreeMap::new();
+    let mut players = Vec::new();
+    for (side, addr) in [
+        ("allies", "allies@demo.example"),
+        ("axis", "axis@demo.example"),
+    ] {
+        let key = crate::crypto::generate_key();
+        let path = keys_dir.join(format!("{side}.key"));
+        crate::crypto::write_secret_key(&path, &key)
+            .map_err(|e| usage(format!("cannot write {}: {e:#}", path.display())))?;
+        players.push(format!(
+            "{side}={addr}:{}",
+            crate::crypto::public_key_text(&key.verifying_key())
+        ));
+        keys.insert(side.to_string(), (key, addr));
+    }
+    let t0 = parse_now(Some("2026-01-01T09:00:00Z"))?;
+    let seed = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b"dustmail demo"));
+    new_game(
+        home,
+        "skirmish",
+        &players,
+        "ffg-revised",
+        Some(&seed),
+        Some("g-demo".into()),
+        None,
+        t0,
+    )?;
+    let id = "g-demo";
+    let edges = Edges::real();
+    let mut now = t0;
+    let mut steps = 0;
+    let mut finished = None;
+    for step in 0..300 {
+        let g = referee::load_game(&DustTactics, &edges, home, id)?;
+        if let Some(r) = g.derived.finished {
+            finished = Some(r);
+            break;
+        }
+        let Some(a) = DustTactics.awaiting(&g.derived.state).into_iter().next() else {
+            break;
+        };
+        let Some((key, addr)) = keys.get(&a.side) else {
+            return Err(usage(format!("the demo has no player for side {}", a.side)));
+        };
+        let seq = g.derived.last_seq.get(&a.side).copied().unwrap_or(0) + 1;
+        let first = a
+            .options
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "nothing".into());
+        let commands = if a.decision == "activate" {
+            format!("{first}\nnothing\nnothing")
+        } else {
+            first
+        };
+        let text = format!("game: {id}\nside: {}\nseq: {seq}\n\n{commands}\n", a.side);
+        let mail = format!(
+            "From: {addr}\r\nTo: referee@demo.example\r\nSubject: orders\r\nMessage-ID: <demo-{step}@demo.example>\r\n\r\n{}",
+            crate::crypto::sign_block(key, &text).replace('\n', "\r\n")
+        );
+        let path = home
+            .maildir()
+            .join("new")
+            .join(format!("demo-{step:04}.eml"));
+        std::fs::write(&path, mail)
+            .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))?;
+        now += chrono::Duration::hours(1);
+        outln!("{} sends: {}", a.side, commands.replace('\n', " / "));
+        run_once(home, now, None)?;
+        steps += 1;
+    }
+    let root = home.root.display();
+    outln!();
+    match finished {
+        Some(r) => outln!(
+            "the demo game ended after {steps} mails: {:?} ({})",
+            r.winner,
+            r.reason
+        ),
+        None => outln!("the demo stopped after {steps} mails without an end"),
+    }
+    outln!("home:            {root}");
+    outln!("ledger:          {root}/games/{id}/log.jsonl");
+    outln!("player keys:     {root}/demo-keys/");
+    outln!("mails received:  {root}/maildir/cur/");
+    outln!("mails sent:      {root}/sent/");
+    outln!("try: dustmail --home {root} show {id}");
+    outln!("     dustmail --home {root} replay {id}");
+    outln!("     dustmail audit {root}/games/{id}/log.jsonl");
     Ok(())
 }

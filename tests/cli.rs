@@ -331,11 +331,39 @@ fn audit_of_a_missing_file_or_a_foreign_game_exits_2() {
 }
 
 #[test]
-fn demo_is_a_stub_that_says_what_to_do() {
+fn demo_refuses_a_home_that_is_not_empty() {
     let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("something"), "x").unwrap();
     let o = dustmail(d.path(), &["demo"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("play a game with init, keygen, new, sign and run"));
+    assert!(
+        stderr(&o).contains("the demo creates a fresh home; pass --home NEWDIR"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+#[ignore = "needs the Dust Tactics engine and the skirmish scenario (flow and orders branches)"]
+fn demo_plays_a_whole_game_that_audits_clean() {
+    let d = tempfile::tempdir().unwrap();
+    let home = d.path().join("demo");
+    let o = dustmail(&home, &["demo"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("the demo game ended after"),
+        "{}",
+        stdout(&o)
+    );
+    let log = home.join("games/g-demo/log.jsonl");
+    let o = dustmail(&home, &["audit", log.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("game finished, secret checked"));
+    assert!(std::fs::read_dir(home.join("sent")).unwrap().count() > 10);
+    assert_eq!(
+        std::fs::read_dir(home.join("maildir/new")).unwrap().count(),
+        0
+    );
 }
 
 fn init_home(d: &Path) -> std::path::PathBuf {
