@@ -627,7 +627,7 @@ fn show(home: &Home, game: &str, format: Format, as_side: Option<&str>) -> Resul
                 outln!("awaiting {}: {}", a.side, a.decision);
             }
             if let Some(r) = &g.derived.finished {
-                outln!("finished: {:?} ({})", r.winner, r.reason);
+                outln!("finished: {}", referee::result_text(r));
             }
         }
     }
@@ -752,6 +752,7 @@ fn demo(home: &Home) -> Result<(), Failure> {
     let mut now = t0;
     let mut steps = 0;
     let mut finished = None;
+    let mut tried = std::collections::BTreeSet::new();
     for step in 0..300 {
         let g = referee::load_game(&DustTactics, &edges, home, id)?;
         if let Some(r) = g.derived.finished {
@@ -771,7 +772,14 @@ fn demo(home: &Home) -> Result<(), Failure> {
             .cloned()
             .unwrap_or_else(|| "nothing".into());
         let commands = if a.decision == "activate" {
-            format!("{first}\nnothing\nnothing")
+            // Attack the first enemy with the unit's first weapon (read from the orders
+            // template); an activation the game refused once is retried doing nothing.
+            let attack = demo_attack(&DustTactics, &g.derived.state, &a.side, &first);
+            let key = (DustTactics.round(&g.derived.state), first.clone());
+            match attack {
+                Some(line) if tried.insert(key) => format!("{first}\n{line}\nnothing"),
+                _ => format!("{first}\nnothing\nnothing"),
+            }
         } else {
             first
         };
@@ -795,9 +803,8 @@ fn demo(home: &Home) -> Result<(), Failure> {
     outln!();
     match finished {
         Some(r) => outln!(
-            "the demo game ended after {steps} mails: {:?} ({})",
-            r.winner,
-            r.reason
+            "the demo game ended after {steps} mails: {}",
+            referee::result_text(&r)
         ),
         None => outln!("the demo stopped after {steps} mails without an end"),
     }
@@ -810,4 +817,41 @@ fn demo(home: &Home) -> Result<(), Failure> {
     outln!("     dustmail --home {root} replay {id}");
     outln!("     dustmail audit {root}/games/{id}/log.jsonl");
     Ok(())
+}
+
+/// `attack <weapon> at <enemy unit>` for the unit of an `activate <unit>` option: the weapon is
+/// the first listed for it in the orders template, the target the first enemy unit in the view.
+fn demo_attack(
+    game: &DustTactics,
+    state: &<DustTactics as crate::game::Game>::State,
+    side: &str,
+    activate: &str,
+) -> Option<String> {
+    use crate::game::Game;
+    let unit = activate.strip_prefix("activate ")?.trim();
+    let template = game.orders_template(state, side);
+    let weapon = template
+        .lines()
+        .find(|l| {
+            l.trim_start_matches(['#', ' '])
+                .starts_with(&format!("activate {unit} "))
+        })
+        .and_then(|l| l.split("weapons:").nth(1))
+        .and_then(|w| w.split([',', ')']).next())
+        .map(str::trim)
+        .filter(|w| !w.is_empty())?
+        .to_string();
+    let view = game.view(state, Some(side));
+    let target = view
+        .get("units")?
+        .as_array()?
+        .iter()
+        .find(|u| {
+            u.get("side").and_then(|s| s.as_str()) != Some(side)
+                && u.get("destroyed").and_then(|d| d.as_bool()) != Some(true)
+        })?
+        .get("id")?
+        .as_str()?
+        .to_string();
+    Some(format!("attack {weapon} at {target}"))
 }

@@ -1176,7 +1176,8 @@ fn step_mails<G: Game>(
     Ok(out)
 }
 
-fn result_text(r: &GameResult) -> String {
+/// A game result in words: who won (or a draw), why, and the points.
+pub fn result_text(r: &GameResult) -> String {
     let pts: Vec<String> = r.points.iter().map(|(s, p)| format!("{s} {p}")).collect();
     match &r.winner {
         Some(w) => format!("{w} wins ({}); points: {}", r.reason, pts.join(", ")),
