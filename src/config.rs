@@ -82,6 +82,18 @@ impl Config {
             )));
         }
         self.outbox_transport()?;
+        // Ten years: beyond that a setting is a typo (and dates would overflow).
+        for (name, v) in [
+            ("deadline_hours", self.deadline_hours),
+            ("reminder_hours", self.reminder_hours),
+            ("grace_hours", self.grace_hours),
+        ] {
+            if v > 87_600 {
+                return Err(ConfigError(format!(
+                    "{name} = {v} is more than ten years: give a number of hours such as 72"
+                )));
+            }
+        }
         if self.reminder_hours >= self.deadline_hours && self.deadline_hours > 0 {
             return Err(ConfigError(format!(
                 "reminder_hours ({}) must be smaller than deadline_hours ({})",
@@ -237,4 +249,55 @@ pub fn valid_game_id(id: &str) -> bool {
 
 pub fn home_exists(root: &Path) -> bool {
     root.join("config.toml").exists()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_written_config_loads_back_and_smtp_settings_reach_the_transport() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::new(dir.path());
+        let c = Config::new("ref@example.org", "smtp://127.0.0.1:2525").unwrap();
+        let text = c
+            .to_toml_text()
+            .replace("# starttls = true", "starttls = true")
+            .replace("# user = \"referee\"", "user = \"me\"");
+        std::fs::write(home.config_path(), text).unwrap();
+        let loaded = Config::load(&home).unwrap();
+        assert_eq!(
+            loaded.outbox_transport().unwrap(),
+            Transport::Smtp {
+                host: "127.0.0.1".into(),
+                port: 2525,
+                starttls: true,
+                user: Some("me".into()),
+                password: None
+            }
+        );
+        assert_eq!(loaded.deadline_hours, 72);
+    }
+
+    #[test]
+    fn absurd_settings_are_refused_with_what_to_write() {
+        let mut c = Config::new("ref@example.org", "file").unwrap();
+        c.grace_hours = 4_000_000_000;
+        let e = c.validate().unwrap_err().to_string();
+        assert!(
+            e.contains("grace_hours = 4000000000 is more than ten years"),
+            "{e}"
+        );
+        c.grace_hours = 12;
+        c.reminder_hours = 80;
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("must be smaller than deadline_hours"));
+        let e = Config::new("ref@example.org", "smtp://host:http")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is not a port number"), "{e}");
+    }
 }

@@ -1218,7 +1218,8 @@ pub fn deadline_of<S>(created: &Created, d: &Derived<S>) -> Option<DateTime<Utc>
         return None;
     }
     let base = DateTime::parse_from_rfc3339(&d.last_step_at).ok()?;
-    Some(base.with_timezone(&Utc) + chrono::Duration::hours(created.deadline_hours as i64))
+    base.with_timezone(&Utc)
+        .checked_add_signed(chrono::Duration::hours(created.deadline_hours.into()))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1693,10 +1694,16 @@ fn deadlines<G: Game>(
         let Some(due) = deadline_of(&g.created, &g.derived) else {
             continue;
         };
-        let grace = chrono::Duration::hours(g.created.grace_hours as i64);
-        let remind_at = due - chrono::Duration::hours(g.created.reminder_hours as i64);
+        let hours = |h: u32| chrono::Duration::hours(h.into());
+        // Out-of-range times (absurd settings) mean "never", not a panic.
+        let past_grace = due
+            .checked_add_signed(hours(g.created.grace_hours))
+            .is_some_and(|t| ctx.now >= t);
+        let remind_at = due
+            .checked_sub_signed(hours(g.created.reminder_hours))
+            .unwrap_or(due);
         let awaiting = ctx.game.awaiting(&g.derived.state);
-        if ctx.now >= due + grace {
+        if past_grace {
             let mut sides: Vec<String> = Vec::new();
             for a in &awaiting {
                 if !sides.contains(&a.side) {
