@@ -271,10 +271,16 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
             maildir,
         } => {
             let fixed = now.as_deref().map(|t| parse_now(Some(t))).transpose()?;
+            if !watch {
+                return run_once(&home, fixed.unwrap_or_else(Utc::now), maildir.as_deref());
+            }
             loop {
-                run_once(&home, fixed.unwrap_or_else(Utc::now), maildir.as_deref())?;
-                if !watch {
-                    return Ok(());
+                // A broken game (exit 1) is reported and the watch goes on; a configuration or
+                // lock problem (exit 2) ends it.
+                match run_once(&home, fixed.unwrap_or_else(Utc::now), maildir.as_deref()) {
+                    Err(f) if f.code == 1 => eprintln!("dustmail: {}", f.msg),
+                    Err(f) => return Err(f),
+                    Ok(()) => {}
                 }
                 std::thread::sleep(std::time::Duration::from_secs(60));
             }

@@ -59,11 +59,15 @@ fn io_err(what: &str) -> impl FnOnce(std::io::Error) -> RefereeError + '_ {
 /// Where outgoing mail goes. Implemented by [`Outbox`]; tests record.
 pub trait MailSink {
     /// Queues a mail under an idempotent id (an id queued before is not queued again).
-    fn queue(&self, id: &str, mail: &Mail) -> Result<(), String>;
+    /// `date` is the run's clock (`run --now`), for the Date header.
+    fn queue(&self, id: &str, mail: &Mail, date: DateTime<Utc>) -> Result<(), String>;
 }
 
 impl MailSink for Outbox {
-    fn queue(&self, id: &str, mail: &Mail) -> Result<(), String> {
+    fn queue(&self, id: &str, mail: &Mail, date: DateTime<Utc>) -> Result<(), String> {
+        // The outbox work adds `queue_at(id, mail, date)`; until it lands the Date header is the
+        // wall clock.
+        let _ = date;
         Outbox::queue(self, id, mail).map_err(|e| format!("{e:#}"))
     }
 }
@@ -980,7 +984,7 @@ fn render<G: Game>(ctx: &Ctx<G>, name: &str, v: serde_json::Value) -> Result<Str
 
 fn queue<G: Game>(ctx: &Ctx<G>, id: &str, mail: &Mail) -> Result<(), RefereeError> {
     ctx.sink
-        .queue(id, mail)
+        .queue(id, mail, ctx.now)
         .map_err(|e| RefereeError::Io(format!("cannot queue mail {id}: {e}")))
 }
 

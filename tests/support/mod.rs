@@ -345,7 +345,7 @@ pub struct Sink {
 }
 
 impl MailSink for Sink {
-    fn queue(&self, id: &str, mail: &Mail) -> Result<(), String> {
+    fn queue(&self, id: &str, mail: &Mail, _date: DateTime<Utc>) -> Result<(), String> {
         self.mails
             .borrow_mut()
             .entry(id.to_string())
