@@ -1460,7 +1460,7 @@ fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), 
             break;
         }
         let hash = lines
-            .get(e.seq as usize - 1)
+            .get((e.seq as usize).saturating_sub(1))
             .map(|l| sha256_hex(l))
             .unwrap_or_default();
         let head = Head { seq: e.seq, hash };
@@ -1472,8 +1472,8 @@ fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), 
     Ok(())
 }
 
+/// Why a verified-looking block cannot reach the game, if it cannot.
 fn refuse_reason(
-    ctx_game_id: &str,
     g: &Derived<impl Sized>,
     created: &Created,
     body: &BlockBody,
@@ -1481,7 +1481,6 @@ fn refuse_reason(
     canonical: &str,
     edges: &Edges,
 ) -> Option<Refusal> {
-    let _ = ctx_game_id;
     if g.finished.is_some() {
         return Some(Refusal::new(
             "this game is over: no more orders are taken",
@@ -1536,7 +1535,6 @@ fn submit_block<G: Game>(
     let n = g.ledger.next_seq();
     let round = ctx.game.round(&g.derived.state);
     let refusal = refuse_reason(
-        &g.id,
         &g.derived,
         &g.created,
         body,
