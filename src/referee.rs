@@ -787,7 +787,8 @@ pub fn replay_game<G: Game>(
 
 /// Writes the snapshot atomically (temp file + rename).
 pub fn write_snapshot<S: Serialize>(dir: &Path, d: &Derived<S>) -> Result<(), RefereeError> {
-    let tmp = dir.join("snapshot.json.tmp");
+    // Per-process temp name: a `show` may rebuild the snapshot while a `run` writes it.
+    let tmp = dir.join(format!("snapshot.json.tmp.{}", std::process::id()));
     let bytes = serde_json::to_vec(d).map_err(|e| RefereeError::Io(format!("snapshot: {e}")))?;
     std::fs::write(&tmp, bytes).map_err(io_err("writing snapshot"))?;
     std::fs::rename(&tmp, dir.join(SNAPSHOT_FILE)).map_err(io_err("writing snapshot"))?;
