@@ -3,10 +3,15 @@
 //! The core (`game`, `dust_tactics`, `ledger`, `orders`) never imports the edges (`mail`,
 //! `crypto`, `outbox`, `report`, `cli`).
 
+pub mod cli;
+pub mod config;
 pub mod crypto;
 pub mod dust_tactics;
 pub mod game;
+pub mod ledger;
 pub mod mail;
 pub mod outbox;
 pub mod picture;
+pub mod referee;
+pub mod report;
 pub mod seed;

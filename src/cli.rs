@@ -1,0 +1,863 @@
+//! The `dustmail` command line of DESIGN §3. Exit status: 0 success, 1 a verification failed or an
+//! input was rejected, 2 usage or configuration error. Every error says what to do.
+
+use crate::config::{Config, Home};
+use crate::dust_tactics::DustTactics;
+use crate::game::Setup;
+use crate::ledger::{self, Event, Player};
+use crate::outbox::Outbox;
+use crate::referee::{self, Ctx, DiceMode, Edges, NewGame, RefereeError};
+use crate::report::Templates;
+use chrono::{DateTime, Utc};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// stdout writes that never panic (a closed pipe, `dustmail show | head`, is not an error).
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
+/// The name of the Dust Tactics game in `created` lines.
+pub const DUST_TACTICS: &str = "dust-tactics";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "dustmail",
+    version,
+    about = "A referee for Dust Tactics played by email: signed orders, auditable dice, a hash-chained ledger."
+)]
+pub struct Cli {
+    /// The referee's home directory.
+    #[arg(
+        long,
+        global = true,
+        env = "DUSTMAIL_HOME",
+        default_value = "./dustmail-home"
+    )]
+    pub home: PathBuf,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create a home: config.toml, the referee's signing key, maildir/, outbox/, sent/, rejected/, games/.
+    Init {
+        /// The referee's own mail address (From: of every mail it sends).
+        #[arg(long)]
+        referee: String,
+        /// How mail leaves: file (into sent/), sendmail, or smtp://HOST:PORT.
+        #[arg(long, default_value = "file")]
+        transport: String,
+    },
+    /// Write a player's secret key (mode 0600) and print the public key as the last line.
+    Keygen {
+        /// Where to write the secret key (must not exist).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Create a game, queue a welcome mail per player, print the game id as the last line.
+    New {
+        /// Scenario name (games/dust-tactics/scenarios/NAME.toml).
+        #[arg(long)]
+        scenario: String,
+        /// A player: SIDE=ADDRESS:PUBKEY (PUBKEY as printed by keygen). Once per side.
+        #[arg(long = "player", required = true)]
+        players: Vec<String>,
+        /// Ruleset id.
+        #[arg(long, default_value = "ffg-revised")]
+        ruleset: String,
+        /// The 32-byte seed secret as 64 hex digits (tests and demos only; default: from the OS).
+        #[arg(long)]
+        seed: Option<String>,
+        /// Game id (default g- and 8 hex digits of the seed commitment).
+        #[arg(long)]
+        id: Option<String>,
+        /// A directory of card files to use instead of the built-in cards.
+        #[arg(long)]
+        cards: Option<PathBuf>,
+        /// Creation time (RFC 3339), for tests.
+        #[arg(long)]
+        now: Option<String>,
+    },
+    /// Print the signed block for orders read from FILE (or stdin), ready to paste into a mail.
+    Sign {
+        /// The player's secret key file.
+        #[arg(long)]
+        key: PathBuf,
+        /// The text between the ORDERS markers (game:/side:/seq: lines and commands).
+        file: Option<PathBuf>,
+    },
+    /// Process every mail in maildir/new, handle deadlines, deliver the outbox.
+    Run {
+        /// Process once and exit (the default).
+        #[arg(long, conflicts_with = "watch")]
+        once: bool,
+        /// Keep running, processing every 60 seconds.
+        #[arg(long)]
+        watch: bool,
+        /// Fix the clock (RFC 3339), for tests.
+        #[arg(long)]
+        now: Option<String>,
+        /// Read mail from this Maildir instead of <home>/maildir.
+        #[arg(long)]
+        maildir: Option<PathBuf>,
+    },
+    /// Render the current state of a game.
+    Show {
+        game: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Show what this side may see.
+        #[arg(long = "as")]
+        as_side: Option<String>,
+    },
+    /// Re-derive a whole game from its log and check everything; exit 1 on the first mismatch.
+    Replay { game: String },
+    /// Check a published log file without a home; exit 1 on the first mismatch.
+    Audit {
+        logfile: PathBuf,
+        /// A `Ledger-Head: GAME SEQ HASH` line from a referee mail, checked against the log.
+        #[arg(long, requires = "sig")]
+        head: Option<String>,
+        /// The referee's signature of that line (Ledger-Head-Signature).
+        #[arg(long, requires = "head")]
+        sig: Option<String>,
+    },
+    /// Play a complete sample game between two local players through the real pipeline (signed
+    /// mails into the Maildir, run, reports out) in a fresh --home, and print where everything is.
+    Demo,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Html,
+    Png,
+}
+
+/// A CLI failure: message and exit status.
+#[derive(Debug)]
+pub struct Failure {
+    pub code: i32,
+    pub msg: String,
+}
+
+fn usage(msg: impl Into<String>) -> Failure {
+    Failure {
+        code: 2,
+        msg: msg.into(),
+    }
+}
+
+impl From<RefereeError> for Failure {
+    fn from(e: RefereeError) -> Self {
+        Failure {
+            code: e.exit_code(),
+            msg: e.to_string(),
+        }
+    }
+}
+
+/// Parses the arguments, runs the command, prints errors; returns the exit status.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match dispatch(cli) {
+        Ok(()) => 0,
+        Err(f) => {
+            eprintln!("dustmail: {}", f.msg);
+            f.code
+        }
+    }
+}
+
+fn parse_now(now: Option<&str>) -> Result<DateTime<Utc>, Failure> {
+    match now {
+        None => Ok(Utc::now()),
+        Some(t) => DateTime::parse_from_rfc3339(t)
+            .map(|d| d.with_timezone(&Utc))
+            .map_err(|e| {
+                usage(format!(
+                    "--now `{t}` is not an RFC 3339 time ({e}): write e.g. 2026-01-31T18:00:00Z"
+                ))
+            }),
+    }
+}
+
+/// Runs one parsed command.
+pub fn dispatch(cli: Cli) -> Result<(), Failure> {
+    let home = Home::new(cli.home.clone());
+    match cli.command {
+        Command::Init { referee, transport } => init(&home, &referee, &transport),
+        Command::Keygen { out } => {
+            let key = crate::crypto::generate_key();
+            crate::crypto::write_secret_key(&out, &key).map_err(|e| {
+                usage(format!(
+                    "cannot write the key to {}: {e:#}; choose a path that does not exist yet",
+                    out.display()
+                ))
+            })?;
+            outln!("secret key written to {} (keep it private)", out.display());
+            outln!("public key (give it to the referee as --player SIDE=ADDRESS:PUBKEY):");
+            outln!("{}", crate::crypto::public_key_text(&key.verifying_key()));
+            Ok(())
+        }
+        Command::Sign { key, file } => {
+            let k = crate::crypto::read_secret_key(&key).map_err(|e| {
+                usage(format!(
+                    "cannot read the secret key {}: {e:#}; create one with `dustmail keygen --out FILE`",
+                    key.display()
+                ))
+            })?;
+            let text = match &file {
+                Some(f) => std::fs::read_to_string(f)
+                    .map_err(|e| usage(format!("cannot read {}: {e}", f.display())))?,
+                None => {
+                    let mut s = String::new();
+                    std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+                        .map_err(|e| usage(format!("cannot read the orders from stdin: {e}")))?;
+                    s
+                }
+            };
+            if text.contains(crate::crypto::ORDERS_BEGIN) {
+                return Err(Failure {
+                    code: 1,
+                    msg: "the input already contains an ORDERS block: give only the text that goes between the markers (game:, side:, seq: lines and commands)".into(),
+                });
+            }
+            out!("{}", crate::crypto::sign_block(&k, &text));
+            Ok(())
+        }
+        Command::New {
+            scenario,
+            players,
+            ruleset,
+            seed,
+            id,
+            cards,
+            now,
+        } => new_game(
+            &home,
+            &scenario,
+            &players,
+            &ruleset,
+            seed.as_deref(),
+            id,
+            cards.as_deref(),
+            parse_now(now.as_deref())?,
+        ),
+        Command::Run {
+            once: _,
+            watch,
+            now,
+            maildir,
+        } => {
+            let fixed = now.as_deref().map(|t| parse_now(Some(t))).transpose()?;
+            if !watch {
+                return run_once(&home, fixed.unwrap_or_else(Utc::now), maildir.as_deref());
+            }
+            loop {
+                // A broken game (exit 1) is reported and the watch goes on; a configuration or
+                // lock problem (exit 2) ends it.
+                match run_once(&home, fixed.unwrap_or_else(Utc::now), maildir.as_deref()) {
+                    Err(f) if f.code == 1 => eprintln!("dustmail: {}", f.msg),
+                    Err(f) => return Err(f),
+                    Ok(()) => {}
+                }
+                std::thread::sleep(std::time::Duration::from_secs(60));
+            }
+        }
+        Command::Show {
+            game,
+            format,
+            as_side,
+        } => show(&home, &game, format, as_side.as_deref()),
+        Command::Replay { game } => replay(&home, &game),
+        Command::Audit { logfile, head, sig } => audit(&logfile, head.as_deref(), sig.as_deref()),
+        Command::Demo => demo(&home),
+    }
+}
+
+fn init(home: &Home, referee: &str, transport: &str) -> Result<(), Failure> {
+    if home.config_path().exists() {
+        return Err(usage(format!(
+            "{} already exists: this home is initialised; use another --home or remove it first",
+            home.config_path().display()
+        )));
+    }
+    let config = Config::new(referee, transport).map_err(|e| usage(e.to_string()))?;
+    home.create_dirs().map_err(|e| {
+        usage(format!(
+            "cannot create the home {}: {e}; check the path and permissions",
+            home.root.display()
+        ))
+    })?;
+    let key = crate::crypto::generate_key();
+    crate::crypto::write_secret_key(&home.key_path(), &key).map_err(|e| {
+        usage(format!(
+            "cannot write the referee key {}: {e:#}",
+            home.key_path().display()
+        ))
+    })?;
+    std::fs::write(home.config_path(), config.to_toml_text()).map_err(|e| {
+        usage(format!(
+            "cannot write {}: {e}",
+            home.config_path().display()
+        ))
+    })?;
+    outln!("initialised {}", home.root.display());
+    outln!(
+        "referee public key: {}",
+        crate::crypto::public_key_text(&key.verifying_key())
+    );
+    Ok(())
+}
+
+struct Env {
+    config: Config,
+    templates: Templates,
+    key: ed25519_dalek::SigningKey,
+    outbox: Outbox,
+}
+
+fn open_home(home: &Home) -> Result<Env, Failure> {
+    let config = Config::load(home).map_err(|e| usage(e.to_string()))?;
+    let templates = Templates::new(
+        config
+            .template_dir
+            .as_deref()
+            .map(|d| {
+                if d.is_absolute() {
+                    d.to_path_buf()
+                } else {
+                    home.root.join(d)
+                }
+            })
+            .as_deref(),
+    )
+    .map_err(|e| usage(e.to_string()))?;
+    let key = crate::crypto::read_secret_key(&home.key_path()).map_err(|e| {
+        usage(format!(
+            "cannot read the referee key {}: {e:#}; was this home made by `dustmail init`?",
+            home.key_path().display()
+        ))
+    })?;
+    let outbox =
+        Outbox::open(&home.root).map_err(|e| usage(format!("cannot open the outbox: {e:#}")))?;
+    Ok(Env {
+        config,
+        templates,
+        key,
+        outbox,
+    })
+}
+
+fn ctx<'a>(
+    home: &'a Home,
+    env: &'a Env,
+    edges: &'a Edges,
+    now: DateTime<Utc>,
+) -> Ctx<'a, DustTactics> {
+    Ctx {
+        game: &DustTactics,
+        game_name: DUST_TACTICS,
+        home,
+        config: &env.config,
+        templates: &env.templates,
+        edges,
+        sink: &env.outbox,
+        key: &env.key,
+        now,
+    }
+}
+
+/// Where the built-in game data lives: ./games/dust-tactics, else the source tree's.
+fn data_dir() -> PathBuf {
+    let local = PathBuf::from("games").join(DUST_TACTICS);
+    if local.is_dir() {
+        return local;
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("games")
+        .join(DUST_TACTICS)
+}
+
+fn parse_seed(hex_text: &str) -> Result<[u8; 32], Failure> {
+    hex::decode(hex_text)
+        .ok()
+        .and_then(|v| <[u8; 32]>::try_from(v).ok())
+        .ok_or_else(|| {
+            usage(format!(
+                "--seed `{hex_text}` is not 64 hex digits (32 bytes)"
+            ))
+        })
+}
+
+fn os_seed() -> Result<[u8; 32], Failure> {
+    // The OS random source, through the same generator the keys use.
+    let k = crate::crypto::generate_key();
+    let mut s = [0u8; 32];
+    s.copy_from_slice(&sha2::Digest::finalize(sha2::Digest::chain_update(
+        <sha2::Sha256 as sha2::Digest>::new_with_prefix(b"dustmail/seed/v1"),
+        k.to_bytes(),
+    )));
+    Ok(s)
+}
+
+/// `SIDE=ADDRESS:PUBKEY`.
+pub fn parse_player(arg: &str) -> Result<Player, String> {
+    let (side, rest) = arg.split_once('=').ok_or_else(|| {
+        format!(
+            "--player `{arg}`: write SIDE=ADDRESS:PUBKEY, e.g. allies=ann@example.org:ed25519:AbC…"
+        )
+    })?;
+    let (address, key) = rest.split_once(':').ok_or_else(|| {
+        format!("--player `{arg}`: no public key after the address: write SIDE=ADDRESS:PUBKEY")
+    })?;
+    if side.is_empty() || !address.contains('@') {
+        return Err(format!(
+            "--player `{arg}`: `{side}` / `{address}` is not a side and a mail address"
+        ));
+    }
+    Ok(Player {
+        side: side.to_string(),
+        address: address.to_string(),
+        public_key: key.to_string(),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn new_game(
+    home: &Home,
+    scenario: &str,
+    players: &[String],
+    ruleset: &str,
+    seed: Option<&str>,
+    id: Option<String>,
+    cards: Option<&Path>,
+    now: DateTime<Utc>,
+) -> Result<(), Failure> {
+    let env = open_home(home)?;
+    // A run must not see a game half created.
+    let _lock = referee::lock_home(home)?;
+    let mut ps = Vec::new();
+    for p in players {
+        let player = parse_player(p).map_err(usage)?;
+        crate::crypto::parse_public_key(&player.public_key).map_err(|e| {
+            usage(format!(
+                "--player {}: the public key is not usable ({e}); copy the last line `dustmail keygen` printed",
+                player.side
+            ))
+        })?;
+        ps.push(player);
+    }
+    let data = data_dir();
+    let scen_path = data.join("scenarios").join(format!("{scenario}.toml"));
+    let scen_text = std::fs::read_to_string(&scen_path).map_err(|e| {
+        usage(format!(
+            "scenario `{scenario}`: cannot read {} ({e}); see the scenarios in {}",
+            scen_path.display(),
+            data.join("scenarios").display()
+        ))
+    })?;
+    let scen: toml::Value =
+        toml::from_str(&scen_text).map_err(|e| usage(format!("{}: {e}", scen_path.display())))?;
+    let sides: Vec<String> = scen
+        .get("sides")
+        .and_then(|s| s.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.get("id").and_then(|i| i.as_str()).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    // One more key than rounds: the initiative of round r+1 may be rolled while closing round r.
+    let max_rounds = scen
+        .get("rounds")
+        .and_then(|r| r.as_integer())
+        .and_then(|r| u32::try_from(r).ok())
+        .unwrap_or(12)
+        + 1;
+    let card_dir = cards
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| data.join("cards"));
+    let mut card_map = BTreeMap::new();
+    if let Ok(rd) = std::fs::read_dir(&card_dir) {
+        for e in rd.filter_map(|e| e.ok()) {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "toml") {
+                let text = std::fs::read_to_string(&p)
+                    .map_err(|e| usage(format!("cannot read card {}: {e}", p.display())))?;
+                let name = e.file_name().to_string_lossy().into_owned();
+                card_map.insert(name, text);
+            }
+        }
+    } else if cards.is_some() {
+        return Err(usage(format!(
+            "--cards {}: not a readable directory",
+            card_dir.display()
+        )));
+    }
+    let setup = Setup {
+        ruleset: ruleset.to_string(),
+        scenario_name: scenario.to_string(),
+        scenario: scen_text,
+        cards: card_map,
+        sides,
+    };
+    let seed = match seed {
+        Some(s) => parse_seed(s)?,
+        None => os_seed()?,
+    };
+    let edges = Edges::real();
+    let c = ctx(home, &env, &edges, now);
+    let id = referee::create_game(
+        &c,
+        NewGame {
+            setup,
+            players: ps,
+            seed,
+            id,
+            max_rounds,
+        },
+    )?;
+    outln!(
+        "created game {id}; welcome mails queued in {}",
+        home.root.join("outbox").display()
+    );
+    outln!("{id}");
+    Ok(())
+}
+
+fn run_once(home: &Home, now: DateTime<Utc>, maildir: Option<&Path>) -> Result<(), Failure> {
+    let env = open_home(home)?;
+    let _lock = referee::lock_home(home)?;
+    let edges = Edges::real();
+    let c = ctx(home, &env, &edges, now);
+    let md = maildir
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| home.maildir());
+    let sum = referee::run(&c, &md)?;
+    for w in &sum.warnings {
+        eprintln!("warning: {w}");
+    }
+    for b in &sum.broken {
+        eprintln!("dustmail: {b}");
+    }
+    outln!(
+        "mails {} accepted {} refused {} rejected {} re-queued {} reminders {} defaults {}",
+        sum.mails,
+        sum.accepted,
+        sum.refused,
+        sum.rejected,
+        sum.deduplicated,
+        sum.reminders,
+        sum.defaults
+    );
+    let transport = env
+        .config
+        .outbox_transport()
+        .map_err(|e| usage(e.to_string()))?;
+    let rep = env
+        .outbox
+        .deliver(&transport, now)
+        .map_err(|e| usage(format!("delivery failed: {e:#}")))?;
+    for e in &rep.errors {
+        eprintln!("delivery: {e}");
+    }
+    outln!(
+        "delivered {} failed {} waiting {}",
+        rep.delivered,
+        rep.failed,
+        rep.waiting
+    );
+    if !sum.broken.is_empty() {
+        return Err(Failure {
+            code: 1,
+            msg: format!(
+                "{} game(s) could not be read or verified (their mails wait in maildir/new): fix the ledger as the message above says, then run again",
+                sum.broken.len()
+            ),
+        });
+    }
+    Ok(())
+}
+
+fn show(home: &Home, game: &str, format: Format, as_side: Option<&str>) -> Result<(), Failure> {
+    if matches!(format, Format::Html | Format::Png) {
+        return Err(usage(format!(
+            "--format {} is not available in this build yet: use --format text or --format json",
+            if format == Format::Html {
+                "html"
+            } else {
+                "png"
+            }
+        )));
+    }
+    check_game(home, game)?;
+    let g = referee::load_game(&DustTactics, &Edges::real(), home, game)?;
+    let dt = DustTactics;
+    if let Some(s) = as_side {
+        if !g.created.players.iter().any(|p| p.side == s) {
+            return Err(usage(format!("--as {s}: no such side in game {game}")));
+        }
+    }
+    match format {
+        Format::Json => {
+            let v = referee::show_json(&dt, &g, as_side);
+            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+        _ => {
+            use crate::game::Game;
+            outln!("game {game}, round {}", dt.round(&g.derived.state));
+            outln!("{}", dt.board_text(&g.derived.state));
+            for a in dt.awaiting(&g.derived.state) {
+                outln!("awaiting {}: {}", a.side, a.decision);
+            }
+            if let Some(r) = &g.derived.finished {
+                outln!("finished: {}", referee::result_text(r));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_game(home: &Home, game: &str) -> Result<(), Failure> {
+    if !crate::config::valid_game_id(game) || !home.game_dir(game).join(ledger::LOG_FILE).exists() {
+        return Err(usage(format!(
+            "no game `{game}` in {}: check the id (games/ lists them) or --home",
+            home.root.display()
+        )));
+    }
+    Ok(())
+}
+
+fn replay(home: &Home, game: &str) -> Result<(), Failure> {
+    check_game(home, game)?;
+    let sum = referee::replay_game(&DustTactics, &Edges::real(), home, game)?;
+    print_summary(&sum);
+    Ok(())
+}
+
+fn print_summary(sum: &referee::ReplaySummary) {
+    outln!(
+        "ok: {} lines, hash chain intact; {} submissions, {} signatures, {} deadline defaults, {} dice, {} round keys, {} state digests checked{}",
+        sum.lines,
+        sum.submissions,
+        sum.signatures,
+        sum.defaults,
+        sum.dice_checked,
+        sum.keys_revealed,
+        sum.digests,
+        if sum.finished { "; game finished, secret checked" } else { "" }
+    );
+}
+
+fn audit(path: &Path, head: Option<&str>, sig: Option<&str>) -> Result<(), Failure> {
+    let data = std::fs::read(path).map_err(|e| {
+        usage(format!(
+            "cannot read {} ({e}): give the path of a published log.jsonl",
+            path.display()
+        ))
+    })?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "log.jsonl".into());
+    let entries = ledger::parse_log(&name, &data).map_err(RefereeError::from)?;
+    let Some(Event::Created(created)) = entries.first().map(|e| &e.event) else {
+        return Err(Failure {
+            code: 1,
+            msg: format!("{name} line 1 is not a `created` line"),
+        });
+    };
+    if created.game != DUST_TACTICS {
+        return Err(usage(format!(
+            "{name} is a log of game `{}`; this dustmail audits `{DUST_TACTICS}` logs",
+            created.game
+        )));
+    }
+    let edges = Edges::real();
+    let (_, _, sum) =
+        referee::replay_bytes(&DustTactics, &edges, &name, &data, DiceMode::Recorded)?;
+    if let (Some(h), Some(s)) = (head, sig) {
+        referee::check_head(&edges, created, &data, h, s)?;
+        outln!("ledger head verified: {h}");
+    }
+    print_summary(&sum);
+    Ok(())
+}
+
+/// `demo`: a fresh home, two local players, the `skirmish` scenario, then signed orders mailed
+/// into the Maildir and `run` until the game ends. Each player takes the first option the game
+/// offers (activations do nothing), so the demo shows the machinery, not tactics.
+fn demo(home: &Home) -> Result<(), Failure> {
+    use crate::game::Game;
+    if home.root.exists()
+        && std::fs::read_dir(&home.root)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        return Err(usage(format!(
+            "{} is not empty: the demo creates a fresh home; pass --home NEWDIR",
+            home.root.display()
+        )));
+    }
+    init(home, "referee@demo.example", "file")?;
+    let keys_dir = home.root.join("demo-keys");
+    std::fs::create_dir_all(&keys_dir)
+        .map_err(|e| usage(format!("cannot create {}: {e}", keys_dir.display())))?;
+    let mut keys = BTreeMap::new();
+    let mut players = Vec::new();
+    for (side, addr) in [
+        ("allies", "allies@demo.example"),
+        ("axis", "axis@demo.example"),
+    ] {
+        let key = crate::crypto::generate_key();
+        let path = keys_dir.join(format!("{side}.key"));
+        crate::crypto::write_secret_key(&path, &key)
+            .map_err(|e| usage(format!("cannot write {}: {e:#}", path.display())))?;
+        players.push(format!(
+            "{side}={addr}:{}",
+            crate::crypto::public_key_text(&key.verifying_key())
+        ));
+        keys.insert(side.to_string(), (key, addr));
+    }
+    let t0 = parse_now(Some("2026-01-01T09:00:00Z"))?;
+    let seed = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b"dustmail demo"));
+    new_game(
+        home,
+        "skirmish",
+        &players,
+        "ffg-revised",
+        Some(&seed),
+        Some("g-demo".into()),
+        None,
+        t0,
+    )?;
+    let id = "g-demo";
+    let edges = Edges::real();
+    let mut now = t0;
+    let mut steps = 0;
+    let mut finished = None;
+    let mut tried = std::collections::BTreeSet::new();
+    for step in 0..300 {
+        let g = referee::load_game(&DustTactics, &edges, home, id)?;
+        if let Some(r) = g.derived.finished {
+            finished = Some(r);
+            break;
+        }
+        let Some(a) = DustTactics.awaiting(&g.derived.state).into_iter().next() else {
+            break;
+        };
+        let Some((key, addr)) = keys.get(&a.side) else {
+            return Err(usage(format!("the demo has no player for side {}", a.side)));
+        };
+        let seq = g.derived.last_seq.get(&a.side).copied().unwrap_or(0) + 1;
+        let first = a
+            .options
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "nothing".into());
+        let commands = if a.decision == "activate" {
+            // Attack the first enemy with the unit's first weapon (read from the orders
+            // template); an activation the game refused once is retried doing nothing.
+            let attack = demo_attack(&DustTactics, &g.derived.state, &a.side, &first);
+            let key = (DustTactics.round(&g.derived.state), first.clone());
+            match attack {
+                Some(line) if tried.insert(key) => format!("{first}\n{line}\nnothing"),
+                _ => format!("{first}\nnothing\nnothing"),
+            }
+        } else {
+            first
+        };
+        let text = format!("game: {id}\nside: {}\nseq: {seq}\n\n{commands}\n", a.side);
+        let mail = format!(
+            "From: {addr}\r\nTo: referee@demo.example\r\nSubject: orders\r\nMessage-ID: <demo-{step}@demo.example>\r\n\r\n{}",
+            crate::crypto::sign_block(key, &text).replace('\n', "\r\n")
+        );
+        let path = home
+            .maildir()
+            .join("new")
+            .join(format!("demo-{step:04}.eml"));
+        std::fs::write(&path, mail)
+            .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))?;
+        now += chrono::Duration::hours(1);
+        outln!("{} sends: {}", a.side, commands.replace('\n', " / "));
+        run_once(home, now, None)?;
+        steps += 1;
+    }
+    let root = home.root.display();
+    outln!();
+    match finished {
+        Some(r) => outln!(
+            "the demo game ended after {steps} mails: {}",
+            referee::result_text(&r)
+        ),
+        None => outln!("the demo stopped after {steps} mails without an end"),
+    }
+    outln!("home:            {root}");
+    outln!("ledger:          {root}/games/{id}/log.jsonl");
+    outln!("player keys:     {root}/demo-keys/");
+    outln!("mails received:  {root}/maildir/cur/");
+    outln!("mails sent:      {root}/sent/");
+    outln!("try: dustmail --home {root} show {id}");
+    outln!("     dustmail --home {root} replay {id}");
+    outln!("     dustmail audit {root}/games/{id}/log.jsonl");
+    Ok(())
+}
+
+/// `attack <weapon> at <enemy unit>` for the unit of an `activate <unit>` option: the weapon is
+/// the first listed for it in the orders template, the target the first enemy unit in the view.
+fn demo_attack(
+    game: &DustTactics,
+    state: &<DustTactics as crate::game::Game>::State,
+    side: &str,
+    activate: &str,
+) -> Option<String> {
+    use crate::game::Game;
+    let unit = activate.strip_prefix("activate ")?.trim();
+    let template = game.orders_template(state, side);
+    let weapon = template
+        .lines()
+        .find(|l| {
+            l.trim_start_matches(['#', ' '])
+                .starts_with(&format!("activate {unit} "))
+        })
+        .and_then(|l| l.split("weapons:").nth(1))
+        .and_then(|w| w.split([',', ')']).next())
+        .map(str::trim)
+        .filter(|w| !w.is_empty())?
+        .to_string();
+    let view = game.view(state, Some(side));
+    let target = view
+        .get("units")?
+        .as_array()?
+        .iter()
+        .find(|u| {
+            u.get("side").and_then(|s| s.as_str()) != Some(side)
+                && u.get("destroyed").and_then(|d| d.as_bool()) != Some(true)
+        })?
+        .get("id")?
+        .as_str()?
+        .to_string();
+    Some(format!("attack {weapon} at {target}"))
+}

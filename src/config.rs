@@ -1,0 +1,303 @@
+//! `<home>/config.toml` and the home layout of DESIGN §3.
+
+use crate::outbox::Transport;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The settings of a home.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    /// The referee's own address (From: of every mail; never answered).
+    pub referee: String,
+    /// `file`, `sendmail` or `smtp://HOST:PORT`.
+    #[serde(default = "default_transport")]
+    pub transport: String,
+    #[serde(default)]
+    pub smtp: SmtpSettings,
+    #[serde(default = "default_max_mail")]
+    pub max_mail_bytes: usize,
+    #[serde(default = "default_deadline")]
+    pub deadline_hours: u32,
+    #[serde(default = "default_reminder")]
+    pub reminder_hours: u32,
+    #[serde(default = "default_grace")]
+    pub grace_hours: u32,
+    /// Overrides for the built-in mail templates (same file names as `templates/`).
+    #[serde(default)]
+    pub template_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SmtpSettings {
+    #[serde(default)]
+    pub starttls: bool,
+    #[serde(default)]
+    pub user: Option<String>,
+    #[serde(default)]
+    pub password: Option<String>,
+}
+
+fn default_transport() -> String {
+    "file".into()
+}
+fn default_max_mail() -> usize {
+    1 << 20
+}
+fn default_deadline() -> u32 {
+    72
+}
+fn default_reminder() -> u32 {
+    24
+}
+fn default_grace() -> u32 {
+    12
+}
+
+/// A configuration that cannot be used (exit 2).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
+
+impl Config {
+    pub fn new(referee: &str, transport: &str) -> Result<Config, ConfigError> {
+        let c = Config {
+            referee: referee.to_string(),
+            transport: transport.to_string(),
+            smtp: SmtpSettings::default(),
+            max_mail_bytes: default_max_mail(),
+            deadline_hours: default_deadline(),
+            reminder_hours: default_reminder(),
+            grace_hours: default_grace(),
+            template_dir: None,
+        };
+        c.validate()?;
+        Ok(c)
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !self.referee.contains('@') || self.referee.trim() != self.referee {
+            return Err(ConfigError(format!(
+                "referee address `{}` is not a mail address: give one like referee@example.org",
+                self.referee
+            )));
+        }
+        self.outbox_transport()?;
+        // Ten years: beyond that a setting is a typo (and dates would overflow).
+        for (name, v) in [
+            ("deadline_hours", self.deadline_hours),
+            ("reminder_hours", self.reminder_hours),
+            ("grace_hours", self.grace_hours),
+        ] {
+            if v > 87_600 {
+                return Err(ConfigError(format!(
+                    "{name} = {v} is more than ten years: give a number of hours such as 72"
+                )));
+            }
+        }
+        if self.reminder_hours >= self.deadline_hours && self.deadline_hours > 0 {
+            return Err(ConfigError(format!(
+                "reminder_hours ({}) must be smaller than deadline_hours ({})",
+                self.reminder_hours, self.deadline_hours
+            )));
+        }
+        Ok(())
+    }
+
+    /// The outbox transport this config names.
+    pub fn outbox_transport(&self) -> Result<Transport, ConfigError> {
+        let t = self.transport.trim();
+        if t == "file" {
+            return Ok(Transport::File);
+        }
+        if t == "sendmail" {
+            return Ok(Transport::Sendmail { command: None });
+        }
+        if let Some(rest) = t.strip_prefix("smtp://") {
+            let (host, port) = rest.rsplit_once(':').ok_or_else(|| {
+                ConfigError(format!(
+                    "transport `{t}` has no port: write smtp://HOST:PORT, e.g. smtp://127.0.0.1:25"
+                ))
+            })?;
+            let port: u16 = port.parse().map_err(|_| {
+                ConfigError(format!(
+                    "transport `{t}`: `{port}` is not a port number (1-65535)"
+                ))
+            })?;
+            if host.is_empty() {
+                return Err(ConfigError(format!(
+                    "transport `{t}` has no host: write smtp://HOST:PORT"
+                )));
+            }
+            return Ok(Transport::Smtp {
+                host: host.to_string(),
+                port,
+                starttls: self.smtp.starttls,
+                user: self.smtp.user.clone(),
+                password: self.smtp.password.clone(),
+            });
+        }
+        Err(ConfigError(format!(
+            "unknown transport `{t}`: use file, sendmail or smtp://HOST:PORT"
+        )))
+    }
+
+    /// The config.toml text, with every optional setting shown commented.
+    pub fn to_toml_text(&self) -> String {
+        let q = |s: &str| toml::Value::String(s.to_string()).to_string();
+        format!(
+            "# dustmail home configuration\n\
+             # The referee's own address: From: of every mail it sends.\n\
+             referee = {referee}\n\
+             # How mail leaves: \"file\" (into sent/), \"sendmail\", or \"smtp://HOST:PORT\".\n\
+             transport = {transport}\n\
+             # Largest incoming mail accepted, in bytes.\n\
+             max_mail_bytes = {max}\n\
+             # Hours a side has for each awaited decision, the reminder before it, and the grace\n\
+             # after it before the default is applied.\n\
+             deadline_hours = {dl}\n\
+             reminder_hours = {rem}\n\
+             grace_hours = {grace}\n\
+             # Directory with templates overriding the built-in ones (welcome.txt, receipt.txt,\n\
+             # refusal.txt, report.txt, reminder.txt, end.txt).\n\
+             # template_dir = \"templates\"\n\
+             \n\
+             [smtp]\n\
+             # starttls = true\n\
+             # user = \"referee\"\n\
+             # password = \"secret\"\n",
+            referee = q(&self.referee),
+            transport = q(&self.transport),
+            max = self.max_mail_bytes,
+            dl = self.deadline_hours,
+            rem = self.reminder_hours,
+            grace = self.grace_hours,
+        )
+    }
+
+    pub fn load(home: &Home) -> Result<Config, ConfigError> {
+        let path = home.config_path();
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            ConfigError(format!(
+                "cannot read {} ({e}): create the home with `dustmail init --referee ADDRESS` or pass --home",
+                path.display()
+            ))
+        })?;
+        let c: Config =
+            toml::from_str(&text).map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
+        c.validate()
+            .map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
+        Ok(c)
+    }
+}
+
+/// The directories and files of a home.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Home {
+    pub root: PathBuf,
+}
+
+impl Home {
+    pub fn new(root: impl Into<PathBuf>) -> Home {
+        Home { root: root.into() }
+    }
+    pub fn config_path(&self) -> PathBuf {
+        self.root.join("config.toml")
+    }
+    pub fn key_path(&self) -> PathBuf {
+        self.root.join("referee.key")
+    }
+    pub fn maildir(&self) -> PathBuf {
+        self.root.join("maildir")
+    }
+    pub fn rejected(&self) -> PathBuf {
+        self.root.join("rejected")
+    }
+    pub fn games(&self) -> PathBuf {
+        self.root.join("games")
+    }
+    pub fn game_dir(&self, id: &str) -> PathBuf {
+        self.games().join(id)
+    }
+    pub fn lock_path(&self) -> PathBuf {
+        self.root.join("lock")
+    }
+    /// Creates every directory of the layout.
+    pub fn create_dirs(&self) -> std::io::Result<()> {
+        for d in [
+            self.maildir().join("new"),
+            self.maildir().join("cur"),
+            self.maildir().join("tmp"),
+            self.root.join("outbox"),
+            self.root.join("sent"),
+            self.rejected(),
+            self.games(),
+        ] {
+            std::fs::create_dir_all(d)?;
+        }
+        Ok(())
+    }
+}
+
+/// True for ids safe as a directory name: letters, digits, `-`, `_`, 1 to 64 chars.
+pub fn valid_game_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+pub fn home_exists(root: &Path) -> bool {
+    root.join("config.toml").exists()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_written_config_loads_back_and_smtp_settings_reach_the_transport() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::new(dir.path());
+        let c = Config::new("ref@example.org", "smtp://127.0.0.1:2525").unwrap();
+        let text = c
+            .to_toml_text()
+            .replace("# starttls = true", "starttls = true")
+            .replace("# user = \"referee\"", "user = \"me\"");
+        std::fs::write(home.config_path(), text).unwrap();
+        let loaded = Config::load(&home).unwrap();
+        assert_eq!(
+            loaded.outbox_transport().unwrap(),
+            Transport::Smtp {
+                host: "127.0.0.1".into(),
+                port: 2525,
+                starttls: true,
+                user: Some("me".into()),
+                password: None
+            }
+        );
+        assert_eq!(loaded.deadline_hours, 72);
+    }
+
+    #[test]
+    fn absurd_settings_are_refused_with_what_to_write() {
+        let mut c = Config::new("ref@example.org", "file").unwrap();
+        c.grace_hours = 4_000_000_000;
+        let e = c.validate().unwrap_err().to_string();
+        assert!(
+            e.contains("grace_hours = 4000000000 is more than ten years"),
+            "{e}"
+        );
+        c.grace_hours = 12;
+        c.reminder_hours = 80;
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("must be smaller than deadline_hours"));
+        let e = Config::new("ref@example.org", "smtp://host:http")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is not a port number"), "{e}");
+    }
+}

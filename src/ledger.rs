@@ -1,0 +1,489 @@
+//! The append-only, hash-chained game ledger of DESIGN §5: `games/<id>/log.jsonl`.
+//!
+//! One JSON object per line: `seq` (1-based, equal to the line number), `prev` (hex SHA-256 of the
+//! previous line's bytes without its newline; 64 zeros on line 1) and `kind`. Appends are written
+//! and fsync'ed before the caller queues any mail about them.
+
+use crate::game::{CommandResult, GameResult, Happening, Outcome, Roll, Setup};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+pub const ZERO_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+pub const LOG_FILE: &str = "log.jsonl";
+
+/// Hex SHA-256 of some bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// Hex SHA-256 of the canonical JSON of a state (serde_json with sorted maps, no spaces).
+pub fn state_digest<S: Serialize>(state: &S) -> String {
+    // serde_json::Value keeps maps sorted (no preserve_order feature), so this is canonical.
+    let v = serde_json::to_value(state).unwrap_or(serde_json::Value::Null);
+    sha256_hex(v.to_string().as_bytes())
+}
+
+/// One line of the ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    pub seq: u64,
+    pub prev: String,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    Created(Box<Created>),
+    Submission(Box<Submission>),
+    Deadline(Box<Deadline>),
+    RoundEnd(RoundEnd),
+    Finished(Finished),
+}
+
+/// A player's side as registered at creation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub side: String,
+    pub address: String,
+    /// `ed25519:<base64>`.
+    pub public_key: String,
+}
+
+/// Everything a replay needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Created {
+    pub engine_version: String,
+    pub game: String,
+    pub game_id: String,
+    pub ruleset: String,
+    pub setup: Setup,
+    pub players: Vec<Player>,
+    pub referee_address: String,
+    pub referee_public_key: String,
+    /// Hex K_0.
+    pub commitment: String,
+    pub max_rounds: u32,
+    pub deadline_hours: u32,
+    pub reminder_hours: u32,
+    pub grace_hours: u32,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+/// One die as drawn, in order: the round key it came from and its face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Draw {
+    pub round: u32,
+    pub face: u8,
+}
+
+/// What a step (submission or deadline default) did to the game.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    #[serde(default)]
+    pub results: Vec<CommandResult>,
+    #[serde(default)]
+    pub happenings: Vec<Happening>,
+    #[serde(default)]
+    pub rounds_ended: Vec<u32>,
+    #[serde(default)]
+    pub finished: Option<GameResult>,
+    /// Every roll of the happenings, flattened, for auditors.
+    #[serde(default)]
+    pub rolls: Vec<Roll>,
+    /// Every die drawn, in order (the event id is the line's seq).
+    #[serde(default)]
+    pub draws: Vec<Draw>,
+}
+
+impl Step {
+    pub fn from_outcome(o: Outcome, draws: Vec<Draw>) -> Step {
+        let rolls = o.happenings.iter().flat_map(|h| h.rolls.clone()).collect();
+        Step {
+            results: o.results,
+            happenings: o.happenings,
+            rounds_ended: o.rounds_ended,
+            finished: o.finished,
+            rolls,
+            draws,
+        }
+    }
+}
+
+/// A signed submission, accepted or refused, recorded verbatim.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Submission {
+    pub side: String,
+    /// The player's seq (from the signed text); 0 when it could not be read.
+    pub player_seq: u64,
+    pub canonical: String,
+    pub signature: String,
+    pub mail_sha256: String,
+    /// Index of the block inside the mail.
+    pub block: usize,
+    #[serde(default)]
+    pub message_id: Option<String>,
+    #[serde(default)]
+    pub reply_to: Option<String>,
+    #[serde(default)]
+    pub no_reply: Option<String>,
+    pub accepted: bool,
+    /// Why the whole submission was refused (signature, seq, finished game…).
+    #[serde(default)]
+    pub refusal: Option<Refusal>,
+    pub round: u32,
+    pub at: String,
+    #[serde(flatten)]
+    pub step: Step,
+}
+
+/// Why a submission was refused as a whole: what was wrong, the rule, what to send instead.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refusal {
+    pub reason: String,
+    pub rule: String,
+    pub instead: String,
+}
+
+impl Refusal {
+    pub fn new(
+        reason: impl Into<String>,
+        rule: impl Into<String>,
+        instead: impl Into<String>,
+    ) -> Refusal {
+        Refusal {
+            reason: reason.into(),
+            rule: rule.into(),
+            instead: instead.into(),
+        }
+    }
+}
+
+/// Defaults applied when a side let its deadline pass.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deadline {
+    pub side: String,
+    pub round: u32,
+    pub at: String,
+    #[serde(flatten)]
+    pub step: Step,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundEnd {
+    pub round: u32,
+    /// Hex K_r.
+    pub key: String,
+    pub state_digest: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finished {
+    pub result: GameResult,
+    /// Hex S, revealed at the end.
+    pub secret: String,
+    pub state_digest: String,
+}
+
+/// The last line's seq and hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Head {
+    pub seq: u64,
+    pub hash: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{file} line {line} is torn (it has no newline at its end): a run was interrupted while writing it and no mail was sent about it; the next `dustmail run` removes it (or remove that partial last line yourself)")]
+    Torn { file: String, line: u64 },
+    #[error("{file} line {line}: {msg}")]
+    Corrupt {
+        file: String,
+        line: u64,
+        msg: String,
+    },
+    #[error("{0} already exists: choose another game id")]
+    Exists(String),
+    #[error("{0} is empty: it has no `created` line, so the game cannot be read")]
+    Empty(String),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LedgerError + '_ {
+    move |source| LedgerError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+/// An open ledger, ready to append.
+#[derive(Debug)]
+pub struct Ledger {
+    path: PathBuf,
+    head: Head,
+}
+
+impl Ledger {
+    /// Creates `dir/log.jsonl` with its `created` line; fsyncs the file and the directory.
+    pub fn create(dir: &Path, created: Created) -> Result<Ledger, LedgerError> {
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let path = dir.join(LOG_FILE);
+        if path.exists() {
+            return Err(LedgerError::Exists(path.display().to_string()));
+        }
+        let mut l = Ledger {
+            path,
+            head: Head {
+                seq: 0,
+                hash: ZERO_HASH.into(),
+            },
+        };
+        l.append(Event::Created(Box::new(created)))?;
+        // The new file's directory entry, and the directory's own entry in games/.
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(io(dir))?;
+        if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+            File::open(parent)
+                .and_then(|d| d.sync_all())
+                .map_err(io(parent))?;
+        }
+        Ok(l)
+    }
+
+    /// Opens an existing ledger, reading only its last line.
+    pub fn open(path: &Path) -> Result<Ledger, LedgerError> {
+        let (line_no, bytes) = read_last_line(path)?;
+        let entry: Entry = serde_json::from_slice(&bytes).map_err(|e| LedgerError::Corrupt {
+            file: file_name(path),
+            line: line_no,
+            msg: format!("not a ledger entry ({e})"),
+        })?;
+        Ok(Ledger {
+            path: path.to_path_buf(),
+            head: Head {
+                seq: entry.seq,
+                hash: sha256_hex(&bytes),
+            },
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn head(&self) -> &Head {
+        &self.head
+    }
+
+    /// The seq the next appended line will get (dice event ids are taken from it).
+    pub fn next_seq(&self) -> u64 {
+        self.head.seq + 1
+    }
+
+    /// Appends one line and fsyncs it; returns the new head.
+    pub fn append(&mut self, event: Event) -> Result<Head, LedgerError> {
+        let entry = Entry {
+            seq: self.next_seq(),
+            prev: self.head.hash.clone(),
+            event,
+        };
+        let line = serde_json::to_string(&entry).map_err(|e| LedgerError::Corrupt {
+            file: file_name(&self.path),
+            line: entry.seq,
+            msg: format!("cannot serialise the entry: {e}"),
+        })?;
+        let mut f = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.path)
+            .map_err(io(&self.path))?;
+        let mut buf = line.clone().into_bytes();
+        buf.push(b'\n');
+        f.write_all(&buf).map_err(io(&self.path))?;
+        f.sync_all().map_err(io(&self.path))?;
+        self.head = Head {
+            seq: entry.seq,
+            hash: sha256_hex(line.as_bytes()),
+        };
+        Ok(self.head.clone())
+    }
+}
+
+/// Reads the last line (line number, bytes without newline) by seeking from the end.
+pub fn read_last_line(path: &Path) -> Result<(u64, Vec<u8>), LedgerError> {
+    let mut f = File::open(path).map_err(io(path))?;
+    let len = f.seek(SeekFrom::End(0)).map_err(io(path))?;
+    if len == 0 {
+        return Err(LedgerError::Empty(path.display().to_string()));
+    }
+    // Read backwards in chunks until the newline that ends the previous line.
+    let mut tail: Vec<u8> = Vec::new();
+    let mut pos = len;
+    let start_of_last = loop {
+        let chunk = 4096.min(pos);
+        pos -= chunk;
+        f.seek(SeekFrom::Start(pos)).map_err(io(path))?;
+        let mut buf = vec![0u8; chunk as usize];
+        f.read_exact(&mut buf).map_err(io(path))?;
+        buf.extend_from_slice(&tail);
+        tail = buf;
+        // Skip the final byte (the last line's own newline) when searching.
+        let search = &tail[..tail.len().saturating_sub(1)];
+        if let Some(i) = search.iter().rposition(|&b| b == b'\n') {
+            break i + 1;
+        }
+        if pos == 0 {
+            break 0;
+        }
+    };
+    let last = &tail[start_of_last..];
+    // The line number: the seq inside it, cross-checked by a parse; torn lines are counted.
+    let seq_hint =
+        serde_json::from_slice::<serde_json::Value>(last.strip_suffix(b"\n").unwrap_or(last))
+            .ok()
+            .and_then(|v| v.get("seq").and_then(|s| s.as_u64()));
+    if last.last() != Some(&b'\n') {
+        // Torn: count lines to name it exactly.
+        let n = count_lines(path)?;
+        return Err(LedgerError::Torn {
+            file: file_name(path),
+            line: n,
+        });
+    }
+    let bytes = last[..last.len() - 1].to_vec();
+    let line = match seq_hint {
+        Some(s) => s,
+        None => count_lines(path)?,
+    };
+    Ok((line, bytes))
+}
+
+/// Removes a torn last line (bytes after the last newline), fsyncs, and says how many bytes went.
+/// For the writer only, under the run lock: readers report a torn line instead.
+pub fn truncate_torn_tail(path: &Path) -> Result<Option<u64>, LedgerError> {
+    let mut f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(io(path))?;
+    let len = f.seek(SeekFrom::End(0)).map_err(io(path))?;
+    if len == 0 {
+        return Ok(None);
+    }
+    // Find the last newline, reading backwards in chunks.
+    let mut pos = len;
+    let mut keep = 0u64;
+    while pos > 0 {
+        let chunk = 4096.min(pos);
+        pos -= chunk;
+        f.seek(SeekFrom::Start(pos)).map_err(io(path))?;
+        let mut buf = vec![0u8; chunk as usize];
+        f.read_exact(&mut buf).map_err(io(path))?;
+        if let Some(i) = buf.iter().rposition(|&b| b == b'\n') {
+            keep = pos + i as u64 + 1;
+            break;
+        }
+    }
+    if keep == len {
+        return Ok(None);
+    }
+    f.set_len(keep).map_err(io(path))?;
+    f.sync_all().map_err(io(path))?;
+    Ok(Some(len - keep))
+}
+
+fn count_lines(path: &Path) -> Result<u64, LedgerError> {
+    let data = std::fs::read(path).map_err(io(path))?;
+    let nl = data.iter().filter(|&&b| b == b'\n').count() as u64;
+    Ok(if data.last() == Some(&b'\n') {
+        nl
+    } else {
+        nl + 1
+    })
+}
+
+/// Reads and checks the whole log: every line parses, seq equals the line number, `prev` is the
+/// hash of the previous line, line 1 is `created`. Errors name the line.
+pub fn read_all(path: &Path) -> Result<Vec<Entry>, LedgerError> {
+    let data = std::fs::read(path).map_err(io(path))?;
+    parse_log(&file_name(path), &data)
+}
+
+/// [`read_all`] on bytes already in memory; `file` names the log in errors.
+pub fn parse_log(file: &str, data: &[u8]) -> Result<Vec<Entry>, LedgerError> {
+    if data.is_empty() {
+        return Err(LedgerError::Empty(file.to_string()));
+    }
+    let corrupt = |line: u64, msg: String| LedgerError::Corrupt {
+        file: file.to_string(),
+        line,
+        msg,
+    };
+    let mut entries = Vec::new();
+    let mut prev_hash = ZERO_HASH.to_string();
+    let mut rest = data;
+    let mut n = 0u64;
+    while !rest.is_empty() {
+        n += 1;
+        let (line, next) = match rest.iter().position(|&b| b == b'\n') {
+            Some(i) => (&rest[..i], &rest[i + 1..]),
+            None => {
+                return Err(LedgerError::Torn {
+                    file: file.to_string(),
+                    line: n,
+                })
+            }
+        };
+        rest = next;
+        let entry: Entry = serde_json::from_slice(line).map_err(|e| {
+            corrupt(
+                n,
+                format!("not a valid ledger entry ({e}): the line was altered or damaged"),
+            )
+        })?;
+        if entry.seq != n {
+            return Err(corrupt(
+                n,
+                format!(
+                    "seq is {} but this is line {n}: lines were removed, added or reordered",
+                    entry.seq
+                ),
+            ));
+        }
+        if entry.prev != prev_hash {
+            return Err(corrupt(
+                n,
+                if n == 1 {
+                    "prev hash of the first line is not 64 zeros".to_string()
+                } else {
+                    format!("prev hash does not match line {}", n - 1)
+                },
+            ));
+        }
+        match (&entry.event, n) {
+            (Event::Created(_), 1) => {}
+            (Event::Created(_), _) => return Err(corrupt(n, "a second `created` line".into())),
+            (_, 1) => return Err(corrupt(n, "the first line is not `created`".into())),
+            _ => {}
+        }
+        prev_hash = sha256_hex(line);
+        entries.push(entry);
+    }
+    Ok(entries)
+}
