@@ -1592,7 +1592,7 @@ fn setup_reports_a_broken_card_file_by_name() {
     };
     let err = DustTactics.setup(&setup).unwrap_err();
     assert!(
-        err.0.contains("card file luther.toml is not a valid card"),
+        err.0.contains("card luther.toml") && err.0.contains("docs/cards.md"),
         "{err}"
     );
 }
