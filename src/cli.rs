@@ -2,6 +2,7 @@
 //! input was rejected, 2 usage or configuration error. Every error says what to do.
 
 use crate::config::{Config, Home};
+use crate::dust_tactics::bot::{Bot, Style};
 use crate::dust_tactics::DustTactics;
 use crate::game::Setup;
 use crate::ledger::{self, Event, Player};
@@ -707,8 +708,8 @@ fn audit(path: &Path, head: Option<&str>, sig: Option<&str>) -> Result<(), Failu
 }
 
 /// `demo`: a fresh home, two local players, the `skirmish` scenario, then signed orders mailed
-/// into the Maildir and `run` until the game ends. Each player takes the first option the game
-/// offers (activations do nothing), so the demo shows the machinery, not tactics.
+/// into the Maildir and `run` until the game ends. Each side is played by an aggressive bot
+/// (`dust_tactics::bot`): it shoots what it can hurt and otherwise closes in.
 fn demo(home: &Home) -> Result<(), Failure> {
     use crate::game::Game;
     if home.root.exists()
@@ -758,7 +759,7 @@ fn demo(home: &Home) -> Result<(), Failure> {
     let mut now = t0;
     let mut steps = 0;
     let mut finished = None;
-    let mut tried = std::collections::BTreeSet::new();
+    let mut bots = BTreeMap::new();
     for step in 0..300 {
         let g = referee::load_game(&DustTactics, &edges, home, id)?;
         if let Some(r) = g.derived.finished {
@@ -772,23 +773,12 @@ fn demo(home: &Home) -> Result<(), Failure> {
             return Err(usage(format!("the demo has no player for side {}", a.side)));
         };
         let seq = g.derived.last_seq.get(&a.side).copied().unwrap_or(0) + 1;
-        let first = a
-            .options
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "nothing".into());
-        let commands = if a.decision == "activate" {
-            // Attack the first enemy with the unit's first weapon (read from the orders
-            // template); an activation the game refused once is retried doing nothing.
-            let attack = demo_attack(&DustTactics, &g.derived.state, &a.side, &first);
-            let key = (DustTactics.round(&g.derived.state), first.clone());
-            match attack {
-                Some(line) if tried.insert(key) => format!("{first}\n{line}\nnothing"),
-                _ => format!("{first}\nnothing\nnothing"),
-            }
-        } else {
-            first
-        };
+        let bot = bots
+            .entry(a.side.clone())
+            .or_insert_with(|| Bot::new(&a.side, Style::Aggressive));
+        let commands = bot
+            .orders(&g.derived.state)
+            .unwrap_or_else(|| a.options.first().cloned().unwrap_or_default());
         let text = format!("game: {id}\nside: {}\nseq: {seq}\n\n{commands}\n", a.side);
         let mail = format!(
             "From: {addr}\r\nTo: referee@demo.example\r\nSubject: orders\r\nMessage-ID: <demo-{step}@demo.example>\r\n\r\n{}",
@@ -823,41 +813,4 @@ fn demo(home: &Home) -> Result<(), Failure> {
     outln!("     dustmail --home {root} replay {id}");
     outln!("     dustmail audit {root}/games/{id}/log.jsonl");
     Ok(())
-}
-
-/// `attack <weapon> at <enemy unit>` for the unit of an `activate <unit>` option: the weapon is
-/// the first listed for it in the orders template, the target the first enemy unit in the view.
-fn demo_attack(
-    game: &DustTactics,
-    state: &<DustTactics as crate::game::Game>::State,
-    side: &str,
-    activate: &str,
-) -> Option<String> {
-    use crate::game::Game;
-    let unit = activate.strip_prefix("activate ")?.trim();
-    let template = game.orders_template(state, side);
-    let weapon = template
-        .lines()
-        .find(|l| {
-            l.trim_start_matches(['#', ' '])
-                .starts_with(&format!("activate {unit} "))
-        })
-        .and_then(|l| l.split("weapons:").nth(1))
-        .and_then(|w| w.split([',', ')']).next())
-        .map(str::trim)
-        .filter(|w| !w.is_empty())?
-        .to_string();
-    let view = game.view(state, Some(side));
-    let target = view
-        .get("units")?
-        .as_array()?
-        .iter()
-        .find(|u| {
-            u.get("side").and_then(|s| s.as_str()) != Some(side)
-                && u.get("destroyed").and_then(|d| d.as_bool()) != Some(true)
-        })?
-        .get("id")?
-        .as_str()?
-        .to_string();
-    Some(format!("attack {weapon} at {target}"))
 }

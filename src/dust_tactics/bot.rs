@@ -1,0 +1,250 @@
+//! A player that needs no human: it answers whatever the game awaits from its side with legal,
+//! sensible orders. The demo, the soak tests and the scripted-player tests use it.
+//!
+//! It does not second-guess the rules: it lists candidate commands in order of preference and
+//! keeps the first one the engine accepts on a copy of the state. The engine checks every
+//! declaration before rolling any die, so the dice given to the copy cannot change the answer.
+
+use super::geometry::distance;
+use super::model::Square;
+use super::orders::Command;
+use super::state::State;
+use super::DustTactics;
+use crate::game::{CommandOutcome, DiceSource, Game};
+
+/// How the bot chooses among legal orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// Shoot the nearest enemy it can hurt, else close in: a game that ends in bloodshed.
+    Aggressive,
+    /// A random legal choice at every step, from a seeded generator (soak tests).
+    Random(u64),
+}
+
+/// A deterministic player for one side.
+#[derive(Debug, Clone)]
+pub struct Bot {
+    pub side: String,
+    rng: SplitMix,
+    style: Style,
+}
+
+impl Bot {
+    pub fn new(side: &str, style: Style) -> Bot {
+        let seed = match style {
+            Style::Aggressive => 0,
+            Style::Random(s) => s,
+        };
+        Bot {
+            side: side.to_string(),
+            rng: SplitMix(seed),
+            style,
+        }
+    }
+
+    /// The commands (text, one per line, as a player would sign them) answering what the game
+    /// awaits from this side, or `None` when it awaits nothing from it.
+    pub fn orders(&mut self, state: &State) -> Option<String> {
+        let awaited = DustTactics.awaiting(state);
+        let a = awaited.iter().find(|a| a.side == self.side)?;
+        let choice = match a.decision.as_str() {
+            "activate" => {
+                let mut units = a.options.clone();
+                if let Style::Random(_) = self.style {
+                    self.shuffle(&mut units);
+                }
+                units
+                    .iter()
+                    .filter_map(|o| o.strip_prefix("activate "))
+                    .find_map(|u| self.activation(state, u))
+                    .or_else(|| a.options.first().map(|o| format!("{o}\nnothing\nnothing")))?
+            }
+            "first" => match self.style {
+                Style::Aggressive => format!("first {}", self.side),
+                Style::Random(_) => self.pick(&a.options)?,
+            },
+            // React whenever allowed (the aggressive bot); the random one may decline.
+            "react" => match self.style {
+                Style::Aggressive => a.options.first()?.clone(),
+                Style::Random(_) => self.pick(&a.options)?,
+            },
+            _ => a.options.first()?.clone(),
+        };
+        Some(choice)
+    }
+
+    /// The best accepted activation of `unit`, or `None` if no candidate is legal.
+    fn activation(&mut self, state: &State, unit: &str) -> Option<String> {
+        let mut candidates = self.candidates(state, unit);
+        if let Style::Random(_) = self.style {
+            self.shuffle(&mut candidates);
+        }
+        candidates
+            .into_iter()
+            .find(|c| accepted(state, &self.side, &format!("activate {unit}\n{c}")))
+            .map(|c| format!("activate {unit}\n{c}"))
+    }
+
+    /// Action pairs for `unit`, most wanted first.
+    fn candidates(&self, state: &State, unit: &str) -> Vec<String> {
+        let Some(me) = state.unit(unit) else {
+            return vec![];
+        };
+        let Some(card) = state.card_of(me) else {
+            return vec![];
+        };
+        let enemies: Vec<(&str, Square)> = state
+            .units
+            .iter()
+            .filter(|u| u.side != self.side && !u.destroyed)
+            .filter_map(|u| u.at.map(|at| (u.id.as_str(), at)))
+            .collect();
+        let mut out = Vec::new();
+        let from = me.at;
+        // Targets nearest first, then by id, so the choice is deterministic.
+        let mut targets = enemies.clone();
+        if let Some(f) = from {
+            targets.sort_by_key(|(id, at)| (distance(f, *at), *id));
+        }
+        // Weapons that the engine accepts alone against each target, combined into one line.
+        let fire_at = |target: &str| -> Option<String> {
+            let ok: Vec<String> = card
+                .weapons
+                .iter()
+                .map(|w| format!("{} at {target}", w.id))
+                .filter(|f| {
+                    accepted(
+                        state,
+                        &self.side,
+                        &format!("activate {unit}\nattack {f}\nnothing"),
+                    )
+                })
+                .collect();
+            (!ok.is_empty()).then(|| ok.join(", "))
+        };
+        if from.is_some() {
+            for (t, _) in &targets {
+                if let Some(fire) = fire_at(t) {
+                    out.push(format!("sustained {fire}"));
+                    out.push(format!("attack {fire}\nnothing"));
+                    break;
+                }
+            }
+        }
+        // Close in: squares nearest the nearest enemy first.
+        let board = &state.scenario.board;
+        let mut squares: Vec<Square> = board.squares().collect();
+        let nearest = |sq: Square| {
+            enemies
+                .iter()
+                .map(|(_, at)| distance(sq, *at))
+                .min()
+                .unwrap_or(0)
+        };
+        squares.sort_by_key(|sq| (nearest(*sq), *sq));
+        let reach = card.movement as u32 + 2;
+        let steps: Vec<Square> = squares
+            .into_iter()
+            .filter(|sq| from.is_none_or(|f| distance(f, *sq) <= reach && f != *sq))
+            .filter(|sq| nearest(*sq) >= 1)
+            .take(12)
+            .collect();
+        for sq in steps {
+            let mv = format!("move {sq}");
+            if !accepted(
+                state,
+                &self.side,
+                &format!("activate {unit}\n{mv}\nnothing"),
+            ) {
+                continue;
+            }
+            // After the move, fire at whatever is then nearest (the engine judges range).
+            let mut by_distance = enemies.clone();
+            by_distance.sort_by_key(|(id, at)| (distance(sq, *at), *id));
+            for (t, _) in by_distance.iter().take(2) {
+                for w in &card.weapons {
+                    out.push(format!("{mv}\nattack {} at {t}", w.id));
+                }
+            }
+            out.push(format!("{mv}\nnothing"));
+            break;
+        }
+        out.push("nothing\nnothing".into());
+        out
+    }
+
+    fn pick(&mut self, options: &[String]) -> Option<String> {
+        if options.is_empty() {
+            return None;
+        }
+        let i = (self.rng.next() % options.len() as u64) as usize;
+        options.get(i).cloned()
+    }
+
+    fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = (self.rng.next() % (i as u64 + 1)) as usize;
+            v.swap(i, j);
+        }
+    }
+}
+
+/// True when the engine accepts every command of `text` from `side` on a copy of `state`.
+fn accepted(state: &State, side: &str, text: &str) -> bool {
+    let lines: Vec<crate::game::Line> = text
+        .lines()
+        .enumerate()
+        .map(|(i, t)| crate::game::Line {
+            number: i + 1,
+            text: t.to_string(),
+        })
+        .collect();
+    let mut copy = state.clone();
+    let out = DustTactics.submit(&mut copy, side, &lines, &mut Cycling(0));
+    !out.results.is_empty()
+        && out
+            .results
+            .iter()
+            .all(|r| matches!(r.outcome, CommandOutcome::Accepted { .. }))
+}
+
+/// Dice for trial runs: faces cycle 1..=6, so initiative ties cannot repeat for ever.
+struct Cycling(u8);
+
+impl DiceSource for Cycling {
+    fn d6(&mut self, _round: u32) -> u8 {
+        self.0 = self.0 % 6 + 1;
+        self.0
+    }
+}
+
+/// SplitMix64: a tiny, fixed generator so bot games replay the same on every machine.
+#[derive(Debug, Clone)]
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// Parses a bot's text back into commands (tests use it to check the bot speaks the grammar).
+pub fn parse_text(state: &State, text: &str) -> Vec<Command> {
+    let lines: Vec<crate::game::Line> = text
+        .lines()
+        .enumerate()
+        .map(|(i, t)| crate::game::Line {
+            number: i + 1,
+            text: t.to_string(),
+        })
+        .collect();
+    super::orders::parse(&lines, &state.scenario.board)
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(|p| p.command)
+        .collect()
+}
