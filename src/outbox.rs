@@ -291,7 +291,10 @@ pub fn render(
     }
     for r in &mail.references {
         no_injection("references", r)?;
-        b = b.references(r.clone());
+    }
+    if !mail.references.is_empty() {
+        // lettre keeps only the last `references()` call: one header, ids separated by spaces.
+        b = b.references(mail.references.join(" "));
     }
     for (name, value) in &mail.headers {
         let hn = header_name(name)?;
