@@ -35,7 +35,8 @@ host, port, maildir, cert, key, user, password = sys.argv[1:8]
 def check(server, session, envelope, mechanism, data):
     ok = (isinstance(data, LoginPassword) and data.login == user.encode()
           and data.password == password.encode())
-    return AuthResult(success=ok)
+    # handled=False: the server sends the 535 reply itself (True would leave the client hanging).
+    return AuthResult(success=ok, handled=False)
 ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
 ctx.load_cert_chain(cert, key)
 c = Controller(Mailbox(maildir), hostname=host, port=int(port), tls_context=ctx,
