@@ -103,7 +103,7 @@ fn message_id_is_derived_from_the_queue_id() {
         assert_eq!(env.message_id, "<report.g7.r3@dust.example>");
         assert_eq!(env.from, "referee@dust.example");
         assert_eq!(env.to, ["north@players.example"]);
-        assert_eq!((env.attempts, env.next_attempt.clone()), (0, None));
+        assert_eq!((env.attempts, env.next_attempt), (0, None));
     }
 }
 
