@@ -496,12 +496,7 @@ impl Outbox {
     ) -> Result<DeliveryReport> {
         // One delivery pass at a time: two concurrent passes could send the same mail twice.
         let lock = File::create(self.queue_dir.join(".lock"))?;
-        fs2::FileExt::try_lock_exclusive(&lock).map_err(|_| {
-            anyhow::anyhow!(
-                "another dustmail process is delivering from {} right now; run again when it has finished",
-                self.queue_dir.display()
-            )
-        })?;
+        lock_with_patience(&lock, &self.queue_dir)?;
 
         let mut report = DeliveryReport::default();
         let mut due = Vec::new();
@@ -675,6 +670,25 @@ impl Outbox {
         sync_dir(&self.queue_dir)?;
         fs::remove_file(self.queue_dir.join(format!("{id}.json")))?;
         sync_dir(&self.queue_dir)
+    }
+}
+
+/// Waits up to a minute for the delivery lock. A flock is also held for an instant by any child
+/// process forked (before its exec) while the lock file was open, so a busy lock is not yet proof
+/// of a concurrent delivery; a whole minute is.
+fn lock_with_patience(lock: &File, queue_dir: &Path) -> Result<()> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        if fs2::FileExt::try_lock_exclusive(lock).is_ok() {
+            return Ok(());
+        }
+        if std::time::Instant::now() > deadline {
+            anyhow::bail!(
+                "another dustmail process has been delivering from {} for a minute; run again when it has finished",
+                queue_dir.display()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
 

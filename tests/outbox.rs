@@ -419,3 +419,21 @@ fn crash_in_the_middle_of_queueing_is_completed_by_the_requeue() {
     assert!(sent.starts_with(b"From: ") || sent.windows(5).any(|w| w == b"From:"));
     assert_ne!(sent, b"partial");
 }
+
+#[test]
+fn a_delivery_pass_waits_for_another_one_holding_the_lock() {
+    let home = tempfile::tempdir().unwrap();
+    let ob = Outbox::open(home.path()).unwrap();
+    ob.queue_at("m1", &mail(), t0()).unwrap();
+    // Another pass (here: this test) holds the outbox lock for a moment.
+    let lock = std::fs::File::create(ob.queue_dir.join(".lock")).unwrap();
+    fs2::FileExt::lock_exclusive(&lock).unwrap();
+    let holder = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        drop(lock);
+    });
+    let r = ob.deliver(&Transport::File, t0()).unwrap();
+    holder.join().unwrap();
+    assert_eq!(r.delivered, 1);
+    assert_eq!(files(&ob.sent_dir), ["m1.eml"]);
+}
