@@ -58,5 +58,6 @@ fi
 
 cargo fmt --all -- --check
 cargo clippy --all-targets -- -D warnings
-cargo test --all-targets
+# Doc tests first: the run's closing line should be a test binary that has tests.
 cargo test --doc
+cargo test --all-targets
