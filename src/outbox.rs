@@ -98,7 +98,7 @@ impl Transport {
             }
             Transport::Sendmail { command } => format!(
                 "sendmail {}",
-                command.as_deref().unwrap_or("/usr/sbin/sendmail")
+                command.as_deref().unwrap_or("sendmail")
             ),
         }
     }
