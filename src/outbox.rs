@@ -96,10 +96,9 @@ impl Transport {
                 let tls = if *starttls { " (STARTTLS)" } else { "" };
                 format!("smtp {host}:{port}{tls}")
             }
-            Transport::Sendmail { command } => format!(
-                "sendmail {}",
-                command.as_deref().unwrap_or("sendmail")
-            ),
+            Transport::Sendmail { command } => {
+                format!("sendmail {}", command.as_deref().unwrap_or("sendmail"))
+            }
         }
     }
 }
