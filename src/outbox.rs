@@ -3,9 +3,30 @@
 //!
 //! Queueing is idempotent by mail id: the referee derives ids from ledger events, so after a crash
 //! it can queue the same mails again and nothing is sent twice.
+//!
+//! On disk, a queued mail is `<outbox>/<id>.eml` (the exact RFC 5322 bytes that will be sent) plus
+//! `<outbox>/<id>.json` (its [`Envelope`]: recipients, attempts, next attempt time, last error).
+//! The `.json` is written last, so it marks a complete queue entry; a delivered mail is
+//! `<sent>/<id>.eml`. A mail is in exactly one of the two places:
+//!
+//! * delivery = send, then rename `.eml` into `sent/` (fsync), then delete the `.json` (fsync);
+//! * a crash after the rename leaves a `.json` whose `.eml` is already in `sent/`: the next pass
+//!   only deletes that `.json`, it does not send again;
+//! * the one window where a crash re-sends is between the server accepting the message and the
+//!   rename reaching the disk (one `rename` + one directory fsync). Nothing else happens there.
 
 use anyhow::Result;
+use chrono::{DateTime, Duration, Utc};
+use lettre::address::{Address, Envelope as SmtpEnvelope};
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::{Attachment as MimeAttachment, Mailbox, Message, MultiPart, SinglePart};
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
+use lettre::transport::smtp::PoolConfig;
+use lettre::{SendmailTransport, SmtpTransport};
 use serde::{Deserialize, Serialize};
+use std::fs::{self, File};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// A mail to send.
@@ -61,21 +82,318 @@ pub enum Transport {
     },
 }
 
+impl Transport {
+    /// Names the server for error lines ("smtp 127.0.0.1:25", "sendmail /usr/sbin/sendmail").
+    pub fn describe(&self) -> String {
+        match self {
+            Transport::File => "file transport (sent/)".to_string(),
+            Transport::Smtp {
+                host,
+                port,
+                starttls,
+                ..
+            } => {
+                let tls = if *starttls { " (STARTTLS)" } else { "" };
+                format!("smtp {host}:{port}{tls}")
+            }
+            Transport::Sendmail { command } => {
+                format!("sendmail {}", command.as_deref().unwrap_or("sendmail"))
+            }
+        }
+    }
+}
+
 /// What one delivery pass did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DeliveryReport {
     pub delivered: usize,
     pub failed: usize,
-    /// Still queued, waiting for their next retry time.
+    /// Still queued, waiting for their next retry time (not attempted in this pass).
     pub waiting: usize,
     /// One line per failure, for the operator.
     pub errors: Vec<String>,
+}
+
+/// Tuning for [`Outbox::deliver_with`]; [`Outbox::deliver`] uses the default.
+#[derive(Debug, Clone)]
+pub struct DeliveryOptions {
+    /// SMTP connections used in parallel (each on its own thread). lettre never sets TCP_NODELAY,
+    /// so one connection stalls ~44 ms per message; several connections hide that.
+    pub connections: usize,
+    /// Extra PEM trust anchors for STARTTLS (a private relay's self-signed certificate).
+    pub extra_root_certs_pem: Vec<Vec<u8>>,
+}
+
+impl Default for DeliveryOptions {
+    fn default() -> Self {
+        DeliveryOptions {
+            connections: 4,
+            extra_root_certs_pem: Vec::new(),
+        }
+    }
+}
+
+/// Why a mail was refused at queue time.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum OutboxError {
+    #[error("outbox id {0:?} is not file-name safe: use 1-128 characters of A-Z a-z 0-9 . _ - starting with a letter or digit, no \"..\" and no trailing dot")]
+    BadId(String),
+    #[error("bad {field} address {value:?}: {reason} (RFC 5322 addresses look like name@example.org or \"Name <name@example.org>\")")]
+    BadAddress {
+        field: String,
+        value: String,
+        reason: String,
+    },
+    #[error("mail has no recipient: add at least one address to `to`")]
+    NoRecipient,
+    #[error("bad header name {0:?}: a header name is 1-76 printable ASCII characters without ':' or spaces (RFC 5322 section 2.2)")]
+    BadHeaderName(String),
+    #[error("header {0:?} is set by the outbox itself and cannot be given as an extra header: use the Mail field instead")]
+    ReservedHeader(String),
+    #[error("refused {field}: it contains a line break or control character (header injection); remove CR/LF from it")]
+    HeaderInjection { field: String },
+    #[error("attachment {filename:?} has a bad content type {content_type:?}: use a MIME type like image/png")]
+    BadContentType {
+        filename: String,
+        content_type: String,
+    },
+    #[error("could not build the mail: {0}")]
+    Build(String),
+}
+
+/// The queue entry's envelope and retry state: `<outbox>/<id>.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Envelope {
+    pub id: String,
+    /// Bare envelope sender (MAIL FROM).
+    pub from: String,
+    /// Bare recipients (RCPT TO).
+    pub to: Vec<String>,
+    pub message_id: String,
+    pub queued_at: DateTime<Utc>,
+    #[serde(default)]
+    pub attempts: u32,
+    /// `None`: due at the next delivery pass.
+    #[serde(default)]
+    pub next_attempt: Option<DateTime<Utc>>,
+    #[serde(default)]
+    pub last_error: Option<String>,
+}
+
+/// Wait before the next attempt after `attempts` failed ones: 1 min, 2, 4, … capped at 6 h.
+pub fn backoff(attempts: u32) -> Duration {
+    const CAP_MINUTES: i64 = 6 * 60;
+    let exp = attempts.saturating_sub(1).min(16);
+    Duration::minutes((1i64 << exp).min(CAP_MINUTES))
+}
+
+/// `Ok` when `id` can name queue files and a Message-ID.
+pub fn validate_id(id: &str) -> Result<(), OutboxError> {
+    let ok = !id.is_empty()
+        && id.len() <= 128
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+        && id.as_bytes()[0].is_ascii_alphanumeric()
+        && !id.ends_with('.')
+        && !id.contains("..");
+    if ok {
+        Ok(())
+    } else {
+        Err(OutboxError::BadId(id.to_string()))
+    }
+}
+
+fn parse_mailbox(field: &str, value: &str) -> Result<Mailbox, OutboxError> {
+    no_injection(field, value)?;
+    value
+        .parse::<Mailbox>()
+        .map_err(|e| OutboxError::BadAddress {
+            field: field.to_string(),
+            value: value.to_string(),
+            reason: e.to_string(),
+        })
+}
+
+fn no_injection(field: &str, value: &str) -> Result<(), OutboxError> {
+    if value.chars().any(|c| c.is_control() && c != '\t') {
+        return Err(OutboxError::HeaderInjection {
+            field: field.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Headers the outbox writes itself; an extra header may not duplicate them.
+const RESERVED_HEADERS: &[&str] = &[
+    "from",
+    "to",
+    "cc",
+    "bcc",
+    "sender",
+    "reply-to",
+    "subject",
+    "date",
+    "message-id",
+    "in-reply-to",
+    "references",
+    "mime-version",
+    "content-type",
+    "content-transfer-encoding",
+    "content-disposition",
+    "content-id",
+];
+
+fn header_name(name: &str) -> Result<HeaderName, OutboxError> {
+    let printable = name.bytes().all(|b| (33..=126).contains(&b) && b != b':');
+    if !printable || name.is_empty() || name.len() > 76 {
+        return Err(OutboxError::BadHeaderName(name.to_string()));
+    }
+    if RESERVED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
+        return Err(OutboxError::ReservedHeader(name.to_string()));
+    }
+    HeaderName::new_from_ascii(name.to_string())
+        .map_err(|_| OutboxError::BadHeaderName(name.to_string()))
+}
+
+/// Renders `mail` to RFC 5322 bytes with Message-ID `<id@domain-of-from>` and the given Date.
+/// Returns the bytes and the envelope (attempts 0, due at once).
+pub fn render(
+    id: &str,
+    mail: &Mail,
+    date: DateTime<Utc>,
+) -> Result<(Vec<u8>, Envelope), OutboxError> {
+    validate_id(id)?;
+    let from = parse_mailbox("from", &mail.from)?;
+    if mail.to.is_empty() {
+        return Err(OutboxError::NoRecipient);
+    }
+    let to = mail
+        .to
+        .iter()
+        .map(|t| parse_mailbox("to", t))
+        .collect::<Result<Vec<_>, _>>()?;
+    no_injection("subject", &mail.subject)?;
+    let message_id = format!("<{id}@{}>", from.email.domain());
+
+    let mut b = Message::builder()
+        .from(from.clone())
+        .subject(mail.subject.clone())
+        .date(date.into())
+        .message_id(Some(message_id.clone()));
+    for t in &to {
+        b = b.to(t.clone());
+    }
+    if let Some(irt) = &mail.in_reply_to {
+        no_injection("in_reply_to", irt)?;
+        b = b.in_reply_to(irt.clone());
+    }
+    for r in &mail.references {
+        no_injection("references", r)?;
+    }
+    if !mail.references.is_empty() {
+        // lettre keeps only the last `references()` call: one header, ids separated by spaces.
+        b = b.references(mail.references.join(" "));
+    }
+    for (name, value) in &mail.headers {
+        let hn = header_name(name)?;
+        no_injection(&format!("header {name}"), value)?;
+        b = b.raw_header(HeaderValue::new(hn, value.clone()));
+    }
+
+    let (inline, files): (Vec<&Attachment>, Vec<&Attachment>) = mail
+        .attachments
+        .iter()
+        .partition(|a| a.inline_cid.is_some() && mail.html.is_some());
+
+    let message = match &mail.html {
+        None if files.is_empty() => b.singlepart(SinglePart::plain(mail.text.clone())),
+        None => b.multipart(mixed(
+            MultiPart::mixed().singlepart(SinglePart::plain(mail.text.clone())),
+            &files,
+        )?),
+        Some(html) => {
+            let html_part = SinglePart::html(html.clone());
+            let alt = MultiPart::alternative().singlepart(SinglePart::plain(mail.text.clone()));
+            let alt = if inline.is_empty() {
+                alt.singlepart(html_part)
+            } else {
+                let mut rel = MultiPart::related().singlepart(html_part);
+                for a in &inline {
+                    let cid = a.inline_cid.clone().unwrap_or_default();
+                    no_injection("inline_cid", &cid)?;
+                    rel = rel.singlepart(
+                        MimeAttachment::new_inline(cid).body(a.bytes.clone(), content_type(a)?),
+                    );
+                }
+                alt.multipart(rel)
+            };
+            if files.is_empty() {
+                b.multipart(alt)
+            } else {
+                b.multipart(mixed(MultiPart::mixed().multipart(alt), &files)?)
+            }
+        }
+    }
+    .map_err(|e| OutboxError::Build(e.to_string()))?;
+
+    let envelope = Envelope {
+        id: id.to_string(),
+        from: from.email.to_string(),
+        to: to.iter().map(|t| t.email.to_string()).collect(),
+        message_id,
+        queued_at: date,
+        attempts: 0,
+        next_attempt: None,
+        last_error: None,
+    };
+    Ok((message.formatted(), envelope))
+}
+
+fn content_type(a: &Attachment) -> Result<ContentType, OutboxError> {
+    no_injection("attachment content type", &a.content_type)?;
+    ContentType::parse(&a.content_type).map_err(|_| OutboxError::BadContentType {
+        filename: a.filename.clone(),
+        content_type: a.content_type.clone(),
+    })
+}
+
+fn mixed(mut m: MultiPart, files: &[&Attachment]) -> Result<MultiPart, OutboxError> {
+    for a in files {
+        no_injection("attachment filename", &a.filename)?;
+        m = m.singlepart(
+            MimeAttachment::new(a.filename.clone()).body(a.bytes.clone(), content_type(a)?),
+        );
+    }
+    Ok(m)
+}
+
+/// Writes `bytes` to `path` atomically and durably: tmp file, fsync, rename, fsync the directory.
+fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = dir.join(format!(".{name}.tmp"));
+    {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    fs::rename(&tmp, dir.join(name))?;
+    sync_dir(dir)
+}
+
+fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    File::open(dir)?.sync_all()
 }
 
 /// `<home>/outbox` and `<home>/sent`.
 pub struct Outbox {
     pub queue_dir: PathBuf,
     pub sent_dir: PathBuf,
+}
+
+/// One due mail handed to a delivery worker.
+struct Due {
+    env: Envelope,
+    eml: Vec<u8>,
 }
 
 impl Outbox {
@@ -90,11 +408,73 @@ impl Outbox {
     }
 
     /// Queues `mail` under `id` (file-name safe). Idempotent: an id already queued or sent is
-    /// not queued again. Durable (fsync) when it returns.
+    /// not queued again. Durable (fsync) when it returns. The Date header is the wall clock.
     pub fn queue(&self, id: &str, mail: &Mail) -> Result<()> {
-        // PLACEHOLDER (replaced by the outbox work).
-        let _ = (id, mail);
+        self.queue_at(id, mail, Utc::now())
+    }
+
+    /// [`Outbox::queue`] with the Date header given (tests, `run --now`).
+    pub fn queue_at(&self, id: &str, mail: &Mail, date: DateTime<Utc>) -> Result<()> {
+        validate_id(id)?;
+        // Validate even when already queued: a bad mail is always the caller's error.
+        let (eml, env) = render(id, mail, date)?;
+        if self.is_queued(id) || self.is_sent(id) {
+            return Ok(());
+        }
+        // .eml first, .json last: the .json marks a complete entry (an orphan .eml from a crash
+        // here is simply overwritten by the re-queue).
+        write_atomic(&self.queue_dir, &format!("{id}.eml"), &eml)?;
+        write_atomic(
+            &self.queue_dir,
+            &format!("{id}.json"),
+            &serde_json::to_vec_pretty(&env)?,
+        )?;
         Ok(())
+    }
+
+    /// True when `id` waits in the outbox.
+    pub fn is_queued(&self, id: &str) -> bool {
+        validate_id(id).is_ok() && self.queue_dir.join(format!("{id}.json")).exists()
+    }
+
+    /// True when `id` was delivered (its `.eml` is in `sent/`).
+    pub fn is_sent(&self, id: &str) -> bool {
+        validate_id(id).is_ok() && self.sent_dir.join(format!("{id}.eml")).exists()
+    }
+
+    /// The queued envelopes, sorted by id.
+    pub fn queued(&self) -> Result<Vec<Envelope>> {
+        let mut out = Vec::new();
+        for id in self.queued_ids()? {
+            out.push(self.read_envelope(&id)?);
+        }
+        Ok(out)
+    }
+
+    fn queued_ids(&self) -> Result<Vec<String>> {
+        let mut ids = Vec::new();
+        for entry in fs::read_dir(&self.queue_dir)? {
+            let name = entry?.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if let Some(id) = name.strip_suffix(".json") {
+                if validate_id(id).is_ok() {
+                    ids.push(id.to_string());
+                }
+            }
+        }
+        ids.sort();
+        Ok(ids)
+    }
+
+    fn read_envelope(&self, id: &str) -> Result<Envelope> {
+        let path = self.queue_dir.join(format!("{id}.json"));
+        let bytes = fs::read(&path)?;
+        serde_json::from_slice(&bytes).map_err(|e| {
+            anyhow::anyhow!(
+                "outbox entry {} is unreadable: {e}; fix or remove it",
+                path.display()
+            )
+        })
     }
 
     /// Delivers every queued mail whose retry time has come.
@@ -103,8 +483,270 @@ impl Outbox {
         transport: &Transport,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<DeliveryReport> {
-        // PLACEHOLDER (replaced by the outbox work).
-        let _ = (transport, now);
-        Ok(DeliveryReport::default())
+        self.deliver_with(transport, &DeliveryOptions::default(), now)
+    }
+
+    /// [`Outbox::deliver`] with tuning (parallel connections, extra trust anchors).
+    pub fn deliver_with(
+        &self,
+        transport: &Transport,
+        opts: &DeliveryOptions,
+        now: DateTime<Utc>,
+    ) -> Result<DeliveryReport> {
+        // One delivery pass at a time: two concurrent passes could send the same mail twice.
+        let lock = File::create(self.queue_dir.join(".lock"))?;
+        lock_with_patience(&lock, &self.queue_dir)?;
+
+        let mut report = DeliveryReport::default();
+        let mut due = Vec::new();
+        for id in self.queued_ids()? {
+            let env = match self.read_envelope(&id) {
+                Ok(env) => env,
+                Err(e) => {
+                    report.failed += 1;
+                    report.errors.push(format!("mail {id}: {e}"));
+                    continue;
+                }
+            };
+            let eml_path = self.queue_dir.join(format!("{id}.eml"));
+            if !eml_path.exists() {
+                if self.is_sent(&id) {
+                    // A crash between moving the .eml to sent/ and removing the .json: finish it.
+                    fs::remove_file(self.queue_dir.join(format!("{id}.json")))?;
+                    sync_dir(&self.queue_dir)?;
+                } else {
+                    report.failed += 1;
+                    report.errors.push(format!(
+                        "mail {id}: {} is missing; queue the mail again",
+                        eml_path.display()
+                    ));
+                }
+                continue;
+            }
+            if env.next_attempt.is_some_and(|t| t > now) {
+                report.waiting += 1;
+                continue;
+            }
+            due.push(Due {
+                eml: fs::read(&eml_path)?,
+                env,
+            });
+        }
+        if due.is_empty() {
+            return Ok(report);
+        }
+
+        let results: Vec<(Envelope, Result<(), String>)> = match transport {
+            Transport::File => due
+                .into_iter()
+                .map(|d| {
+                    let r = self.finish(&d.env.id).map_err(|e| e.to_string());
+                    (d.env, r)
+                })
+                .collect(),
+            Transport::Sendmail { command } => {
+                let t = match command {
+                    Some(c) => SendmailTransport::new_with_command(c),
+                    None => SendmailTransport::new(),
+                };
+                due.into_iter()
+                    .map(|d| {
+                        let r = self.send_one(&t, &d);
+                        (d.env, r)
+                    })
+                    .collect()
+            }
+            Transport::Smtp { .. } => self.deliver_smtp(transport, opts, due)?,
+        };
+
+        for (mut env, r) in results {
+            match r {
+                Ok(()) => report.delivered += 1,
+                Err(e) => {
+                    env.attempts = env.attempts.saturating_add(1);
+                    let next = now + backoff(env.attempts);
+                    env.next_attempt = Some(next);
+                    env.last_error = Some(e.clone());
+                    report.failed += 1;
+                    report.errors.push(format!(
+                        "mail {} to {} via {}: attempt {} failed: {e}; next attempt at {}",
+                        env.id,
+                        env.to.join(", "),
+                        transport.describe(),
+                        env.attempts,
+                        next.to_rfc3339()
+                    ));
+                    write_atomic(
+                        &self.queue_dir,
+                        &format!("{}.json", env.id),
+                        &serde_json::to_vec_pretty(&env)?,
+                    )?;
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    fn deliver_smtp(
+        &self,
+        transport: &Transport,
+        opts: &DeliveryOptions,
+        due: Vec<Due>,
+    ) -> Result<Vec<(Envelope, Result<(), String>)>> {
+        let workers = opts.connections.clamp(1, 16).min(due.len());
+        // Deterministic partition: the i-th due mail (sorted by id) goes to worker i % workers.
+        let mut parts: Vec<Vec<Due>> = (0..workers).map(|_| Vec::new()).collect();
+        for (i, d) in due.into_iter().enumerate() {
+            if let Some(p) = parts.get_mut(i % workers) {
+                p.push(d);
+            }
+        }
+        let mut transports = Vec::with_capacity(workers);
+        for _ in 0..workers {
+            transports.push(smtp_transport(transport, opts)?);
+        }
+        let mut results = Vec::new();
+        std::thread::scope(|s| {
+            let handles: Vec<_> = parts
+                .into_iter()
+                .zip(transports)
+                .map(|(part, t)| {
+                    s.spawn(move || {
+                        part.into_iter()
+                            .map(|d| {
+                                let r = self.send_one(&t, &d);
+                                (d.env, r)
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            for h in handles {
+                // A worker panic is a bug; its unfinished mails stay queued and are retried.
+                if let Ok(mut r) = h.join() {
+                    results.append(&mut r);
+                }
+            }
+        });
+        results.sort_by(|a, b| a.0.id.cmp(&b.0.id));
+        Ok(results)
+    }
+
+    fn send_one<T>(&self, t: &T, d: &Due) -> Result<(), String>
+    where
+        T: lettre::Transport,
+        T::Error: std::fmt::Display,
+    {
+        let from: Address = d
+            .env
+            .from
+            .parse()
+            .map_err(|e| format!("envelope sender {:?}: {e}", d.env.from))?;
+        let to = d
+            .env
+            .to
+            .iter()
+            .map(|a| {
+                a.parse::<Address>()
+                    .map_err(|e| format!("envelope recipient {a:?}: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let envelope = SmtpEnvelope::new(Some(from), to).map_err(|e| e.to_string())?;
+        t.send_raw(&envelope, &d.eml).map_err(|e| e.to_string())?;
+        // Accepted: from here until the rename is on disk is the only re-send window.
+        self.finish(&d.env.id).map_err(|e| {
+            format!("sent, but recording it in sent/ failed ({e}); it may be sent again")
+        })
+    }
+
+    /// Moves a delivered mail to sent/ and drops its queue entry, in that order.
+    fn finish(&self, id: &str) -> std::io::Result<()> {
+        fs::rename(
+            self.queue_dir.join(format!("{id}.eml")),
+            self.sent_dir.join(format!("{id}.eml")),
+        )?;
+        sync_dir(&self.sent_dir)?;
+        sync_dir(&self.queue_dir)?;
+        fs::remove_file(self.queue_dir.join(format!("{id}.json")))?;
+        sync_dir(&self.queue_dir)
+    }
+}
+
+/// Waits up to a minute for the delivery lock. A flock is also held for an instant by any child
+/// process forked (before its exec) while the lock file was open, so a busy lock is not yet proof
+/// of a concurrent delivery; a whole minute is.
+fn lock_with_patience(lock: &File, queue_dir: &Path) -> Result<()> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        if fs2::FileExt::try_lock_exclusive(lock).is_ok() {
+            return Ok(());
+        }
+        if std::time::Instant::now() > deadline {
+            anyhow::bail!(
+                "another dustmail process has been delivering from {} for a minute; run again when it has finished",
+                queue_dir.display()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+fn smtp_transport(transport: &Transport, opts: &DeliveryOptions) -> Result<SmtpTransport> {
+    let Transport::Smtp {
+        host,
+        port,
+        starttls,
+        user,
+        password,
+    } = transport
+    else {
+        anyhow::bail!("not an SMTP transport: {}", transport.describe());
+    };
+    let mut b = SmtpTransport::builder_dangerous(host.clone())
+        .port(*port)
+        .pool_config(PoolConfig::new().max_size(1))
+        .timeout(Some(std::time::Duration::from_secs(30)));
+    if *starttls {
+        let mut tls = TlsParameters::builder(host.clone());
+        for pem in &opts.extra_root_certs_pem {
+            let cert = Certificate::from_pem(pem)
+                .map_err(|e| anyhow::anyhow!("extra root certificate is not valid PEM: {e}"))?;
+            tls = tls.add_root_certificate(cert);
+        }
+        let tls = tls
+            .build()
+            .map_err(|e| anyhow::anyhow!("cannot set up TLS for {}: {e}", transport.describe()))?;
+        b = b.tls(Tls::Required(tls));
+    }
+    match (user, password) {
+        (Some(u), Some(p)) => b = b.credentials(Credentials::new(u.clone(), p.clone())),
+        (None, None) => {}
+        _ => anyhow::bail!(
+            "{}: give both user and password for SMTP AUTH, or neither",
+            transport.describe()
+        ),
+    }
+    Ok(b.build())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_from_one_minute_and_caps_at_six_hours() {
+        let mins: Vec<i64> = (1..=12).map(|a| backoff(a).num_minutes()).collect();
+        assert_eq!(mins, [1, 2, 4, 8, 16, 32, 64, 128, 256, 360, 360, 360]);
+        assert_eq!(backoff(u32::MAX).num_minutes(), 360);
+    }
+
+    #[test]
+    fn ids_must_be_file_name_safe() {
+        for ok in ["a", "welcome.g1.north", "R2-seq_3"] {
+            assert!(validate_id(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", ".hidden", "../x", "a/b", "a..b", "a.", "a b", "é"] {
+            assert!(validate_id(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The one test command of the project: installs what the tests need, then fmt, clippy, tests.
+# Works from a fresh clone (no target/) and on a fresh machine (no aiosmtpd, no chromium).
+# DUSTMAIL_BROWSER_TESTS=0 skips installing chromium (the report screenshot tests need it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Root needs no sudo; anyone else needs it (and a fresh CI machine runs as root).
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        echo "scripts/test.sh: need root or sudo to run: $*" >&2
+        return 1
+    fi
+}
+
+APT_UPDATED=0
+apt_install() {
+    export DEBIAN_FRONTEND=noninteractive
+    if [ "$APT_UPDATED" -eq 0 ]; then
+        as_root apt-get update -qq
+        APT_UPDATED=1
+    fi
+    as_root apt-get install -y -qq "$@"
+}
+
+# The SMTP tests run a real server: python3 -m aiosmtpd (tests/support/smtp.rs).
+ensure_aiosmtpd() {
+    if python3 -c 'import aiosmtpd' >/dev/null 2>&1; then
+        return 0
+    fi
+    echo "scripts/test.sh: installing aiosmtpd" >&2
+    python3 -m pip install --quiet aiosmtpd \
+        || python3 -m pip install --quiet --break-system-packages aiosmtpd \
+        || apt_install python3-aiosmtpd
+    python3 -c 'import aiosmtpd' || {
+        echo "scripts/test.sh: aiosmtpd still not importable by python3" >&2
+        exit 1
+    }
+}
+
+# Report screenshots are taken with Debian's headless chromium.
+ensure_chromium() {
+    if [ -x /usr/bin/chromium ]; then
+        return 0
+    fi
+    echo "scripts/test.sh: installing chromium" >&2
+    apt_install chromium
+}
+
+ensure_aiosmtpd
+if [ "${DUSTMAIL_BROWSER_TESTS:-1}" != "0" ]; then
+    ensure_chromium
+fi
+
+cargo fmt --all -- --check
+cargo clippy --all-targets -- -D warnings
+# Doc tests first: the run's closing line should be a test binary that has tests.
+cargo test --doc
+cargo test --all-targets
