@@ -30,6 +30,8 @@ macro_rules! out {
 
 /// The name of the Dust Tactics game in `created` lines.
 pub const DUST_TACTICS: &str = "dust-tactics";
+/// The file that marks a home made by `dustmail demo` (safe for the next demo to replace).
+const DEMO_MARKER: &str = ".dustmail-demo";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -390,17 +392,6 @@ fn ctx<'a>(
     }
 }
 
-/// Where the built-in game data lives: ./games/dust-tactics, else the source tree's.
-fn data_dir() -> PathBuf {
-    let local = PathBuf::from("games").join(DUST_TACTICS);
-    if local.is_dir() {
-        return local;
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("games")
-        .join(DUST_TACTICS)
-}
-
 fn parse_seed(hex_text: &str) -> Result<[u8; 32], Failure> {
     hex::decode(hex_text)
         .ok()
@@ -470,52 +461,63 @@ fn new_game(
         })?;
         ps.push(player);
     }
-    let data = data_dir();
-    let scen_path = data.join("scenarios").join(format!("{scenario}.toml"));
-    let scen_text = std::fs::read_to_string(&scen_path).map_err(|e| {
-        usage(format!(
-            "scenario `{scenario}`: cannot read {} ({e}); see the scenarios in {}",
-            scen_path.display(),
-            data.join("scenarios").display()
-        ))
-    })?;
-    let scen: toml::Value =
-        toml::from_str(&scen_text).map_err(|e| usage(format!("{}: {e}", scen_path.display())))?;
-    let sides: Vec<String> = scen
-        .get("sides")
-        .and_then(|s| s.as_array())
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.get("id").and_then(|i| i.as_str()).map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
+    // A scenario is a built-in name, or a path to a scenario file of the referee's own.
+    let (scen_name, scen_text) = if scenario.ends_with(".toml") || scenario.contains('/') {
+        let path = Path::new(scenario);
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| usage(format!("--scenario {scenario}: cannot read the file ({e})")))?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| scenario.to_string());
+        (name, text)
+    } else {
+        let builtin = crate::dust_tactics::scenario::builtin();
+        match builtin.iter().find(|(n, _)| *n == scenario) {
+            Some((n, t)) => (n.to_string(), t.to_string()),
+            None => {
+                let names: Vec<&str> = builtin.iter().map(|(n, _)| *n).collect();
+                return Err(usage(format!(
+                    "there is no scenario `{scenario}`: use one of {} or the path of a scenario file (docs/scenarios.md)",
+                    names.join(", ")
+                )));
+            }
+        }
+    };
+    let scenario = scen_name.as_str();
+    let parsed = crate::dust_tactics::scenario::parse(scenario, &scen_text)
+        .map_err(|e| usage(format!("{e} (see docs/scenarios.md)")))?;
+    let sides: Vec<String> = parsed.sides.iter().map(|s| s.id.clone()).collect();
     // One more key than rounds: the initiative of round r+1 may be rolled while closing round r.
-    let max_rounds = scen
-        .get("rounds")
-        .and_then(|r| r.as_integer())
-        .and_then(|r| u32::try_from(r).ok())
-        .unwrap_or(12)
-        + 1;
-    let card_dir = cards
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| data.join("cards"));
-    let mut card_map = BTreeMap::new();
-    if let Ok(rd) = std::fs::read_dir(&card_dir) {
-        for e in rd.filter_map(|e| e.ok()) {
-            let p = e.path();
+    let max_rounds = parsed.rounds + 1;
+    // The built-in cards, replaced or added to by the files of `--cards DIR` (players who own
+    // the printed cards bring their own values).
+    let mut card_map: BTreeMap<String, String> = crate::dust_tactics::cards::builtin()
+        .into_iter()
+        .map(|(f, t)| (f.to_string(), t.to_string()))
+        .collect();
+    if let Some(dir) = cards {
+        let rd = std::fs::read_dir(dir).map_err(|e| {
+            usage(format!(
+                "--cards {}: not a readable directory ({e})",
+                dir.display()
+            ))
+        })?;
+        let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        paths.sort();
+        for p in paths {
             if p.extension().is_some_and(|x| x == "toml") {
                 let text = std::fs::read_to_string(&p)
                     .map_err(|e| usage(format!("cannot read card {}: {e}", p.display())))?;
-                let name = e.file_name().to_string_lossy().into_owned();
+                let name = p
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                crate::dust_tactics::cards::parse_card(&name, &text)
+                    .map_err(|e| usage(format!("--cards {}: {e}", dir.display())))?;
                 card_map.insert(name, text);
             }
         }
-    } else if cards.is_some() {
-        return Err(usage(format!(
-            "--cards {}: not a readable directory",
-            card_dir.display()
-        )));
     }
     let setup = Setup {
         ruleset: ruleset.to_string(),
@@ -712,17 +714,32 @@ fn audit(path: &Path, head: Option<&str>, sig: Option<&str>) -> Result<(), Failu
 /// (`dust_tactics::bot`): it shoots what it can hurt and otherwise closes in.
 fn demo(home: &Home) -> Result<(), Failure> {
     use crate::game::Game;
-    if home.root.exists()
+    // A home an earlier demo made (it carries the marker) is replaced; any other non-empty
+    // directory is left alone, so the demo can never delete a real referee's games.
+    let marker = home.root.join(DEMO_MARKER);
+    if marker.is_file() {
+        std::fs::remove_dir_all(&home.root).map_err(|e| {
+            usage(format!(
+                "cannot remove the earlier demo home {}: {e}",
+                home.root.display()
+            ))
+        })?;
+    } else if home.root.exists()
         && std::fs::read_dir(&home.root)
             .map(|mut d| d.next().is_some())
             .unwrap_or(true)
     {
         return Err(usage(format!(
-            "{} is not empty: the demo creates a fresh home; pass --home NEWDIR",
+            "{} is not empty and was not made by `dustmail demo`: pass --home NEWDIR",
             home.root.display()
         )));
     }
     init(home, "referee@demo.example", "file")?;
+    std::fs::write(
+        &marker,
+        "made by `dustmail demo`; the next demo replaces this home\n",
+    )
+    .map_err(|e| usage(format!("cannot write {}: {e}", marker.display())))?;
     let keys_dir = home.root.join("demo-keys");
     std::fs::create_dir_all(&keys_dir)
         .map_err(|e| usage(format!("cannot create {}: {e}", keys_dir.display())))?;

@@ -65,10 +65,9 @@ pub trait MailSink {
 
 impl MailSink for Outbox {
     fn queue(&self, id: &str, mail: &Mail, date: DateTime<Utc>) -> Result<(), String> {
-        // The outbox work adds `queue_at(id, mail, date)`; until it lands the Date header is the
-        // wall clock.
-        let _ = date;
-        Outbox::queue(self, id, mail).map_err(|e| format!("{e:#}"))
+        // The run's clock (`--now`) dates the mail, so re-queueing after a crash gives the
+        // same bytes.
+        Outbox::queue_at(self, id, mail, date).map_err(|e| format!("{e:#}"))
     }
 }
 
