@@ -149,6 +149,22 @@ pub struct Setup {
 #[error("{0}")]
 pub struct SetupError(pub String);
 
+/// Who sent a submission: the side they sign for and, in a team game, the units they command
+/// (`None`: every unit of the side). 000: "four players can play two-on-two by dividing the
+/// armies".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sender<'a> {
+    pub side: &'a str,
+    pub units: Option<&'a [String]>,
+}
+
+impl<'a> Sender<'a> {
+    /// A player commanding the whole side.
+    pub fn side(side: &'a str) -> Sender<'a> {
+        Sender { side, units: None }
+    }
+}
+
 /// A game behind the PBEM core.
 pub trait Game {
     type State: Clone + Serialize + DeserializeOwned + PartialEq + std::fmt::Debug;
@@ -162,12 +178,13 @@ pub trait Game {
     /// Current round (1-based), used for dice keys and mail subjects.
     fn round(&self, state: &Self::State) -> u32;
 
-    /// Applies one verified submission from `side`. Each command is applied or refused on its
-    /// own; a refused command changes nothing.
+    /// Applies one verified submission. Each command is applied or refused on its own; a
+    /// refused command changes nothing. Commands for units the sender does not command are
+    /// refused.
     fn submit(
         &self,
         state: &mut Self::State,
-        side: &str,
+        from: Sender<'_>,
         lines: &[Line],
         dice: &mut dyn DiceSource,
     ) -> Outcome;

@@ -6,7 +6,7 @@
 //! [`MailSink`], so the pipeline can be driven by tests with a toy game and fake edges.
 
 use crate::config::{valid_game_id, Config, Home};
-use crate::game::{DiceSource, Game, GameResult, Line, Outcome};
+use crate::game::{DiceSource, Game, GameResult, Line, Outcome, Sender};
 use crate::ledger::{
     self, sha256_hex, state_digest, Created, Deadline, Draw, Entry, Event, Finished, Head, Ledger,
     LedgerError, Player, Refusal, RoundEnd, Step, Submission,
@@ -432,7 +432,7 @@ pub fn replay<G: Game>(
                     n,
                     &mode,
                     &s.step.draws,
-                    |g, st, dice| g.submit(st, &s.side, &body.lines, dice),
+                    |g, st, dice| g.submit(st, Sender::side(&s.side), &body.lines, dice),
                 )
                 .map_err(|m| mismatch(file, n, m))?;
                 compare_step(file, n, &s.step, &got)?;
@@ -1552,7 +1552,7 @@ fn submit_block<G: Game>(
             n,
             &DiceMode::Secret(&g.secret),
             &[],
-            |gm, st, dice| gm.submit(st, &body.side, lines, dice),
+            |gm, st, dice| gm.submit(st, Sender::side(&body.side), lines, dice),
         )
         .map_err(RefereeError::Io)?
     } else {

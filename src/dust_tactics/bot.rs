@@ -10,7 +10,7 @@ use super::model::Square;
 use super::orders::Command;
 use super::state::State;
 use super::DustTactics;
-use crate::game::{CommandOutcome, DiceSource, Game};
+use crate::game::{CommandOutcome, DiceSource, Game, Sender};
 
 /// How the bot chooses among legal orders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,7 +200,7 @@ fn accepted(state: &State, side: &str, text: &str) -> bool {
         })
         .collect();
     let mut copy = state.clone();
-    let out = DustTactics.submit(&mut copy, side, &lines, &mut Cycling(0));
+    let out = DustTactics.submit(&mut copy, Sender::side(side), &lines, &mut Cycling(0));
     !out.results.is_empty()
         && out
             .results

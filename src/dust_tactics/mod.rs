@@ -13,7 +13,10 @@ pub mod scenario;
 pub mod state;
 pub mod view;
 
-use crate::game::{Awaiting, CommandResult, DiceSource, Game, Line, Outcome, Setup, SetupError};
+use crate::game::{
+    Awaiting, CommandOutcome, CommandResult, DiceSource, Game, Line, Outcome, Sender, Setup,
+    SetupError,
+};
 use model::Card;
 use state::State;
 
@@ -71,7 +74,7 @@ impl Game for DustTactics {
     fn submit(
         &self,
         state: &mut State,
-        side: &str,
+        from: Sender<'_>,
         lines: &[Line],
         dice: &mut dyn DiceSource,
     ) -> Outcome {
@@ -79,7 +82,10 @@ impl Game for DustTactics {
         for parsed in orders::parse(lines, &state.scenario.board) {
             match parsed {
                 Ok(p) => {
-                    let outcome = flow::apply(state, side, &p.command, dice, &mut out);
+                    let outcome = match not_commanded(&from, &p.command) {
+                        Some(refusal) => refusal,
+                        None => flow::apply(state, from.side, &p.command, dice, &mut out),
+                    };
                     out.results.push(CommandResult {
                         line: p.first_line,
                         outcome,
@@ -117,4 +123,33 @@ impl Game for DustTactics {
     fn orders_template(&self, state: &State, side: &str) -> String {
         view::orders_template(state, side)
     }
+}
+
+/// The refusal for a command naming a unit that a team player does not command, if it does.
+fn not_commanded(from: &Sender<'_>, cmd: &orders::Command) -> Option<CommandOutcome> {
+    use orders::{Command, StandingReaction};
+    let units = from.units?;
+    let unit = match cmd {
+        Command::Activate { unit, .. }
+        | Command::React { unit: Some(unit) }
+        | Command::Casualties { unit, .. }
+        | Command::StandingCasualties { unit, .. }
+        | Command::StandingReact {
+            answer: StandingReaction::With(unit),
+            ..
+        } => unit,
+        _ => return None,
+    };
+    if units.iter().any(|u| u.eq_ignore_ascii_case(unit)) {
+        return None;
+    }
+    Some(CommandOutcome::Refused {
+        reason: format!(
+            "unit `{unit}` is commanded by another player of side {}",
+            from.side
+        ),
+        rule: "000 'Playing with more players': each player commands the units given to them"
+            .into(),
+        instead: format!("give orders to your own units: {}", units.join(", ")),
+    })
 }

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use dustmail::config::{Config, Home};
 use dustmail::game::{
     Awaiting, CommandOutcome, CommandResult, DiceSource, Game, GameResult, Happening, Line,
-    Outcome, Roll, Setup, SetupError,
+    Outcome, Roll, Sender, Setup, SetupError,
 };
 use dustmail::ledger::Player;
 use dustmail::mail::{BlockBody, Incoming, MailError, RawBlock};
@@ -96,10 +96,11 @@ impl Game for Toy {
     fn submit(
         &self,
         s: &mut ToyState,
-        side: &str,
+        from: Sender<'_>,
         lines: &[Line],
         dice: &mut dyn DiceSource,
     ) -> Outcome {
+        let side = from.side;
         let mut out = Outcome::default();
         for l in lines {
             let refuse = |reason: &str, instead: &str| CommandResult {
