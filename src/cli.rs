@@ -74,9 +74,14 @@ pub enum Command {
         /// Scenario name (games/dust-tactics/scenarios/NAME.toml).
         #[arg(long)]
         scenario: String,
-        /// A player: SIDE=ADDRESS:PUBKEY (PUBKEY as printed by keygen). Once per side.
+        /// A player: SIDE=ADDRESS:PUBKEY (PUBKEY as printed by keygen). Repeat a side for a
+        /// team: its units are then divided by the scenario's `player` fields and --assign.
         #[arg(long = "player", required = true)]
         players: Vec<String>,
+        /// Team games: UNIT=PLAYER gives a unit to a player of its side (PLAYER: the address,
+        /// or the label SIDE-N, the N-th --player of that side). Overrides the scenario.
+        #[arg(long = "assign")]
+        assign: Vec<String>,
         /// Ruleset id.
         #[arg(long, default_value = "ffg-revised")]
         ruleset: String,
@@ -124,6 +129,17 @@ pub enum Command {
         /// Show what this side may see.
         #[arg(long = "as")]
         as_side: Option<String>,
+    },
+    /// Referee control of a game: pause, resume, extend HOURS, replace-key SIDE=ADDRESS:PUBKEY,
+    /// observe ADDRESS, unobserve ADDRESS. Recorded in the ledger; every player is told.
+    Control {
+        game: String,
+        /// The command and its argument, e.g. `extend 24`.
+        #[arg(required = true, num_args = 1..)]
+        command: Vec<String>,
+        /// Fix the clock (RFC 3339), for tests.
+        #[arg(long)]
+        now: Option<String>,
     },
     /// Re-derive a whole game from its log and check everything; exit 1 on the first mismatch.
     Replay { game: String },
@@ -252,6 +268,7 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::New {
             scenario,
             players,
+            assign,
             ruleset,
             seed,
             id,
@@ -261,6 +278,7 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
             &home,
             &scenario,
             &players,
+            &assign,
             &ruleset,
             seed.as_deref(),
             id,
@@ -293,6 +311,9 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
             format,
             as_side,
         } => show(&home, &game, format, as_side.as_deref()),
+        Command::Control { game, command, now } => {
+            control(&home, &game, &command.join(" "), parse_now(now.as_deref())?)
+        }
         Command::Replay { game } => replay(&home, &game),
         Command::Audit { logfile, head, sig } => audit(&logfile, head.as_deref(), sig.as_deref()),
         Command::Demo => demo(&home),
@@ -416,24 +437,77 @@ fn os_seed() -> Result<[u8; 32], Failure> {
 
 /// `SIDE=ADDRESS:PUBKEY`.
 pub fn parse_player(arg: &str) -> Result<Player, String> {
-    let (side, rest) = arg.split_once('=').ok_or_else(|| {
-        format!(
-            "--player `{arg}`: write SIDE=ADDRESS:PUBKEY, e.g. allies=ann@example.org:ed25519:AbC…"
-        )
-    })?;
-    let (address, key) = rest.split_once(':').ok_or_else(|| {
-        format!("--player `{arg}`: no public key after the address: write SIDE=ADDRESS:PUBKEY")
-    })?;
-    if side.is_empty() || !address.contains('@') {
+    referee::parse_player(arg).map_err(|e| format!("--player {e}"))
+}
+
+/// Team assignments: every unit of a side with several players goes to one of them, from the
+/// scenario's `player` fields and `--assign UNIT=PLAYER` (which wins). PLAYER is an address or
+/// the label SIDE-N (the N-th `--player` of that side, from 1).
+pub fn team_assignments(
+    scenario: &crate::dust_tactics::scenario::Scenario,
+    players: &[Player],
+    assign: &[String],
+) -> Result<BTreeMap<String, String>, String> {
+    let resolve = |side: &str, who: &str, what: &str| -> Result<String, String> {
+        let of_side: Vec<&Player> = players.iter().filter(|p| p.side == side).collect();
+        if let Some(p) = of_side.iter().find(|p| p.address == who) {
+            return Ok(p.address.clone());
+        }
+        let n = who
+            .strip_prefix(side)
+            .and_then(|r| r.strip_prefix('-'))
+            .and_then(|n| n.parse::<usize>().ok());
+        match n.and_then(|n| n.checked_sub(1)).and_then(|i| of_side.get(i)) {
+            Some(p) => Ok(p.address.clone()),
+            None => Err(format!(
+                "{what}: `{who}` is not a player of side {side}: name the address of one of its --player options ({}) or the label {side}-1 … {side}-{}",
+                of_side.iter().map(|p| p.address.as_str()).collect::<Vec<_>>().join(", "),
+                of_side.len()
+            )),
+        }
+    };
+    let mut overrides: BTreeMap<String, String> = BTreeMap::new();
+    for a in assign {
+        let (unit, who) = a.split_once('=').ok_or_else(|| {
+            format!("--assign `{a}`: write UNIT=PLAYER, e.g. rangers=ann@example.org or rangers=allies-1")
+        })?;
+        overrides.insert(unit.trim().to_ascii_lowercase(), who.trim().to_string());
+    }
+    let mut out = BTreeMap::new();
+    for side in &scenario.sides {
+        let team = players.iter().filter(|p| p.side == side.id).count() > 1;
+        for u in &side.units {
+            let who = overrides.remove(&u.id).or_else(|| u.player.clone());
+            match (team, who) {
+                (true, Some(w)) => {
+                    out.insert(u.id.clone(), resolve(&side.id, &w, &format!("unit {}", u.id))?);
+                }
+                (true, None) => {
+                    return Err(format!(
+                        "side {} has several players, but unit {} is given to none of them: add `player = \"{}-1\"` to the unit in the scenario or pass --assign {}=ADDRESS",
+                        side.id, u.id, side.id, u.id
+                    ))
+                }
+                // A one-player side commands all its units anyway.
+                (false, _) => {}
+            }
+        }
+    }
+    if let Some(unit) = overrides.keys().next() {
         return Err(format!(
-            "--player `{arg}`: `{side}` / `{address}` is not a side and a mail address"
+            "--assign {unit}=…: the scenario has no unit `{unit}`"
         ));
     }
-    Ok(Player {
-        side: side.to_string(),
-        address: address.to_string(),
-        public_key: key.to_string(),
-    })
+    for p in players {
+        let team = players.iter().filter(|q| q.side == p.side).count() > 1;
+        if team && !out.values().any(|a| *a == p.address) {
+            return Err(format!(
+                "player {} of side {} commands no unit: give them some with the scenario's `player` fields or --assign UNIT={}",
+                p.address, p.side, p.address
+            ));
+        }
+    }
+    Ok(out)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -441,6 +515,7 @@ fn new_game(
     home: &Home,
     scenario: &str,
     players: &[String],
+    assign: &[String],
     ruleset: &str,
     seed: Option<&str>,
     id: Option<String>,
@@ -452,14 +527,7 @@ fn new_game(
     let _lock = referee::lock_home(home)?;
     let mut ps = Vec::new();
     for p in players {
-        let player = parse_player(p).map_err(usage)?;
-        crate::crypto::parse_public_key(&player.public_key).map_err(|e| {
-            usage(format!(
-                "--player {}: the public key is not usable ({e}); copy the last line `dustmail keygen` printed",
-                player.side
-            ))
-        })?;
-        ps.push(player);
+        ps.push(parse_player(p).map_err(usage)?);
     }
     // A scenario is a built-in name, or a path to a scenario file of the referee's own.
     let (scen_name, scen_text) = if scenario.ends_with(".toml") || scenario.contains('/') {
@@ -488,6 +556,7 @@ fn new_game(
     let parsed = crate::dust_tactics::scenario::parse(scenario, &scen_text)
         .map_err(|e| usage(format!("{e} (see docs/scenarios.md)")))?;
     let sides: Vec<String> = parsed.sides.iter().map(|s| s.id.clone()).collect();
+    let assignments = team_assignments(&parsed, &ps, assign).map_err(usage)?;
     // One more key than rounds: the initiative of round r+1 may be rolled while closing round r.
     let max_rounds = parsed.rounds + 1;
     // The built-in cards, replaced or added to by the files of `--cards DIR` (players who own
@@ -532,7 +601,7 @@ fn new_game(
     };
     let edges = Edges::real();
     let c = ctx(home, &env, &edges, now);
-    let id = referee::create_game(
+    let id = referee::create_team_game(
         &c,
         NewGame {
             setup,
@@ -541,6 +610,7 @@ fn new_game(
             id,
             max_rounds,
         },
+        assignments,
     )?;
     outln!(
         "created game {id}; welcome mails queued in {}",
@@ -640,6 +710,18 @@ fn show(home: &Home, game: &str, format: Format, as_side: Option<&str>) -> Resul
             }
         }
     }
+    Ok(())
+}
+
+fn control(home: &Home, game: &str, command: &str, now: DateTime<Utc>) -> Result<(), Failure> {
+    check_game(home, game)?;
+    let env = open_home(home)?;
+    let _lock = referee::lock_home(home)?;
+    let edges = Edges::real();
+    let c = ctx(home, &env, &edges, now);
+    let understood = referee::control_game(&c, game, command)?;
+    outln!("game {game}: {understood}");
+    outln!("every player and observer is told; the mails wait in the outbox until the next run");
     Ok(())
 }
 
@@ -765,6 +847,7 @@ fn demo(home: &Home) -> Result<(), Failure> {
         home,
         "skirmish",
         &players,
+        &[],
         "ffg-revised",
         Some(&seed),
         Some("g-demo".into()),

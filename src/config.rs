@@ -22,6 +22,9 @@ pub struct Config {
     pub reminder_hours: u32,
     #[serde(default = "default_grace")]
     pub grace_hours: u32,
+    /// The longest absence (`absent until …`) a player may declare, in days.
+    #[serde(default = "default_absence")]
+    pub max_absence_days: u32,
     /// Overrides for the built-in mail templates (same file names as `templates/`).
     #[serde(default)]
     pub template_dir: Option<PathBuf>,
@@ -52,6 +55,9 @@ fn default_reminder() -> u32 {
 fn default_grace() -> u32 {
     12
 }
+fn default_absence() -> u32 {
+    14
+}
 
 /// A configuration that cannot be used (exit 2).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -68,6 +74,7 @@ impl Config {
             deadline_hours: default_deadline(),
             reminder_hours: default_reminder(),
             grace_hours: default_grace(),
+            max_absence_days: default_absence(),
             template_dir: None,
         };
         c.validate()?;
@@ -93,6 +100,12 @@ impl Config {
                     "{name} = {v} is more than ten years: give a number of hours such as 72"
                 )));
             }
+        }
+        if self.max_absence_days > 3_650 {
+            return Err(ConfigError(format!(
+                "max_absence_days = {} is more than ten years: give a number of days such as 14",
+                self.max_absence_days
+            )));
         }
         if self.reminder_hours >= self.deadline_hours && self.deadline_hours > 0 {
             return Err(ConfigError(format!(
@@ -157,6 +170,8 @@ impl Config {
              deadline_hours = {dl}\n\
              reminder_hours = {rem}\n\
              grace_hours = {grace}\n\
+             # The longest absence (`absent until DATE`) a player may declare, in days.\n\
+             max_absence_days = {absence}\n\
              # Directory with templates overriding the built-in ones (welcome.txt, receipt.txt,\n\
              # refusal.txt, report.txt, reminder.txt, end.txt).\n\
              # template_dir = \"templates\"\n\
@@ -171,6 +186,7 @@ impl Config {
             dl = self.deadline_hours,
             rem = self.reminder_hours,
             grace = self.grace_hours,
+            absence = self.max_absence_days,
         )
     }
 

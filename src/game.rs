@@ -165,6 +165,19 @@ impl<'a> Sender<'a> {
     }
 }
 
+/// A line the referee answers itself instead of the game (it knows mails and deadlines).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefereeRequest {
+    /// Mail the current report again.
+    Report,
+    /// Mail the orders template.
+    Template,
+    /// The sender is away: their deadlines wait until then.
+    Absent {
+        until: chrono::DateTime<chrono::Utc>,
+    },
+}
+
 /// A game behind the PBEM core.
 pub trait Game {
     type State: Clone + Serialize + DeserializeOwned + PartialEq + std::fmt::Debug;
@@ -209,4 +222,10 @@ pub trait Game {
 
     /// An orders template for `side`, commented, ready to fill in.
     fn orders_template(&self, state: &Self::State, side: &str) -> String;
+
+    /// Whether this command line is one the referee answers (`report`, `template`, `absent`),
+    /// in the game's own order syntax. Such lines never reach [`Game::submit`].
+    fn referee_request(&self, _state: &Self::State, _line: &str) -> Option<RefereeRequest> {
+        None
+    }
 }

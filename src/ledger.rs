@@ -7,6 +7,7 @@
 use crate::game::{CommandResult, GameResult, Happening, Outcome, Roll, Setup};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -43,6 +44,7 @@ pub enum Event {
     Deadline(Box<Deadline>),
     RoundEnd(RoundEnd),
     Finished(Finished),
+    Control(Box<Control>),
 }
 
 /// A player's side as registered at creation.
@@ -73,6 +75,17 @@ pub struct Created {
     pub grace_hours: u32,
     /// RFC 3339.
     pub created_at: String,
+    /// Team games: unit id → address of the player commanding it (every unit of a side with
+    /// several players). Empty when each side has one player.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub assignments: BTreeMap<String, String>,
+    /// The longest `absent until` a player may declare, in days from the mail.
+    #[serde(default = "default_absence_days")]
+    pub max_absence_days: u32,
+}
+
+fn default_absence_days() -> u32 {
+    14
 }
 
 /// One die as drawn, in order: the round key it came from and its face.
@@ -138,6 +151,9 @@ pub struct Submission {
     pub refusal: Option<Refusal>,
     pub round: u32,
     pub at: String,
+    /// In a team side: the address of the player whose key signed (their units, their seq).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
     #[serde(flatten)]
     pub step: Step,
 }
@@ -188,6 +204,68 @@ pub struct Finished {
     /// Hex S, revealed at the end.
     pub secret: String,
     pub state_digest: String,
+}
+
+/// A referee action on a game: from the `dustmail control` command on the server, or from a
+/// mail signed with the referee's key (`side: referee`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Control {
+    /// `server` or `mail`.
+    pub by: String,
+    pub at: String,
+    /// The actions, in order; a refused line of a mail has none here (see `results`).
+    pub actions: Vec<ControlAction>,
+    /// Per line of a mail (or the one server command): what was understood or refused.
+    #[serde(default)]
+    pub results: Vec<CommandResult>,
+    /// The command as typed on the server, when `by` is `server`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// The signed mail, when `by` is `mail`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signed: Option<SignedControl>,
+}
+
+/// The referee's signed block, recorded verbatim so an auditor can check it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignedControl {
+    pub seq: u64,
+    pub canonical: String,
+    pub signature: String,
+    pub mail_sha256: String,
+    pub block: usize,
+    #[serde(default)]
+    pub message_id: Option<String>,
+    #[serde(default)]
+    pub reply_to: Option<String>,
+    #[serde(default)]
+    pub no_reply: Option<String>,
+}
+
+/// What the referee may do to a game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum ControlAction {
+    /// Deadlines, reminders and defaults stop; orders are still taken.
+    Pause,
+    /// Deadlines run again, counted afresh from the resume.
+    Resume,
+    /// The current deadline moves later by this many hours.
+    Extend {
+        hours: u32,
+    },
+    /// A player's key (and address) is replaced: the player of `side` with this address, or
+    /// the only player of the side.
+    ReplaceKey {
+        player: Player,
+    },
+    /// This address receives every report and can send nothing.
+    Observe {
+        address: String,
+    },
+    Unobserve {
+        address: String,
+    },
 }
 
 /// The last line's seq and hash.

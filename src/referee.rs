@@ -6,10 +6,14 @@
 //! [`MailSink`], so the pipeline can be driven by tests with a toy game and fake edges.
 
 use crate::config::{valid_game_id, Config, Home};
-use crate::game::{DiceSource, Game, GameResult, Line, Outcome, Sender};
+use crate::game::{
+    CommandOutcome, CommandResult, DiceSource, Game, GameResult, Line, Outcome, RefereeRequest,
+    Sender,
+};
 use crate::ledger::{
-    self, sha256_hex, state_digest, Created, Deadline, Draw, Entry, Event, Finished, Head, Ledger,
-    LedgerError, Player, Refusal, RoundEnd, Step, Submission,
+    self, sha256_hex, state_digest, Control, ControlAction, Created, Deadline, Draw, Entry, Event,
+    Finished, Head, Ledger, LedgerError, Player, Refusal, RoundEnd, SignedControl, Step,
+    Submission,
 };
 use crate::mail::{BlockBody, Incoming, MailError};
 use crate::outbox::{Mail, Outbox};
@@ -194,7 +198,43 @@ pub struct Derived<S> {
     pub last_step_at: String,
     pub revealed: BTreeMap<u32, String>,
     pub finished: Option<GameResult>,
+    /// The players now (a `replace-key` control changes a key); empty: those of `created`.
+    #[serde(default)]
+    pub players: Vec<Player>,
+    /// A referee `pause`: no deadline runs.
+    #[serde(default)]
+    pub paused: bool,
+    /// Addresses that receive every report and can send nothing.
+    #[serde(default)]
+    pub observers: Vec<String>,
+    /// Player key (see [`player_key`]) → end of their declared absence (RFC 3339).
+    #[serde(default)]
+    pub absent: BTreeMap<String, String>,
 }
+
+impl<S> Derived<S> {
+    /// The players now: `created`'s, with any replaced keys.
+    pub fn players<'a>(&'a self, created: &'a Created) -> &'a [Player] {
+        if self.players.is_empty() {
+            &created.players
+        } else {
+            &self.players
+        }
+    }
+}
+
+/// The name a player's seq and absence are kept under: the side when it has one player, else
+/// `side/address` (teams: each player counts their own seq).
+pub fn player_key(players: &[Player], p: &Player) -> String {
+    if players.iter().filter(|q| q.side == p.side).count() > 1 {
+        format!("{}/{}", p.side, p.address)
+    } else {
+        p.side.clone()
+    }
+}
+
+/// The side name of the referee's own signed mails.
+pub const REFEREE_SIDE: &str = "referee";
 
 /// How replay gets its dice.
 pub enum DiceMode<'a> {
@@ -339,11 +379,6 @@ pub fn replay<G: Game>(
     let state = game
         .setup(&created.setup)
         .map_err(|e| mismatch(file, 1, format!("the setup does not start a game: {e}")))?;
-    let keys: BTreeMap<&str, &str> = created
-        .players
-        .iter()
-        .map(|p| (p.side.as_str(), p.public_key.as_str()))
-        .collect();
     let mut d = Derived {
         head: Head {
             seq: 1,
@@ -355,6 +390,10 @@ pub fn replay<G: Game>(
         last_step_at: created.created_at.clone(),
         revealed: BTreeMap::new(),
         finished: None,
+        players: created.players.clone(),
+        paused: false,
+        observers: Vec::new(),
+        absent: BTreeMap::new(),
     };
     let mut sum = ReplaySummary::default();
     let mut last_key = commitment;
@@ -386,25 +425,44 @@ pub fn replay<G: Game>(
                     continue;
                 }
                 sum.submissions += 1;
-                let key = keys.get(s.side.as_str()).ok_or_else(|| {
-                    mismatch(
+                let players = d.players(&created).to_vec();
+                // The signer: the named player of a team side, else the side's one player.
+                let candidates: Vec<&Player> = players
+                    .iter()
+                    .filter(|p| p.side == s.side)
+                    .filter(|p| s.player.as_ref().is_none_or(|a| *a == p.address))
+                    .collect();
+                if candidates.is_empty() {
+                    return Err(mismatch(
                         file,
                         n,
-                        format!("side `{}` is not a side of this game", s.side),
-                    )
-                })?;
-                (edges.verify)(key, &s.canonical, &s.signature).map_err(|e| {
+                        format!("side `{}` has no such player in this game", s.side),
+                    ));
+                }
+                let mut signer = None;
+                let mut last_err = String::new();
+                for p in candidates {
+                    match (edges.verify)(&p.public_key, &s.canonical, &s.signature) {
+                        Ok(()) => {
+                            signer = Some(p.clone());
+                            break;
+                        }
+                        Err(e) => last_err = e,
+                    }
+                }
+                let signer = signer.ok_or_else(|| {
                     mismatch(
                         file,
                         n,
                         format!(
-                            "the signature does not verify against side {}'s key: {e}",
+                            "the signature does not verify against side {}'s key: {last_err}",
                             s.side
                         ),
                     )
                 })?;
                 sum.signatures += 1;
-                let last = d.last_seq.get(&s.side).copied().unwrap_or(0);
+                let pkey = player_key(&players, &signer);
+                let last = d.last_seq.get(&pkey).copied().unwrap_or(0);
                 if s.player_seq <= last {
                     return Err(mismatch(
                         file,
@@ -425,6 +483,12 @@ pub fn replay<G: Game>(
                         "game/side/seq differ from the signed text",
                     ));
                 }
+                let at = parse_time(&s.at).ok_or_else(|| {
+                    mismatch(file, n, format!("`at` {} is not an RFC 3339 time", s.at))
+                })?;
+                let units = units_of(&created, &players, &signer);
+                let sp = split_lines(game, &d.state, &created, &s.side, &body.lines, at);
+                let before = d.state.clone();
                 let got = run_step(
                     game,
                     &mut d.state,
@@ -432,16 +496,82 @@ pub fn replay<G: Game>(
                     n,
                     &mode,
                     &s.step.draws,
-                    |g, st, dice| g.submit(st, Sender::side(&s.side), &body.lines, dice),
+                    |g, st, dice| {
+                        let from = Sender {
+                            side: &s.side,
+                            units: units.as_deref(),
+                        };
+                        submit_split(g, st, from, &sp, dice)
+                    },
                 )
                 .map_err(|m| mismatch(file, n, m))?;
                 compare_step(file, n, &s.step, &got)?;
                 sum.dice_checked += got.draws.len();
                 pending.push((n, got.draws));
-                d.last_seq.insert(s.side.clone(), s.player_seq);
-                d.last_step_at = s.at.clone();
+                d.last_seq.insert(pkey.clone(), s.player_seq);
+                note_absence(&mut d, pkey, &sp.absent);
+                if d.state != before {
+                    d.last_step_at = s.at.clone();
+                }
                 if let Some(r) = &got.finished {
                     d.finished = Some(r.clone());
+                }
+            }
+            Event::Control(c) => {
+                let at = parse_time(&c.at).ok_or_else(|| {
+                    mismatch(file, n, format!("`at` {} is not an RFC 3339 time", c.at))
+                })?;
+                let lines = match (&c.signed, &c.command) {
+                    (Some(sc), _) => {
+                        d.mails
+                            .entry(sc.mail_sha256.clone())
+                            .or_default()
+                            .push((sc.block, n));
+                        (edges.verify)(&created.referee_public_key, &sc.canonical, &sc.signature)
+                            .map_err(|e| {
+                            mismatch(
+                                file,
+                                n,
+                                format!("the referee's signature does not verify: {e}"),
+                            )
+                        })?;
+                        sum.signatures += 1;
+                        let last = d.last_seq.get(REFEREE_SIDE).copied().unwrap_or(0);
+                        if sc.seq <= last {
+                            return Err(mismatch(
+                                file,
+                                n,
+                                format!("referee seq {} accepted after seq {last}", sc.seq),
+                            ));
+                        }
+                        let body = (edges.parse_body)(&sc.canonical).map_err(|e| {
+                            mismatch(file, n, format!("the signed text does not parse: {e}"))
+                        })?;
+                        if body.side != REFEREE_SIDE
+                            || body.seq != sc.seq
+                            || body.game != created.game_id
+                        {
+                            return Err(mismatch(
+                                file,
+                                n,
+                                "game/side/seq differ from the signed text",
+                            ));
+                        }
+                        d.last_seq.insert(REFEREE_SIDE.into(), sc.seq);
+                        body.lines
+                    }
+                    (None, Some(cmd)) => command_lines(cmd),
+                    (None, None) => {
+                        return Err(mismatch(file, n, "a control line names no command"))
+                    }
+                };
+                let (actions, results) = control_lines(&created, &mut d, &lines, at);
+                if actions != c.actions || results != c.results {
+                    return Err(mismatch(
+                        file,
+                        n,
+                        "the recorded control actions differ from what replaying them gives",
+                    ));
                 }
             }
             Event::Deadline(dl) => {
@@ -858,6 +988,17 @@ pub struct NewGame {
 
 /// Creates a game: ledger `created` line, seed.secret (0600), snapshot, welcome mails. Returns the id.
 pub fn create_game<G: Game>(ctx: &Ctx<G>, new: NewGame) -> Result<String, RefereeError> {
+    create_team_game(ctx, new, BTreeMap::new())
+}
+
+/// Creates a game where a side may have several players: `assignments` maps every unit of such
+/// a side to the address of the player commanding it (000: "four players can play two-on-two by
+/// dividing the armies").
+pub fn create_team_game<G: Game>(
+    ctx: &Ctx<G>,
+    new: NewGame,
+    assignments: BTreeMap<String, String>,
+) -> Result<String, RefereeError> {
     let commitment = chain_key(&new.seed, new.max_rounds, 0);
     let id = new
         .id
@@ -875,14 +1016,33 @@ pub fn create_game<G: Game>(ctx: &Ctx<G>, new: NewGame) -> Result<String, Refere
     let sides = ctx.game.sides(&state);
     let mut given: Vec<&str> = new.players.iter().map(|p| p.side.as_str()).collect();
     given.sort();
+    given.dedup();
     let mut wanted: Vec<&str> = sides.iter().map(|s| s.as_str()).collect();
     wanted.sort();
     if given != wanted {
         return Err(RefereeError::Usage(format!(
-            "the scenario's sides are {}: give exactly one --player SIDE=ADDRESS:PUBKEY for each (got {})",
+            "the scenario's sides are {}: give at least one --player SIDE=ADDRESS:PUBKEY for each, and no other side (got {})",
             sides.join(", "),
             given.join(", ")
         )));
+    }
+    for (i, p) in new.players.iter().enumerate() {
+        if new.players[..i]
+            .iter()
+            .any(|q| q.address == p.address || q.public_key == p.public_key)
+        {
+            return Err(RefereeError::Usage(format!(
+                "--player {}={}: every player needs an address and a key of their own",
+                p.side, p.address
+            )));
+        }
+    }
+    for (unit, addr) in &assignments {
+        if !new.players.iter().any(|p| &p.address == addr) {
+            return Err(RefereeError::Usage(format!(
+                "unit {unit} is assigned to {addr}, who is not a --player of this game"
+            )));
+        }
     }
     let dir = ctx.home.game_dir(&id);
     if dir.join(ledger::LOG_FILE).exists() {
@@ -908,6 +1068,8 @@ pub fn create_game<G: Game>(ctx: &Ctx<G>, new: NewGame) -> Result<String, Refere
         reminder_hours: ctx.config.reminder_hours,
         grace_hours: ctx.config.grace_hours,
         created_at: ctx.now.to_rfc3339(),
+        assignments,
+        max_absence_days: ctx.config.max_absence_days,
     };
     let ledger = Ledger::create(&dir, created.clone())?;
     let derived = Derived {
@@ -918,6 +1080,10 @@ pub fn create_game<G: Game>(ctx: &Ctx<G>, new: NewGame) -> Result<String, Refere
         last_step_at: created.created_at.clone(),
         revealed: BTreeMap::new(),
         finished: None,
+        players: created.players.clone(),
+        paused: false,
+        observers: Vec::new(),
+        absent: BTreeMap::new(),
     };
     write_snapshot(&dir, &derived)?;
     let loaded = Loaded {
@@ -952,7 +1118,14 @@ pub fn create_game<G: Game>(ctx: &Ctx<G>, new: NewGame) -> Result<String, Refere
             None,
             loaded.ledger.head(),
         );
-        queue(ctx, &format!("{id}-1-welcome-{}", id_part(&p.side)), &mail)?;
+        queue(
+            ctx,
+            &format!(
+                "{id}-1-welcome-{}",
+                recipient_part(&loaded.created.players, p)
+            ),
+            &mail,
+        )?;
     }
     Ok(id)
 }
@@ -1134,11 +1307,23 @@ fn step_mails<G: Game>(
         .iter()
         .map(|a| {
             json!({"side": a.side, "decision": a.decision,
-                        "deadline": deadline_of(&g.created, &g.derived).map(|d| d.to_rfc3339())})
+                        "deadline": side_deadline(&g.created, &g.derived, &a.side).map(|d| d.to_rfc3339())})
         })
         .collect();
     let result_text = finished.as_ref().map(|f| result_text(&f.result));
-    for p in &g.created.players {
+    let players = g.derived.players(&g.created);
+    // Observers get the report of a side-less reader: no template, no side's private view.
+    let observers: Vec<Player> = g
+        .derived
+        .observers
+        .iter()
+        .map(|a| Player {
+            side: String::new(),
+            address: a.clone(),
+            public_key: String::new(),
+        })
+        .collect();
+    for p in players.iter().chain(&observers) {
         let text = render(
             ctx,
             "report",
@@ -1146,8 +1331,8 @@ fn step_mails<G: Game>(
                    "event": event, "board": ctx.game.board_text(&g.derived.state),
                    "happenings": step.happenings, "revealed": revealed,
                    "finished": result_text, "awaiting": awaiting,
-                   "side": p.side, "next_seq": next_seq(&g.derived, &p.side),
-                   "template": if finished.is_some() { String::new() } else { ctx.game.orders_template(&g.derived.state, &p.side) }}),
+                   "side": p.side, "next_seq": next_seq(&g.derived, &player_key(players, p)),
+                   "template": if finished.is_some() || p.side.is_empty() { String::new() } else { ctx.game.orders_template(&g.derived.state, &p.side) }}),
         )?;
         let m = game_mail(
             ctx,
@@ -1158,7 +1343,7 @@ fn step_mails<G: Game>(
             None,
             last_head,
         );
-        out.push((format!("{id}-{n}-report-{}", id_part(&p.side)), m));
+        out.push((format!("{id}-{n}-report-{}", recipient_part(players, p)), m));
         if let Some(f) = &finished {
             let text = render(
                 ctx,
@@ -1174,7 +1359,7 @@ fn step_mails<G: Game>(
                 None,
                 last_head,
             );
-            out.push((format!("{id}-{n}-end-{}", id_part(&p.side)), m));
+            out.push((format!("{id}-{n}-end-{}", recipient_part(players, p)), m));
         }
     }
     Ok(out)
@@ -1203,6 +1388,18 @@ fn next_seq<S>(d: &Derived<S>, side: &str) -> u64 {
     d.last_seq.get(side).copied().unwrap_or(0) + 1
 }
 
+/// A mail id part naming a recipient: the side when it has one player, else side and address;
+/// `observer-ADDRESS` for an observer (no side).
+fn recipient_part(players: &[Player], p: &Player) -> String {
+    if p.side.is_empty() {
+        format!("observer-{}", id_part(&p.address))
+    } else if players.iter().filter(|q| q.side == p.side).count() > 1 {
+        format!("{}-{}", id_part(&p.side), id_part(&p.address))
+    } else {
+        id_part(&p.side)
+    }
+}
+
 /// A side id made safe for an outbox mail id (letters, digits, `.`, `_`, `-`).
 fn id_part(s: &str) -> String {
     s.chars()
@@ -1218,7 +1415,7 @@ fn id_part(s: &str) -> String {
 
 /// The deadline of the current decisions: last step + deadline hours.
 pub fn deadline_of<S>(created: &Created, d: &Derived<S>) -> Option<DateTime<Utc>> {
-    if created.deadline_hours == 0 || d.finished.is_some() {
+    if created.deadline_hours == 0 || d.finished.is_some() || d.paused {
         return None;
     }
     let base = DateTime::parse_from_rfc3339(&d.last_step_at).ok()?;
@@ -1472,55 +1669,80 @@ fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), 
     Ok(())
 }
 
-/// Why a verified-looking block cannot reach the game, if it cannot.
-fn refuse_reason(
-    g: &Derived<impl Sized>,
+/// Who signed a block that may reach the game (`None`: the referee), or why it cannot.
+fn check_block<S>(
+    g: &Derived<S>,
     created: &Created,
     body: &BlockBody,
     block_sig: &str,
     canonical: &str,
     edges: &Edges,
-) -> Option<Refusal> {
+) -> Result<Option<Player>, Refusal> {
     if g.finished.is_some() {
-        return Some(Refusal::new(
+        return Err(Refusal::new(
             "this game is over: no more orders are taken",
             "the game ended (see the end mail)",
             "nothing; start a new game with the referee",
         ));
     }
-    let Some(p) = created.players.iter().find(|p| p.side == body.side) else {
-        let sides: Vec<&str> = created.players.iter().map(|p| p.side.as_str()).collect();
-        return Some(Refusal::new(
-            format!(
-                "side `{}` does not play in game {}",
-                body.side, created.game_id
-            ),
-            "DESIGN §4: the side: line names your side",
-            format!("write one of: side: {}", sides.join(" | ")),
-        ));
+    let players = g.players(created);
+    let (signer, seq_key) = if body.side == REFEREE_SIDE {
+        if let Err(e) = (edges.verify)(&created.referee_public_key, canonical, block_sig) {
+            return Err(Refusal::new(
+                format!("the signature does not verify against the referee's key ({e})"),
+                "docs/orders.md \"Referee commands\": `side: referee` blocks are signed with the referee's key",
+                "players write their own side in the side: line; the referee signs with the home's referee.key",
+            ));
+        }
+        (None, REFEREE_SIDE.to_string())
+    } else {
+        let of_side: Vec<&Player> = players.iter().filter(|p| p.side == body.side).collect();
+        if of_side.is_empty() {
+            let mut sides: Vec<&str> = players.iter().map(|p| p.side.as_str()).collect();
+            sides.dedup();
+            return Err(Refusal::new(
+                format!(
+                    "side `{}` does not play in game {}",
+                    body.side, created.game_id
+                ),
+                "DESIGN §4: the side: line names your side",
+                format!("write one of: side: {}", sides.join(" | ")),
+            ));
+        }
+        // A team side: whichever player's key the signature verifies against.
+        let mut last_err = String::new();
+        let Some(p) = of_side.into_iter().find(|p| {
+            (edges.verify)(&p.public_key, canonical, block_sig)
+                .map_err(|e| last_err = e)
+                .is_ok()
+        }) else {
+            return Err(Refusal::new(
+                format!(
+                    "the signature does not verify against the key registered for side {} ({last_err})",
+                    body.side
+                ),
+                "DESIGN §4: authority comes from the signature alone",
+                "sign the text with the secret key you registered (`dustmail sign --key YOURKEY FILE`) and do not edit it after signing",
+            ));
+        };
+        (Some(p.clone()), player_key(players, p))
     };
-    if let Err(e) = (edges.verify)(&p.public_key, canonical, block_sig) {
-        return Some(Refusal::new(
-            format!(
-                "the signature does not verify against the key registered for side {} ({e})",
-                p.side
-            ),
-            "DESIGN §4: authority comes from the signature alone",
-            "sign the text with the secret key you registered (`dustmail sign --key YOURKEY FILE`) and do not edit it after signing",
-        ));
-    }
-    let last = g.last_seq.get(&body.side).copied().unwrap_or(0);
+    let last = g.last_seq.get(&seq_key).copied().unwrap_or(0);
     if body.seq <= last {
-        return Some(Refusal::new(
+        let whose = match &signer {
+            Some(p) if seq_key != p.side => format!("player {} of side {}", p.address, p.side),
+            _ => format!("side {}", body.side),
+        };
+        return Err(Refusal::new(
             format!(
-                "seq {} is not greater than {last}, the last seq accepted from side {}: this mail is a replay or stale",
-                body.seq, body.side
+                "seq {} is not greater than {last}, the last seq accepted from {whose}: this mail is a replay or stale",
+                body.seq
             ),
-            "DESIGN §4: seq is per side, strictly increasing",
+            "DESIGN §4: seq is per player, strictly increasing",
             format!("if these are new orders, sign them again with seq: {}", last + 1),
         ));
     }
-    None
+    Ok(signer)
 }
 
 fn submit_block<G: Game>(
@@ -1534,7 +1756,7 @@ fn submit_block<G: Game>(
 ) -> Result<(), RefereeError> {
     let n = g.ledger.next_seq();
     let round = ctx.game.round(&g.derived.state);
-    let refusal = refuse_reason(
+    let checked = check_block(
         &g.derived,
         &g.created,
         body,
@@ -1542,22 +1764,50 @@ fn submit_block<G: Game>(
         &block.canonical,
         ctx.edges,
     );
-    let mut new_state = g.derived.state.clone();
-    let step = if refusal.is_none() {
-        let lines: &[Line] = &body.lines;
-        run_step(
-            ctx.game,
-            &mut new_state,
-            &g.created,
-            n,
-            &DiceMode::Secret(&g.secret),
-            &[],
-            |gm, st, dice| gm.submit(st, Sender::side(&body.side), lines, dice),
-        )
-        .map_err(RefereeError::Io)?
-    } else {
-        Step::default()
+    if let Ok(None) = checked {
+        return control_mail(ctx, g, inc, bi, block, body, sum);
+    }
+    let players = g.derived.players(&g.created).to_vec();
+    let team = match &checked {
+        Ok(Some(p)) if players.iter().filter(|q| q.side == p.side).count() > 1 => {
+            Some(p.address.clone())
+        }
+        _ => None,
     };
+    let mut new_state = g.derived.state.clone();
+    let mut absent = None;
+    let step = match &checked {
+        Ok(Some(signer)) => {
+            let units = units_of(&g.created, &players, signer);
+            let sp = split_lines(
+                ctx.game,
+                &g.derived.state,
+                &g.created,
+                &body.side,
+                &body.lines,
+                ctx.now,
+            );
+            absent = Some((player_key(&players, signer), sp.absent.clone()));
+            run_step(
+                ctx.game,
+                &mut new_state,
+                &g.created,
+                n,
+                &DiceMode::Secret(&g.secret),
+                &[],
+                |gm, st, dice| {
+                    let from = Sender {
+                        side: &body.side,
+                        units: units.as_deref(),
+                    };
+                    submit_split(gm, st, from, &sp, dice)
+                },
+            )
+            .map_err(RefereeError::Io)?
+        }
+        _ => Step::default(),
+    };
+    let refusal = checked.err();
     let sub = Submission {
         side: body.side.clone(),
         player_seq: body.seq,
@@ -1572,15 +1822,23 @@ fn submit_block<G: Game>(
         refusal: refusal.clone(),
         round,
         at: ctx.now.to_rfc3339(),
+        player: team,
         step,
     };
     if refusal.is_some() {
         sum.refused += 1;
     } else {
         sum.accepted += 1;
+        // Only a step that changed the game restarts the deadline clock: a `report` or a
+        // refused command cannot be used to stall.
+        if new_state != g.derived.state {
+            g.derived.last_step_at = sub.at.clone();
+        }
         g.derived.state = new_state;
-        g.derived.last_seq.insert(body.side.clone(), body.seq);
-        g.derived.last_step_at = sub.at.clone();
+        if let Some((key, a)) = absent {
+            g.derived.last_seq.insert(key.clone(), body.seq);
+            note_absence(&mut g.derived, key, &a);
+        }
     }
     g.derived
         .mails
@@ -1588,6 +1846,159 @@ fn submit_block<G: Game>(
         .or_default()
         .push((bi, n));
     append_step(ctx, g, Event::Submission(Box::new(sub)))
+}
+
+/// A block signed by the referee's key: control commands, one per line.
+fn control_mail<G: Game>(
+    ctx: &Ctx<G>,
+    g: &mut Loaded<G::State>,
+    inc: &Incoming,
+    bi: usize,
+    block: &crate::mail::RawBlock,
+    body: &BlockBody,
+    sum: &mut RunSummary,
+) -> Result<(), RefereeError> {
+    let n = g.ledger.next_seq();
+    let mut d = g.derived.clone();
+    let (actions, results) = control_lines(&g.created, &mut d, &body.lines, ctx.now);
+    d.last_seq.insert(REFEREE_SIDE.into(), body.seq);
+    d.mails.entry(inc.sha256.clone()).or_default().push((bi, n));
+    g.derived = d;
+    sum.accepted += 1;
+    let c = Control {
+        by: "mail".into(),
+        at: ctx.now.to_rfc3339(),
+        actions,
+        results,
+        command: None,
+        signed: Some(SignedControl {
+            seq: body.seq,
+            canonical: block.canonical.clone(),
+            signature: block.signature_b64.clone(),
+            mail_sha256: inc.sha256.clone(),
+            block: bi,
+            message_id: inc.message_id.clone(),
+            reply_to: inc.reply_to.clone(),
+            no_reply: inc.no_reply.clone(),
+        }),
+    };
+    append_control(ctx, g, c)
+}
+
+/// `dustmail control GAME COMMAND` on the server: applies one control command, records it, tells
+/// every player and observer. A command that cannot apply changes nothing and is an error.
+pub fn control_game<G: Game>(
+    ctx: &Ctx<G>,
+    id: &str,
+    command: &str,
+) -> Result<String, RefereeError> {
+    let mut g = load_game(ctx.game, ctx.edges, ctx.home, id)?;
+    let mut d = g.derived.clone();
+    let (actions, results) = control_lines(&g.created, &mut d, &command_lines(command), ctx.now);
+    let understood = match results.first().map(|r| &r.outcome) {
+        Some(CommandOutcome::Accepted { understood }) => understood.clone(),
+        Some(CommandOutcome::Refused {
+            reason, instead, ..
+        }) => {
+            return Err(RefereeError::Verify(format!(
+                "{reason}; nothing was changed. Instead: {instead}"
+            )))
+        }
+        None => {
+            return Err(RefereeError::Usage(format!(
+                "give a command: {CONTROL_FORMS}"
+            )))
+        }
+    };
+    g.derived = d;
+    let c = Control {
+        by: "server".into(),
+        at: ctx.now.to_rfc3339(),
+        actions,
+        results,
+        command: Some(command.trim().to_string()),
+        signed: None,
+    };
+    append_control(ctx, &mut g, c)?;
+    Ok(understood)
+}
+
+/// Appends a control line, writes the snapshot, and tells every player and observer (and the
+/// sender of a referee mail) what the referee did.
+fn append_control<G: Game>(
+    ctx: &Ctx<G>,
+    g: &mut Loaded<G::State>,
+    c: Control,
+) -> Result<(), RefereeError> {
+    let seq = g.ledger.next_seq();
+    let head = g.ledger.append(Event::Control(Box::new(c.clone())))?;
+    g.derived.head = head.clone();
+    write_snapshot(&ctx.home.game_dir(&g.id), &g.derived)?;
+    let mut text = format!(
+        "Game {}: the referee ({}) acted on the game, ledger line {seq}.\n\n",
+        g.id,
+        if c.by == "server" {
+            "on the server"
+        } else {
+            "by signed mail"
+        }
+    );
+    for r in &c.results {
+        match &r.outcome {
+            CommandOutcome::Accepted { understood } => text.push_str(&format!("- {understood}\n")),
+            CommandOutcome::Refused {
+                reason, instead, ..
+            } => text.push_str(&format!(
+                "- line {}: refused: {reason}\n  instead: {instead}\n",
+                r.line
+            )),
+        }
+    }
+    match deadline_of(&g.created, &g.derived) {
+        Some(t) => text.push_str(&format!("\nThe current deadline: {}.\n", t.to_rfc3339())),
+        None if g.derived.paused => text.push_str("\nThe game is paused: no deadline runs.\n"),
+        None => {}
+    }
+    let mut to: Vec<String> = g
+        .derived
+        .players(&g.created)
+        .iter()
+        .map(|p| p.address.clone())
+        .collect();
+    to.extend(g.derived.observers.iter().cloned());
+    // An observer just removed hears it too.
+    for a in &c.actions {
+        if let ControlAction::Unobserve { address } = a {
+            to.push(address.clone());
+        }
+    }
+    if let Some(sc) = &c.signed {
+        if let (Some(r), None) = (&sc.reply_to, &sc.no_reply) {
+            to.push(r.clone());
+        }
+    }
+    let mut seen = Vec::new();
+    for addr in to {
+        if seen.contains(&addr) {
+            continue;
+        }
+        let m = game_mail(
+            ctx,
+            g,
+            vec![addr.clone()],
+            "referee",
+            text.clone(),
+            None,
+            &head,
+        );
+        queue(
+            ctx,
+            &format!("{}-{seq}-control-{}", g.id, id_part(&addr)),
+            &m,
+        )?;
+        seen.push(addr);
+    }
+    Ok(())
 }
 
 /// Appends a step's line plus its round ends and end of game, writes the snapshot, then queues
@@ -1693,26 +2104,33 @@ fn deadlines<G: Game>(
         let Some(g) = games.get_mut(&id) else {
             continue;
         };
-        let Some(due) = deadline_of(&g.created, &g.derived) else {
+        if deadline_of(&g.created, &g.derived).is_none() {
             continue;
-        };
+        }
         let hours = |h: u32| chrono::Duration::hours(h.into());
-        // Out-of-range times (absurd settings) mean "never", not a panic.
-        let past_grace = due
-            .checked_add_signed(hours(g.created.grace_hours))
-            .is_some_and(|t| ctx.now >= t);
-        let remind_at = due
-            .checked_sub_signed(hours(g.created.reminder_hours))
-            .unwrap_or(due);
         let awaiting = ctx.game.awaiting(&g.derived.state);
-        if past_grace {
-            let mut sides: Vec<String> = Vec::new();
-            for a in &awaiting {
-                if !sides.contains(&a.side) {
-                    sides.push(a.side.clone());
-                }
+        let mut sides: Vec<String> = Vec::new();
+        for a in &awaiting {
+            if !sides.contains(&a.side) {
+                sides.push(a.side.clone());
             }
-            for side in sides {
+        }
+        // Every side's due time is taken before any default moves the clock: sides awaited
+        // together are treated alike.
+        let dues: Vec<(String, DateTime<Utc>)> = sides
+            .iter()
+            .filter_map(|s| side_deadline(&g.created, &g.derived, s).map(|d| (s.clone(), d)))
+            .collect();
+        let head = g.ledger.head().clone();
+        for (side, due) in dues {
+            // Out-of-range times (absurd settings) mean "never", not a panic.
+            let past_grace = due
+                .checked_add_signed(hours(g.created.grace_hours))
+                .is_some_and(|t| ctx.now >= t);
+            let remind_at = due
+                .checked_sub_signed(hours(g.created.reminder_hours))
+                .unwrap_or(due);
+            if past_grace {
                 if g.derived.finished.is_some()
                     || !ctx
                         .game
@@ -1748,37 +2166,42 @@ fn deadlines<G: Game>(
                         step,
                     })),
                 )?;
-            }
-        } else if ctx.now >= remind_at && ctx.now < due {
-            let head = g.ledger.head().clone();
-            for a in &awaiting {
-                let Some(p) = g.created.players.iter().find(|p| p.side == a.side) else {
+            } else if ctx.now >= remind_at && ctx.now < due {
+                let Some(a) = awaiting.iter().find(|a| a.side == side) else {
                     continue;
                 };
-                let text = render(
-                    ctx,
-                    "reminder",
-                    json!({"game": g.id, "round": ctx.game.round(&g.derived.state), "side": a.side,
-                           "decision": a.decision, "deadline": due.to_rfc3339(),
-                           "grace_hours": g.created.grace_hours,
-                           "next_seq": next_seq(&g.derived, &a.side),
-                           "template": ctx.game.orders_template(&g.derived.state, &a.side)}),
-                )?;
-                let m = game_mail(
-                    ctx,
-                    g,
-                    vec![p.address.clone()],
-                    "reminder",
-                    text,
-                    None,
-                    &head,
-                );
-                queue(
-                    ctx,
-                    &format!("{}-{}-reminder-{}", g.id, head.seq, id_part(&a.side)),
-                    &m,
-                )?;
-                sum.reminders += 1;
+                let players = g.derived.players(&g.created).to_vec();
+                for p in players.iter().filter(|p| p.side == side) {
+                    let text = render(
+                        ctx,
+                        "reminder",
+                        json!({"game": g.id, "round": ctx.game.round(&g.derived.state), "side": a.side,
+                               "decision": a.decision, "deadline": due.to_rfc3339(),
+                               "grace_hours": g.created.grace_hours,
+                               "next_seq": next_seq(&g.derived, &player_key(&players, p)),
+                               "template": ctx.game.orders_template(&g.derived.state, &a.side)}),
+                    )?;
+                    let m = game_mail(
+                        ctx,
+                        g,
+                        vec![p.address.clone()],
+                        "reminder",
+                        text,
+                        None,
+                        &head,
+                    );
+                    queue(
+                        ctx,
+                        &format!(
+                            "{}-{}-reminder-{}",
+                            g.id,
+                            head.seq,
+                            recipient_part(&players, p)
+                        ),
+                        &m,
+                    )?;
+                    sum.reminders += 1;
+                }
             }
         }
     }
@@ -1811,4 +2234,396 @@ pub fn show_json<G: Game>(
                           "finished": e["finished"], "ledger_head": e["ledger_head"]})
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Teams, referee requests (`report`, `template`, `absent`) and referee control. Every function
+// here is used both by the live pipeline and by replay/audit, so both derive the same thing.
+
+/// The units a player commands: `None` when their side has one player (the whole side).
+pub fn units_of(created: &Created, players: &[Player], p: &Player) -> Option<Vec<String>> {
+    if players.iter().filter(|q| q.side == p.side).count() < 2 {
+        return None;
+    }
+    Some(
+        created
+            .assignments
+            .iter()
+            .filter(|(_, a)| **a == p.address)
+            .map(|(u, _)| u.clone())
+            .collect(),
+    )
+}
+
+/// A submission's lines parted into the game's and the referee's, with the referee's answers.
+struct Split {
+    game_lines: Vec<Line>,
+    referee: Vec<CommandResult>,
+    /// The absence the mail declares (`None`: unchanged; `Some(None)`: ended).
+    absent: Option<Option<String>>,
+}
+
+fn split_lines<G: Game>(
+    game: &G,
+    state: &G::State,
+    created: &Created,
+    side: &str,
+    lines: &[Line],
+    at: DateTime<Utc>,
+) -> Split {
+    let mut sp = Split {
+        game_lines: Vec::new(),
+        referee: Vec::new(),
+        absent: None,
+    };
+    for l in lines {
+        let Some(req) = game.referee_request(state, &l.text) else {
+            sp.game_lines.push(l.clone());
+            continue;
+        };
+        let outcome = match req {
+            RefereeRequest::Report => CommandOutcome::Accepted {
+                understood: "report: the current report is mailed to you".into(),
+            },
+            RefereeRequest::Template => CommandOutcome::Accepted {
+                understood: "template: the orders template you may send now is mailed to you"
+                    .into(),
+            },
+            RefereeRequest::Absent { until } => {
+                let limit = at
+                    .checked_add_signed(chrono::Duration::days(created.max_absence_days.into()))
+                    .unwrap_or(at);
+                if until <= at {
+                    sp.absent = Some(None);
+                    CommandOutcome::Accepted {
+                        understood: format!(
+                            "absent until {}: that time has passed, so your absence ends now and deadlines run as usual",
+                            until.to_rfc3339()
+                        ),
+                    }
+                } else if until > limit {
+                    CommandOutcome::Refused {
+                        reason: format!(
+                            "absent until {} is more than {} days from now: an absence is bounded",
+                            until.to_rfc3339(),
+                            created.max_absence_days
+                        ),
+                        rule: "docs/deadlines.md \"Absence\"".into(),
+                        instead: format!(
+                            "absent until {} (or ask the referee to pause the game)",
+                            limit.format("%Y-%m-%dT%H:%M:%SZ")
+                        ),
+                    }
+                } else {
+                    sp.absent = Some(Some(until.to_rfc3339()));
+                    CommandOutcome::Accepted {
+                        understood: format!(
+                            "absent until {}: side {side}'s deadlines wait for you until then",
+                            until.to_rfc3339()
+                        ),
+                    }
+                }
+            }
+        };
+        sp.referee.push(CommandResult {
+            line: l.number,
+            outcome,
+        });
+    }
+    sp
+}
+
+/// Runs the game's share of a split submission and merges the referee's answers, in line order.
+fn submit_split<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    from: Sender<'_>,
+    sp: &Split,
+    dice: &mut dyn DiceSource,
+) -> Outcome {
+    let mut o = if sp.game_lines.is_empty() {
+        Outcome::default()
+    } else {
+        game.submit(state, from, &sp.game_lines, dice)
+    };
+    o.results.extend(sp.referee.iter().cloned());
+    o.results.sort_by_key(|r| r.line);
+    o
+}
+
+/// Records an absence a submission declared.
+fn note_absence<S>(d: &mut Derived<S>, key: String, absent: &Option<Option<String>>) {
+    match absent {
+        Some(Some(until)) => {
+            d.absent.insert(key, until.clone());
+        }
+        Some(None) => {
+            d.absent.remove(&key);
+        }
+        None => {}
+    }
+}
+
+/// `SIDE=ADDRESS:PUBKEY`.
+pub fn parse_player(arg: &str) -> Result<Player, String> {
+    let (side, rest) = arg.split_once('=').ok_or_else(|| {
+        format!("`{arg}`: write SIDE=ADDRESS:PUBKEY, e.g. allies=ann@example.org:ed25519:AbC…")
+    })?;
+    let (address, key) = rest.split_once(':').ok_or_else(|| {
+        format!("`{arg}`: no public key after the address: write SIDE=ADDRESS:PUBKEY")
+    })?;
+    if side.is_empty() || !address.contains('@') {
+        return Err(format!(
+            "`{arg}`: `{side}` / `{address}` is not a side and a mail address"
+        ));
+    }
+    crate::crypto::parse_public_key(key).map_err(|e| {
+        format!("`{arg}`: the public key is not usable ({e}); copy the last line `dustmail keygen` printed")
+    })?;
+    Ok(Player {
+        side: side.to_string(),
+        address: address.to_string(),
+        public_key: key.to_string(),
+    })
+}
+
+/// The control commands, as written after `dustmail control GAME` or in a referee mail.
+pub const CONTROL_FORMS: &str =
+    "pause | resume | extend HOURS | replace-key SIDE=ADDRESS:PUBKEY | observe ADDRESS | unobserve ADDRESS";
+
+/// Reads one control command.
+pub fn parse_control(text: &str) -> Result<ControlAction, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let first = lower.first().map(String::as_str).unwrap_or("");
+    match (first, &words[..]) {
+        ("pause", [_]) => Ok(ControlAction::Pause),
+        ("resume", [_]) => Ok(ControlAction::Resume),
+        ("extend", [_, h]) => match h.parse::<u32>() {
+            Ok(hours) if (1..=8760).contains(&hours) => Ok(ControlAction::Extend { hours }),
+            _ => Err(format!(
+                "`extend {h}`: give a whole number of hours from 1 to 8760, like `extend 24`"
+            )),
+        },
+        ("replace-key", [_, p]) => {
+            parse_player(p).map(|player| ControlAction::ReplaceKey { player })
+        }
+        ("observe", [_, a]) if a.contains('@') => Ok(ControlAction::Observe {
+            address: a.to_string(),
+        }),
+        ("unobserve", [_, a]) if a.contains('@') => Ok(ControlAction::Unobserve {
+            address: a.to_string(),
+        }),
+        _ => Err(format!(
+            "`{}` is not a referee command: write one of {CONTROL_FORMS}",
+            text.trim()
+        )),
+    }
+}
+
+fn control_refusal(reason: impl Into<String>, instead: impl Into<String>) -> CommandOutcome {
+    CommandOutcome::Refused {
+        reason: reason.into(),
+        rule: "docs/orders.md \"Referee commands\"".into(),
+        instead: instead.into(),
+    }
+}
+
+fn hours_after(t: &str, h: u32) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(t)
+        .ok()?
+        .with_timezone(&Utc)
+        .checked_add_signed(chrono::Duration::hours(h.into()))
+}
+
+/// Applies one control action to the derived game; the answer restates it or says why not.
+fn apply_control<S>(
+    created: &Created,
+    d: &mut Derived<S>,
+    action: &ControlAction,
+    at: DateTime<Utc>,
+) -> CommandOutcome {
+    let ok = |u: String| CommandOutcome::Accepted { understood: u };
+    if d.finished.is_some() {
+        return control_refusal("the game is over", "nothing: a finished game cannot change");
+    }
+    match action {
+        ControlAction::Pause => {
+            if d.paused {
+                return control_refusal("the game is already paused", "resume");
+            }
+            d.paused = true;
+            ok("pause: no deadline runs, no reminder or default is sent until `resume`; orders are still taken".into())
+        }
+        ControlAction::Resume => {
+            if !d.paused {
+                return control_refusal("the game is not paused", "pause");
+            }
+            d.paused = false;
+            d.last_step_at = at.to_rfc3339();
+            let due = if created.deadline_hours == 0 {
+                "no deadlines in this game".to_string()
+            } else {
+                format!(
+                    "the deadline counts afresh from now: {}",
+                    hours_after(&d.last_step_at, created.deadline_hours)
+                        .map(|t| t.to_rfc3339())
+                        .unwrap_or_default()
+                )
+            };
+            ok(format!("resume: {due}"))
+        }
+        ControlAction::Extend { hours } => {
+            let Some(moved) = hours_after(&d.last_step_at, *hours) else {
+                return control_refusal("the deadline cannot move that far", "extend 24");
+            };
+            d.last_step_at = moved.to_rfc3339();
+            match deadline_of(created, d) {
+                Some(t) => ok(format!("extend {hours}: the deadline is now {}", t.to_rfc3339())),
+                None => ok(format!(
+                    "extend {hours}: the deadline moves {hours} hours later once the game runs again"
+                )),
+            }
+        }
+        ControlAction::ReplaceKey { player } => {
+            if d.players.is_empty() {
+                d.players = created.players.clone();
+            }
+            let same_side: Vec<usize> = d
+                .players
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.side == player.side)
+                .map(|(i, _)| i)
+                .collect();
+            let target = match same_side.as_slice() {
+                [] => {
+                    let sides: Vec<&str> = created.setup.sides.iter().map(String::as_str).collect();
+                    return control_refusal(
+                        format!("side `{}` does not play in this game", player.side),
+                        format!(
+                            "replace-key SIDE=ADDRESS:PUBKEY with SIDE one of {}",
+                            sides.join(", ")
+                        ),
+                    );
+                }
+                [one] => *one,
+                many => match many
+                    .iter()
+                    .find(|i| d.players[**i].address == player.address)
+                {
+                    Some(i) => *i,
+                    None => {
+                        let addrs: Vec<&str> = many
+                            .iter()
+                            .map(|i| d.players[*i].address.as_str())
+                            .collect();
+                        return control_refusal(
+                            format!(
+                                "side {} has several players: the address names whose key is replaced, and `{}` is not one of them",
+                                player.side, player.address
+                            ),
+                            format!("replace-key {}=ADDRESS:PUBKEY with ADDRESS one of {}", player.side, addrs.join(", ")),
+                        );
+                    }
+                },
+            };
+            let old = d.players[target].clone();
+            // The seq and absence stay with the player (a solo side keeps its side key).
+            d.players[target] = player.clone();
+            ok(format!(
+                "replace-key: side {}'s player {} now signs with {} and gets mail at {}{}",
+                player.side,
+                old.address,
+                player.public_key,
+                player.address,
+                if old.address != player.address {
+                    ""
+                } else {
+                    " (same address)"
+                }
+            ))
+        }
+        ControlAction::Observe { address } => {
+            if d.observers.contains(address) {
+                return control_refusal(
+                    format!("{address} already observes this game"),
+                    format!("unobserve {address}"),
+                );
+            }
+            d.observers.push(address.clone());
+            d.observers.sort();
+            ok(format!(
+                "observe {address}: they get every report and can send nothing"
+            ))
+        }
+        ControlAction::Unobserve { address } => {
+            if !d.observers.contains(address) {
+                return control_refusal(
+                    format!("{address} does not observe this game"),
+                    format!("observe {address}"),
+                );
+            }
+            d.observers.retain(|a| a != address);
+            ok(format!("unobserve {address}: they get no more reports"))
+        }
+    }
+}
+
+/// Parses and applies control lines: the actions applied and a result per line. A refused line
+/// changes nothing; the lines before it stand.
+fn control_lines<S>(
+    created: &Created,
+    d: &mut Derived<S>,
+    lines: &[Line],
+    at: DateTime<Utc>,
+) -> (Vec<ControlAction>, Vec<CommandResult>) {
+    let mut actions = Vec::new();
+    let mut results = Vec::new();
+    for l in lines {
+        let outcome = match parse_control(&l.text) {
+            Ok(a) => {
+                let o = apply_control(created, d, &a, at);
+                if matches!(o, CommandOutcome::Accepted { .. }) {
+                    actions.push(a);
+                }
+                o
+            }
+            Err(reason) => control_refusal(reason, CONTROL_FORMS),
+        };
+        results.push(CommandResult {
+            line: l.number,
+            outcome,
+        });
+    }
+    (actions, results)
+}
+
+/// The lines of a server control command.
+fn command_lines(command: &str) -> Vec<Line> {
+    vec![Line {
+        number: 1,
+        text: command.to_string(),
+    }]
+}
+
+/// When `side`'s current decision falls due: the game's deadline, but not before the end of an
+/// absence of one of the side's players. `None` when paused, finished or without deadlines.
+pub fn side_deadline<S>(created: &Created, d: &Derived<S>, side: &str) -> Option<DateTime<Utc>> {
+    let due = deadline_of(created, d)?;
+    let players = d.players(created);
+    let away = players
+        .iter()
+        .filter(|p| p.side == side)
+        .filter_map(|p| d.absent.get(&player_key(players, p)))
+        .filter_map(|t| DateTime::parse_from_rfc3339(t).ok())
+        .map(|t| t.with_timezone(&Utc))
+        .max();
+    Some(away.map_or(due, |a| a.max(due)))
+}
+
+fn parse_time(t: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(t)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
 }

@@ -274,6 +274,8 @@ fn dust_log(dir: &Path) -> std::path::PathBuf {
         reminder_hours: 24,
         grace_hours: 12,
         created_at: "2026-01-01T00:00:00Z".into(),
+        assignments: Default::default(),
+        max_absence_days: 14,
     };
     let mut l = Ledger::create(dir, created).unwrap();
     for r in 1..=3 {

@@ -26,6 +26,8 @@ fn created() -> Created {
         reminder_hours: 24,
         grace_hours: 12,
         created_at: "2026-01-01T00:00:00Z".into(),
+        assignments: Default::default(),
+        max_absence_days: 14,
     }
 }
 

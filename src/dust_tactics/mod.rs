@@ -123,6 +123,26 @@ impl Game for DustTactics {
     fn orders_template(&self, state: &State, side: &str) -> String {
         view::orders_template(state, side)
     }
+
+    fn referee_request(&self, state: &State, line: &str) -> Option<crate::game::RefereeRequest> {
+        use crate::game::RefereeRequest as R;
+        let one = [Line {
+            number: 1,
+            text: line.to_string(),
+        }];
+        match orders::parse(&one, &state.scenario.board)
+            .into_iter()
+            .next()
+        {
+            Some(Ok(p)) => match p.command {
+                orders::Command::Report => Some(R::Report),
+                orders::Command::Template => Some(R::Template),
+                orders::Command::AbsentUntil { until } => Some(R::Absent { until }),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
 }
 
 /// The refusal for a command naming a unit that a team player does not command, if it does.
