@@ -9,165 +9,17 @@
 //! yet are refused alone (issue 4, point 3). The number of mails per activation is printed
 //! (`cargo test --test scripted_games -- --nocapture`).
 
+mod dust_home;
 mod support;
 
-use dustmail::config::{Config, Home};
+use dust_home::*;
 use dustmail::dust_tactics::bot::{Bot, Style};
-use dustmail::dust_tactics::{cards, scenario, DustTactics};
-use dustmail::game::{CommandOutcome, DiceSource, Game, Line, Sender, Setup};
-use dustmail::ledger::{Event, Player};
-use dustmail::referee::{self, Ctx, Edges, NewGame};
-use dustmail::report::Templates;
-use ed25519_dalek::SigningKey;
+use dustmail::dust_tactics::DustTactics;
+use dustmail::game::{CommandOutcome, Game, Sender};
+use dustmail::ledger::Event;
+use dustmail::referee;
 use std::collections::BTreeMap;
-use support::{real_mail, t, Sink};
-
-/// A die that always shows 4 (a miss): what a player assumes when guessing what comes next.
-struct Pessimist;
-impl DiceSource for Pessimist {
-    fn d6(&mut self, _round: u32) -> u8 {
-        4
-    }
-}
-
-struct Seat {
-    side: String,
-    address: String,
-    key: SigningKey,
-    seq: u64,
-    units: Option<Vec<String>>,
-    sent_standing: bool,
-}
-
-struct Table {
-    _dir: tempfile::TempDir,
-    home: Home,
-    config: Config,
-    templates: Templates,
-    edges: Edges,
-    sink: Sink,
-    key: SigningKey,
-    seats: Vec<Seat>,
-    id: String,
-}
-
-impl Table {
-    fn ctx(&self, now: chrono::DateTime<chrono::Utc>) -> Ctx<'_, DustTactics> {
-        Ctx {
-            game: &DustTactics,
-            game_name: "dust-tactics",
-            home: &self.home,
-            config: &self.config,
-            templates: &self.templates,
-            edges: &self.edges,
-            sink: &self.sink,
-            key: &self.key,
-            now,
-        }
-    }
-
-    /// A game of `scenario_file` with these (side, address) seats; units from the scenario's
-    /// `player` fields, as `dustmail new` assigns them.
-    fn new(scenario_file: &str, seats: &[(&str, &str)]) -> Table {
-        let dir = tempfile::tempdir().unwrap();
-        let home = Home::new(dir.path().join("home"));
-        home.create_dirs().unwrap();
-        let text = std::fs::read_to_string(scenario_file).unwrap();
-        let name = std::path::Path::new(scenario_file)
-            .file_stem()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        let parsed = scenario::parse(&name, &text).unwrap();
-        let seats: Vec<Seat> = seats
-            .iter()
-            .enumerate()
-            .map(|(i, (side, address))| Seat {
-                side: side.to_string(),
-                address: address.to_string(),
-                key: SigningKey::from_bytes(&[i as u8 + 11; 32]),
-                seq: 0,
-                units: None,
-                sent_standing: false,
-            })
-            .collect();
-        let players: Vec<Player> = seats
-            .iter()
-            .map(|s| Player {
-                side: s.side.clone(),
-                address: s.address.clone(),
-                public_key: dustmail::crypto::public_key_text(&s.key.verifying_key()),
-            })
-            .collect();
-        let assignments = dustmail::cli::team_assignments(&parsed, &players, &[]).unwrap();
-        let mut table = Table {
-            _dir: dir,
-            home,
-            config: Config::new("referee@example.org", "file").unwrap(),
-            templates: Templates::new(None).unwrap(),
-            edges: Edges::real(),
-            sink: Sink::default(),
-            key: SigningKey::from_bytes(&[9u8; 32]),
-            seats,
-            id: String::new(),
-        };
-        table.id = referee::create_team_game(
-            &table.ctx(t("2026-03-01T09:00:00Z")),
-            NewGame {
-                setup: Setup {
-                    ruleset: "ffg-revised".into(),
-                    scenario_name: name,
-                    scenario: text,
-                    cards: cards::builtin()
-                        .into_iter()
-                        .map(|(f, t)| (f.to_string(), t.to_string()))
-                        .collect(),
-                    sides: parsed.sides.iter().map(|s| s.id.clone()).collect(),
-                },
-                players: players.clone(),
-                seed: [7u8; 32],
-                id: Some("g-script".into()),
-                max_rounds: parsed.rounds + 1,
-            },
-            assignments.clone(),
-        )
-        .unwrap();
-        for (seat, p) in table.seats.iter_mut().zip(&players) {
-            let team = players.iter().filter(|q| q.side == p.side).count() > 1;
-            if team {
-                seat.units = Some(
-                    assignments
-                        .iter()
-                        .filter(|(_, a)| **a == p.address)
-                        .map(|(u, _)| u.clone())
-                        .collect(),
-                );
-            }
-        }
-        table
-    }
-}
-
-/// The unit a command line names, if the command belongs to one unit.
-fn unit_of(command: &str) -> Option<String> {
-    let mut w = command.split_whitespace();
-    match (w.next(), w.next()) {
-        (Some("activate" | "react" | "casualties"), Some(u)) if u != "none" => {
-            Some(u.trim_end_matches(':').to_string())
-        }
-        _ => None,
-    }
-}
-
-fn lines(text: &str) -> Vec<Line> {
-    text.lines()
-        .enumerate()
-        .map(|(i, t)| Line {
-            number: i + 1,
-            text: t.to_string(),
-        })
-        .collect()
-}
+use support::{real_mail, t};
 
 /// What a played game measured.
 struct Played {
