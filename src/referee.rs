@@ -1014,6 +1014,11 @@ pub fn create_team_game<G: Game>(
         .setup(&new.setup)
         .map_err(|e| RefereeError::Usage(format!("cannot start the game: {e}")))?;
     let sides = ctx.game.sides(&state);
+    if sides.iter().any(|s| s == REFEREE_SIDE) {
+        return Err(RefereeError::Usage(format!(
+            "the scenario has a side named `{REFEREE_SIDE}`: that name is reserved for the referee's own signed mails; rename the side"
+        )));
+    }
     let mut given: Vec<&str> = new.players.iter().map(|p| p.side.as_str()).collect();
     given.sort();
     given.dedup();
