@@ -1668,6 +1668,20 @@ fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), 
         let head = Head { seq: e.seq, hash };
         step.push((e, head));
     }
+    if let Some((
+        Entry {
+            seq,
+            event: Event::Control(c),
+            ..
+        },
+        head,
+    )) = step.first()
+    {
+        for (id, m) in control_notices(ctx, g, *seq, c, head)? {
+            queue(ctx, &id, &m)?;
+        }
+        return Ok(());
+    }
     for (id, m) in step_mails(ctx, g, &step)? {
         queue(ctx, &id, &m)?;
     }
@@ -1939,6 +1953,21 @@ fn append_control<G: Game>(
     let head = g.ledger.append(Event::Control(Box::new(c.clone())))?;
     g.derived.head = head.clone();
     write_snapshot(&ctx.home.game_dir(&g.id), &g.derived)?;
+    for (id, m) in control_notices(ctx, g, seq, &c, &head)? {
+        queue(ctx, &id, &m)?;
+    }
+    Ok(())
+}
+
+/// The mails telling every player and observer (and a referee mail's sender) what a control
+/// line did.
+fn control_notices<G: Game>(
+    ctx: &Ctx<G>,
+    g: &Loaded<G::State>,
+    seq: u64,
+    c: &Control,
+    head: &Head,
+) -> Result<Vec<(String, Mail)>, RefereeError> {
     let mut text = format!(
         "Game {}: the referee ({}) acted on the game, ledger line {seq}.\n\n",
         g.id,
@@ -1983,6 +2012,7 @@ fn append_control<G: Game>(
         }
     }
     let mut seen = Vec::new();
+    let mut out = Vec::new();
     for addr in to {
         if seen.contains(&addr) {
             continue;
@@ -1994,16 +2024,12 @@ fn append_control<G: Game>(
             "referee",
             text.clone(),
             None,
-            &head,
+            head,
         );
-        queue(
-            ctx,
-            &format!("{}-{seq}-control-{}", g.id, id_part(&addr)),
-            &m,
-        )?;
+        out.push((format!("{}-{seq}-control-{}", g.id, id_part(&addr)), m));
         seen.push(addr);
     }
-    Ok(())
+    Ok(out)
 }
 
 /// Appends a step's line plus its round ends and end of game, writes the snapshot, then queues
@@ -2176,7 +2202,8 @@ fn deadlines<G: Game>(
                     continue;
                 };
                 let players = g.derived.players(&g.created).to_vec();
-                for p in players.iter().filter(|p| p.side == side) {
+                // In a team, the players whose units the decision is about.
+                for p in deciders(&g.created, &players, a) {
                     let text = render(
                         ctx,
                         "reminder",
@@ -2220,10 +2247,24 @@ pub fn show_json<G: Game>(
     as_side: Option<&str>,
 ) -> serde_json::Value {
     let mut v = game.view(&g.derived.state, as_side);
+    let awaiting = game.awaiting(&g.derived.state);
+    let players = g.derived.players(&g.created);
+    // Who must decide what: the players answering each awaited decision, and its deadline.
+    let who: Vec<serde_json::Value> = awaiting
+        .iter()
+        .map(|a| {
+            json!({"side": a.side, "decision": a.decision, "options": a.options,
+                   "players": deciders(&g.created, players, a).iter().map(|p| &p.address).collect::<Vec<_>>(),
+                   "deadline": side_deadline(&g.created, &g.derived, &a.side).map(|d| d.to_rfc3339())})
+        })
+        .collect();
     let extra = json!({
         "game": g.id,
         "round": game.round(&g.derived.state),
-        "awaiting": game.awaiting(&g.derived.state),
+        "awaiting": awaiting,
+        "awaiting_players": who,
+        "paused": g.derived.paused,
+        "observers": g.derived.observers,
         "finished": g.derived.finished,
         "ledger_head": g.derived.head,
     });
@@ -2610,6 +2651,36 @@ fn command_lines(command: &str) -> Vec<Line> {
         number: 1,
         text: command.to_string(),
     }]
+}
+
+/// The players who answer an awaited decision: in a team, those commanding a unit its options
+/// name (`activate rangers`, `react hotdog`); every player of the side when the options name
+/// none of the side's assigned units (`first allies`, `react none`).
+pub fn deciders<'a>(
+    created: &Created,
+    players: &'a [Player],
+    a: &crate::game::Awaiting,
+) -> Vec<&'a Player> {
+    let of_side: Vec<&Player> = players.iter().filter(|p| p.side == a.side).collect();
+    if of_side.len() < 2 {
+        return of_side;
+    }
+    let named: Vec<&String> = a
+        .options
+        .iter()
+        .filter_map(|o| o.split_whitespace().nth(1))
+        .filter_map(|u| created.assignments.get(u.trim_end_matches(':')))
+        .collect();
+    let some: Vec<&Player> = of_side
+        .iter()
+        .copied()
+        .filter(|p| named.contains(&&p.address))
+        .collect();
+    if some.is_empty() {
+        of_side
+    } else {
+        some
+    }
 }
 
 /// When `side`'s current decision falls due: the game's deadline, but not before the end of an

@@ -325,8 +325,19 @@ fn the_referee_controls_by_mail_signed_with_its_key_each_line_on_its_own() {
     for who in ["boss@example.org", ANN, BOB, "olga@example.org"] {
         assert_eq!(table.texts("-control-", who).len(), 1, "{who}");
     }
+    // After a crash between the ledger line and the outbox, the same mail run again re-queues
+    // the notices and appends nothing.
+    let lines = table.entries().len();
+    table.sink.clear();
+    let cur = table.home.maildir().join("cur");
+    let name = "boss@example.org-referee-1.eml";
+    std::fs::rename(cur.join(name), table.home.maildir().join("new").join(name)).unwrap();
+    let s = table.run("2026-03-01T10:30:00Z");
+    assert_eq!(s.deduplicated, 1);
+    assert_eq!(table.entries().len(), lines);
+    assert_eq!(table.texts("-control-", ANN).len(), 1);
     // The same mail again (a replay) and a player's key signing for the referee: refused.
-    table.mail_as("boss@example.org", &key, "referee", 1, "resume");
+    table.mail_as("boss@example.org", &key, "referee", 1, "resume\n");
     let ann_key = table.seats[table.seat(ANN)].key.clone();
     table.mail_as(ANN, &ann_key, "referee", 2, "resume");
     let s = table.run("2026-03-01T11:00:00Z");

@@ -314,3 +314,37 @@ fn new_with_repeated_players_records_the_team_and_control_works_on_the_server() 
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+#[test]
+fn a_decision_about_one_players_units_is_theirs_and_show_json_names_who_decides() {
+    let table = four();
+    let g = table.loaded();
+    let players = g.derived.players(&g.created).to_vec();
+    let who = |options: &[&str]| -> Vec<String> {
+        let a = dustmail::game::Awaiting {
+            side: "allies".into(),
+            decision: "react".into(),
+            options: options.iter().map(|o| o.to_string()).collect(),
+        };
+        dustmail::referee::deciders(&g.created, &players, &a)
+            .into_iter()
+            .map(|p| p.address.clone())
+            .collect()
+    };
+    // A reactive-fire window only amy's hotdog may answer.
+    assert_eq!(who(&["react hotdog", "react none"]), vec![AMY.to_string()]);
+    assert_eq!(
+        who(&["activate rangers", "activate assault"]),
+        vec![ANN.to_string(), AMY.to_string()]
+    );
+    // Side-wide: everyone of the side.
+    assert_eq!(
+        who(&["first allies", "first axis"]),
+        vec![ANN.to_string(), AMY.to_string()]
+    );
+    let v = dustmail::referee::show_json(&dustmail::dust_tactics::DustTactics, &g, None);
+    let first = &v["awaiting_players"][0];
+    assert_eq!(first["decision"], "first");
+    assert_eq!(first["players"].as_array().unwrap().len(), 2);
+    assert_eq!(first["deadline"], "2026-03-04T09:00:00+00:00");
+}
