@@ -1794,7 +1794,8 @@ fn submit_block<G: Game>(
         _ => None,
     };
     let mut new_state = g.derived.state.clone();
-    let mut absent = None;
+    // The signer's seq key and the absence their mail declares, applied once accepted.
+    let mut signed = None;
     let step = match &checked {
         Ok(Some(signer)) => {
             let units = units_of(&g.created, &players, signer);
@@ -1806,7 +1807,7 @@ fn submit_block<G: Game>(
                 &body.lines,
                 ctx.now,
             );
-            absent = Some((player_key(&players, signer), sp.absent.clone()));
+            signed = Some((player_key(&players, signer), sp.absent.clone()));
             run_step(
                 ctx.game,
                 &mut new_state,
@@ -1854,7 +1855,7 @@ fn submit_block<G: Game>(
             g.derived.last_step_at = sub.at.clone();
         }
         g.derived.state = new_state;
-        if let Some((key, a)) = absent {
+        if let Some((key, a)) = signed {
             g.derived.last_seq.insert(key.clone(), body.seq);
             note_absence(&mut g.derived, key, &a);
         }
