@@ -1312,6 +1312,7 @@ fn step_mails<G: Game>(
         .iter()
         .map(|a| {
             json!({"side": a.side, "decision": a.decision,
+                        "players": deciders(&g.created, g.derived.players(&g.created), a).iter().map(|p| &p.address).collect::<Vec<_>>(),
                         "deadline": side_deadline(&g.created, &g.derived, &a.side).map(|d| d.to_rfc3339())})
         })
         .collect();

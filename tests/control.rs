@@ -383,3 +383,36 @@ fn an_answer_and_the_activation_after_it_go_in_one_mail_and_what_cannot_apply_is
     assert!(!reason.is_empty());
     table.verify();
 }
+
+#[test]
+fn concede_by_mail_ends_the_game_and_both_players_get_the_end() {
+    let mut table = skirmish();
+    table.mail(ANN, "concede", None);
+    table.run("2026-03-01T10:00:00Z");
+    let g = table.loaded();
+    let r = g.derived.finished.expect("the game is over");
+    assert_eq!(r.winner.as_deref(), Some("axis"));
+    assert_eq!(table.texts("-end-", ANN).len(), 1);
+    assert_eq!(table.texts("-end-", BOB).len(), 1);
+    // Nothing is taken after the end, not even a referee command.
+    table.mail(BOB, "report", None);
+    assert_eq!(table.run("2026-03-01T11:00:00Z").refused, 1);
+    assert!(control(&table, "2026-03-01T12:00:00Z", "pause").is_err());
+    table.verify();
+}
+
+#[test]
+fn a_draw_offered_by_one_side_and_accepted_by_the_other_ends_the_game_drawn() {
+    let mut table = skirmish();
+    table.mail(ANN, "offer draw", None);
+    table.run("2026-03-01T10:00:00Z");
+    assert!(
+        table.loaded().derived.finished.is_none(),
+        "an offer alone ends nothing"
+    );
+    table.mail(BOB, "accept draw", None);
+    table.run("2026-03-01T11:00:00Z");
+    let r = table.loaded().derived.finished.expect("drawn");
+    assert_eq!(r.winner, None);
+    table.verify();
+}
