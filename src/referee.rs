@@ -1311,7 +1311,7 @@ fn step_mails<G: Game>(
         .awaiting(&g.derived.state)
         .iter()
         .map(|a| {
-            json!({"side": a.side, "decision": a.decision,
+            json!({"side": a.side, "decision": a.decision, "options": a.options,
                         "players": deciders(&g.created, g.derived.players(&g.created), a).iter().map(|p| &p.address).collect::<Vec<_>>(),
                         "deadline": side_deadline(&g.created, &g.derived, &a.side).map(|d| d.to_rfc3339())})
         })
@@ -2267,6 +2267,7 @@ pub fn show_json<G: Game>(
         "awaiting_players": who,
         "paused": g.derived.paused,
         "observers": g.derived.observers,
+        "absent": g.derived.absent,
         "finished": g.derived.finished,
         "ledger_head": g.derived.head,
     });

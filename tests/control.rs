@@ -106,7 +106,17 @@ fn report_template_and_absent_are_answered_by_the_referee_each_line_on_its_own()
         report.contains("seq: 2"),
         "the report's template carries the next seq: {report}"
     );
-    assert!(table.loaded().derived.absent.contains_key("allies"));
+    let v = referee::show_json(&dustmail::dust_tactics::DustTactics, &table.loaded(), None);
+    assert_eq!(v["absent"]["allies"], "2026-03-06T00:00:00+00:00");
+    // The absence pushes allies' deadline, shown with who decides.
+    let allies = v["awaiting_players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["side"] == "allies")
+        .unwrap();
+    assert_eq!(allies["deadline"], "2026-03-06T00:00:00+00:00");
+    assert_eq!(allies["players"][0], ANN);
     table.verify();
 }
 
