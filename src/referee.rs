@@ -2523,15 +2523,22 @@ fn apply_control<S>(
             ok(format!("resume: {due}"))
         }
         ControlAction::Extend { hours } => {
+            if d.paused {
+                return control_refusal(
+                    "the game is paused: no deadline runs to extend",
+                    "resume (it gives every side a full deadline), then extend if needed",
+                );
+            }
             let Some(moved) = hours_after(&d.last_step_at, *hours) else {
                 return control_refusal("the deadline cannot move that far", "extend 24");
             };
             d.last_step_at = moved.to_rfc3339();
             match deadline_of(created, d) {
-                Some(t) => ok(format!("extend {hours}: the deadline is now {}", t.to_rfc3339())),
-                None => ok(format!(
-                    "extend {hours}: the deadline moves {hours} hours later once the game runs again"
+                Some(t) => ok(format!(
+                    "extend {hours}: the deadline is now {}",
+                    t.to_rfc3339()
                 )),
+                None => ok(format!("extend {hours}: this game has no deadlines")),
             }
         }
         ControlAction::ReplaceKey { player } => {

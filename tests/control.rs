@@ -192,6 +192,8 @@ fn pause_stops_every_deadline_and_resume_counts_a_fresh_one() {
     let e = control(&table, "2026-03-10T00:00:00Z", "pause").unwrap_err();
     assert_eq!(e.exit_code(), 1);
     assert!(e.to_string().contains("already paused"), "{e}");
+    let e = control(&table, "2026-03-10T00:00:00Z", "extend 5").unwrap_err();
+    assert!(e.to_string().contains("the game is paused"), "{e}");
     assert_eq!(table.entries().len(), lines);
     let said = control(&table, "2026-03-10T00:00:00Z", "resume").unwrap();
     assert!(said.contains("2026-03-13T00:00:00+00:00"), "{said}");
