@@ -226,6 +226,13 @@ fn a_two_player_game_is_played_to_the_end_by_signed_mails_only() {
     let p = play(&mut table, true);
     report("skirmish, 2 players, standing orders set", &p);
     assert!(p.finished, "the game ends");
+    // The goal of issue 4: about one mail per activation once standing orders are set.
+    assert!(
+        p.mails * 100 <= p.activations * 125,
+        "{} mails for {} activations",
+        p.mails,
+        p.activations
+    );
     assert!(p.activations > 0);
     // Every player got a report after every step: the mails went out.
     assert!(!table.sink.matching("-report-allies").is_empty());
@@ -246,6 +253,12 @@ fn a_two_against_two_game_is_played_to_the_end_each_player_ordering_their_own_un
     let p = play(&mut table, true);
     report("two-on-two, 4 players, standing orders set", &p);
     assert!(p.finished, "the game ends");
+    assert!(
+        p.mails * 100 <= p.activations * 125,
+        "{} mails for {} activations",
+        p.mails,
+        p.activations
+    );
     assert_eq!(p.foreign, 0, "each player ordered only their own units");
     // All four players mailed orders, each with their own seq.
     for s in &table.seats {
