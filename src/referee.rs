@@ -2584,6 +2584,14 @@ fn apply_control<S>(
                     }
                 },
             };
+            if d.players.iter().enumerate().any(|(i, p)| {
+                i != target && (p.public_key == player.public_key || p.address == player.address)
+            }) {
+                return control_refusal(
+                    "another player of this game already has that key or address",
+                    "replace-key with the new key and address of this player alone",
+                );
+            }
             let old = d.players[target].clone();
             // The seq and absence stay with the player (a solo side keeps its side key).
             d.players[target] = player.clone();
