@@ -201,6 +201,16 @@ fn replace_key_in_a_team_names_the_player_by_address() {
         e.to_string().contains("ann@example.org, amy@example.org"),
         "{e}"
     );
+    // Amy cannot take Ann's key: each player signs with their own.
+    let ann_pk =
+        dustmail::crypto::public_key_text(&table.seats[table.seat(ANN)].key.verifying_key());
+    let e = dustmail::referee::control_game(
+        &ctx,
+        &table.id,
+        &format!("replace-key allies=amy@example.org:{ann_pk}"),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("already has that key"), "{e}");
     dustmail::referee::control_game(
         &ctx,
         &table.id,
