@@ -316,6 +316,34 @@ fn new_with_repeated_players_records_the_team_and_control_works_on_the_server() 
     assert!(String::from_utf8_lossy(&o.stderr).contains("not paused"));
     let o = dustmail(&home, &["control", "g-team", "explode"]);
     assert_eq!(o.status.code(), Some(1));
+    // `run --now`: the extended deadline (2026-03-04T21:00Z) drives reminders and defaults.
+    let run = |now: &str| {
+        let o = dustmail(&home, &["run", "--now", now]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let out = run("2026-03-03T20:59:00Z");
+    assert!(out.contains("reminders 0 defaults 0"), "{out}");
+    let out = run("2026-03-03T21:00:00Z");
+    assert!(
+        out.contains("reminders 4 defaults 0"),
+        "every player of both teams: {out}"
+    );
+    let out = run("2026-03-05T08:59:00Z");
+    assert!(
+        out.contains("reminders 0 defaults 0"),
+        "inside the grace: {out}"
+    );
+    let out = run("2026-03-05T09:00:00Z");
+    assert!(
+        !out.contains("defaults 0"),
+        "deadline + grace: defaults applied: {out}"
+    );
     let o = dustmail(&home, &["replay", "g-team"]);
     assert_eq!(
         o.status.code(),
