@@ -278,7 +278,7 @@ fn a_two_against_two_game_is_played_to_the_end_each_player_ordering_their_own_un
 }
 
 #[test]
-fn without_standing_orders_the_same_game_needs_more_mails() {
+fn the_skirmish_with_standing_orders_needs_no_more_mails_per_activation_than_without() {
     let mut with = Table::new(
         "games/dust-tactics/scenarios/skirmish.toml",
         &[("allies", "ann@example.org"), ("axis", "bob@example.org")],
