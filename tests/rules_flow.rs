@@ -661,8 +661,9 @@ fn reactive_r55_skill_or_nothing_pairs_open_one_window_after_the_first_action() 
 }
 
 #[test]
-fn reactive_004_default_is_no_reaction() {
-    // R59: the default answer to a window is `react none`.
+fn reactive_r100_deadline_default_reacts_with_the_most_harmful_unit() {
+    // R100 (replacing R59's `react none`): a window left unanswered at the deadline gets the
+    // same answer as a side without standing orders: the eligible unit most likely to hurt.
     let mut st = duel();
     begin(&mut st, "allies");
     let mut d = ScriptedDice::new([]);
@@ -674,10 +675,11 @@ fn reactive_004_default_is_no_reaction() {
     ));
     // Then axis is awaited to activate: its default is NOTHING, NOTHING for x1, which ends the
     // round and rolls round 2's initiative.
-    let mut d = ScriptedDice::new([1, 5, 5, 5, 5, 5]);
+    // The reactive die misses (x1 is activated by the attempt), the round ends, round 2 rolls.
+    let mut d = ScriptedDice::new([5, 1, 5, 5, 5, 5, 5]);
     let out = DustTactics.default_for(&mut st, "axis", &mut d);
-    assert!(texts(&out).contains("does not react"));
-    assert!(texts(&out).contains("axis activates x1: nothing, nothing"));
+    assert_eq!(d.remaining(), 0);
+    assert!(texts(&out).contains("x1 attempts reactive fire at a1: MISS"));
     assert_eq!(out.rounds_ended, vec![1]);
 }
 
@@ -1510,7 +1512,11 @@ fn casualties_r58_owner_chooses_when_models_carry_different_weapons() {
     ));
     let aw = DustTactics.awaiting(&st);
     assert_eq!(aw[0].decision, "casualties");
-    assert_eq!(aw[0].options, vec!["casualties a1: m3"]);
+    // Every distinct choice is offered, the default first (R100): a plain model or the carrier.
+    assert_eq!(
+        aw[0].options,
+        vec!["casualties a1: m3", "casualties a1: m4"]
+    );
     let t = DustTactics.orders_template(&st, "allies");
     assert!(
         t.contains("# models of a1: m1 (gun), m2 (gun), m3 (gun), m4 (gun, pf)"),
@@ -1688,88 +1694,6 @@ fn heroes_004_a_detached_hero_activates_alone_next_round() {
 // ---------------------------------------------------------------------------------------------
 
 use dustmail::dust_tactics::flow;
-use dustmail::dust_tactics::state::StandingReact;
-
-#[test]
-fn standing_r66_react_order_answers_the_window_without_a_mail() {
-    let mut st = duel();
-    flow::standing_react(
-        &mut st,
-        "axis",
-        Some("a1"),
-        Some(StandingReact::With("x1".into())),
-    )
-    .unwrap();
-    begin(&mut st, "allies");
-    // The window after the move is answered at once: 1 reactive die (miss), then a1's attack.
-    let mut d = ScriptedDice::new([5, 5, 5, 5, 5, /* round 2 */ 1, 5, 5, 5, 5, 5]);
-    let out = cmd(
-        &mut st,
-        "allies",
-        activate("a1", vec![mv("E6"), attack("gun", "x1")]),
-        &mut d,
-    );
-    accepted(&out);
-    assert_eq!(d.remaining(), 0);
-    let t = texts(&out);
-    assert!(t.contains("standing order of axis: react with x1"), "{t}");
-    assert_eq!(out.rounds_ended, vec![1], "x1 is activated by its attempt");
-}
-
-#[test]
-fn standing_r66_never_declines_and_ask_removes_the_order() {
-    let mut st = duel();
-    flow::standing_react(&mut st, "axis", None, Some(StandingReact::Never)).unwrap();
-    begin(&mut st, "allies");
-    let mut d = ScriptedDice::new([]);
-    let out = cmd(
-        &mut st,
-        "allies",
-        activate("a1", vec![mv("E6"), nothing()]),
-        &mut d,
-    );
-    assert!(texts(&out).contains("standing order of axis: no reactive fire"));
-    assert_eq!(awaited(&st), vec![("axis".into(), "activate".into())]);
-    flow::standing_react(&mut st, "axis", None, None).unwrap();
-    assert!(st.standing["axis"].react.is_empty());
-    // Own units cannot trigger, and the reacting unit must be the side's own.
-    assert!(flow::standing_react(&mut st, "axis", Some("x1"), Some(StandingReact::Never)).is_err());
-    assert!(flow::standing_react(
-        &mut st,
-        "axis",
-        None,
-        Some(StandingReact::With("a1".into()))
-    )
-    .is_err());
-}
-
-#[test]
-fn standing_r66_casualties_and_first_are_applied_automatically() {
-    let mut st = hero_game();
-    flow::standing_casualties(&mut st, "allies", "a1", &["joe".into(), "1".into()]).unwrap();
-    let mut out = dustmail::game::Outcome::default();
-    flow::standing_first(&mut st, "axis", Some("axis"), &mut out).unwrap();
-    // Axis wins the initiative: its standing order makes axis go first without a `first`.
-    let mut d = ScriptedDice::new([5, 5, 5, 1, 5, 5, /* attack */ 1, 1, 1, 5]);
-    let out = DustTactics.default_for(&mut st, "allies", &mut d);
-    assert!(texts(&out).contains("standing order of axis: axis activates first"));
-    assert_eq!(awaited(&st), vec![("axis".into(), "activate".into())]);
-    let out = cmd(
-        &mut st,
-        "axis",
-        activate("x1", vec![attack("gun", "a1"), nothing()]),
-        &mut d,
-    );
-    accepted(&out);
-    // 3 damage: joe, then model 1, then the default (last listed: 4).
-    assert_eq!(u(&st, "joe").health, 2);
-    assert_eq!(u(&st, "a1").models, vec!["2", "3"]);
-    // The view shows a side its own standing orders only.
-    let v = DustTactics.view(&st, Some("axis"));
-    assert!(v["standing"].get("allies").is_none());
-    assert!(v["standing"].get("axis").is_some());
-}
-
 #[test]
 fn concede_r67_ends_the_game_for_the_other_side() {
     let mut st = duel();

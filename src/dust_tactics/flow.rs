@@ -508,16 +508,23 @@ pub fn apply(
         Command::OfferDraw => offer_draw(state, side, out),
         Command::AcceptDraw => accept_draw(state, side, out),
         Command::StandingReact { trigger, answer } => {
-            let answer = match answer {
-                StandingReaction::With(u) => Some(StandingReact::With(u.clone())),
-                StandingReaction::Never => Some(StandingReact::Never),
-                StandingReaction::Ask => None,
-            };
-            standing_react(state, side, trigger.as_deref(), answer)
+            standing_react_order(state, side, trigger.as_deref(), answer)
         }
         Command::StandingCasualties { unit, models } => {
             standing_casualties(state, side, unit, models)
         }
+        Command::StandingCasualtiesAsk { unit } => {
+            standing_casualties_ask(state, side, unit.as_deref())
+        }
+        Command::StandingRetaliate { unit, policy } => {
+            let policy = match policy {
+                Some(true) => Policy::Yes,
+                Some(false) => Policy::Never,
+                None => Policy::Ask,
+            };
+            standing_retaliate(state, side, unit.as_deref(), policy)
+        }
+        Command::Retaliate { yes } => cmd_retaliate(state, side, *yes, dice, out),
         Command::StandingFirst { side: first } => {
             standing_first(state, side, first.as_deref(), out)
         }
@@ -1586,50 +1593,34 @@ fn exec_step(
                     }
                 }
             }
-            // Retaliation: automatic, every range C line of the defender (R56), standard attack.
+            // Retaliation (R56): each adjacent defender may answer with its range C lines; its
+            // owner decides (R101), and the damage is removed with the attack's (simultaneous).
             let Some(attacker) = attacker else { return };
-            let Some(att_at) = state.unit(&attacker).and_then(|u| u.at) else {
-                return;
-            };
-            for d in defenders {
-                let Some(d_at) = state.unit(&d).filter(|x| !x.destroyed).and_then(|x| x.at) else {
-                    continue;
-                };
-                if !d_at.adjacent(att_at) {
-                    continue;
-                }
-                let armour = armour_of(state, &attacker);
-                for (shooter, w) in weapons_of_group(state, &d) {
-                    if w.range != WeaponRange::Close || !alive_on_board(state, &shooter) {
-                        continue;
-                    }
-                    if armour.map(|a| w.against(a) == Fire::No).unwrap_or(true) {
-                        continue;
-                    }
-                    if w.ammo.is_some()
-                        && state
-                            .unit(&shooter)
-                            .and_then(|s| s.ammo.get(&w.id))
-                            .copied()
-                            .unwrap_or(0)
-                            == 0
-                    {
-                        continue;
-                    }
-                    say(
-                        out,
-                        format!("{d} retaliates in close combat with {}", w.name),
-                    );
-                    let l = LineOrder {
-                        shooter: shooter.clone(),
-                        weapon: w.id.clone(),
-                        target: Target::Unit {
-                            unit: attacker.clone(),
-                        },
-                        through: vec![],
-                    };
-                    fire_line(state, act, &l, false, false, dice, out);
-                }
+            let mut checks: Vec<Step> = defenders
+                .into_iter()
+                .map(|unit| Step::Retaliate {
+                    unit,
+                    attacker: attacker.clone(),
+                })
+                .collect();
+            checks.append(&mut act.steps);
+            act.steps = checks;
+        }
+        Step::Retaliate { unit, attacker } => {
+            if !retaliation_lines(state, &unit, &attacker).is_empty() {
+                let side = state
+                    .unit(&unit)
+                    .map(|u| u.side.clone())
+                    .unwrap_or_default();
+                say(
+                    out,
+                    format!("{side} may have {unit} retaliate in close combat against {attacker}"),
+                );
+                act.wait = Some(Wait::Retaliate {
+                    side,
+                    unit,
+                    attacker,
+                });
             }
         }
         Step::Remove => {
@@ -2004,7 +1995,12 @@ fn remove_casualties(state: &mut State, act: &mut Activation, out: &mut Outcome)
         .map(|(k, v)| (k.clone(), v.clone()))
     {
         // Sniper hits land on the named models; a whole-unit elimination needs no choice.
-        if p.points > 0 && !p.eliminate && choice_matters(state, &unit, p.points) {
+        let side = state
+            .unit(&unit)
+            .map(|u| u.side.clone())
+            .unwrap_or_default();
+        let ask = asks_casualties(state, &side, &unit);
+        if ask && p.points > 0 && !p.eliminate && choice_matters(state, &unit, p.points) {
             // Snipes first so the owner chooses among the models that are left.
             apply_named(state, &unit, &p.sniped, &p.by, out);
             p.sniped.clear();
@@ -2012,10 +2008,6 @@ fn remove_casualties(state: &mut State, act: &mut Activation, out: &mut Outcome)
                 e.sniped.clear();
             }
             if choice_matters(state, &unit, p.points) {
-                let side = state
-                    .unit(&unit)
-                    .map(|u| u.side.clone())
-                    .unwrap_or_default();
                 act.steps.insert(0, Step::Remove);
                 say(
                     out,
@@ -2040,7 +2032,8 @@ fn remove_casualties(state: &mut State, act: &mut Activation, out: &mut Outcome)
             continue;
         }
         apply_named(state, &unit, &p.sniped, &p.by, out);
-        let list = default_casualties(state, &unit, p.points);
+        let pref = casualty_pref(state, &side, &unit);
+        let list = preferred_casualties(state, &unit, p.points, &pref);
         apply_named(state, &unit, &list, &p.by, out);
     }
 }
@@ -2430,11 +2423,172 @@ fn answer_react(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Close-combat retaliation
+// ---------------------------------------------------------------------------------------------
+
+/// The range C lines with which `unit` (alive, adjacent to `attacker`) can retaliate: lines that
+/// can damage the attacker and still have ammo (004 "Close combat", R56).
+fn retaliation_lines(state: &State, unit: &str, attacker: &str) -> Vec<LineOrder> {
+    let d_at = state.unit(unit).filter(|x| !x.destroyed).and_then(|x| x.at);
+    let a_at = state
+        .unit(attacker)
+        .filter(|x| !x.destroyed)
+        .and_then(|x| x.at);
+    let (Some(d_at), Some(a_at)) = (d_at, a_at) else {
+        return vec![];
+    };
+    if !d_at.adjacent(a_at) {
+        return vec![];
+    }
+    let Some(armour) = armour_of(state, attacker) else {
+        return vec![];
+    };
+    weapons_of_group(state, unit)
+        .into_iter()
+        .filter(|(shooter, w)| {
+            w.range == WeaponRange::Close
+                && alive_on_board(state, shooter)
+                && w.against(armour) != Fire::No
+                && (w.ammo.is_none()
+                    || state
+                        .unit(shooter)
+                        .and_then(|s| s.ammo.get(&w.id))
+                        .copied()
+                        .unwrap_or(0)
+                        > 0)
+        })
+        .map(|(shooter, w)| LineOrder {
+            shooter,
+            weapon: w.id,
+            target: Target::Unit {
+                unit: attacker.to_string(),
+            },
+            through: vec![],
+        })
+        .collect()
+}
+
+fn cmd_retaliate(
+    state: &mut State,
+    side: &str,
+    yes: bool,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) -> Result<String, Refusal> {
+    let rule = "004 'Close combat': the defender may attack back with its range C weapons";
+    let waiting = match &state.phase {
+        Phase::Activation(a) => match &a.wait {
+            Some(Wait::Retaliate { side: ws, unit, .. }) => Some((ws.clone(), unit.clone())),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some((ws, unit)) = waiting else {
+        return refuse(
+            "no close-combat retaliation is awaited",
+            rule,
+            "see the awaited decisions in the last report",
+        );
+    };
+    if ws != side {
+        return refuse(
+            format!("{ws} decides whether {unit} retaliates, not {side}"),
+            rule,
+            "wait for the next report",
+        );
+    }
+    let Some(mut act) = take_activation(state) else {
+        return refuse("no close-combat retaliation is awaited", rule, "wait");
+    };
+    answer_retaliate(state, &mut act, yes, dice, out);
+    state.phase = Phase::Activation(act);
+    Ok(format!("retaliate {}", if yes { "yes" } else { "no" }))
+}
+
+/// Closes a retaliation decision: the defender's range C lines fire at the attacker, damage
+/// pending until the Remove step that follows the close combat (simultaneous removal).
+fn answer_retaliate(
+    state: &mut State,
+    act: &mut Activation,
+    yes: bool,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    let Some(Wait::Retaliate { unit, attacker, .. }) = act.wait.take() else {
+        return;
+    };
+    if !yes {
+        say(out, format!("{unit} does not retaliate"));
+        return;
+    }
+    for l in retaliation_lines(state, &unit, &attacker) {
+        let name = find_weapon(state, &l.shooter, &l.weapon)
+            .map(|(_, w)| w.name)
+            .unwrap_or_else(|| l.weapon.clone());
+        say(
+            out,
+            format!("{unit} retaliates in close combat with {name}"),
+        );
+        fire_line(state, act, &l, false, false, dice, out);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Standing orders, concession and draws
 // ---------------------------------------------------------------------------------------------
 
-/// Answers a wait from the waiting side's standing orders, if it has one that applies (R66).
-/// Returns true when the wait was answered.
+/// A unit's standing policy: its own, else the side's `any`, else `None` (the R100 default).
+fn policy_of(map: &BTreeMap<String, Policy>, unit: &str) -> Option<Policy> {
+    map.get(unit).or_else(|| map.get("any")).copied()
+}
+
+/// Whether `side` asked to choose `unit`'s casualties by mail (R100: by default it is not asked).
+fn asks_casualties(state: &State, side: &str, unit: &str) -> bool {
+    state
+        .standing
+        .get(side)
+        .map(|s| s.casualties_ask.iter().any(|u| u == unit || u == "any"))
+        .unwrap_or(false)
+}
+
+/// The standing casualty order of `unit`, if its side set one.
+fn casualty_pref(state: &State, side: &str, unit: &str) -> Vec<String> {
+    state
+        .standing
+        .get(side)
+        .and_then(|s| s.casualties.get(unit))
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// How much harm `unit`'s reactive attack could do to the mover: dice × damage × carriers over
+/// its eligible lines (an anti-tank incendiary counts as a kill). Integer, for R100's choice.
+fn harm_score(state: &State, unit: &str, act: &Activation) -> u32 {
+    let (Some(from), Some(to), Some(armour)) = (
+        state.unit(unit).and_then(|u| u.at),
+        state.unit(&act.unit).and_then(|u| u.at),
+        armour_of(state, &act.unit),
+    ) else {
+        return 0;
+    };
+    let occ = occupancy(state, &[]);
+    reactive_lines(state, unit, from, to, armour, &occ)
+        .iter()
+        .map(|(s, w)| {
+            let n = state.unit(s).map(|u| carriers(state, u, w)).unwrap_or(1);
+            let per = match w.against(armour) {
+                Fire::No => 0,
+                Fire::Dice { dice, damage } => dice as u32 * damage as u32,
+                Fire::Incendiary { dice } => dice as u32,
+                Fire::ApIncendiary { dice } => dice as u32 * 10,
+            };
+            per * n
+        })
+        .sum()
+}
+
+/// Answers a wait from the waiting side's standing orders or the R100 defaults; only `ask`
+/// leaves it waiting. Returns true when the wait was answered.
 fn auto_answer(
     state: &mut State,
     act: &mut Activation,
@@ -2443,50 +2597,81 @@ fn auto_answer(
 ) -> bool {
     match act.wait.clone() {
         Some(Wait::React { side, candidates }) => {
-            let Some(st) = state.standing.get(&side) else {
+            let st = state.standing.get(&side).cloned().unwrap_or_default();
+            let pol = |c: &str| policy_of(&st.react, c);
+            if candidates.iter().any(|c| pol(c) == Some(Policy::Ask)) {
                 return false;
-            };
-            let policy = st
-                .react
-                .get(&act.unit)
-                .or_else(|| st.react.get("any"))
-                .cloned();
-            match policy {
-                Some(StandingReact::Never) => {
+            }
+            // The eligible unit most likely to hurt the mover; ties go to scenario order.
+            let mut best: Option<(String, u32)> = None;
+            for c in candidates
+                .iter()
+                .filter(|c| pol(c).unwrap_or(Policy::Yes) == Policy::Yes)
+            {
+                let score = harm_score(state, c, act);
+                if best.as_ref().map(|b| score > b.1).unwrap_or(true) {
+                    best = Some((c.clone(), score));
+                }
+            }
+            match best {
+                Some((c, _)) => {
+                    if pol(&c).is_some() {
+                        say(out, format!("standing order of {side}: react with {c}"));
+                    } else {
+                        say(
+                            out,
+                            format!(
+                                "{side} reacts with {c}, the eligible unit most likely to hurt {} (default, R100)",
+                                act.unit
+                            ),
+                        );
+                    }
+                    answer_react(state, act, &side, Some(c), dice, out);
+                }
+                None => {
                     say(out, format!("standing order of {side}: no reactive fire"));
                     answer_react(state, act, &side, None, dice, out);
-                    true
                 }
-                Some(StandingReact::With(u)) => {
-                    match candidates.iter().find(|c| c.eq_ignore_ascii_case(&u)) {
-                        Some(c) => {
-                            let c = c.clone();
-                            say(out, format!("standing order of {side}: react with {c}"));
-                            answer_react(state, act, &side, Some(c), dice, out);
-                            true
-                        }
-                        // The named unit cannot react: the owner is asked (R66).
-                        None => false,
-                    }
-                }
-                None => false,
             }
+            true
         }
         Some(Wait::Casualties { side, unit, points }) => {
-            let Some(pref) = state
-                .standing
-                .get(&side)
-                .and_then(|s| s.casualties.get(&unit))
-                .cloned()
-            else {
+            if asks_casualties(state, &side, &unit) {
                 return false;
-            };
+            }
+            let pref = casualty_pref(state, &side, &unit);
             let list = preferred_casualties(state, &unit, points, &pref);
             say(
                 out,
                 format!("standing order of {side}: {unit} loses {}", list.join(" ")),
             );
             answer_casualties(state, act, &unit, &list, out);
+            true
+        }
+        Some(Wait::Retaliate { side, unit, .. }) => {
+            let pol = state
+                .standing
+                .get(&side)
+                .and_then(|s| policy_of(&s.retaliate, &unit));
+            let yes = match pol {
+                Some(Policy::Ask) => return false,
+                Some(Policy::Never) => {
+                    say(
+                        out,
+                        format!("standing order of {side}: {unit} never retaliates"),
+                    );
+                    false
+                }
+                Some(Policy::Yes) => {
+                    say(out, format!("standing order of {side}: {unit} retaliates"));
+                    true
+                }
+                None => {
+                    say(out, format!("{unit} retaliates (default, R100)"));
+                    true
+                }
+            };
+            answer_retaliate(state, act, yes, dice, out);
             true
         }
         None => false,
@@ -2507,61 +2692,134 @@ fn preferred_casualties(state: &State, unit: &str, points: u32, pref: &[String])
     list
 }
 
-/// `standing react <enemy unit|any> with <unit>|never|ask`: `answer` None is "ask" (removes it).
+/// The own unit a standing order names (`None` = `any`), or the refusal.
+fn own_unit_key(
+    state: &State,
+    side: &str,
+    unit: Option<&str>,
+    rule: &str,
+    ex: &str,
+) -> Result<String, Refusal> {
+    match unit {
+        None => Ok("any".to_string()),
+        Some(u) if u.eq_ignore_ascii_case("any") => Ok("any".to_string()),
+        Some(u) => match state.unit(u) {
+            Some(x) if x.side == side => Ok(x.id.clone()),
+            Some(x) => refuse(
+                format!(
+                    "{} is not one of your units: a standing order names your own unit (or `any`)",
+                    x.id
+                ),
+                rule,
+                ex,
+            ),
+            None => refuse(format!("there is no unit `{u}`"), rule, ex),
+        },
+    }
+}
+
+/// `standing react <your unit|any> auto|never|ask` (R102): what that unit of yours does when a
+/// reactive-fire window opens and it is eligible.
 pub fn standing_react(
     state: &mut State,
     side: &str,
-    trigger: Option<&str>,
-    answer: Option<StandingReact>,
+    unit: Option<&str>,
+    policy: Policy,
 ) -> Result<String, Refusal> {
-    let rule = "004 'Reactive fire' (standing orders, R66)";
-    let key = match trigger {
-        None => "any".to_string(),
-        Some(t) => match state.unit(t) {
-            Some(u) if u.side != side => u.id.clone(),
-            Some(u) => {
-                return refuse(
-                    format!("{} is your own unit: a standing react order names the enemy unit that triggers it", u.id),
-                    rule,
-                    "standing react <enemy unit|any> with <your unit>",
-                )
-            }
-            None => {
-                return refuse(
-                    format!("there is no unit `{t}`"),
-                    rule,
-                    "standing react <enemy unit|any> with <your unit>",
-                )
-            }
-        },
+    let rule = "004 'Reactive fire' (standing orders, R102)";
+    let key = own_unit_key(
+        state,
+        side,
+        unit,
+        rule,
+        "standing react <your unit|any> auto|never|ask",
+    )?;
+    state
+        .standing
+        .entry(side.to_string())
+        .or_default()
+        .react
+        .insert(key.clone(), policy);
+    Ok(format!("standing react {key} {}", policy.react_word()))
+}
+
+/// The parsed `standing react` forms: the R102 form, and the older `<enemy|any> with <unit>`,
+/// read as `<unit> auto`.
+fn standing_react_order(
+    state: &mut State,
+    side: &str,
+    trigger: Option<&str>,
+    answer: &StandingReaction,
+) -> Result<String, Refusal> {
+    let rule = "004 'Reactive fire' (standing orders, R102)";
+    let policy = match answer {
+        StandingReaction::With(u) => return standing_react(state, side, Some(u), Policy::Yes),
+        StandingReaction::Auto => Policy::Yes,
+        StandingReaction::Never => Policy::Never,
+        StandingReaction::Ask => Policy::Ask,
     };
-    if let Some(StandingReact::With(u)) = &answer {
-        match state.unit(u) {
-            Some(x) if x.side == side => {}
-            _ => {
-                return refuse(
-                    format!("`{u}` is not one of your units"),
-                    rule,
-                    "standing react <enemy unit|any> with <your unit>",
-                )
-            }
+    if let Some(t) = trigger {
+        if let Some(x) = state.unit(t).filter(|x| x.side != side) {
+            return refuse(
+                format!(
+                    "{} is an enemy unit: a standing react order now names your own unit, the one that reacts",
+                    x.id
+                ),
+                rule,
+                format!("standing react <your unit|any> {}", policy.react_word()),
+            );
         }
     }
-    let text = match &answer {
-        None => format!("standing react {key} ask"),
-        Some(StandingReact::Never) => format!("standing react {key} never"),
-        Some(StandingReact::With(u)) => format!("standing react {key} with {u}"),
-    };
+    standing_react(state, side, trigger, policy)
+}
+
+/// `standing retaliate <your unit|any> yes|no|ask` (R101).
+pub fn standing_retaliate(
+    state: &mut State,
+    side: &str,
+    unit: Option<&str>,
+    policy: Policy,
+) -> Result<String, Refusal> {
+    let rule = "004 'Close combat' (standing orders, R101)";
+    let key = own_unit_key(
+        state,
+        side,
+        unit,
+        rule,
+        "standing retaliate <your unit|any> yes|no|ask",
+    )?;
+    state
+        .standing
+        .entry(side.to_string())
+        .or_default()
+        .retaliate
+        .insert(key.clone(), policy);
+    Ok(format!(
+        "standing retaliate {key} {}",
+        policy.retaliate_word()
+    ))
+}
+
+/// `standing casualties <your unit|any> ask` (R100): this side chooses those casualties by mail
+/// whenever the choice matters.
+pub fn standing_casualties_ask(
+    state: &mut State,
+    side: &str,
+    unit: Option<&str>,
+) -> Result<String, Refusal> {
+    let rule = "004 'Attacking' (standing orders, R100)";
+    let key = own_unit_key(
+        state,
+        side,
+        unit,
+        rule,
+        "standing casualties <your unit|any> ask",
+    )?;
     let entry = state.standing.entry(side.to_string()).or_default();
-    match answer {
-        None => {
-            entry.react.remove(&key);
-        }
-        Some(a) => {
-            entry.react.insert(key, a);
-        }
+    if !entry.casualties_ask.contains(&key) {
+        entry.casualties_ask.push(key.clone());
     }
-    Ok(text)
+    Ok(format!("standing casualties {key} ask"))
 }
 
 /// `standing casualties <unit>: <model> …`: these models go first when `unit` loses models.
@@ -2571,7 +2829,7 @@ pub fn standing_casualties(
     unit: &str,
     models: &[String],
 ) -> Result<String, Refusal> {
-    let rule = "004 'Attacking' (standing orders, R66)";
+    let rule = "004 'Attacking' (standing orders, R100)";
     let Some(u) = state.unit(unit).filter(|u| u.side == side) else {
         return refuse(
             format!("`{unit}` is not one of your units"),
@@ -2591,12 +2849,10 @@ pub fn standing_casualties(
             format!("standing casualties {id}: {}", known.join(" ")),
         );
     }
-    state
-        .standing
-        .entry(side.to_string())
-        .or_default()
-        .casualties
-        .insert(id.clone(), models.to_vec());
+    let entry = state.standing.entry(side.to_string()).or_default();
+    // A casualty order is followed without asking (R100).
+    entry.casualties_ask.retain(|u| u != &id);
+    entry.casualties.insert(id.clone(), models.to_vec());
     Ok(format!("standing casualties {id}: {}", models.join(" ")))
 }
 
@@ -2627,7 +2883,9 @@ pub fn standing_first(
         Some(c) => format!("standing first {c}"),
         None => "standing first ask".to_string(),
     };
-    state.standing.entry(side.to_string()).or_default().first = chosen.clone();
+    let entry = state.standing.entry(side.to_string()).or_default();
+    entry.first = chosen.clone();
+    entry.first_ask = chosen.is_none();
     // A choice already awaited from this side is answered at once.
     if let (Phase::First { winner }, Some(c)) = (&state.phase, &chosen) {
         if winner == side {
@@ -2788,15 +3046,25 @@ fn roll_initiative(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outco
         rolls,
     });
     state.initiative = Some(winner.clone());
-    let standing = state.standing.get(&winner).and_then(|s| s.first.clone());
+    let standing = state.standing.get(&winner).cloned().unwrap_or_default();
     state.phase = Phase::First {
         winner: winner.clone(),
     };
-    if let Some(first) = standing {
-        say(
-            out,
-            format!("standing order of {winner}: {first} activates first"),
-        );
+    // Only `standing first ask` waits for a mail; the default is the winner itself (R100).
+    if !standing.first_ask {
+        let first = match standing.first {
+            Some(f) => {
+                say(
+                    out,
+                    format!("standing order of {winner}: {f} activates first"),
+                );
+                f
+            }
+            None => {
+                say(out, format!("{winner} activates first (default, R100)"));
+                winner.clone()
+            }
+        };
         start_activations(state, &first, out);
     }
 }
@@ -2955,6 +3223,70 @@ fn game_over(state: &State) -> Option<GameResult> {
 // Decisions awaited and defaults
 // ---------------------------------------------------------------------------------------------
 
+/// Every distinct choice of casualties for `points` damage on `unit`, as full commands, the
+/// default first. Models with the same weapons are interchangeable, so one of each count is
+/// listed; a joined hero's health points are their own class (which of hero or squad takes each
+/// point). At most 32 options.
+pub fn casualty_options(state: &State, unit: &str, points: u32) -> Vec<String> {
+    let pool = default_casualties(state, unit, u32::MAX);
+    let squad_card = state.unit(unit).and_then(|u| card(state, u));
+    let class = |m: &str| -> String {
+        let kit = squad_card
+            .and_then(|c| c.models.iter().find(|x| x.id == m))
+            .map(|x| {
+                let mut k = x.carries.clone();
+                k.sort();
+                k.join(",")
+            });
+        match kit {
+            Some(k) if state.unit(m).is_none() => format!("kit:{k}"),
+            _ if state.unit(m).is_some() => format!("unit:{m}"),
+            _ => "kit:".to_string(),
+        }
+    };
+    let mut classes: Vec<(String, Vec<String>)> = vec![];
+    for m in pool {
+        let k = class(&m);
+        match classes.iter_mut().find(|c| c.0 == k) {
+            Some(c) => c.1.push(m),
+            None => classes.push((k, vec![m])),
+        }
+    }
+    fn walk(
+        classes: &[(String, Vec<String>)],
+        left: usize,
+        chosen: &mut Vec<String>,
+        found: &mut Vec<Vec<String>>,
+    ) {
+        if found.len() >= 32 {
+            return;
+        }
+        let Some(((_, members), rest)) = classes.split_first() else {
+            if left == 0 {
+                found.push(chosen.clone());
+            }
+            return;
+        };
+        for k in (0..=members.len().min(left)).rev() {
+            let before = chosen.len();
+            chosen.extend(members.iter().take(k).cloned());
+            walk(rest, left - k, chosen, found);
+            chosen.truncate(before);
+        }
+    }
+    let mut found = vec![];
+    walk(&classes, points as usize, &mut vec![], &mut found);
+    let default = default_casualties(state, unit, points);
+    let mut options = vec![format!("casualties {unit}: {}", default.join(" "))];
+    for f in found {
+        let o = format!("casualties {unit}: {}", f.join(" "));
+        if !options.contains(&o) {
+            options.push(o);
+        }
+    }
+    options
+}
+
 /// What the game waits for, with one example command per option.
 pub fn awaiting(state: &State) -> Vec<crate::game::Awaiting> {
     use crate::game::Awaiting;
@@ -3007,10 +3339,12 @@ pub fn awaiting(state: &State) -> Vec<crate::game::Awaiting> {
             Some(Wait::Casualties { side, unit, points }) => vec![Awaiting {
                 side: side.clone(),
                 decision: "casualties".into(),
-                options: vec![format!(
-                    "casualties {unit}: {}",
-                    default_casualties(state, unit, *points).join(" ")
-                )],
+                options: casualty_options(state, unit, *points),
+            }],
+            Some(Wait::Retaliate { side, .. }) => vec![Awaiting {
+                side: side.clone(),
+                decision: "retaliate".into(),
+                options: vec!["retaliate yes".into(), "retaliate no".into()],
             }],
             None => vec![],
         },
@@ -3039,7 +3373,26 @@ pub fn default_for(state: &mut State, side: &str, dice: &mut dyn DiceSource) -> 
                     actions: vec![Action::Nothing, Action::Nothing],
                 }
             }
-            "react" => Command::React { unit: None },
+            // The defaults of R100, as if no standing order said `ask`.
+            "react" => {
+                let Phase::Activation(a) = &state.phase else {
+                    break;
+                };
+                let Some(Wait::React { candidates, .. }) = &a.wait else {
+                    break;
+                };
+                let mut best: Option<(String, u32)> = None;
+                for c in candidates {
+                    let score = harm_score(state, c, a);
+                    if best.as_ref().map(|b| score > b.1).unwrap_or(true) {
+                        best = Some((c.clone(), score));
+                    }
+                }
+                Command::React {
+                    unit: best.map(|b| b.0),
+                }
+            }
+            "retaliate" => Command::Retaliate { yes: true },
             "casualties" => {
                 let Phase::Activation(a) = &state.phase else {
                     break;
@@ -3047,9 +3400,10 @@ pub fn default_for(state: &mut State, side: &str, dice: &mut dyn DiceSource) -> 
                 let Some(Wait::Casualties { unit, points, .. }) = &a.wait else {
                     break;
                 };
+                let pref = casualty_pref(state, side, unit);
                 Command::Casualties {
                     unit: unit.clone(),
-                    models: default_casualties(state, unit, *points),
+                    models: preferred_casualties(state, unit, *points, &pref),
                 }
             }
             _ => break,

@@ -137,7 +137,15 @@ fn not_commanded(from: &Sender<'_>, cmd: &orders::Command) -> Option<CommandOutc
         | Command::StandingReact {
             answer: StandingReaction::With(unit),
             ..
-        } => unit,
+        }
+        | Command::StandingReact {
+            trigger: Some(unit),
+            ..
+        }
+        | Command::StandingRetaliate {
+            unit: Some(unit), ..
+        }
+        | Command::StandingCasualtiesAsk { unit: Some(unit) } => unit,
         _ => return None,
     };
     if units.iter().any(|u| u.eq_ignore_ascii_case(unit)) {
