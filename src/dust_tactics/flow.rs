@@ -498,7 +498,29 @@ pub fn apply(
         }
         .into();
     }
-    advance(state, dice, out);
+    // Round 1: a `first` sent before the initiative is rolled answers that roll if its sender
+    // wins it (R50); the standing order or default (R100) applies only after it.
+    let pre_first =
+        matches!(cmd, Command::First { .. }) && matches!(state.phase, Phase::Initiative);
+    if pre_first {
+        roll_dice_for_initiative(state, dice, out);
+    }
+    // Standing orders and game-end offers need no dice: sent before round 1's roll they are in
+    // force for it (R100).
+    let no_roll = matches!(
+        cmd,
+        Command::StandingReact { .. }
+            | Command::StandingCasualties { .. }
+            | Command::StandingCasualtiesAsk { .. }
+            | Command::StandingRetaliate { .. }
+            | Command::StandingFirst { .. }
+            | Command::Concede
+            | Command::OfferDraw
+            | Command::AcceptDraw
+    );
+    if !no_roll {
+        advance(state, dice, out);
+    }
     let r = match cmd {
         Command::First { side: chosen } => cmd_first(state, side, chosen, out),
         Command::Activate { unit, actions } => cmd_activate(state, side, unit, actions, out),
@@ -536,6 +558,9 @@ pub fn apply(
             "send it on its own line; the referee handles it before the rules",
         ),
     };
+    if pre_first {
+        settle_first(state, out);
+    }
     match r {
         Ok(understood) => {
             run(state, dice, out);
@@ -3001,6 +3026,12 @@ fn finish_activation(
 }
 
 fn roll_initiative(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outcome) {
+    roll_dice_for_initiative(state, dice, out);
+    settle_first(state, out);
+}
+
+/// Rolls the initiative and leaves the winner's choice awaited.
+fn roll_dice_for_initiative(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outcome) {
     let round = state.round;
     let sides = sides_list(state);
     let mut rolls = vec![];
@@ -3046,10 +3077,17 @@ fn roll_initiative(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outco
         rolls,
     });
     state.initiative = Some(winner.clone());
-    let standing = state.standing.get(&winner).cloned().unwrap_or_default();
-    state.phase = Phase::First {
-        winner: winner.clone(),
+    state.phase = Phase::First { winner };
+}
+
+/// Answers an awaited choice of who goes first from the winner's standing order or the R100
+/// default; only `standing first ask` leaves it awaited.
+fn settle_first(state: &mut State, out: &mut Outcome) {
+    let Phase::First { winner } = &state.phase else {
+        return;
     };
+    let winner = winner.clone();
+    let standing = state.standing.get(&winner).cloned().unwrap_or_default();
     // Only `standing first ask` waits for a mail; the default is the winner itself (R100).
     if !standing.first_ask {
         let first = match standing.first {
@@ -3217,6 +3255,56 @@ fn game_over(state: &State) -> Option<GameResult> {
         reason,
         points: pts,
     })
+}
+
+/// Every unit standing where no rule lets it stand, explained (empty when all is well): a
+/// destroyed unit still placed, a joined hero away from his squad, or a square closed to the unit
+/// (terrain, cover element, another unit; a lone hero may share with one friendly unit).
+pub fn illegal_positions(state: &State) -> Vec<String> {
+    let mut bad = vec![];
+    for u in &state.units {
+        let Some(at) = u.at else { continue };
+        if u.destroyed {
+            bad.push(format!("{} is destroyed but still stands on {at}", u.id));
+            continue;
+        }
+        if let Some(sq) = &u.joined {
+            if state.unit(sq).and_then(|s| s.at) != Some(at) {
+                bad.push(format!(
+                    "{} is joined to {sq} but stands apart on {at}",
+                    u.id
+                ));
+            }
+            continue;
+        }
+        let ty = unit_type(state, &u.id);
+        // The unit itself, its joined hero, and a friendly lone hero sharing its square.
+        let mut except = group(state, &u.id);
+        for h in &state.units {
+            if h.side == u.side
+                && h.joined.is_none()
+                && h.id != u.id
+                && h.at == Some(at)
+                && unit_type(state, &h.id) == UnitType::Hero
+                && ty != UnitType::Hero
+            {
+                except.push(h.id.clone());
+            }
+        }
+        let occ = occupancy(state, &except);
+        let mover = Mover {
+            unit: super::model::UnitId(u.id.clone()),
+            side: u.side.clone(),
+            unit_type: ty,
+            jump: has_skill(state, &u.id, "jump"),
+            agile: has_skill(state, &u.id, "agile"),
+            tracked: has_skill(state, &u.id, "tracked-vehicle"),
+        };
+        if let Some(e) = geometry::may_stand(&state.scenario.board, &occ, &mover, at) {
+            bad.push(format!("{} on {at}: {}", u.id, e.reason));
+        }
+    }
+    bad
 }
 
 // ---------------------------------------------------------------------------------------------
