@@ -522,6 +522,15 @@ pub fn apply(
         advance(state, dice, out);
     }
     let r = match cmd {
+        // A choice stated before the roll by the side that then lost it is moot, not wrong.
+        Command::First { side: chosen }
+            if pre_first && matches!(&state.phase, Phase::First { winner } if winner != side) =>
+        {
+            Ok(format!(
+                "first {chosen}: not needed, {} won the initiative",
+                state.initiative.clone().unwrap_or_default()
+            ))
+        }
         Command::First { side: chosen } => cmd_first(state, side, chosen, out),
         Command::Activate { unit, actions } => cmd_activate(state, side, unit, actions, out),
         Command::React { unit } => cmd_react(state, side, unit.as_deref(), dice, out),
