@@ -108,6 +108,18 @@ fn initiative_004_only_the_winner_chooses_first() {
         },
         &mut d,
     );
+    // Stated before the roll (R50), axis's choice is moot once allies win: it chooses nothing.
+    assert!(texts(&out).contains("allies wins"));
+    assert_eq!(awaited(&st), vec![("allies".into(), "first".into())]);
+    // After the roll, axis choosing is refused.
+    let out = cmd(
+        &mut st,
+        "axis",
+        Command::First {
+            side: "axis".into(),
+        },
+        &mut d,
+    );
     let (reason, rule) = refused(&out);
     assert!(reason.contains("allies won the initiative"), "{reason}");
     assert!(rule.contains("Initiative"));

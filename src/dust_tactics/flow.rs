@@ -1406,6 +1406,7 @@ fn plan_fire(
                 "choose a target in sight, or move first",
             );
         }
+        check_spray(state, u, from, &w, &f.through, to, occ)?;
         if lines
             .iter()
             .any(|l: &LineOrder| l.shooter == shooter && l.weapon == w.id)
@@ -1451,6 +1452,101 @@ fn plan_fire(
         );
     }
     Ok(lines)
+}
+
+/// The squares a flamethrower's flames spread to besides its target (000 "Flamethrowers", R103):
+/// only a flamethrower reaching beyond 1 square sprays; the squares, target included, are at
+/// most its range in number, distinct, each in range and each visible from the shooter on its
+/// own ("you still need to be able to target each square independently"), so the flame never
+/// goes past a square blocking line of sight.
+fn check_spray(
+    state: &State,
+    u: &UnitState,
+    from: Square,
+    w: &WeaponLine,
+    through: &[Square],
+    target: Square,
+    occ: &Occupancy,
+) -> Result<(), Refusal> {
+    if through.is_empty() {
+        return Ok(());
+    }
+    let rule = "000 'Flamethrowers': you choose the squares where the flames spread, each must be targetable on its own";
+    let reach = match w.range {
+        WeaponRange::Upto(n) => n as usize,
+        WeaponRange::Between(_, n) => n as usize,
+        _ => 1,
+    };
+    if !w.traits.contains(&WeaponTrait::Flamethrower) || reach < 2 {
+        return refuse(
+            format!(
+                "{} does not spray: only a flamethrower with a range beyond 1 square chooses squares with `through`",
+                w.name
+            ),
+            rule,
+            format!("attack {} at <target>", w.id),
+        );
+    }
+    if through.len() + 1 > reach {
+        return refuse(
+            format!(
+                "{} has range {reach}: the flames reach at most {reach} squares, the target's included, and {} are named",
+                w.name,
+                through.len() + 1
+            ),
+            rule,
+            format!("name at most {} square(s) after `through`", reach - 1),
+        );
+    }
+    let my_type = card(state, u)
+        .map(|c| c.unit_type)
+        .unwrap_or(UnitType::Squad);
+    let mut seen = vec![target];
+    for sq in through {
+        if seen.contains(sq) || *sq == from {
+            return refuse(
+                format!("{sq} is named twice or is the shooter's own square"),
+                rule,
+                "name each other square once",
+            );
+        }
+        seen.push(*sq);
+        let dist = geometry::distance(from, *sq);
+        if !geometry::in_range(w.range, dist) {
+            return refuse(
+                format!(
+                    "{sq} is {dist} squares from {from}, beyond {}'s range",
+                    w.name
+                ),
+                rule,
+                "choose squares within range",
+            );
+        }
+        let there = occ
+            .get(sq)
+            .and_then(|v| v.first())
+            .map(|o| o.unit_type)
+            .unwrap_or(UnitType::Squad);
+        if let Sight::Blocked { at, why } = geometry::line_of_sight(
+            &state.scenario.board,
+            occ,
+            Sighter {
+                square: from,
+                unit_type: my_type,
+            },
+            Sighter {
+                square: *sq,
+                unit_type: there,
+            },
+        ) {
+            return refuse(
+                format!("the flames cannot reach {sq}: line of sight is blocked at {at} ({why})"),
+                rule,
+                "choose squares the shooter can see",
+            );
+        }
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1801,18 +1897,9 @@ fn fire_line(
                     );
                     continue;
                 };
-                let (armour, health) = ce.kind.armour_health();
-                let profile = TargetProfile {
-                    armour: super::model::Armour::Vehicle(armour),
-                    unit_type: UnitType::Vehicle,
-                    models: 1,
-                    remaining: health.saturating_sub(ce.damage) as u32,
-                    cover: Cover::None,
-                    soft_save: Save::None,
-                    hard_save: Save::None,
-                    damage_resilient: false,
-                };
-                let o = combat::resolve_line(&w, &profile, &opts, round, dice);
+                let (_, health) = ce.kind.armour_health();
+                // No save; explosives re-roll misses against a tank trap (004, combat R37).
+                let o = combat::resolve_cover_attack(&w, ce.kind, ce.damage, &opts, round, dice);
                 out.happenings.push(Happening {
                     text: format!(
                         "{} fires {} ({how}) at the cover element on {at}: {}",
@@ -3211,6 +3298,26 @@ fn holder(state: &State, at: Square) -> Option<String> {
     }
 }
 
+/// Whether some unit of `side` left in the game could ever stand on `at` (R104): the square is
+/// not closed to it by terrain or a cover element (units are ignored: they move).
+fn can_hold(state: &State, side: &str, at: Square) -> bool {
+    state
+        .units
+        .iter()
+        .filter(|u| u.side == side && !u.destroyed)
+        .any(|u| {
+            let mover = Mover {
+                unit: super::model::UnitId(u.id.clone()),
+                side: u.side.clone(),
+                unit_type: unit_type(state, &u.id),
+                jump: has_skill(state, &u.id, "jump"),
+                agile: has_skill(state, &u.id, "agile"),
+                tracked: has_skill(state, &u.id, "tracked-vehicle"),
+            };
+            geometry::may_stand(&state.scenario.board, &Occupancy::new(), &mover, at).is_none()
+        })
+}
+
 fn game_over(state: &State) -> Option<GameResult> {
     let sides = sides_list(state);
     // Objective met (004 "End of the game").
@@ -3232,6 +3339,17 @@ fn game_over(state: &State) -> Option<GameResult> {
         .iter()
         .filter(|s| !state.units.iter().any(|u| &u.side == *s && !u.destroyed))
         .collect();
+    let holds: Vec<(&String, Square)> = state
+        .scenario
+        .objectives
+        .iter()
+        .filter_map(|o| match o {
+            Objective::Hold { side, at } => Some((side, *at)),
+            _ => None,
+        })
+        .collect();
+    let objectives_gone =
+        !holds.is_empty() && holds.iter().all(|(side, at)| !can_hold(state, side, *at));
     let reason = if !wiped.is_empty() {
         format!(
             "all units of {} are destroyed",
@@ -3241,6 +3359,8 @@ fn game_over(state: &State) -> Option<GameResult> {
                 .collect::<Vec<_>>()
                 .join(" and ")
         )
+    } else if objectives_gone {
+        "no side can fulfil its objective any more (004 'End of the game')".to_string()
     } else if state.round >= state.scenario.rounds {
         format!("the round limit ({}) is reached", state.scenario.rounds)
     } else {
