@@ -240,6 +240,11 @@ fn retaliate_r101_ask_makes_it_a_decision_with_two_options() {
     accepted(&stab(&mut st, &mut ScriptedDice::new([5; 8])));
     assert_eq!(awaited(&st), vec![("axis".into(), "retaliate".into())]);
     assert_eq!(options(&st, "axis"), vec!["retaliate yes", "retaliate no"]);
+    let t = DustTactics.orders_template(&st, "axis");
+    assert!(
+        t.contains("strike back") && t.contains("# retaliate no"),
+        "{t}"
+    );
     // Only the defender's side answers.
     let out = send(
         &mut st,
