@@ -155,8 +155,9 @@ fn random_legal_games_of_every_scenario_end_with_every_unit_on_a_legal_square() 
             }
         }
     }
+    eprintln!("decisions seen: {seen:?}");
     // Asked for everything, the games meet the decisions a game always has.
-    for d in ["activate", "first", "react"] {
+    for d in ["activate", "first", "react", "casualties"] {
         assert!(seen.iter().any(|s| s == d), "{d} never awaited: {seen:?}");
     }
 }
