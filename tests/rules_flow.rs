@@ -59,7 +59,8 @@ fn initiative_004_ties_are_rerolled() {
 
 #[test]
 fn black_ops_004_adds_one_initiative_die_not_stacking() {
-    // 004 "Black Ops": +1 initiative die; does not stack across several units.
+    // 004 "Black Ops": "Roll one extra die during each initiative roll. This bonus does not
+    // stack with multiple units."
     let hero = with_skill(card("bo", UnitType::Hero, 3, 1, vec![]), "black-ops", None);
     let s = scenario(
         vec![unit("h1", "bo", Some("A5")), unit("h2", "bo", Some("B5"))],
@@ -930,7 +931,8 @@ fn setup_checks_cards_ids_and_ap_limit() {
 
 #[test]
 fn skill_fast_004_one_extra_space_on_one_move() {
-    // 004 "Fast": +1 space on a MOVE; with two MOVEs only one of them gets the bonus.
+    // 004 "Fast": "When the unit performs a MOVE action, it may move 1 additional space. If the
+    // unit performs 2 MOVE actions, this skill can only affect one of those move actions."
     let c = with_skill(squad("sq"), "fast", None);
     let mut st = start(
         scenario(
@@ -958,7 +960,8 @@ fn skill_fast_004_one_extra_space_on_one_move() {
 
 #[test]
 fn skill_assault_004_doubles_movement_once_per_game() {
-    // 004 "Assault": once per game the unit doubles its Movement, even over two MOVEs.
+    // 004 "Assault": "Once per game the unit doubles its [Movement] value, even if it performs
+    // 2 MOVE actions."
     let c = with_skill(squad("sq"), "assault", Some(1));
     let s = scenario(
         vec![unit("a1", "sq", Some("E9"))],
@@ -998,8 +1001,9 @@ fn skill_assault_004_doubles_movement_once_per_game() {
 
 #[test]
 fn skill_berserk_and_all_in_one_004_are_declared_and_change_the_fire() {
-    // 004 "Berserk" (re-roll misses once more, once per game) and "All In One" (double dice
-    // for all weapons that round, once per game) are free skills declared in the activation.
+    // 004 "Berserk": "Once per game the unit may reroll all [miss] results once for each weapon
+    // line"; 004 "All In One": "Once per game this unit may roll twice the normal number of
+    // attack dice for all its weapons for that round." Free skills declared in the activation.
     let c = with_skill(
         with_skill(squad("sq"), "berserk", Some(1)),
         "all-in-one",
@@ -1042,7 +1046,9 @@ fn skill_berserk_and_all_in_one_004_are_declared_and_change_the_fire() {
 
 #[test]
 fn skill_fighting_spirit_004_needs_a_move_before_the_attack() {
-    // 004 "Fighting Spirit": the hero must have made at least one MOVE before attacking.
+    // 004 "Fighting Spirit": "Once per game the hero can treat [miss] as [hit] … as long he
+    // performed at least one MOVE action this round. To trigger this bonus, he must move before
+    // attacking."
     let hero = with_skill(
         card(
             "joe",
@@ -1094,7 +1100,7 @@ fn skill_fighting_spirit_004_needs_a_move_before_the_attack() {
 
 #[test]
 fn skill_spotter_004_reverses_the_squad_dice() {
-    // 004 "Spotter": the spotter's squad reverses its attack dice.
+    // 004 "Spotter": "When a spotter's squad attacks, reverse the die results."
     let c = with_skill(squad("sq"), "spotter", None);
     let mut st = start(
         scenario(
@@ -1116,7 +1122,8 @@ fn skill_spotter_004_reverses_the_squad_dice() {
 
 #[test]
 fn skill_sniper_004_names_a_model_and_hits_it() {
-    // 004 "Sniper": name a specific miniature; each HIT does 1 damage to that miniature.
+    // 004 "Sniper": "When declaring a target, specify which miniature the sniper is targeting
+    // (instead of an entire unit). If he obtains a [hit], inflict 1 damage to that miniature."
     let c = with_skill(squad("sniper"), "sniper", None);
     let mut st = start(
         scenario(
@@ -1163,8 +1170,9 @@ fn skill_sniper_004_names_a_model_and_hits_it() {
 
 #[test]
 fn skill_charge_004_move_move_then_close_attack_with_window_after_the_second_move() {
-    // 004 "Charge" + "Reactive fire situations": MOVE + MOVE + an ATTACK with range 1 / C
-    // weapons; reactive fire after the second MOVE, before the attack.
+    // 004 "Charge": "The unit can perform an ATTACK action with all of its range 1 or range C
+    // weapons after performing 2 MOVE actions"; 004 "Reactive fire situations": "reactive fire
+    // must occur immediately after the second MOVE, but before the close combat ATTACK."
     let mut c = with_skill(squad("sq"), "charge", None);
     c.weapons.push(weapon("claw", WeaponRange::Close, 1, 1));
     let mut st = start(
@@ -1205,7 +1213,8 @@ fn skill_charge_004_move_move_then_close_attack_with_window_after_the_second_mov
 
 #[test]
 fn skill_tank_head_004_heals_an_adjacent_friendly_vehicle_once_per_game() {
-    // 004 "Tank Head" (SKILL): once per game heal all damage on an adjacent friendly vehicle.
+    // 004 "Tank Head (SKILL)": "Once per game the hero can perform 1 SKILL action to heal all
+    // damage on an adjacent friendly vehicle. This happens on the hero's activation."
     let hero = with_skill(
         card("joe", UnitType::Hero, 3, 2, vec![]),
         "tank-head",
@@ -1242,7 +1251,8 @@ fn skill_tank_head_004_heals_an_adjacent_friendly_vehicle_once_per_game() {
 
 #[test]
 fn skill_self_repair_004_rolls_one_die_per_lost_health_at_end_of_round() {
-    // 004 "Self Repair": at the end of each round roll 1 die per lost health; HIT restores 1.
+    // 004 "Self Repair": "At the end of each round, roll a die for each [health] on the unit
+    // card that is marked. For each [hit] rolled, the vehicle recovers one [health]."
     let tank = with_skill(
         card("tank", UnitType::Vehicle, 5, 1, vec![]),
         "self-repair",
