@@ -517,3 +517,29 @@ fn command_display_round_trips_the_new_forms() {
         let _: &Command = &cmds[0];
     }
 }
+
+#[test]
+fn standing_r101_r102_a_units_own_order_beats_any() {
+    // Retaliation: `any ask` but `x1 yes` → x1 strikes back without a mail.
+    let mut st = melee();
+    flow::standing_retaliate(&mut st, "axis", None, Policy::Ask).unwrap();
+    let out = send(
+        &mut st,
+        "axis",
+        "standing retaliate x1 yes",
+        &mut ScriptedDice::new([]),
+    );
+    assert_eq!(understood(&out), vec!["standing retaliate x1 yes"]);
+    let mut d = ScriptedDice::new([5, 5, 5, 5, 5, 5, 5, 5, /* x1 */ 1, 5, 5, 5]);
+    let out = stab(&mut st, &mut d);
+    assert!(texts(&out).contains("standing order of axis: x1 retaliates"));
+    assert_eq!(u(&st, "a1").models.len(), 3);
+    // Reactive fire: `any never` but `x1 auto` → x1 reacts; x2 stays out.
+    let mut st = window_game();
+    flow::standing_react(&mut st, "axis", None, Policy::Never).unwrap();
+    flow::standing_react(&mut st, "axis", Some("x1"), Policy::Yes).unwrap();
+    begin(&mut st, "allies");
+    let t = texts(&move_a1(&mut st, &mut ScriptedDice::new([5])));
+    assert!(t.contains("standing order of axis: react with x1"), "{t}");
+    assert!(!u(&st, "x2").activated);
+}
