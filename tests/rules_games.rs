@@ -161,3 +161,21 @@ fn random_legal_games_of_every_scenario_end_with_every_unit_on_a_legal_square() 
         assert!(seen.iter().any(|s| s == d), "{d} never awaited: {seen:?}");
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(8))]
+    /// Property form: any scenario, any seed for the dice and the two random bots, with or
+    /// without standing orders: the game ends and no unit ever stands on an illegal square.
+    #[test]
+    fn prop_random_games_end_on_legal_squares(which in 0usize..16, seed in 0u64..1_000_000, ask in proptest::bool::ANY) {
+        let all = scenario::builtin();
+        let (name, text) = all[which % all.len()];
+        play(
+            name,
+            text,
+            |i| Style::Random(seed.wrapping_mul(7) + i as u64),
+            ask.then_some(ASK_EVERYTHING),
+            seed,
+        );
+    }
+}
