@@ -239,12 +239,24 @@ fn retaliate_r101_ask_makes_it_a_decision_with_two_options() {
     flow::standing_retaliate(&mut st, "axis", None, Policy::Ask).unwrap();
     accepted(&stab(&mut st, &mut ScriptedDice::new([5; 8])));
     assert_eq!(awaited(&st), vec![("axis".into(), "retaliate".into())]);
-    assert_eq!(options(&st, "axis"), vec!["retaliate yes", "retaliate no"]);
+    // The options name the defender, so a team player sees it is their unit's decision.
+    assert_eq!(
+        options(&st, "axis"),
+        vec!["retaliate x1 yes", "retaliate x1 no"]
+    );
     let t = DustTactics.orders_template(&st, "axis");
     assert!(
-        t.contains("strike back") && t.contains("# retaliate no"),
+        t.contains("strike back") && t.contains("# retaliate x1 no"),
         "{t}"
     );
+    // Naming another unit is refused, saying whose retaliation is awaited.
+    let out = send(
+        &mut st,
+        "axis",
+        "retaliate x2 yes",
+        &mut ScriptedDice::new([]),
+    );
+    assert!(understood(&out)[0].contains("the retaliation awaited is x1's"));
     // Only the defender's side answers.
     let out = send(
         &mut st,
@@ -254,8 +266,9 @@ fn retaliate_r101_ask_makes_it_a_decision_with_two_options() {
     );
     assert!(understood(&out)[0].contains("axis decides whether x1 retaliates"));
     let mut d = ScriptedDice::new([1, 1, 5, 5]);
+    // The short form answers the one awaited decision.
     let out = send(&mut st, "axis", "retaliate yes", &mut d);
-    assert_eq!(understood(&out), vec!["retaliate yes"]);
+    assert_eq!(understood(&out), vec!["retaliate x1 yes"]);
     assert_eq!(d.remaining(), 0);
     assert_eq!(u(&st, "a1").models.len(), 2);
     // Nothing is awaited any more: a second answer is refused, naming the rule.
@@ -271,7 +284,7 @@ fn retaliate_r101_deadline_default_is_yes() {
     // Then x1's own activation defaults to nothing, the round ends, allies win round 2's roll.
     let mut d = ScriptedDice::new([1, 5, 5, 5, /* round 2 */ 1, 5, 5, 5, 5, 5]);
     let out = DustTactics.default_for(&mut st, "axis", &mut d);
-    assert!(understood(&out).contains(&"retaliate yes".to_string()));
+    assert!(understood(&out).contains(&"retaliate x1 yes".to_string()));
     assert_eq!(u(&st, "a1").models.len(), 3);
 }
 
@@ -425,7 +438,7 @@ fn bot_answers_retaliation_casualties_and_reactions_with_an_offered_option() {
     flow::standing_retaliate(&mut st, "axis", None, Policy::Ask).unwrap();
     accepted(&stab(&mut st, &mut ScriptedDice::new([5; 8])));
     let mut bot = Bot::new("axis", Style::Aggressive);
-    assert_eq!(bot.orders(&st).as_deref(), Some("retaliate yes"));
+    assert_eq!(bot.orders(&st).as_deref(), Some("retaliate x1 yes"));
     let mut random = Bot::new("axis", Style::Random(7));
     let pick = random.orders(&st).unwrap();
     assert!(options(&st, "axis").contains(&pick), "{pick}");
@@ -504,7 +517,7 @@ fn parse_r101_retaliate_needs_yes_or_no() {
 fn command_display_round_trips_the_new_forms() {
     for text in [
         "retaliate yes",
-        "retaliate no",
+        "retaliate x1 no",
         "standing retaliate any ask",
         "standing retaliate x1 no",
         "standing casualties any ask",

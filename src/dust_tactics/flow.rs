@@ -556,7 +556,9 @@ pub fn apply(
             };
             standing_retaliate(state, side, unit.as_deref(), policy)
         }
-        Command::Retaliate { yes } => cmd_retaliate(state, side, *yes, dice, out),
+        Command::Retaliate { unit, yes } => {
+            cmd_retaliate(state, side, unit.as_deref(), *yes, dice, out)
+        }
         Command::StandingFirst { side: first } => {
             standing_first(state, side, first.as_deref(), out)
         }
@@ -2593,6 +2595,7 @@ fn retaliation_lines(state: &State, unit: &str, attacker: &str) -> Vec<LineOrder
 fn cmd_retaliate(
     state: &mut State,
     side: &str,
+    named: Option<&str>,
     yes: bool,
     dice: &mut dyn DiceSource,
     out: &mut Outcome,
@@ -2619,12 +2622,22 @@ fn cmd_retaliate(
             "wait for the next report",
         );
     }
+    if let Some(n) = named.filter(|n| !n.eq_ignore_ascii_case(&unit)) {
+        return refuse(
+            format!("the retaliation awaited is {unit}'s, not {n}'s"),
+            rule,
+            format!("retaliate {unit} yes"),
+        );
+    }
     let Some(mut act) = take_activation(state) else {
         return refuse("no close-combat retaliation is awaited", rule, "wait");
     };
     answer_retaliate(state, &mut act, yes, dice, out);
     state.phase = Phase::Activation(act);
-    Ok(format!("retaliate {}", if yes { "yes" } else { "no" }))
+    Ok(format!(
+        "retaliate {unit} {}",
+        if yes { "yes" } else { "no" }
+    ))
 }
 
 /// Closes a retaliation decision: the defender's range C lines fire at the attacker, damage
@@ -3559,10 +3572,13 @@ pub fn awaiting(state: &State) -> Vec<crate::game::Awaiting> {
                 decision: "casualties".into(),
                 options: casualty_options(state, unit, *points),
             }],
-            Some(Wait::Retaliate { side, .. }) => vec![Awaiting {
+            Some(Wait::Retaliate { side, unit, .. }) => vec![Awaiting {
                 side: side.clone(),
                 decision: "retaliate".into(),
-                options: vec!["retaliate yes".into(), "retaliate no".into()],
+                options: vec![
+                    format!("retaliate {unit} yes"),
+                    format!("retaliate {unit} no"),
+                ],
             }],
             None => vec![],
         },
@@ -3610,7 +3626,10 @@ pub fn default_for(state: &mut State, side: &str, dice: &mut dyn DiceSource) -> 
                     unit: best.map(|b| b.0),
                 }
             }
-            "retaliate" => Command::Retaliate { yes: true },
+            "retaliate" => Command::Retaliate {
+                unit: None,
+                yes: true,
+            },
             "casualties" => {
                 let Phase::Activation(a) = &state.phase else {
                     break;

@@ -145,7 +145,10 @@ fn not_commanded(from: &Sender<'_>, cmd: &orders::Command) -> Option<CommandOutc
         | Command::StandingRetaliate {
             unit: Some(unit), ..
         }
-        | Command::StandingCasualtiesAsk { unit: Some(unit) } => unit,
+        | Command::StandingCasualtiesAsk { unit: Some(unit) }
+        | Command::Retaliate {
+            unit: Some(unit), ..
+        } => unit,
         _ => return None,
     };
     if units.iter().any(|u| u.eq_ignore_ascii_case(unit)) {

@@ -14,7 +14,7 @@
 //! casualties <unit>: <model> …
 //! concede | offer draw | accept draw | report | template
 //! absent until <RFC3339 date-time or YYYY-MM-DD>
-//! retaliate yes | retaliate no
+//! retaliate [<unit>] yes | no
 //! standing react <your unit|any> auto | never | ask
 //! standing react <enemy unit|any> with <your unit>      (older form: <your unit> auto)
 //! standing casualties <unit>: <model> …
@@ -63,8 +63,8 @@ pub enum Command {
     StandingCasualties { unit: String, models: Vec<String> },
     /// Standing choice when winning initiative: `None` means ask every time.
     StandingFirst { side: Option<String> },
-    /// Answer to a close-combat retaliation decision.
-    Retaliate { yes: bool },
+    /// Answer to a close-combat retaliation decision (`unit`, if named, is the defender).
+    Retaliate { unit: Option<String>, yes: bool },
     /// `standing casualties <unit|any> ask`: this side chooses those casualties by mail.
     StandingCasualtiesAsk { unit: Option<String> },
     /// `standing retaliate <unit|any> yes|no|ask`: `policy` None is ask.
@@ -256,8 +256,12 @@ impl fmt::Display for Command {
             Command::StandingFirst { side } => {
                 write!(f, "standing first {}", side.as_deref().unwrap_or("ask"))
             }
-            Command::Retaliate { yes } => {
-                write!(f, "retaliate {}", if *yes { "yes" } else { "no" })
+            Command::Retaliate { unit, yes } => {
+                f.write_str("retaliate ")?;
+                if let Some(u) = unit {
+                    write!(f, "{u} ")?;
+                }
+                f.write_str(if *yes { "yes" } else { "no" })
             }
             Command::StandingCasualtiesAsk { unit } => {
                 write!(
@@ -828,15 +832,25 @@ fn parse_single(line: usize, text: &str, kw: &str) -> Result<Command, OrderError
                 unit: (unit != "none").then_some(unit),
             })
         }
-        "retaliate" => match lower.as_slice() {
-            [_, w] if w == "yes" => Ok(Command::Retaliate { yes: true }),
-            [_, w] if w == "no" => Ok(Command::Retaliate { yes: false }),
-            _ => Err(err(
-                line,
-                "`retaliate` is answered `retaliate yes` or `retaliate no`",
-                "retaliate yes",
-            )),
-        },
+        "retaliate" => {
+            let (unit, answer) = match lower.as_slice() {
+                [_, a] => (None, a.as_str()),
+                [_, u, a] => (id(u), a.as_str()),
+                _ => (None, ""),
+            };
+            let bad = matches!(lower.as_slice(), [_, u, _] if id(u).is_none());
+            match answer {
+                "yes" | "no" if !bad => Ok(Command::Retaliate {
+                    unit,
+                    yes: answer == "yes",
+                }),
+                _ => Err(err(
+                    line,
+                    "`retaliate` is answered `retaliate yes` or `retaliate no` (optionally naming your unit: `retaliate rangers yes`)",
+                    "retaliate yes",
+                )),
+            }
+        }
         "casualties" => {
             let (unit, models) = casualty_list(line, rest, "casualties")?;
             Ok(Command::Casualties { unit, models })
