@@ -59,7 +59,8 @@ fn initiative_004_ties_are_rerolled() {
 
 #[test]
 fn black_ops_004_adds_one_initiative_die_not_stacking() {
-    // 004 "Black Ops": +1 initiative die; does not stack across several units.
+    // 004 "Black Ops": "Roll one extra die during each initiative roll. This bonus does not
+    // stack with multiple units."
     let hero = with_skill(card("bo", UnitType::Hero, 3, 1, vec![]), "black-ops", None);
     let s = scenario(
         vec![unit("h1", "bo", Some("A5")), unit("h2", "bo", Some("B5"))],
@@ -100,6 +101,18 @@ fn initiative_004_only_the_winner_chooses_first() {
     // 004 "Initiative": the side with most hits chooses which side plays first.
     let mut st = duel();
     let mut d = ScriptedDice::new([1, 5, 5, 5, 5, 5]);
+    let out = cmd(
+        &mut st,
+        "axis",
+        Command::First {
+            side: "axis".into(),
+        },
+        &mut d,
+    );
+    // Stated before the roll (R50), axis's choice is moot once allies win: it chooses nothing.
+    assert!(texts(&out).contains("allies wins"));
+    assert_eq!(awaited(&st), vec![("allies".into(), "first".into())]);
+    // After the roll, axis choosing is refused.
     let out = cmd(
         &mut st,
         "axis",
@@ -661,8 +674,9 @@ fn reactive_r55_skill_or_nothing_pairs_open_one_window_after_the_first_action() 
 }
 
 #[test]
-fn reactive_004_default_is_no_reaction() {
-    // R59: the default answer to a window is `react none`.
+fn reactive_r100_deadline_default_reacts_with_the_most_harmful_unit() {
+    // R100 (replacing R59's `react none`): a window left unanswered at the deadline gets the
+    // same answer as a side without standing orders: the eligible unit most likely to hurt.
     let mut st = duel();
     begin(&mut st, "allies");
     let mut d = ScriptedDice::new([]);
@@ -674,10 +688,11 @@ fn reactive_004_default_is_no_reaction() {
     ));
     // Then axis is awaited to activate: its default is NOTHING, NOTHING for x1, which ends the
     // round and rolls round 2's initiative.
-    let mut d = ScriptedDice::new([1, 5, 5, 5, 5, 5]);
+    // The reactive die misses (x1 is activated by the attempt), the round ends, round 2 rolls.
+    let mut d = ScriptedDice::new([5, 1, 5, 5, 5, 5, 5]);
     let out = DustTactics.default_for(&mut st, "axis", &mut d);
-    assert!(texts(&out).contains("does not react"));
-    assert!(texts(&out).contains("axis activates x1: nothing, nothing"));
+    assert_eq!(d.remaining(), 0);
+    assert!(texts(&out).contains("x1 attempts reactive fire at a1: MISS"));
     assert_eq!(out.rounds_ended, vec![1]);
 }
 
@@ -916,7 +931,8 @@ fn setup_checks_cards_ids_and_ap_limit() {
 
 #[test]
 fn skill_fast_004_one_extra_space_on_one_move() {
-    // 004 "Fast": +1 space on a MOVE; with two MOVEs only one of them gets the bonus.
+    // 004 "Fast": "When the unit performs a MOVE action, it may move 1 additional space. If the
+    // unit performs 2 MOVE actions, this skill can only affect one of those move actions."
     let c = with_skill(squad("sq"), "fast", None);
     let mut st = start(
         scenario(
@@ -944,7 +960,8 @@ fn skill_fast_004_one_extra_space_on_one_move() {
 
 #[test]
 fn skill_assault_004_doubles_movement_once_per_game() {
-    // 004 "Assault": once per game the unit doubles its Movement, even over two MOVEs.
+    // 004 "Assault": "Once per game the unit doubles its [Movement] value, even if it performs
+    // 2 MOVE actions."
     let c = with_skill(squad("sq"), "assault", Some(1));
     let s = scenario(
         vec![unit("a1", "sq", Some("E9"))],
@@ -984,8 +1001,9 @@ fn skill_assault_004_doubles_movement_once_per_game() {
 
 #[test]
 fn skill_berserk_and_all_in_one_004_are_declared_and_change_the_fire() {
-    // 004 "Berserk" (re-roll misses once more, once per game) and "All In One" (double dice
-    // for all weapons that round, once per game) are free skills declared in the activation.
+    // 004 "Berserk": "Once per game the unit may reroll all [miss] results once for each weapon
+    // line"; 004 "All In One": "Once per game this unit may roll twice the normal number of
+    // attack dice for all its weapons for that round." Free skills declared in the activation.
     let c = with_skill(
         with_skill(squad("sq"), "berserk", Some(1)),
         "all-in-one",
@@ -1028,7 +1046,9 @@ fn skill_berserk_and_all_in_one_004_are_declared_and_change_the_fire() {
 
 #[test]
 fn skill_fighting_spirit_004_needs_a_move_before_the_attack() {
-    // 004 "Fighting Spirit": the hero must have made at least one MOVE before attacking.
+    // 004 "Fighting Spirit": "Once per game the hero can treat [miss] as [hit] … as long he
+    // performed at least one MOVE action this round. To trigger this bonus, he must move before
+    // attacking."
     let hero = with_skill(
         card(
             "joe",
@@ -1080,7 +1100,7 @@ fn skill_fighting_spirit_004_needs_a_move_before_the_attack() {
 
 #[test]
 fn skill_spotter_004_reverses_the_squad_dice() {
-    // 004 "Spotter": the spotter's squad reverses its attack dice.
+    // 004 "Spotter": "When a spotter's squad attacks, reverse the die results."
     let c = with_skill(squad("sq"), "spotter", None);
     let mut st = start(
         scenario(
@@ -1102,7 +1122,8 @@ fn skill_spotter_004_reverses_the_squad_dice() {
 
 #[test]
 fn skill_sniper_004_names_a_model_and_hits_it() {
-    // 004 "Sniper": name a specific miniature; each HIT does 1 damage to that miniature.
+    // 004 "Sniper": "When declaring a target, specify which miniature the sniper is targeting
+    // (instead of an entire unit). If he obtains a [hit], inflict 1 damage to that miniature."
     let c = with_skill(squad("sniper"), "sniper", None);
     let mut st = start(
         scenario(
@@ -1149,8 +1170,9 @@ fn skill_sniper_004_names_a_model_and_hits_it() {
 
 #[test]
 fn skill_charge_004_move_move_then_close_attack_with_window_after_the_second_move() {
-    // 004 "Charge" + "Reactive fire situations": MOVE + MOVE + an ATTACK with range 1 / C
-    // weapons; reactive fire after the second MOVE, before the attack.
+    // 004 "Charge": "The unit can perform an ATTACK action with all of its range 1 or range C
+    // weapons after performing 2 MOVE actions"; 004 "Reactive fire situations": "reactive fire
+    // must occur immediately after the second MOVE, but before the close combat ATTACK."
     let mut c = with_skill(squad("sq"), "charge", None);
     c.weapons.push(weapon("claw", WeaponRange::Close, 1, 1));
     let mut st = start(
@@ -1191,7 +1213,8 @@ fn skill_charge_004_move_move_then_close_attack_with_window_after_the_second_mov
 
 #[test]
 fn skill_tank_head_004_heals_an_adjacent_friendly_vehicle_once_per_game() {
-    // 004 "Tank Head" (SKILL): once per game heal all damage on an adjacent friendly vehicle.
+    // 004 "Tank Head (SKILL)": "Once per game the hero can perform 1 SKILL action to heal all
+    // damage on an adjacent friendly vehicle. This happens on the hero's activation."
     let hero = with_skill(
         card("joe", UnitType::Hero, 3, 2, vec![]),
         "tank-head",
@@ -1228,7 +1251,8 @@ fn skill_tank_head_004_heals_an_adjacent_friendly_vehicle_once_per_game() {
 
 #[test]
 fn skill_self_repair_004_rolls_one_die_per_lost_health_at_end_of_round() {
-    // 004 "Self Repair": at the end of each round roll 1 die per lost health; HIT restores 1.
+    // 004 "Self Repair": "At the end of each round, roll a die for each [health] on the unit
+    // card that is marked. For each [hit] rolled, the vehicle recovers one [health]."
     let tank = with_skill(
         card("tank", UnitType::Vehicle, 5, 1, vec![]),
         "self-repair",
@@ -1510,7 +1534,11 @@ fn casualties_r58_owner_chooses_when_models_carry_different_weapons() {
     ));
     let aw = DustTactics.awaiting(&st);
     assert_eq!(aw[0].decision, "casualties");
-    assert_eq!(aw[0].options, vec!["casualties a1: m3"]);
+    // Every distinct choice is offered, the default first (R100): a plain model or the carrier.
+    assert_eq!(
+        aw[0].options,
+        vec!["casualties a1: m3", "casualties a1: m4"]
+    );
     let t = DustTactics.orders_template(&st, "allies");
     assert!(
         t.contains("# models of a1: m1 (gun), m2 (gun), m3 (gun), m4 (gun, pf)"),
@@ -1688,88 +1716,6 @@ fn heroes_004_a_detached_hero_activates_alone_next_round() {
 // ---------------------------------------------------------------------------------------------
 
 use dustmail::dust_tactics::flow;
-use dustmail::dust_tactics::state::StandingReact;
-
-#[test]
-fn standing_r66_react_order_answers_the_window_without_a_mail() {
-    let mut st = duel();
-    flow::standing_react(
-        &mut st,
-        "axis",
-        Some("a1"),
-        Some(StandingReact::With("x1".into())),
-    )
-    .unwrap();
-    begin(&mut st, "allies");
-    // The window after the move is answered at once: 1 reactive die (miss), then a1's attack.
-    let mut d = ScriptedDice::new([5, 5, 5, 5, 5, /* round 2 */ 1, 5, 5, 5, 5, 5]);
-    let out = cmd(
-        &mut st,
-        "allies",
-        activate("a1", vec![mv("E6"), attack("gun", "x1")]),
-        &mut d,
-    );
-    accepted(&out);
-    assert_eq!(d.remaining(), 0);
-    let t = texts(&out);
-    assert!(t.contains("standing order of axis: react with x1"), "{t}");
-    assert_eq!(out.rounds_ended, vec![1], "x1 is activated by its attempt");
-}
-
-#[test]
-fn standing_r66_never_declines_and_ask_removes_the_order() {
-    let mut st = duel();
-    flow::standing_react(&mut st, "axis", None, Some(StandingReact::Never)).unwrap();
-    begin(&mut st, "allies");
-    let mut d = ScriptedDice::new([]);
-    let out = cmd(
-        &mut st,
-        "allies",
-        activate("a1", vec![mv("E6"), nothing()]),
-        &mut d,
-    );
-    assert!(texts(&out).contains("standing order of axis: no reactive fire"));
-    assert_eq!(awaited(&st), vec![("axis".into(), "activate".into())]);
-    flow::standing_react(&mut st, "axis", None, None).unwrap();
-    assert!(st.standing["axis"].react.is_empty());
-    // Own units cannot trigger, and the reacting unit must be the side's own.
-    assert!(flow::standing_react(&mut st, "axis", Some("x1"), Some(StandingReact::Never)).is_err());
-    assert!(flow::standing_react(
-        &mut st,
-        "axis",
-        None,
-        Some(StandingReact::With("a1".into()))
-    )
-    .is_err());
-}
-
-#[test]
-fn standing_r66_casualties_and_first_are_applied_automatically() {
-    let mut st = hero_game();
-    flow::standing_casualties(&mut st, "allies", "a1", &["joe".into(), "1".into()]).unwrap();
-    let mut out = dustmail::game::Outcome::default();
-    flow::standing_first(&mut st, "axis", Some("axis"), &mut out).unwrap();
-    // Axis wins the initiative: its standing order makes axis go first without a `first`.
-    let mut d = ScriptedDice::new([5, 5, 5, 1, 5, 5, /* attack */ 1, 1, 1, 5]);
-    let out = DustTactics.default_for(&mut st, "allies", &mut d);
-    assert!(texts(&out).contains("standing order of axis: axis activates first"));
-    assert_eq!(awaited(&st), vec![("axis".into(), "activate".into())]);
-    let out = cmd(
-        &mut st,
-        "axis",
-        activate("x1", vec![attack("gun", "a1"), nothing()]),
-        &mut d,
-    );
-    accepted(&out);
-    // 3 damage: joe, then model 1, then the default (last listed: 4).
-    assert_eq!(u(&st, "joe").health, 2);
-    assert_eq!(u(&st, "a1").models, vec!["2", "3"]);
-    // The view shows a side its own standing orders only.
-    let v = DustTactics.view(&st, Some("axis"));
-    assert!(v["standing"].get("allies").is_none());
-    assert!(v["standing"].get("axis").is_some());
-}
-
 #[test]
 fn concede_r67_ends_the_game_for_the_other_side() {
     let mut st = duel();

@@ -27,7 +27,13 @@ pub struct Bot {
     pub side: String,
     rng: SplitMix,
     style: Style,
+    /// Standing orders it was told to set, sent with its next mail.
+    standing: Vec<String>,
 }
+
+/// Standing orders that make a side answer every decision by mail (R100: `ask` is the only
+/// thing that pauses a game).
+pub const ASK_EVERYTHING: &str = "standing first ask\nstanding react any ask\nstanding casualties any ask\nstanding retaliate any ask";
 
 impl Bot {
     pub fn new(side: &str, style: Style) -> Bot {
@@ -39,12 +45,36 @@ impl Bot {
             side: side.to_string(),
             rng: SplitMix(seed),
             style,
+            standing: vec![],
         }
+    }
+
+    /// Tells the bot to set these standing orders (one command a line, e.g. [`ASK_EVERYTHING`]
+    /// or `standing react rangers never`): they go out with its next mail.
+    pub fn set_standing(&mut self, text: &str) {
+        self.standing.extend(
+            text.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(String::from),
+        );
     }
 
     /// The commands (text, one per line, as a player would sign them) answering what the game
     /// awaits from this side, or `None` when it awaits nothing from it.
     pub fn orders(&mut self, state: &State) -> Option<String> {
+        let standing = std::mem::take(&mut self.standing);
+        let choice = self.answer(state);
+        if standing.is_empty() {
+            return choice;
+        }
+        let mut lines = standing;
+        lines.extend(choice);
+        Some(lines.join("\n"))
+    }
+
+    /// The answer to the decision awaited from this side, if any.
+    fn answer(&mut self, state: &State) -> Option<String> {
         let awaited = DustTactics.awaiting(state);
         let a = awaited.iter().find(|a| a.side == self.side)?;
         let choice = match a.decision.as_str() {
@@ -63,8 +93,9 @@ impl Bot {
                 Style::Aggressive => format!("first {}", self.side),
                 Style::Random(_) => self.pick(&a.options)?,
             },
-            // React whenever allowed (the aggressive bot); the random one may decline.
-            "react" => match self.style {
+            // React, retaliate and take the default casualties (the aggressive bot: the first
+            // option); the random one picks any option it is offered.
+            "react" | "retaliate" | "casualties" => match self.style {
                 Style::Aggressive => a.options.first()?.clone(),
                 Style::Random(_) => self.pick(&a.options)?,
             },

@@ -1,7 +1,8 @@
 //! The Dust Tactics state machine (ruleset `ffg-revised`: 004, with 000 where 004 is silent):
 //! initiative, alternating activations, attacks applied, reactive fire, close combat, heroes and
 //! skills. Every command is validated in full before any die is rolled, so a refused command
-//! leaves the state untouched. Rulings R50–R79 are in docs/rulings.d/flow.md.
+//! leaves the state untouched. Rulings R50–R79 are in docs/rulings.d/flow.md, R100–R129 (decisions,
+//! standing orders and their defaults) in docs/rulings.d/engine.md.
 
 use super::combat::{self, FireOptions, TargetProfile};
 use super::geometry::{self, Mover, Occupancy, Occupant, Sight, Sighter};
@@ -498,8 +499,39 @@ pub fn apply(
         }
         .into();
     }
-    advance(state, dice, out);
+    // Round 1: a `first` sent before the initiative is rolled answers that roll if its sender
+    // wins it (R50); the standing order or default (R100) applies only after it.
+    let pre_first =
+        matches!(cmd, Command::First { .. }) && matches!(state.phase, Phase::Initiative);
+    if pre_first {
+        roll_dice_for_initiative(state, dice, out);
+    }
+    // Standing orders and game-end offers need no dice: sent before round 1's roll they are in
+    // force for it (R100).
+    let no_roll = matches!(
+        cmd,
+        Command::StandingReact { .. }
+            | Command::StandingCasualties { .. }
+            | Command::StandingCasualtiesAsk { .. }
+            | Command::StandingRetaliate { .. }
+            | Command::StandingFirst { .. }
+            | Command::Concede
+            | Command::OfferDraw
+            | Command::AcceptDraw
+    );
+    if !no_roll {
+        advance(state, dice, out);
+    }
     let r = match cmd {
+        // A choice stated before the roll by the side that then lost it is moot, not wrong.
+        Command::First { side: chosen }
+            if pre_first && matches!(&state.phase, Phase::First { winner } if winner != side) =>
+        {
+            Ok(format!(
+                "first {chosen}: not needed, {} won the initiative",
+                state.initiative.clone().unwrap_or_default()
+            ))
+        }
         Command::First { side: chosen } => cmd_first(state, side, chosen, out),
         Command::Activate { unit, actions } => cmd_activate(state, side, unit, actions, out),
         Command::React { unit } => cmd_react(state, side, unit.as_deref(), dice, out),
@@ -508,15 +540,24 @@ pub fn apply(
         Command::OfferDraw => offer_draw(state, side, out),
         Command::AcceptDraw => accept_draw(state, side, out),
         Command::StandingReact { trigger, answer } => {
-            let answer = match answer {
-                StandingReaction::With(u) => Some(StandingReact::With(u.clone())),
-                StandingReaction::Never => Some(StandingReact::Never),
-                StandingReaction::Ask => None,
-            };
-            standing_react(state, side, trigger.as_deref(), answer)
+            standing_react_order(state, side, trigger.as_deref(), answer)
         }
         Command::StandingCasualties { unit, models } => {
             standing_casualties(state, side, unit, models)
+        }
+        Command::StandingCasualtiesAsk { unit } => {
+            standing_casualties_ask(state, side, unit.as_deref())
+        }
+        Command::StandingRetaliate { unit, policy } => {
+            let policy = match policy {
+                Some(true) => Policy::Yes,
+                Some(false) => Policy::Never,
+                None => Policy::Ask,
+            };
+            standing_retaliate(state, side, unit.as_deref(), policy)
+        }
+        Command::Retaliate { unit, yes } => {
+            cmd_retaliate(state, side, unit.as_deref(), *yes, dice, out)
         }
         Command::StandingFirst { side: first } => {
             standing_first(state, side, first.as_deref(), out)
@@ -529,6 +570,9 @@ pub fn apply(
             "send it on its own line; the referee handles it before the rules",
         ),
     };
+    if pre_first {
+        settle_first(state, out);
+    }
     match r {
         Ok(understood) => {
             run(state, dice, out);
@@ -1365,6 +1409,7 @@ fn plan_fire(
                 "choose a target in sight, or move first",
             );
         }
+        check_spray(state, u, from, &w, &f.through, to, occ)?;
         if lines
             .iter()
             .any(|l: &LineOrder| l.shooter == shooter && l.weapon == w.id)
@@ -1410,6 +1455,101 @@ fn plan_fire(
         );
     }
     Ok(lines)
+}
+
+/// The squares a flamethrower's flames spread to besides its target (000 "Flamethrowers", R103):
+/// only a flamethrower reaching beyond 1 square sprays; the squares, target included, are at
+/// most its range in number, distinct, each in range and each visible from the shooter on its
+/// own ("you still need to be able to target each square independently"), so the flame never
+/// goes past a square blocking line of sight.
+fn check_spray(
+    state: &State,
+    u: &UnitState,
+    from: Square,
+    w: &WeaponLine,
+    through: &[Square],
+    target: Square,
+    occ: &Occupancy,
+) -> Result<(), Refusal> {
+    if through.is_empty() {
+        return Ok(());
+    }
+    let rule = "000 'Flamethrowers': you choose the squares where the flames spread, each must be targetable on its own";
+    let reach = match w.range {
+        WeaponRange::Upto(n) => n as usize,
+        WeaponRange::Between(_, n) => n as usize,
+        _ => 1,
+    };
+    if !w.traits.contains(&WeaponTrait::Flamethrower) || reach < 2 {
+        return refuse(
+            format!(
+                "{} does not spray: only a flamethrower with a range beyond 1 square chooses squares with `through`",
+                w.name
+            ),
+            rule,
+            format!("attack {} at <target>", w.id),
+        );
+    }
+    if through.len() + 1 > reach {
+        return refuse(
+            format!(
+                "{} has range {reach}: the flames reach at most {reach} squares, the target's included, and {} are named",
+                w.name,
+                through.len() + 1
+            ),
+            rule,
+            format!("name at most {} square(s) after `through`", reach - 1),
+        );
+    }
+    let my_type = card(state, u)
+        .map(|c| c.unit_type)
+        .unwrap_or(UnitType::Squad);
+    let mut seen = vec![target];
+    for sq in through {
+        if seen.contains(sq) || *sq == from {
+            return refuse(
+                format!("{sq} is named twice or is the shooter's own square"),
+                rule,
+                "name each other square once",
+            );
+        }
+        seen.push(*sq);
+        let dist = geometry::distance(from, *sq);
+        if !geometry::in_range(w.range, dist) {
+            return refuse(
+                format!(
+                    "{sq} is {dist} squares from {from}, beyond {}'s range",
+                    w.name
+                ),
+                rule,
+                "choose squares within range",
+            );
+        }
+        let there = occ
+            .get(sq)
+            .and_then(|v| v.first())
+            .map(|o| o.unit_type)
+            .unwrap_or(UnitType::Squad);
+        if let Sight::Blocked { at, why } = geometry::line_of_sight(
+            &state.scenario.board,
+            occ,
+            Sighter {
+                square: from,
+                unit_type: my_type,
+            },
+            Sighter {
+                square: *sq,
+                unit_type: there,
+            },
+        ) {
+            return refuse(
+                format!("the flames cannot reach {sq}: line of sight is blocked at {at} ({why})"),
+                rule,
+                "choose squares the shooter can see",
+            );
+        }
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1586,50 +1726,34 @@ fn exec_step(
                     }
                 }
             }
-            // Retaliation: automatic, every range C line of the defender (R56), standard attack.
+            // Retaliation (R56): each adjacent defender may answer with its range C lines; its
+            // owner decides (R101), and the damage is removed with the attack's (simultaneous).
             let Some(attacker) = attacker else { return };
-            let Some(att_at) = state.unit(&attacker).and_then(|u| u.at) else {
-                return;
-            };
-            for d in defenders {
-                let Some(d_at) = state.unit(&d).filter(|x| !x.destroyed).and_then(|x| x.at) else {
-                    continue;
-                };
-                if !d_at.adjacent(att_at) {
-                    continue;
-                }
-                let armour = armour_of(state, &attacker);
-                for (shooter, w) in weapons_of_group(state, &d) {
-                    if w.range != WeaponRange::Close || !alive_on_board(state, &shooter) {
-                        continue;
-                    }
-                    if armour.map(|a| w.against(a) == Fire::No).unwrap_or(true) {
-                        continue;
-                    }
-                    if w.ammo.is_some()
-                        && state
-                            .unit(&shooter)
-                            .and_then(|s| s.ammo.get(&w.id))
-                            .copied()
-                            .unwrap_or(0)
-                            == 0
-                    {
-                        continue;
-                    }
-                    say(
-                        out,
-                        format!("{d} retaliates in close combat with {}", w.name),
-                    );
-                    let l = LineOrder {
-                        shooter: shooter.clone(),
-                        weapon: w.id.clone(),
-                        target: Target::Unit {
-                            unit: attacker.clone(),
-                        },
-                        through: vec![],
-                    };
-                    fire_line(state, act, &l, false, false, dice, out);
-                }
+            let mut checks: Vec<Step> = defenders
+                .into_iter()
+                .map(|unit| Step::Retaliate {
+                    unit,
+                    attacker: attacker.clone(),
+                })
+                .collect();
+            checks.append(&mut act.steps);
+            act.steps = checks;
+        }
+        Step::Retaliate { unit, attacker } => {
+            if !retaliation_lines(state, &unit, &attacker).is_empty() {
+                let side = state
+                    .unit(&unit)
+                    .map(|u| u.side.clone())
+                    .unwrap_or_default();
+                say(
+                    out,
+                    format!("{side} may have {unit} retaliate in close combat against {attacker}"),
+                );
+                act.wait = Some(Wait::Retaliate {
+                    side,
+                    unit,
+                    attacker,
+                });
             }
         }
         Step::Remove => {
@@ -1776,18 +1900,9 @@ fn fire_line(
                     );
                     continue;
                 };
-                let (armour, health) = ce.kind.armour_health();
-                let profile = TargetProfile {
-                    armour: super::model::Armour::Vehicle(armour),
-                    unit_type: UnitType::Vehicle,
-                    models: 1,
-                    remaining: health.saturating_sub(ce.damage) as u32,
-                    cover: Cover::None,
-                    soft_save: Save::None,
-                    hard_save: Save::None,
-                    damage_resilient: false,
-                };
-                let o = combat::resolve_line(&w, &profile, &opts, round, dice);
+                let (_, health) = ce.kind.armour_health();
+                // No save; explosives re-roll misses against a tank trap (004, combat R37).
+                let o = combat::resolve_cover_attack(&w, ce.kind, ce.damage, &opts, round, dice);
                 out.happenings.push(Happening {
                     text: format!(
                         "{} fires {} ({how}) at the cover element on {at}: {}",
@@ -2004,7 +2119,12 @@ fn remove_casualties(state: &mut State, act: &mut Activation, out: &mut Outcome)
         .map(|(k, v)| (k.clone(), v.clone()))
     {
         // Sniper hits land on the named models; a whole-unit elimination needs no choice.
-        if p.points > 0 && !p.eliminate && choice_matters(state, &unit, p.points) {
+        let side = state
+            .unit(&unit)
+            .map(|u| u.side.clone())
+            .unwrap_or_default();
+        let ask = asks_casualties(state, &side, &unit);
+        if ask && p.points > 0 && !p.eliminate && choice_matters(state, &unit, p.points) {
             // Snipes first so the owner chooses among the models that are left.
             apply_named(state, &unit, &p.sniped, &p.by, out);
             p.sniped.clear();
@@ -2012,10 +2132,6 @@ fn remove_casualties(state: &mut State, act: &mut Activation, out: &mut Outcome)
                 e.sniped.clear();
             }
             if choice_matters(state, &unit, p.points) {
-                let side = state
-                    .unit(&unit)
-                    .map(|u| u.side.clone())
-                    .unwrap_or_default();
                 act.steps.insert(0, Step::Remove);
                 say(
                     out,
@@ -2040,7 +2156,8 @@ fn remove_casualties(state: &mut State, act: &mut Activation, out: &mut Outcome)
             continue;
         }
         apply_named(state, &unit, &p.sniped, &p.by, out);
-        let list = default_casualties(state, &unit, p.points);
+        let pref = casualty_pref(state, &side, &unit);
+        let list = preferred_casualties(state, &unit, p.points, &pref);
         apply_named(state, &unit, &list, &p.by, out);
     }
 }
@@ -2430,11 +2547,183 @@ fn answer_react(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Close-combat retaliation
+// ---------------------------------------------------------------------------------------------
+
+/// The range C lines with which `unit` (alive, adjacent to `attacker`) can retaliate: lines that
+/// can damage the attacker and still have ammo (004 "Close combat", R56).
+fn retaliation_lines(state: &State, unit: &str, attacker: &str) -> Vec<LineOrder> {
+    let d_at = state.unit(unit).filter(|x| !x.destroyed).and_then(|x| x.at);
+    let a_at = state
+        .unit(attacker)
+        .filter(|x| !x.destroyed)
+        .and_then(|x| x.at);
+    let (Some(d_at), Some(a_at)) = (d_at, a_at) else {
+        return vec![];
+    };
+    if !d_at.adjacent(a_at) {
+        return vec![];
+    }
+    let Some(armour) = armour_of(state, attacker) else {
+        return vec![];
+    };
+    weapons_of_group(state, unit)
+        .into_iter()
+        .filter(|(shooter, w)| {
+            w.range == WeaponRange::Close
+                && alive_on_board(state, shooter)
+                && w.against(armour) != Fire::No
+                && (w.ammo.is_none()
+                    || state
+                        .unit(shooter)
+                        .and_then(|s| s.ammo.get(&w.id))
+                        .copied()
+                        .unwrap_or(0)
+                        > 0)
+        })
+        .map(|(shooter, w)| LineOrder {
+            shooter,
+            weapon: w.id,
+            target: Target::Unit {
+                unit: attacker.to_string(),
+            },
+            through: vec![],
+        })
+        .collect()
+}
+
+fn cmd_retaliate(
+    state: &mut State,
+    side: &str,
+    named: Option<&str>,
+    yes: bool,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) -> Result<String, Refusal> {
+    let rule = "004 'Close combat': the defender may attack back with its range C weapons";
+    let waiting = match &state.phase {
+        Phase::Activation(a) => match &a.wait {
+            Some(Wait::Retaliate { side: ws, unit, .. }) => Some((ws.clone(), unit.clone())),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some((ws, unit)) = waiting else {
+        return refuse(
+            "no close-combat retaliation is awaited",
+            rule,
+            "see the awaited decisions in the last report",
+        );
+    };
+    if ws != side {
+        return refuse(
+            format!("{ws} decides whether {unit} retaliates, not {side}"),
+            rule,
+            "wait for the next report",
+        );
+    }
+    if let Some(n) = named.filter(|n| !n.eq_ignore_ascii_case(&unit)) {
+        return refuse(
+            format!("the retaliation awaited is {unit}'s, not {n}'s"),
+            rule,
+            format!("retaliate {unit} yes"),
+        );
+    }
+    let Some(mut act) = take_activation(state) else {
+        return refuse("no close-combat retaliation is awaited", rule, "wait");
+    };
+    answer_retaliate(state, &mut act, yes, dice, out);
+    state.phase = Phase::Activation(act);
+    Ok(format!(
+        "retaliate {unit} {}",
+        if yes { "yes" } else { "no" }
+    ))
+}
+
+/// Closes a retaliation decision: the defender's range C lines fire at the attacker, damage
+/// pending until the Remove step that follows the close combat (simultaneous removal).
+fn answer_retaliate(
+    state: &mut State,
+    act: &mut Activation,
+    yes: bool,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    let Some(Wait::Retaliate { unit, attacker, .. }) = act.wait.take() else {
+        return;
+    };
+    if !yes {
+        say(out, format!("{unit} does not retaliate"));
+        return;
+    }
+    for l in retaliation_lines(state, &unit, &attacker) {
+        let name = find_weapon(state, &l.shooter, &l.weapon)
+            .map(|(_, w)| w.name)
+            .unwrap_or_else(|| l.weapon.clone());
+        say(
+            out,
+            format!("{unit} retaliates in close combat with {name}"),
+        );
+        fire_line(state, act, &l, false, false, dice, out);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Standing orders, concession and draws
 // ---------------------------------------------------------------------------------------------
 
-/// Answers a wait from the waiting side's standing orders, if it has one that applies (R66).
-/// Returns true when the wait was answered.
+/// A unit's standing policy: its own, else the side's `any`, else `None` (the R100 default).
+fn policy_of(map: &BTreeMap<String, Policy>, unit: &str) -> Option<Policy> {
+    map.get(unit).or_else(|| map.get("any")).copied()
+}
+
+/// Whether `side` asked to choose `unit`'s casualties by mail (R100: by default it is not asked).
+fn asks_casualties(state: &State, side: &str, unit: &str) -> bool {
+    state
+        .standing
+        .get(side)
+        .map(|s| s.casualties_ask.iter().any(|u| u == unit || u == "any"))
+        .unwrap_or(false)
+}
+
+/// The standing casualty order of `unit`, if its side set one.
+fn casualty_pref(state: &State, side: &str, unit: &str) -> Vec<String> {
+    state
+        .standing
+        .get(side)
+        .and_then(|s| s.casualties.get(unit))
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// How much harm `unit`'s reactive attack could do to the mover: dice × damage × carriers over
+/// its eligible lines (an anti-tank incendiary counts as a kill). Integer, for R100's choice.
+fn harm_score(state: &State, unit: &str, act: &Activation) -> u32 {
+    let (Some(from), Some(to), Some(armour)) = (
+        state.unit(unit).and_then(|u| u.at),
+        state.unit(&act.unit).and_then(|u| u.at),
+        armour_of(state, &act.unit),
+    ) else {
+        return 0;
+    };
+    let occ = occupancy(state, &[]);
+    reactive_lines(state, unit, from, to, armour, &occ)
+        .iter()
+        .map(|(s, w)| {
+            let n = state.unit(s).map(|u| carriers(state, u, w)).unwrap_or(1);
+            let per = match w.against(armour) {
+                Fire::No => 0,
+                Fire::Dice { dice, damage } => dice as u32 * damage as u32,
+                Fire::Incendiary { dice } => dice as u32,
+                Fire::ApIncendiary { dice } => dice as u32 * 10,
+            };
+            per * n
+        })
+        .sum()
+}
+
+/// Answers a wait from the waiting side's standing orders or the R100 defaults; only `ask`
+/// leaves it waiting. Returns true when the wait was answered.
 fn auto_answer(
     state: &mut State,
     act: &mut Activation,
@@ -2443,50 +2732,81 @@ fn auto_answer(
 ) -> bool {
     match act.wait.clone() {
         Some(Wait::React { side, candidates }) => {
-            let Some(st) = state.standing.get(&side) else {
+            let st = state.standing.get(&side).cloned().unwrap_or_default();
+            let pol = |c: &str| policy_of(&st.react, c);
+            if candidates.iter().any(|c| pol(c) == Some(Policy::Ask)) {
                 return false;
-            };
-            let policy = st
-                .react
-                .get(&act.unit)
-                .or_else(|| st.react.get("any"))
-                .cloned();
-            match policy {
-                Some(StandingReact::Never) => {
+            }
+            // The eligible unit most likely to hurt the mover; ties go to scenario order.
+            let mut best: Option<(String, u32)> = None;
+            for c in candidates
+                .iter()
+                .filter(|c| pol(c).unwrap_or(Policy::Yes) == Policy::Yes)
+            {
+                let score = harm_score(state, c, act);
+                if best.as_ref().map(|b| score > b.1).unwrap_or(true) {
+                    best = Some((c.clone(), score));
+                }
+            }
+            match best {
+                Some((c, _)) => {
+                    if pol(&c).is_some() {
+                        say(out, format!("standing order of {side}: react with {c}"));
+                    } else {
+                        say(
+                            out,
+                            format!(
+                                "{side} reacts with {c}, the eligible unit most likely to hurt {} (default, R100)",
+                                act.unit
+                            ),
+                        );
+                    }
+                    answer_react(state, act, &side, Some(c), dice, out);
+                }
+                None => {
                     say(out, format!("standing order of {side}: no reactive fire"));
                     answer_react(state, act, &side, None, dice, out);
-                    true
                 }
-                Some(StandingReact::With(u)) => {
-                    match candidates.iter().find(|c| c.eq_ignore_ascii_case(&u)) {
-                        Some(c) => {
-                            let c = c.clone();
-                            say(out, format!("standing order of {side}: react with {c}"));
-                            answer_react(state, act, &side, Some(c), dice, out);
-                            true
-                        }
-                        // The named unit cannot react: the owner is asked (R66).
-                        None => false,
-                    }
-                }
-                None => false,
             }
+            true
         }
         Some(Wait::Casualties { side, unit, points }) => {
-            let Some(pref) = state
-                .standing
-                .get(&side)
-                .and_then(|s| s.casualties.get(&unit))
-                .cloned()
-            else {
+            if asks_casualties(state, &side, &unit) {
                 return false;
-            };
+            }
+            let pref = casualty_pref(state, &side, &unit);
             let list = preferred_casualties(state, &unit, points, &pref);
             say(
                 out,
                 format!("standing order of {side}: {unit} loses {}", list.join(" ")),
             );
             answer_casualties(state, act, &unit, &list, out);
+            true
+        }
+        Some(Wait::Retaliate { side, unit, .. }) => {
+            let pol = state
+                .standing
+                .get(&side)
+                .and_then(|s| policy_of(&s.retaliate, &unit));
+            let yes = match pol {
+                Some(Policy::Ask) => return false,
+                Some(Policy::Never) => {
+                    say(
+                        out,
+                        format!("standing order of {side}: {unit} never retaliates"),
+                    );
+                    false
+                }
+                Some(Policy::Yes) => {
+                    say(out, format!("standing order of {side}: {unit} retaliates"));
+                    true
+                }
+                None => {
+                    say(out, format!("{unit} retaliates (default, R100)"));
+                    true
+                }
+            };
+            answer_retaliate(state, act, yes, dice, out);
             true
         }
         None => false,
@@ -2507,61 +2827,134 @@ fn preferred_casualties(state: &State, unit: &str, points: u32, pref: &[String])
     list
 }
 
-/// `standing react <enemy unit|any> with <unit>|never|ask`: `answer` None is "ask" (removes it).
+/// The own unit a standing order names (`None` = `any`), or the refusal.
+fn own_unit_key(
+    state: &State,
+    side: &str,
+    unit: Option<&str>,
+    rule: &str,
+    ex: &str,
+) -> Result<String, Refusal> {
+    match unit {
+        None => Ok("any".to_string()),
+        Some(u) if u.eq_ignore_ascii_case("any") => Ok("any".to_string()),
+        Some(u) => match state.unit(u) {
+            Some(x) if x.side == side => Ok(x.id.clone()),
+            Some(x) => refuse(
+                format!(
+                    "{} is not one of your units: a standing order names your own unit (or `any`)",
+                    x.id
+                ),
+                rule,
+                ex,
+            ),
+            None => refuse(format!("there is no unit `{u}`"), rule, ex),
+        },
+    }
+}
+
+/// `standing react <your unit|any> auto|never|ask` (R102): what that unit of yours does when a
+/// reactive-fire window opens and it is eligible.
 pub fn standing_react(
     state: &mut State,
     side: &str,
-    trigger: Option<&str>,
-    answer: Option<StandingReact>,
+    unit: Option<&str>,
+    policy: Policy,
 ) -> Result<String, Refusal> {
-    let rule = "004 'Reactive fire' (standing orders, R66)";
-    let key = match trigger {
-        None => "any".to_string(),
-        Some(t) => match state.unit(t) {
-            Some(u) if u.side != side => u.id.clone(),
-            Some(u) => {
-                return refuse(
-                    format!("{} is your own unit: a standing react order names the enemy unit that triggers it", u.id),
-                    rule,
-                    "standing react <enemy unit|any> with <your unit>",
-                )
-            }
-            None => {
-                return refuse(
-                    format!("there is no unit `{t}`"),
-                    rule,
-                    "standing react <enemy unit|any> with <your unit>",
-                )
-            }
-        },
+    let rule = "004 'Reactive fire' (standing orders, R102)";
+    let key = own_unit_key(
+        state,
+        side,
+        unit,
+        rule,
+        "standing react <your unit|any> auto|never|ask",
+    )?;
+    state
+        .standing
+        .entry(side.to_string())
+        .or_default()
+        .react
+        .insert(key.clone(), policy);
+    Ok(format!("standing react {key} {}", policy.react_word()))
+}
+
+/// The parsed `standing react` forms: the R102 form, and the older `<enemy|any> with <unit>`,
+/// read as `<unit> auto`.
+fn standing_react_order(
+    state: &mut State,
+    side: &str,
+    trigger: Option<&str>,
+    answer: &StandingReaction,
+) -> Result<String, Refusal> {
+    let rule = "004 'Reactive fire' (standing orders, R102)";
+    let policy = match answer {
+        StandingReaction::With(u) => return standing_react(state, side, Some(u), Policy::Yes),
+        StandingReaction::Auto => Policy::Yes,
+        StandingReaction::Never => Policy::Never,
+        StandingReaction::Ask => Policy::Ask,
     };
-    if let Some(StandingReact::With(u)) = &answer {
-        match state.unit(u) {
-            Some(x) if x.side == side => {}
-            _ => {
-                return refuse(
-                    format!("`{u}` is not one of your units"),
-                    rule,
-                    "standing react <enemy unit|any> with <your unit>",
-                )
-            }
+    if let Some(t) = trigger {
+        if let Some(x) = state.unit(t).filter(|x| x.side != side) {
+            return refuse(
+                format!(
+                    "{} is an enemy unit: a standing react order now names your own unit, the one that reacts",
+                    x.id
+                ),
+                rule,
+                format!("standing react <your unit|any> {}", policy.react_word()),
+            );
         }
     }
-    let text = match &answer {
-        None => format!("standing react {key} ask"),
-        Some(StandingReact::Never) => format!("standing react {key} never"),
-        Some(StandingReact::With(u)) => format!("standing react {key} with {u}"),
-    };
+    standing_react(state, side, trigger, policy)
+}
+
+/// `standing retaliate <your unit|any> yes|no|ask` (R101).
+pub fn standing_retaliate(
+    state: &mut State,
+    side: &str,
+    unit: Option<&str>,
+    policy: Policy,
+) -> Result<String, Refusal> {
+    let rule = "004 'Close combat' (standing orders, R101)";
+    let key = own_unit_key(
+        state,
+        side,
+        unit,
+        rule,
+        "standing retaliate <your unit|any> yes|no|ask",
+    )?;
+    state
+        .standing
+        .entry(side.to_string())
+        .or_default()
+        .retaliate
+        .insert(key.clone(), policy);
+    Ok(format!(
+        "standing retaliate {key} {}",
+        policy.retaliate_word()
+    ))
+}
+
+/// `standing casualties <your unit|any> ask` (R100): this side chooses those casualties by mail
+/// whenever the choice matters.
+pub fn standing_casualties_ask(
+    state: &mut State,
+    side: &str,
+    unit: Option<&str>,
+) -> Result<String, Refusal> {
+    let rule = "004 'Attacking' (standing orders, R100)";
+    let key = own_unit_key(
+        state,
+        side,
+        unit,
+        rule,
+        "standing casualties <your unit|any> ask",
+    )?;
     let entry = state.standing.entry(side.to_string()).or_default();
-    match answer {
-        None => {
-            entry.react.remove(&key);
-        }
-        Some(a) => {
-            entry.react.insert(key, a);
-        }
+    if !entry.casualties_ask.contains(&key) {
+        entry.casualties_ask.push(key.clone());
     }
-    Ok(text)
+    Ok(format!("standing casualties {key} ask"))
 }
 
 /// `standing casualties <unit>: <model> …`: these models go first when `unit` loses models.
@@ -2571,7 +2964,7 @@ pub fn standing_casualties(
     unit: &str,
     models: &[String],
 ) -> Result<String, Refusal> {
-    let rule = "004 'Attacking' (standing orders, R66)";
+    let rule = "004 'Attacking' (standing orders, R100)";
     let Some(u) = state.unit(unit).filter(|u| u.side == side) else {
         return refuse(
             format!("`{unit}` is not one of your units"),
@@ -2591,12 +2984,10 @@ pub fn standing_casualties(
             format!("standing casualties {id}: {}", known.join(" ")),
         );
     }
-    state
-        .standing
-        .entry(side.to_string())
-        .or_default()
-        .casualties
-        .insert(id.clone(), models.to_vec());
+    let entry = state.standing.entry(side.to_string()).or_default();
+    // A casualty order is followed without asking (R100).
+    entry.casualties_ask.retain(|u| u != &id);
+    entry.casualties.insert(id.clone(), models.to_vec());
     Ok(format!("standing casualties {id}: {}", models.join(" ")))
 }
 
@@ -2627,7 +3018,9 @@ pub fn standing_first(
         Some(c) => format!("standing first {c}"),
         None => "standing first ask".to_string(),
     };
-    state.standing.entry(side.to_string()).or_default().first = chosen.clone();
+    let entry = state.standing.entry(side.to_string()).or_default();
+    entry.first = chosen.clone();
+    entry.first_ask = chosen.is_none();
     // A choice already awaited from this side is answered at once.
     if let (Phase::First { winner }, Some(c)) = (&state.phase, &chosen) {
         if winner == side {
@@ -2743,6 +3136,12 @@ fn finish_activation(
 }
 
 fn roll_initiative(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outcome) {
+    roll_dice_for_initiative(state, dice, out);
+    settle_first(state, out);
+}
+
+/// Rolls the initiative and leaves the winner's choice awaited.
+fn roll_dice_for_initiative(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outcome) {
     let round = state.round;
     let sides = sides_list(state);
     let mut rolls = vec![];
@@ -2788,15 +3187,32 @@ fn roll_initiative(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outco
         rolls,
     });
     state.initiative = Some(winner.clone());
-    let standing = state.standing.get(&winner).and_then(|s| s.first.clone());
-    state.phase = Phase::First {
-        winner: winner.clone(),
+    state.phase = Phase::First { winner };
+}
+
+/// Answers an awaited choice of who goes first from the winner's standing order or the R100
+/// default; only `standing first ask` leaves it awaited.
+fn settle_first(state: &mut State, out: &mut Outcome) {
+    let Phase::First { winner } = &state.phase else {
+        return;
     };
-    if let Some(first) = standing {
-        say(
-            out,
-            format!("standing order of {winner}: {first} activates first"),
-        );
+    let winner = winner.clone();
+    let standing = state.standing.get(&winner).cloned().unwrap_or_default();
+    // Only `standing first ask` waits for a mail; the default is the winner itself (R100).
+    if !standing.first_ask {
+        let first = match standing.first {
+            Some(f) => {
+                say(
+                    out,
+                    format!("standing order of {winner}: {f} activates first"),
+                );
+                f
+            }
+            None => {
+                say(out, format!("{winner} activates first (default, R100)"));
+                winner.clone()
+            }
+        };
         start_activations(state, &first, out);
     }
 }
@@ -2896,6 +3312,26 @@ fn holder(state: &State, at: Square) -> Option<String> {
     }
 }
 
+/// Whether some unit of `side` left in the game could ever stand on `at` (R104): the square is
+/// not closed to it by terrain or a cover element (units are ignored: they move).
+fn can_hold(state: &State, side: &str, at: Square) -> bool {
+    state
+        .units
+        .iter()
+        .filter(|u| u.side == side && !u.destroyed)
+        .any(|u| {
+            let mover = Mover {
+                unit: super::model::UnitId(u.id.clone()),
+                side: u.side.clone(),
+                unit_type: unit_type(state, &u.id),
+                jump: has_skill(state, &u.id, "jump"),
+                agile: has_skill(state, &u.id, "agile"),
+                tracked: has_skill(state, &u.id, "tracked-vehicle"),
+            };
+            geometry::may_stand(&state.scenario.board, &Occupancy::new(), &mover, at).is_none()
+        })
+}
+
 fn game_over(state: &State) -> Option<GameResult> {
     let sides = sides_list(state);
     // Objective met (004 "End of the game").
@@ -2917,6 +3353,17 @@ fn game_over(state: &State) -> Option<GameResult> {
         .iter()
         .filter(|s| !state.units.iter().any(|u| &u.side == *s && !u.destroyed))
         .collect();
+    let holds: Vec<(&String, Square)> = state
+        .scenario
+        .objectives
+        .iter()
+        .filter_map(|o| match o {
+            Objective::Hold { side, at } => Some((side, *at)),
+            _ => None,
+        })
+        .collect();
+    let objectives_gone =
+        !holds.is_empty() && holds.iter().all(|(side, at)| !can_hold(state, side, *at));
     let reason = if !wiped.is_empty() {
         format!(
             "all units of {} are destroyed",
@@ -2926,6 +3373,8 @@ fn game_over(state: &State) -> Option<GameResult> {
                 .collect::<Vec<_>>()
                 .join(" and ")
         )
+    } else if objectives_gone {
+        "no side can fulfil its objective any more (004 'End of the game')".to_string()
     } else if state.round >= state.scenario.rounds {
         format!("the round limit ({}) is reached", state.scenario.rounds)
     } else {
@@ -2951,9 +3400,123 @@ fn game_over(state: &State) -> Option<GameResult> {
     })
 }
 
+/// Every unit standing where no rule lets it stand, explained (empty when all is well): a
+/// destroyed unit still placed, a joined hero away from his squad, or a square closed to the unit
+/// (terrain, cover element, another unit; a lone hero may share with one friendly unit).
+pub fn illegal_positions(state: &State) -> Vec<String> {
+    let mut bad = vec![];
+    for u in &state.units {
+        let Some(at) = u.at else { continue };
+        if u.destroyed {
+            bad.push(format!("{} is destroyed but still stands on {at}", u.id));
+            continue;
+        }
+        if let Some(sq) = &u.joined {
+            if state.unit(sq).and_then(|s| s.at) != Some(at) {
+                bad.push(format!(
+                    "{} is joined to {sq} but stands apart on {at}",
+                    u.id
+                ));
+            }
+            continue;
+        }
+        let ty = unit_type(state, &u.id);
+        // The unit itself, its joined hero, and a friendly lone hero sharing its square.
+        let mut except = group(state, &u.id);
+        for h in &state.units {
+            if h.side == u.side
+                && h.joined.is_none()
+                && h.id != u.id
+                && h.at == Some(at)
+                && unit_type(state, &h.id) == UnitType::Hero
+                && ty != UnitType::Hero
+            {
+                except.push(h.id.clone());
+            }
+        }
+        let occ = occupancy(state, &except);
+        let mover = Mover {
+            unit: super::model::UnitId(u.id.clone()),
+            side: u.side.clone(),
+            unit_type: ty,
+            jump: has_skill(state, &u.id, "jump"),
+            agile: has_skill(state, &u.id, "agile"),
+            tracked: has_skill(state, &u.id, "tracked-vehicle"),
+        };
+        if let Some(e) = geometry::may_stand(&state.scenario.board, &occ, &mover, at) {
+            bad.push(format!("{} on {at}: {}", u.id, e.reason));
+        }
+    }
+    bad
+}
+
 // ---------------------------------------------------------------------------------------------
 // Decisions awaited and defaults
 // ---------------------------------------------------------------------------------------------
+
+/// Every distinct choice of casualties for `points` damage on `unit`, as full commands, the
+/// default first. Models with the same weapons are interchangeable, so one of each count is
+/// listed; a joined hero's health points are their own class (which of hero or squad takes each
+/// point). At most 32 options.
+pub fn casualty_options(state: &State, unit: &str, points: u32) -> Vec<String> {
+    let pool = default_casualties(state, unit, u32::MAX);
+    let squad_card = state.unit(unit).and_then(|u| card(state, u));
+    let class = |m: &str| -> String {
+        let kit = squad_card
+            .and_then(|c| c.models.iter().find(|x| x.id == m))
+            .map(|x| {
+                let mut k = x.carries.clone();
+                k.sort();
+                k.join(",")
+            });
+        match kit {
+            Some(k) if state.unit(m).is_none() => format!("kit:{k}"),
+            _ if state.unit(m).is_some() => format!("unit:{m}"),
+            _ => "kit:".to_string(),
+        }
+    };
+    let mut classes: Vec<(String, Vec<String>)> = vec![];
+    for m in pool {
+        let k = class(&m);
+        match classes.iter_mut().find(|c| c.0 == k) {
+            Some(c) => c.1.push(m),
+            None => classes.push((k, vec![m])),
+        }
+    }
+    fn walk(
+        classes: &[(String, Vec<String>)],
+        left: usize,
+        chosen: &mut Vec<String>,
+        found: &mut Vec<Vec<String>>,
+    ) {
+        if found.len() >= 32 {
+            return;
+        }
+        let Some(((_, members), rest)) = classes.split_first() else {
+            if left == 0 {
+                found.push(chosen.clone());
+            }
+            return;
+        };
+        for k in (0..=members.len().min(left)).rev() {
+            let before = chosen.len();
+            chosen.extend(members.iter().take(k).cloned());
+            walk(rest, left - k, chosen, found);
+            chosen.truncate(before);
+        }
+    }
+    let mut found = vec![];
+    walk(&classes, points as usize, &mut vec![], &mut found);
+    let default = default_casualties(state, unit, points);
+    let mut options = vec![format!("casualties {unit}: {}", default.join(" "))];
+    for f in found {
+        let o = format!("casualties {unit}: {}", f.join(" "));
+        if !options.contains(&o) {
+            options.push(o);
+        }
+    }
+    options
+}
 
 /// What the game waits for, with one example command per option.
 pub fn awaiting(state: &State) -> Vec<crate::game::Awaiting> {
@@ -3007,10 +3570,15 @@ pub fn awaiting(state: &State) -> Vec<crate::game::Awaiting> {
             Some(Wait::Casualties { side, unit, points }) => vec![Awaiting {
                 side: side.clone(),
                 decision: "casualties".into(),
-                options: vec![format!(
-                    "casualties {unit}: {}",
-                    default_casualties(state, unit, *points).join(" ")
-                )],
+                options: casualty_options(state, unit, *points),
+            }],
+            Some(Wait::Retaliate { side, unit, .. }) => vec![Awaiting {
+                side: side.clone(),
+                decision: "retaliate".into(),
+                options: vec![
+                    format!("retaliate {unit} yes"),
+                    format!("retaliate {unit} no"),
+                ],
             }],
             None => vec![],
         },
@@ -3039,7 +3607,29 @@ pub fn default_for(state: &mut State, side: &str, dice: &mut dyn DiceSource) -> 
                     actions: vec![Action::Nothing, Action::Nothing],
                 }
             }
-            "react" => Command::React { unit: None },
+            // The defaults of R100, as if no standing order said `ask`.
+            "react" => {
+                let Phase::Activation(a) = &state.phase else {
+                    break;
+                };
+                let Some(Wait::React { candidates, .. }) = &a.wait else {
+                    break;
+                };
+                let mut best: Option<(String, u32)> = None;
+                for c in candidates {
+                    let score = harm_score(state, c, a);
+                    if best.as_ref().map(|b| score > b.1).unwrap_or(true) {
+                        best = Some((c.clone(), score));
+                    }
+                }
+                Command::React {
+                    unit: best.map(|b| b.0),
+                }
+            }
+            "retaliate" => Command::Retaliate {
+                unit: None,
+                yes: true,
+            },
             "casualties" => {
                 let Phase::Activation(a) = &state.phase else {
                     break;
@@ -3047,9 +3637,10 @@ pub fn default_for(state: &mut State, side: &str, dice: &mut dyn DiceSource) -> 
                 let Some(Wait::Casualties { unit, points, .. }) = &a.wait else {
                     break;
                 };
+                let pref = casualty_pref(state, side, unit);
                 Command::Casualties {
                     unit: unit.clone(),
-                    models: default_casualties(state, unit, *points),
+                    models: preferred_casualties(state, unit, *points, &pref),
                 }
             }
             _ => break,

@@ -11,7 +11,7 @@ mod los;
 mod movement;
 
 pub use los::{cover_explained, cover_for, line_of_sight, CoverReport, CoverSource};
-pub use movement::plan_move;
+pub use movement::{may_stand, plan_move};
 
 /// A unit standing on a square, as geometry needs to know it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -157,6 +157,17 @@ fn not_commanded(from: &Sender<'_>, cmd: &orders::Command) -> Option<CommandOutc
         | Command::StandingReact {
             answer: StandingReaction::With(unit),
             ..
+        }
+        | Command::StandingReact {
+            trigger: Some(unit),
+            ..
+        }
+        | Command::StandingRetaliate {
+            unit: Some(unit), ..
+        }
+        | Command::StandingCasualtiesAsk { unit: Some(unit) }
+        | Command::Retaliate {
+            unit: Some(unit), ..
         } => unit,
         _ => return None,
     };

@@ -14,8 +14,12 @@
 //! casualties <unit>: <model> …
 //! concede | offer draw | accept draw | report | template
 //! absent until <RFC3339 date-time or YYYY-MM-DD>
-//! standing react <enemy unit|any> with <unit> | never | ask
+//! retaliate [<unit>] yes | no
+//! standing react <your unit|any> auto | never | ask
+//! standing react <enemy unit|any> with <your unit>      (older form: <your unit> auto)
 //! standing casualties <unit>: <model> …
+//! standing casualties <unit|any> ask
+//! standing retaliate <your unit|any> yes | no | ask
 //! standing first <side> | ask
 //! ```
 //!
@@ -59,6 +63,15 @@ pub enum Command {
     StandingCasualties { unit: String, models: Vec<String> },
     /// Standing choice when winning initiative: `None` means ask every time.
     StandingFirst { side: Option<String> },
+    /// Answer to a close-combat retaliation decision (`unit`, if named, is the defender).
+    Retaliate { unit: Option<String>, yes: bool },
+    /// `standing casualties <unit|any> ask`: this side chooses those casualties by mail.
+    StandingCasualtiesAsk { unit: Option<String> },
+    /// `standing retaliate <unit|any> yes|no|ask`: `policy` None is ask.
+    StandingRetaliate {
+        unit: Option<String>,
+        policy: Option<bool>,
+    },
 }
 
 /// What a standing react order answers.
@@ -68,8 +81,10 @@ pub enum StandingReaction {
     With(String),
     /// Always decline.
     Never,
-    /// Wait for an answer (the default).
+    /// Wait for an answer.
     Ask,
+    /// `standing react <your unit> auto`: react whenever that unit is eligible.
+    Auto,
 }
 
 /// One action of an activation (004 "Actions").
@@ -198,6 +213,7 @@ impl fmt::Display for StandingReaction {
             StandingReaction::With(u) => write!(f, "with {u}"),
             StandingReaction::Never => f.write_str("never"),
             StandingReaction::Ask => f.write_str("ask"),
+            StandingReaction::Auto => f.write_str("auto"),
         }
     }
 }
@@ -240,6 +256,30 @@ impl fmt::Display for Command {
             Command::StandingFirst { side } => {
                 write!(f, "standing first {}", side.as_deref().unwrap_or("ask"))
             }
+            Command::Retaliate { unit, yes } => {
+                f.write_str("retaliate ")?;
+                if let Some(u) = unit {
+                    write!(f, "{u} ")?;
+                }
+                f.write_str(if *yes { "yes" } else { "no" })
+            }
+            Command::StandingCasualtiesAsk { unit } => {
+                write!(
+                    f,
+                    "standing casualties {} ask",
+                    unit.as_deref().unwrap_or("any")
+                )
+            }
+            Command::StandingRetaliate { unit, policy } => write!(
+                f,
+                "standing retaliate {} {}",
+                unit.as_deref().unwrap_or("any"),
+                match policy {
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                    None => "ask",
+                }
+            ),
         }
     }
 }
@@ -248,8 +288,9 @@ impl fmt::Display for Command {
 // Parsing.
 
 /// Words that start a top-level command; any other word inside an activation belongs to it.
-const TOP_LEVEL: [&str; 12] = [
+const TOP_LEVEL: [&str; 13] = [
     "first",
+    "retaliate",
     "activate",
     "react",
     "casualties",
@@ -265,7 +306,8 @@ const TOP_LEVEL: [&str; 12] = [
 const ACTION_WORDS: [&str; 5] = ["move", "attack", "sustained", "skill", "nothing"];
 
 /// A short reminder of every command, for "not a command" errors.
-const COMMAND_LIST: &str = "first, activate, react, casualties, concede, offer draw, accept draw, \
+const COMMAND_LIST: &str =
+    "first, activate, react, retaliate, casualties, concede, offer draw, accept draw, \
                             report, template, absent until, standing";
 
 /// The line without its comment, trimmed.
@@ -790,6 +832,25 @@ fn parse_single(line: usize, text: &str, kw: &str) -> Result<Command, OrderError
                 unit: (unit != "none").then_some(unit),
             })
         }
+        "retaliate" => {
+            let (unit, answer) = match lower.as_slice() {
+                [_, a] => (None, a.as_str()),
+                [_, u, a] => (id(u), a.as_str()),
+                _ => (None, ""),
+            };
+            let bad = matches!(lower.as_slice(), [_, u, _] if id(u).is_none());
+            match answer {
+                "yes" | "no" if !bad => Ok(Command::Retaliate {
+                    unit,
+                    yes: answer == "yes",
+                }),
+                _ => Err(err(
+                    line,
+                    "`retaliate` is answered `retaliate yes` or `retaliate no` (optionally naming your unit: `retaliate rangers yes`)",
+                    "retaliate yes",
+                )),
+            }
+        }
         "casualties" => {
             let (unit, models) = casualty_list(line, rest, "casualties")?;
             Ok(Command::Casualties { unit, models })
@@ -840,11 +901,12 @@ fn parse_standing(line: usize, words: &[&str], rest: &str) -> Result<Command, Or
                 ),
                 ["never"] => StandingReaction::Never,
                 ["ask"] => StandingReaction::Ask,
+                ["auto"] => StandingReaction::Auto,
                 _ => {
                     return Err(err(
                         line,
                         format!(
-                        "`standing react {trigger}` must end with `with <unit>`, `never` or `ask`"
+                        "`standing react {trigger}` must end with `with <unit>`, `never` or `ask` (or `auto`)"
                     ),
                         format!("standing react {trigger} with rangers"),
                     ))
@@ -857,8 +919,46 @@ fn parse_standing(line: usize, words: &[&str], rest: &str) -> Result<Command, Or
         }
         [_, "react"] => Err(err(
             line,
-            "`standing react` needs the enemy unit (or `any`) and the answer",
+            "`standing react` needs the enemy unit (or `any`) and the answer, or your unit and `auto`, `never` or `ask`",
             react_ex,
+        )),
+        [_, "casualties", unit, "ask"] => {
+            let unit = id(unit).ok_or_else(|| {
+                err(
+                    line,
+                    format!("`{unit}` is not a unit id"),
+                    "standing casualties rangers ask",
+                )
+            })?;
+            Ok(Command::StandingCasualtiesAsk {
+                unit: (unit != "any").then_some(unit),
+            })
+        }
+        [_, "retaliate", unit, answer] => {
+            let ex = "standing retaliate rangers yes";
+            let unit =
+                id(unit).ok_or_else(|| err(line, format!("`{unit}` is not a unit id"), ex))?;
+            let policy = match *answer {
+                "yes" => Some(true),
+                "no" => Some(false),
+                "ask" => None,
+                _ => {
+                    return Err(err(
+                        line,
+                        format!("`standing retaliate {unit}` must end with `yes`, `no` or `ask`"),
+                        format!("standing retaliate {unit} yes"),
+                    ))
+                }
+            };
+            Ok(Command::StandingRetaliate {
+                unit: (unit != "any").then_some(unit),
+                policy,
+            })
+        }
+        [_, "retaliate", ..] => Err(err(
+            line,
+            "`standing retaliate` is written `standing retaliate <your unit|any> yes|no|ask`",
+            "standing retaliate any yes",
         )),
         [_, "casualties", ..] => {
             let r = rest
@@ -887,7 +987,7 @@ fn parse_standing(line: usize, words: &[&str], rest: &str) -> Result<Command, Or
         )),
         _ => Err(err(
             line,
-            "`standing` is followed by `react`, `casualties` or `first`",
+            "`standing` is followed by `react`, `casualties` or `first` (or `retaliate`)",
             "standing first ask",
         )),
     }

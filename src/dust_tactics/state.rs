@@ -39,24 +39,58 @@ pub struct State {
 }
 
 /// One side's standing orders: answers given in advance so the game need not wait for a mail.
+/// Whatever is not set follows the defaults of R100 (react with the eligible unit most likely to
+/// hurt the mover, casualties in card order, first = the winner itself, retaliate): a game between
+/// players who set nothing pauses only for activations; `ask` is the only thing that pauses it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standing {
-    /// Who goes first when this side wins the initiative.
+    /// Who goes first when this side wins the initiative (`None`: the default, this side).
     #[serde(default)]
     pub first: Option<String>,
-    /// Enemy unit id (or `any`) → answer to the windows it opens.
+    /// Ask this side every time it wins the initiative.
     #[serde(default)]
-    pub react: BTreeMap<String, StandingReact>,
+    pub first_ask: bool,
+    /// Own unit id (or `any`, the side's default) → what that unit does in reactive-fire windows.
+    #[serde(default)]
+    pub react: BTreeMap<String, Policy>,
     /// Own unit id → models to remove first.
     #[serde(default)]
     pub casualties: BTreeMap<String, Vec<String>>,
+    /// Own unit ids (or `any`) whose casualties this side chooses by mail when the choice matters.
+    #[serde(default)]
+    pub casualties_ask: Vec<String>,
+    /// Own unit id (or `any`) → whether it retaliates when attacked in close combat.
+    #[serde(default)]
+    pub retaliate: BTreeMap<String, Policy>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "answer", content = "unit", rename_all = "snake_case")]
-pub enum StandingReact {
-    With(String),
+/// A standing answer for one unit (or `any`): do it, never do it, or ask by mail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// React (when eligible) / retaliate.
+    Yes,
     Never,
+    Ask,
+}
+
+impl Policy {
+    /// The words of the standing order for a reactive-fire policy.
+    pub fn react_word(self) -> &'static str {
+        match self {
+            Policy::Yes => "auto",
+            Policy::Never => "never",
+            Policy::Ask => "ask",
+        }
+    }
+    /// The words of the standing order for a retaliation policy.
+    pub fn retaliate_word(self) -> &'static str {
+        match self {
+            Policy::Yes => "yes",
+            Policy::Never => "no",
+            Policy::Ask => "ask",
+        }
+    }
 }
 
 /// One unit's runtime state.
@@ -186,6 +220,12 @@ pub enum Wait {
         unit: String,
         points: u32,
     },
+    /// `side` decides whether `unit`, attacked in close combat by `attacker`, retaliates.
+    Retaliate {
+        side: String,
+        unit: String,
+        attacker: String,
+    },
 }
 
 /// One step of a declared activation, already validated.
@@ -219,6 +259,11 @@ pub enum Step {
     },
     /// Remove pending casualties (the owner may be asked).
     Remove,
+    /// `unit`, attacked in close combat by `attacker`, may retaliate (its owner may be asked).
+    Retaliate {
+        unit: String,
+        attacker: String,
+    },
     /// Reactive-fire window for the other side.
     Window,
     /// Tank Head: heal all damage on an adjacent friendly vehicle.

@@ -182,6 +182,8 @@ pub fn orders_template(state: &State, side: &str) -> String {
         s.push_str("# Nothing is awaited from you now.\n");
         return s;
     }
+    // Without standing orders only activations wait for a mail (R100); `ask` makes others wait.
+    s.push_str("# Standing orders (optional, see docs/orders.md): standing react <your unit|any> auto|never|ask,\n# standing casualties <unit>: <model> … | standing casualties <unit|any> ask,\n# standing retaliate <your unit|any> yes|no|ask, standing first <side>|ask\n");
     for a in mine {
         match a.decision.as_str() {
             "first" => {
@@ -206,8 +208,14 @@ pub fn orders_template(state: &State, side: &str) -> String {
                     s.push_str(&format!("# {o}\n"));
                 }
             }
+            "retaliate" => {
+                s.push_str("# Close combat: does your attacked unit strike back with its range C weapons?\n");
+                for o in &a.options {
+                    s.push_str(&format!("# {o}\n"));
+                }
+            }
             "casualties" => {
-                s.push_str("# Choose the casualties (default shown):\n");
+                s.push_str("# Choose the casualties, or which of hero or squad takes each point (default first):\n");
                 for o in &a.options {
                     s.push_str(&format!("# {o}\n"));
                 }

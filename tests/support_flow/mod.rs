@@ -2,10 +2,11 @@
 //! so the tests do not depend on the scenario parser or the card files.
 #![allow(dead_code)]
 
+use dustmail::dust_tactics::flow;
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::orders::{Action, Command, FireOrder, TargetRef};
 use dustmail::dust_tactics::scenario::{Objective, Scenario, UnitSpec};
-use dustmail::dust_tactics::state::State;
+use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::DustTactics;
 use dustmail::game::{CommandOutcome, Game, Outcome, ScriptedDice};
 
@@ -114,7 +115,21 @@ pub fn objectives(mut s: Scenario, o: Vec<Objective>) -> Scenario {
     s
 }
 
+/// A game where both sides answer by mail every decision these tests were written for:
+/// standing `ask` for first, reactive fire and casualties (R100); retaliation stays the default.
 pub fn start(s: Scenario, cards: Vec<Card>) -> State {
+    let mut st = start_defaults(s, cards);
+    for side in st.sides() {
+        let mut out = Outcome::default();
+        flow::standing_first(&mut st, &side, None, &mut out).expect("standing first ask");
+        flow::standing_react(&mut st, &side, None, Policy::Ask).expect("standing react ask");
+        flow::standing_casualties_ask(&mut st, &side, None).expect("standing casualties ask");
+    }
+    st
+}
+
+/// A game where nobody set a standing order: every decision but activations follows R100.
+pub fn start_defaults(s: Scenario, cards: Vec<Card>) -> State {
     DustTactics.start("ffg-revised", s, cards).expect("setup")
 }
 

@@ -143,6 +143,12 @@ fn end_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Optio
     None
 }
 
+/// Why `mover` may not stand on `sq` (terrain, walls of the square, cover elements, other units);
+/// `None` when it may. The invariant "no unit ever on an illegal square" is this, for every unit.
+pub fn may_stand(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Option<MoveError> {
+    end_block(board, occ, mover, sq)
+}
+
 /// Whether the step `a`→`b` (adjacent) is allowed by walls and corners, ignoring `b` itself.
 fn step_block(
     board: &Board,
