@@ -664,7 +664,7 @@ pub fn replay_page<G: Game>(
         }
     }
     let mut rounds: Vec<Value> = Vec::new();
-    for f in &frames {
+    for f in frames.iter().skip(1) {
         let r = f.get("round").cloned().unwrap_or(Value::Null);
         if rounds.last().and_then(|x| x.get("round")) != Some(&r) {
             rounds.push(json!({"round": r, "first": f.get("n")}));

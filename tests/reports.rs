@@ -1,0 +1,378 @@
+//! Board reports (issue 5): the mails a finished demo game sent, read back from `sent/` as a
+//! player's mail client would (text part, HTML part, inline and attached board picture), the
+//! `show` renderings and the end-of-game audit instructions.
+
+use mail_parser::{MessageParser, MimeHeaders};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn dustmail(home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dustmail"))
+        .env_remove("DUSTMAIL_HOME")
+        .arg("--home")
+        .arg(home)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// One demo game for the whole file (it takes seconds): a refusal and a reminder are added
+/// after it (an unsigned mail; a second game left waiting past its reminder time).
+fn home() -> &'static Path {
+    static HOME: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &HOME
+        .get_or_init(|| {
+            let d = tempfile::tempdir().unwrap();
+            let h = d.path().join("home");
+            let o = dustmail(&h, &["demo"]);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            // A second game with the demo's players, waiting for its first decision.
+            let log = std::fs::read_to_string(h.join("games/g-demo/log.jsonl")).unwrap();
+            let created: serde_json::Value =
+                serde_json::from_str(log.lines().next().unwrap()).unwrap();
+            let players: Vec<String> = created["players"]
+                .as_array()
+                .expect("players in the created line")
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{}={}:{}",
+                        p["side"].as_str().unwrap(),
+                        p["address"].as_str().unwrap(),
+                        p["public_key"].as_str().unwrap()
+                    )
+                })
+                .collect();
+            let mut args = vec!["new", "--scenario", "skirmish", "--id", "g-wait"];
+            args.extend(["--seed", "0101010101010101010101010101010101010101010101010101010101010101"]);
+            args.extend(["--now", "2026-02-01T09:00:00Z"]);
+            for p in &players {
+                args.extend(["--player", p.as_str()]);
+            }
+            let o = dustmail(&h, &args);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            std::fs::write(
+                h.join("maildir/new/hello.eml"),
+                "From: allies@demo.example\r\nTo: referee@demo.example\r\nSubject: hi\r\nMessage-ID: <hello@demo.example>\r\n\r\nWhat now?\r\n",
+            )
+            .unwrap();
+            // 71 hours after creation: inside the reminder window of the 72-hour deadline.
+            let o = dustmail(&h, &["run", "--now", "2026-02-04T08:00:00Z"]);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            (d, h)
+        })
+        .1
+}
+
+/// A sent mail by outbox id: raw bytes.
+fn raw(id: &str) -> Vec<u8> {
+    let p = home().join("sent").join(format!("{id}.eml"));
+    std::fs::read(&p).unwrap_or_else(|e| {
+        let names: Vec<String> = std::fs::read_dir(home().join("sent"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        panic!("{}: {e}; sent/ has {names:?}", p.display())
+    })
+}
+
+struct Parsed {
+    text: String,
+    html: String,
+    /// (file name, content id, bytes)
+    parts: Vec<(String, Option<String>, Vec<u8>)>,
+}
+
+fn parse(id: &str) -> Parsed {
+    let bytes = raw(id);
+    let m = MessageParser::default().parse(&bytes).unwrap();
+    Parsed {
+        text: m.body_text(0).unwrap().replace("\r\n", "\n"),
+        html: m.body_html(0).unwrap().replace("\r\n", "\n"),
+        parts: m
+            .attachments()
+            .map(|a| {
+                (
+                    a.attachment_name().unwrap_or("").to_string(),
+                    a.content_id().map(str::to_string),
+                    a.contents().to_vec(),
+                )
+            })
+            .collect(),
+    }
+}
+
+/// Player keys are made fresh by each demo, so public keys and everything signed (ledger
+/// hashes, signatures) differ between runs: redacted. Dates come from the demo's fixed clock.
+fn redact(s: &str) -> String {
+    let mut out = String::new();
+    for line in s.split_inclusive('\n') {
+        let mut l = line.to_string();
+        for (marker, end) in [
+            ("Ledger-Head: ", "<br>"),
+            ("Ledger-Head-Signature: ", "</p>"),
+        ] {
+            if let Some(i) = l.find(marker) {
+                let from = i + marker.len();
+                let to = l[from..].find(end).map(|j| from + j).unwrap_or_else(|| {
+                    l.trim_end_matches(['\n', '\r']).len()
+                });
+                l.replace_range(from..to, "[redacted]");
+            }
+        }
+        while let Some(i) = l.find("ed25519:") {
+            let from = i + "ed25519:".len();
+            let len = l[from..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '+' || c == '/' || c == '='))
+                .unwrap_or(l.len() - from);
+            l.replace_range(i..from + len, "ED25519[redacted]");
+        }
+        out.push_str(&l);
+    }
+    out
+}
+
+fn snap(name: &str, id: &str) {
+    let p = parse(id);
+    insta::assert_snapshot!(format!("{name}-text"), redact(&p.text));
+    insta::assert_snapshot!(format!("{name}-html"), redact(&p.html));
+}
+
+// Snapshots of every template pair, as sent.
+#[test]
+fn welcome_mail_snapshot() {
+    snap("welcome", "g-demo-1-welcome-axis");
+}
+#[test]
+fn receipt_mail_snapshot() {
+    snap("receipt", "g-demo-12-receipt");
+}
+#[test]
+fn report_mail_snapshot() {
+    snap("report", "g-demo-12-report-axis");
+}
+#[test]
+fn end_mail_snapshot() {
+    snap("end", "g-demo-23-end-axis");
+}
+#[test]
+fn refusal_mail_snapshot() {
+    let sent: Vec<String> = std::fs::read_dir(home().join("sent"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("rejected-"))
+        .collect();
+    assert_eq!(sent.len(), 1, "one refusal for the unsigned mail: {sent:?}");
+    snap("refusal", sent[0].trim_end_matches(".eml"));
+}
+#[test]
+fn reminder_mail_snapshot() {
+    snap("reminder", "g-wait-1-reminder-allies");
+}
+
+#[test]
+fn report_text_has_grid_roster_dice_keys_awaited_decision_and_orders_template() {
+    let t = parse("g-demo-12-report-axis").text;
+    // Grid with column letters and row numbers, and its legend.
+    assert!(t.contains("     A  B  C  D  E  F"), "{t}");
+    assert!(t.contains("\n  6  "), "{t}");
+    assert!(t.contains("Terrain: . open"), "{t}");
+    // Roster: every unit, models or health, activated or not.
+    for unit in ["rangers", "pounder", "grenadiers", "ludwig"] {
+        assert!(t.contains(&format!("\n  {unit} ")), "roster lacks {unit}: {t}");
+    }
+    assert!(t.contains("5/5 models") || t.contains("models"), "{t}");
+    assert!(t.contains("destroyed"), "{t}");
+    // The step with its event id and every die.
+    assert!(t.contains("Event 12 (orders of side allies):"), "{t}");
+    assert!(
+        t.contains("dice, attack 17pdr (round 2 key): 1 5 1 4"),
+        "{t}"
+    );
+    assert!(t.contains("K_2 = "), "{t}");
+    assert!(t.contains("axis: first, deadline 2026-01-04T19:00:00+00:00  <- you"), "{t}");
+    assert!(t.contains("game: g-demo\nside: axis\nseq: 6\n"), "{t}");
+    assert!(t.contains("# first allies"), "{t}");
+}
+
+/// A reader who never saw the game can follow it: the reports to one side, in order, tell
+/// every happening of every step of the ledger with its dice.
+#[test]
+fn reports_to_one_side_tell_every_happening_and_die_of_the_ledger() {
+    let log = std::fs::read_to_string(home().join("games/g-demo/log.jsonl")).unwrap();
+    let mut steps = 0;
+    for line in log.lines() {
+        let e: serde_json::Value = serde_json::from_str(line).unwrap();
+        let seq = e["seq"].as_u64().unwrap();
+        let ev = &e;
+        let Some(hs) = ev["happenings"].as_array() else {
+            continue;
+        };
+        if ev["accepted"] == serde_json::json!(false) {
+            continue;
+        }
+        steps += 1;
+        let t = parse(&format!("g-demo-{seq}-report-axis")).text;
+        assert!(t.contains(&format!("Event {seq} (")), "{t}");
+        for h in hs {
+            let text = h["text"].as_str().unwrap();
+            assert!(t.contains(text), "report {seq} lacks `{text}`");
+            for r in h["rolls"].as_array().into_iter().flatten() {
+                let faces: Vec<String> = r["faces"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|f| f.to_string())
+                    .collect();
+                assert!(
+                    t.contains(&format!(": {}\n", faces.join(" "))),
+                    "report {seq} lacks the dice {faces:?}"
+                );
+            }
+        }
+    }
+    assert!(steps >= 10, "the demo has {steps} steps");
+}
+
+fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<[u8; 3]>) {
+    let dec = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size().unwrap()];
+    let info = r.next_frame(&mut buf).unwrap();
+    let ch = info.color_type.samples();
+    let px = buf[..info.buffer_size()]
+        .chunks(ch)
+        .map(|c| [c[0], c[1], c[2]])
+        .collect();
+    (info.width, info.height, px)
+}
+
+fn count(px: &[[u8; 3]], rgb: [u8; 3]) -> usize {
+    px.iter()
+        .filter(|p| p.iter().zip(rgb).all(|(a, b)| a.abs_diff(b) <= 6))
+        .count()
+}
+
+#[test]
+fn report_mail_carries_the_board_png_inline_and_attached() {
+    let bytes = raw("g-demo-12-report-axis");
+    let s = String::from_utf8_lossy(&bytes);
+    assert!(s.contains("multipart/related"), "inline picture needs multipart/related");
+    let p = parse("g-demo-12-report-axis");
+    assert!(p.html.contains("src=\"cid:board@dustmail\""), "{}", p.html);
+    let pngs: Vec<_> = p
+        .parts
+        .iter()
+        .filter(|(_, _, b)| b.starts_with(b"\x89PNG"))
+        .collect();
+    assert_eq!(pngs.len(), 2, "inline and attached: {:?}", p.parts.iter().map(|x| (&x.0, &x.1)).collect::<Vec<_>>());
+    assert!(pngs.iter().any(|(_, cid, _)| cid.as_deref() == Some("board@dustmail")));
+    assert_eq!(pngs[0].2, pngs[1].2);
+    // 6×6 squares of 48 px with a 26 px margin each side; the legend below.
+    let (w, h, px) = decode_png(&pngs[0].2);
+    assert_eq!(w, 2 * 26 + 6 * 48);
+    assert!(h > w, "board plus legend: {w}×{h}");
+    // Both sides' counters are drawn: allies blue #2456a6, axis red #c0282d.
+    assert!(count(&px, [0x24, 0x56, 0xa6]) > 200, "no allies counter");
+    assert!(count(&px, [0xc0, 0x28, 0x2d]) > 200, "no axis counter");
+    assert!(bytes.len() < 200_000, "a report mail of {} bytes", bytes.len());
+}
+
+#[test]
+fn html_parts_have_no_scripts_and_no_external_resources() {
+    for id in [
+        "g-demo-1-welcome-axis",
+        "g-demo-12-receipt",
+        "g-demo-12-report-axis",
+        "g-demo-23-end-axis",
+        "g-wait-1-reminder-allies",
+    ] {
+        let h = parse(id).html.to_lowercase();
+        assert!(!h.contains("<script"), "{id}");
+        assert!(!h.contains("http://") && !h.contains("https://"), "{id}");
+        assert!(!h.contains("<link"), "{id}");
+        assert!(!h.contains("<style"), "{id}: inline styles only");
+    }
+}
+
+#[test]
+fn end_mail_gives_result_points_seed_and_an_audit_that_passes() {
+    let p = parse("g-demo-23-end-allies");
+    let t = &p.text;
+    assert!(t.contains("Result: allies wins (the round limit (4) is reached)"), "{t}");
+    assert!(t.contains("  allies      2  (winner)"), "{t}");
+    assert!(t.contains("  axis        0"), "{t}");
+    // The demo's seed is SHA-256("dustmail demo").
+    use sha2::Digest as _;
+    let seed = hex::encode(sha2::Sha256::digest(b"dustmail demo"));
+    assert!(t.contains(&format!("S = {seed}")), "{t}");
+    let log = p
+        .parts
+        .iter()
+        .find(|(n, _, _)| n == "g-demo-log.jsonl")
+        .expect("the ledger is attached");
+    assert!(t.contains("dustmail audit g-demo-log.jsonl"), "{t}");
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("g-demo-log.jsonl");
+    std::fs::write(&f, &log.2).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_dustmail"))
+        .arg("audit")
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("ok:"));
+}
+
+#[test]
+fn show_renders_text_html_png_and_json_as_a_side() {
+    let h = home();
+    let text = dustmail(h, &["show", "g-demo", "--as", "axis"]);
+    assert!(text.status.success());
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("You play side axis."), "{text}");
+    assert!(text.contains("\nRoster:\n"), "{text}");
+    assert!(text.contains("Event 23 (orders of side allies):"), "{text}");
+    assert!(text.contains("The game is over: allies wins"), "{text}");
+
+    let html = dustmail(h, &["show", "g-demo", "--format", "html", "--as", "allies"]);
+    assert!(html.status.success());
+    let html = String::from_utf8_lossy(&html.stdout);
+    assert!(html.contains("src=\"data:image/png;base64,"), "the picture travels with the page");
+    assert!(html.contains("you play <b>allies</b>"), "{html}");
+
+    let png = dustmail(h, &["show", "g-demo", "--format", "png", "--as", "allies"]);
+    assert!(png.status.success());
+    let (w, _, px) = decode_png(&png.stdout);
+    assert_eq!(w, 2 * 26 + 6 * 48);
+    // Every unit has activated in the last round (dimmed counters); the legend's swatch keeps
+    // the side colour.
+    assert!(count(&px, [0x24, 0x56, 0xa6]) > 30);
+
+    let json = dustmail(h, &["show", "g-demo", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["game"], "g-demo");
+    assert!(v["board"].is_object(), "the view carries the board");
+
+    let bad = dustmail(h, &["show", "g-demo", "--as", "nobody"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--as nobody: no such side"));
+}
+
+#[test]
+fn replay_html_steps_through_every_step_with_board_and_dice() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("replay.html");
+    let o = dustmail(home(), &["replay", "g-demo", "--html", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let page = std::fs::read_to_string(&f).unwrap();
+    // The start plus one section per accepted step (19 mails in the demo), each with a board.
+    assert_eq!(page.matches("<section class=\"step\"").count(), 20);
+    assert_eq!(page.matches("<svg ").count(), 20);
+    assert!(page.contains("href=\"#s1\""), "steps link to each other");
+    assert!(page.contains("Result: allies wins"), "end of the page");
+    assert!(page.contains("<span class=\"die\">"), "dice shown");
+    assert!(!page.contains("<script"), "no scripts");
+    assert!(!page.contains("src=\"http"), "self-contained");
+}
