@@ -84,10 +84,11 @@ impl Templates {
             );
         for (key, file, builtin) in files {
             let text = load(override_dir, &file, builtin)?;
-            env.add_template_owned(key, text).map_err(|e| TemplateError {
-                name: file.clone(),
-                msg: format!("{e}: fix the template file"),
-            })?;
+            env.add_template_owned(key, text)
+                .map_err(|e| TemplateError {
+                    name: file.clone(),
+                    msg: format!("{e}: fix the template file"),
+                })?;
         }
         Ok(Templates { env })
     }
@@ -208,11 +209,16 @@ pub fn roster(view: &Value) -> Vec<Value> {
         .map(|u| {
             let destroyed = u.get("destroyed").and_then(Value::as_bool).unwrap_or(false);
             let activated = u.get("activated").and_then(Value::as_bool).unwrap_or(false);
-            let squad = str_of(u, "unit_type") == "squad" || u.get("models").is_some_and(Value::is_array);
+            let squad =
+                str_of(u, "unit_type") == "squad" || u.get("models").is_some_and(Value::is_array);
             let strength = if destroyed {
                 "destroyed".to_string()
             } else if squad {
-                let left = u.get("models").and_then(Value::as_array).map(Vec::len).unwrap_or(0);
+                let left = u
+                    .get("models")
+                    .and_then(Value::as_array)
+                    .map(Vec::len)
+                    .unwrap_or(0);
                 let max = u.get("max_models").and_then(Value::as_u64).unwrap_or(0);
                 if max > 0 {
                     format!("{left}/{max} models")
@@ -291,8 +297,10 @@ pub fn report_context(r: &ReportInput) -> Value {
     let awaiting: Vec<Value> = r
         .awaiting
         .iter()
-        .map(|a| json!({"side": a.side, "decision": a.decision, "deadline": r.deadline,
-                        "you": Some(a.side.as_str()) == r.side}))
+        .map(|a| {
+            json!({"side": a.side, "decision": a.decision, "deadline": r.deadline,
+                        "you": Some(a.side.as_str()) == r.side})
+        })
         .collect();
     let result = r.finished.as_ref().map(|f| {
         let points: Vec<Value> = f
@@ -360,7 +368,11 @@ pub fn picture(
         .and_then(|s| serde_json::from_value(s.clone()).ok())
         .unwrap_or_default();
     pic.ours = ours.map(str::to_string);
-    let units = view.get("units").and_then(Value::as_array).cloned().unwrap_or_default();
+    let units = view
+        .get("units")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     for u in &units {
         let destroyed = u.get("destroyed").and_then(Value::as_bool).unwrap_or(false);
         if destroyed || u.get("joined").is_some_and(|j| !j.is_null()) {
@@ -376,7 +388,11 @@ pub fn picture(
         let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0).min(255) as u8;
         let (left, max) = match unit_type {
             UnitType::Squad => (
-                u.get("models").and_then(Value::as_array).map(Vec::len).unwrap_or(0).min(255) as u8,
+                u.get("models")
+                    .and_then(Value::as_array)
+                    .map(Vec::len)
+                    .unwrap_or(0)
+                    .min(255) as u8,
                 n("max_models"),
             ),
             _ => (n("health"), n("max_health")),
@@ -396,9 +412,7 @@ pub fn picture(
             }),
         });
     }
-    let at = |id: &str| {
-        unit_square(view, id).or_else(|| before.and_then(|b| unit_square(b, id)))
-    };
+    let at = |id: &str| unit_square(view, id).or_else(|| before.and_then(|b| unit_square(b, id)));
     for h in happenings {
         // "{unit} moves to {to} ({squares})": the squares entered, in order.
         if let Some((who, rest)) = h.text.split_once(" moves to ") {
@@ -411,7 +425,11 @@ pub fn picture(
             if let Some(start) = before.and_then(|b| unit_square(b, who)) {
                 path.push(start);
             }
-            path.extend(inside.split_whitespace().filter_map(|s| square(Some(&json!(s)))));
+            path.extend(
+                inside
+                    .split_whitespace()
+                    .filter_map(|s| square(Some(&json!(s)))),
+            );
             if path.len() >= 2 {
                 pic.path = path;
             }
@@ -526,12 +544,7 @@ pub fn step_report(entries: &[Entry]) -> Option<StepReport> {
 
 /// The game state after the ledger lines before `seq` (a replay of that prefix with its
 /// recorded dice), for drawing where units came from. `None` if it cannot be derived.
-pub fn state_before<G: Game>(
-    game: &G,
-    edges: &Edges,
-    log: &Path,
-    seq: u64,
-) -> Option<G::State> {
+pub fn state_before<G: Game>(game: &G, edges: &Edges, log: &Path, seq: u64) -> Option<G::State> {
     let entries = ledger::read_all(log).ok()?;
     let prefix: Vec<Entry> = entries.into_iter().filter(|e| e.seq < seq).collect();
     crate::referee::replay(game, edges, "log.jsonl", &prefix, DiceMode::Recorded)
@@ -573,7 +586,10 @@ pub fn show_context<G: Game>(
         board_text: game.board_text(&g.derived.state),
         round: game.round(&g.derived.state),
         ledger_seq: seq,
-        event: steps.first().map(|s| s.what.clone()).unwrap_or_else(|| "game created".into()),
+        event: steps
+            .first()
+            .map(|s| s.what.clone())
+            .unwrap_or_else(|| "game created".into()),
         steps,
         revealed,
         awaiting: game.awaiting(&g.derived.state),
@@ -624,8 +640,10 @@ pub fn replay_page<G: Game>(
         .map(|s| game.view(&s, None));
     if let Some(v) = &prev_view {
         let svg = picture(v, None, None, &[]).map(|p| crate::picture::svg(&p));
-        frames.push(json!({"n": 0, "event_id": 1, "what": "the game is created", "round": v.get("round"),
-                           "happenings": [], "revealed": [], "svg": svg, "roster": roster(v)}));
+        frames.push(
+            json!({"n": 0, "event_id": 1, "what": "the game is created", "round": v.get("round"),
+                           "happenings": [], "revealed": [], "svg": svg, "roster": roster(v)}),
+        );
     }
     let ranges = step_ranges(&entries);
     for r in ranges {
@@ -636,7 +654,8 @@ pub fn replay_page<G: Game>(
             continue;
         };
         let upto: Vec<Entry> = entries.get(..r.end).unwrap_or(&[]).to_vec();
-        let (_, d, _) = crate::referee::replay(game, edges, "log.jsonl", &upto, DiceMode::Recorded)?;
+        let (_, d, _) =
+            crate::referee::replay(game, edges, "log.jsonl", &upto, DiceMode::Recorded)?;
         let view = game.view(&d.state, None);
         let svg = picture(&view, prev_view.as_ref(), None, &step.happenings)
             .map(|p| crate::picture::svg(&p));
@@ -660,7 +679,10 @@ pub fn replay_page<G: Game>(
     for (i, f) in frames.iter_mut().enumerate() {
         if let Value::Object(m) = f {
             m.insert("prev".into(), json!(i.checked_sub(1)));
-            m.insert("next".into(), json!(if i + 1 < count { Some(i + 1) } else { None }));
+            m.insert(
+                "next".into(),
+                json!(if i + 1 < count { Some(i + 1) } else { None }),
+            );
         }
     }
     let mut rounds: Vec<Value> = Vec::new();

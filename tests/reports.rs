@@ -115,9 +115,10 @@ fn redact(s: &str) -> String {
         ] {
             if let Some(i) = l.find(marker) {
                 let from = i + marker.len();
-                let to = l[from..].find(end).map(|j| from + j).unwrap_or_else(|| {
-                    l.trim_end_matches(['\n', '\r']).len()
-                });
+                let to = l[from..]
+                    .find(end)
+                    .map(|j| from + j)
+                    .unwrap_or_else(|| l.trim_end_matches(['\n', '\r']).len());
                 l.replace_range(from..to, "[redacted]");
             }
         }
@@ -180,7 +181,10 @@ fn report_text_has_grid_roster_dice_keys_awaited_decision_and_orders_template() 
     assert!(t.contains("Terrain: . open"), "{t}");
     // Roster: every unit, models or health, activated or not.
     for unit in ["rangers", "pounder", "grenadiers", "ludwig"] {
-        assert!(t.contains(&format!("\n  {unit} ")), "roster lacks {unit}: {t}");
+        assert!(
+            t.contains(&format!("\n  {unit} ")),
+            "roster lacks {unit}: {t}"
+        );
     }
     assert!(t.contains("5/5 models") || t.contains("models"), "{t}");
     assert!(t.contains("destroyed"), "{t}");
@@ -191,7 +195,10 @@ fn report_text_has_grid_roster_dice_keys_awaited_decision_and_orders_template() 
         "{t}"
     );
     assert!(t.contains("K_2 = "), "{t}");
-    assert!(t.contains("axis: first, deadline 2026-01-04T19:00:00+00:00  <- you"), "{t}");
+    assert!(
+        t.contains("axis: first, deadline 2026-01-04T19:00:00+00:00  <- you"),
+        "{t}"
+    );
     assert!(t.contains("game: g-demo\nside: axis\nseq: 6\n"), "{t}");
     assert!(t.contains("# first allies"), "{t}");
 }
@@ -258,7 +265,10 @@ fn count(px: &[[u8; 3]], rgb: [u8; 3]) -> usize {
 fn report_mail_carries_the_board_png_inline_and_attached() {
     let bytes = raw("g-demo-12-report-axis");
     let s = String::from_utf8_lossy(&bytes);
-    assert!(s.contains("multipart/related"), "inline picture needs multipart/related");
+    assert!(
+        s.contains("multipart/related"),
+        "inline picture needs multipart/related"
+    );
     let p = parse("g-demo-12-report-axis");
     assert!(p.html.contains("src=\"cid:board@dustmail\""), "{}", p.html);
     let pngs: Vec<_> = p
@@ -266,8 +276,15 @@ fn report_mail_carries_the_board_png_inline_and_attached() {
         .iter()
         .filter(|(_, _, b)| b.starts_with(b"\x89PNG"))
         .collect();
-    assert_eq!(pngs.len(), 2, "inline and attached: {:?}", p.parts.iter().map(|x| (&x.0, &x.1)).collect::<Vec<_>>());
-    assert!(pngs.iter().any(|(_, cid, _)| cid.as_deref() == Some("board@dustmail")));
+    assert_eq!(
+        pngs.len(),
+        2,
+        "inline and attached: {:?}",
+        p.parts.iter().map(|x| (&x.0, &x.1)).collect::<Vec<_>>()
+    );
+    assert!(pngs
+        .iter()
+        .any(|(_, cid, _)| cid.as_deref() == Some("board@dustmail")));
     assert_eq!(pngs[0].2, pngs[1].2);
     // 6×6 squares of 48 px with a 26 px margin each side; the legend below.
     let (w, h, px) = decode_png(&pngs[0].2);
@@ -276,7 +293,11 @@ fn report_mail_carries_the_board_png_inline_and_attached() {
     // Both sides' counters are drawn: allies blue #2456a6, axis red #c0282d.
     assert!(count(&px, [0x24, 0x56, 0xa6]) > 200, "no allies counter");
     assert!(count(&px, [0xc0, 0x28, 0x2d]) > 200, "no axis counter");
-    assert!(bytes.len() < 200_000, "a report mail of {} bytes", bytes.len());
+    assert!(
+        bytes.len() < 200_000,
+        "a report mail of {} bytes",
+        bytes.len()
+    );
 }
 
 #[test]
@@ -300,7 +321,10 @@ fn html_parts_have_no_scripts_and_no_external_resources() {
 fn end_mail_gives_result_points_seed_and_an_audit_that_passes() {
     let p = parse("g-demo-23-end-allies");
     let t = &p.text;
-    assert!(t.contains("Result: allies wins (the round limit (4) is reached)"), "{t}");
+    assert!(
+        t.contains("Result: allies wins (the round limit (4) is reached)"),
+        "{t}"
+    );
     assert!(t.contains("  allies      2  (winner)"), "{t}");
     assert!(t.contains("  axis        0"), "{t}");
     // The demo's seed is SHA-256("dustmail demo").
@@ -339,7 +363,10 @@ fn show_renders_text_html_png_and_json_as_a_side() {
     let html = dustmail(h, &["show", "g-demo", "--format", "html", "--as", "allies"]);
     assert!(html.status.success());
     let html = String::from_utf8_lossy(&html.stdout);
-    assert!(html.contains("src=\"data:image/png;base64,"), "the picture travels with the page");
+    assert!(
+        html.contains("src=\"data:image/png;base64,"),
+        "the picture travels with the page"
+    );
     assert!(html.contains("you play <b>allies</b>"), "{html}");
 
     let png = dustmail(h, &["show", "g-demo", "--format", "png", "--as", "allies"]);
