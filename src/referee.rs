@@ -928,7 +928,7 @@ pub fn create_game<G: Game>(ctx: &Ctx<G>, new: NewGame) -> Result<String, Refere
         secret: new.seed,
     };
     for p in &loaded.created.players {
-        let text = render(
+        let text = render_with_board(
             ctx,
             "welcome",
             json!({
@@ -942,6 +942,8 @@ pub fn create_game<G: Game>(ctx: &Ctx<G>, new: NewGame) -> Result<String, Refere
                 "template": ctx.game.orders_template(&loaded.derived.state, &p.side),
                 "next_seq": 1,
             }),
+            &loaded,
+            &p.side,
         )?;
         let mail = game_mail(
             ctx,
@@ -991,6 +993,30 @@ fn render<G: Game>(ctx: &Ctx<G>, name: &str, v: serde_json::Value) -> Result<Par
         html: Some(ctx.templates.render_html(name, &v).map_err(err)?),
         attachments: vec![],
     })
+}
+
+/// Renders a welcome or reminder mail with the current board for `side`: `board` (text) and
+/// `board_img` (the picture, inline and attached) in the context.
+fn render_with_board<G: Game>(
+    ctx: &Ctx<G>,
+    name: &str,
+    mut v: serde_json::Value,
+    g: &Loaded<G::State>,
+    side: &str,
+) -> Result<Parts, RefereeError> {
+    let state = &g.derived.state;
+    v["board"] = json!(ctx.game.board_text(state));
+    let view = ctx.game.view(state, Some(side));
+    let file = format!("{}-board-{}.png", g.id, g.ledger.head().seq);
+    let pic = report::mail_picture(&view, None, Some(side), &[], &file);
+    let mut atts = vec![];
+    if let Some((img, a)) = pic {
+        v["board_img"] = img;
+        atts = a;
+    }
+    let mut parts = render(ctx, name, v)?;
+    parts.attachments = atts;
+    Ok(parts)
 }
 
 fn queue<G: Game>(ctx: &Ctx<G>, id: &str, mail: &Mail) -> Result<(), RefereeError> {
@@ -1172,14 +1198,16 @@ fn step_mails<G: Game>(
         });
         // The board picture, inline and attached; a picture that cannot be drawn leaves the
         // text board, which every report carries anyway.
-        let pic = report::picture(&view, before_view.as_ref(), Some(&p.side), &happenings);
-        let png = pic
-            .as_ref()
-            .and_then(|pic| crate::picture::png(pic).ok().map(|b| (pic, b)));
         let mut attachments = vec![];
-        if let Some((pic, bytes)) = &png {
-            v["board_img"] = report::board_img(&format!("cid:{}", report::BOARD_CID), pic);
-            attachments = report::board_attachments(bytes, &format!("{id}-board-{n}.png"));
+        if let Some((img, atts)) = report::mail_picture(
+            &view,
+            before_view.as_ref(),
+            Some(&p.side),
+            &happenings,
+            &format!("{id}-board-{n}.png"),
+        ) {
+            v["board_img"] = img;
+            attachments = atts;
         }
         let mut parts = render(ctx, "report", v.clone())?;
         parts.attachments = attachments;
@@ -1788,7 +1816,7 @@ fn deadlines<G: Game>(
                 let Some(p) = g.created.players.iter().find(|p| p.side == a.side) else {
                     continue;
                 };
-                let text = render(
+                let text = render_with_board(
                     ctx,
                     "reminder",
                     json!({"game": g.id, "round": ctx.game.round(&g.derived.state), "side": a.side,
@@ -1796,6 +1824,8 @@ fn deadlines<G: Game>(
                            "grace_hours": g.created.grace_hours,
                            "next_seq": next_seq(&g.derived, &a.side),
                            "template": ctx.game.orders_template(&g.derived.state, &a.side)}),
+                    g,
+                    &a.side,
                 )?;
                 let m = game_mail(
                     ctx,

@@ -474,6 +474,24 @@ pub fn board_attachments(png: &[u8], name: &str) -> Vec<Attachment> {
     ]
 }
 
+/// A mail's board picture: the `board_img` context value (shown by `cid:`) and the PNG inline
+/// and attached. `None` when the view has no board or the PNG cannot be drawn: the mail then
+/// carries the text board only.
+pub fn mail_picture(
+    view: &Value,
+    before: Option<&Value>,
+    side: Option<&str>,
+    happenings: &[Happening],
+    file_name: &str,
+) -> Option<(Value, Vec<Attachment>)> {
+    let pic = picture(view, before, side, happenings)?;
+    let png = crate::picture::png(&pic).ok()?;
+    Some((
+        board_img(&format!("cid:{BOARD_CID}"), &pic),
+        board_attachments(&png, file_name),
+    ))
+}
+
 /// The `board_img` context value: where the HTML finds the picture and its size.
 pub fn board_img(src: &str, pic: &Picture) -> Value {
     let (w, h) = crate::picture::size(pic);

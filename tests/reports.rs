@@ -124,9 +124,20 @@ fn redact(s: &str) -> String {
         }
         while let Some(i) = l.find("ed25519:") {
             let from = i + "ed25519:".len();
-            let len = l[from..]
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '+' || c == '/' || c == '='))
-                .unwrap_or(l.len() - from);
+            // Base64, with `/` escaped as `&#x2f;` in HTML.
+            let mut len = 0;
+            let rest = &l[from..];
+            while len < rest.len() {
+                if rest[len..].starts_with("&#x2f;") {
+                    len += 6;
+                } else if rest[len..].starts_with(|c: char| {
+                    c.is_ascii_alphanumeric() || c == '+' || c == '/' || c == '='
+                }) {
+                    len += 1;
+                } else {
+                    break;
+                }
+            }
             l.replace_range(i..from + len, "ED25519[redacted]");
         }
         out.push_str(&l);
@@ -402,4 +413,45 @@ fn replay_html_steps_through_every_step_with_board_and_dice() {
     assert!(page.contains("<span class=\"die\">"), "dice shown");
     assert!(!page.contains("<script"), "no scripts");
     assert!(!page.contains("src=\"http"), "self-contained");
+}
+
+#[test]
+fn welcome_and_reminder_show_the_board_in_text_and_picture() {
+    for id in ["g-demo-1-welcome-axis", "g-wait-1-reminder-allies"] {
+        let p = parse(id);
+        assert!(p.text.contains("     A  B  C  D  E  F"), "{id}: {}", p.text);
+        assert!(p.html.contains("src=\"cid:board@dustmail\""), "{id}");
+        assert!(
+            p.parts
+                .iter()
+                .any(|(_, cid, b)| cid.as_deref() == Some("board@dustmail")
+                    && b.starts_with(b"\x89PNG")),
+            "{id}: no inline board"
+        );
+    }
+}
+
+#[test]
+fn a_template_dir_overrides_single_templates_and_names_a_broken_one() {
+    use dustmail::report::Templates;
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("report.txt"),
+        "Custom: {{ game }} round {{ round }}",
+    )
+    .unwrap();
+    std::fs::write(d.path().join("end.html"), "<p>{{ finished }}</p>").unwrap();
+    let t = Templates::new(Some(d.path())).unwrap();
+    let ctx = serde_json::json!({"game": "g-x", "round": 2, "finished": "a <draw>"});
+    assert_eq!(t.render("report", &ctx).unwrap(), "Custom: g-x round 2");
+    // HTML templates escape what they print.
+    assert_eq!(t.render_html("end", &ctx).unwrap(), "<p>a &lt;draw&gt;</p>");
+    // The others stay built in.
+    assert!(t.render_html("report", &ctx).unwrap().contains("DUSTMAIL"));
+    std::fs::write(d.path().join("receipt.html"), "{% if %}").unwrap();
+    let e = Templates::new(Some(d.path())).err().unwrap().to_string();
+    assert!(
+        e.contains("receipt.html") && e.contains("fix the template file"),
+        "{e}"
+    );
 }
