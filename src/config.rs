@@ -157,8 +157,8 @@ impl Config {
              deadline_hours = {dl}\n\
              reminder_hours = {rem}\n\
              grace_hours = {grace}\n\
-             # Directory with templates overriding the built-in ones (welcome.txt, receipt.txt,\n\
-             # refusal.txt, report.txt, reminder.txt, end.txt).\n\
+             # Directory with templates overriding the built-in ones, each by file name: welcome,\n\
+             # receipt, refusal, report, reminder, end (.txt and .html) and replay.html.\n\
              # template_dir = \"templates\"\n\
              \n\
              [smtp]\n\
