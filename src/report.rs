@@ -452,6 +452,16 @@ pub fn picture(
             }
         }
     }
+    // "{unit} is destroyed (N AP)": where it stood before the step.
+    for h in happenings {
+        if let Some((who, _)) = h.text.split_once(" is destroyed") {
+            if let Some(sq) = before.and_then(|b| unit_square(b, who)) {
+                if !pic.destroyed.contains(&sq) {
+                    pic.destroyed.push(sq);
+                }
+            }
+        }
+    }
     Some(pic)
 }
 

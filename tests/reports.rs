@@ -455,3 +455,56 @@ fn a_template_dir_overrides_single_templates_and_names_a_broken_one() {
         "{e}"
     );
 }
+
+/// The replay page draws, for each step, what the ledger says the step did: a movement path
+/// for each move, a line of fire for each attack, a wreck where a unit was destroyed.
+#[test]
+fn replay_boards_draw_each_steps_moves_fire_and_wrecks_from_the_ledger() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("replay.html");
+    let o = dustmail(home(), &["replay", "g-demo", "--html", f.to_str().unwrap()]);
+    assert!(o.status.success());
+    let page = std::fs::read_to_string(&f).unwrap();
+    let log = std::fs::read_to_string(home().join("games/g-demo/log.jsonl")).unwrap();
+    let mut checked = (0, 0, 0);
+    for line in log.lines() {
+        let e: serde_json::Value = serde_json::from_str(line).unwrap();
+        let (Some(hs), Some(seq)) = (e["happenings"].as_array(), e["seq"].as_u64()) else {
+            continue;
+        };
+        let texts: Vec<&str> = hs.iter().filter_map(|h| h["text"].as_str()).collect();
+        let moves = texts.iter().filter(|t| t.contains(" moves to ")).count();
+        let fires = texts.iter().filter(|t| t.contains(" fires ")).count();
+        let wrecks = texts
+            .iter()
+            .filter(|t| t.contains(" is destroyed (") && !t.starts_with("the cover"))
+            .count();
+        let marker = format!("event {seq}: ");
+        let section = page
+            .split("<section class=\"step\"")
+            .find(|s| s.contains(&marker))
+            .unwrap_or_else(|| panic!("no section for event {seq}"));
+        assert_eq!(
+            section.matches("<g class=\"fire-").count(),
+            fires,
+            "event {seq}"
+        );
+        assert_eq!(
+            section.contains("<g id=\"movement\">"),
+            moves > 0,
+            "event {seq}"
+        );
+        assert_eq!(
+            section.contains("<g id=\"destroyed\">\n<g>"),
+            wrecks > 0,
+            "event {seq}"
+        );
+        checked.0 += moves;
+        checked.1 += fires;
+        checked.2 += wrecks;
+    }
+    assert!(
+        checked.0 > 3 && checked.1 > 3 && checked.2 >= 1,
+        "{checked:?}"
+    );
+}
