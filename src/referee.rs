@@ -1144,7 +1144,6 @@ fn step_mails<G: Game>(
                 "receipt",
                 json!({"game": id, "side": s.side, "seq": s.player_seq, "ledger_seq": n,
                        "results": s.step.results,
-                       "steps": [report::step_report(&lines)],
                        "happenings": s.step.happenings}),
             )?;
             let m = game_mail(
@@ -1166,7 +1165,12 @@ fn step_mails<G: Game>(
     let happenings: Vec<crate::game::Happening> =
         steps.iter().flat_map(|s| s.happenings.clone()).collect();
     let state = &g.derived.state;
-    let before = report::state_before(ctx.game, ctx.edges, g.ledger.path(), n);
+    // Where units stood before the step, for the picture's paths and wrecks: only games whose
+    // view has a board get a picture, so only they pay for the replay of the ledger prefix.
+    let has_board = ctx.game.view(&g.derived.state, None).get("board").is_some();
+    let before = has_board
+        .then(|| report::state_before(ctx.game, ctx.edges, g.ledger.path(), n))
+        .flatten();
     let deadline = deadline_of(&g.created, &g.derived).map(|d| d.to_rfc3339());
     let round = ctx.game.round(state);
     let log = finished
