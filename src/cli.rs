@@ -142,7 +142,13 @@ pub enum Command {
         now: Option<String>,
     },
     /// Re-derive a whole game from its log and check everything; exit 1 on the first mismatch.
-    Replay { game: String },
+    Replay {
+        game: String,
+        /// Also write a self-contained HTML page stepping through the game (board and dice at
+        /// every step).
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+    },
     /// Check a published log file without a home; exit 1 on the first mismatch.
     Audit {
         logfile: PathBuf,
@@ -314,7 +320,7 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Control { game, command, now } => {
             control(&home, &game, &command.join(" "), parse_now(now.as_deref())?)
         }
-        Command::Replay { game } => replay(&home, &game),
+        Command::Replay { game, html } => replay(&home, &game, html.as_deref()),
         Command::Audit { logfile, head, sig } => audit(&logfile, head.as_deref(), sig.as_deref()),
         Command::Demo => demo(&home),
     }
@@ -364,20 +370,7 @@ struct Env {
 
 fn open_home(home: &Home) -> Result<Env, Failure> {
     let config = Config::load(home).map_err(|e| usage(e.to_string()))?;
-    let templates = Templates::new(
-        config
-            .template_dir
-            .as_deref()
-            .map(|d| {
-                if d.is_absolute() {
-                    d.to_path_buf()
-                } else {
-                    home.root.join(d)
-                }
-            })
-            .as_deref(),
-    )
-    .map_err(|e| usage(e.to_string()))?;
+    let templates = home_templates(home, &config)?;
     let key = crate::crypto::read_secret_key(&home.key_path()).map_err(|e| {
         usage(format!(
             "cannot read the referee key {}: {e:#}; was this home made by `dustmail init`?",
@@ -674,17 +667,27 @@ fn run_once(home: &Home, now: DateTime<Utc>, maildir: Option<&Path>) -> Result<(
     Ok(())
 }
 
+/// The home's templates: built-ins, overridden by config.toml's `template_dir`.
+fn home_templates(home: &Home, config: &Config) -> Result<Templates, Failure> {
+    Templates::new(
+        config
+            .template_dir
+            .as_deref()
+            .map(|d| {
+                if d.is_absolute() {
+                    d.to_path_buf()
+                } else {
+                    home.root.join(d)
+                }
+            })
+            .as_deref(),
+    )
+    .map_err(|e| usage(e.to_string()))
+}
+
+/// `show`: the report the side (or, without `--as`, the referee) would get now, as text, HTML
+/// (picture inline as a data: URI), PNG bytes or the JSON view.
 fn show(home: &Home, game: &str, format: Format, as_side: Option<&str>) -> Result<(), Failure> {
-    if matches!(format, Format::Html | Format::Png) {
-        return Err(usage(format!(
-            "--format {} is not available in this build yet: use --format text or --format json",
-            if format == Format::Html {
-                "html"
-            } else {
-                "png"
-            }
-        )));
-    }
     check_game(home, game)?;
     let g = referee::load_game(&DustTactics, &Edges::real(), home, game)?;
     let dt = DustTactics;
@@ -693,23 +696,38 @@ fn show(home: &Home, game: &str, format: Format, as_side: Option<&str>) -> Resul
             return Err(usage(format!("--as {s}: no such side in game {game}")));
         }
     }
-    match format {
-        Format::Json => {
-            let v = referee::show_json(&dt, &g, as_side);
-            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-        }
-        _ => {
-            use crate::game::Game;
-            outln!("game {game}, round {}", dt.round(&g.derived.state));
-            outln!("{}", dt.board_text(&g.derived.state));
-            for a in dt.awaiting(&g.derived.state) {
-                outln!("awaiting {}: {}", a.side, a.decision);
-            }
-            if let Some(r) = &g.derived.finished {
-                outln!("finished: {}", referee::result_text(r));
-            }
-        }
+    if format == Format::Json {
+        let v = referee::show_json(&dt, &g, as_side);
+        outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        return Ok(());
     }
+    let config = Config::load(home).map_err(|e| usage(e.to_string()))?;
+    let templates = home_templates(home, &config)?;
+    let (mut ctx, pic) = crate::report::show_context(&dt, &Edges::real(), &g, as_side)?;
+    let png = || -> Result<Vec<u8>, Failure> {
+        let pic = pic
+            .as_ref()
+            .ok_or_else(|| usage("this game has no board picture: use --format text"))?;
+        crate::picture::png(pic).map_err(|e| usage(e.to_string()))
+    };
+    let rendered = match format {
+        Format::Png => {
+            use std::io::Write as _;
+            let bytes = png()?;
+            return std::io::stdout()
+                .lock()
+                .write_all(&bytes)
+                .map_err(|e| usage(format!("cannot write the PNG to stdout: {e}")));
+        }
+        Format::Html => {
+            if let Some(p) = &pic {
+                ctx["board_img"] = crate::report::board_img(&crate::report::data_uri(&png()?), p);
+            }
+            templates.render_html("report", &ctx)
+        }
+        _ => templates.render("report", &ctx),
+    };
+    out!("{}", rendered.map_err(|e| usage(e.to_string()))?);
     Ok(())
 }
 
@@ -735,10 +753,19 @@ fn check_game(home: &Home, game: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-fn replay(home: &Home, game: &str) -> Result<(), Failure> {
+fn replay(home: &Home, game: &str, html: Option<&Path>) -> Result<(), Failure> {
     check_game(home, game)?;
     let sum = referee::replay_game(&DustTactics, &Edges::real(), home, game)?;
     print_summary(&sum);
+    if let Some(file) = html {
+        let config = Config::load(home).map_err(|e| usage(e.to_string()))?;
+        let templates = home_templates(home, &config)?;
+        let g = referee::load_game(&DustTactics, &Edges::real(), home, game)?;
+        let page = crate::report::replay_page(&DustTactics, &Edges::real(), &g, &templates)?;
+        std::fs::write(file, page)
+            .map_err(|e| usage(format!("cannot write {}: {e}", file.display())))?;
+        outln!("replay page written to {}", file.display());
+    }
     Ok(())
 }
 

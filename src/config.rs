@@ -172,8 +172,8 @@ impl Config {
              grace_hours = {grace}\n\
              # The longest absence (`absent until DATE`) a player may declare, in days.\n\
              max_absence_days = {absence}\n\
-             # Directory with templates overriding the built-in ones (welcome.txt, receipt.txt,\n\
-             # refusal.txt, report.txt, reminder.txt, end.txt).\n\
+             # Directory with templates overriding the built-in ones, each by file name: welcome,\n\
+             # receipt, refusal, report, reminder, end (.txt and .html) and replay.html.\n\
              # template_dir = \"templates\"\n\
              \n\
              [smtp]\n\

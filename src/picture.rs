@@ -48,6 +48,9 @@ pub struct Picture {
     /// The last activation's attacks.
     #[serde(default)]
     pub fire: Vec<FireLine>,
+    /// Squares where units were destroyed by the last activation: drawn as a wreck cross.
+    #[serde(default)]
+    pub destroyed: Vec<Square>,
 }
 
 /// One unit counter on the board.
@@ -89,6 +92,7 @@ impl Picture {
             units: Vec::new(),
             path: Vec::new(),
             fire: Vec::new(),
+            destroyed: Vec::new(),
         }
     }
 
@@ -305,6 +309,13 @@ fn render_svg(pic: &Picture, font_safe: bool) -> String {
     }
     out.push_str("</g>\n");
 
+    out.push_str("<g id=\"destroyed\">\n");
+    for sq in &pic.destroyed {
+        let (cx, cy) = square_centre(*sq);
+        wreck(&mut out, cx, cy, 13);
+    }
+    out.push_str("</g>\n");
+
     // Fire goes over the counters so a line is never hidden under a unit it passes.
     out.push_str("<g id=\"fire\">\n");
     for line in &pic.fire {
@@ -315,6 +326,22 @@ fn render_svg(pic: &Picture, font_safe: bool) -> String {
     legend(&mut out, pic, &layout, &sides, &text);
     out.push_str("</svg>\n");
     out
+}
+
+/// A destroyed unit's square: a dark red cross on a pale disc.
+fn wreck(out: &mut String, cx: u32, cy: u32, r: u32) {
+    let _ = writeln!(
+        out,
+        r##"<g><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fff" fill-opacity="0.7" stroke="#7a1010" stroke-width="2"/><path d="M{},{} L{},{} M{},{} L{},{}" stroke="#7a1010" stroke-width="3" stroke-linecap="round"/></g>"##,
+        cx - r / 2,
+        cy - r / 2,
+        cx + r / 2,
+        cy + r / 2,
+        cx + r / 2,
+        cy - r / 2,
+        cx - r / 2,
+        cy + r / 2
+    );
 }
 
 /// Markers for arrowheads. `orient="auto"` turns them along the line, so no angles are computed.
@@ -724,6 +751,7 @@ enum LegendItem {
     Movement,
     Hit,
     Miss,
+    Destroyed,
     Terrain(Terrain),
     Cover(CoverKind),
 }
@@ -749,6 +777,9 @@ fn legend_items(pic: &Picture) -> Vec<LegendItem> {
     }
     if real_fire().any(|f| !f.hit) {
         items.push(LegendItem::Miss);
+    }
+    if !pic.destroyed.is_empty() {
+        items.push(LegendItem::Destroyed);
     }
     for t in [
         Terrain::Open,
@@ -854,6 +885,10 @@ fn legend(
                     "fire: missed"
                 }
                 .to_string()
+            }
+            LegendItem::Destroyed => {
+                wreck(out, cx, cy, 7);
+                "destroyed".to_string()
             }
             LegendItem::Terrain(t) => {
                 let _ = write!(

@@ -16,8 +16,8 @@ use crate::ledger::{
     Submission,
 };
 use crate::mail::{BlockBody, Incoming, MailError};
-use crate::outbox::{Mail, Outbox};
-use crate::report::{ledger_head_line, with_ledger_head, Templates};
+use crate::outbox::{Attachment, Mail, Outbox};
+use crate::report::{self, html_with_ledger_head, ledger_head_line, with_ledger_head, Templates};
 use crate::seed::{Key, RoundKeys, SecretKeys, SeededDice};
 use chrono::{DateTime, Utc};
 use ed25519_dalek::SigningKey;
@@ -1099,7 +1099,7 @@ pub fn create_team_game<G: Game>(
         secret: new.seed,
     };
     for p in &loaded.created.players {
-        let text = render(
+        let text = render_with_board(
             ctx,
             "welcome",
             json!({
@@ -1113,6 +1113,8 @@ pub fn create_team_game<G: Game>(
                 "template": ctx.game.orders_template(&loaded.derived.state, &p.side),
                 "next_seq": 1,
             }),
+            &loaded,
+            &p.side,
         )?;
         let mail = game_mail(
             ctx,
@@ -1154,10 +1156,45 @@ fn write_secret(dir: &Path, seed: &Key) -> Result<(), RefereeError> {
 // ---------------------------------------------------------------------------------------------
 // Mails.
 
-fn render<G: Game>(ctx: &Ctx<G>, name: &str, v: serde_json::Value) -> Result<String, RefereeError> {
-    ctx.templates
-        .render(name, &v)
-        .map_err(|e| RefereeError::Usage(e.to_string()))
+/// The parts of a mail: text and HTML rendered from one context, and any attachments.
+struct Parts {
+    text: String,
+    html: Option<String>,
+    attachments: Vec<Attachment>,
+}
+
+/// Renders the template pair `name` (`templates/<name>.txt` and `.html`) from one context.
+fn render<G: Game>(ctx: &Ctx<G>, name: &str, v: serde_json::Value) -> Result<Parts, RefereeError> {
+    let err = |e: crate::report::TemplateError| RefereeError::Usage(e.to_string());
+    Ok(Parts {
+        text: ctx.templates.render(name, &v).map_err(err)?,
+        html: Some(ctx.templates.render_html(name, &v).map_err(err)?),
+        attachments: vec![],
+    })
+}
+
+/// Renders a welcome or reminder mail with the current board for `side`: `board` (text) and
+/// `board_img` (the picture, inline and attached) in the context.
+fn render_with_board<G: Game>(
+    ctx: &Ctx<G>,
+    name: &str,
+    mut v: serde_json::Value,
+    g: &Loaded<G::State>,
+    side: &str,
+) -> Result<Parts, RefereeError> {
+    let state = &g.derived.state;
+    v["board"] = json!(ctx.game.board_text(state));
+    let view = ctx.game.view(state, Some(side));
+    let file = format!("{}-board-{}.png", g.id, g.ledger.head().seq);
+    let pic = report::mail_picture(&view, None, Some(side), &[], &file);
+    let mut atts = vec![];
+    if let Some((img, a)) = pic {
+        v["board_img"] = img;
+        atts = a;
+    }
+    let mut parts = render(ctx, name, v)?;
+    parts.attachments = atts;
+    Ok(parts)
 }
 
 fn queue<G: Game>(ctx: &Ctx<G>, id: &str, mail: &Mail) -> Result<(), RefereeError> {
@@ -1166,13 +1203,14 @@ fn queue<G: Game>(ctx: &Ctx<G>, id: &str, mail: &Mail) -> Result<(), RefereeErro
         .map_err(|e| RefereeError::Io(format!("cannot queue mail {id}: {e}")))
 }
 
-/// A mail about a game: subject with game id and round, ledger-head line and signature.
+/// A mail about a game: subject with game id and round, ledger-head line and signature in both
+/// parts.
 fn game_mail<G: Game>(
     ctx: &Ctx<G>,
     g: &Loaded<G::State>,
     to: Vec<String>,
     what: &str,
-    text: String,
+    parts: Parts,
     reply_to: Option<&str>,
     head: &Head,
 ) -> Mail {
@@ -1185,9 +1223,9 @@ fn game_mail<G: Game>(
         subject: format!("[dustmail {}] round {round}: {what}", g.id),
         in_reply_to: reply_to.map(angle),
         references: reply_to.map(|m| vec![angle(m)]).unwrap_or_default(),
-        text: with_ledger_head(&text, &line, &sig),
-        html: None,
-        attachments: vec![],
+        text: with_ledger_head(&parts.text, &line, &sig),
+        html: parts.html.map(|h| html_with_ledger_head(&h, &line, &sig)),
+        attachments: parts.attachments,
         headers: vec![(
             "X-Dustmail-Ledger-Head".into(),
             format!("{} {} {}; sig={sig}", g.id, head.seq, head.hash),
@@ -1207,7 +1245,7 @@ fn plain_refusal<G: Game>(
     let (Some(to), None) = (&inc.reply_to, &inc.no_reply) else {
         return Ok(None);
     };
-    let text = render(
+    let parts = render(
         ctx,
         "refusal",
         json!({"game": game, "reason": reason, "rule": rule, "instead": instead}),
@@ -1221,8 +1259,8 @@ fn plain_refusal<G: Game>(
         },
         in_reply_to: inc.message_id.as_deref().map(angle),
         references: inc.message_id.iter().map(|m| angle(m)).collect(),
-        text,
-        html: None,
+        text: parts.text,
+        html: parts.html,
         attachments: vec![],
         headers: vec![],
     }))
@@ -1241,24 +1279,15 @@ fn step_mails<G: Game>(
     };
     let n = first.seq;
     let id = &g.id;
-    let revealed: Vec<serde_json::Value> = entries
-        .iter()
-        .filter_map(|(e, _)| match &e.event {
-            Event::RoundEnd(r) => Some(json!({"round": r.round, "key": r.key})),
-            _ => None,
-        })
-        .collect();
+    let lines: Vec<Entry> = entries.iter().map(|(e, _)| e.clone()).collect();
+    let revealed = report::revealed_of(&lines);
     let finished = entries.iter().find_map(|(e, _)| match &e.event {
         Event::Finished(f) => Some(f.clone()),
         _ => None,
     });
-    let (step, event, sub) = match &first.event {
-        Event::Submission(s) => (&s.step, format!("orders of side {}", s.side), Some(s)),
-        Event::Deadline(d) => (
-            &d.step,
-            format!("deadline passed: defaults applied for side {}", d.side),
-            None,
-        ),
+    let sub = match &first.event {
+        Event::Submission(s) => Some(s),
+        Event::Deadline(_) => None,
         _ => return Ok(out),
     };
     if let Some(s) = sub {
@@ -1269,7 +1298,7 @@ fn step_mails<G: Game>(
         if !s.accepted {
             if let Some(to) = to {
                 let r = s.refusal.clone().unwrap_or(Refusal::new("", "", ""));
-                let text = render(
+                let parts = render(
                     ctx,
                     "refusal",
                     json!({"game": id, "ledger_seq": n, "reason": r.reason, "rule": r.rule, "instead": r.instead}),
@@ -1279,7 +1308,7 @@ fn step_mails<G: Game>(
                     g,
                     vec![to],
                     "refused",
-                    text,
+                    parts,
                     s.message_id.as_deref(),
                     last_head,
                 );
@@ -1288,35 +1317,44 @@ fn step_mails<G: Game>(
             return Ok(out);
         }
         if let Some(to) = to {
-            let text = render(
+            let parts = render(
                 ctx,
                 "receipt",
                 json!({"game": id, "side": s.side, "seq": s.player_seq, "ledger_seq": n,
-                       "results": s.step.results, "happenings": s.step.happenings}),
+                       "results": s.step.results,
+                       "happenings": s.step.happenings}),
             )?;
             let m = game_mail(
                 ctx,
                 g,
                 vec![to],
                 "receipt",
-                text,
+                parts,
                 s.message_id.as_deref(),
                 last_head,
             );
             out.push((format!("{id}-{n}-receipt"), m));
         }
     }
-    let awaiting: Vec<serde_json::Value> = ctx
-        .game
-        .awaiting(&g.derived.state)
-        .iter()
-        .map(|a| {
-            json!({"side": a.side, "decision": a.decision, "options": a.options,
-                        "players": deciders(&g.created, g.derived.players(&g.created), a).iter().map(|p| &p.address).collect::<Vec<_>>(),
-                        "deadline": side_deadline(&g.created, &g.derived, &a.side).map(|d| d.to_rfc3339())})
-        })
-        .collect();
-    let result_text = finished.as_ref().map(|f| result_text(&f.result));
+    // Every report follows every accepted step, so the reader's last report is the previous
+    // step's: this step is all that happened since.
+    let steps: Vec<report::StepReport> = report::step_report(&lines).into_iter().collect();
+    let event = steps.first().map(|s| s.what.clone()).unwrap_or_default();
+    let happenings: Vec<crate::game::Happening> =
+        steps.iter().flat_map(|s| s.happenings.clone()).collect();
+    let state = &g.derived.state;
+    // Where units stood before the step, for the picture's paths and wrecks: only games whose
+    // view has a board get a picture, so only they pay for the replay of the ledger prefix.
+    let has_board = ctx.game.view(&g.derived.state, None).get("board").is_some();
+    let before = has_board
+        .then(|| report::state_before(ctx.game, ctx.edges, g.ledger.path(), n))
+        .flatten();
+    let deadline = deadline_of(&g.created, &g.derived).map(|d| d.to_rfc3339());
+    let round = ctx.game.round(state);
+    let log = finished
+        .as_ref()
+        .and_then(|_| std::fs::read(g.ledger.path()).ok());
+    let awaiting = ctx.game.awaiting(state);
     let players = g.derived.players(&g.created);
     // Observers get the report of a side-less reader: no template, no side's private view.
     let observers: Vec<Player> = g
@@ -1330,38 +1368,84 @@ fn step_mails<G: Game>(
         })
         .collect();
     for p in players.iter().chain(&observers) {
-        let text = render(
-            ctx,
-            "report",
-            json!({"game": id, "round": ctx.game.round(&g.derived.state), "ledger_seq": n,
-                   "event": event, "board": ctx.game.board_text(&g.derived.state),
-                   "happenings": step.happenings, "revealed": revealed,
-                   "finished": result_text, "awaiting": awaiting,
-                   "side": p.side, "next_seq": next_seq(&g.derived, &player_key(players, p)),
-                   "template": if finished.is_some() || p.side.is_empty() { String::new() } else { ctx.game.orders_template(&g.derived.state, &p.side) }}),
-        )?;
+        let side = (!p.side.is_empty()).then_some(p.side.as_str());
+        let view = ctx.game.view(state, side);
+        let before_view = before.as_ref().map(|b| ctx.game.view(b, side));
+        let mut v = report::report_context(&report::ReportInput {
+            game: id,
+            side,
+            view: &view,
+            board_text: ctx.game.board_text(state),
+            round,
+            ledger_seq: n,
+            event: event.clone(),
+            steps: steps.clone(),
+            revealed: revealed.clone(),
+            awaiting: awaiting.clone(),
+            deadline: deadline.clone(),
+            finished: finished.as_ref().map(|f| f.result.clone()),
+            secret: finished.as_ref().map(|f| f.secret.clone()),
+            template: match side {
+                Some(side) if finished.is_none() => ctx.game.orders_template(state, side),
+                _ => String::new(),
+            },
+            next_seq: next_seq(&g.derived, &player_key(players, p)),
+        });
+        // Each decision with the players who make it and its side's own deadline (absence and
+        // pause move one side's deadline only).
+        if let Some(items) = v["awaiting"].as_array_mut() {
+            for (item, a) in items.iter_mut().zip(&awaiting) {
+                item["options"] = json!(a.options);
+                item["players"] = json!(deciders(&g.created, players, a)
+                    .iter()
+                    .map(|p| &p.address)
+                    .collect::<Vec<_>>());
+                item["deadline"] =
+                    json!(side_deadline(&g.created, &g.derived, &a.side).map(|d| d.to_rfc3339()));
+            }
+        }
+        // The board picture, inline and attached; a picture that cannot be drawn leaves the
+        // text board, which every report carries anyway.
+        let mut attachments = vec![];
+        if let Some((img, atts)) = report::mail_picture(
+            &view,
+            before_view.as_ref(),
+            side,
+            &happenings,
+            &format!("{id}-board-{n}.png"),
+        ) {
+            v["board_img"] = img;
+            attachments = atts;
+        }
+        let mut parts = render(ctx, "report", v.clone())?;
+        parts.attachments = attachments;
         let m = game_mail(
             ctx,
             g,
             vec![p.address.clone()],
             "report",
-            text,
+            parts,
             None,
             last_head,
         );
         out.push((format!("{id}-{n}-report-{}", recipient_part(players, p)), m));
-        if let Some(f) = &finished {
-            let text = render(
-                ctx,
-                "end",
-                json!({"game": id, "result": result_text, "secret": f.secret}),
-            )?;
+        if finished.is_some() {
+            v["log_file"] = json!(crate::ledger::LOG_FILE);
+            let mut parts = render(ctx, "end", v)?;
+            if let Some(log) = &log {
+                parts.attachments.push(Attachment {
+                    filename: format!("{id}-{}", crate::ledger::LOG_FILE),
+                    content_type: "application/x-ndjson".into(),
+                    bytes: log.clone(),
+                    inline_cid: None,
+                });
+            }
             let m = game_mail(
                 ctx,
                 g,
                 vec![p.address.clone()],
                 "end",
-                text,
+                parts,
                 None,
                 last_head,
             );
@@ -1371,14 +1455,8 @@ fn step_mails<G: Game>(
     Ok(out)
 }
 
-/// A game result in words: who won (or a draw), why, and the points.
-pub fn result_text(r: &GameResult) -> String {
-    let pts: Vec<String> = r.points.iter().map(|(s, p)| format!("{s} {p}")).collect();
-    match &r.winner {
-        Some(w) => format!("{w} wins ({}); points: {}", r.reason, pts.join(", ")),
-        None => format!("a draw ({}); points: {}", r.reason, pts.join(", ")),
-    }
-}
+/// A game result in words (kept here for callers of the referee).
+pub use crate::report::result_text;
 
 /// A Message-ID in angle brackets, as In-Reply-To and References need it (the parser may
 /// return it bare).
@@ -2024,7 +2102,11 @@ fn control_notices<G: Game>(
             g,
             vec![addr.clone()],
             "referee",
-            text.clone(),
+            Parts {
+                text: text.clone(),
+                html: None,
+                attachments: vec![],
+            },
             None,
             head,
         );
@@ -2206,7 +2288,7 @@ fn deadlines<G: Game>(
                 let players = g.derived.players(&g.created).to_vec();
                 // In a team, the players whose units the decision is about.
                 for p in deciders(&g.created, &players, a) {
-                    let text = render(
+                    let text = render_with_board(
                         ctx,
                         "reminder",
                         json!({"game": g.id, "round": ctx.game.round(&g.derived.state), "side": a.side,
@@ -2214,6 +2296,8 @@ fn deadlines<G: Game>(
                                "grace_hours": g.created.grace_hours,
                                "next_seq": next_seq(&g.derived, &player_key(&players, p)),
                                "template": ctx.game.orders_template(&g.derived.state, &a.side)}),
+                        g,
+                        &a.side,
                     )?;
                     let m = game_mail(
                         ctx,

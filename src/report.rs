@@ -1,10 +1,23 @@
-//! Minimal text mails from the minijinja templates in `templates/` (built in; a home may override
-//! them with `template_dir`). Rich text/HTML reports will be built on this.
+//! Mails and pages for people. Every mail the referee sends is a template pair in `templates/`
+//! (`<name>.txt` and `<name>.html`, minijinja) rendered from one JSON context, so both parts say
+//! the same thing; a home may override any file with `template_dir` in config.toml.
+//!
+//! The context of a report is built from the game's JSON view and the ledger (happenings with
+//! their dice, per event id), never from the engine's internals. The board picture is drawn by
+//! [`crate::picture`] from the view when the view carries a board (Dust Tactics does).
 
+use crate::dust_tactics::model::{Board, Square, UnitType};
+use crate::game::{Awaiting, Game, GameResult, Happening};
+use crate::ledger::{self, Entry, Event};
+use crate::outbox::Attachment;
+use crate::picture::{FireLine, Picture, UnitMarker};
+use crate::referee::{DiceMode, Edges, Loaded, RefereeError};
 use minijinja::Environment;
+use serde::Serialize;
+use serde_json::{json, Value};
 use std::path::Path;
 
-/// Template names (file `templates/<name>.txt`).
+/// Text templates (file `templates/<name>.txt`).
 pub const TEMPLATES: [(&str, &str); 6] = [
     ("welcome", include_str!("../templates/welcome.txt")),
     ("receipt", include_str!("../templates/receipt.txt")),
@@ -14,6 +27,20 @@ pub const TEMPLATES: [(&str, &str); 6] = [
     ("end", include_str!("../templates/end.txt")),
 ];
 
+/// HTML templates (file `templates/<name>.html`): the mails' HTML parts and the replay page.
+pub const HTML_TEMPLATES: [(&str, &str); 7] = [
+    ("welcome", include_str!("../templates/welcome.html")),
+    ("receipt", include_str!("../templates/receipt.html")),
+    ("refusal", include_str!("../templates/refusal.html")),
+    ("report", include_str!("../templates/report.html")),
+    ("reminder", include_str!("../templates/reminder.html")),
+    ("end", include_str!("../templates/end.html")),
+    ("replay", include_str!("../templates/replay.html")),
+];
+
+/// Content-ID of the board picture shown inline in HTML mails.
+pub const BOARD_CID: &str = "board@dustmail";
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("template {name}: {msg}")]
 pub struct TemplateError {
@@ -21,44 +48,71 @@ pub struct TemplateError {
     pub msg: String,
 }
 
-/// The templates of a home: built-ins, each replaced by `<dir>/<name>.txt` when it exists.
+/// The templates of a home: built-ins, each replaced by `<dir>/<file>` when it exists.
 pub struct Templates {
     env: Environment<'static>,
+}
+
+fn load(dir: Option<&Path>, file: &str, builtin: &str) -> Result<String, TemplateError> {
+    match dir.map(|d| d.join(file)) {
+        Some(p) if p.exists() => std::fs::read_to_string(&p).map_err(|e| TemplateError {
+            name: file.into(),
+            msg: format!("cannot read {}: {e}", p.display()),
+        }),
+        _ => Ok(builtin.to_string()),
+    }
 }
 
 impl Templates {
     pub fn new(override_dir: Option<&Path>) -> Result<Templates, TemplateError> {
         let mut env = Environment::new();
-        for (name, builtin) in TEMPLATES {
-            let text = match override_dir.map(|d| d.join(format!("{name}.txt"))) {
-                Some(p) if p.exists() => {
-                    std::fs::read_to_string(&p).map_err(|e| TemplateError {
-                        name: name.into(),
-                        msg: format!("cannot read {}: {e}", p.display()),
-                    })?
-                }
-                _ => builtin.to_string(),
-            };
-            env.add_template_owned(name.to_string(), text)
+        // `{{ x|pad(12) }}`: left-aligned in a column, for the fixed-width text parts.
+        env.add_filter("pad", |v: minijinja::Value, width: usize| {
+            let s = v.to_string();
+            let n = s.chars().count();
+            format!("{s}{}", " ".repeat(width.saturating_sub(n)))
+        });
+        // Text templates are registered under their bare name (no escaping); HTML ones as
+        // `<name>.html`, which minijinja auto-escapes.
+        let files = TEMPLATES
+            .iter()
+            .map(|(n, t)| (n.to_string(), format!("{n}.txt"), *t))
+            .chain(
+                HTML_TEMPLATES
+                    .iter()
+                    .map(|(n, t)| (format!("{n}.html"), format!("{n}.html"), *t)),
+            );
+        for (key, file, builtin) in files {
+            let text = load(override_dir, &file, builtin)?;
+            env.add_template_owned(key, text)
                 .map_err(|e| TemplateError {
-                    name: name.into(),
+                    name: file.clone(),
                     msg: format!("{e}: fix the template file"),
                 })?;
         }
         Ok(Templates { env })
     }
 
-    /// Renders `name` with a JSON context.
-    pub fn render(&self, name: &str, ctx: &serde_json::Value) -> Result<String, TemplateError> {
-        let t = self.env.get_template(name).map_err(|e| TemplateError {
-            name: name.into(),
+    fn render_key(&self, key: &str, ctx: &Value) -> Result<String, TemplateError> {
+        let t = self.env.get_template(key).map_err(|e| TemplateError {
+            name: key.into(),
             msg: e.to_string(),
         })?;
         t.render(minijinja::Value::from(minijinja::value::Serde(ctx)))
             .map_err(|e| TemplateError {
-                name: name.into(),
+                name: key.into(),
                 msg: format!("{e}: fix the template file"),
             })
+    }
+
+    /// Renders the text template `name` with a JSON context.
+    pub fn render(&self, name: &str, ctx: &Value) -> Result<String, TemplateError> {
+        self.render_key(name, ctx)
+    }
+
+    /// Renders the HTML template `name` (`templates/<name>.html`) with the same context.
+    pub fn render_html(&self, name: &str, ctx: &Value) -> Result<String, TemplateError> {
+        self.render_key(&format!("{name}.html"), ctx)
     }
 }
 
@@ -77,4 +131,614 @@ pub fn with_ledger_head(text: &str, head_line: &str, sig: &str) -> String {
     t.push_str(sig);
     t.push('\n');
     t
+}
+
+/// The same two lines at the foot of an HTML part (before `</body>` when there is one).
+pub fn html_with_ledger_head(html: &str, head_line: &str, sig: &str) -> String {
+    let foot = format!(
+        "<p style=\"font-family:monospace;font-size:11px;color:#777;word-break:break-all\">{}<br>Ledger-Head-Signature: {}</p>\n",
+        escape(head_line),
+        escape(sig)
+    );
+    match html.rfind("</body>") {
+        Some(i) => format!("{}{foot}{}", &html[..i], &html[i..]),
+        None => format!("{html}{foot}"),
+    }
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A game result in words: who won (or a draw), why, and the points.
+pub fn result_text(r: &GameResult) -> String {
+    let pts: Vec<String> = r.points.iter().map(|(s, p)| format!("{s} {p}")).collect();
+    match &r.winner {
+        Some(w) => format!("{w} wins ({}); points: {}", r.reason, pts.join(", ")),
+        None => format!("a draw ({}); points: {}", r.reason, pts.join(", ")),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report contexts.
+
+/// One ledger step as reports tell it: its event id (ledger line), what it was, what happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StepReport {
+    pub event_id: u64,
+    pub what: String,
+    pub happenings: Vec<Happening>,
+}
+
+/// A step's happenings for templates, each roll with its purpose, round key and faces.
+fn happenings_json(hs: &[Happening]) -> Vec<Value> {
+    hs.iter()
+        .map(|h| {
+            let rolls: Vec<Value> = h
+                .rolls
+                .iter()
+                .map(|r| json!({"purpose": r.purpose, "round": r.round, "faces": r.faces}))
+                .collect();
+            json!({"text": h.text, "rolls": rolls})
+        })
+        .collect()
+}
+
+fn steps_json(steps: &[StepReport]) -> Vec<Value> {
+    steps
+        .iter()
+        .map(|s| json!({"event_id": s.event_id, "what": s.what, "happenings": happenings_json(&s.happenings)}))
+        .collect()
+}
+
+fn str_of<'a>(v: &'a Value, k: &str) -> &'a str {
+    v.get(k).and_then(Value::as_str).unwrap_or("")
+}
+
+/// Every unit of the view as a roster line: where, models or health left, ammo, skills used,
+/// activated this round or not.
+pub fn roster(view: &Value) -> Vec<Value> {
+    let Some(units) = view.get("units").and_then(Value::as_array) else {
+        return vec![];
+    };
+    units
+        .iter()
+        .map(|u| {
+            let destroyed = u.get("destroyed").and_then(Value::as_bool).unwrap_or(false);
+            let activated = u.get("activated").and_then(Value::as_bool).unwrap_or(false);
+            let squad =
+                str_of(u, "unit_type") == "squad" || u.get("models").is_some_and(Value::is_array);
+            let strength = if destroyed {
+                "destroyed".to_string()
+            } else if squad {
+                let left = u
+                    .get("models")
+                    .and_then(Value::as_array)
+                    .map(Vec::len)
+                    .unwrap_or(0);
+                let max = u.get("max_models").and_then(Value::as_u64).unwrap_or(0);
+                if max > 0 {
+                    format!("{left}/{max} models")
+                } else {
+                    format!("{left} models")
+                }
+            } else {
+                format!(
+                    "{}/{} health",
+                    u.get("health").and_then(Value::as_u64).unwrap_or(0),
+                    u.get("max_health").and_then(Value::as_u64).unwrap_or(0)
+                )
+            };
+            let square = if destroyed {
+                "-".to_string()
+            } else if let Some(j) = u.get("joined").and_then(Value::as_str) {
+                format!("with {j}")
+            } else {
+                u.get("square")
+                    .and_then(Value::as_str)
+                    .unwrap_or("off board")
+                    .to_string()
+            };
+            let list = |k: &str| -> String {
+                u.get(k)
+                    .and_then(Value::as_object)
+                    .map(|m| {
+                        m.iter()
+                            .map(|(k, v)| format!("{k} {v}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+                    .unwrap_or_default()
+            };
+            json!({
+                "id": str_of(u, "id"), "side": str_of(u, "side"), "name": str_of(u, "name"),
+                "square": square, "strength": strength, "ammo": list("ammo"),
+                "skills_used": list("skills_used"), "activated": activated, "destroyed": destroyed,
+            })
+        })
+        .collect()
+}
+
+/// What a report says, before it becomes a template context.
+pub struct ReportInput<'a> {
+    pub game: &'a str,
+    /// The reader's side (`None`: the referee or a spectator).
+    pub side: Option<&'a str>,
+    /// `Game::view` as the reader may see it.
+    pub view: &'a Value,
+    pub board_text: String,
+    pub round: u32,
+    /// The ledger line the report follows.
+    pub ledger_seq: u64,
+    /// What that line was ("orders of side allies").
+    pub event: String,
+    /// Every step since the reader's last report, oldest first.
+    pub steps: Vec<StepReport>,
+    pub revealed: Vec<(u32, String)>,
+    pub awaiting: Vec<Awaiting>,
+    pub deadline: Option<String>,
+    pub finished: Option<GameResult>,
+    /// The seed secret S, revealed at the end.
+    pub secret: Option<String>,
+    pub template: String,
+    pub next_seq: u64,
+}
+
+/// The shared context of the text and HTML report (and end) templates.
+pub fn report_context(r: &ReportInput) -> Value {
+    let happenings: Vec<Value> = r
+        .steps
+        .iter()
+        .flat_map(|s| happenings_json(&s.happenings))
+        .collect();
+    let awaiting: Vec<Value> = r
+        .awaiting
+        .iter()
+        .map(|a| {
+            json!({"side": a.side, "decision": a.decision, "deadline": r.deadline,
+                        "you": Some(a.side.as_str()) == r.side})
+        })
+        .collect();
+    let result = r.finished.as_ref().map(|f| {
+        let points: Vec<Value> = f
+            .points
+            .iter()
+            .map(|(s, p)| json!({"side": s, "points": p}))
+            .collect();
+        json!({"winner": f.winner, "reason": f.reason, "points": points})
+    });
+    json!({
+        "game": r.game,
+        "side": r.side,
+        "round": r.round,
+        "rounds": r.view.get("rounds"),
+        "title": r.view.get("title"),
+        "scenario": r.view.get("scenario"),
+        "ledger_seq": r.ledger_seq,
+        "event": r.event,
+        "board": r.board_text,
+        "roster": roster(r.view),
+        "steps": steps_json(&r.steps),
+        "happenings": happenings,
+        "revealed": r.revealed.iter().map(|(round, key)| json!({"round": round, "key": key})).collect::<Vec<_>>(),
+        "awaiting": awaiting,
+        "deadline": r.deadline,
+        "finished": r.finished.as_ref().map(result_text),
+        "result": result,
+        "secret": r.secret,
+        "next_seq": r.next_seq,
+        "template": r.template,
+        "board_img": Value::Null,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The board picture from a view.
+
+fn square(v: Option<&Value>) -> Option<Square> {
+    serde_json::from_value(v?.clone()).ok()
+}
+
+/// Square of unit `id` in a view (a joined hero stands on its squad's square).
+fn unit_square(view: &Value, id: &str) -> Option<Square> {
+    let units = view.get("units")?.as_array()?;
+    let u = units.iter().find(|u| str_of(u, "id") == id)?;
+    if let Some(j) = u.get("joined").and_then(Value::as_str) {
+        return unit_square(view, j);
+    }
+    square(u.get("square"))
+}
+
+/// The picture of a view, with the movement and lines of fire told by `happenings` (squares
+/// looked up after the step, or before it for units that left the board). `None` when the view
+/// has no board (a game other than Dust Tactics).
+pub fn picture(
+    view: &Value,
+    before: Option<&Value>,
+    ours: Option<&str>,
+    happenings: &[Happening],
+) -> Option<Picture> {
+    let board: Board = serde_json::from_value(view.get("board")?.clone()).ok()?;
+    let mut pic = Picture::new(board);
+    pic.sides = view
+        .get("sides")
+        .and_then(|s| serde_json::from_value(s.clone()).ok())
+        .unwrap_or_default();
+    pic.ours = ours.map(str::to_string);
+    let units = view
+        .get("units")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for u in &units {
+        let destroyed = u.get("destroyed").and_then(Value::as_bool).unwrap_or(false);
+        if destroyed || u.get("joined").is_some_and(|j| !j.is_null()) {
+            continue;
+        }
+        let Some(sq) = square(u.get("square")) else {
+            continue;
+        };
+        let unit_type: UnitType = u
+            .get("unit_type")
+            .and_then(|t| serde_json::from_value(t.clone()).ok())
+            .unwrap_or(UnitType::Squad);
+        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0).min(255) as u8;
+        let (left, max) = match unit_type {
+            UnitType::Squad => (
+                u.get("models")
+                    .and_then(Value::as_array)
+                    .map(Vec::len)
+                    .unwrap_or(0)
+                    .min(255) as u8,
+                n("max_models"),
+            ),
+            _ => (n("health"), n("max_health")),
+        };
+        let id = str_of(u, "id");
+        pic.units.push(UnitMarker {
+            square: sq,
+            side: str_of(u, "side").to_string(),
+            label: id.to_string(),
+            unit_type,
+            left,
+            max: max.max(left),
+            activated: u.get("activated").and_then(Value::as_bool).unwrap_or(false),
+            joined_hero: units.iter().any(|h| {
+                h.get("joined").and_then(Value::as_str) == Some(id)
+                    && !h.get("destroyed").and_then(Value::as_bool).unwrap_or(false)
+            }),
+        });
+    }
+    let at = |id: &str| unit_square(view, id).or_else(|| before.and_then(|b| unit_square(b, id)));
+    for h in happenings {
+        // "{unit} moves to {to} ({squares})": the squares entered, in order.
+        if let Some((who, rest)) = h.text.split_once(" moves to ") {
+            let inside = rest
+                .split_once('(')
+                .and_then(|(_, r)| r.split_once(')'))
+                .map(|(p, _)| p)
+                .unwrap_or("");
+            let mut path: Vec<Square> = Vec::new();
+            if let Some(start) = before.and_then(|b| unit_square(b, who)) {
+                path.push(start);
+            }
+            path.extend(
+                inside
+                    .split_whitespace()
+                    .filter_map(|s| square(Some(&json!(s)))),
+            );
+            if path.len() >= 2 {
+                pic.path = path;
+            }
+        }
+        // "{shooter} fires {weapon} ({how}) at {target}: {summary}".
+        if let Some((shooter, rest)) = h.text.split_once(" fires ") {
+            let Some((_, tail)) = rest.split_once(") at ") else {
+                continue;
+            };
+            let Some((target, summary)) = tail.split_once(": ") else {
+                continue;
+            };
+            let to = match target.strip_prefix("the cover element on ") {
+                Some(sq) => square(Some(&json!(sq))),
+                None => at(target),
+            };
+            let hit = !summary.contains(" 0 hits");
+            if let (Some(from), Some(to)) = (at(shooter), to) {
+                pic.fire.push(FireLine { from, to, hit });
+            }
+        }
+    }
+    // "{unit} is destroyed (N AP)": where it stood before the step.
+    for h in happenings {
+        if let Some((who, _)) = h.text.split_once(" is destroyed") {
+            if let Some(sq) = before.and_then(|b| unit_square(b, who)) {
+                if !pic.destroyed.contains(&sq) {
+                    pic.destroyed.push(sq);
+                }
+            }
+        }
+    }
+    Some(pic)
+}
+
+/// The inline board picture of a mail, and the same PNG attached for clients that hide inline
+/// images.
+pub fn board_attachments(png: &[u8], name: &str) -> Vec<Attachment> {
+    vec![
+        Attachment {
+            filename: name.to_string(),
+            content_type: "image/png".into(),
+            bytes: png.to_vec(),
+            inline_cid: Some(BOARD_CID.into()),
+        },
+        Attachment {
+            filename: name.to_string(),
+            content_type: "image/png".into(),
+            bytes: png.to_vec(),
+            inline_cid: None,
+        },
+    ]
+}
+
+/// A mail's board picture: the `board_img` context value (shown by `cid:`) and the PNG inline
+/// and attached. `None` when the view has no board or the PNG cannot be drawn: the mail then
+/// carries the text board only.
+pub fn mail_picture(
+    view: &Value,
+    before: Option<&Value>,
+    side: Option<&str>,
+    happenings: &[Happening],
+    file_name: &str,
+) -> Option<(Value, Vec<Attachment>)> {
+    let pic = picture(view, before, side, happenings)?;
+    let png = crate::picture::png(&pic).ok()?;
+    Some((
+        board_img(&format!("cid:{BOARD_CID}"), &pic),
+        board_attachments(&png, file_name),
+    ))
+}
+
+/// The `board_img` context value: where the HTML finds the picture and its size.
+pub fn board_img(src: &str, pic: &Picture) -> Value {
+    let (w, h) = crate::picture::size(pic);
+    json!({"src": src, "width": w, "height": h})
+}
+
+/// A PNG as a `data:` URI, for pages that must carry their pictures (show --format html).
+pub fn data_uri(png: &[u8]) -> String {
+    use base64::Engine as _;
+    format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(png)
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ledger steps.
+
+/// What a step's first line was, in words.
+pub fn event_text(e: &Event) -> Option<String> {
+    match e {
+        Event::Submission(s) if s.accepted => Some(format!("orders of side {}", s.side)),
+        Event::Deadline(d) => Some(format!(
+            "deadline passed: defaults applied for side {}",
+            d.side
+        )),
+        _ => None,
+    }
+}
+
+/// The ledger's reported steps: each accepted submission or deadline with the round ends and
+/// the end of the game that follow it, as index ranges into `entries`.
+pub fn step_ranges(entries: &[Entry]) -> Vec<std::ops::Range<usize>> {
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        match &e.event {
+            Event::Submission(_) | Event::Deadline(_) if event_text(&e.event).is_some() => {
+                out.push(i..i + 1)
+            }
+            Event::RoundEnd(_) | Event::Finished(_) => {
+                if let Some(last) = out.last_mut() {
+                    if last.end == i {
+                        last.end = i + 1;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The report of one step group.
+pub fn step_report(entries: &[Entry]) -> Option<StepReport> {
+    let first = entries.first()?;
+    let what = event_text(&first.event)?;
+    let happenings = match &first.event {
+        Event::Submission(s) => s.step.happenings.clone(),
+        Event::Deadline(d) => d.step.happenings.clone(),
+        _ => vec![],
+    };
+    Some(StepReport {
+        event_id: first.seq,
+        what,
+        happenings,
+    })
+}
+
+/// The game state after the ledger lines before `seq` (a replay of that prefix with its
+/// recorded dice), for drawing where units came from. `None` if it cannot be derived.
+pub fn state_before<G: Game>(game: &G, edges: &Edges, log: &Path, seq: u64) -> Option<G::State> {
+    let entries = ledger::read_all(log).ok()?;
+    let prefix: Vec<Entry> = entries.into_iter().filter(|e| e.seq < seq).collect();
+    crate::referee::replay(game, edges, "log.jsonl", &prefix, DiceMode::Recorded)
+        .ok()
+        .map(|(_, d, _)| d.state)
+}
+
+/// `show`: the report a side (or the referee) would get now, about the last step.
+pub fn show_context<G: Game>(
+    game: &G,
+    edges: &Edges,
+    g: &Loaded<G::State>,
+    side: Option<&str>,
+) -> Result<(Value, Option<Picture>), RefereeError> {
+    let entries = ledger::read_all(g.ledger.path())?;
+    let ranges = step_ranges(&entries);
+    let last = ranges.last().cloned().unwrap_or(0..0);
+    let group = entries.get(last.clone()).unwrap_or(&[]);
+    let steps: Vec<StepReport> = step_report(group).into_iter().collect();
+    let seq = group.first().map(|e| e.seq).unwrap_or(1);
+    let revealed = revealed_of(group);
+    let finished = g.derived.finished.clone();
+    let secret = group.iter().find_map(|e| match &e.event {
+        Event::Finished(f) => Some(f.secret.clone()),
+        _ => None,
+    });
+    let view = game.view(&g.derived.state, side);
+    let before = if steps.is_empty() {
+        None
+    } else {
+        state_before(game, edges, g.ledger.path(), seq).map(|s| game.view(&s, side))
+    };
+    let happenings: Vec<Happening> = steps.iter().flat_map(|s| s.happenings.clone()).collect();
+    let pic = picture(&view, before.as_ref(), side, &happenings);
+    let ctx = report_context(&ReportInput {
+        game: &g.id,
+        side,
+        view: &view,
+        board_text: game.board_text(&g.derived.state),
+        round: game.round(&g.derived.state),
+        ledger_seq: seq,
+        event: steps
+            .first()
+            .map(|s| s.what.clone())
+            .unwrap_or_else(|| "game created".into()),
+        steps,
+        revealed,
+        awaiting: game.awaiting(&g.derived.state),
+        deadline: crate::referee::deadline_of(&g.created, &g.derived).map(|d| d.to_rfc3339()),
+        finished,
+        secret,
+        template: match side {
+            Some(s) if g.derived.finished.is_none() => game.orders_template(&g.derived.state, s),
+            _ => String::new(),
+        },
+        next_seq: side
+            .map(|s| g.derived.last_seq.get(s).copied().unwrap_or(0) + 1)
+            .unwrap_or(1),
+    });
+    Ok((ctx, pic))
+}
+
+/// The round keys revealed by a group of ledger lines.
+pub fn revealed_of(entries: &[Entry]) -> Vec<(u32, String)> {
+    entries
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::RoundEnd(r) => Some((r.round, r.key.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The replay page.
+
+/// `replay GAME --html FILE`: one self-contained page stepping through the whole game, round by
+/// round and activation by activation, with the board (inline SVG) after each step and every die.
+pub fn replay_page<G: Game>(
+    game: &G,
+    edges: &Edges,
+    g: &Loaded<G::State>,
+    templates: &Templates,
+) -> Result<String, RefereeError> {
+    let entries = ledger::read_all(g.ledger.path())?;
+    let mut frames: Vec<Value> = Vec::new();
+    let mut prev_view: Option<Value> = entries
+        .first()
+        .and_then(|e| match &e.event {
+            Event::Created(c) => game.setup(&c.setup).ok(),
+            _ => None,
+        })
+        .map(|s| game.view(&s, None));
+    if let Some(v) = &prev_view {
+        let svg = picture(v, None, None, &[]).map(|p| crate::picture::svg(&p));
+        frames.push(
+            json!({"n": 0, "event_id": 1, "what": "the game is created", "round": v.get("round"),
+                           "happenings": [], "revealed": [], "svg": svg, "roster": roster(v)}),
+        );
+    }
+    let ranges = step_ranges(&entries);
+    for r in ranges {
+        let Some(group) = entries.get(r.clone()) else {
+            continue;
+        };
+        let Some(step) = step_report(group) else {
+            continue;
+        };
+        let upto: Vec<Entry> = entries.get(..r.end).unwrap_or(&[]).to_vec();
+        let (_, d, _) =
+            crate::referee::replay(game, edges, "log.jsonl", &upto, DiceMode::Recorded)?;
+        let view = game.view(&d.state, None);
+        let svg = picture(&view, prev_view.as_ref(), None, &step.happenings)
+            .map(|p| crate::picture::svg(&p));
+        let revealed: Vec<Value> = revealed_of(group)
+            .into_iter()
+            .map(|(round, key)| json!({"round": round, "key": key}))
+            .collect();
+        let round = match &group.first().map(|e| &e.event) {
+            Some(Event::Submission(s)) => s.round,
+            Some(Event::Deadline(d)) => d.round,
+            _ => game.round(&d.state),
+        };
+        frames.push(json!({
+            "n": frames.len(), "event_id": step.event_id, "what": step.what, "round": round,
+            "happenings": happenings_json(&step.happenings), "revealed": revealed,
+            "svg": svg, "roster": roster(&view),
+        }));
+        prev_view = Some(view);
+    }
+    let count = frames.len();
+    for (i, f) in frames.iter_mut().enumerate() {
+        if let Value::Object(m) = f {
+            m.insert("prev".into(), json!(i.checked_sub(1)));
+            m.insert(
+                "next".into(),
+                json!(if i + 1 < count { Some(i + 1) } else { None }),
+            );
+        }
+    }
+    let mut rounds: Vec<Value> = Vec::new();
+    for f in frames.iter().skip(1) {
+        let r = f.get("round").cloned().unwrap_or(Value::Null);
+        if rounds.last().and_then(|x| x.get("round")) != Some(&r) {
+            rounds.push(json!({"round": r, "first": f.get("n")}));
+        }
+    }
+    let finished = g.derived.finished.clone();
+    let secret = entries.iter().find_map(|e| match &e.event {
+        Event::Finished(f) => Some(f.secret.clone()),
+        _ => None,
+    });
+    let ctx = json!({
+        "game": g.id,
+        "title": game.view(&g.derived.state, None).get("title"),
+        "scenario": g.created.setup.scenario_name,
+        "ruleset": g.created.ruleset,
+        "commitment": g.created.commitment,
+        "players": g.created.players.iter().map(|p| json!({"side": p.side})).collect::<Vec<_>>(),
+        "frames": frames,
+        "rounds": rounds,
+        "finished": finished.as_ref().map(result_text),
+        "secret": secret,
+        "lines": entries.len(),
+    });
+    templates
+        .render_html("replay", &ctx)
+        .map_err(|e| RefereeError::Usage(e.to_string()))
 }

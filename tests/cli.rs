@@ -242,13 +242,11 @@ fn the_home_comes_from_dustmail_home() {
 }
 
 #[test]
-fn show_refuses_html_and_png_for_now() {
+fn show_html_of_a_missing_game_names_the_id() {
     let d = tempfile::tempdir().unwrap();
     let o = dustmail(d.path(), &["show", "g-1", "--format", "html"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains(
-        "--format html is not available in this build yet: use --format text or --format json"
-    ));
+    assert!(stderr(&o).contains("no game `g-1`"), "{}", stderr(&o));
 }
 
 fn dust_log(dir: &Path) -> std::path::PathBuf {

@@ -361,13 +361,18 @@ fn the_referee_controls_by_mail_signed_with_its_key_each_line_on_its_own() {
 #[test]
 fn an_answer_and_the_activation_after_it_go_in_one_mail_and_what_cannot_apply_is_refused_alone() {
     let mut table = skirmish();
-    // 004 "Initiative": both sides may state who goes first; the roll happens on the first.
-    table.mail(ANN, "first allies", None);
+    // Both sides ask to be asked who goes first (R100: by default the winner simply goes
+    // first), then the first mail rolls the initiative (004 "Initiative").
+    table.mail(ANN, "standing first ask", None);
+    table.mail(BOB, "standing first ask", None);
+    table.run("2026-03-01T09:00:00Z");
+    table.mail(BOB, "activate ludwig\n  nothing\n  nothing", None);
     table.run("2026-03-01T10:00:00Z");
     let awaited = dustmail::game::Game::awaiting(
         &dustmail::dust_tactics::DustTactics,
         &table.loaded().derived.state,
     );
+    assert_eq!(awaited[0].decision, "first", "{awaited:?}");
     let winner = awaited[0].side.clone();
     let (who, first_unit, other_unit) = if winner == "axis" {
         (BOB, "grenadiers", "ludwig")

@@ -33,6 +33,9 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
                 "destroyed": u.destroyed,
                 "ammo": u.ammo,
                 "skills_used": u.skills_used,
+                // For the reports' roster and board picture.
+                "unit_type": c.map(|c| c.unit_type),
+                "max_models": c.map(|c| c.models.len()).unwrap_or(0),
             })
         })
         .collect();
@@ -44,6 +47,10 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
         "game": "dust-tactics",
         "ruleset": state.ruleset,
         "scenario": state.scenario.name,
+        "title": state.scenario.title,
+        "sides": state.sides(),
+        // Terrain and cover still standing, for the reports' board picture.
+        "board": state.scenario.board,
         "round": state.round,
         "rounds": state.scenario.rounds,
         "initiative": state.initiative,
