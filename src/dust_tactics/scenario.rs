@@ -96,6 +96,10 @@ pub fn builtin() -> Vec<(&'static str, &'static str)> {
             "full-box",
             include_str!("../../games/dust-tactics/scenarios/full-box.toml"),
         ),
+        (
+            "two-on-two",
+            include_str!("../../games/dust-tactics/scenarios/two-on-two.toml"),
+        ),
     ]
 }
 
