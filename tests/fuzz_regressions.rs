@@ -50,3 +50,17 @@ fn corpus_scenario_replays_without_panic() {
 fn corpus_canonical_replays_without_panic() {
     replay("canonical", targets::canonical);
 }
+
+// Crash found by `canonical` (fuzz/artifacts/canonical/crash-17486b72…): a BOM after a leading
+// blank line survived the first canonicalisation and was removed by the second, so the text a
+// player signed and the text the verifier re-canonicalised could differ.
+#[test]
+fn canonical_bom_after_leading_blank_line_is_removed_once() {
+    let input = b"\n\xef\xbb\xbfs\nseseq\nreq\nreport\n";
+    targets::canonical(input);
+    let text = std::str::from_utf8(input).expect("utf-8");
+    assert_eq!(
+        dustmail::crypto::canonical_text(text),
+        "s\nseseq\nreq\nreport"
+    );
+}
