@@ -78,5 +78,8 @@ fn html_ampersands_before_accented_text_stay_linear() {
     assert!(took < std::time::Duration::from_secs(20), "took {took:?}");
     assert_eq!(text.matches('&').count(), 300_000);
     // Entities within reach still decode.
-    assert_eq!(dustmail::mail::html_to_text("&amp;é&lt;&#233;&#xe9;"), "&é<éé");
+    assert_eq!(
+        dustmail::mail::html_to_text("&amp;é&lt;&#233;&#xe9;"),
+        "&é<éé"
+    );
 }

@@ -30,9 +30,15 @@ pub fn mail(data: &[u8]) {
         return;
     };
     // Promises parse_mail makes to the rest of the referee (doc comments on `Incoming`).
-    assert!(incoming.blocks.len() <= mail::MAX_BLOCKS, "too many blocks kept");
+    assert!(
+        incoming.blocks.len() <= mail::MAX_BLOCKS,
+        "too many blocks kept"
+    );
     if let Some(to) = &incoming.reply_to {
-        assert!(!to.contains(['\r', '\n']), "reply address carries CR/LF: {to:?}");
+        assert!(
+            !to.contains(['\r', '\n']),
+            "reply address carries CR/LF: {to:?}"
+        );
     }
     assert!(
         !incoming.subject.chars().any(char::is_control),
