@@ -164,12 +164,21 @@ pub struct KeyError(pub String);
 /// The signed bytes of §4: lines with CRLF → LF, a leading BOM and trailing whitespace on each
 /// line removed, leading and trailing empty lines dropped, joined by `\n` (no trailing newline).
 pub fn canonical_text(orders_text: &str) -> String {
-    let text = orders_text.trim_start_matches('\u{feff}');
-    let lines: Vec<&str> = text.split('\n').map(str::trim_end).collect();
-    let first = lines.iter().position(|l| !l.is_empty());
+    let lines: Vec<&str> = orders_text.split('\n').map(str::trim_end).collect();
+    // The leading BOM is the one at the start of the first line with content: blank lines
+    // ahead of it are dropped anyway, and if they hid it, canonicalising twice would remove it
+    // only the second time (found by fuzzing, docs/fuzzing.md). BOM-only lines count as blank.
+    let content = |l: &&str| !l.trim_start_matches('\u{feff}').trim_end().is_empty();
+    let first = lines.iter().position(content);
     let last = lines.iter().rposition(|l| !l.is_empty());
     match (first, last) {
-        (Some(a), Some(b)) => lines.get(a..=b).unwrap_or_default().join("\n"),
+        (Some(a), Some(b)) => {
+            let mut kept: Vec<&str> = lines.get(a..=b).unwrap_or_default().to_vec();
+            if let Some(head) = kept.first_mut() {
+                *head = head.trim_start_matches('\u{feff}');
+            }
+            kept.join("\n")
+        }
         _ => String::new(),
     }
 }

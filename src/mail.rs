@@ -416,7 +416,9 @@ pub fn html_to_text(html: &str) -> String {
 /// Decodes the entity at the start of `s` (which starts with `&`): the character and the
 /// number of bytes used. An unknown entity is kept as a literal `&`.
 fn decode_entity(s: &str) -> (Option<char>, usize) {
-    let Some(semi) = s.get(..12).unwrap_or(s).find(';') else {
+    // Look for `;` in the first 12 bytes only (as bytes: byte 12 may fall inside a character,
+    // and searching the whole rest instead made `&` followed by accented text quadratic).
+    let Some(semi) = s.bytes().take(12).position(|b| b == b';') else {
         return (Some('&'), 1);
     };
     let name = s.get(1..semi).unwrap_or("");
