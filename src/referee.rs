@@ -213,6 +213,23 @@ pub struct Derived<S> {
 }
 
 impl<S> Derived<S> {
+    /// What the `created` line alone derives: the game's first state, nothing played yet.
+    pub fn start(head: Head, state: S, created: &Created) -> Derived<S> {
+        Derived {
+            head,
+            state,
+            last_seq: BTreeMap::new(),
+            mails: BTreeMap::new(),
+            last_step_at: created.created_at.clone(),
+            revealed: BTreeMap::new(),
+            finished: None,
+            players: created.players.clone(),
+            paused: false,
+            observers: Vec::new(),
+            absent: BTreeMap::new(),
+        }
+    }
+
     /// The players now: `created`'s, with any replaced keys.
     pub fn players<'a>(&'a self, created: &'a Created) -> &'a [Player] {
         if self.players.is_empty() {
@@ -379,22 +396,14 @@ pub fn replay<G: Game>(
     let state = game
         .setup(&created.setup)
         .map_err(|e| mismatch(file, 1, format!("the setup does not start a game: {e}")))?;
-    let mut d = Derived {
-        head: Head {
+    let mut d = Derived::start(
+        Head {
             seq: 1,
             hash: String::new(),
         },
         state,
-        last_seq: BTreeMap::new(),
-        mails: BTreeMap::new(),
-        last_step_at: created.created_at.clone(),
-        revealed: BTreeMap::new(),
-        finished: None,
-        players: created.players.clone(),
-        paused: false,
-        observers: Vec::new(),
-        absent: BTreeMap::new(),
-    };
+        &created,
+    );
     let mut sum = ReplaySummary::default();
     let mut last_key = commitment;
     let mut last_revealed_round = 0u32;
@@ -1077,19 +1086,7 @@ pub fn create_team_game<G: Game>(
         max_absence_days: ctx.config.max_absence_days,
     };
     let ledger = Ledger::create(&dir, created.clone())?;
-    let derived = Derived {
-        head: ledger.head().clone(),
-        state,
-        last_seq: BTreeMap::new(),
-        mails: BTreeMap::new(),
-        last_step_at: created.created_at.clone(),
-        revealed: BTreeMap::new(),
-        finished: None,
-        players: created.players.clone(),
-        paused: false,
-        observers: Vec::new(),
-        absent: BTreeMap::new(),
-    };
+    let derived = Derived::start(ledger.head().clone(), state, &created);
     write_snapshot(&dir, &derived)?;
     let loaded = Loaded {
         id: id.clone(),

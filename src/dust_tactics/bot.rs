@@ -222,14 +222,7 @@ impl Bot {
 
 /// True when the engine accepts every command of `text` from `side` on a copy of `state`.
 fn accepted(state: &State, side: &str, text: &str) -> bool {
-    let lines: Vec<crate::game::Line> = text
-        .lines()
-        .enumerate()
-        .map(|(i, t)| crate::game::Line {
-            number: i + 1,
-            text: t.to_string(),
-        })
-        .collect();
+    let lines = numbered(text);
     let mut copy = state.clone();
     let out = DustTactics.submit(&mut copy, Sender::side(side), &lines, &mut Cycling(0));
     !out.results.is_empty()
@@ -265,17 +258,21 @@ impl SplitMix {
 
 /// Parses a bot's text back into commands (tests use it to check the bot speaks the grammar).
 pub fn parse_text(state: &State, text: &str) -> Vec<Command> {
-    let lines: Vec<crate::game::Line> = text
-        .lines()
+    let lines = numbered(text);
+    super::orders::parse(&lines, &state.scenario.board)
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(|p| p.command)
+        .collect()
+}
+
+/// The lines of `text`, numbered from 1 as in a signed block.
+fn numbered(text: &str) -> Vec<crate::game::Line> {
+    text.lines()
         .enumerate()
         .map(|(i, t)| crate::game::Line {
             number: i + 1,
             text: t.to_string(),
         })
-        .collect();
-    super::orders::parse(&lines, &state.scenario.board)
-        .into_iter()
-        .filter_map(Result::ok)
-        .map(|p| p.command)
         .collect()
 }

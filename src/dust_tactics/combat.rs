@@ -241,6 +241,27 @@ impl AttackRoll<'_> {
         self.destroyed_at.is_some_and(|n| self.successes >= n)
     }
 
+    /// The re-rolls of the failures left by the first roll, in R32's order: once for a
+    /// sustained attack, then once more for Berserk.
+    fn reroll_failures(
+        &mut self,
+        mut fails: u32,
+        opts: &FireOptions,
+        dice: &mut dyn DiceSource,
+        rolls: &mut Vec<Roll>,
+        notes: &mut Vec<String>,
+    ) {
+        let id = &self.weapon.id;
+        if opts.sustained && fails > 0 {
+            notes.push(format!("{fails} re-rolled (sustained)"));
+            fails = self.roll_batch(fails, format!("sustained re-roll {id}"), dice, rolls);
+        }
+        if opts.berserk && fails > 0 {
+            notes.push(format!("{fails} re-rolled (Berserk)"));
+            self.roll_batch(fails, format!("berserk re-roll {id}"), dice, rolls);
+        }
+    }
+
     /// Rolls `n` dice; returns the failures. New successes chain when the weapon is a laser.
     fn roll_batch(
         &mut self,
@@ -320,26 +341,9 @@ pub fn resolve_line(
         successes: 0,
         chain_dice: 0,
     };
-    let mut fails = atk.roll_batch(plan.dice, format!("attack {}", weapon.id), dice, &mut rolls);
+    let fails = atk.roll_batch(plan.dice, format!("attack {}", weapon.id), dice, &mut rolls);
     let mut notes = Vec::new();
-    if opts.sustained && fails > 0 {
-        notes.push(format!("{fails} re-rolled (sustained)"));
-        fails = atk.roll_batch(
-            fails,
-            format!("sustained re-roll {}", weapon.id),
-            dice,
-            &mut rolls,
-        );
-    }
-    if opts.berserk && fails > 0 {
-        notes.push(format!("{fails} re-rolled (Berserk)"));
-        atk.roll_batch(
-            fails,
-            format!("berserk re-roll {}", weapon.id),
-            dice,
-            &mut rolls,
-        );
-    }
+    atk.reroll_failures(fails, opts, dice, &mut rolls, &mut notes);
     if atk.chain_dice > 0 {
         notes.push(format!("{} laser chain dice", atk.chain_dice));
     }
@@ -515,24 +519,7 @@ pub fn resolve_cover_attack(
             &mut rolls,
         );
     }
-    if opts.sustained && fails > 0 {
-        notes.push(format!("{fails} re-rolled (sustained)"));
-        fails = atk.roll_batch(
-            fails,
-            format!("sustained re-roll {}", weapon.id),
-            dice,
-            &mut rolls,
-        );
-    }
-    if opts.berserk && fails > 0 {
-        notes.push(format!("{fails} re-rolled (Berserk)"));
-        atk.roll_batch(
-            fails,
-            format!("berserk re-roll {}", weapon.id),
-            dice,
-            &mut rolls,
-        );
-    }
+    atk.reroll_failures(fails, opts, dice, &mut rolls, &mut notes);
     let mut out = finish(
         weapon,
         &target,
