@@ -51,6 +51,11 @@ fn corpus_canonical_replays_without_panic() {
     replay("canonical", targets::canonical);
 }
 
+#[test]
+fn corpus_ledger_replays_without_panic() {
+    replay("ledger", targets::ledger);
+}
+
 // Crash found by `canonical` (fuzz/artifacts/canonical/crash-17486b72…): a BOM after a leading
 // blank line survived the first canonicalisation and was removed by the second, so the text a
 // player signed and the text the verifier re-canonicalised could differ.

@@ -1,5 +1,5 @@
 //! The decisions the engine awaits and the standing orders that answer them (issue 4, engine
-//! side; rulings R100–R102 in docs/rulings.d/engine.md): who goes first, reactive fire, casualty
+//! side; rulings R100–R102 in docs/rulings.md): who goes first, reactive fire, casualty
 //! choice (including which of hero or squad takes a point), close-combat retaliation; their
 //! options as full commands; the defaults that leave only activations to mail.
 

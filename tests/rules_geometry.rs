@@ -1,6 +1,6 @@
 //! DATC-style rules tests for board geometry: distance and range, movement, line of sight and
 //! cover. Each test names its source: 000 = Dust Tactics core rules 2010, 004 = FFG revised
-//! rules (the default ruleset), R<n> = docs/rulings.d/geometry.md.
+//! rules (the default ruleset), R<n> = docs/rulings.md.
 
 use dustmail::dust_tactics::geometry::{
     cover_explained, cover_for, distance, in_range, line_of_sight, plan_move, CoverSource, Mover,

@@ -109,3 +109,17 @@ pub fn canonical(data: &[u8]) {
     let twice = canonical_text(&once);
     assert_eq!(twice, once, "canonical_text is not idempotent on {text:?}");
 }
+
+/// A published ledger's bytes → the whole audit (`dustmail audit`): hash chain, signatures,
+/// revealed keys, every recorded die and state digest. Any answer is fine; a panic is not.
+pub fn ledger(data: &[u8]) {
+    use dustmail::dust_tactics::DustTactics;
+    use dustmail::referee::{replay_bytes, DiceMode, Edges};
+    let _ = replay_bytes(
+        &DustTactics,
+        &Edges::real(),
+        "log.jsonl",
+        data,
+        DiceMode::Recorded,
+    );
+}

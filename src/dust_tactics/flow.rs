@@ -1,8 +1,8 @@
 //! The Dust Tactics state machine (ruleset `ffg-revised`: 004, with 000 where 004 is silent):
 //! initiative, alternating activations, attacks applied, reactive fire, close combat, heroes and
 //! skills. Every command is validated in full before any die is rolled, so a refused command
-//! leaves the state untouched. Rulings R50–R79 are in docs/rulings.d/flow.md, R100–R129 (decisions,
-//! standing orders and their defaults) in docs/rulings.d/engine.md.
+//! leaves the state untouched. Rulings R50–R79 are in docs/rulings.md, R100–R129 (decisions,
+//! standing orders and their defaults) in docs/rulings.md.
 
 use super::combat::{self, FireOptions, TargetProfile};
 use super::geometry::{self, Mover, Occupancy, Occupant, Sight, Sighter};
