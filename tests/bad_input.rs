@@ -347,7 +347,7 @@ fn the_same_mail_delivered_twice_is_applied_once_and_answered_once() {
             let again = after_first_mail(h);
             assert_eq!(again, m);
         },
-        &[m.clone()],
+        std::slice::from_ref(&m),
     );
     c.no_ledger_changed();
     assert_eq!(c.sum.deduplicated, 1, "{:?}", c.sum);
@@ -674,10 +674,10 @@ fn a_unicode_look_alike_unit_id_is_refused_not_matched() {
 #[test]
 fn automatic_mail_bounces_and_our_own_mail_get_no_answer() {
     for headers in [
-        format!("From: robot@other.example\r\nAuto-Submitted: auto-replied"),
-        format!("From: MAILER-DAEMON@players.example\r\nReturn-Path: <>"),
+        "From: robot@other.example\r\nAuto-Submitted: auto-replied".to_string(),
+        "From: MAILER-DAEMON@players.example\r\nReturn-Path: <>".to_string(),
         format!("From: {}", dt::REFEREE),
-        format!("From: list@players.example\r\nPrecedence: bulk"),
+        "From: list@players.example\r\nPrecedence: bulk".to_string(),
     ] {
         let m = mail_with(
             &format!("{headers}\r\nTo: {}\r\nSubject: Re: [dustmail g-a] refused\r\nMessage-ID: <loop@x.example>", dt::REFEREE),
