@@ -52,7 +52,7 @@ fn events(home: &Home, id: &str) -> usize {
 
 fn main() {
     let reps = common::env_num("DUSTMAIL_BENCH_REPS", 15);
-    let d = tempfile::tempdir().unwrap();
+    let d = common::tempdir();
     let ps = dt::players(0);
     let mut results = Vec::new();
     // One home per size: a run also visits every game of its home for deadlines.

@@ -12,7 +12,7 @@ use dustmail::dust_tactics::bot::Style;
 fn main() {
     let games = common::env_num("DUSTMAIL_BENCH_GAMES", 1000);
     let per_game = common::env_num("DUSTMAIL_BENCH_MAILS_PER_GAME", 10);
-    let d = tempfile::tempdir().unwrap();
+    let d = common::tempdir();
     let prep = common::home(&d.path().join("prep"));
     let ps = dt::players(0);
     let ids: Vec<String> = (0..games).map(|i| format!("g-{i:05}")).collect();

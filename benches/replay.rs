@@ -1,4 +1,4 @@
-//! Replay: a 200-round campaign-length log replayed and fully verified (hash chain, every
+//! Replay: a campaign-length log (99 rounds, the most a scenario allows) replayed and fully verified (hash chain, every
 //! signature, every die recomputed from the revealed keys, every state digest), in
 //! activations/s. Beside it: a fighting skirmish (random bots, 4 rounds, dice in every
 //! activation) replayed the same way, and the floor of the same log's hash chain + signature
@@ -69,8 +69,9 @@ fn measure(env: &InProc, id: &str, label: &str, reps: usize) {
 }
 
 fn main() {
-    let rounds = common::env_num("DUSTMAIL_BENCH_ROUNDS", 200) as u32;
-    let d = tempfile::tempdir().unwrap();
+    // The scenario format allows at most 99 rounds: the longest campaign one log can hold.
+    let rounds = common::env_num("DUSTMAIL_BENCH_ROUNDS", 99) as u32;
+    let d = common::tempdir();
     let home = common::home(&d.path().join("home"));
     let env = InProc::open(&home);
     let ps = dt::players(0);

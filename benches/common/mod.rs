@@ -14,6 +14,15 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+/// A temporary directory under `DUSTMAIL_BENCH_DIR` (e.g. /dev/shm, a tmpfs where fsync costs
+/// nothing) or the system's temp dir.
+pub fn tempdir() -> tempfile::TempDir {
+    match std::env::var_os("DUSTMAIL_BENCH_DIR") {
+        Some(d) => tempfile::tempdir_in(d).unwrap(),
+        None => tempfile::tempdir().unwrap(),
+    }
+}
+
 /// A home made by the real `dustmail init` (file transport).
 pub fn home(root: &Path) -> Home {
     dt::init_home(root, "file")
