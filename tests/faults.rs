@@ -315,3 +315,65 @@ fn smtp_down_then_back_delivers_every_mail_exactly_once() {
     assert_eq!(dt::submissions(&home, GAME).len(), 1, "applied once");
     server.stop();
 }
+
+#[test]
+fn a_run_killed_between_a_step_and_its_round_end_completes_the_round_on_the_next_run() {
+    // The deterministic twin of the kill -9 test for its nastiest point: the step's line is on
+    // disk, its round-end line (the revealed key) is not, its mail is still in new/.
+    let d = tempfile::tempdir().unwrap();
+    let reference = game_home(&d.path().join("reference"), "file");
+    let mut b = bots();
+    let entries = loop {
+        assert!(
+            !play(&reference, &mut b, 1).is_empty(),
+            "the game ended first"
+        );
+        let e = dustmail::ledger::read_all(&dt::log_path(&reference, GAME)).unwrap();
+        if e.iter()
+            .any(|e| matches!(e.event, dustmail::ledger::Event::RoundEnd(_)))
+        {
+            break e;
+        }
+    };
+    let round_end = entries
+        .iter()
+        .find(|e| matches!(e.event, dustmail::ledger::Event::RoundEnd(_)))
+        .unwrap()
+        .seq;
+    let faulty = Home::new(d.path().join("faulty"));
+    dt::copy_tree(&reference.root, &faulty.root);
+    // Cut the ledger after the step, drop the snapshot, put the step's mail back in new/.
+    let log = std::fs::read_to_string(dt::log_path(&faulty, GAME)).unwrap();
+    let kept: String = log
+        .split_inclusive('\n')
+        .take(round_end as usize - 1)
+        .collect();
+    std::fs::write(dt::log_path(&faulty, GAME), kept).unwrap();
+    std::fs::remove_file(faulty.game_dir(GAME).join("snapshot.json")).unwrap();
+    let step_sha = match &entries[round_end as usize - 2].event {
+        dustmail::ledger::Event::Submission(s) => s.mail_sha256.clone(),
+        e => panic!("the line before the round end is not a submission: {e:?}"),
+    };
+    let cur = faulty.maildir().join("cur");
+    for n in dt::names(&cur) {
+        let bytes = std::fs::read(cur.join(&n)).unwrap();
+        if dustmail::ledger::sha256_hex(&bytes) == step_sha {
+            std::fs::rename(cur.join(&n), faulty.maildir().join("new").join(&n)).unwrap();
+        }
+    }
+    assert_eq!(dt::names(&faulty.maildir().join("new")).len(), 1);
+
+    let o = run(&faulty);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert!(
+        stderr(&o).contains("completed the round-end / end-of-game lines"),
+        "the operator is told: {}",
+        dt::text(&o)
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("re-queued 1"),
+        "{}",
+        dt::text(&o)
+    );
+    assert_same(&reference, &faulty);
+}
