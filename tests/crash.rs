@@ -9,11 +9,14 @@
 
 #[path = "support/dt.rs"]
 mod dt;
+#[path = "support/smtp.rs"]
+mod smtp;
 
 use dt::{Bots, InProc};
 use dustmail::config::Home;
 use dustmail::dust_tactics::bot::Style;
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -89,24 +92,11 @@ fn delay(i: u64) -> Duration {
     Duration::from_millis(2 + jitter + i / 3)
 }
 
-#[test]
-fn kill_9_at_many_points_of_run_loses_nothing_and_applies_nothing_twice() {
-    let d = tempfile::tempdir().unwrap();
-    let base = dt::init_home(&d.path().join("base"), "file");
-    for (i, g) in GAMES.iter().enumerate() {
-        dt::new_game(&base, g, &dt::players(0), 5 + i as u8);
-    }
-    let reference = Home::new(d.path().join("reference"));
-    let crashed = Home::new(d.path().join("crashed"));
-    dt::copy_tree(&base.root, &reference.root);
-    dt::copy_tree(&base.root, &crashed.root);
-
-    let batch = reference_batch(&reference, 40);
-    assert!(batch.len() >= 60, "the bots stopped early");
-    for (name, m) in &batch {
-        std::fs::write(crashed.maildir().join("new").join(name), m).unwrap();
-    }
-
+/// Starts `dustmail run` on `crashed` and kills it (SIGKILL) after each delay in turn, until a
+/// run finishes by itself or `budget` is spent (then one run without a kill); then checks that
+/// one more run finds nothing to do. Returns the number of kills and, for each total ledger length
+/// seen after a kill, how often.
+fn kill_until_done(crashed: &Home, budget: Duration) -> (u64, BTreeMap<usize, u32>) {
     // Kill, again and again, until one run finishes by itself.
     let start = Instant::now();
     let mut kills = 0u64;
@@ -138,13 +128,13 @@ fn kill_9_at_many_points_of_run_loses_nothing_and_applies_nothing_twice() {
         let lines: usize = GAMES
             .iter()
             .map(|g| {
-                std::fs::read(dt::log_path(&crashed, g))
+                std::fs::read(dt::log_path(crashed, g))
                     .map(|b| b.split(|&c| c == b'\n').count())
                     .unwrap_or(0)
             })
             .sum();
         *progress.entry(lines).or_insert(0u32) += 1;
-        if start.elapsed() > Duration::from_secs(45) {
+        if start.elapsed() > budget {
             break;
         }
     }
@@ -162,18 +152,35 @@ fn kill_9_at_many_points_of_run_loses_nothing_and_applies_nothing_twice() {
         "{kills} kills in {:?}; ledger lines seen after a kill: {progress:?}",
         start.elapsed()
     );
-    assert!(kills >= 30, "too few kills to prove anything: {kills}");
-    assert!(
-        progress.len() >= 10,
-        "the kills did not land at enough different points: {progress:?}"
-    );
+    (kills, progress)
+}
 
-    // Nothing lost, nothing twice: the ledgers are identical, byte for byte.
+/// Two copies of a home with GAMES created: the reference has processed the batch (one mail per
+/// run), the other has the whole batch waiting in maildir/new.
+fn setup(d: &Path) -> (Home, Home, Vec<(String, String)>) {
+    let base = dt::init_home(&d.join("base"), "file");
+    for (i, g) in GAMES.iter().enumerate() {
+        dt::new_game(&base, g, &dt::players(0), 5 + i as u8);
+    }
+    let reference = Home::new(d.join("reference"));
+    let crashed = Home::new(d.join("crashed"));
+    dt::copy_tree(&base.root, &reference.root);
+    dt::copy_tree(&base.root, &crashed.root);
+    let batch = reference_batch(&reference, 40);
+    assert!(batch.len() >= 60, "the bots stopped early");
+    for (name, m) in &batch {
+        std::fs::write(crashed.maildir().join("new").join(name), m).unwrap();
+    }
+    (reference, crashed, batch)
+}
+
+/// The ledgers are byte-identical, each routed block is recorded once, every replay verifies.
+fn assert_same_ledgers(reference: &Home, crashed: &Home, batch_len: usize) {
     let mut subs_total = 0;
     let mut refused = 0;
     for game in GAMES {
-        let ref_log = std::fs::read_to_string(dt::log_path(&reference, game)).unwrap();
-        let crash_log = std::fs::read_to_string(dt::log_path(&crashed, game)).unwrap();
+        let ref_log = std::fs::read_to_string(dt::log_path(reference, game)).unwrap();
+        let crash_log = std::fs::read_to_string(dt::log_path(crashed, game)).unwrap();
         if ref_log != crash_log {
             let a: Vec<&str> = ref_log.lines().collect();
             let b: Vec<&str> = crash_log.lines().collect();
@@ -185,8 +192,7 @@ fn kill_9_at_many_points_of_run_loses_nothing_and_applies_nothing_twice() {
                 first_diff.map(|p| p + 1)
             );
         }
-        // Each routed block exactly once, by mail sha256.
-        let subs = dt::submissions(&crashed, game);
+        let subs = dt::submissions(crashed, game);
         let mut seen = std::collections::BTreeSet::new();
         for (sha, block, _) in &subs {
             assert!(
@@ -201,10 +207,75 @@ fn kill_9_at_many_points_of_run_loses_nothing_and_applies_nothing_twice() {
     }
     assert_eq!(
         subs_total,
-        batch.len() - 1,
+        batch_len - 1,
         "every mail but the blockless one is recorded"
     );
     assert_eq!(refused, 2, "forged + replay refused");
+}
+
+#[test]
+fn kill_9_during_smtp_delivery_delivers_every_mail_at_least_once() {
+    let d = tempfile::tempdir().unwrap();
+    let (reference, crashed, batch) = setup(d.path());
+    let server = smtp::SmtpServer::start();
+    let cfg = std::fs::read_to_string(crashed.config_path()).unwrap();
+    let smtp_cfg = cfg.replace(
+        "transport = \"file\"",
+        &format!("transport = \"smtp://127.0.0.1:{}\"", server.port()),
+    );
+    assert_ne!(cfg, smtp_cfg);
+    std::fs::write(crashed.config_path(), smtp_cfg).unwrap();
+
+    let (kills, progress) = kill_until_done(&crashed, Duration::from_secs(30));
+    assert!(kills >= 30, "too few kills to prove anything: {kills}");
+    assert!(progress.len() >= 5, "{progress:?}");
+    assert_same_ledgers(&reference, &crashed, batch.len());
+
+    // sent/ records each mail once; the server got each at least once. A kill between the
+    // server's 250 and the rename into sent/ re-sends that mail (the documented window).
+    let sent = dt::names(&crashed.root.join("sent"));
+    assert_eq!(sent, dt::names(&reference.root.join("sent")));
+    let got = server.messages();
+    let mut per_id: BTreeMap<String, usize> = BTreeMap::new();
+    for m in &got {
+        let text = String::from_utf8_lossy(m);
+        let id = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Message-ID: <"))
+            .and_then(|l| l.split('@').next())
+            .unwrap_or_default()
+            .to_string();
+        *per_id.entry(id).or_default() += 1;
+    }
+    for n in &sent {
+        let id = n.trim_end_matches(".eml");
+        assert!(per_id.contains_key(id), "{id} never reached the server");
+    }
+    assert_eq!(
+        per_id.len(),
+        sent.len(),
+        "the server got mails nobody queued"
+    );
+    let dups: usize = per_id.values().map(|c| c - 1).sum();
+    eprintln!(
+        "{kills} kills; {} mails delivered, {dups} sent twice by a kill inside the re-send window",
+        sent.len()
+    );
+}
+
+#[test]
+fn kill_9_at_many_points_of_run_loses_nothing_and_applies_nothing_twice() {
+    let d = tempfile::tempdir().unwrap();
+    let (reference, crashed, batch) = setup(d.path());
+    let (kills, progress) = kill_until_done(&crashed, Duration::from_secs(45));
+    assert!(kills >= 30, "too few kills to prove anything: {kills}");
+    assert!(
+        progress.len() >= 10,
+        "the kills did not land at enough different points: {progress:?}"
+    );
+
+    // Nothing lost, nothing twice: the ledgers are identical, byte for byte.
+    assert_same_ledgers(&reference, &crashed, batch.len());
 
     // Every mail delivered exactly once: the same files in sent/, with the same bytes.
     assert_eq!(
