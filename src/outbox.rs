@@ -295,6 +295,24 @@ pub fn render(
         // lettre keeps only the last `references()` call: one header, ids separated by spaces.
         b = b.references(mail.references.join(" "));
     }
+    // RFC 3834: every mail the referee writes is automatic, so another robot (another referee, a
+    // vacation responder) must not answer it — two referees would otherwise write to each other
+    // forever. A caller's own Auto-Submitted header wins.
+    if !mail
+        .headers
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("Auto-Submitted"))
+    {
+        let value = if mail.in_reply_to.is_some() {
+            "auto-replied"
+        } else {
+            "auto-generated"
+        };
+        b = b.raw_header(HeaderValue::new(
+            header_name("Auto-Submitted")?,
+            value.to_string(),
+        ));
+    }
     for (name, value) in &mail.headers {
         let hn = header_name(name)?;
         no_injection(&format!("header {name}"), value)?;

@@ -1719,9 +1719,15 @@ fn try_load<G: Game>(
             "game {id}: removed a torn last line ({n} bytes) left by an interrupted run"
         ));
     }
-    let g = load_game(ctx.game, ctx.edges, ctx.home, id)?;
+    let mut g = load_game(ctx.game, ctx.edges, ctx.home, id)?;
     if g.created.game != ctx.game_name {
         return Ok(None);
+    }
+    if complete_interrupted_step(&mut g)? {
+        write_snapshot(&ctx.home.game_dir(id), &g.derived)?;
+        sum.warnings.push(format!(
+            "game {id}: completed the round-end / end-of-game lines of a step an interrupted run had begun"
+        ));
     }
     Ok(Some(g))
 }
@@ -2137,43 +2143,7 @@ fn append_step<G: Game>(
         h,
     ));
     if let Some(step) = step {
-        for r in &step.rounds_ended {
-            let key = hex::encode(chain_key(&g.secret, g.created.max_rounds, *r));
-            let ev = Event::RoundEnd(RoundEnd {
-                round: *r,
-                key: key.clone(),
-                state_digest: state_digest(&g.derived.state),
-            });
-            let seq = g.ledger.next_seq();
-            let h = g.ledger.append(ev.clone())?;
-            g.derived.revealed.insert(*r, key);
-            appended.push((
-                Entry {
-                    seq,
-                    prev: String::new(),
-                    event: ev,
-                },
-                h,
-            ));
-        }
-        if let Some(result) = step.finished {
-            let ev = Event::Finished(Finished {
-                result: result.clone(),
-                secret: hex::encode(g.secret),
-                state_digest: state_digest(&g.derived.state),
-            });
-            let seq = g.ledger.next_seq();
-            let h = g.ledger.append(ev.clone())?;
-            g.derived.finished = Some(result);
-            appended.push((
-                Entry {
-                    seq,
-                    prev: String::new(),
-                    event: ev,
-                },
-                h,
-            ));
-        }
+        append_follow_ups(g, &step.rounds_ended, step.finished.as_ref(), &mut appended)?;
     }
     g.derived.head = g.ledger.head().clone();
     write_snapshot(&ctx.home.game_dir(&g.id), &g.derived)?;
@@ -2181,6 +2151,110 @@ fn append_step<G: Game>(
         queue(ctx, &id, &m)?;
     }
     Ok(())
+}
+
+/// Appends the lines that follow a step: its round ends (revealing each round key) and the end of
+/// the game.
+fn append_follow_ups<S: Serialize>(
+    g: &mut Loaded<S>,
+    rounds_ended: &[u32],
+    finished: Option<&GameResult>,
+    appended: &mut Vec<(Entry, Head)>,
+) -> Result<(), RefereeError> {
+    for r in rounds_ended {
+        let key = hex::encode(chain_key(&g.secret, g.created.max_rounds, *r));
+        let ev = Event::RoundEnd(RoundEnd {
+            round: *r,
+            key: key.clone(),
+            state_digest: state_digest(&g.derived.state),
+        });
+        let seq = g.ledger.next_seq();
+        let h = g.ledger.append(ev.clone())?;
+        g.derived.revealed.insert(*r, key);
+        appended.push((
+            Entry {
+                seq,
+                prev: String::new(),
+                event: ev,
+            },
+            h,
+        ));
+    }
+    if let Some(result) = finished {
+        let ev = Event::Finished(Finished {
+            result: result.clone(),
+            secret: hex::encode(g.secret),
+            state_digest: state_digest(&g.derived.state),
+        });
+        let seq = g.ledger.next_seq();
+        let h = g.ledger.append(ev.clone())?;
+        g.derived.finished = Some(result.clone());
+        appended.push((
+            Entry {
+                seq,
+                prev: String::new(),
+                event: ev,
+            },
+            h,
+        ));
+    }
+    Ok(())
+}
+
+/// A run killed between a step's line and its round-end / end-of-game lines leaves a ledger whose
+/// last step announces rounds not yet revealed: append what is missing (the step's mail is still
+/// in new/ and re-queues the step's replies, now including these lines).
+fn complete_interrupted_step<S: Serialize>(g: &mut Loaded<S>) -> Result<bool, RefereeError> {
+    // The cheap common case first: the last line alone tells whether anything can be missing.
+    let (_, last) = ledger::read_last_line(g.ledger.path())?;
+    let last_event = serde_json::from_slice::<Entry>(&last).ok().map(|e| e.event);
+    let may_be_open = match &last_event {
+        Some(Event::Submission(s)) => {
+            s.accepted && (!s.step.rounds_ended.is_empty() || s.step.finished.is_some())
+        }
+        Some(Event::Deadline(d)) => !d.step.rounds_ended.is_empty() || d.step.finished.is_some(),
+        // A step may end several rounds and the game: only a round end can be followed by more.
+        Some(Event::RoundEnd(_)) => true,
+        _ => false,
+    };
+    if !may_be_open {
+        return Ok(false);
+    }
+    let entries = ledger::read_all(g.ledger.path())?;
+    let Some(i) = entries.iter().rposition(|e| {
+        matches!(&e.event, Event::Submission(s) if s.accepted)
+            || matches!(e.event, Event::Deadline(_))
+    }) else {
+        return Ok(false);
+    };
+    let step = match &entries[i].event {
+        Event::Submission(s) => &s.step,
+        Event::Deadline(d) => &d.step,
+        _ => return Ok(false),
+    };
+    let after = &entries[i + 1..];
+    let revealed: Vec<u32> = after
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::RoundEnd(r) => Some(r.round),
+            _ => None,
+        })
+        .collect();
+    let missing: Vec<u32> = step
+        .rounds_ended
+        .iter()
+        .copied()
+        .filter(|r| !revealed.contains(r))
+        .collect();
+    let has_finished = after.iter().any(|e| matches!(e.event, Event::Finished(_)));
+    let finished = step.finished.as_ref().filter(|_| !has_finished);
+    if missing.is_empty() && finished.is_none() {
+        return Ok(false);
+    }
+    let mut appended = Vec::new();
+    append_follow_ups(g, &missing, finished, &mut appended)?;
+    g.derived.head = g.ledger.head().clone();
+    Ok(true)
 }
 
 /// Reminders before a deadline and defaults after deadline + grace, for every game of the home.
