@@ -324,19 +324,33 @@ pub fn render(
         .iter()
         .partition(|a| a.inline_cid.is_some() && mail.html.is_some());
 
+    // MIME boundaries come from the mail id, not from a random source: the same mail always
+    // renders to the same bytes (a re-queue after a crash, a replayed run).
+    let boundary = |kind: &str| {
+        format!(
+            "dustmail-{}",
+            &crate::ledger::sha256_hex(format!("{id}/{kind}").as_bytes())[..32]
+        )
+    };
     let message = match &mail.html {
         None if files.is_empty() => b.singlepart(SinglePart::plain(mail.text.clone())),
         None => b.multipart(mixed(
-            MultiPart::mixed().singlepart(SinglePart::plain(mail.text.clone())),
+            MultiPart::mixed()
+                .boundary(boundary("mixed"))
+                .singlepart(SinglePart::plain(mail.text.clone())),
             &files,
         )?),
         Some(html) => {
             let html_part = SinglePart::html(html.clone());
-            let alt = MultiPart::alternative().singlepart(SinglePart::plain(mail.text.clone()));
+            let alt = MultiPart::alternative()
+                .boundary(boundary("alternative"))
+                .singlepart(SinglePart::plain(mail.text.clone()));
             let alt = if inline.is_empty() {
                 alt.singlepart(html_part)
             } else {
-                let mut rel = MultiPart::related().singlepart(html_part);
+                let mut rel = MultiPart::related()
+                    .boundary(boundary("related"))
+                    .singlepart(html_part);
                 for a in &inline {
                     let cid = a.inline_cid.clone().unwrap_or_default();
                     no_injection("inline_cid", &cid)?;
@@ -349,7 +363,12 @@ pub fn render(
             if files.is_empty() {
                 b.multipart(alt)
             } else {
-                b.multipart(mixed(MultiPart::mixed().multipart(alt), &files)?)
+                b.multipart(mixed(
+                    MultiPart::mixed()
+                        .boundary(boundary("mixed"))
+                        .multipart(alt),
+                    &files,
+                )?)
             }
         }
     }

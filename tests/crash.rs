@@ -31,7 +31,9 @@ fn reference_batch(reference: &Home, n: usize) -> Vec<(String, String)> {
     let mut bots: Vec<Bots> = GAMES
         .iter()
         .enumerate()
-        .map(|(gi, g)| Bots::new(g, &ps, |i| Style::Random(7 + 10 * gi as u64 + i as u64)))
+        .map(|(gi, g)| {
+            Bots::new(g, &ps, |i| Style::Random(7 + 10 * gi as u64 + i as u64)).ask_everything()
+        })
         .collect();
     let mut batch = Vec::new();
     let mut first: Option<String> = None;
@@ -88,8 +90,8 @@ fn reference_batch(reference: &Home, n: usize) -> Vec<(String, String)> {
 /// A deterministic sequence of delays: short ones (startup, first mails) mixed with longer ones,
 /// growing slowly so every phase of a run (intake, appends, snapshot, queue, delivery) is hit.
 fn delay(i: u64) -> Duration {
-    let jitter = (i.wrapping_mul(2_654_435_761) >> 7) % 24;
-    Duration::from_millis(2 + jitter + i / 3)
+    let jitter = (i.wrapping_mul(2_654_435_761) >> 7) % 48;
+    Duration::from_millis(3 + jitter + i * 3 / 2)
 }
 
 /// Starts `dustmail run` on `crashed` and kills it (SIGKILL) after each delay in turn, until a
@@ -167,7 +169,11 @@ fn setup(d: &Path) -> (Home, Home, Vec<(String, String)>) {
     dt::copy_tree(&base.root, &reference.root);
     dt::copy_tree(&base.root, &crashed.root);
     let batch = reference_batch(&reference, 40);
-    assert!(batch.len() >= 60, "the bots stopped early");
+    assert!(
+        batch.len() >= 60,
+        "the bots stopped early: {} mails",
+        batch.len()
+    );
     for (name, m) in &batch {
         std::fs::write(crashed.maildir().join("new").join(name), m).unwrap();
     }

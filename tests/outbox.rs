@@ -437,3 +437,35 @@ fn a_delivery_pass_waits_for_another_one_holding_the_lock() {
     assert_eq!(r.delivered, 1);
     assert_eq!(files(&ob.sent_dir), ["m1.eml"]);
 }
+
+/// A mail with HTML, an inline picture and an attachment renders to the same bytes every time
+/// (MIME boundaries come from the mail id), so a mail queued again after a crash, or by a run
+/// replayed on a copy of the home, is byte-identical; a different id gives other boundaries.
+#[test]
+fn multipart_mails_render_to_the_same_bytes_every_time() {
+    let mut m = mail();
+    m.html = Some("<p>Send your orders.</p><img src=\"cid:board@dustmail\">".into());
+    m.attachments = vec![
+        Attachment {
+            filename: "board.png".into(),
+            content_type: "image/png".into(),
+            bytes: b"\x89PNG fake".to_vec(),
+            inline_cid: Some("board@dustmail".into()),
+        },
+        Attachment {
+            filename: "log.jsonl".into(),
+            content_type: "application/x-ndjson".into(),
+            bytes: b"{}\n".to_vec(),
+            inline_cid: None,
+        },
+    ];
+    let date = Utc.with_ymd_and_hms(2026, 3, 1, 10, 0, 0).unwrap();
+    let (a, _) = dustmail::outbox::render("g-1-report-allies", &m, date).unwrap();
+    let (b, _) = dustmail::outbox::render("g-1-report-allies", &m, date).unwrap();
+    assert_eq!(a, b);
+    let text = String::from_utf8_lossy(&a);
+    assert!(text.contains("multipart/related"), "{text}");
+    assert!(text.contains("boundary=\"dustmail-"), "{text}");
+    let (c, _) = dustmail::outbox::render("g-2-report-allies", &m, date).unwrap();
+    assert_ne!(a, c);
+}

@@ -197,6 +197,15 @@ impl Bots {
         }
     }
 
+    /// Every side answers every decision by mail (reaction windows, casualties, retaliation,
+    /// who goes first): more mails per game, and games that pause mid-activation.
+    pub fn ask_everything(mut self) -> Bots {
+        for bot in self.bots.values_mut() {
+            bot.set_standing(dustmail::dust_tactics::bot::ASK_EVERYTHING);
+        }
+        self
+    }
+
     /// The next mail (file name, bytes) the awaited side sends, or None when the game awaits
     /// nothing (it ended).
     pub fn next_mail(
