@@ -331,6 +331,7 @@ pub fn report_context(r: &ReportInput) -> Value {
         "secret": r.secret,
         "next_seq": r.next_seq,
         "template": r.template,
+        "standing": standing_lines(r.view, r.side),
         "board_img": Value::Null,
     })
 }
@@ -741,4 +742,46 @@ pub fn replay_page<G: Game>(
     templates
         .render_html("replay", &ctx)
         .map_err(|e| RefereeError::Usage(e.to_string()))
+}
+
+/// The reader's standing orders, as the commands that would set them (issue 4: shown to their
+/// owner only; the view already hides the other sides').
+pub fn standing_lines(view: &Value, side: Option<&str>) -> Vec<String> {
+    let Some(st) = side.and_then(|s| view.get("standing")?.get(s)) else {
+        return vec![];
+    };
+    let mut out = Vec::new();
+    if st["first_ask"] == true {
+        out.push("standing first ask".to_string());
+    } else if let Some(f) = st["first"].as_str() {
+        out.push(format!("standing first {f}"));
+    }
+    // Policies are stored as yes/never/ask; the commands say auto/never/ask and yes/no/ask.
+    let word = |v: &Value, yes: &str| match v.as_str() {
+        Some("yes") => yes.to_string(),
+        Some("never") if yes == "yes" => "no".to_string(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    for (unit, p) in st["react"].as_object().into_iter().flatten() {
+        out.push(format!("standing react {unit} {}", word(p, "auto")));
+    }
+    for (unit, models) in st["casualties"].as_object().into_iter().flatten() {
+        let models: Vec<&str> = models
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        out.push(format!("standing casualties {unit}: {}", models.join(" ")));
+    }
+    for unit in st["casualties_ask"].as_array().into_iter().flatten() {
+        if let Some(u) = unit.as_str() {
+            out.push(format!("standing casualties {u} ask"));
+        }
+    }
+    for (unit, p) in st["retaliate"].as_object().into_iter().flatten() {
+        out.push(format!("standing retaliate {unit} {}", word(p, "yes")));
+    }
+    out
 }

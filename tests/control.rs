@@ -433,3 +433,29 @@ fn a_draw_offered_by_one_side_and_accepted_by_the_other_ends_the_game_drawn() {
     assert_eq!(r.winner, None);
     table.verify();
 }
+
+/// Issue 4: standing orders are shown in every report to their owner only.
+#[test]
+fn standing_orders_appear_in_their_owners_reports_only() {
+    let mut table = skirmish();
+    table.mail(
+        ANN,
+        "standing react rangers never\nstanding casualties rangers: 2 3\nstanding retaliate any no",
+        None,
+    );
+    table.run("2026-03-01T10:00:00Z");
+    let ann = table.texts("-report-allies", ANN).join("\n");
+    assert!(ann.contains("Your standing orders"), "{ann}");
+    for l in [
+        "standing react rangers never",
+        "standing casualties rangers: 2 3",
+        "standing retaliate any no",
+    ] {
+        assert!(ann.contains(l), "{l} missing: {ann}");
+    }
+    let bob = table.texts("-report-axis", BOB).join("\n");
+    assert!(!bob.is_empty(), "axis got its report");
+    assert!(!bob.contains("standing react rangers"), "{bob}");
+    assert!(!bob.contains("Your standing orders"), "{bob}");
+    table.verify();
+}
