@@ -51,6 +51,9 @@ fn events(home: &Home, id: &str) -> usize {
 }
 
 fn main() {
+    if !common::under_cargo_bench("growth") {
+        return;
+    }
     let reps = common::env_num("DUSTMAIL_BENCH_REPS", 15);
     let d = common::tempdir();
     let ps = dt::players(0);

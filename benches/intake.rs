@@ -10,6 +10,9 @@ use dustmail::config::Home;
 use dustmail::dust_tactics::bot::Style;
 
 fn main() {
+    if !common::under_cargo_bench("intake") {
+        return;
+    }
     let games = common::env_num("DUSTMAIL_BENCH_GAMES", 1000);
     let per_game = common::env_num("DUSTMAIL_BENCH_MAILS_PER_GAME", 10);
     let d = common::tempdir();

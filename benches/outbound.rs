@@ -46,6 +46,9 @@ print(len(mails), el)
 "#;
 
 fn main() {
+    if !common::under_cargo_bench("outbound") {
+        return;
+    }
     let n = common::env_num("DUSTMAIL_BENCH_OUTBOUND_MAILS", 400);
     let server = smtp::SmtpServer::start();
     let transport = Transport::Smtp {

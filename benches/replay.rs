@@ -69,6 +69,9 @@ fn measure(env: &InProc, id: &str, label: &str, reps: usize) {
 }
 
 fn main() {
+    if !common::under_cargo_bench("replay") {
+        return;
+    }
     // The scenario format allows at most 99 rounds: the longest campaign one log can hold.
     let rounds = common::env_num("DUSTMAIL_BENCH_ROUNDS", 99) as u32;
     let d = common::tempdir();

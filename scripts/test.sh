@@ -60,4 +60,6 @@ cargo fmt --all -- --check
 cargo clippy --all-targets -- -D warnings
 # Doc tests first: the run's closing line should be a test binary that has tests.
 cargo test --doc
-cargo test --all-targets
+# Test targets only: the benches (harness = false) are programs for `cargo bench`;
+# clippy above has compiled them.
+cargo test --lib --bins --tests

@@ -116,3 +116,14 @@ pub fn env_num(name: &str, default: usize) -> usize {
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
 }
+
+/// Benchmarks run only under `cargo bench` (which passes `--bench`): `cargo test --all-targets`
+/// would otherwise run them unoptimised, for minutes, as if they were tests. Returns false (after
+/// saying so) when the program was started any other way.
+pub fn under_cargo_bench(name: &str) -> bool {
+    if std::env::args().any(|a| a == "--bench") {
+        return true;
+    }
+    println!("{name}: a benchmark, not a test: run it with `cargo bench --bench {name}`");
+    false
+}
