@@ -644,7 +644,7 @@ fn run_once(home: &Home, now: DateTime<Utc>, maildir: Option<&Path>) -> Result<(
         .map_err(|e| usage(e.to_string()))?;
     let rep = env
         .outbox
-        .deliver(&transport, now)
+        .deliver_with(&transport, &env.config.delivery_options(), now)
         .map_err(|e| usage(format!("delivery failed: {e:#}")))?;
     for e in &rep.errors {
         eprintln!("delivery: {e}");
