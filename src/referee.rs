@@ -2051,31 +2051,26 @@ fn control_notices<G: Game>(
     c: &Control,
     head: &Head,
 ) -> Result<Vec<(String, Mail)>, RefereeError> {
-    let mut text = format!(
-        "Game {}: the referee ({}) acted on the game, ledger line {seq}.\n\n",
-        g.id,
-        if c.by == "server" {
-            "on the server"
-        } else {
-            "by signed mail"
-        }
-    );
-    for r in &c.results {
-        match &r.outcome {
-            CommandOutcome::Accepted { understood } => text.push_str(&format!("- {understood}\n")),
+    // One context for the text and HTML templates (templates/control.*).
+    let results: Vec<serde_json::Value> = c
+        .results
+        .iter()
+        .map(|r| match &r.outcome {
+            CommandOutcome::Accepted { understood } => json!({"understood": understood}),
             CommandOutcome::Refused {
                 reason, instead, ..
-            } => text.push_str(&format!(
-                "- line {}: refused: {reason}\n  instead: {instead}\n",
-                r.line
-            )),
-        }
-    }
-    match deadline_of(&g.created, &g.derived) {
-        Some(t) => text.push_str(&format!("\nThe current deadline: {}.\n", t.to_rfc3339())),
-        None if g.derived.paused => text.push_str("\nThe game is paused: no deadline runs.\n"),
-        None => {}
-    }
+            } => json!({"line": r.line, "reason": reason, "instead": instead}),
+        })
+        .collect();
+    let v = json!({
+        "game": g.id,
+        "ledger_seq": seq,
+        "by": if c.by == "server" { "on the server" } else { "by signed mail" },
+        "results": results,
+        "deadline": deadline_of(&g.created, &g.derived).map(|t| t.to_rfc3339()),
+        "paused": g.derived.paused,
+    });
+    let parts = render(ctx, "control", v)?;
     let mut to: Vec<String> = g
         .derived
         .players(&g.created)
@@ -2106,8 +2101,8 @@ fn control_notices<G: Game>(
             vec![addr.clone()],
             "referee",
             Parts {
-                text: text.clone(),
-                html: None,
+                text: parts.text.clone(),
+                html: parts.html.clone(),
                 attachments: vec![],
             },
             None,

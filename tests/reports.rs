@@ -588,3 +588,16 @@ fn replay_boards_draw_each_steps_moves_fire_and_wrecks_from_the_ledger() {
         "{checked:?}"
     );
 }
+
+/// Issue 5: every mail the referee sends is a template pair, text and HTML, from one context.
+#[test]
+fn every_mail_template_is_a_text_and_html_pair() {
+    use dustmail::report::{HTML_TEMPLATES, TEMPLATES};
+    for (name, _) in TEMPLATES {
+        assert!(
+            HTML_TEMPLATES.iter().any(|(n, _)| *n == name),
+            "templates/{name}.txt has no {name}.html"
+        );
+    }
+    assert!(TEMPLATES.iter().any(|(n, _)| *n == "control"));
+}
