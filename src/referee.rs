@@ -1265,10 +1265,13 @@ fn plain_refusal<G: Game>(
 
 /// The mails about one step: the entries it appended (submission or deadline, then round ends
 /// and the end of the game), each with its head. Used after appending and after a crash.
+/// `before` is the state the step started from when the caller has it (a live run); without it
+/// (re-queueing after a crash) it is replayed from the ledger.
 fn step_mails<G: Game>(
     ctx: &Ctx<G>,
     g: &Loaded<G::State>,
     entries: &[(Entry, Head)],
+    before: Option<&G::State>,
 ) -> Result<Vec<(String, Mail)>, RefereeError> {
     let mut out = Vec::new();
     let Some(((first, _), last_head)) = entries.first().zip(entries.last().map(|(_, h)| h)) else {
@@ -1343,9 +1346,14 @@ fn step_mails<G: Game>(
     // Where units stood before the step, for the picture's paths and wrecks: only games whose
     // view has a board get a picture, so only they pay for the replay of the ledger prefix.
     let has_board = ctx.game.view(&g.derived.state, None).get("board").is_some();
-    let before = has_board
-        .then(|| report::state_before(ctx.game, ctx.edges, g.ledger.path(), n))
-        .flatten();
+    // A live run passes the state in hand: replaying the ledger here would make every mail
+    // cost more as the game grows.
+    let before = match before {
+        Some(b) => Some(b.clone()),
+        None => has_board
+            .then(|| report::state_before(ctx.game, ctx.edges, g.ledger.path(), n))
+            .flatten(),
+    };
     let deadline = deadline_of(&g.created, &g.derived).map(|d| d.to_rfc3339());
     let round = ctx.game.round(state);
     let log = finished
@@ -1764,7 +1772,7 @@ fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), 
         }
         return Ok(());
     }
-    for (id, m) in step_mails(ctx, g, &step)? {
+    for (id, m) in step_mails(ctx, g, &step, None)? {
         queue(ctx, &id, &m)?;
     }
     Ok(())
@@ -1927,6 +1935,7 @@ fn submit_block<G: Game>(
         player: team,
         step,
     };
+    let mut before = None;
     if refusal.is_some() {
         sum.refused += 1;
     } else {
@@ -1936,7 +1945,7 @@ fn submit_block<G: Game>(
         if new_state != g.derived.state {
             g.derived.last_step_at = sub.at.clone();
         }
-        g.derived.state = new_state;
+        before = Some(std::mem::replace(&mut g.derived.state, new_state));
         if let Some((key, a)) = signed {
             g.derived.last_seq.insert(key.clone(), body.seq);
             note_absence(&mut g.derived, key, &a);
@@ -1947,7 +1956,7 @@ fn submit_block<G: Game>(
         .entry(inc.sha256.clone())
         .or_default()
         .push((bi, n));
-    append_step(ctx, g, Event::Submission(Box::new(sub)))
+    append_step(ctx, g, Event::Submission(Box::new(sub)), before)
 }
 
 /// A block signed by the referee's key: control commands, one per line.
@@ -2120,6 +2129,7 @@ fn append_step<G: Game>(
     ctx: &Ctx<G>,
     g: &mut Loaded<G::State>,
     event: Event,
+    before: Option<G::State>,
 ) -> Result<(), RefereeError> {
     let step = match &event {
         Event::Submission(s) if s.accepted => Some(s.step.clone()),
@@ -2142,7 +2152,7 @@ fn append_step<G: Game>(
     }
     g.derived.head = g.ledger.head().clone();
     write_snapshot(&ctx.home.game_dir(&g.id), &g.derived)?;
-    for (id, m) in step_mails(ctx, g, &appended)? {
+    for (id, m) in step_mails(ctx, g, &appended, before.as_ref())? {
         queue(ctx, &id, &m)?;
     }
     Ok(())
@@ -2334,7 +2344,7 @@ fn deadlines<G: Game>(
                     |gm, s, dice| gm.default_for(s, &side, dice),
                 )
                 .map_err(RefereeError::Io)?;
-                g.derived.state = st;
+                let before = std::mem::replace(&mut g.derived.state, st);
                 g.derived.last_step_at = ctx.now.to_rfc3339();
                 sum.defaults += 1;
                 append_step(
@@ -2346,6 +2356,7 @@ fn deadlines<G: Game>(
                         at: ctx.now.to_rfc3339(),
                         step,
                     })),
+                    Some(before),
                 )?;
             } else if ctx.now >= remind_at && ctx.now < due {
                 let Some(a) = awaiting.iter().find(|a| a.side == side) else {
