@@ -56,6 +56,9 @@ if [ "${DUSTMAIL_BROWSER_TESTS:-1}" != "0" ]; then
     ensure_chromium
 fi
 
+# No incremental cache: CI builds once, and the cache is gigabytes on a disk that may be small.
+export CARGO_INCREMENTAL=0
+
 cargo fmt --all -- --check
 cargo clippy --all-targets -- -D warnings
 # Doc tests first: the run's closing line should be a test binary that has tests.
