@@ -9,21 +9,32 @@
 //! The `.json` is written last, so it marks a complete queue entry; a delivered mail is
 //! `<sent>/<id>.eml`. A mail is in exactly one of the two places:
 //!
-//! * delivery = send, then rename `.eml` into `sent/` (fsync), then delete the `.json` (fsync);
+//! * delivery = send, then rename `.eml` into `sent/`; once per delivery pass, after every mail
+//!   of the pass is sent or failed: fsync `sent/` and `outbox/`, then delete the delivered mails'
+//!   `.json`, then fsync `outbox/` (three directory fsyncs per pass, not per mail);
 //! * a crash after the rename leaves a `.json` whose `.eml` is already in `sent/`: the next pass
 //!   only deletes that `.json`, it does not send again;
-//! * the one window where a crash re-sends is between the server accepting the message and the
-//!   rename reaching the disk (one `rename` + one directory fsync). Nothing else happens there.
+//! * a `kill -9` cannot undo a rename (the kernel has it), so a killed process re-sends only a
+//!   mail the server accepted before its rename was made (one `rename` after the server's reply);
+//! * a power loss before the pass's fsyncs can undo renames of that pass: those mails are sent
+//!   again by the next pass. Delivery is at least once, never lost: a `.json` is deleted only
+//!   after its rename is on disk.
+//!
+//! SMTP goes over lettre's [`SmtpConnection`] (one per worker thread,
+//! [`DeliveryOptions::connections`]): MAIL, RCPT, DATA as commands, then the dot-stuffed message
+//! and its terminator in a single write, so no mail waits on Nagle's algorithm and the server's
+//! delayed ACK (lettre's own `message` writes the terminator separately, ~40 ms per mail).
 
 use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
 use lettre::address::{Address, Envelope as SmtpEnvelope};
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Attachment as MimeAttachment, Mailbox, Message, MultiPart, SinglePart};
-use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
-use lettre::transport::smtp::PoolConfig;
-use lettre::{SendmailTransport, SmtpTransport};
+use lettre::transport::smtp::authentication::{Credentials, Mechanism};
+use lettre::transport::smtp::client::{Certificate, SmtpConnection, TlsParameters};
+use lettre::transport::smtp::commands::{Data, Mail as MailCommand, Rcpt};
+use lettre::transport::smtp::extension::{ClientId, Extension, MailBodyParameter, MailParameter};
+use lettre::SendmailTransport;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
 use std::io::Write;
@@ -117,8 +128,8 @@ pub struct DeliveryReport {
 /// Tuning for [`Outbox::deliver_with`]; [`Outbox::deliver`] uses the default.
 #[derive(Debug, Clone)]
 pub struct DeliveryOptions {
-    /// SMTP connections used in parallel (each on its own thread). lettre never sets TCP_NODELAY,
-    /// so one connection stalls ~44 ms per message; several connections hide that.
+    /// SMTP connections used in parallel (each on its own thread, 1-16). One connection already
+    /// keeps up with Python's smtplib; more help when the server is slow to answer.
     pub connections: usize,
     /// Extra PEM trust anchors for STARTTLS (a private relay's self-signed certificate).
     pub extra_root_certs_pem: Vec<Vec<u8>>,
@@ -577,7 +588,7 @@ impl Outbox {
             Transport::File => due
                 .into_iter()
                 .map(|d| {
-                    let r = self.finish(&d.env.id).map_err(|e| e.to_string());
+                    let r = self.move_to_sent(&d.env.id).map_err(|e| e.to_string());
                     (d.env, r)
                 })
                 .collect(),
@@ -596,9 +607,13 @@ impl Outbox {
             Transport::Smtp { .. } => self.deliver_smtp(transport, opts, due)?,
         };
 
+        let mut delivered = Vec::new();
         for (mut env, r) in results {
             match r {
-                Ok(()) => report.delivered += 1,
+                Ok(()) => {
+                    report.delivered += 1;
+                    delivered.push(env.id);
+                }
                 Err(e) => {
                     env.attempts = env.attempts.saturating_add(1);
                     let next = now + backoff(env.attempts);
@@ -621,6 +636,7 @@ impl Outbox {
                 }
             }
         }
+        report.errors.extend(self.settle(&delivered));
         Ok(report)
     }
 
@@ -630,6 +646,7 @@ impl Outbox {
         opts: &DeliveryOptions,
         due: Vec<Due>,
     ) -> Result<Vec<(Envelope, Result<(), String>)>> {
+        let peer = SmtpPeer::new(transport, opts)?;
         let workers = opts.connections.clamp(1, 16).min(due.len());
         // Deterministic partition: the i-th due mail (sorted by id) goes to worker i % workers.
         let mut parts: Vec<Vec<Due>> = (0..workers).map(|_| Vec::new()).collect();
@@ -638,25 +655,12 @@ impl Outbox {
                 p.push(d);
             }
         }
-        let mut transports = Vec::with_capacity(workers);
-        for _ in 0..workers {
-            transports.push(smtp_transport(transport, opts)?);
-        }
         let mut results = Vec::new();
         std::thread::scope(|s| {
+            let peer = &peer;
             let handles: Vec<_> = parts
                 .into_iter()
-                .zip(transports)
-                .map(|(part, t)| {
-                    s.spawn(move || {
-                        part.into_iter()
-                            .map(|d| {
-                                let r = self.send_one(&t, &d);
-                                (d.env, r)
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                })
+                .map(|part| s.spawn(move || self.smtp_worker(peer, part)))
                 .collect();
             for h in handles {
                 // A worker panic is a bug; its unfinished mails stay queued and are retried.
@@ -667,6 +671,45 @@ impl Outbox {
         });
         results.sort_by(|a, b| a.0.id.cmp(&b.0.id));
         Ok(results)
+    }
+
+    /// Sends `part` over one SMTP connection, in order. After a failed mail the connection is
+    /// dropped and a new one is made for the next mail; when no connection can be made, every
+    /// mail left in `part` fails with that error (they stay queued and are retried with backoff).
+    fn smtp_worker(&self, peer: &SmtpPeer, part: Vec<Due>) -> Vec<(Envelope, Result<(), String>)> {
+        let mut out = Vec::with_capacity(part.len());
+        let mut conn: Option<SmtpConnection> = None;
+        let mut mails = part.into_iter();
+        while let Some(d) = mails.next() {
+            let c = match conn.as_mut() {
+                Some(c) => c,
+                None => match peer.connect() {
+                    Ok(c) => conn.insert(c),
+                    Err(e) => {
+                        out.push((d.env, Err(e.clone())));
+                        out.extend(mails.map(|d| (d.env, Err(e.clone()))));
+                        return out;
+                    }
+                },
+            };
+            let r = match smtp_send(c, &d) {
+                Ok(()) => self.move_to_sent(&d.env.id).map_err(|e| {
+                    format!("sent, but moving it to sent/ failed ({e}); it may be sent again")
+                }),
+                Err(SendError::Refused(e)) => Err(e),
+                Err(SendError::Session(e)) => {
+                    c.abort();
+                    conn = None;
+                    Err(e)
+                }
+            };
+            out.push((d.env, r));
+        }
+        if let Some(mut c) = conn {
+            // Every mail is already accepted or failed: a failed QUIT changes nothing.
+            let _ = c.quit();
+        }
+        out
     }
 
     fn send_one<T>(&self, t: &T, d: &Due) -> Result<(), String>
@@ -690,22 +733,57 @@ impl Outbox {
             .collect::<Result<Vec<_>, _>>()?;
         let envelope = SmtpEnvelope::new(Some(from), to).map_err(|e| e.to_string())?;
         t.send_raw(&envelope, &d.eml).map_err(|e| e.to_string())?;
-        // Accepted: from here until the rename is on disk is the only re-send window.
-        self.finish(&d.env.id).map_err(|e| {
-            format!("sent, but recording it in sent/ failed ({e}); it may be sent again")
-        })
+        self.move_to_sent(&d.env.id)
+            .map_err(|e| format!("sent, but moving it to sent/ failed ({e}); it may be sent again"))
     }
 
-    /// Moves a delivered mail to sent/ and drops its queue entry, in that order.
-    fn finish(&self, id: &str) -> std::io::Result<()> {
+    /// Moves a delivered mail's `.eml` into sent/ (not yet durable: see [`Outbox::settle`]).
+    fn move_to_sent(&self, id: &str) -> std::io::Result<()> {
         fs::rename(
             self.queue_dir.join(format!("{id}.eml")),
             self.sent_dir.join(format!("{id}.eml")),
-        )?;
-        sync_dir(&self.sent_dir)?;
-        sync_dir(&self.queue_dir)?;
-        fs::remove_file(self.queue_dir.join(format!("{id}.json")))?;
-        sync_dir(&self.queue_dir)
+        )
+    }
+
+    /// Makes a delivery pass durable, once for all its mails: fsync sent/ and outbox/ (the
+    /// renames of [`Outbox::move_to_sent`]), then delete the delivered mails' `.json` and fsync
+    /// outbox/ again. Deleting a `.json` only after its rename is on disk keeps the order of the
+    /// two on every file system (they touch two directories); a `.json` left behind by a crash
+    /// here is finished by the next pass. Returns the error lines for the report.
+    fn settle(&self, delivered: &[String]) -> Vec<String> {
+        if delivered.is_empty() {
+            return Vec::new();
+        }
+        for dir in [&self.sent_dir, &self.queue_dir] {
+            if let Err(e) = sync_dir(dir) {
+                return vec![format!(
+                    "{} mail(s) were delivered and moved to sent/, but syncing {} failed ({e}): \
+                     a power loss now could send them again; check the disk, the next run \
+                     finishes their queue entries",
+                    delivered.len(),
+                    dir.display()
+                )];
+            }
+        }
+        let mut errors = Vec::new();
+        for id in delivered {
+            let json = self.queue_dir.join(format!("{id}.json"));
+            if let Err(e) = fs::remove_file(&json) {
+                errors.push(format!(
+                    "mail {id} was delivered (it is in sent/), but removing {} failed ({e}); \
+                     the next run removes it",
+                    json.display()
+                ));
+            }
+        }
+        if let Err(e) = sync_dir(&self.queue_dir) {
+            errors.push(format!(
+                "syncing {} after removing delivered queue entries failed ({e}); the next run \
+                 removes any that come back",
+                self.queue_dir.display()
+            ));
+        }
+        errors
     }
 }
 
@@ -728,42 +806,183 @@ fn lock_with_patience(lock: &File, queue_dir: &Path) -> Result<()> {
     }
 }
 
-fn smtp_transport(transport: &Transport, opts: &DeliveryOptions) -> Result<SmtpTransport> {
-    let Transport::Smtp {
-        host,
-        port,
-        starttls,
-        user,
-        password,
-    } = transport
-    else {
-        anyhow::bail!("not an SMTP transport: {}", transport.describe());
-    };
-    let mut b = SmtpTransport::builder_dangerous(host.clone())
-        .port(*port)
-        .pool_config(PoolConfig::new().max_size(1))
-        .timeout(Some(std::time::Duration::from_secs(30)));
-    if *starttls {
-        let mut tls = TlsParameters::builder(host.clone());
-        for pem in &opts.extra_root_certs_pem {
-            let cert = Certificate::from_pem(pem)
-                .map_err(|e| anyhow::anyhow!("extra root certificate is not valid PEM: {e}"))?;
-            tls = tls.add_root_certificate(cert);
+/// How long one SMTP read or write may take before the connection counts as broken.
+const SMTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Where and how to reach the SMTP server: built once per delivery pass, shared by the workers.
+struct SmtpPeer {
+    host: String,
+    port: u16,
+    /// `Some` when STARTTLS is required.
+    tls: Option<TlsParameters>,
+    credentials: Option<Credentials>,
+    hello: ClientId,
+}
+
+impl SmtpPeer {
+    fn new(transport: &Transport, opts: &DeliveryOptions) -> Result<SmtpPeer> {
+        let Transport::Smtp {
+            host,
+            port,
+            starttls,
+            user,
+            password,
+        } = transport
+        else {
+            anyhow::bail!("not an SMTP transport: {}", transport.describe());
+        };
+        let tls = if *starttls {
+            let mut tls = TlsParameters::builder(host.clone());
+            for pem in &opts.extra_root_certs_pem {
+                let cert = Certificate::from_pem(pem)
+                    .map_err(|e| anyhow::anyhow!("extra root certificate is not valid PEM: {e}"))?;
+                tls = tls.add_root_certificate(cert);
+            }
+            Some(tls.build().map_err(|e| {
+                anyhow::anyhow!("cannot set up TLS for {}: {e}", transport.describe())
+            })?)
+        } else {
+            None
+        };
+        let credentials = match (user, password) {
+            (Some(u), Some(p)) => Some(Credentials::new(u.clone(), p.clone())),
+            (None, None) => None,
+            _ => anyhow::bail!(
+                "{}: give both user and password for SMTP AUTH, or neither",
+                transport.describe()
+            ),
+        };
+        Ok(SmtpPeer {
+            host: host.clone(),
+            port: *port,
+            tls,
+            credentials,
+            hello: ClientId::default(),
+        })
+    }
+
+    /// Connects, says EHLO, then STARTTLS and AUTH when configured.
+    fn connect(&self) -> Result<SmtpConnection, String> {
+        let mut conn = SmtpConnection::connect(
+            (self.host.as_str(), self.port),
+            Some(SMTP_TIMEOUT),
+            &self.hello,
+            None,
+            None,
+        )
+        .map_err(|e| format!("cannot connect: {e}"))?;
+        if let Some(tls) = &self.tls {
+            if let Err(e) = conn.starttls(tls, &self.hello) {
+                conn.abort();
+                return Err(format!("STARTTLS failed: {e}"));
+            }
         }
-        let tls = tls
-            .build()
-            .map_err(|e| anyhow::anyhow!("cannot set up TLS for {}: {e}", transport.describe()))?;
-        b = b.tls(Tls::Required(tls));
+        if let Some(credentials) = &self.credentials {
+            if let Err(e) = conn.auth(&[Mechanism::Plain, Mechanism::Login], credentials) {
+                conn.abort();
+                return Err(format!("AUTH failed: {e} (check user and password)"));
+            }
+        }
+        Ok(conn)
     }
-    match (user, password) {
-        (Some(u), Some(p)) => b = b.credentials(Credentials::new(u.clone(), p.clone())),
-        (None, None) => {}
-        _ => anyhow::bail!(
-            "{}: give both user and password for SMTP AUTH, or neither",
-            transport.describe()
-        ),
+}
+
+/// Why one mail was not sent over SMTP.
+enum SendError {
+    /// Refused before anything was sent for it (bad envelope, a feature the server lacks): the
+    /// connection is still good.
+    Refused(String),
+    /// Failed during the SMTP transaction: the connection is in an unknown state.
+    Session(String),
+}
+
+/// One mail over `conn`: MAIL, RCPT per recipient, DATA, then the body and its terminator in
+/// one write ([`DataBody`]). MAIL/RCPT/DATA each wait for their reply (no PIPELINING).
+fn smtp_send(conn: &mut SmtpConnection, d: &Due) -> Result<(), SendError> {
+    let from: Address = d
+        .env
+        .from
+        .parse()
+        .map_err(|e| SendError::Refused(format!("envelope sender {:?}: {e}", d.env.from)))?;
+    let to = d
+        .env
+        .to
+        .iter()
+        .map(|a| {
+            a.parse::<Address>()
+                .map_err(|e| SendError::Refused(format!("envelope recipient {a:?}: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if to.is_empty() {
+        return Err(SendError::Refused(
+            "the envelope has no recipient: queue the mail again".to_string(),
+        ));
     }
-    Ok(b.build())
+    // lettre's SmtpConnection::send: SMTPUTF8 for non-ASCII addresses, 8BITMIME for a non-ASCII
+    // body, each only when the server offers it.
+    let mut params = Vec::new();
+    let non_ascii_address = !d.env.from.is_ascii() || d.env.to.iter().any(|a| !a.is_ascii());
+    if non_ascii_address {
+        if !conn.server_info().supports_feature(Extension::SmtpUtfEight) {
+            return Err(SendError::Refused(
+                "an envelope address is not ASCII and the server does not offer SMTPUTF8: \
+                 use an ASCII address or a server with SMTPUTF8"
+                    .to_string(),
+            ));
+        }
+        params.push(MailParameter::SmtpUtfEight);
+    }
+    if !d.eml.is_ascii() {
+        if !conn.server_info().supports_feature(Extension::EightBitMime) {
+            return Err(SendError::Refused(
+                "the message is not ASCII and the server does not offer 8BITMIME: use a \
+                 server with 8BITMIME"
+                    .to_string(),
+            ));
+        }
+        params.push(MailParameter::Body(MailBodyParameter::EightBitMime));
+    }
+    let session =
+        |what: &str, e: lettre::transport::smtp::Error| SendError::Session(format!("{what}: {e}"));
+    conn.command(MailCommand::new(Some(from), params))
+        .map_err(|e| session("MAIL FROM refused", e))?;
+    for rcpt in to {
+        conn.command(Rcpt::new(rcpt, Vec::new()))
+            .map_err(|e| session("RCPT TO refused", e))?;
+    }
+    conn.command(Data).map_err(|e| session("DATA refused", e))?;
+    match std::str::from_utf8(&d.eml) {
+        Ok(text) => conn.command(DataBody(text)),
+        // Never rendered by the outbox (its .eml files are UTF-8); lettre's own path still sends
+        // such bytes correctly, only with the terminator in a write of its own.
+        Err(_) => conn.message(&d.eml),
+    }
+    .map_err(|e| session("message refused", e))?;
+    Ok(())
+}
+
+/// The DATA payload of one mail, written by `Display` so that [`SmtpConnection::command`] sends
+/// it in one write: every line ends in CRLF (a bare LF counts as a line end), a line starting
+/// with '.' gets one more '.' (RFC 5321 section 4.5.2), and the terminating ".\r\n" follows.
+struct DataBody<'a>(&'a str);
+
+impl std::fmt::Display for DataBody<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut lines = self.0.split('\n').peekable();
+        while let Some(line) = lines.next() {
+            if line.is_empty() && lines.peek().is_none() {
+                // Nothing after the last line end.
+                break;
+            }
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            if line.starts_with('.') {
+                f.write_str(".")?;
+            }
+            f.write_str(line)?;
+            f.write_str("\r\n")?;
+        }
+        f.write_str(".\r\n")
+    }
 }
 
 #[cfg(test)]
@@ -775,6 +994,34 @@ mod tests {
         let mins: Vec<i64> = (1..=12).map(|a| backoff(a).num_minutes()).collect();
         assert_eq!(mins, [1, 2, 4, 8, 16, 32, 64, 128, 256, 360, 360, 360]);
         assert_eq!(backoff(u32::MAX).num_minutes(), 360);
+    }
+
+    fn data(body: &str) -> String {
+        DataBody(body).to_string()
+    }
+
+    #[test]
+    fn data_body_dot_stuffs_lines_and_ends_with_one_terminator() {
+        assert_eq!(data("a\r\n.\r\nb\r\n"), "a\r\n..\r\nb\r\n.\r\n");
+        assert_eq!(data("..x\r\n.y\r\n"), "...x\r\n..y\r\n.\r\n");
+        assert_eq!(data("."), "..\r\n.\r\n");
+        // A dot that does not start a line is left alone.
+        assert_eq!(data("a.b\r\n x.\r\n"), "a.b\r\n x.\r\n.\r\n");
+    }
+
+    #[test]
+    fn data_body_without_final_crlf_gets_one_before_the_terminator() {
+        assert_eq!(data("last line"), "last line\r\n.\r\n");
+        assert_eq!(data("a\r\n.end"), "a\r\n..end\r\n.\r\n");
+        assert_eq!(data(""), ".\r\n");
+        assert_eq!(data("\r\n"), "\r\n.\r\n");
+    }
+
+    #[test]
+    fn data_body_turns_bare_line_feeds_into_crlf() {
+        // A lenient server would take "\n.\n" for the end of data: the dot is stuffed there too.
+        assert_eq!(data("a\n.\nb\n"), "a\r\n..\r\nb\r\n.\r\n");
+        assert_eq!(data("a\r\n\r\nb"), "a\r\n\r\nb\r\n.\r\n");
     }
 
     #[test]
