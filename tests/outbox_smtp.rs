@@ -160,8 +160,8 @@ fn server_down_keeps_mails_queued_then_delivers_each_exactly_once() {
 
 #[test]
 fn parallel_connections_deliver_everything_once() {
-    // Not a timed assertion: the printout shows what parallel connections buy (lettre never sets
-    // TCP_NODELAY, so one connection waits ~44 ms per message).
+    // Not a timed assertion: the printout shows the rate on one and on four connections (one
+    // connection no longer waits ~40 ms per mail for a delayed ACK: see benches/outbound.rs).
     const N: usize = 40;
     let server = SmtpServer::start();
     let mut timings = Vec::new();
@@ -256,4 +256,86 @@ fn plain_smtp_without_starttls_is_refused_by_a_server_that_requires_it() {
     assert_eq!((r.delivered, r.failed), (0, 1));
     assert!(ob.is_queued("m1"));
     assert!(server.messages().is_empty());
+}
+
+/// aiosmtpd keeping each message's DATA exactly as received (after un-stuffing dots): the
+/// harness's Maildir re-serialises mails through Python's email package (LF line ends, extra
+/// X-Peer/X-MailFrom/X-RcptTo headers), which would hide a changed byte.
+const RAW_SERVER: &str = r#"
+import os, sys, time
+from aiosmtpd.controller import Controller
+port, out = int(sys.argv[1]), sys.argv[2]
+class Raw:
+    async def handle_DATA(self, server, session, envelope):
+        n = len(os.listdir(out))
+        with open(os.path.join(out, "%03d.eml" % n), "wb") as f:
+            f.write(envelope.original_content)
+        return "250 OK"
+c = Controller(Raw(), hostname="127.0.0.1", port=port)
+c.start()
+print("ready", flush=True)
+while True:
+    time.sleep(3600)
+"#;
+
+/// Kills the raw server when the test ends, passed or not.
+struct Child(std::process::Child);
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn lines_starting_with_a_dot_arrive_byte_identical() {
+    // The DATA body is dot-stuffed on the wire (RFC 5321 4.5.2) and un-stuffed by the server: a
+    // lone "." line must not end the mail early, and ".." must not lose a dot.
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("received");
+    std::fs::create_dir(&out).unwrap();
+    let port = smtp::free_port();
+    let mut child = Child(
+        std::process::Command::new("python3")
+            .args(["-c", RAW_SERVER, &port.to_string()])
+            .arg(&out)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn python3 for the raw SMTP server"),
+    );
+    let mut ready = String::new();
+    let stdout = child.0.stdout.take().unwrap();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut ready)
+        .unwrap();
+    assert_eq!(
+        ready.trim(),
+        "ready",
+        "the raw SMTP server did not start (is aiosmtpd installed?)"
+    );
+
+    let home = tempfile::tempdir().unwrap();
+    let ob = Outbox::open(home.path()).unwrap();
+    let mut m = mail(7);
+    m.text = ".\n..x\n.hidden after a lone dot\nmiddle . line\n...\n. \nlast line .".into();
+    ob.queue_at("dots", &m, t0()).unwrap();
+    let eml = std::fs::read(home.path().join("outbox/dots.eml")).unwrap();
+    let body = String::from_utf8_lossy(&eml).into_owned();
+    assert!(body.contains("\r\n.\r\n..x\r\n.hidden"), "{body}");
+    let transport = Transport::Smtp {
+        host: "127.0.0.1".into(),
+        port,
+        starttls: false,
+        user: None,
+        password: None,
+    };
+    let r = ob.deliver(&transport, t0()).unwrap();
+    assert_eq!((r.delivered, r.failed), (1, 0), "{:?}", r.errors);
+
+    let received = std::fs::read(out.join("000.eml")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&received), body);
+    assert_eq!(received, eml);
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 1);
 }
