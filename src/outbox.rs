@@ -880,7 +880,7 @@ impl SmtpPeer {
         if let Some(credentials) = &self.credentials {
             if let Err(e) = conn.auth(&[Mechanism::Plain, Mechanism::Login], credentials) {
                 conn.abort();
-                return Err(format!("AUTH failed: {e} (check user and password)"));
+                return Err(format!("AUTH failed: {e} (check user and password, and that the server offers AUTH PLAIN or LOGIN)"));
             }
         }
         Ok(conn)
