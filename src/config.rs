@@ -38,15 +38,17 @@ pub struct SmtpSettings {
     pub user: Option<String>,
     #[serde(default)]
     pub password: Option<String>,
-    /// SMTP connections used in parallel (1–16; default 16). lettre never sets TCP_NODELAY, so
-    /// one connection stalls ~44 ms per mail; 16 bring delivery within 2× of smtplib
-    /// (bench/README.md).
+    /// SMTP connections used in parallel (1–16; default 4). One connection already keeps up
+    /// with Python's smtplib; a few more help a server slow to answer, too many only compete
+    /// for the cores (bench/README.md).
     #[serde(default)]
     pub connections: Option<usize>,
 }
 
 /// The most SMTP connections the outbox opens at once.
 pub const MAX_SMTP_CONNECTIONS: usize = 16;
+/// SMTP connections when `[smtp] connections` is not set: the fastest on the bench machine.
+pub const DEFAULT_SMTP_CONNECTIONS: usize = 4;
 
 fn default_transport() -> String {
     "file".into()
@@ -92,7 +94,7 @@ impl Config {
     /// How the outbox delivers: the parallel SMTP connections of `[smtp] connections`.
     pub fn delivery_options(&self) -> crate::outbox::DeliveryOptions {
         crate::outbox::DeliveryOptions {
-            connections: self.smtp.connections.unwrap_or(MAX_SMTP_CONNECTIONS),
+            connections: self.smtp.connections.unwrap_or(DEFAULT_SMTP_CONNECTIONS),
             ..Default::default()
         }
     }
@@ -203,8 +205,8 @@ impl Config {
              # starttls = true\n\
              # user = \"referee\"\n\
              # password = \"secret\"\n\
-             # SMTP connections used in parallel, 1 to 16 (default 16).\n\
-             # connections = 16\n",
+             # SMTP connections used in parallel, 1 to 16 (default 4).\n\
+             # connections = 4\n",
             referee = q(&self.referee),
             transport = q(&self.transport),
             max = self.max_mail_bytes,
@@ -318,11 +320,11 @@ mod tests {
             }
         );
         assert_eq!(loaded.deadline_hours, 72);
-        // Without a setting the outbox uses 16 parallel connections; a setting is honoured.
-        assert_eq!(loaded.delivery_options().connections, 16);
+        // Without a setting the outbox uses 4 parallel connections; a setting is honoured.
+        assert_eq!(loaded.delivery_options().connections, 4);
         let text = c
             .to_toml_text()
-            .replace("# connections = 16", "connections = 2");
+            .replace("# connections = 4", "connections = 2");
         std::fs::write(home.config_path(), text).unwrap();
         assert_eq!(
             Config::load(&home).unwrap().delivery_options().connections,

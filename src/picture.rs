@@ -194,9 +194,34 @@ pub fn png(pic: &Picture) -> Result<Vec<u8>, PictureError> {
         resvg::tiny_skia::Transform::identity(),
         &mut pixmap.as_mut(),
     );
-    pixmap
-        .encode_png()
-        .map_err(|e| PictureError::Encode(e.to_string()))
+    encode_png(&pixmap)
+}
+
+/// PNG bytes of `pixmap`, fast-compressed: tiny-skia's own encoder uses zlib's default level,
+/// which cost a quarter of a whole batch run. The board is drawn on an opaque background, so
+/// it is stored as RGB (a transparent pixel, never drawn today, keeps RGBA).
+fn encode_png(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
+    let opaque = pixmap.pixels().iter().all(|p| p.alpha() == 255);
+    let (color, channels) = if opaque {
+        (png::ColorType::Rgb, 3)
+    } else {
+        (png::ColorType::Rgba, 4)
+    };
+    let mut data = Vec::with_capacity(pixmap.pixels().len() * channels);
+    for p in pixmap.pixels() {
+        let c = p.demultiply();
+        data.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()][..channels]);
+    }
+    let err = |e: png::EncodingError| PictureError::Encode(e.to_string());
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    enc.set_color(color);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.set_compression(png::Compression::Fast);
+    let mut w = enc.write_header().map_err(err)?;
+    w.write_image_data(&data).map_err(err)?;
+    w.finish().map_err(err)?;
+    Ok(out)
 }
 
 /// The font database with only the embedded fonts (never the system's: same bytes everywhere).
