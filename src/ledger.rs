@@ -314,6 +314,8 @@ fn file_name(path: &Path) -> String {
 pub struct Ledger {
     path: PathBuf,
     head: Head,
+    /// False in a batch ([`Ledger::defer_sync`]): the batch makes the appends durable.
+    sync_each: bool,
 }
 
 impl Ledger {
@@ -330,6 +332,7 @@ impl Ledger {
                 seq: 0,
                 hash: ZERO_HASH.into(),
             },
+            sync_each: true,
         };
         l.append(Event::Created(Box::new(created)))?;
         // The new file's directory entry, and the directory's own entry in games/.
@@ -358,6 +361,7 @@ impl Ledger {
                 seq: entry.seq,
                 hash: sha256_hex(&bytes),
             },
+            sync_each: true,
         })
     }
 
@@ -374,7 +378,20 @@ impl Ledger {
         self.head.seq + 1
     }
 
-    /// Appends one line and fsyncs it; returns the new head.
+    /// Appends stop fsyncing: the caller (a batch `run`) makes them durable together, before
+    /// anything about them is mailed and before their source mails leave the Maildir. A kill
+    /// cannot lose a written line; a power loss before that sync can only lose a tail, whose
+    /// mails are still in the Maildir (a torn last line is repaired by [`truncate_torn_tail`]).
+    pub fn defer_sync(&mut self) {
+        self.sync_each = false;
+    }
+
+    /// True unless [`Ledger::defer_sync`] was called.
+    pub fn syncs_each(&self) -> bool {
+        self.sync_each
+    }
+
+    /// Appends one line and fsyncs it (unless deferred); returns the new head.
     pub fn append(&mut self, event: Event) -> Result<Head, LedgerError> {
         let entry = Entry {
             seq: self.next_seq(),
@@ -394,7 +411,9 @@ impl Ledger {
         let mut buf = line.clone().into_bytes();
         buf.push(b'\n');
         f.write_all(&buf).map_err(io(&self.path))?;
-        f.sync_all().map_err(io(&self.path))?;
+        if self.sync_each {
+            f.sync_all().map_err(io(&self.path))?;
+        }
         self.head = Head {
             seq: entry.seq,
             hash: sha256_hex(line.as_bytes()),

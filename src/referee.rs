@@ -65,6 +65,16 @@ pub trait MailSink {
     /// Queues a mail under an idempotent id (an id queued before is not queued again).
     /// `date` is the run's clock (`run --now`), for the Date header.
     fn queue(&self, id: &str, mail: &Mail, date: DateTime<Utc>) -> Result<(), String>;
+    /// A run begins: mails may be held back until [`MailSink::commit_batch`]. True when an
+    /// earlier run's batch was never committed (that run was interrupted).
+    fn begin_batch(&self) -> Result<bool, String> {
+        Ok(false)
+    }
+    /// The ledger lines and files of the batch so far are durable: release its mails; `last`
+    /// ends the batch.
+    fn commit_batch(&self, _last: bool) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 impl MailSink for Outbox {
@@ -72,6 +82,12 @@ impl MailSink for Outbox {
         // The run's clock (`--now`) dates the mail, so re-queueing after a crash gives the
         // same bytes.
         Outbox::queue_at(self, id, mail, date).map_err(|e| format!("{e:#}"))
+    }
+    fn begin_batch(&self) -> Result<bool, String> {
+        Outbox::begin_batch(self).map_err(|e| format!("{e:#}"))
+    }
+    fn commit_batch(&self, last: bool) -> Result<(), String> {
+        Outbox::commit_batch(self, last).map_err(|e| format!("{e:#}"))
     }
 }
 
@@ -799,6 +815,8 @@ pub struct Loaded<S> {
     pub ledger: Ledger,
     pub derived: Derived<S>,
     pub secret: Key,
+    /// In a batch run the snapshot is written once at the batch's commit, not per step.
+    pub snapshot_stale: bool,
 }
 
 fn read_first_line(path: &Path) -> Result<Vec<u8>, RefereeError> {
@@ -879,6 +897,7 @@ pub fn load_game<G: Game>(
         ledger,
         derived,
         secret,
+        snapshot_stale: false,
     })
 }
 
@@ -921,6 +940,16 @@ pub fn replay_game<G: Game>(
         }
     }
     Ok(sum)
+}
+
+/// Writes the snapshot now, or in a batch run marks it for the batch's commit.
+fn save_snapshot<S: Serialize>(home: &Home, g: &mut Loaded<S>) -> Result<(), RefereeError> {
+    if g.ledger.syncs_each() {
+        write_snapshot(&home.game_dir(&g.id), &g.derived)
+    } else {
+        g.snapshot_stale = true;
+        Ok(())
+    }
 }
 
 /// Writes the snapshot atomically (temp file + rename).
@@ -1094,6 +1123,7 @@ pub fn create_team_game<G: Game>(
         ledger,
         derived,
         secret: new.seed,
+        snapshot_stale: false,
     };
     for p in &loaded.created.players {
         let text = render_with_board(
@@ -1553,6 +1583,14 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
         .collect();
     names.sort();
     let mut games: BTreeMap<String, Loaded<G::State>> = BTreeMap::new();
+    let unfinished = ctx.sink.begin_batch().map_err(RefereeError::Io)?;
+    if unfinished {
+        recover_deadline_mails(ctx, &mut games, &mut sum)?;
+    }
+    let mut moves: Vec<(PathBuf, PathBuf)> = Vec::new();
+    // Commit timing is the machine's business, never the game's: it decides only when work
+    // becomes durable, not what the work is.
+    let mut last_commit = std::time::Instant::now();
     for path in names {
         sum.mails += 1;
         let dest = match process_mail(ctx, &path, &mut games, &mut sum)? {
@@ -1565,11 +1603,119 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
             Disposition::Keep => continue,
         };
         let name = path.file_name().unwrap_or_default();
-        std::fs::rename(&path, dest.join(name))
-            .map_err(io_err(&format!("moving {}", path.display())))?;
+        let to = dest.join(name);
+        moves.push((path, to));
+        if moves.len() >= COMMIT_EVERY_MAILS || last_commit.elapsed() >= COMMIT_EVERY {
+            commit(ctx, &mut games, &mut moves, false)?;
+            last_commit = std::time::Instant::now();
+        }
     }
     deadlines(ctx, &mut games, &mut sum)?;
+    commit(ctx, &mut games, &mut moves, true)?;
     Ok(sum)
+}
+
+/// A run commits after this many mails or this much time, whichever comes first: one sync for
+/// many mails, while a run killed again and again (tests/crash.rs) still keeps what it did
+/// before each kill instead of redoing it.
+const COMMIT_EVERY_MAILS: usize = 512;
+const COMMIT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// The run's group commit, in the order that keeps every promise: stale snapshots written; the
+/// ledgers, snapshots and staged mails made durable (one `syncfs` per filesystem); the staged
+/// mails released to the outbox; only then the processed mails leave `maildir/new`. A crash
+/// before the end leaves those mails in new/, where the next run finds them already in the
+/// ledger and re-queues their replies.
+fn commit<G: Game>(
+    ctx: &Ctx<G>,
+    games: &mut BTreeMap<String, Loaded<G::State>>,
+    moves: &mut Vec<(PathBuf, PathBuf)>,
+    last: bool,
+) -> Result<(), RefereeError> {
+    let mut dirty: Vec<PathBuf> = vec![ctx.home.root.clone()];
+    for g in games.values_mut() {
+        if g.snapshot_stale {
+            write_snapshot(&ctx.home.game_dir(&g.id), &g.derived)?;
+            g.snapshot_stale = false;
+        }
+        dirty.push(g.ledger.path().to_path_buf());
+    }
+    sync_filesystems(&dirty)?;
+    ctx.sink.commit_batch(last).map_err(RefereeError::Io)?;
+    for (from, to) in moves.drain(..) {
+        std::fs::rename(&from, &to).map_err(io_err(&format!("moving {}", from.display())))?;
+    }
+    Ok(())
+}
+
+/// Makes everything written under `paths` durable: one `syncfs` per filesystem they are on
+/// (a game directory may be a mount of its own), instead of an fsync per file.
+fn sync_filesystems(paths: &[PathBuf]) -> Result<(), RefereeError> {
+    use std::os::unix::fs::MetadataExt;
+    let mut devices: Vec<u64> = Vec::new();
+    for p in paths {
+        let f = std::fs::File::open(p).map_err(io_err(&p.display().to_string()))?;
+        let dev = f
+            .metadata()
+            .map_err(io_err(&p.display().to_string()))?
+            .dev();
+        if devices.contains(&dev) {
+            continue;
+        }
+        devices.push(dev);
+        rustix::fs::syncfs(&f)
+            .map_err(|e| RefereeError::Io(format!("syncing the disk of {}: {e}", p.display())))?;
+    }
+    Ok(())
+}
+
+/// After an interrupted run: the mails of deadline defaults (which no Maildir mail brings back)
+/// that run may have staged and lost are queued again. Every game is loaded; the run's
+/// deadline pass needs them all anyway.
+fn recover_deadline_mails<G: Game>(
+    ctx: &Ctx<G>,
+    games: &mut BTreeMap<String, Loaded<G::State>>,
+    sum: &mut RunSummary,
+) -> Result<(), RefereeError> {
+    let Ok(rd) = std::fs::read_dir(ctx.home.games()) else {
+        return Ok(());
+    };
+    let mut ids: Vec<String> = rd
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    ids.sort();
+    let mut requeued = 0;
+    for id in ids {
+        if !games.contains_key(&id) {
+            match try_load(ctx, &id, sum) {
+                Ok(Some(g)) => {
+                    games.insert(id.clone(), g);
+                }
+                // Broken games are reported by the deadline pass.
+                _ => continue,
+            }
+        }
+        let Some(g) = games.get(&id) else { continue };
+        // The deadline steps at the tail of the ledger: a run appends them last.
+        let entries = ledger::read_all(g.ledger.path())?;
+        let mut seqs = Vec::new();
+        for e in entries.iter().rev() {
+            match &e.event {
+                Event::RoundEnd(_) | Event::Finished(_) => {}
+                Event::Deadline(_) => seqs.push(e.seq),
+                _ => break,
+            }
+        }
+        for seq in seqs.into_iter().rev() {
+            requeue(ctx, g, seq)?;
+            requeued += 1;
+        }
+    }
+    sum.warnings.push(format!(
+        "the previous run was interrupted before it finished: its mails are queued again ({requeued} deadline step(s) re-queued; the others come back with their orders from maildir/new)"
+    ));
+    Ok(())
 }
 
 /// Where a processed mail goes.
@@ -1731,6 +1877,8 @@ fn try_load<G: Game>(
     if g.created.game != ctx.game_name {
         return Ok(None);
     }
+    // Only `run` loads games here: its batch commit makes the appends durable.
+    g.ledger.defer_sync();
     if complete_interrupted_step(&mut g)? {
         write_snapshot(&ctx.home.game_dir(id), &g.derived)?;
         sum.warnings.push(format!(
@@ -1746,7 +1894,7 @@ fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), 
     let entries = ledger::parse_log(ledger::LOG_FILE, &data)?;
     let lines: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
     let mut step = Vec::new();
-    for e in entries.into_iter().skip(seq.saturating_sub(1) as usize) {
+    for e in entries.iter().skip(seq.saturating_sub(1) as usize).cloned() {
         let is_first = step.is_empty();
         if !is_first && !matches!(e.event, Event::RoundEnd(_) | Event::Finished(_)) {
             break;
@@ -1758,6 +1906,31 @@ fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), 
         let head = Head { seq: e.seq, hash };
         step.push((e, head));
     }
+    // The mails tell the game as it stood right after the step: a batch run interrupted after
+    // several steps re-queues older ones too, so the state is replayed up to the step's end.
+    let end = step.last().map_or(seq, |(e, _)| e.seq);
+    let at_step;
+    let g = if end >= g.ledger.head().seq {
+        g
+    } else {
+        let prefix: Vec<Entry> = entries.into_iter().take(end as usize).collect();
+        let (_, derived, _) = replay(
+            ctx.game,
+            ctx.edges,
+            ledger::LOG_FILE,
+            &prefix,
+            DiceMode::Secret(&g.secret),
+        )?;
+        at_step = Loaded {
+            id: g.id.clone(),
+            created: g.created.clone(),
+            ledger: Ledger::open(g.ledger.path())?,
+            derived,
+            secret: g.secret,
+            snapshot_stale: false,
+        };
+        &at_step
+    };
     if let Some((
         Entry {
             seq,
@@ -2044,7 +2217,7 @@ fn append_control<G: Game>(
     let seq = g.ledger.next_seq();
     let head = g.ledger.append(Event::Control(Box::new(c.clone())))?;
     g.derived.head = head.clone();
-    write_snapshot(&ctx.home.game_dir(&g.id), &g.derived)?;
+    save_snapshot(ctx.home, g)?;
     for (id, m) in control_notices(ctx, g, seq, &c, &head)? {
         queue(ctx, &id, &m)?;
     }
@@ -2151,7 +2324,7 @@ fn append_step<G: Game>(
         append_follow_ups(g, &step.rounds_ended, step.finished.as_ref(), &mut appended)?;
     }
     g.derived.head = g.ledger.head().clone();
-    write_snapshot(&ctx.home.game_dir(&g.id), &g.derived)?;
+    save_snapshot(ctx.home, g)?;
     for (id, m) in step_mails(ctx, g, &appended, before.as_ref())? {
         queue(ctx, &id, &m)?;
     }

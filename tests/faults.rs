@@ -377,3 +377,59 @@ fn a_run_killed_between_a_step_and_its_round_end_completes_the_round_on_the_next
     );
     assert_same(&reference, &faulty);
 }
+
+#[test]
+fn a_run_interrupted_after_a_deadline_default_queues_its_mails_on_the_next_run() {
+    // A run stages its mails and releases them only at its commit. Killed after appending a
+    // deadline default but before that commit, it leaves the default in the ledger, the batch
+    // marker in outbox/.staged, and no mail about it anywhere; no Maildir mail brings the step
+    // back, so the next run must find it and queue its mails.
+    let d = tempfile::tempdir().unwrap();
+    let reference = game_home(&d.path().join("reference"), "file");
+    let faulty = Home::new(d.path().join("faulty"));
+    dt::copy_tree(&reference.root, &faulty.root);
+    let late = "2026-03-20T10:00:00Z"; // far past deadline and grace
+    let o = dt::dustmail(&reference.root, &["run", "--once", "--now", late]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    // Mails that existed before the late run (the welcomes, still queued) are not its own.
+    let mut before = dt::names(&faulty.root.join("sent"));
+    before.extend(dt::names(&faulty.root.join("outbox")));
+    let o = dt::dustmail(&faulty.root, &["run", "--once", "--now", late]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let entries = dustmail::ledger::read_all(&dt::log_path(&faulty, GAME)).unwrap();
+    let defaults = entries
+        .iter()
+        .filter(|e| matches!(e.event, dustmail::ledger::Event::Deadline(_)))
+        .count();
+    assert!(defaults > 0, "the late run applied a default");
+    // What the kill leaves: the default's mails were staged, never released.
+    let made: Vec<String> = dt::names(&faulty.root.join("sent"))
+        .into_iter()
+        .filter(|n| !before.contains(n))
+        .collect();
+    assert!(made.iter().any(|n| n.contains("-report-")), "{made:?}");
+    for n in &made {
+        std::fs::remove_file(faulty.root.join("sent").join(n)).unwrap();
+    }
+    let staged = faulty.root.join("outbox").join(".staged");
+    std::fs::create_dir_all(&staged).unwrap();
+    std::fs::write(staged.join("OPEN"), "").unwrap();
+
+    let o = dt::dustmail(&faulty.root, &["run", "--once", "--now", late]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let said = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(
+        said.contains("previous run was interrupted")
+            && said.contains(&format!("{defaults} deadline step(s) re-queued")),
+        "{said}"
+    );
+    assert_same(&reference, &faulty);
+    for n in &made {
+        assert_eq!(
+            std::fs::read(faulty.root.join("sent").join(n)).unwrap(),
+            std::fs::read(reference.root.join("sent").join(n)).unwrap(),
+            "sent/{n} differs from the uninterrupted run's"
+        );
+    }
+    assert!(!staged.exists(), "the batch is closed");
+}
