@@ -1402,10 +1402,46 @@ fn step_mails<G: Game>(
             public_key: String::new(),
         })
         .collect();
-    for p in players.iter().chain(&observers) {
+    let readers: Vec<&Player> = players.iter().chain(&observers).collect();
+    let side_of = |p: &Player| (!p.side.is_empty()).then_some(p.side.clone());
+    let views: Vec<(serde_json::Value, Option<serde_json::Value>)> = readers
+        .iter()
+        .map(|p| {
+            let side = side_of(p);
+            (
+                ctx.game.view(state, side.as_deref()),
+                before.as_ref().map(|b| ctx.game.view(b, side.as_deref())),
+            )
+        })
+        .collect();
+    // The pictures are most of a report's cost and independent of each other: drawn in
+    // parallel, one thread per reader. A picture that fails (or a thread that panics) leaves
+    // that report with the text board, which every report carries anyway.
+    let file = format!("{id}-board-{n}.png");
+    let pictures: Vec<Option<(serde_json::Value, Vec<Attachment>)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = readers
+            .iter()
+            .zip(&views)
+            .map(|(p, (view, before_view))| {
+                let (side, happenings, file) = (side_of(p), &happenings, &file);
+                s.spawn(move || {
+                    report::mail_picture(
+                        view,
+                        before_view.as_ref(),
+                        side.as_deref(),
+                        happenings,
+                        file,
+                    )
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect()
+    });
+    for ((p, (view, _)), picture) in readers.into_iter().zip(views).zip(pictures) {
         let side = (!p.side.is_empty()).then_some(p.side.as_str());
-        let view = ctx.game.view(state, side);
-        let before_view = before.as_ref().map(|b| ctx.game.view(b, side));
         let mut v = report::report_context(&report::ReportInput {
             game: id,
             side,
@@ -1439,16 +1475,9 @@ fn step_mails<G: Game>(
                     json!(side_deadline(&g.created, &g.derived, &a.side).map(|d| d.to_rfc3339()));
             }
         }
-        // The board picture, inline and attached; a picture that cannot be drawn leaves the
-        // text board, which every report carries anyway.
+        // The board picture, inline and attached.
         let mut attachments = vec![];
-        if let Some((img, atts)) = report::mail_picture(
-            &view,
-            before_view.as_ref(),
-            side,
-            &happenings,
-            &format!("{id}-board-{n}.png"),
-        ) {
+        if let Some((img, atts)) = picture {
             v["board_img"] = img;
             attachments = atts;
         }
