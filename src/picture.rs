@@ -333,9 +333,21 @@ pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
     encode_png_with(pixmap, PNG_FILTER, PNG_DEFLATE)
 }
 
-// Measured on the skirmish board (benches/picture.rs, release): see encode_png_with's callers.
-const PNG_FILTER: png::Filter = png::Filter::Adaptive;
-const PNG_DEFLATE: png::DeflateCompression = png::DeflateCompression::FdeflateUltraFast;
+// zlib level 1 (miniz_oxide through flate2) without row filters. Measured on a mid-game skirmish
+// picture, 340×504 px (`cargo bench --bench picture`, release, encode only):
+//   fdeflate + adaptive filter (png's `Fast`, used before)  0.70 ms  50.5 KB
+//   fdeflate + Paeth / Up                                   0.60 / 0.48 ms  53 / 81 KB
+//   zlib 1 + no filter (chosen)                             1.12 ms  34.2 KB
+//   zlib 1 + adaptive / Paeth                               1.45 / 1.32 ms  35.6 / 36.2 KB
+//   zlib 2 / 3 / 6 + no filter                              1.95 / 2.38 / 4.6 ms  25.5 / 22.9 / 22.3 KB
+// The board is flat colour: without filters LZ77 finds whole repeated runs of pixels, which
+// filters turn into noise, so "no filter" is both the fastest and the smallest with zlib. Every
+// report mail carries the PNG twice (inline and attached) in base64: 16 KB less PNG is ~43 KB
+// less mail per recipient (SMTP, outbox, mailboxes), for 0.4 ms more a picture. Level 2 halves
+// that again only for 0.8 ms more. The bytes are the same on every run (zlib is deterministic);
+// a different flate2 backend chosen at build time may compress differently.
+const PNG_FILTER: png::Filter = png::Filter::NoFilter;
+const PNG_DEFLATE: png::DeflateCompression = png::DeflateCompression::Level(1);
 
 /// PNG bytes of `pixmap`. tiny-skia's own encoder uses zlib's default level, which cost a quarter
 /// of a whole batch run. The board is drawn on an opaque background, so it is stored as RGB, and
