@@ -138,6 +138,27 @@ fn main() {
         );
     }
     assert_eq!(cold, warm, "a cache hit and a miss give the same bytes");
+    // A new legend on a board already drawn (another recipient's "(you)", a step that shows
+    // other things): the static layer hits, the legend's rows miss.
+    let renamed: Vec<Picture> = (0..n)
+        .map(|i| {
+            let mut p = pic.clone();
+            p.ours = Some(format!("a{i}"));
+            p.sides[0] = format!("a{i}");
+            for u in p.units.iter_mut().filter(|u| u.side == "allies") {
+                u.side = format!("a{i}");
+            }
+            p
+        })
+        .collect();
+    let mut times = Vec::new();
+    for p in &renamed {
+        times.push(time(|| picture::png(p).unwrap()).1);
+    }
+    println!(
+        "  after, new legend (board hit)  {:7.3} ms",
+        ms(median(times))
+    );
     assert_eq!(first, warm);
 
     // The parts.
