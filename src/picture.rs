@@ -12,7 +12,7 @@
 use crate::dust_tactics::model::{Board, CoverKind, SideId, Square, Terrain, UnitType};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Pixels per board square.
 pub const SQUARE_PX: u32 = 48;
@@ -178,46 +178,213 @@ pub fn svg(pic: &Picture) -> String {
 
 /// The picture as PNG bytes, rendered from the SVG with the embedded fonts.
 pub fn png(pic: &Picture) -> Result<Vec<u8>, PictureError> {
+    encode_png(&pixels(pic)?)
+}
+
+type Pixmap = resvg::tiny_skia::Pixmap;
+
+/// The picture's pixels, drawn in parts that are cached when they repeat:
+///
+/// 1. the static layer (background, terrain, grid, coordinates: the same for every step of every
+///    game on the same board) from [`STATIC_CACHE`], or drawn and kept there;
+/// 2. the dynamic layer (cover, movement, counters, wrecks, fire) drawn over a copy of it; it
+///    stays inside the board and its margins;
+/// 3. the legend's rows (from `legend_y` down, where the single-pass picture has only the
+///    background and the legend) from [`LEGEND_CACHE`], or drawn on the bare background and kept.
+///
+/// Each pixel gets the same paint in the same order as in [`svg`]'s document, so the pixels are
+/// those of [`pixels_single_pass`], byte for byte (tests/picture.rs checks it).
+#[doc(hidden)]
+pub fn pixels(pic: &Picture) -> Result<Pixmap, PictureError> {
+    let layout = Layout::new(pic);
+    let (w, h) = (layout.width, layout.height);
+    let mut text = String::with_capacity(8 * 1024);
+    svg_open(&mut text, &layout);
+    static_layer(&mut text, pic, &layout);
+    text.push_str("</svg>\n");
+    let base = STATIC_CACHE.get_or_draw(text, |text| {
+        let mut pixmap = Pixmap::new(w, h).ok_or(PictureError::Size(w, h))?;
+        draw(text, &mut pixmap)?;
+        Ok(pixmap)
+    })?;
+    // Copied outside the cache's lock.
+    let mut pixmap = (*base).clone();
+
     // Characters the embedded fonts lack would vanish: draw them as `?` instead.
-    let text = render_svg(pic, true);
+    let mut text = String::with_capacity(8 * 1024);
+    svg_open(&mut text, &layout);
+    dynamic_layer(&mut text, pic, true);
+    text.push_str("</svg>\n");
+    draw(&text, &mut pixmap)?;
+
+    let mut text = String::with_capacity(4 * 1024);
+    svg_open(&mut text, &layout);
+    background(&mut text, &layout);
+    legend_layer(&mut text, pic, &layout, true);
+    text.push_str("</svg>\n");
+    let start = layout.legend_y as usize * w as usize * 4;
+    let rows = LEGEND_CACHE.get_or_draw(text, |text| {
+        let mut pixmap = Pixmap::new(w, h).ok_or(PictureError::Size(w, h))?;
+        draw(text, &mut pixmap)?;
+        Ok(pixmap.data().get(start..).unwrap_or_default().to_vec())
+    })?;
+    match pixmap.data_mut().get_mut(start..) {
+        Some(dest) if dest.len() == rows.len() => dest.copy_from_slice(&rows),
+        // Not reached (the key names the size); never a picture with a wrong legend.
+        _ => return pixels_single_pass(pic),
+    }
+    Ok(pixmap)
+}
+
+/// The picture's pixels drawn from the whole document in one pass, as before the layers were
+/// cached: the reference [`pixels`] is tested against.
+#[doc(hidden)]
+pub fn pixels_single_pass(pic: &Picture) -> Result<Pixmap, PictureError> {
+    let (w, h) = size(pic);
+    let mut pixmap = Pixmap::new(w, h).ok_or(PictureError::Size(w, h))?;
+    draw(&render_svg(pic, true), &mut pixmap)?;
+    Ok(pixmap)
+}
+
+/// Parses `text` and draws it over what `pixmap` holds.
+fn draw(text: &str, pixmap: &mut Pixmap) -> Result<(), PictureError> {
     let opt = resvg::usvg::Options {
         font_family: FONT.to_string(),
         fontdb: fonts(),
         ..Default::default()
     };
     let tree =
-        resvg::usvg::Tree::from_str(&text, &opt).map_err(|e| PictureError::Svg(e.to_string()))?;
-    let (w, h) = size(pic);
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or(PictureError::Size(w, h))?;
+        resvg::usvg::Tree::from_str(text, &opt).map_err(|e| PictureError::Svg(e.to_string()))?;
     resvg::render(
         &tree,
         resvg::tiny_skia::Transform::identity(),
         &mut pixmap.as_mut(),
     );
-    encode_png(&pixmap)
+    Ok(())
 }
 
-/// PNG bytes of `pixmap`, fast-compressed: tiny-skia's own encoder uses zlib's default level,
-/// which cost a quarter of a whole batch run. The board is drawn on an opaque background, so
-/// it is stored as RGB (a transparent pixel, never drawn today, keeps RGBA).
-fn encode_png(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
-    let opaque = pixmap.pixels().iter().all(|p| p.alpha() == 255);
-    let (color, channels) = if opaque {
-        (png::ColorType::Rgb, 3)
-    } else {
-        (png::ColorType::Rgba, 4)
-    };
-    let mut data = Vec::with_capacity(pixmap.pixels().len() * channels);
-    for p in pixmap.pixels() {
-        let c = p.demultiply();
-        data.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()][..channels]);
+/// Rendered static layers: one per board (terrain and size), 0.6 MB each for the skirmish board.
+static STATIC_CACHE: Cache<Pixmap> = Cache::new(8);
+/// Rendered legend rows (0.16 MB for the skirmish board): a board has a few legends in a game,
+/// one per recipient ("(you)") and per set of things shown (fire, movement, wrecks…). In
+/// `cargo bench --bench intake` (100 skirmish games) the static layer hit 99.9% of the time and
+/// the legend rows 94.5%.
+static LEGEND_CACHE: Cache<Vec<u8>> = Cache::new(32);
+
+/// A few drawn layers, most recently used first, keyed by the layer's whole SVG document text
+/// (which names the width and height): equal text draws equal pixels, and comparing the text
+/// itself cannot collide the way a hash could. A hit and a miss give the same value. A poisoned
+/// lock is used as it is: the list is never left half-changed (entries are only removed and
+/// inserted whole).
+struct Cache<T> {
+    entries: Mutex<Vec<(String, Arc<T>)>>,
+    capacity: usize,
+}
+
+impl<T> Cache<T> {
+    const fn new(capacity: usize) -> Cache<T> {
+        Cache {
+            entries: Mutex::new(Vec::new()),
+            capacity,
+        }
     }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(String, Arc<T>)>> {
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The value for `key`, from the cache or made by `draw(&key)` (outside the lock) and kept.
+    fn get_or_draw(
+        &self,
+        key: String,
+        draw: impl FnOnce(&str) -> Result<T, PictureError>,
+    ) -> Result<Arc<T>, PictureError> {
+        {
+            let mut entries = self.lock();
+            if let Some(i) = entries.iter().position(|(k, _)| *k == key) {
+                let entry = entries.remove(i);
+                let value = entry.1.clone();
+                entries.insert(0, entry);
+                return Ok(value);
+            }
+        }
+        let value = Arc::new(draw(&key)?);
+        let mut entries = self.lock();
+        // Another thread may have drawn the same layer meanwhile: keep one entry.
+        entries.retain(|(k, _)| *k != key);
+        entries.insert(0, (key, value.clone()));
+        entries.truncate(self.capacity);
+        Ok(value)
+    }
+
+    fn clear(&self) {
+        self.lock().clear();
+    }
+}
+
+/// Empties the layer caches (tests: a miss and a hit give the same bytes).
+#[doc(hidden)]
+pub fn clear_static_cache() {
+    STATIC_CACHE.clear();
+    LEGEND_CACHE.clear();
+}
+
+/// PNG bytes of `pixmap` with the filter and DEFLATE settings chosen below.
+#[doc(hidden)]
+pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
+    encode_png_with(pixmap, PNG_FILTER, PNG_DEFLATE)
+}
+
+// zlib level 1 (miniz_oxide through flate2) without row filters. Measured on a mid-game skirmish
+// picture, 340×504 px (`cargo bench --bench picture`, release, encode only):
+//   fdeflate + adaptive filter (png's `Fast`, used before)  0.70 ms  50.5 KB
+//   fdeflate + Paeth / Up                                   0.60 / 0.48 ms  53 / 81 KB
+//   zlib 1 + no filter (chosen)                             1.12 ms  34.2 KB
+//   zlib 1 + adaptive / Paeth                               1.45 / 1.32 ms  35.6 / 36.2 KB
+//   zlib 2 / 3 / 6 + no filter                              1.95 / 2.38 / 4.6 ms  25.5 / 22.9 / 22.3 KB
+// The board is flat colour: without filters LZ77 finds whole repeated runs of pixels, which
+// filters turn into noise, so "no filter" is both the fastest and the smallest with zlib. Every
+// report mail carries the PNG twice (inline and attached) in base64: 16 KB less PNG is ~43 KB
+// less mail per recipient (SMTP, outbox, mailboxes), for 0.4 ms more a picture. Level 2 halves
+// that again only for 0.8 ms more. In `cargo bench --bench intake` (100 games, 3008 report mails)
+// fdeflate and zlib 1 ran within noise of each other (10.5–11.3 s against 10.7–12.8 s). The bytes are the same on every run (zlib is deterministic);
+// a different flate2 backend chosen at build time may compress differently.
+const PNG_FILTER: png::Filter = png::Filter::NoFilter;
+const PNG_DEFLATE: png::DeflateCompression = png::DeflateCompression::Level(1);
+
+/// PNG bytes of `pixmap`. tiny-skia's own encoder uses zlib's default level, which cost a quarter
+/// of a whole batch run. The board is drawn on an opaque background, so it is stored as RGB, and
+/// premultiplied colour is the straight colour when alpha is 255: the bytes are copied as they
+/// are (a transparent pixel, never drawn today, keeps RGBA and is demultiplied).
+#[doc(hidden)]
+pub fn encode_png_with(
+    pixmap: &Pixmap,
+    filter: png::Filter,
+    deflate: png::DeflateCompression,
+) -> Result<Vec<u8>, PictureError> {
+    let raw = pixmap.data();
+    let opaque = raw.chunks_exact(4).all(|p| p[3] == 255);
+    let (color, data) = if opaque {
+        let mut data = Vec::with_capacity(raw.len() / 4 * 3);
+        for p in raw.chunks_exact(4) {
+            data.extend_from_slice(&p[..3]);
+        }
+        (png::ColorType::Rgb, data)
+    } else {
+        let mut data = Vec::with_capacity(raw.len());
+        for p in pixmap.pixels() {
+            let c = p.demultiply();
+            data.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
+        }
+        (png::ColorType::Rgba, data)
+    };
     let err = |e: png::EncodingError| PictureError::Encode(e.to_string());
     let mut out = Vec::new();
     let mut enc = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     enc.set_color(color);
     enc.set_depth(png::BitDepth::Eight);
-    enc.set_compression(png::Compression::Fast);
+    enc.set_deflate_compression(deflate);
+    enc.set_filter(filter);
     let mut w = enc.write_header().map_err(err)?;
     w.write_image_data(&data).map_err(err)?;
     w.finish().map_err(err)?;
@@ -277,28 +444,53 @@ impl Layout {
 /// Renders the document; `font_safe` replaces characters the embedded fonts lack.
 fn render_svg(pic: &Picture, font_safe: bool) -> String {
     let layout = Layout::new(pic);
-    let sides = pic.side_order();
-    let text = |s: &str| text_content(s, font_safe);
     let mut out = String::with_capacity(16 * 1024);
+    svg_open(&mut out, &layout);
+    static_layer(&mut out, pic, &layout);
+    dynamic_layer(&mut out, pic, font_safe);
+    legend_layer(&mut out, pic, &layout, font_safe);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The `<svg>` element and the arrowhead markers: every document (whole or layer) starts so, with
+/// the same size, viewBox and font, so the layers draw exactly where the whole picture would.
+fn svg_open(out: &mut String, layout: &Layout) {
     let (w, h) = (layout.width, layout.height);
-    // `write!` into a String cannot fail; the results are ignored on purpose below.
+    // `write!` into a String cannot fail; the results are ignored on purpose in this module.
     let _ = writeln!(
         out,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="{FONT}, Verdana, Arial, sans-serif">"##
     );
     out.push_str(DEFS);
-    let _ = writeln!(out, r##"<rect width="{w}" height="{h}" fill="#fbf8ef"/>"##);
+}
+
+/// What depends on the board's terrain and size alone: background, terrain, grid, coordinates.
+/// Drawn first; the PNG keeps it rendered in [`STATIC_CACHE`].
+fn static_layer(out: &mut String, pic: &Picture, layout: &Layout) {
+    background(out, layout);
 
     // Terrain, square by square.
     out.push_str("<g id=\"terrain\">\n");
     for sq in pic.board.squares() {
-        terrain_square(&mut out, sq, pic.board.terrain(sq));
+        terrain_square(out, sq, pic.board.terrain(sq));
     }
     out.push_str("</g>\n");
 
-    grid(&mut out, &layout);
-    coordinates(&mut out, &layout);
+    grid(out, layout);
+    coordinates(out, layout);
+}
 
+fn background(out: &mut String, layout: &Layout) {
+    let (w, h) = (layout.width, layout.height);
+    let _ = writeln!(out, r##"<rect width="{w}" height="{h}" fill="#fbf8ef"/>"##);
+}
+
+/// What changes from step to step: cover, movement, units, wrecks, fire. Drawn over the static
+/// layer, in this order, and only inside the board and its margins (never on the legend's rows).
+fn dynamic_layer(out: &mut String, pic: &Picture, font_safe: bool) {
+    let sides = pic.side_order();
+    let text = |s: &str| text_content(s, font_safe);
     out.push_str("<g id=\"cover\">\n");
     for (sq, element) in &pic.board.cover {
         // Top-left corner: a counter standing on the element leaves it visible.
@@ -310,7 +502,7 @@ fn render_svg(pic: &Picture, font_safe: bool) -> String {
             "<g><title>{} {sq}: {left}/{max}</title>",
             cover_name(element.kind)
         );
-        cover_icon(&mut out, x + 3, y + 3, element.kind);
+        cover_icon(out, x + 3, y + 3, element.kind);
         if element.damage > 0 {
             // Damaged cover shows what is left, like a unit's health.
             let _ = write!(
@@ -324,33 +516,37 @@ fn render_svg(pic: &Picture, font_safe: bool) -> String {
     }
     out.push_str("</g>\n");
 
-    movement(&mut out, &pic.path);
+    movement(out, &pic.path);
 
     out.push_str("<g id=\"units\">\n");
     for unit in &pic.units {
         let index = sides.iter().position(|s| *s == unit.side).unwrap_or(0);
         let (cx, cy) = square_centre(unit.square);
-        counter(&mut out, unit, cx, cy, side_colours(index), &text);
+        counter(out, unit, cx, cy, side_colours(index), &text);
     }
     out.push_str("</g>\n");
 
     out.push_str("<g id=\"destroyed\">\n");
     for sq in &pic.destroyed {
         let (cx, cy) = square_centre(*sq);
-        wreck(&mut out, cx, cy, 13);
+        wreck(out, cx, cy, 13);
     }
     out.push_str("</g>\n");
 
     // Fire goes over the counters so a line is never hidden under a unit it passes.
     out.push_str("<g id=\"fire\">\n");
     for line in &pic.fire {
-        fire_line(&mut out, line);
+        fire_line(out, line);
     }
     out.push_str("</g>\n");
+}
 
-    legend(&mut out, pic, &layout, &sides, &text);
-    out.push_str("</svg>\n");
-    out
+/// The legend, below the board's bottom margin: it names "(you)" and only what the picture shows,
+/// so it changes with the recipient and the step, but it is drawn on the bare background only.
+fn legend_layer(out: &mut String, pic: &Picture, layout: &Layout, font_safe: bool) {
+    let sides = pic.side_order();
+    let text = |s: &str| text_content(s, font_safe);
+    legend(out, pic, layout, &sides, &text);
 }
 
 /// A destroyed unit's square: a dark red cross on a pale disc.

@@ -483,3 +483,120 @@ fn picture_round_trips_through_json() {
     assert_eq!(back, pic);
     assert_eq!(picture::svg(&back), picture::svg(&pic));
 }
+
+/// Pictures with everything the dynamic layer draws: fire (hit and missed), damaged cover, a
+/// movement path, destroyed units, dimmed and starred counters, three sides and a long legend,
+/// on several board sizes.
+fn varied_pictures() -> Vec<Picture> {
+    let mut all = vec![sample()];
+
+    let mut wrecks = sample();
+    wrecks.destroyed = vec![sq(&wrecks.board, "H8"), sq(&wrecks.board, "A1")];
+    wrecks.ours = Some("axis".into());
+    wrecks.sides[0] = "united-states-of-america".into();
+    for u in wrecks.units.iter_mut().filter(|u| u.side == "allies") {
+        u.side = "united-states-of-america".into();
+    }
+    wrecks.units.push(unit(
+        &wrecks.board,
+        "I9",
+        "blutkreuz-korps",
+        "Ω-1",
+        UnitType::Hero,
+        1,
+        4,
+    ));
+    all.push(wrecks);
+
+    // A wide board, a long path, fire in every direction, units at the corners next to the
+    // margins and the legend.
+    let mut wide = sample();
+    let mut board = Board::open(12, 9).unwrap();
+    board.set_terrain(
+        sq(&board, "K3"),
+        dustmail::dust_tactics::model::Terrain::Impassable,
+    );
+    board.cover.insert(
+        sq(&board, "L9"),
+        CoverElement {
+            kind: CoverKind::TankTrap,
+            damage: 3,
+        },
+    );
+    wide.board = board.clone();
+    wide.units = vec![
+        unit(&board, "A1", "allies", "A1", UnitType::Vehicle, 1, 6),
+        unit(&board, "L9", "axis", "X1", UnitType::Squad, 2, 5),
+        unit(&board, "L1", "axis", "X2", UnitType::Hero, 3, 3),
+        unit(&board, "A9", "allies", "A2", UnitType::Squad, 5, 5),
+    ];
+    wide.units[3].activated = true;
+    wide.units[3].joined_hero = true;
+    wide.path = ["A5", "B5", "C6", "D6", "D7", "E8", "A9"]
+        .iter()
+        .map(|s| sq(&board, s))
+        .collect();
+    wide.fire = ["L9", "L1", "A9"]
+        .iter()
+        .enumerate()
+        .map(|(i, to)| FireLine {
+            from: sq(&board, "A1"),
+            to: sq(&board, to),
+            hit: i % 2 == 0,
+        })
+        .collect();
+    wide.destroyed = vec![sq(&board, "L1"), sq(&board, "F5")];
+    all.push(wide);
+
+    // The smallest board, spectator's view, nothing but terrain.
+    all.push(Picture::new(Board::open(3, 3).unwrap()));
+    all
+}
+
+#[test]
+fn cached_static_layer_draws_the_same_pixels_as_one_pass() {
+    for (i, pic) in varied_pictures().iter().enumerate() {
+        let one = picture::pixels_single_pass(pic).unwrap();
+        let two = picture::pixels(pic).unwrap();
+        assert_eq!((one.width(), one.height()), (two.width(), two.height()));
+        assert!(
+            one.data() == two.data(),
+            "picture {i}: the two-pass pixels differ from the one-pass ones"
+        );
+        // And again from the cache (the first call may have been a miss or a hit).
+        assert!(one.data() == picture::pixels(pic).unwrap().data(), "{i}");
+    }
+}
+
+#[test]
+fn cache_hit_and_miss_give_the_same_bytes() {
+    for pic in varied_pictures() {
+        picture::clear_static_cache();
+        let miss = picture::png(&pic).unwrap();
+        let hit = picture::png(&pic).unwrap();
+        assert_eq!(miss, hit);
+        // The PNG holds the one-pass pixels.
+        let image = Image::decode(&hit);
+        let one = picture::pixels_single_pass(&pic).unwrap();
+        let rgb: Vec<u8> = one
+            .data()
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        assert!(image.rgb == rgb, "the PNG's pixels are the picture's");
+    }
+    // More boards and legends than the caches hold: the oldest are drawn again, the same.
+    let pics: Vec<Picture> = (0..40)
+        .map(|i| {
+            let mut board = Board::open(3 * (1 + i as u8 % 2), 3).unwrap();
+            let square = board.squares().nth(i % 9).unwrap();
+            board.set_terrain(square, dustmail::dust_tactics::model::Terrain::Trees);
+            let mut pic = Picture::new(board);
+            pic.sides = vec![format!("side-{i}")];
+            pic
+        })
+        .collect();
+    let first: Vec<Vec<u8>> = pics.iter().map(|p| picture::png(p).unwrap()).collect();
+    let again: Vec<Vec<u8>> = pics.iter().map(|p| picture::png(p).unwrap()).collect();
+    assert_eq!(first, again);
+}
