@@ -449,7 +449,20 @@ const OPEN_MARKER: &str = "OPEN";
 /// One due mail handed to a delivery worker.
 struct Due {
     env: Envelope,
-    eml: Vec<u8>,
+    /// Read when its turn comes: a backlog of thousands of mails with pictures must not be
+    /// held in memory at once.
+    eml_path: PathBuf,
+}
+
+impl Due {
+    fn eml(&self) -> Result<Vec<u8>, String> {
+        fs::read(&self.eml_path).map_err(|e| {
+            format!(
+                "cannot read {} ({e}); queue the mail again",
+                self.eml_path.display()
+            )
+        })
+    }
 }
 
 impl Outbox {
@@ -650,10 +663,7 @@ impl Outbox {
                 report.waiting += 1;
                 continue;
             }
-            due.push(Due {
-                eml: fs::read(&eml_path)?,
-                env,
-            });
+            due.push(Due { env, eml_path });
         }
         if due.is_empty() {
             return Ok(report);
@@ -807,7 +817,8 @@ impl Outbox {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let envelope = SmtpEnvelope::new(Some(from), to).map_err(|e| e.to_string())?;
-        t.send_raw(&envelope, &d.eml).map_err(|e| e.to_string())?;
+        t.send_raw(&envelope, &d.eml()?)
+            .map_err(|e| e.to_string())?;
         self.move_to_sent(&d.env.id)
             .map_err(|e| format!("sent, but moving it to sent/ failed ({e}); it may be sent again"))
     }
@@ -974,6 +985,7 @@ enum SendError {
 /// One mail over `conn`: MAIL, RCPT per recipient, DATA, then the body and its terminator in
 /// one write ([`DataBody`]). MAIL/RCPT/DATA each wait for their reply (no PIPELINING).
 fn smtp_send(conn: &mut SmtpConnection, d: &Due) -> Result<(), SendError> {
+    let eml = d.eml().map_err(SendError::Refused)?;
     let from: Address = d
         .env
         .from
@@ -1007,7 +1019,7 @@ fn smtp_send(conn: &mut SmtpConnection, d: &Due) -> Result<(), SendError> {
         }
         params.push(MailParameter::SmtpUtfEight);
     }
-    if !d.eml.is_ascii() {
+    if !eml.is_ascii() {
         if !conn.server_info().supports_feature(Extension::EightBitMime) {
             return Err(SendError::Refused(
                 "the message is not ASCII and the server does not offer 8BITMIME: use a \
@@ -1026,11 +1038,11 @@ fn smtp_send(conn: &mut SmtpConnection, d: &Due) -> Result<(), SendError> {
             .map_err(|e| session("RCPT TO refused", e))?;
     }
     conn.command(Data).map_err(|e| session("DATA refused", e))?;
-    match std::str::from_utf8(&d.eml) {
+    match std::str::from_utf8(&eml) {
         Ok(text) => conn.command(DataBody(text)),
         // Never rendered by the outbox (its .eml files are UTF-8); lettre's own path still sends
         // such bytes correctly, only with the terminator in a write of its own.
-        Err(_) => conn.message(&d.eml),
+        Err(_) => conn.message(&eml),
     }
     .map_err(|e| session("message refused", e))?;
     Ok(())
