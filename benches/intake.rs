@@ -2,6 +2,7 @@
 //! (parse, verify, apply, ledger append + fsync, reports rendered, outbox written), in mails/s,
 //! beside the floor: mail-parser parse + ed25519 verify alone on the same mails.
 //! Defaults N = 10,000, G = 1,000 (DUSTMAIL_BENCH_GAMES, DUSTMAIL_BENCH_MAILS_PER_GAME).
+//! DUSTMAIL_BENCH_PICTURES=0 measures a home with `board_pictures = false` (text boards only).
 
 mod common;
 
@@ -29,6 +30,13 @@ fn main() {
     // The measured home starts as a copy of the prepared one, before any order.
     let home = Home::new(d.path().join("measured"));
     dt::copy_tree(&prep.root, &home.root);
+    let pictures = std::env::var("DUSTMAIL_BENCH_PICTURES").map_or(true, |v| v != "0");
+    if !pictures {
+        let cfg = std::fs::read_to_string(home.config_path()).unwrap();
+        let off = cfg.replace("board_pictures = true", "board_pictures = false");
+        assert_ne!(cfg, off);
+        std::fs::write(home.config_path(), off).unwrap();
+    }
 
     // Random bots play `per_game` mails in every game of the prep home (one run per round of
     // mails), which gives a batch of mails that are all meaningful, in an order that is legal.
@@ -88,8 +96,10 @@ fn main() {
     let floor_rate = common::rate(n, floor);
     let e2e_rate = common::rate(n, e2e);
     println!(
-        "intake: {n} mails, {games} games, {} accepted, {} refused, {queued} mails queued",
-        sum.accepted, sum.refused
+        "intake: {n} mails, {games} games, {} accepted, {} refused, {queued} mails queued, board pictures {}",
+        sum.accepted,
+        sum.refused,
+        if pictures { "on" } else { "off" }
     );
     println!(
         "intake: end to end {e2e_rate:.0} mails/s ({:.2} s) | floor parse+verify {floor_rate:.0} mails/s ({:.2} s) | ratio {:.2} (goal >= 0.5)",

@@ -25,9 +25,18 @@ pub struct Config {
     /// The longest absence (`absent until …`) a player may declare, in days.
     #[serde(default = "default_absence")]
     pub max_absence_days: u32,
+    /// A PNG of the board in every report, welcome and reminder (inline and attached). Off:
+    /// the text board only, for smaller mails and faster runs (the picture is most of a run's
+    /// cost: bench/README.md).
+    #[serde(default = "default_true")]
+    pub board_pictures: bool,
     /// Overrides for the built-in mail templates (same file names as `templates/`).
     #[serde(default)]
     pub template_dir: Option<PathBuf>,
+}
+
+fn default_true() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,6 +94,7 @@ impl Config {
             reminder_hours: default_reminder(),
             grace_hours: default_grace(),
             max_absence_days: default_absence(),
+            board_pictures: true,
             template_dir: None,
         };
         c.validate()?;
@@ -197,6 +207,8 @@ impl Config {
              grace_hours = {grace}\n\
              # The longest absence (`absent until DATE`) a player may declare, in days.\n\
              max_absence_days = {absence}\n\
+             # A PNG of the board in every report (inline and attached); false: text board only.\n\
+             board_pictures = {pictures}\n\
              # Directory with templates overriding the built-in ones, each by file name: welcome,\n\
              # receipt, refusal, report, reminder, end (.txt and .html) and replay.html.\n\
              # template_dir = \"templates\"\n\
@@ -214,6 +226,7 @@ impl Config {
             rem = self.reminder_hours,
             grace = self.grace_hours,
             absence = self.max_absence_days,
+            pictures = self.board_pictures,
         )
     }
 

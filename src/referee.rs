@@ -1213,7 +1213,11 @@ fn render_with_board<G: Game>(
     v["board"] = json!(ctx.game.board_text(state));
     let view = ctx.game.view(state, Some(side));
     let file = format!("{}-board-{}.png", g.id, g.ledger.head().seq);
-    let pic = report::mail_picture(&view, None, Some(side), &[], &file);
+    let pic = ctx
+        .config
+        .board_pictures
+        .then(|| report::mail_picture(&view, None, Some(side), &[], &file))
+        .flatten();
     let mut atts = vec![];
     if let Some((img, a)) = pic {
         v["board_img"] = img;
@@ -1418,6 +1422,7 @@ fn step_mails<G: Game>(
     // parallel, one thread per reader. A picture that fails (or a thread that panics) leaves
     // that report with the text board, which every report carries anyway.
     let file = format!("{id}-board-{n}.png");
+    let draw = ctx.config.board_pictures;
     let pictures: Vec<Option<(serde_json::Value, Vec<Attachment>)>> = std::thread::scope(|s| {
         let handles: Vec<_> = readers
             .iter()
@@ -1425,6 +1430,9 @@ fn step_mails<G: Game>(
             .map(|(p, (view, before_view))| {
                 let (side, happenings, file) = (side_of(p), &happenings, &file);
                 s.spawn(move || {
+                    if !draw {
+                        return None;
+                    }
                     report::mail_picture(
                         view,
                         before_view.as_ref(),

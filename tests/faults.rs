@@ -433,3 +433,42 @@ fn a_run_interrupted_after_a_deadline_default_queues_its_mails_on_the_next_run()
     }
     assert!(!staged.exists(), "the batch is closed");
 }
+
+#[test]
+fn board_pictures_off_sends_reports_with_the_text_board_and_no_png() {
+    // config.toml `board_pictures = false`: smaller mails and faster runs; the text board is in
+    // every report anyway.
+    let d = tempfile::tempdir().unwrap();
+    let h = dt::init_home(&d.path().join("home"), "file");
+    let cfg = std::fs::read_to_string(h.config_path()).unwrap();
+    assert!(cfg.contains("board_pictures = true"), "{cfg}");
+    std::fs::write(
+        h.config_path(),
+        cfg.replace("board_pictures = true", "board_pictures = false"),
+    )
+    .unwrap();
+    dt::new_game(&h, GAME, &dt::players(0), 3);
+    let mut b = bots();
+    play(&h, &mut b, 2);
+    let o = run(&h);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let sent = dt::names(&h.root.join("sent"));
+    let reports: Vec<&String> = sent.iter().filter(|n| n.contains("-report-")).collect();
+    assert!(!reports.is_empty(), "{sent:?}");
+    for n in sent
+        .iter()
+        .filter(|n| n.contains("-report-") || n.contains("-welcome-"))
+    {
+        let eml = std::fs::read_to_string(h.root.join("sent").join(n)).unwrap();
+        assert!(!eml.contains("image/png"), "{n} carries a picture");
+        assert!(!eml.contains("cid:board"), "{n} points at a picture");
+        assert!(eml.contains("text/html"), "{n} still has its HTML part");
+    }
+    // The text board: the squares' column letters along its top edge.
+    let report = std::fs::read_to_string(h.root.join("sent").join(reports[0])).unwrap();
+    let parsed = mail_parser::MessageParser::default()
+        .parse(report.as_bytes())
+        .unwrap();
+    let text = parsed.body_text(0).unwrap_or_default().into_owned();
+    assert!(text.contains("A  B  C"), "{text}");
+}
