@@ -1670,11 +1670,10 @@ fn commit<G: Game>(
     last: bool,
 ) -> Result<(), RefereeError> {
     let mut dirty: Vec<PathBuf> = vec![ctx.home.root.clone()];
-    for g in games.values_mut() {
-        if g.snapshot_stale {
-            write_snapshot(&ctx.home.game_dir(&g.id), &g.derived)?;
-            g.snapshot_stale = false;
-        }
+    // A stale snapshot marks a game appended to since the last commit: only those are touched.
+    for g in games.values_mut().filter(|g| g.snapshot_stale) {
+        write_snapshot(&ctx.home.game_dir(&g.id), &g.derived)?;
+        g.snapshot_stale = false;
         dirty.push(g.ledger.path().to_path_buf());
     }
     sync_filesystems(&dirty)?;
@@ -1691,15 +1690,14 @@ fn sync_filesystems(paths: &[PathBuf]) -> Result<(), RefereeError> {
     use std::os::unix::fs::MetadataExt;
     let mut devices: Vec<u64> = Vec::new();
     for p in paths {
-        let f = std::fs::File::open(p).map_err(io_err(&p.display().to_string()))?;
-        let dev = f
-            .metadata()
+        let dev = std::fs::metadata(p)
             .map_err(io_err(&p.display().to_string()))?
             .dev();
         if devices.contains(&dev) {
             continue;
         }
         devices.push(dev);
+        let f = std::fs::File::open(p).map_err(io_err(&p.display().to_string()))?;
         rustix::fs::syncfs(&f)
             .map_err(|e| RefereeError::Io(format!("syncing the disk of {}: {e}", p.display())))?;
     }
@@ -1917,7 +1915,7 @@ fn try_load<G: Game>(
     // Only `run` loads games here: its batch commit makes the appends durable.
     g.ledger.defer_sync();
     if complete_interrupted_step(&mut g)? {
-        write_snapshot(&ctx.home.game_dir(id), &g.derived)?;
+        g.snapshot_stale = true;
         sum.warnings.push(format!(
             "game {id}: completed the round-end / end-of-game lines of a step an interrupted run had begun"
         ));
