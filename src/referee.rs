@@ -674,8 +674,11 @@ pub fn replay<G: Game>(
                 sum.digests += 1;
                 sum.finished = true;
                 // Every round's key is now known: recompute every die.
-                for r in 1..=created.max_rounds {
-                    all_keys.insert(r, chain_key(&s, created.max_rounds, r));
+                for (r, k) in (0..)
+                    .zip(crate::seed::chain(&s, created.max_rounds))
+                    .skip(1)
+                {
+                    all_keys.insert(r, k);
                 }
             }
         }

@@ -49,6 +49,21 @@ pub fn try_round_key(secret: &Key, max_rounds: u32, r: u32) -> Option<Key> {
     Some(k)
 }
 
+/// The whole chain at once: element r is K_r for 0 <= r <= N (N + 1 keys, N + 1 hashes), for
+/// callers that need every round's key (an auditor recomputing every die of a finished game):
+/// asking [`round_key`] for each round would hash N²/2 times.
+pub fn chain(secret: &Key, max_rounds: u32) -> Vec<Key> {
+    let mut keys = Vec::with_capacity(max_rounds as usize + 1);
+    let mut k = sha256(secret); // K_N
+    keys.push(k);
+    for _ in 0..max_rounds {
+        k = sha256(&k);
+        keys.push(k);
+    }
+    keys.reverse();
+    keys
+}
+
 /// True when `revealed` (K_r) hashes to `previous` (K_{r-1}).
 pub fn check_reveal(revealed: &Key, previous: &Key) -> bool {
     sha256(revealed) == *previous

@@ -206,8 +206,18 @@ fn toml_syntax_and_unknown_fields_are_reported() {
 
 #[test]
 fn bad_rounds_and_ap_limit() {
-    assert_error(&[("rounds = 3", "rounds = 0")], "`rounds`", &["1 to 99"]);
-    assert_error(&[("rounds = 3", "rounds = 500")], "`rounds`", &["1 to 99"]);
+    assert_error(&[("rounds = 3", "rounds = 0")], "`rounds`", &["1 to 999"]);
+    assert_error(
+        &[("rounds = 3", "rounds = 1000")],
+        "`rounds`",
+        &["1 to 999"],
+    );
+    // A campaign-length game (issue 6 replays a 200-round log) fits, up to the bound.
+    for rounds in [200, 999] {
+        let text = mini(&[("rounds = 3", &format!("rounds = {rounds}"))]);
+        let s = scenario::parse("mini", &text).unwrap_or_else(|e| panic!("{rounds}: {e}"));
+        assert_eq!(s.rounds, rounds);
+    }
     assert_error(
         &[("ap_limit = 16", "ap_limit = 0")],
         "`ap_limit`",

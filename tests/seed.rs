@@ -4,7 +4,7 @@
 
 use dustmail::game::DiceSource;
 use dustmail::seed::{
-    check_reveal, dice_key, round_key, try_round_key, RoundKeys, SecretKeys, SeededDice,
+    chain, check_reveal, dice_key, round_key, try_round_key, RoundKeys, SecretKeys, SeededDice,
 };
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -206,5 +206,18 @@ fn faces_are_uniform_over_60000_dice() {
     for (face, &c) in counts.iter().enumerate().skip(1) {
         // 10,000 expected; ±5% is about ±5.5 standard deviations.
         assert!((9500..=10500).contains(&c), "face {face} came {c} times");
+    }
+}
+
+/// DESIGN §5: the whole chain at once is the same keys as asking round by round.
+#[test]
+fn the_whole_chain_matches_each_round_key() {
+    let s = [7u8; 32];
+    for n in [0u32, 1, 3, 200] {
+        let keys = chain(&s, n);
+        assert_eq!(keys.len(), n as usize + 1);
+        for (r, k) in (0u32..).zip(&keys) {
+            assert_eq!(*k, round_key(&s, n, r), "N = {n}, K_{r}");
+        }
     }
 }

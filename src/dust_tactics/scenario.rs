@@ -70,8 +70,10 @@ pub enum Objective {
 #[error("{0}")]
 pub struct ScenarioError(pub String);
 
-/// The most rounds a scenario may last (the seed chain is as long as this: DESIGN §5).
-pub const MAX_ROUNDS: u32 = 99;
+/// The most rounds a scenario may last. The seed chain is as long as the game's rounds (DESIGN
+/// §5) and the referee hashes down it for each step's dice, so a bound keeps that cost small
+/// (under a millisecond) while leaving room for campaign-length games.
+pub const MAX_ROUNDS: u32 = 999;
 
 /// Words orders give a meaning of their own (`react none`, `standing react any`, `standing
 /// first ask`), so they cannot name a unit or side (R84).
