@@ -178,9 +178,10 @@ pub enum RefereeRequest {
     },
 }
 
-/// A game behind the PBEM core.
-pub trait Game {
-    type State: Clone + Serialize + DeserializeOwned + PartialEq + std::fmt::Debug;
+/// A game behind the PBEM core. `Sync` with a `Send + Sync` state: a batch run renders the
+/// mails of its steps on several threads.
+pub trait Game: Sync {
+    type State: Clone + Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Send + Sync;
 
     /// Builds the initial state. Validates the scenario and cards with errors that say what to fix.
     fn setup(&self, setup: &Setup) -> Result<Self::State, SetupError>;

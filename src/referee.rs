@@ -61,7 +61,7 @@ fn io_err(what: &str) -> impl FnOnce(std::io::Error) -> RefereeError + '_ {
 }
 
 /// Where outgoing mail goes. Implemented by [`Outbox`]; tests record.
-pub trait MailSink {
+pub trait MailSink: Sync {
     /// Queues a mail under an idempotent id (an id queued before is not queued again).
     /// `date` is the run's clock (`run --now`), for the Date header.
     fn queue(&self, id: &str, mail: &Mail, date: DateTime<Utc>) -> Result<(), String>;
@@ -243,6 +243,27 @@ impl<S> Derived<S> {
             paused: false,
             observers: Vec::new(),
             absent: BTreeMap::new(),
+        }
+    }
+
+    /// A copy without the dedup index `mails`, which grows with the game and which no mail
+    /// about a step reads (every other field is copied: a new field must be listed here).
+    fn without_mails(&self) -> Derived<S>
+    where
+        S: Clone,
+    {
+        Derived {
+            head: self.head.clone(),
+            state: self.state.clone(),
+            last_seq: self.last_seq.clone(),
+            mails: BTreeMap::new(),
+            last_step_at: self.last_step_at.clone(),
+            revealed: self.revealed.clone(),
+            finished: self.finished.clone(),
+            players: self.players.clone(),
+            paused: self.paused,
+            observers: self.observers.clone(),
+            absent: self.absent.clone(),
         }
     }
 
@@ -820,6 +841,37 @@ pub struct Loaded<S> {
     pub secret: Key,
     /// In a batch run the snapshot is written once at the batch's commit, not per step.
     pub snapshot_stale: bool,
+    /// In a batch run, the steps whose mails are rendered at the next commit.
+    pending: Vec<PendingMails<S>>,
+}
+
+impl<S: Clone> Loaded<S> {
+    /// The game as it stands now, as the mails about its last step read it.
+    fn at(&self) -> GameAt<S> {
+        GameAt {
+            id: self.id.clone(),
+            created: self.created.clone(),
+            derived: self.derived.without_mails(),
+            ledger: self.ledger.path().to_path_buf(),
+        }
+    }
+}
+
+/// The game as a step left it, as the mails about that step read it. Owned, so that a batch
+/// run renders a step's mails at its commit (in parallel) after the game has moved on.
+struct GameAt<S> {
+    id: String,
+    created: Created,
+    derived: Derived<S>,
+    ledger: PathBuf,
+}
+
+/// A step whose mails are still to be rendered: the entries it appended (with their heads) and
+/// the state it started from.
+struct PendingMails<S> {
+    game: GameAt<S>,
+    entries: Vec<(Entry, Head)>,
+    before: Option<S>,
 }
 
 fn read_first_line(path: &Path) -> Result<Vec<u8>, RefereeError> {
@@ -901,6 +953,7 @@ pub fn load_game<G: Game>(
         derived,
         secret,
         snapshot_stale: false,
+        pending: Vec::new(),
     })
 }
 
@@ -1127,6 +1180,7 @@ pub fn create_team_game<G: Game>(
         derived,
         secret: new.seed,
         snapshot_stale: false,
+        pending: Vec::new(),
     };
     for p in &loaded.created.players {
         let text = render_with_board(
@@ -1148,7 +1202,7 @@ pub fn create_team_game<G: Game>(
         )?;
         let mail = game_mail(
             ctx,
-            &loaded,
+            (&loaded.id, &loaded.derived.state),
             vec![p.address.clone()],
             "welcome",
             text,
@@ -1241,20 +1295,20 @@ fn queue<G: Game>(ctx: &Ctx<G>, id: &str, mail: &Mail) -> Result<(), RefereeErro
 /// parts.
 fn game_mail<G: Game>(
     ctx: &Ctx<G>,
-    g: &Loaded<G::State>,
+    (id, state): (&str, &G::State),
     to: Vec<String>,
     what: &str,
     parts: Parts,
     reply_to: Option<&str>,
     head: &Head,
 ) -> Mail {
-    let round = ctx.game.round(&g.derived.state);
-    let line = ledger_head_line(&g.id, head.seq, &head.hash);
+    let round = ctx.game.round(state);
+    let line = ledger_head_line(id, head.seq, &head.hash);
     let sig = (ctx.edges.sign_text)(ctx.key, &line);
     Mail {
         from: ctx.config.referee.clone(),
         to,
-        subject: format!("[dustmail {}] round {round}: {what}", g.id),
+        subject: format!("[dustmail {id}] round {round}: {what}"),
         in_reply_to: reply_to.map(angle),
         references: reply_to.map(|m| vec![angle(m)]).unwrap_or_default(),
         text: with_ledger_head(&parts.text, &line, &sig),
@@ -1262,7 +1316,7 @@ fn game_mail<G: Game>(
         attachments: parts.attachments,
         headers: vec![(
             "X-Dustmail-Ledger-Head".into(),
-            format!("{} {} {}; sig={sig}", g.id, head.seq, head.hash),
+            format!("{id} {} {}; sig={sig}", head.seq, head.hash),
         )],
     }
 }
@@ -1303,12 +1357,14 @@ fn plain_refusal<G: Game>(
 /// The mails about one step: the entries it appended (submission or deadline, then round ends
 /// and the end of the game), each with its head. Used after appending and after a crash.
 /// `before` is the state the step started from when the caller has it (a live run); without it
-/// (re-queueing after a crash) it is replayed from the ledger.
+/// (re-queueing after a crash) it is replayed from the ledger. `parallel_pictures` draws the
+/// readers' pictures in threads of their own (not when steps are already rendered in parallel).
 fn step_mails<G: Game>(
     ctx: &Ctx<G>,
-    g: &Loaded<G::State>,
+    g: &GameAt<G::State>,
     entries: &[(Entry, Head)],
     before: Option<&G::State>,
+    parallel_pictures: bool,
 ) -> Result<Vec<(String, Mail)>, RefereeError> {
     let mut out = Vec::new();
     let Some(((first, _), last_head)) = entries.first().zip(entries.last().map(|(_, h)| h)) else {
@@ -1342,7 +1398,7 @@ fn step_mails<G: Game>(
                 )?;
                 let m = game_mail(
                     ctx,
-                    g,
+                    (&g.id, &g.derived.state),
                     vec![to],
                     "refused",
                     parts,
@@ -1363,7 +1419,7 @@ fn step_mails<G: Game>(
             )?;
             let m = game_mail(
                 ctx,
-                g,
+                (&g.id, &g.derived.state),
                 vec![to],
                 "receipt",
                 parts,
@@ -1388,14 +1444,23 @@ fn step_mails<G: Game>(
     let before = match before {
         Some(b) => Some(b.clone()),
         None => has_board
-            .then(|| report::state_before(ctx.game, ctx.edges, g.ledger.path(), n))
+            .then(|| report::state_before(ctx.game, ctx.edges, &g.ledger, n))
             .flatten(),
     };
     let deadline = deadline_of(&g.created, &g.derived).map(|d| d.to_rfc3339());
     let round = ctx.game.round(state);
-    let log = finished
-        .as_ref()
-        .and_then(|_| std::fs::read(g.ledger.path()).ok());
+    // The log as far as this step (a batch run renders later, when refusals may follow it).
+    let log = finished.as_ref().and_then(|_| {
+        let data = std::fs::read(&g.ledger).ok()?;
+        let upto = last_head.seq as usize;
+        let end = data
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b == b'\n')
+            .nth(upto.checked_sub(1)?)
+            .map_or(data.len(), |(i, _)| i + 1);
+        Some(data.get(..end)?.to_vec())
+    });
     let awaiting = ctx.game.awaiting(state);
     let players = g.derived.players(&g.created);
     // Observers get the report of a side-less reader: no template, no side's private view.
@@ -1426,31 +1491,42 @@ fn step_mails<G: Game>(
     // that report with the text board, which every report carries anyway.
     let file = format!("{id}-board-{n}.png");
     let draw = ctx.config.board_pictures;
-    let pictures: Vec<Option<(serde_json::Value, Vec<Attachment>)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = readers
+    let picture =
+        |side: Option<String>,
+         (view, before_view): &(serde_json::Value, Option<serde_json::Value>)| {
+            if !draw {
+                return None;
+            }
+            report::mail_picture(
+                view,
+                before_view.as_ref(),
+                side.as_deref(),
+                &happenings,
+                &file,
+            )
+        };
+    let pictures: Vec<Option<(serde_json::Value, Vec<Attachment>)>> = if !parallel_pictures {
+        readers
             .iter()
             .zip(&views)
-            .map(|(p, (view, before_view))| {
-                let (side, happenings, file) = (side_of(p), &happenings, &file);
-                s.spawn(move || {
-                    if !draw {
-                        return None;
-                    }
-                    report::mail_picture(
-                        view,
-                        before_view.as_ref(),
-                        side.as_deref(),
-                        happenings,
-                        file,
-                    )
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().ok().flatten())
+            .map(|(p, v)| picture(side_of(p), v))
             .collect()
-    });
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = readers
+                .iter()
+                .zip(&views)
+                .map(|(p, v)| {
+                    let (side, picture) = (side_of(p), &picture);
+                    s.spawn(move || picture(side, v))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().ok().flatten())
+                .collect()
+        })
+    };
     for ((p, (view, _)), picture) in readers.into_iter().zip(views).zip(pictures) {
         let side = (!p.side.is_empty()).then_some(p.side.as_str());
         let mut v = report::report_context(&report::ReportInput {
@@ -1496,7 +1572,7 @@ fn step_mails<G: Game>(
         parts.attachments = attachments;
         let m = game_mail(
             ctx,
-            g,
+            (&g.id, &g.derived.state),
             vec![p.address.clone()],
             "report",
             parts,
@@ -1517,7 +1593,7 @@ fn step_mails<G: Game>(
             }
             let m = game_mail(
                 ctx,
-                g,
+                (&g.id, &g.derived.state),
                 vec![p.address.clone()],
                 "end",
                 parts,
@@ -1631,8 +1707,14 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
     // Commit timing is the machine's business, never the game's: it decides only when work
     // becomes durable, not what the work is.
     let mut last_commit = std::time::Instant::now();
+    // The batch's mails are rendered at its commit: the commit comes when the time spent plus
+    // the expected rendering reaches the bound, so a commit never waits long (a run killed
+    // again and again still makes progress). The cost of a step is learnt from the last commit.
+    let mut per_step = std::time::Duration::from_millis(50);
+    let mut steps_at_commit = 0;
     for path in names {
         sum.mails += 1;
+        let requeued = sum.deduplicated;
         let dest = match process_mail(ctx, &path, &mut games, &mut sum)? {
             Disposition::Routed => cur_dir.clone(),
             Disposition::Rejected => {
@@ -1645,8 +1727,19 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
         let name = path.file_name().unwrap_or_default();
         let to = dest.join(name);
         moves.push((path, to));
-        if moves.len() >= COMMIT_EVERY_MAILS || last_commit.elapsed() >= COMMIT_EVERY {
+        let steps = (sum.accepted + sum.refused - steps_at_commit) as u32;
+        // After a crash, a re-queued mail (its step replayed, its mails rendered again) is
+        // committed at once: recovery keeps what it did even if it is interrupted again.
+        if moves.len() >= COMMIT_EVERY_MAILS
+            || last_commit.elapsed() + per_step * steps >= COMMIT_EVERY
+            || sum.deduplicated > requeued
+        {
+            let t = std::time::Instant::now();
             commit(ctx, &mut games, &mut moves, false)?;
+            if steps > 0 {
+                per_step = t.elapsed() / steps;
+            }
+            steps_at_commit = sum.accepted + sum.refused;
             last_commit = std::time::Instant::now();
         }
     }
@@ -1672,11 +1765,21 @@ fn commit<G: Game>(
     moves: &mut Vec<(PathBuf, PathBuf)>,
     last: bool,
 ) -> Result<(), RefereeError> {
+    let pending: Vec<PendingMails<G::State>> = games
+        .values_mut()
+        .flat_map(|g| std::mem::take(&mut g.pending))
+        .collect();
+    render_pending(ctx, pending)?;
     let mut dirty: Vec<PathBuf> = vec![ctx.home.root.clone()];
-    // A stale snapshot marks a game appended to since the last commit: only those are touched.
+    // A stale snapshot marks a game appended to in this run: only those are touched. Snapshots
+    // are written once, at the run's end: a snapshot is a cache that must match the ledger's
+    // head to be used (else the game is replayed), so one written mid-run would be rewritten
+    // at every commit for nothing.
     for g in games.values_mut().filter(|g| g.snapshot_stale) {
-        write_snapshot(&ctx.home.game_dir(&g.id), &g.derived)?;
-        g.snapshot_stale = false;
+        if last {
+            write_snapshot(&ctx.home.game_dir(&g.id), &g.derived)?;
+            g.snapshot_stale = false;
+        }
         dirty.push(g.ledger.path().to_path_buf());
     }
     sync_filesystems(&dirty)?;
@@ -1966,6 +2069,7 @@ fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), 
             derived,
             secret: g.secret,
             snapshot_stale: false,
+            pending: Vec::new(),
         };
         &at_step
     };
@@ -1983,7 +2087,7 @@ fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), 
         }
         return Ok(());
     }
-    for (id, m) in step_mails(ctx, g, &step, None)? {
+    for (id, m) in step_mails(ctx, &g.at(), &step, None, true)? {
         queue(ctx, &id, &m)?;
     }
     Ok(())
@@ -2317,7 +2421,7 @@ fn control_notices<G: Game>(
         }
         let m = game_mail(
             ctx,
-            g,
+            (&g.id, &g.derived.state),
             vec![addr.clone()],
             "referee",
             Parts {
@@ -2363,11 +2467,82 @@ fn append_step<G: Game>(
     }
     g.derived.head = g.ledger.head().clone();
     save_snapshot(ctx.home, g)?;
-    for (id, m) in step_mails(ctx, g, &appended, before.as_ref())? {
-        queue(ctx, &id, &m)?;
+    let pending = PendingMails {
+        game: g.at(),
+        entries: appended,
+        before,
+    };
+    // A batch run renders the mails at its commit, before anything is made durable.
+    if g.ledger.syncs_each() {
+        for (id, m) in step_mails(
+            ctx,
+            &pending.game,
+            &pending.entries,
+            pending.before.as_ref(),
+            true,
+        )? {
+            queue(ctx, &id, &m)?;
+        }
+    } else {
+        g.pending.push(pending);
     }
     Ok(())
 }
+
+/// Renders the mails of a batch's steps, spread over the machine's cores (steps are
+/// independent: each carries the game as it left it), and queues them. The workers take steps
+/// by index, and the outbox is keyed by mail id, so the result never depends on timing.
+fn render_pending<G: Game>(
+    ctx: &Ctx<G>,
+    pending: Vec<PendingMails<G::State>>,
+) -> Result<(), RefereeError> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(MAX_RENDER_THREADS)
+        .min(pending.len());
+    let render = |p: &PendingMails<G::State>, parallel| {
+        step_mails(ctx, &p.game, &p.entries, p.before.as_ref(), parallel)
+    };
+    let rendered: Vec<Result<Vec<(String, Mail)>, RefereeError>> = if workers <= 1 {
+        pending.iter().map(|p| render(p, true)).collect()
+    } else {
+        let per_worker: Vec<Vec<Result<_, RefereeError>>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..workers)
+                .map(|w| {
+                    let (pending, render) = (&pending, &render);
+                    s.spawn(move || {
+                        pending
+                            .iter()
+                            .skip(w)
+                            .step_by(workers)
+                            .map(|p| render(p, false))
+                            .collect()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        vec![Err(RefereeError::Io(
+                            "internal error: rendering a batch's mails failed (a bug: please report it with the run's log)".into(),
+                        ))]
+                    })
+                })
+                .collect()
+        });
+        per_worker.into_iter().flatten().collect()
+    };
+    for mails in rendered {
+        for (id, m) in mails? {
+            queue(ctx, &id, &m)?;
+        }
+    }
+    Ok(())
+}
+
+/// At most this many threads render a batch's mails.
+const MAX_RENDER_THREADS: usize = 8;
 
 /// Appends the lines that follow a step: its round ends (revealing each round key) and the end of
 /// the game.
@@ -2589,7 +2764,7 @@ fn deadlines<G: Game>(
                     )?;
                     let m = game_mail(
                         ctx,
-                        g,
+                        (&g.id, &g.derived.state),
                         vec![p.address.clone()],
                         "reminder",
                         text,

@@ -439,12 +439,24 @@ fn round_ends_reveal_keys_and_the_end_reveals_the_secret() {
     };
     assert_eq!(f.secret, hex::encode([42u8; 32]));
     assert_eq!(f.result.winner.as_deref(), Some("allies"));
-    assert!(h
-        .sink
-        .get("g-toy-5-end-axis")
-        .unwrap()
-        .text
-        .contains(&f.secret));
+    let end = h.sink.get("g-toy-5-end-axis").unwrap();
+    assert!(end.text.contains(&f.secret));
+    // The attached log ends with the game's last line: the two refusals that followed it in
+    // the same run are not part of it, although the run renders its mails at its commit.
+    let log = std::fs::read(h.home.game_dir(&g).join(dustmail::ledger::LOG_FILE)).unwrap();
+    let upto_end: Vec<u8> = log
+        .split_inclusive(|&b| b == b'\n')
+        .take(6)
+        .flatten()
+        .copied()
+        .collect();
+    assert_eq!(log.split_inclusive(|&b| b == b'\n').count(), 8);
+    let attached = end
+        .attachments
+        .iter()
+        .find(|a| a.content_type == "application/x-ndjson")
+        .expect("the end mail carries the log");
+    assert_eq!(attached.bytes, upto_end);
     assert!(h
         .sink
         .get("g-toy-3-report-allies")

@@ -17,9 +17,9 @@ use dustmail::report::Templates;
 use ed25519_dalek::{Signer, SigningKey};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 // ---------------------------------------------------------------------------------------------
 // The toy game: sides take turns sending `add N` (1..=5); each add rolls a die and a hit (1 or 2)
@@ -342,13 +342,14 @@ fn verify_ed25519(key: &str, text: &str, sig: &str) -> Result<(), String> {
 
 #[derive(Default)]
 pub struct Sink {
-    pub mails: RefCell<BTreeMap<String, Mail>>,
+    pub mails: Mutex<BTreeMap<String, Mail>>,
 }
 
 impl MailSink for Sink {
     fn queue(&self, id: &str, mail: &Mail, _date: DateTime<Utc>) -> Result<(), String> {
         self.mails
-            .borrow_mut()
+            .lock()
+            .unwrap()
             .entry(id.to_string())
             .or_insert_with(|| mail.clone());
         Ok(())
@@ -357,18 +358,19 @@ impl MailSink for Sink {
 
 impl Sink {
     pub fn ids(&self) -> Vec<String> {
-        self.mails.borrow().keys().cloned().collect()
+        self.mails.lock().unwrap().keys().cloned().collect()
     }
     pub fn get(&self, id: &str) -> Option<Mail> {
-        self.mails.borrow().get(id).cloned()
+        self.mails.lock().unwrap().get(id).cloned()
     }
     pub fn clear(&self) {
-        self.mails.borrow_mut().clear();
+        self.mails.lock().unwrap().clear();
     }
     /// Mails whose id contains `part`.
     pub fn matching(&self, part: &str) -> Vec<(String, Mail)> {
         self.mails
-            .borrow()
+            .lock()
+            .unwrap()
             .iter()
             .filter(|(k, _)| k.contains(part))
             .map(|(k, m)| (k.clone(), m.clone()))
