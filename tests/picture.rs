@@ -600,3 +600,63 @@ fn cache_hit_and_miss_give_the_same_bytes() {
     let again: Vec<Vec<u8>> = pics.iter().map(|p| picture::png(p).unwrap()).collect();
     assert_eq!(first, again);
 }
+
+#[test]
+fn a_picture_drawn_again_comes_from_the_item_cache_with_the_same_pixels() {
+    // Stats are per thread: this test's own pictures only.
+    for (i, pic) in varied_pictures().iter().enumerate() {
+        let first = picture::pixels(pic).unwrap();
+        let (hits, misses) = picture::item_cache_stats();
+        let again = picture::pixels(pic).unwrap();
+        let (hits2, misses2) = picture::item_cache_stats();
+        assert_eq!(misses2, misses, "picture {i}: every item was cached");
+        let items = pic.units.len()
+            + pic.fire.iter().filter(|f| f.from != f.to).count()
+            + pic.destroyed.len()
+            + pic.board.cover.len()
+            + usize::from(pic.path.windows(2).any(|w| w[0] != w[1]));
+        assert_eq!(hits2 - hits, items, "picture {i}");
+        assert!(first.data() == again.data(), "picture {i}");
+    }
+    // A counter that a movement path now passes under is drawn anew over the new background, not
+    // pasted from the old one.
+    let mut pic = sample();
+    pic.path.clear();
+    let plain = picture::pixels(&pic).unwrap();
+    pic.path = vec![sq(&pic.board, "A1"), sq(&pic.board, "I9")];
+    let crossed = picture::pixels(&pic).unwrap();
+    assert!(plain.data() != crossed.data());
+    assert!(crossed.data() == picture::pixels_single_pass(&pic).unwrap().data());
+}
+
+#[test]
+fn png_rows_round_trip_through_the_encoder() {
+    // Flat colour, runs, rows equal to the row above and noise (xorshift): the decoder gives back
+    // every pixel.
+    let (w, h) = (97u32, 61u32);
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).unwrap();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let data = pixmap.data_mut();
+    for (i, px) in data.chunks_exact_mut(4).enumerate() {
+        let (x, y) = (i as u32 % w, i as u32 / w);
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let rgb = match (x / 10 + y / 7) % 4 {
+            0 => [200, 180, 90],
+            1 => [(x * 3) as u8, 7, (y * 5) as u8],
+            2 if y % 2 == 1 => [1, 2, 3],
+            _ => [state as u8, (state >> 8) as u8, (state >> 16) as u8],
+        };
+        px.copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
+    }
+    let bytes = picture::encode_png(&pixmap).unwrap();
+    let image = Image::decode(&bytes);
+    assert_eq!((image.width, image.height), (w, h));
+    let rgb: Vec<u8> = pixmap
+        .data()
+        .chunks_exact(4)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect();
+    assert!(image.rgb == rgb);
+}
