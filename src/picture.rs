@@ -519,6 +519,7 @@ pub fn clear_static_cache() {
     STATIC_CACHE.clear();
     LEGEND_CACHE.clear();
     ITEM_CACHE.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    zlib::clear_cache();
 }
 
 /// PNG bytes of `pixmap`: opaque RGB rows without filters, compressed by [`zlib::compress`].
@@ -543,15 +544,7 @@ pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
         return encode_png_with(pixmap, PNG_FILTER, PNG_DEFLATE);
     }
     let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
-    let stride = 1 + 3 * w;
-    // Each row: filter type 0 (None), then the pixels' RGB bytes.
-    let mut rows = vec![0u8; stride * h];
-    for (dest, src) in rows.chunks_exact_mut(stride).zip(raw.chunks_exact(4 * w)) {
-        for (d, s) in dest[1..].chunks_exact_mut(3).zip(src.chunks_exact(4)) {
-            d.copy_from_slice(&s[..3]);
-        }
-    }
-    let idat = zlib::compress(&rows, stride);
+    let idat = zlib::compress_rgba(raw, w, h);
     let err = |e: png::EncodingError| PictureError::Encode(e.to_string());
     let mut out = Vec::with_capacity(idat.len() + 128);
     let mut enc = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());

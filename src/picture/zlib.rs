@@ -1,20 +1,176 @@
-//! A zlib stream for the board picture's PNG rows, made for flat-colour drawings: one DEFLATE
-//! block with the fixed Huffman code, whose matches are only "the pixel before" (distance 3),
+//! The zlib stream of the board picture's PNG rows, made for flat-colour drawings and for
+//! pictures that repeat most of the previous one.
+//!
+//! DEFLATE with the fixed Huffman code whose matches are only "the pixel before" (distance 3),
 //! "the same bytes one row up" (distance `stride`) and the two diagonals next to it. A board is
 //! mostly runs of one colour and rows equal to the row above, which these find in a few u64
 //! comparisons per 258 bytes; everything else (anti-aliased edges, text) goes out as literals.
-//! Deterministic: the output is a function of the input bytes and `stride` alone.
+//!
+//! The rows are compressed in bands of [`BAND_ROWS`], each ending byte-aligned (a "sync flush":
+//! an empty stored block), so a band's bytes depend only on its own rows and the row above it
+//! (the only one its matches reach back into). [`BAND_CACHE`] keeps compressed bands: a band
+//! whose pixels (with the row above) were compressed before is copied, not compressed again.
+//! A hit gives the bytes a miss would compute, so the stream never depends on the cache.
 
-/// The zlib stream (RFC 1950/1951) of `raw`, whose rows are `stride` bytes long.
-pub(super) fn compress(raw: &[u8], stride: usize) -> Vec<u8> {
-    let mut out = Bits::with_capacity(raw.len() / 8 + 64);
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// Rows per band: a counter or a wreck changes few bands, a line of fire a band per 8 rows.
+const BAND_ROWS: usize = 8;
+
+/// The zlib stream (RFC 1950/1951) of an opaque picture: `rgba` holds `height` rows of `width`
+/// premultiplied RGBA pixels (straight colour, all alpha 255); the stream holds the PNG rows of
+/// the RGB image (filter type None).
+pub(super) fn compress_rgba(rgba: &[u8], width: usize, height: usize) -> Vec<u8> {
+    let stride = 1 + 3 * width;
+    let mut out = Vec::with_capacity(height * stride / 10 + 64);
     // CMF 0x78 (deflate, 32 KiB window), FLG 0x01 (fastest; header % 31 == 0).
-    out.bytes(&[0x78, 0x01]);
-    out.put(0b011, 3); // BFINAL = 1, BTYPE = 01 (fixed Huffman)
-                       // The row above first: on a board most rows repeat the one above, whole.
+    out.extend_from_slice(&[0x78, 0x01]);
+    let mut adler = 1u32;
+    let row_bytes = 4 * width;
+    for y0 in (0..height).step_by(BAND_ROWS) {
+        let y1 = (y0 + BAND_ROWS).min(height);
+        // The band's pixels and the row above it: what its bytes depend on.
+        let context = usize::from(y0 > 0);
+        let key = rgba
+            .get((y0 - context) * row_bytes..y1 * row_bytes)
+            .unwrap_or_default();
+        let band = band_cached(width, y0, key).unwrap_or_else(|| {
+            let band = compress_band(key, width, context);
+            store_band(width, y0, key, &band);
+            band
+        });
+        out.extend_from_slice(&band.deflate);
+        adler = adler32_combine(adler, band.adler, (y1 - y0) * stride);
+    }
+    // The last block: empty, final, fixed Huffman (BFINAL 1, BTYPE 01, end-of-block code 0000000).
+    out.extend_from_slice(&[0x03, 0x00]);
+    out.extend_from_slice(&adler.to_be_bytes());
+    out
+}
+
+/// One band's DEFLATE blocks (ending byte-aligned, never final) and the Adler-32 of its rows.
+#[derive(Clone)]
+struct Band {
+    deflate: Vec<u8>,
+    adler: u32,
+}
+
+/// `rgba`: the band's rows, after `context` (0 or 1) rows above it.
+fn compress_band(rgba: &[u8], width: usize, context: usize) -> Band {
+    let stride = 1 + 3 * width;
+    let rows = rgba.len() / (4 * width).max(1);
+    let mut raw = vec![0u8; rows * stride];
+    for (dest, src) in raw
+        .chunks_exact_mut(stride)
+        .zip(rgba.chunks_exact(4 * width))
+    {
+        // Byte 0: filter type None; then the pixels' RGB bytes (premultiplied = straight colour
+        // when alpha is 255).
+        for (d, s) in dest[1..].chunks_exact_mut(3).zip(src.chunks_exact(4)) {
+            d.copy_from_slice(&s[..3]);
+        }
+    }
+    let start = context * stride;
+    let mut out = Bits::with_capacity((raw.len() - start) / 8 + 16);
+    out.put(0b010, 3); // BFINAL = 0, BTYPE = 01 (fixed Huffman)
+    deflate_fixed(&raw, start, stride, &mut out);
+    out.code(256); // end of block
+                   // Sync flush: an empty stored block (BFINAL 0, BTYPE 00), padded to a byte, LEN 0, NLEN !0.
+    out.put(0, 3);
+    out.flush_to_byte();
+    out.bytes(&[0x00, 0x00, 0xff, 0xff]);
+    Band {
+        deflate: out.buf,
+        adler: adler32(raw.get(start..).unwrap_or_default()),
+    }
+}
+
+/// Compressed bands per picture width and first row, most recently used first, keyed by their
+/// pixels (compared whole: no hash to collide).
+static BAND_CACHE: Mutex<BandCache> = Mutex::new(BandCache {
+    bands: BTreeMap::new(),
+    bytes: 0,
+});
+/// Bands kept per position (several games and readers on one board), and bytes in all.
+const BAND_VARIANTS: usize = 32;
+const BAND_BYTES: usize = 48 << 20;
+
+/// Per (picture width, first row): (pixels with the row above, compressed band), newest first.
+type Variants = Vec<(Vec<u8>, Band)>;
+
+struct BandCache {
+    bands: BTreeMap<(usize, usize), Variants>,
+    bytes: usize,
+}
+
+fn band_cached(width: usize, y0: usize, key: &[u8]) -> Option<Band> {
+    let mut cache = BAND_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let variants = cache.bands.get_mut(&(width, y0))?;
+    let i = variants.iter().position(|(k, _)| k == key)?;
+    let entry = variants.remove(i);
+    let band = entry.1.clone();
+    variants.insert(0, entry);
+    Some(band)
+}
+
+fn store_band(width: usize, y0: usize, key: &[u8], band: &Band) {
+    let mut guard = BAND_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let cache = &mut *guard;
+    let variants = cache.bands.entry((width, y0)).or_default();
+    if variants.iter().any(|(k, _)| k == key) {
+        return; // another thread stored it meanwhile
+    }
+    cache.bytes += key.len() + band.deflate.len();
+    variants.insert(0, (key.to_vec(), band.clone()));
+    let size = |(k, b): &(Vec<u8>, Band)| k.len() + b.deflate.len();
+    if variants.len() > BAND_VARIANTS {
+        if let Some(old) = variants.pop() {
+            cache.bytes -= size(&old);
+        }
+    }
+    // Over the budget: the least recent variant of each position goes, in turn.
+    while cache.bytes > BAND_BYTES {
+        let mut freed = 0;
+        for variants in cache.bands.values_mut() {
+            if variants.len() > 1 {
+                if let Some(old) = variants.pop() {
+                    freed += size(&old);
+                }
+            }
+        }
+        cache.bytes -= freed;
+        if freed == 0 {
+            break;
+        }
+    }
+}
+
+/// Empties the band cache (tests: a miss and a hit give the same bytes).
+pub(super) fn clear_cache() {
+    let mut cache = BAND_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache.bands.clear();
+    cache.bytes = 0;
+}
+
+/// Adler-32 of A followed by B, from Adler-32 of A, of B, and the length of B (zlib's
+/// adler32_combine).
+fn adler32_combine(a: u32, b: u32, len_b: usize) -> u32 {
+    const MOD: u64 = 65521;
+    let rem = len_b as u64 % MOD;
+    let (a1, b1) = ((a & 0xffff) as u64, (a >> 16) as u64);
+    let (a2, b2) = ((b & 0xffff) as u64, (b >> 16) as u64);
+    let sum1 = (a1 + a2 + MOD - 1) % MOD;
+    let sum2 = (b1 + b2 + rem * a1 + MOD - rem) % MOD;
+    ((sum2 as u32) << 16) | sum1 as u32
+}
+
+/// Fixed-Huffman symbols for `raw[start..]`; matches may reach back before `start`.
+fn deflate_fixed(raw: &[u8], start: usize, stride: usize, out: &mut Bits) {
+    // The row above first: on a board most rows repeat the one above, whole.
     let candidates: [usize; 4] = [stride, 3, stride.saturating_sub(3), stride + 3];
     let n = raw.len();
-    let mut i = 0;
+    let mut i = start;
     while i < n {
         let max = MAX_MATCH.min(n - i);
         let mut best_len = 0;
@@ -45,10 +201,6 @@ pub(super) fn compress(raw: &[u8], stride: usize) -> Vec<u8> {
             i += 1;
         }
     }
-    out.code(256); // end of block
-    out.flush_to_byte();
-    out.bytes(&adler32(raw).to_be_bytes());
-    out.buf
 }
 
 const MAX_MATCH: usize = 258;
@@ -223,4 +375,30 @@ impl Bits {
 
 fn reverse(code: u32, len: u32) -> u32 {
     code.reverse_bits() >> (32 - len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adler32_known_values_and_combination() {
+        assert_eq!(adler32(b"Wikipedia"), 0x11e6_0398);
+        assert_eq!(adler32(b""), 1);
+        let data: Vec<u8> = (0..20_000u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        // Direct sum, byte by byte, as RFC 1950 defines it.
+        let (mut a, mut b) = (1u32, 0u32);
+        for &x in &data {
+            a = (a + x as u32) % 65521;
+            b = (b + a) % 65521;
+        }
+        assert_eq!(adler32(&data), (b << 16) | a);
+        for cut in [0, 1, 15, 16, 5552, 5553, 19_999, 20_000] {
+            let (x, y) = data.split_at(cut);
+            assert_eq!(
+                adler32_combine(adler32(x), adler32(y), y.len()),
+                adler32(&data)
+            );
+        }
+    }
 }
