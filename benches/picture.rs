@@ -82,7 +82,7 @@ fn step(pic: &Picture, i: usize, reader: usize) -> Picture {
     let mut p = pic.clone();
     let sq = |s: &str| -> Square { p.board.parse_square(s).unwrap() };
     let walk = [
-        "B5", "B6", "C6", "C5", "C4", "B4", "A4", "A5", "A6", "A7", "B7", "C7", "D7",
+        "B5", "B6", "C6", "C5", "C4", "B4", "A4", "A5", "A6", "A3", "B3", "C3", "D4",
     ];
     let (from, to) = (walk[i % walk.len()], walk[(i + 1) % walk.len()]);
     p.path = vec![sq(from), sq(to)];

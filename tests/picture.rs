@@ -660,3 +660,20 @@ fn png_rows_round_trip_through_the_encoder() {
         .collect();
     assert!(image.rgb == rgb);
 }
+
+#[test]
+fn a_transparent_pixel_keeps_its_alpha_in_the_png() {
+    // Never drawn today (the background is opaque), but the encoder must not drop alpha.
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(20, 20).unwrap();
+    pixmap.fill(resvg::tiny_skia::Color::from_rgba8(10, 20, 30, 255));
+    let last = pixmap.data().len() - 4;
+    pixmap.data_mut()[last..].copy_from_slice(&[0, 0, 0, 0]);
+    let bytes = picture::encode_png(&pixmap).unwrap();
+    let decoder = png::Decoder::new(std::io::Cursor::new(&bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgba);
+    assert_eq!(&buf[..4], &[10, 20, 30, 255]);
+    assert_eq!(&buf[buf.len() - 4..], &[0, 0, 0, 0]);
+}

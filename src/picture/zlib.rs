@@ -20,8 +20,8 @@ const BAND_ROWS: usize = 8;
 
 /// The zlib stream (RFC 1950/1951) of an opaque picture: `rgba` holds `height` rows of `width`
 /// premultiplied RGBA pixels (straight colour, all alpha 255); the stream holds the PNG rows of
-/// the RGB image (filter type None).
-pub(super) fn compress_rgba(rgba: &[u8], width: usize, height: usize) -> Vec<u8> {
+/// the RGB image (filter type None). `None` if a pixel is not opaque.
+pub(super) fn compress_rgba(rgba: &[u8], width: usize, height: usize) -> Option<Vec<u8>> {
     let stride = 1 + 3 * width;
     let mut out = Vec::with_capacity(height * stride / 10 + 64);
     // CMF 0x78 (deflate, 32 KiB window), FLG 0x01 (fastest; header % 31 == 0).
@@ -35,18 +35,23 @@ pub(super) fn compress_rgba(rgba: &[u8], width: usize, height: usize) -> Vec<u8>
         let key = rgba
             .get((y0 - context) * row_bytes..y1 * row_bytes)
             .unwrap_or_default();
-        let band = band_cached(width, y0, key).unwrap_or_else(|| {
-            let band = compress_band(key, width, context);
-            store_band(width, y0, key, &band);
-            band
-        });
+        let band = match band_cached(width, y0, key) {
+            Some(band) => band,
+            // Only opaque bands are compressed and cached: a hit is opaque too.
+            None if key.chunks_exact(4).fold(255, |all, p| all & p[3]) == 255 => {
+                let band = compress_band(key, width, context);
+                store_band(width, y0, key, &band);
+                band
+            }
+            None => return None,
+        };
         out.extend_from_slice(&band.deflate);
         adler = adler32_combine(adler, band.adler, (y1 - y0) * stride);
     }
     // The last block: empty, final, fixed Huffman (BFINAL 1, BTYPE 01, end-of-block code 0000000).
     out.extend_from_slice(&[0x03, 0x00]);
     out.extend_from_slice(&adler.to_be_bytes());
-    out
+    Some(out)
 }
 
 /// One band's DEFLATE blocks (ending byte-aligned, never final) and the Adler-32 of its rows.
@@ -171,12 +176,18 @@ fn deflate_fixed(raw: &[u8], start: usize, stride: usize, out: &mut Bits) {
     let candidates: [usize; 4] = [stride, 3, stride.saturating_sub(3), stride + 3];
     let n = raw.len();
     let mut i = start;
+    // The first three bytes at `j` (a match is at least three long).
+    let head = |j: usize| match raw.get(j..j + 3) {
+        Some(b) => u32::from_le_bytes([b[0], b[1], b[2], 0]),
+        None => u32::MAX,
+    };
     while i < n {
         let max = MAX_MATCH.min(n - i);
         let mut best_len = 0;
         let mut best_dist = 0;
+        let here = head(i);
         for &d in &candidates {
-            if d == 0 || d > i || d > 32768 {
+            if d == 0 || d > i || d > 32768 || max < 3 || head(i - d) != here {
                 continue;
             }
             // Only a match longer than the best so far counts: check its last byte first.
@@ -238,14 +249,13 @@ pub(super) fn adler32(data: &[u8]) -> u32 {
         let mut s2 = [0u32; 16];
         let mut nblocks = 0u64;
         for block in blocks {
-            let block: &[u8; 16] = block.try_into().unwrap_or(&[0; 16]);
-            for j in 0..16 {
-                s2[j] += s1[j];
-                s1[j] += block[j] as u32;
-            }
+            let block: [u8; 16] = block.try_into().unwrap_or([0; 16]);
+            let x: [u32; 16] = block.map(u32::from);
+            s2 = std::array::from_fn(|j| s2[j] + s1[j]);
+            s1 = std::array::from_fn(|j| s1[j] + x[j]);
             nblocks += 1;
         }
-        // Every byte of a block adds to `a`; to `b` it adds once per following byte and itself.
+        // A block's byte adds to `a` once; to `b` once per byte from it to the chunk's end.
         let len = nblocks * 16;
         let sum1: u64 = s1.iter().map(|&v| v as u64).sum();
         let sum2: u64 = 16 * s2.iter().map(|&v| v as u64).sum::<u64>()
@@ -305,13 +315,8 @@ impl Bits {
 
     /// A literal/length symbol in the fixed code (Huffman codes go most significant bit first).
     fn code(&mut self, sym: u32) {
-        let (code, len) = match sym {
-            0..=143 => (0x30 + sym, 8),
-            144..=255 => (0x190 + sym - 144, 9),
-            256..=279 => (sym - 256, 7),
-            _ => (0xc0 + sym - 280, 8),
-        };
-        self.put(reverse(code, len), len);
+        let (code, len) = FIXED[sym as usize % 288];
+        self.put(code as u32, len as u32);
     }
 
     fn literal(&mut self, byte: u8) {
@@ -372,6 +377,25 @@ impl Bits {
         }
     }
 }
+
+/// The fixed literal/length code (RFC 1951 3.2.6), bit-reversed for the LSB-first writer, and
+/// its length.
+const FIXED: [(u16, u8); 288] = {
+    let mut table = [(0u16, 0u8); 288];
+    let mut sym = 0;
+    while sym < 288 {
+        let s = sym as u32;
+        let (code, len) = match s {
+            0..=143 => (0x30 + s, 8),
+            144..=255 => (0x190 + s - 144, 9),
+            256..=279 => (s - 256, 7),
+            _ => (0xc0 + s - 280, 8),
+        };
+        table[sym] = ((code.reverse_bits() >> (32 - len)) as u16, len as u8);
+        sym += 1;
+    }
+    table
+};
 
 fn reverse(code: u32, len: u32) -> u32 {
     code.reverse_bits() >> (32 - len)
