@@ -356,7 +356,7 @@ fn draw_item(head: &str, item: &str, pixmap: &mut Pixmap) -> Result<(), PictureE
 /// by the picture's size and the item's whole SVG text, compared as text (no hash to collide).
 static ITEM_CACHE: Mutex<Vec<Item>> = Mutex::new(Vec::new());
 const ITEM_ENTRIES: usize = 512;
-const ITEM_BYTES: usize = 32 << 20;
+const ITEM_BYTES: usize = 16 << 20;
 /// Backgrounds kept per item (a counter that fire or movement passed under, a reader's view).
 const ITEM_VARIANTS: usize = 4;
 

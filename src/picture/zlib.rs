@@ -98,8 +98,8 @@ static BAND_CACHE: Mutex<BandCache> = Mutex::new(BandCache {
     bytes: 0,
 });
 /// Bands kept per position (several games and readers on one board), and bytes in all.
-const BAND_VARIANTS: usize = 32;
-const BAND_BYTES: usize = 48 << 20;
+const BAND_VARIANTS: usize = 16;
+const BAND_BYTES: usize = 24 << 20;
 
 /// Per (picture width, first row): (pixels with the row above, compressed band), newest first.
 type Variants = Vec<(Vec<u8>, Band)>;
