@@ -188,8 +188,9 @@ type Pixmap = resvg::tiny_skia::Pixmap;
 ///
 /// 1. the static layer (background, terrain, grid, coordinates: the same for every step of every
 ///    game on the same board) from [`STATIC_CACHE`], or drawn and kept there;
-/// 2. the dynamic layer (cover, movement, counters, wrecks, fire) drawn over a copy of it; it
-///    stays inside the board and its margins;
+/// 2. the dynamic layer (cover, movement, counters, wrecks, fire) drawn over a copy of it, item
+///    by item in the document's order, each pasted from [`ITEM_CACHE`] when it was drawn before
+///    over the same pixels (see [`draw_item`]); it stays inside the board and its margins;
 /// 3. the legend's rows (from `legend_y` down, where the single-pass picture has only the
 ///    background and the legend) from [`LEGEND_CACHE`], or drawn on the bare background and kept.
 ///
