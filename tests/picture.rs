@@ -4,6 +4,14 @@
 use dustmail::dust_tactics::model::{Board, CoverElement, CoverKind, Square, UnitType};
 use dustmail::picture::{self, side_colours, FireLine, Picture, UnitMarker, MARGIN_PX, SQUARE_PX};
 
+/// Held by the tests that empty the picture caches or count their hits: the tests of this file
+/// run in parallel threads of one process, sharing the caches.
+static CACHES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn caches() -> std::sync::MutexGuard<'static, ()> {
+    CACHES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn sq(board: &Board, name: &str) -> Square {
     board.parse_square(name).expect("test square on the board")
 }
@@ -570,6 +578,7 @@ fn cached_static_layer_draws_the_same_pixels_as_one_pass() {
 
 #[test]
 fn cache_hit_and_miss_give_the_same_bytes() {
+    let _caches = caches();
     for pic in varied_pictures() {
         picture::clear_static_cache();
         let miss = picture::png(&pic).unwrap();
@@ -603,6 +612,7 @@ fn cache_hit_and_miss_give_the_same_bytes() {
 
 #[test]
 fn a_picture_drawn_again_comes_from_the_item_cache_with_the_same_pixels() {
+    let _caches = caches();
     // Stats are per thread: this test's own pictures only.
     for (i, pic) in varied_pictures().iter().enumerate() {
         let first = picture::pixels(pic).unwrap();
@@ -676,4 +686,31 @@ fn a_transparent_pixel_keeps_its_alpha_in_the_png() {
     assert_eq!(info.color_type, png::ColorType::Rgba);
     assert_eq!(&buf[..4], &[10, 20, 30, 255]);
     assert_eq!(&buf[buf.len() - 4..], &[0, 0, 0, 0]);
+}
+
+#[test]
+fn a_picture_partly_cached_gives_the_bytes_of_an_empty_cache() {
+    let _caches = caches();
+    // One step later: a unit moved and fired. Its picture shares most rows and items with the
+    // one before (cache partly warm); its bytes are those drawn from nothing.
+    let before = sample();
+    let mut after = sample();
+    after.units[0].square = sq(&after.board, "A8");
+    after.path = vec![sq(&after.board, "B8"), sq(&after.board, "A8")];
+    after.fire = vec![FireLine {
+        from: sq(&after.board, "A8"),
+        to: sq(&after.board, "H2"),
+        hit: true,
+    }];
+    picture::clear_static_cache();
+    let alone = picture::png(&after).unwrap();
+    picture::clear_static_cache();
+    picture::png(&before).unwrap();
+    let (hits, _) = picture::item_cache_stats();
+    let partly = picture::png(&after).unwrap();
+    assert!(
+        picture::item_cache_stats().0 > hits,
+        "some items came from the cache"
+    );
+    assert_eq!(alone, partly);
 }
