@@ -12,6 +12,7 @@
 use crate::dust_tactics::model::{Board, CoverKind, SideId, Square, Terrain, UnitType};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
+use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Pixels per board square.
@@ -187,8 +188,9 @@ type Pixmap = resvg::tiny_skia::Pixmap;
 ///
 /// 1. the static layer (background, terrain, grid, coordinates: the same for every step of every
 ///    game on the same board) from [`STATIC_CACHE`], or drawn and kept there;
-/// 2. the dynamic layer (cover, movement, counters, wrecks, fire) drawn over a copy of it; it
-///    stays inside the board and its margins;
+/// 2. the dynamic layer (cover, movement, counters, wrecks, fire) drawn over a copy of it, item
+///    by item in the document's order, each pasted from [`ITEM_CACHE`] when it was drawn before
+///    over the same pixels (see [`draw_item`]); it stays inside the board and its margins;
 /// 3. the legend's rows (from `legend_y` down, where the single-pass picture has only the
 ///    background and the legend) from [`LEGEND_CACHE`], or drawn on the bare background and kept.
 ///
@@ -211,11 +213,16 @@ pub fn pixels(pic: &Picture) -> Result<Pixmap, PictureError> {
     let mut pixmap = (*base).clone();
 
     // Characters the embedded fonts lack would vanish: draw them as `?` instead.
+    let mut head = String::with_capacity(1024);
+    svg_open(&mut head, &layout);
     let mut text = String::with_capacity(8 * 1024);
-    svg_open(&mut text, &layout);
-    dynamic_layer(&mut text, pic, true);
-    text.push_str("</svg>\n");
-    draw(&text, &mut pixmap)?;
+    let mut items = Vec::new();
+    dynamic_layer(&mut text, pic, true, &mut items);
+    for range in items {
+        if let Some(item) = text.get(range).filter(|t| !t.is_empty()) {
+            draw_item(&head, item, &mut pixmap)?;
+        }
+    }
 
     let mut text = String::with_capacity(4 * 1024);
     svg_open(&mut text, &layout);
@@ -248,19 +255,204 @@ pub fn pixels_single_pass(pic: &Picture) -> Result<Pixmap, PictureError> {
 
 /// Parses `text` and draws it over what `pixmap` holds.
 fn draw(text: &str, pixmap: &mut Pixmap) -> Result<(), PictureError> {
+    render(&parse(text)?, pixmap);
+    Ok(())
+}
+
+fn parse(text: &str) -> Result<resvg::usvg::Tree, PictureError> {
     let opt = resvg::usvg::Options {
         font_family: FONT.to_string(),
         fontdb: fonts(),
         ..Default::default()
     };
-    let tree =
-        resvg::usvg::Tree::from_str(text, &opt).map_err(|e| PictureError::Svg(e.to_string()))?;
+    resvg::usvg::Tree::from_str(text, &opt).map_err(|e| PictureError::Svg(e.to_string()))
+}
+
+fn render(tree: &resvg::usvg::Tree, pixmap: &mut Pixmap) {
     resvg::render(
-        &tree,
+        tree,
         resvg::tiny_skia::Transform::identity(),
         &mut pixmap.as_mut(),
     );
+}
+
+/// Draws one item of the dynamic layer (`item`: its SVG elements; `head`: the document's opening)
+/// over `pixmap`, from [`ITEM_CACHE`] when the item was drawn before over the same pixels.
+///
+/// Drawing an item changes only the pixels inside its region, each according to its own previous
+/// value (painting over, and group opacity, are per pixel): the same text over the same region
+/// pixels gives the same region pixels, so a hit pastes exactly what drawing would give. Parsing
+/// an item's text (shaping its labels) and rasterising it was most of a picture's time; counters
+/// mostly stand still from one step to the next, and the readers of one step see the same board.
+fn draw_item(head: &str, item: &str, pixmap: &mut Pixmap) -> Result<(), PictureError> {
+    let size = (pixmap.width(), pixmap.height());
+    let mut known: Option<Option<Region>> = None;
+    {
+        let mut cache = ITEM_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = cache.iter().position(|e| e.size == size && e.text == item) {
+            let entry = cache.remove(i);
+            let mut hit = false;
+            if let Some(r) = entry.region {
+                if let Some((_, after)) = entry.variants.iter().find(|(b, _)| r.equals(pixmap, b)) {
+                    r.paste(pixmap, after);
+                    hit = true;
+                }
+            }
+            known = Some(entry.region);
+            cache.insert(0, entry);
+            if hit {
+                ITEM_STATS.with(|s| s.set((s.get().0 + 1, s.get().1)));
+                return Ok(());
+            }
+        }
+    }
+    ITEM_STATS.with(|s| s.set((s.get().0, s.get().1 + 1)));
+    let tree = parse(&format!("{head}{item}</svg>\n"))?;
+    let region = known.unwrap_or_else(|| Region::of(&tree, size));
+    let before = region.map(|r| r.copy(pixmap));
+    render(&tree, pixmap);
+    let mut cache = ITEM_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let i = match cache.iter().position(|e| e.size == size && e.text == item) {
+        Some(i) => i,
+        None => {
+            cache.insert(
+                0,
+                Item {
+                    size,
+                    text: item.to_string(),
+                    region,
+                    variants: Vec::new(),
+                },
+            );
+            0
+        }
+    };
+    let mut entry = cache.remove(i);
+    if let (Some(r), Some(before)) = (entry.region, before) {
+        entry.variants.retain(|(b, _)| *b != before);
+        entry.variants.insert(0, (before, r.copy(pixmap)));
+        entry.variants.truncate(ITEM_VARIANTS);
+    }
+    cache.insert(0, entry);
+    cache.truncate(ITEM_ENTRIES);
+    // Bounded in bytes too: long lines of fire keep large regions.
+    let mut total = 0;
+    let keep = cache
+        .iter()
+        .take_while(|e| {
+            total += e.text.len()
+                + e.variants
+                    .iter()
+                    .map(|(b, a)| b.len() + a.len())
+                    .sum::<usize>();
+            total <= ITEM_BYTES
+        })
+        .count()
+        .max(1);
+    cache.truncate(keep);
     Ok(())
+}
+
+/// Drawn items, most recently used first (at most [`ITEM_ENTRIES`], [`ITEM_BYTES`] in all), keyed
+/// by the picture's size and the item's whole SVG text, compared as text (no hash to collide).
+static ITEM_CACHE: Mutex<Vec<Item>> = Mutex::new(Vec::new());
+const ITEM_ENTRIES: usize = 512;
+const ITEM_BYTES: usize = 16 << 20;
+/// Backgrounds kept per item (a counter that fire or movement passed under, a reader's view).
+const ITEM_VARIANTS: usize = 4;
+
+thread_local! {
+    /// Hits and misses of [`ITEM_CACHE`] in this thread (tests).
+    static ITEM_STATS: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// Hits and misses of the item cache so far in the calling thread.
+#[doc(hidden)]
+pub fn item_cache_stats() -> (usize, usize) {
+    ITEM_STATS.with(|s| s.get())
+}
+
+struct Item {
+    size: (u32, u32),
+    text: String,
+    /// The pixels drawing the item can change; `None` if its bounds were unknown (never cached).
+    region: Option<Region>,
+    /// The region's pixels before and after drawing, for the backgrounds seen lately.
+    variants: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+/// A rectangle of pixels inside the picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Region {
+    x: usize,
+    y: usize,
+    w: usize,
+    h: usize,
+}
+
+impl Region {
+    /// Margin around the drawing's bounds: anti-aliasing reaches the pixels a shape touches
+    /// (one beyond its bounds at most), the rest is safety.
+    const MARGIN: f32 = 4.0;
+
+    /// Where the tree can paint: its layer bounds (strokes, markers and text included) and
+    /// stroke bounds, rounded out with a margin, clipped to the picture.
+    fn of(tree: &resvg::usvg::Tree, (w, h): (u32, u32)) -> Option<Region> {
+        let root = tree.root();
+        let layer = root.abs_layer_bounding_box();
+        let stroke = root.abs_stroke_bounding_box();
+        let x0 = layer.left().min(stroke.left()) - Self::MARGIN;
+        let y0 = layer.top().min(stroke.top()) - Self::MARGIN;
+        let x1 = layer.right().max(stroke.right()) + Self::MARGIN;
+        let y1 = layer.bottom().max(stroke.bottom()) + Self::MARGIN;
+        if ![x0, y0, x1, y1].iter().all(|v| v.is_finite()) {
+            return None;
+        }
+        let clamp = |v: f32, max: u32| (v.max(0.0) as u32).min(max) as usize;
+        let (x0, y0) = (clamp(x0.floor(), w), clamp(y0.floor(), h));
+        let (x1, y1) = (clamp(x1.ceil(), w), clamp(y1.ceil(), h));
+        (x1 > x0 && y1 > y0).then_some(Region {
+            x: x0,
+            y: y0,
+            w: x1 - x0,
+            h: y1 - y0,
+        })
+    }
+
+    fn rows<'a>(&self, data: &'a [u8], width: usize) -> impl Iterator<Item = &'a [u8]> + 'a {
+        let (x, w) = (self.x * 4, self.w * 4);
+        data.chunks_exact(width * 4)
+            .skip(self.y)
+            .take(self.h)
+            .map(move |row| row.get(x..x + w).unwrap_or_default())
+    }
+
+    fn copy(&self, pixmap: &Pixmap) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.w * self.h * 4);
+        for row in self.rows(pixmap.data(), pixmap.width() as usize) {
+            out.extend_from_slice(row);
+        }
+        out
+    }
+
+    fn equals(&self, pixmap: &Pixmap, bytes: &[u8]) -> bool {
+        bytes.len() == self.w * self.h * 4
+            && self
+                .rows(pixmap.data(), pixmap.width() as usize)
+                .zip(bytes.chunks_exact(self.w * 4))
+                .all(|(a, b)| a == b)
+    }
+
+    fn paste(&self, pixmap: &mut Pixmap, bytes: &[u8]) {
+        let width = pixmap.width() as usize;
+        let (x, w) = (self.x * 4, self.w * 4);
+        let rows = pixmap.data_mut().chunks_exact_mut(width * 4).skip(self.y);
+        for (row, src) in rows.zip(bytes.chunks_exact(w)) {
+            if let Some(dest) = row.get_mut(x..x + w) {
+                dest.copy_from_slice(src);
+            }
+        }
+    }
 }
 
 /// Rendered static layers: one per board (terrain and size), 0.6 MB each for the skirmish board.
@@ -327,28 +519,48 @@ impl<T> Cache<T> {
 pub fn clear_static_cache() {
     STATIC_CACHE.clear();
     LEGEND_CACHE.clear();
+    ITEM_CACHE.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    zlib::clear_cache();
 }
 
-/// PNG bytes of `pixmap` with the filter and DEFLATE settings chosen below.
+/// PNG bytes of `pixmap`: opaque RGB rows without filters, compressed by
+/// [`zlib::compress_rgba`] (bands of rows cached by their pixels).
+///
+/// Measured on a mid-game skirmish picture, 340×504 px (`cargo bench --bench picture`, release,
+/// encode only, a loaded 2-core machine):
+///   own matcher, every band compressed (cache miss)          0.82 ms  41.1 KB
+///   own matcher, every band from the cache                   0.03 ms  41.1 KB
+///   png's zlib 1 + no filter (used before)                   1.12 ms  34.2 KB
+///   png's fdeflate + adaptive (`Fast`) / Paeth / Up          0.70 / 0.83 / 0.72 ms  51 / 53 / 81 KB
+///   png's zlib 2 + no filter                                 1.95 ms  25.5 KB
+/// The board is flat colour: without filters, runs of one pixel and rows equal to the row above
+/// are whole repeats, which zlib's hash chains find slowly and a matcher trying only those few
+/// distances finds at once; its fixed Huffman code costs ~7 KB against zlib 1, well under the
+/// ~60 KB a mail can carry twice (inline and attached, base64). The bigger win is the band
+/// cache: a step changes a few squares, so most bands of a picture were compressed before (the
+/// other reader's picture of the same step, the same board a step earlier). The bytes depend on
+/// the pixels alone, never on the cache or a library's version.
 #[doc(hidden)]
 pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
-    encode_png_with(pixmap, PNG_FILTER, PNG_DEFLATE)
+    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+    let Some(idat) = zlib::compress_rgba(pixmap.data(), w, h) else {
+        // Not reached today (the background is opaque): png's own encoder, with alpha.
+        return encode_png_with(pixmap, PNG_FILTER, PNG_DEFLATE);
+    };
+    let err = |e: png::EncodingError| PictureError::Encode(e.to_string());
+    let mut out = Vec::with_capacity(idat.len() + 128);
+    let mut enc = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut w = enc.write_header().map_err(err)?;
+    w.write_chunk(png::chunk::IDAT, &idat).map_err(err)?;
+    w.finish().map_err(err)?;
+    Ok(out)
 }
 
-// zlib level 1 (miniz_oxide through flate2) without row filters. Measured on a mid-game skirmish
-// picture, 340×504 px (`cargo bench --bench picture`, release, encode only):
-//   fdeflate + adaptive filter (png's `Fast`, used before)  0.70 ms  50.5 KB
-//   fdeflate + Paeth / Up                                   0.60 / 0.48 ms  53 / 81 KB
-//   zlib 1 + no filter (chosen)                             1.12 ms  34.2 KB
-//   zlib 1 + adaptive / Paeth                               1.45 / 1.32 ms  35.6 / 36.2 KB
-//   zlib 2 / 3 / 6 + no filter                              1.95 / 2.38 / 4.6 ms  25.5 / 22.9 / 22.3 KB
-// The board is flat colour: without filters LZ77 finds whole repeated runs of pixels, which
-// filters turn into noise, so "no filter" is both the fastest and the smallest with zlib. Every
-// report mail carries the PNG twice (inline and attached) in base64: 16 KB less PNG is ~43 KB
-// less mail per recipient (SMTP, outbox, mailboxes), for 0.4 ms more a picture. Level 2 halves
-// that again only for 0.8 ms more. In `cargo bench --bench intake` (100 games, 3008 report mails)
-// fdeflate and zlib 1 ran within noise of each other (10.5–11.3 s against 10.7–12.8 s). The bytes are the same on every run (zlib is deterministic);
-// a different flate2 backend chosen at build time may compress differently.
+mod zlib;
+
+// png's own encoder, for pictures with transparency (none today) and the bench's comparisons.
 const PNG_FILTER: png::Filter = png::Filter::NoFilter;
 const PNG_DEFLATE: png::DeflateCompression = png::DeflateCompression::Level(1);
 
@@ -447,7 +659,7 @@ fn render_svg(pic: &Picture, font_safe: bool) -> String {
     let mut out = String::with_capacity(16 * 1024);
     svg_open(&mut out, &layout);
     static_layer(&mut out, pic, &layout);
-    dynamic_layer(&mut out, pic, font_safe);
+    dynamic_layer(&mut out, pic, font_safe, &mut Vec::new());
     legend_layer(&mut out, pic, &layout, font_safe);
     out.push_str("</svg>\n");
     out
@@ -488,11 +700,15 @@ fn background(out: &mut String, layout: &Layout) {
 
 /// What changes from step to step: cover, movement, units, wrecks, fire. Drawn over the static
 /// layer, in this order, and only inside the board and its margins (never on the legend's rows).
-fn dynamic_layer(out: &mut String, pic: &Picture, font_safe: bool) {
+///
+/// `items` receives the byte range in `out` of each thing drawn (a cover element, the movement,
+/// a counter, a wreck, a line of fire), which [`pixels`] draws and caches one by one.
+fn dynamic_layer(out: &mut String, pic: &Picture, font_safe: bool, items: &mut Vec<Range<usize>>) {
     let sides = pic.side_order();
     let text = |s: &str| text_content(s, font_safe);
     out.push_str("<g id=\"cover\">\n");
     for (sq, element) in &pic.board.cover {
+        let start = out.len();
         // Top-left corner: a counter standing on the element leaves it visible.
         let (x, y) = square_origin(*sq);
         let (_, max) = element.kind.armour_health();
@@ -513,30 +729,39 @@ fn dynamic_layer(out: &mut String, pic: &Picture, font_safe: bool) {
             );
         }
         out.push_str("</g>\n");
+        items.push(start..out.len());
     }
     out.push_str("</g>\n");
 
+    let start = out.len();
     movement(out, &pic.path);
+    items.push(start..out.len());
 
     out.push_str("<g id=\"units\">\n");
     for unit in &pic.units {
         let index = sides.iter().position(|s| *s == unit.side).unwrap_or(0);
         let (cx, cy) = square_centre(unit.square);
+        let start = out.len();
         counter(out, unit, cx, cy, side_colours(index), &text);
+        items.push(start..out.len());
     }
     out.push_str("</g>\n");
 
     out.push_str("<g id=\"destroyed\">\n");
     for sq in &pic.destroyed {
         let (cx, cy) = square_centre(*sq);
+        let start = out.len();
         wreck(out, cx, cy, 13);
+        items.push(start..out.len());
     }
     out.push_str("</g>\n");
 
     // Fire goes over the counters so a line is never hidden under a unit it passes.
     out.push_str("<g id=\"fire\">\n");
     for line in &pic.fire {
+        let start = out.len();
         fire_line(out, line);
+        items.push(start..out.len());
     }
     out.push_str("</g>\n");
 }

@@ -4,6 +4,14 @@
 use dustmail::dust_tactics::model::{Board, CoverElement, CoverKind, Square, UnitType};
 use dustmail::picture::{self, side_colours, FireLine, Picture, UnitMarker, MARGIN_PX, SQUARE_PX};
 
+/// Held by the tests that empty the picture caches or count their hits: the tests of this file
+/// run in parallel threads of one process, sharing the caches.
+static CACHES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn caches() -> std::sync::MutexGuard<'static, ()> {
+    CACHES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn sq(board: &Board, name: &str) -> Square {
     board.parse_square(name).expect("test square on the board")
 }
@@ -570,6 +578,7 @@ fn cached_static_layer_draws_the_same_pixels_as_one_pass() {
 
 #[test]
 fn cache_hit_and_miss_give_the_same_bytes() {
+    let _caches = caches();
     for pic in varied_pictures() {
         picture::clear_static_cache();
         let miss = picture::png(&pic).unwrap();
@@ -599,4 +608,109 @@ fn cache_hit_and_miss_give_the_same_bytes() {
     let first: Vec<Vec<u8>> = pics.iter().map(|p| picture::png(p).unwrap()).collect();
     let again: Vec<Vec<u8>> = pics.iter().map(|p| picture::png(p).unwrap()).collect();
     assert_eq!(first, again);
+}
+
+#[test]
+fn a_picture_drawn_again_comes_from_the_item_cache_with_the_same_pixels() {
+    let _caches = caches();
+    // Stats are per thread: this test's own pictures only.
+    for (i, pic) in varied_pictures().iter().enumerate() {
+        let first = picture::pixels(pic).unwrap();
+        let (hits, misses) = picture::item_cache_stats();
+        let again = picture::pixels(pic).unwrap();
+        let (hits2, misses2) = picture::item_cache_stats();
+        assert_eq!(misses2, misses, "picture {i}: every item was cached");
+        let items = pic.units.len()
+            + pic.fire.iter().filter(|f| f.from != f.to).count()
+            + pic.destroyed.len()
+            + pic.board.cover.len()
+            + usize::from(pic.path.windows(2).any(|w| w[0] != w[1]));
+        assert_eq!(hits2 - hits, items, "picture {i}");
+        assert!(first.data() == again.data(), "picture {i}");
+    }
+    // A counter that a movement path now passes under is drawn anew over the new background, not
+    // pasted from the old one.
+    let mut pic = sample();
+    pic.path.clear();
+    let plain = picture::pixels(&pic).unwrap();
+    pic.path = vec![sq(&pic.board, "A1"), sq(&pic.board, "I9")];
+    let crossed = picture::pixels(&pic).unwrap();
+    assert!(plain.data() != crossed.data());
+    assert!(crossed.data() == picture::pixels_single_pass(&pic).unwrap().data());
+}
+
+#[test]
+fn png_rows_round_trip_through_the_encoder() {
+    // Flat colour, runs, rows equal to the row above and noise (xorshift): the decoder gives back
+    // every pixel.
+    let (w, h) = (97u32, 61u32);
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).unwrap();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let data = pixmap.data_mut();
+    for (i, px) in data.chunks_exact_mut(4).enumerate() {
+        let (x, y) = (i as u32 % w, i as u32 / w);
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let rgb = match (x / 10 + y / 7) % 4 {
+            0 => [200, 180, 90],
+            1 => [(x * 3) as u8, 7, (y * 5) as u8],
+            2 if y % 2 == 1 => [1, 2, 3],
+            _ => [state as u8, (state >> 8) as u8, (state >> 16) as u8],
+        };
+        px.copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
+    }
+    let bytes = picture::encode_png(&pixmap).unwrap();
+    let image = Image::decode(&bytes);
+    assert_eq!((image.width, image.height), (w, h));
+    let rgb: Vec<u8> = pixmap
+        .data()
+        .chunks_exact(4)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect();
+    assert!(image.rgb == rgb);
+}
+
+#[test]
+fn a_transparent_pixel_keeps_its_alpha_in_the_png() {
+    // Never drawn today (the background is opaque), but the encoder must not drop alpha.
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(20, 20).unwrap();
+    pixmap.fill(resvg::tiny_skia::Color::from_rgba8(10, 20, 30, 255));
+    let last = pixmap.data().len() - 4;
+    pixmap.data_mut()[last..].copy_from_slice(&[0, 0, 0, 0]);
+    let bytes = picture::encode_png(&pixmap).unwrap();
+    let decoder = png::Decoder::new(std::io::Cursor::new(&bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgba);
+    assert_eq!(&buf[..4], &[10, 20, 30, 255]);
+    assert_eq!(&buf[buf.len() - 4..], &[0, 0, 0, 0]);
+}
+
+#[test]
+fn a_picture_partly_cached_gives_the_bytes_of_an_empty_cache() {
+    let _caches = caches();
+    // One step later: a unit moved and fired. Its picture shares most rows and items with the
+    // one before (cache partly warm); its bytes are those drawn from nothing.
+    let before = sample();
+    let mut after = sample();
+    after.units[0].square = sq(&after.board, "A8");
+    after.path = vec![sq(&after.board, "B8"), sq(&after.board, "A8")];
+    after.fire = vec![FireLine {
+        from: sq(&after.board, "A8"),
+        to: sq(&after.board, "H2"),
+        hit: true,
+    }];
+    picture::clear_static_cache();
+    let alone = picture::png(&after).unwrap();
+    picture::clear_static_cache();
+    picture::png(&before).unwrap();
+    let (hits, _) = picture::item_cache_stats();
+    let partly = picture::png(&after).unwrap();
+    assert!(
+        picture::item_cache_stats().0 > hits,
+        "some items came from the cache"
+    );
+    assert_eq!(alone, partly);
 }
