@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod config;
 pub mod crypto;
+pub mod dedup;
 pub mod dust_tactics;
 pub mod game;
 pub mod ledger;

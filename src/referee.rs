@@ -208,8 +208,9 @@ pub struct Derived<S> {
     pub state: S,
     /// Side → last accepted seq.
     pub last_seq: BTreeMap<String, u64>,
-    /// Mail sha256 → (block, ledger seq) of its recorded submissions.
-    pub mails: BTreeMap<String, Vec<(usize, u64)>>,
+    /// Mail sha256 → (block, ledger seq) of its recorded submissions (a constant-size filter in
+    /// the snapshot: see [`crate::dedup`]).
+    pub mails: crate::dedup::MailIndex,
     /// Time of the last step (deadlines count from it).
     pub last_step_at: String,
     pub revealed: BTreeMap<u32, String>,
@@ -235,7 +236,7 @@ impl<S> Derived<S> {
             head,
             state,
             last_seq: BTreeMap::new(),
-            mails: BTreeMap::new(),
+            mails: Default::default(),
             last_step_at: created.created_at.clone(),
             revealed: BTreeMap::new(),
             finished: None,
@@ -246,8 +247,8 @@ impl<S> Derived<S> {
         }
     }
 
-    /// A copy without the dedup index `mails`, which grows with the game and which no mail
-    /// about a step reads (every other field is copied: a new field must be listed here).
+    /// A copy without the dedup index `mails`, which no mail about a step reads (every other
+    /// field is copied: a new field must be listed here).
     fn without_mails(&self) -> Derived<S>
     where
         S: Clone,
@@ -256,7 +257,7 @@ impl<S> Derived<S> {
             head: self.head.clone(),
             state: self.state.clone(),
             last_seq: self.last_seq.clone(),
-            mails: BTreeMap::new(),
+            mails: Default::default(),
             last_step_at: self.last_step_at.clone(),
             revealed: self.revealed.clone(),
             finished: self.finished.clone(),
@@ -453,10 +454,7 @@ pub fn replay<G: Game>(
         match &e.event {
             Event::Created(_) => return Err(mismatch(file, n, "a second `created` line")),
             Event::Submission(s) => {
-                d.mails
-                    .entry(s.mail_sha256.clone())
-                    .or_default()
-                    .push((s.block, n));
+                d.mails.record(&s.mail_sha256, s.block, n);
                 if d.finished.is_some() && s.accepted {
                     return Err(mismatch(
                         file,
@@ -569,10 +567,7 @@ pub fn replay<G: Game>(
                 })?;
                 let lines = match (&c.signed, &c.command) {
                     (Some(sc), _) => {
-                        d.mails
-                            .entry(sc.mail_sha256.clone())
-                            .or_default()
-                            .push((sc.block, n));
+                        d.mails.record(&sc.mail_sha256, sc.block, n);
                         (edges.verify)(&created.referee_public_key, &sc.canonical, &sc.signature)
                             .map_err(|e| {
                             mismatch(
@@ -1977,10 +1972,11 @@ fn process_mail<G: Game>(
         };
         routed = true;
         // Crash recovery: this block is already in the ledger; only re-queue its replies.
+        let log = g.ledger.path().to_path_buf();
         if let Some(&(_, seq)) = g
             .derived
             .mails
-            .get(&inc.sha256)
+            .lookup(&inc.sha256, || recorded_mails(&log))?
             .and_then(|v| v.iter().find(|(b, _)| *b == bi))
         {
             sum.deduplicated += 1;
@@ -1996,6 +1992,18 @@ fn process_mail<G: Game>(
     } else {
         Disposition::Rejected
     })
+}
+
+/// Every mail block the ledger records: (mail sha256, block, line).
+fn recorded_mails(log: &Path) -> Result<Vec<(String, usize, u64)>, RefereeError> {
+    Ok(ledger::read_all(log)?
+        .into_iter()
+        .filter_map(|e| match e.event {
+            Event::Submission(s) => Some((s.mail_sha256, s.block, e.seq)),
+            Event::Control(c) => c.signed.map(|sc| (sc.mail_sha256, sc.block, e.seq)),
+            _ => None,
+        })
+        .collect())
 }
 
 fn try_load<G: Game>(
@@ -2266,11 +2274,7 @@ fn submit_block<G: Game>(
             note_absence(&mut g.derived, key, &a);
         }
     }
-    g.derived
-        .mails
-        .entry(inc.sha256.clone())
-        .or_default()
-        .push((bi, n));
+    g.derived.mails.record(&inc.sha256, bi, n);
     append_step(ctx, g, Event::Submission(Box::new(sub)), before)
 }
 
@@ -2288,7 +2292,7 @@ fn control_mail<G: Game>(
     let mut d = g.derived.clone();
     let (actions, results) = control_lines(&g.created, &mut d, &body.lines, ctx.now);
     d.last_seq.insert(REFEREE_SIDE.into(), body.seq);
-    d.mails.entry(inc.sha256.clone()).or_default().push((bi, n));
+    d.mails.record(&inc.sha256, bi, n);
     g.derived = d;
     sum.accepted += 1;
     let c = Control {
