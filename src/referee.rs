@@ -1743,17 +1743,18 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
     Ok(sum)
 }
 
-/// A run commits after this many mails or this much time, whichever comes first: one sync for
-/// many mails, while a run killed again and again (tests/crash.rs) still keeps what it did
-/// before each kill instead of redoing it.
+/// A run commits after this many mails or this much time (counting the rendering the commit
+/// will do), whichever comes first: one sync for many mails, while a run killed again and again
+/// (tests/crash.rs) still keeps what it did before each kill instead of redoing it.
 const COMMIT_EVERY_MAILS: usize = 512;
 const COMMIT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
 
-/// The run's group commit, in the order that keeps every promise: stale snapshots written; the
-/// ledgers, snapshots and staged mails made durable (one `syncfs` per filesystem); the staged
-/// mails released to the outbox; only then the processed mails leave `maildir/new`. A crash
-/// before the end leaves those mails in new/, where the next run finds them already in the
-/// ledger and re-queues their replies.
+/// The run's group commit, in the order that keeps every promise: the pending steps' mails
+/// rendered and staged; at the run's end the stale snapshots written; the ledgers, snapshots and
+/// staged mails made durable (one `syncfs` per filesystem); the staged mails released to the
+/// outbox; only then the processed mails leave `maildir/new`. A crash before the end leaves
+/// those mails in new/, where the next run finds them already in the ledger and re-queues their
+/// replies.
 fn commit<G: Game>(
     ctx: &Ctx<G>,
     games: &mut BTreeMap<String, Loaded<G::State>>,
