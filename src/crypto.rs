@@ -141,12 +141,29 @@ pub fn parse_public_key(text: &str) -> Result<VerifyingKey, KeyError> {
     };
     let bytes = decode_32(b64)
         .map_err(|e| KeyError(format!("`{shown}` is not a public key: {e}; {what}")))?;
-    VerifyingKey::from_bytes(&bytes).map_err(|_| {
+    let key = VerifyingKey::from_bytes(&bytes).map_err(|_| {
         KeyError(format!(
             "`{shown}` is not a valid ed25519 public key (the 32 bytes are not a curve point); \
              {what}"
         ))
-    })
+    })?;
+    // A small-order key (the identity among them) verifies signatures anybody can forge, and a
+    // non-canonical encoding lets two texts name one key: neither may be registered.
+    if key.is_weak() {
+        return Err(KeyError(format!(
+            "`{shown}` is a weak ed25519 public key (a point of small order, such as the \
+             identity): signatures under it can be forged by anyone; make a real key with \
+             `dustmail keygen --out KEYFILE`; {what}"
+        )));
+    }
+    if key.to_edwards().compress().to_bytes() != bytes {
+        return Err(KeyError(format!(
+            "`{shown}` is not the canonical encoding of its ed25519 point (the same key has \
+             another, canonical spelling); give the key exactly as `dustmail keygen` prints \
+             it; {what}"
+        )));
+    }
+    Ok(key)
 }
 
 fn decode_32(b64: &str) -> Result<[u8; 32], String> {
