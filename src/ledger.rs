@@ -14,6 +14,10 @@ use std::path::{Path, PathBuf};
 
 pub const ZERO_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 pub const LOG_FILE: &str = "log.jsonl";
+/// The largest `seq:` a signed block may carry (10^12: a mail a second for 30,000 years). A
+/// larger one is refused, so nobody can push a side's seq to u64::MAX and lock it out, and seq
+/// arithmetic cannot overflow.
+pub const MAX_SEQ: u64 = 1_000_000_000_000;
 
 /// Hex SHA-256 of some bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {

@@ -507,7 +507,7 @@ pub fn replay<G: Game>(
                 sum.signatures += 1;
                 let pkey = player_key(&players, &signer);
                 let last = d.last_seq.get(&pkey).copied().unwrap_or(0);
-                if s.player_seq <= last {
+                if s.player_seq <= last || s.player_seq > ledger::MAX_SEQ {
                     return Err(mismatch(
                         file,
                         n,
@@ -1615,7 +1615,8 @@ fn angle(id: &str) -> String {
 
 /// The next seq a side should sign.
 fn next_seq<S>(d: &Derived<S>, side: &str) -> u64 {
-    d.last_seq.get(side).copied().unwrap_or(0) + 1
+    // Saturating: an accepted seq never exceeds `ledger::MAX_SEQ`, but a v1 ledger may hold one.
+    d.last_seq.get(side).copied().unwrap_or(0).saturating_add(1)
 }
 
 /// A mail id part naming a recipient: the side when it has one player, else side and address;
@@ -2161,6 +2162,20 @@ fn check_block<S>(
         (Some(p.clone()), player_key(players, p))
     };
     let last = g.last_seq.get(&seq_key).copied().unwrap_or(0);
+    if body.seq > ledger::MAX_SEQ {
+        return Err(Refusal::new(
+            format!(
+                "seq {} is above {}, the largest seq this referee accepts",
+                body.seq,
+                ledger::MAX_SEQ
+            ),
+            "docs/orders.md \"The signed block\": seq counts up from 1 and stays below 10^12",
+            format!(
+                "sign your orders again with seq: {}",
+                last.saturating_add(1)
+            ),
+        ));
+    }
     if body.seq <= last {
         let whose = match &signer {
             Some(p) if seq_key != p.side => format!("player {} of side {}", p.address, p.side),
@@ -2172,7 +2187,10 @@ fn check_block<S>(
                 body.seq
             ),
             "DESIGN §4: seq is per player, strictly increasing",
-            format!("if these are new orders, sign them again with seq: {}", last + 1),
+            format!(
+                "if these are new orders, sign them again with seq: {}",
+                last.saturating_add(1)
+            ),
         ));
     }
     Ok(signer)

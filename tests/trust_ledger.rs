@@ -75,3 +75,70 @@ fn new_refuses_weak_and_non_canonical_keys() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
+
+/// A home with one Dust Tactics game `id` (skirmish, fixed seed), welcome mails delivered.
+fn home_with_game(root: &Path, id: &str, seed: u8) -> dustmail::config::Home {
+    let home = init_home(root, "file");
+    new_game(&home, id, &players(0), seed);
+    InProc::open(&home).run(NOW);
+    home
+}
+
+fn drop_mail(home: &dustmail::config::Home, name: &str, m: &str) {
+    std::fs::write(home.maildir().join("new").join(name), m).unwrap();
+}
+
+fn entries(home: &dustmail::config::Home, id: &str) -> Vec<dustmail::ledger::Entry> {
+    dustmail::ledger::read_all(&log_path(home, id)).unwrap()
+}
+
+fn last_submission(home: &dustmail::config::Home, id: &str) -> dustmail::ledger::Submission {
+    entries(home, id)
+        .into_iter()
+        .rev()
+        .find_map(|e| match e.event {
+            dustmail::ledger::Event::Submission(s) => Some(*s),
+            _ => None,
+        })
+        .unwrap()
+}
+
+// issue 10 finding 9: seq = u64::MAX is refused (it would lock the side out), with the bound and
+// the seq to use instead; the side then plays on with seq 1.
+#[test]
+fn a_seq_above_the_bound_is_refused_and_locks_nobody_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = home_with_game(&dir.path().join("h"), "g-seq", 1);
+    let ps = players(0);
+    let ann = &ps[0];
+    drop_mail(
+        &home,
+        "1.eml",
+        &mail(
+            &ann.address,
+            "huge@players.example",
+            &ann.key,
+            &orders("g-seq", "allies", u64::MAX, "first allies"),
+        ),
+    );
+    InProc::open(&home).run(NOW);
+    let s = last_submission(&home, "g-seq");
+    assert!(!s.accepted);
+    let r = s.refusal.unwrap();
+    assert!(r.reason.contains("1000000000000"), "{r:?}");
+    assert!(r.instead.contains("seq: 1"), "{r:?}");
+    let replay = dustmail(&home.root, &["replay", "g-seq"]);
+    assert_eq!(replay.status.code(), Some(0), "{}", text(&replay));
+    drop_mail(
+        &home,
+        "2.eml",
+        &mail(
+            &ann.address,
+            "one@players.example",
+            &ann.key,
+            &orders("g-seq", "allies", 1, "first allies"),
+        ),
+    );
+    InProc::open(&home).run(NOW);
+    assert!(last_submission(&home, "g-seq").accepted);
+}
