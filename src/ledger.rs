@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use ed25519_dalek::SigningKey;
 
 pub const ZERO_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 pub const LOG_FILE: &str = "log.jsonl";
@@ -38,6 +39,45 @@ pub struct Entry {
     pub prev: String,
     #[serde(flatten)]
     pub event: Event,
+    /// v2 ledgers: the referee's signature over the line without this member (always the
+    /// line's last member; see [`split_referee_sig`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referee_sig: Option<String>,
+}
+
+/// The dice version of new games (DESIGN §5 dice v2; `created` lines without it are v1).
+pub const DICE_VERSION: u32 = 2;
+
+/// Domain tag of the referee's signature over a ledger line (v2): it signs this tag, a newline,
+/// then the line's bytes without its `referee_sig` member.
+pub const LINE_SIG_TAG: &str = "dustmail/ledger-line/v2";
+
+/// The text the referee signs for a line whose bytes (without `referee_sig`) are `unsigned`.
+pub fn line_sig_text(unsigned: &str) -> String {
+    format!("{LINE_SIG_TAG}\n{unsigned}")
+}
+
+const SIG_MEMBER: &str = ",\"referee_sig\":\"";
+
+/// Splits a signed line into (the line without its `referee_sig` member, the signature), or
+/// None when the line does not end with that member. Inside JSON strings a quote is escaped, so
+/// the member's text cannot be faked by a value.
+pub fn split_referee_sig(line: &str) -> Option<(String, &str)> {
+    let body = line.strip_suffix("\"}")?;
+    let i = body.rfind(SIG_MEMBER)?;
+    let sig = &body[i + SIG_MEMBER.len()..];
+    if sig.is_empty() || sig.contains(['"', '\\']) {
+        return None;
+    }
+    Some((format!("{}}}", &body[..i]), sig))
+}
+
+fn dice_v1() -> u32 {
+    1
+}
+
+fn is_dice_v1(v: &u32) -> bool {
+    *v == 1
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,6 +126,10 @@ pub struct Created {
     /// The longest `absent until` a player may declare, in days from the mail.
     #[serde(default = "default_absence_days")]
     pub max_absence_days: u32,
+    /// 1 (absent): dice keyed by the line's seq, no referee line signatures. 2: dice v2 and
+    /// every line signed by the referee (`src/seed.rs`, docs/ledger.md).
+    #[serde(default = "dice_v1", skip_serializing_if = "is_dice_v1")]
+    pub dice_version: u32,
 }
 
 fn default_absence_days() -> u32 {
@@ -158,6 +202,9 @@ pub struct Submission {
     /// In a team side: the address of the player whose key signed (their units, their seq).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player: Option<String>,
+    /// v2, accepted: the game step this submission is (the n of the dice v2 key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n: Option<u64>,
     #[serde(flatten)]
     pub step: Step,
 }
@@ -190,6 +237,17 @@ pub struct Deadline {
     pub side: String,
     pub round: u32,
     pub at: String,
+    /// v2: the game step (n of the dice v2 key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n: Option<u64>,
+    /// v2: the side's deadline (RFC 3339) that the recorded settings and times give; `at` is
+    /// no earlier than it plus the grace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due: Option<String>,
+    /// v2: the referee's signature over the step's cause ([`deadline_cause`]); its SHA-256 is
+    /// the A of the dice v2 key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause_sig: Option<String>,
     #[serde(flatten)]
     pub step: Step,
 }
@@ -228,6 +286,18 @@ pub struct Control {
     /// The signed mail, when `by` is `mail`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signed: Option<SignedControl>,
+    /// v2, when an action applied: the game step this control is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n: Option<u64>,
+}
+
+/// The text whose referee signature keys a deadline default's dice (v2): only what the recorded
+/// settings fix, never the wall clock of the run or the outcome, so the referee (whose ed25519
+/// signatures are deterministic) has exactly one signature to give and cannot grind.
+pub fn deadline_cause(game_id: &str, n: u64, side: &str, round: u32, due: &str) -> String {
+    format!(
+        "dustmail/cause/v2\ngame: {game_id}\nn: {n}\nkind: deadline\nside: {side}\nround: {round}\ndue: {due}"
+    )
 }
 
 /// The referee's signed block, recorded verbatim so an auditor can check it.
@@ -298,6 +368,8 @@ pub enum LedgerError {
     Exists(String),
     #[error("{0} is empty: it has no `created` line, so the game cannot be read")]
     Empty(String),
+    #[error("{0}: this game's lines are signed by the referee and no signing key was given: nothing was appended")]
+    Unsigned(String),
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LedgerError + '_ {
@@ -313,6 +385,9 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
+/// Signs a text with the referee's key, base64 (the pipeline's `Edges::sign_text`).
+pub type LineSigner = fn(&SigningKey, &str) -> String;
+
 /// An open ledger, ready to append.
 #[derive(Debug)]
 pub struct Ledger {
@@ -320,11 +395,33 @@ pub struct Ledger {
     head: Head,
     /// False in a batch ([`Ledger::defer_sync`]): the batch makes the appends durable.
     sync_each: bool,
+    /// v2: every appended line carries `referee_sig`.
+    signer: Option<(SigningKey, LineSigner)>,
+    /// v2: appending without a signer is an error, never an unsigned line.
+    signed: bool,
 }
 
 impl Ledger {
     /// Creates `dir/log.jsonl` with its `created` line; fsyncs the file and the directory.
     pub fn create(dir: &Path, created: Created) -> Result<Ledger, LedgerError> {
+        Self::create_with(dir, created, None)
+    }
+
+    /// [`Ledger::create`] for a v2 game: every line, `created` first, is signed with `key`.
+    pub fn create_signed(
+        dir: &Path,
+        created: Created,
+        key: SigningKey,
+        sign: LineSigner,
+    ) -> Result<Ledger, LedgerError> {
+        Self::create_with(dir, created, Some((key, sign)))
+    }
+
+    fn create_with(
+        dir: &Path,
+        created: Created,
+        signer: Option<(SigningKey, LineSigner)>,
+    ) -> Result<Ledger, LedgerError> {
         std::fs::create_dir_all(dir).map_err(io(dir))?;
         let path = dir.join(LOG_FILE);
         if path.exists() {
@@ -337,6 +434,8 @@ impl Ledger {
                 hash: ZERO_HASH.into(),
             },
             sync_each: true,
+            signed: signer.is_some(),
+            signer,
         };
         l.append(Event::Created(Box::new(created)))?;
         // The new file's directory entry, and the directory's own entry in games/.
@@ -366,7 +465,19 @@ impl Ledger {
                 hash: sha256_hex(&bytes),
             },
             sync_each: true,
+            signer: None,
+            signed: false,
         })
+    }
+
+    /// A v2 game: from now on an append without [`Ledger::sign_with`] is refused.
+    pub fn require_signatures(&mut self) {
+        self.signed = true;
+    }
+
+    /// Every line appended from now on carries the referee's `referee_sig`.
+    pub fn sign_with(&mut self, key: SigningKey, sign: LineSigner) {
+        self.signer = Some((key, sign));
     }
 
     pub fn path(&self) -> &Path {
@@ -401,12 +512,26 @@ impl Ledger {
             seq: self.next_seq(),
             prev: self.head.hash.clone(),
             event,
+            referee_sig: None,
         };
-        let line = serde_json::to_string(&entry).map_err(|e| LedgerError::Corrupt {
+        let mut line = serde_json::to_string(&entry).map_err(|e| LedgerError::Corrupt {
             file: file_name(&self.path),
             line: entry.seq,
             msg: format!("cannot serialise the entry: {e}"),
         })?;
+        match &self.signer {
+            Some((key, sign)) => {
+                // The signature is over the line as written without it; it goes last, so an
+                // auditor removes exactly that member to get the signed bytes back.
+                let sig = sign(key, &line_sig_text(&line));
+                line.pop();
+                line.push_str(&format!("{SIG_MEMBER}{sig}\"}}"));
+            }
+            None if self.signed => {
+                return Err(LedgerError::Unsigned(self.path.display().to_string()))
+            }
+            None => {}
+        }
         let mut f = OpenOptions::new()
             .create(true)
             .append(true)

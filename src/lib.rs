@@ -3,6 +3,7 @@
 //! The core (`game`, `dust_tactics`, `ledger`, `orders`) never imports the edges (`mail`,
 //! `crypto`, `outbox`, `report`, `cli`).
 
+pub mod audit;
 pub mod cli;
 pub mod config;
 pub mod crypto;

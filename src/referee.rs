@@ -18,7 +18,7 @@ use crate::ledger::{
 use crate::mail::{BlockBody, Incoming, MailError};
 use crate::outbox::{Attachment, Mail, Outbox};
 use crate::report::{self, html_with_ledger_head, ledger_head_line, with_ledger_head, Templates};
-use crate::seed::{Key, RoundKeys, SecretKeys, SeededDice};
+use crate::seed::{Key, Keying, RoundKeys, SecretKeys, SeededDice};
 use chrono::{DateTime, Utc};
 use ed25519_dalek::SigningKey;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
@@ -227,6 +227,9 @@ pub struct Derived<S> {
     /// Player key (see [`player_key`]) → end of their declared absence (RFC 3339).
     #[serde(default)]
     pub absent: BTreeMap<String, String>,
+    /// v2 games: the game steps so far (the n of dice v2; 0 in v1 games).
+    #[serde(default)]
+    pub steps: u64,
 }
 
 impl<S> Derived<S> {
@@ -244,6 +247,7 @@ impl<S> Derived<S> {
             paused: false,
             observers: Vec::new(),
             absent: BTreeMap::new(),
+            steps: 0,
         }
     }
 
@@ -265,6 +269,7 @@ impl<S> Derived<S> {
             paused: self.paused,
             observers: self.observers.clone(),
             absent: self.absent.clone(),
+            steps: self.steps,
         }
     }
 
@@ -343,7 +348,7 @@ fn run_step<G: Game>(
     game: &G,
     state: &mut G::State,
     created: &Created,
-    event_id: u64,
+    keying: Keying,
     mode: &DiceMode,
     recorded: &[Draw],
     f: impl FnOnce(&G, &mut G::State, &mut dyn DiceSource) -> Outcome,
@@ -354,7 +359,7 @@ fn run_step<G: Game>(
                 secret: **secret,
                 max_rounds: created.max_rounds,
             };
-            let mut seeded = SeededDice::new(&keys, event_id);
+            let mut seeded = SeededDice::with_keying(&keys, keying);
             let mut rec = Recording {
                 inner: &mut seeded,
                 draws: Vec::new(),
@@ -446,7 +451,10 @@ pub fn replay<G: Game>(
     let mut last_key = commitment;
     let mut last_revealed_round = 0u32;
     // Draws of every step, kept to recompute once their round key is revealed (auditor).
-    let mut pending: Vec<(u64, Vec<Draw>)> = Vec::new();
+    let mut pending: Vec<(u64, Keying, Vec<Draw>)> = Vec::new();
+    let v2 = created.dice_version >= 2;
+    // Deadline defaults of one run share the dues taken before the first of them.
+    let mut dues_from: Option<(String, String)> = None;
     // Keys known from the revealed secret at the end (not listed as revealed rounds).
     let mut all_keys: BTreeMap<u32, Key> = BTreeMap::new();
     for e in &entries[1..] {
@@ -466,8 +474,13 @@ pub fn replay<G: Game>(
                     if !s.step.results.is_empty() || !s.step.draws.is_empty() {
                         return Err(mismatch(file, n, "a refused submission records results"));
                     }
+                    if v2 {
+                        crate::audit::check_refusal::<G>(edges, &created, &d, s)
+                            .map_err(|m| mismatch(file, n, m))?;
+                    }
                     continue;
                 }
+                dues_from = None;
                 sum.submissions += 1;
                 let players = d.players(&created).to_vec();
                 // The signer: the named player of a team side, else the side's one player.
@@ -533,11 +546,13 @@ pub fn replay<G: Game>(
                 let units = units_of(&created, &players, &signer);
                 let sp = split_lines(game, &d.state, &created, &s.side, &body.lines, at);
                 let before = d.state.clone();
+                let keying = crate::audit::step_keying(&created, &mut d, n, s.n, &s.signature)
+                    .map_err(|m| mismatch(file, n, m))?;
                 let got = run_step(
                     game,
                     &mut d.state,
                     &created,
-                    n,
+                    keying,
                     &mode,
                     &s.step.draws,
                     |g, st, dice| {
@@ -551,7 +566,7 @@ pub fn replay<G: Game>(
                 .map_err(|m| mismatch(file, n, m))?;
                 compare_step(file, n, &s.step, &got)?;
                 sum.dice_checked += got.draws.len();
-                pending.push((n, got.draws));
+                pending.push((n, keying, got.draws));
                 d.last_seq.insert(pkey.clone(), s.player_seq);
                 note_absence(&mut d, pkey, &sp.absent);
                 if d.state != before {
@@ -614,16 +629,34 @@ pub fn replay<G: Game>(
                         "the recorded control actions differ from what replaying them gives",
                     ));
                 }
+                dues_from = None;
+                if v2 && !actions.is_empty() {
+                    d.steps += 1;
+                }
+                let want = (v2 && !actions.is_empty()).then_some(d.steps);
+                if c.n != want {
+                    return Err(mismatch(
+                        file,
+                        n,
+                        format!("the control records game step {:?}, not {want:?}", c.n),
+                    ));
+                }
             }
             Event::Deadline(dl) => {
                 if d.finished.is_some() {
                     return Err(mismatch(file, n, "a deadline default after the game ended"));
                 }
+                let keying = if v2 {
+                    crate::audit::check_deadline(game, edges, &created, &mut d, dl, &mut dues_from)
+                        .map_err(|m| mismatch(file, n, m))?
+                } else {
+                    Keying::V1 { event: n }
+                };
                 let got = run_step(
                     game,
                     &mut d.state,
                     &created,
-                    n,
+                    keying,
                     &mode,
                     &dl.step.draws,
                     |g, st, dice| g.default_for(st, &dl.side, dice),
@@ -632,7 +665,7 @@ pub fn replay<G: Game>(
                 compare_step(file, n, &dl.step, &got)?;
                 sum.defaults += 1;
                 sum.dice_checked += got.draws.len();
-                pending.push((n, got.draws));
+                pending.push((n, keying, got.draws));
                 d.last_step_at = dl.at.clone();
                 if let Some(r) = &got.finished {
                     d.finished = Some(r.clone());
@@ -707,8 +740,8 @@ pub fn replay<G: Game>(
             }
         }
         let keys = all_keys;
-        for (n, draws) in &pending {
-            let mut dice = SeededDice::new(&keys, *n);
+        for (n, keying, draws) in &pending {
+            let mut dice = SeededDice::with_keying(&keys, *keying);
             for (i, dr) in draws.iter().enumerate() {
                 if keys.key(dr.round).is_none() {
                     continue;
@@ -764,6 +797,7 @@ pub fn replay_bytes<G: Game>(
     mode: DiceMode,
 ) -> Result<(Created, Derived<G::State>, ReplaySummary), RefereeError> {
     let entries = ledger::parse_log(file, data)?;
+    crate::audit::check_line_signatures(edges, file, data, &entries)?;
     let (c, mut d, s) = replay(game, edges, file, &entries, mode)?;
     let body = data.strip_suffix(b"\n").unwrap_or(data);
     let last = body
@@ -941,6 +975,10 @@ pub fn load_game<G: Game>(
             d
         }
     };
+    let mut ledger = ledger;
+    if created.dice_version >= 2 {
+        ledger.require_signatures();
+    }
     Ok(Loaded {
         id: id.to_string(),
         created,
@@ -1164,8 +1202,14 @@ pub fn create_team_game<G: Game>(
         created_at: ctx.now.to_rfc3339(),
         assignments,
         max_absence_days: ctx.config.max_absence_days,
+        dice_version: ledger::DICE_VERSION,
     };
-    let ledger = Ledger::create(&dir, created.clone())?;
+    let ledger = Ledger::create_signed(
+        &dir,
+        created.clone(),
+        ctx.key.clone(),
+        ctx.edges.sign_text,
+    )?;
     let derived = Derived::start(ledger.head().clone(), state, &created);
     write_snapshot(&dir, &derived)?;
     let loaded = Loaded {
@@ -2030,6 +2074,7 @@ fn try_load<G: Game>(
     }
     // Only `run` loads games here: its batch commit makes the appends durable.
     g.ledger.defer_sync();
+    g.ledger.sign_with(ctx.key.clone(), ctx.edges.sign_text);
     if complete_interrupted_step(&mut g)? {
         g.snapshot_stale = true;
         sum.warnings.push(format!(
@@ -2104,7 +2149,7 @@ fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), 
 }
 
 /// Who signed a block that may reach the game (`None`: the referee), or why it cannot.
-fn check_block<S>(
+pub(crate) fn check_block<S>(
     g: &Derived<S>,
     created: &Created,
     body: &BlockBody,
@@ -2240,11 +2285,12 @@ fn submit_block<G: Game>(
                 ctx.now,
             );
             signed = Some((player_key(&players, signer), sp.absent.clone()));
+            let keying = crate::audit::next_keying(&g.created, &g.derived, n, &block.signature_b64);
             run_step(
                 ctx.game,
                 &mut new_state,
                 &g.created,
-                n,
+                keying,
                 &DiceMode::Secret(&g.secret),
                 &[],
                 |gm, st, dice| {
@@ -2275,8 +2321,10 @@ fn submit_block<G: Game>(
         round,
         at: ctx.now.to_rfc3339(),
         player: team,
+        n: None,
         step,
     };
+    let mut sub = sub;
     let mut before = None;
     if refusal.is_some() {
         sum.refused += 1;
@@ -2291,6 +2339,10 @@ fn submit_block<G: Game>(
         if let Some((key, a)) = signed {
             g.derived.last_seq.insert(key.clone(), body.seq);
             note_absence(&mut g.derived, key, &a);
+        }
+        if g.created.dice_version >= 2 {
+            g.derived.steps += 1;
+            sub.n = Some(g.derived.steps);
         }
     }
     g.derived.mails.record(&inc.sha256, bi, n);
@@ -2312,6 +2364,7 @@ fn control_mail<G: Game>(
     let (actions, results) = control_lines(&g.created, &mut d, &body.lines, ctx.now);
     d.last_seq.insert(REFEREE_SIDE.into(), body.seq);
     d.mails.record(&inc.sha256, bi, n);
+    let step_no = crate::audit::control_step(&g.created, &mut d, &actions);
     g.derived = d;
     sum.accepted += 1;
     let c = Control {
@@ -2330,6 +2383,7 @@ fn control_mail<G: Game>(
             reply_to: inc.reply_to.clone(),
             no_reply: inc.no_reply.clone(),
         }),
+        n: step_no,
     };
     append_control(ctx, g, c)
 }
@@ -2342,6 +2396,7 @@ pub fn control_game<G: Game>(
     command: &str,
 ) -> Result<String, RefereeError> {
     let mut g = load_game(ctx.game, ctx.edges, ctx.home, id)?;
+    g.ledger.sign_with(ctx.key.clone(), ctx.edges.sign_text);
     let mut d = g.derived.clone();
     let (actions, results) = control_lines(&g.created, &mut d, &command_lines(command), ctx.now);
     let understood = match results.first().map(|r| &r.outcome) {
@@ -2359,6 +2414,7 @@ pub fn control_game<G: Game>(
             )))
         }
     };
+    let n = crate::audit::control_step(&g.created, &mut d, &actions);
     g.derived = d;
     let c = Control {
         by: "server".into(),
@@ -2367,6 +2423,7 @@ pub fn control_game<G: Game>(
         results,
         command: Some(command.trim().to_string()),
         signed: None,
+        n,
     };
     append_control(ctx, &mut g, c)?;
     Ok(understood)
@@ -2482,6 +2539,7 @@ fn append_step<G: Game>(
             seq,
             prev: String::new(),
             event,
+            referee_sig: None,
         },
         h,
     ));
@@ -2590,6 +2648,7 @@ fn append_follow_ups<S: Serialize>(
                 seq,
                 prev: String::new(),
                 event: ev,
+                referee_sig: None,
             },
             h,
         ));
@@ -2608,6 +2667,7 @@ fn append_follow_ups<S: Serialize>(
                 seq,
                 prev: String::new(),
                 event: ev,
+                referee_sig: None,
             },
             h,
         ));
@@ -2743,11 +2803,12 @@ fn deadlines<G: Game>(
                 let n = g.ledger.next_seq();
                 let round = ctx.game.round(&g.derived.state);
                 let mut st = g.derived.state.clone();
+                let cause = crate::audit::deadline_keying(ctx, g, n, &side, round, due);
                 let step = run_step(
                     ctx.game,
                     &mut st,
                     &g.created,
-                    n,
+                    cause.keying,
                     &DiceMode::Secret(&g.secret),
                     &[],
                     |gm, s, dice| gm.default_for(s, &side, dice),
@@ -2755,6 +2816,7 @@ fn deadlines<G: Game>(
                 .map_err(RefereeError::Io)?;
                 let before = std::mem::replace(&mut g.derived.state, st);
                 g.derived.last_step_at = ctx.now.to_rfc3339();
+                g.derived.steps = cause.steps;
                 sum.defaults += 1;
                 append_step(
                     ctx,
@@ -2763,6 +2825,9 @@ fn deadlines<G: Game>(
                         side,
                         round,
                         at: ctx.now.to_rfc3339(),
+                        n: cause.n,
+                        due: cause.due,
+                        cause_sig: cause.sig,
                         step,
                     })),
                     Some(before),

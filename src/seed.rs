@@ -7,6 +7,14 @@
 //!   block counter from 0; `rand_chacha` 0.10 `ChaCha20Rng::from_seed`) keyed by
 //!   `SHA-256(b"dustmail/dice/v1" ‖ K_r ‖ e as 8 bytes big-endian)`. Each (event, round) pair has
 //!   its own stream, started at its first byte.
+//! - **Dice v2** (games whose `created` line says `"dice_version": 2`): the dice of round r for
+//!   game step n come from the same keystream keyed by
+//!   `SHA-256(b"dustmail/dice/v2" ‖ K_r ‖ n as 8 bytes big-endian ‖ A)`, where n counts the
+//!   game's own steps from 1 (accepted submissions, deadline defaults, controls that applied an
+//!   action; nothing refused, duplicated or unroutable moves it) and A is the 32-byte SHA-256 of
+//!   the raw 64 signature bytes (base64-decoded) of the signed block that caused the step, or of
+//!   the referee's `cause_sig` for a deadline default (see `docs/ledger.md`). Padding the ledger
+//!   with refused lines moves neither n nor A, so it cannot move the dice.
 //! - Faces: take the stream's bytes in order; reject a byte b >= 252; otherwise the face is
 //!   `b % 6 + 1`. (252 = 42 × 6, so every face is exactly equally likely.)
 //! - A round whose key is not available (an auditor holding only the keys revealed so far, or a
@@ -24,6 +32,8 @@ pub type Key = [u8; 32];
 
 /// Domain separation tag of the dice key derivation.
 pub const DICE_TAG: &[u8] = b"dustmail/dice/v1";
+/// Domain separation tag of dice v2.
+pub const DICE_TAG_V2: &[u8] = b"dustmail/dice/v2";
 
 fn sha256(data: &[u8]) -> Key {
     Sha256::digest(data).into()
@@ -76,6 +86,47 @@ pub fn dice_key(round_key: &Key, event_id: u64) -> Key {
     h.update(round_key);
     h.update(event_id.to_be_bytes());
     h.finalize().into()
+}
+
+/// The ChaCha20 key of the dice v2 of `round_key` (K_r) for game step `n` caused by a signature
+/// whose SHA-256 is `cause`.
+pub fn dice_key_v2(round_key: &Key, n: u64, cause: &Key) -> Key {
+    let mut h = Sha256::new();
+    h.update(DICE_TAG_V2);
+    h.update(round_key);
+    h.update(n.to_be_bytes());
+    h.update(cause);
+    h.finalize().into()
+}
+
+/// A = SHA-256 of a signature's raw bytes: the base64 decoded (whitespace ignored). A text that
+/// is not base64 (only test doubles sign like that) is hashed as it is.
+pub fn signature_digest(signature_b64: &str) -> Key {
+    use base64::Engine;
+    let compact: String = signature_b64
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    match base64::engine::general_purpose::STANDARD.decode(&compact) {
+        Ok(raw) => sha256(&raw),
+        Err(_) => sha256(signature_b64.as_bytes()),
+    }
+}
+
+/// What keys one step's dice: v1 the ledger line, v2 the game step and its cause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keying {
+    V1 { event: u64 },
+    V2 { n: u64, cause: Key },
+}
+
+impl Keying {
+    fn key(&self, round_key: &Key) -> Key {
+        match self {
+            Keying::V1 { event } => dice_key(round_key, *event),
+            Keying::V2 { n, cause } => dice_key_v2(round_key, *n, cause),
+        }
+    }
 }
 
 /// Maps one stream byte to a face, or None when the byte is rejected.
@@ -147,15 +198,26 @@ impl Stream {
 pub struct SeededDice<'a> {
     pub keys: &'a dyn RoundKeys,
     pub event_id: u64,
+    keying: Keying,
     streams: BTreeMap<u32, Stream>,
     missing: Option<u32>,
 }
 
 impl<'a> SeededDice<'a> {
+    /// Dice v1 for ledger event `event_id`.
     pub fn new(keys: &'a dyn RoundKeys, event_id: u64) -> Self {
+        Self::with_keying(keys, Keying::V1 { event: event_id })
+    }
+
+    /// Dice keyed as `keying` says (v1 or v2).
+    pub fn with_keying(keys: &'a dyn RoundKeys, keying: Keying) -> Self {
         SeededDice {
             keys,
-            event_id,
+            event_id: match keying {
+                Keying::V1 { event } => event,
+                Keying::V2 { n, .. } => n,
+            },
+            keying,
             streams: BTreeMap::new(),
             missing: None,
         }
@@ -174,7 +236,7 @@ impl DiceSource for SeededDice<'_> {
             match self.keys.key(round) {
                 Some(k) => {
                     self.streams
-                        .insert(round, Stream::new(dice_key(&k, self.event_id)));
+                        .insert(round, Stream::new(self.keying.key(&k)));
                 }
                 None => {
                     self.missing.get_or_insert(round);

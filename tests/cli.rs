@@ -274,6 +274,7 @@ fn dust_log(dir: &Path) -> std::path::PathBuf {
         created_at: "2026-01-01T00:00:00Z".into(),
         assignments: Default::default(),
         max_absence_days: 14,
+        dice_version: 1,
     };
     let mut l = Ledger::create(dir, created).unwrap();
     for r in 1..=3 {

@@ -28,6 +28,7 @@ fn created() -> Created {
         created_at: "2026-01-01T00:00:00Z".into(),
         assignments: Default::default(),
         max_absence_days: 14,
+        dice_version: 1,
     }
 }
 
