@@ -27,7 +27,12 @@ fn parse_time(t: &str) -> Option<DateTime<Utc>> {
 
 /// The dice keying of the next step caused by the signed block `signature` (ledger line `line`
 /// in v1).
-pub(crate) fn next_keying<S>(created: &Created, d: &Derived<S>, line: u64, signature: &str) -> Keying {
+pub(crate) fn next_keying<S>(
+    created: &Created,
+    d: &Derived<S>,
+    line: u64,
+    signature: &str,
+) -> Keying {
     if v2(created) {
         Keying::V2 {
             n: d.steps + 1,
@@ -186,8 +191,9 @@ pub(crate) fn check_deadline<G: Game>(
         ));
     }
     let cause = ledger::deadline_cause(&created.game_id, n, &dl.side, dl.round, due_text);
-    (edges.verify_text)(&created.referee_public_key, &cause, sig)
-        .map_err(|e| format!("the referee's signature over the default's cause does not verify: {e}"))?;
+    (edges.verify_text)(&created.referee_public_key, &cause, sig).map_err(|e| {
+        format!("the referee's signature over the default's cause does not verify: {e}")
+    })?;
     *dues_from = Some((dl.at.clone(), base));
     d.steps = n;
     Ok(Keying::V2 {

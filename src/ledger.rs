@@ -5,13 +5,13 @@
 //! and fsync'ed before the caller queues any mail about them.
 
 use crate::game::{CommandResult, GameResult, Happening, Outcome, Roll, Setup};
+use ed25519_dalek::SigningKey;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use ed25519_dalek::SigningKey;
 
 pub const ZERO_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 pub const LOG_FILE: &str = "log.jsonl";

@@ -1204,12 +1204,8 @@ pub fn create_team_game<G: Game>(
         max_absence_days: ctx.config.max_absence_days,
         dice_version: ledger::DICE_VERSION,
     };
-    let ledger = Ledger::create_signed(
-        &dir,
-        created.clone(),
-        ctx.key.clone(),
-        ctx.edges.sign_text,
-    )?;
+    let ledger =
+        Ledger::create_signed(&dir, created.clone(), ctx.key.clone(), ctx.edges.sign_text)?;
     let derived = Derived::start(ledger.head().clone(), state, &created);
     write_snapshot(&dir, &derived)?;
     let loaded = Loaded {

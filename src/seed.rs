@@ -235,8 +235,7 @@ impl DiceSource for SeededDice<'_> {
         if !self.streams.contains_key(&round) {
             match self.keys.key(round) {
                 Some(k) => {
-                    self.streams
-                        .insert(round, Stream::new(self.keying.key(&k)));
+                    self.streams.insert(round, Stream::new(self.keying.key(&k)));
                 }
                 None => {
                     self.missing.get_or_insert(round);

@@ -142,3 +142,106 @@ fn a_seq_above_the_bound_is_refused_and_locks_nobody_out() {
     InProc::open(&home).run(NOW);
     assert!(last_submission(&home, "g-seq").accepted);
 }
+
+/// `dustmail audit LOGFILE` (no home), as a published log is checked.
+fn audit(home: &dustmail::config::Home, id: &str) -> std::process::Output {
+    let log = log_path(home, id);
+    std::process::Command::new(bin())
+        .env_remove("DUSTMAIL_HOME")
+        .arg("audit")
+        .arg(&log)
+        .output()
+        .unwrap()
+}
+
+fn stranger() -> ed25519_dalek::SigningKey {
+    ed25519_dalek::SigningKey::from_bytes(&[77u8; 32])
+}
+
+// issue 10 finding 5: the same game with 0, 1, 2 or 3 refused padding lines before a step
+// (blocks signed by a key nobody registered, sent before the player's mail) gives that step the
+// same dice and the same outcome; every ledger audits.
+#[test]
+fn refused_padding_lines_do_not_move_the_dice() {
+    let mut seen: Vec<(Vec<dustmail::ledger::Draw>, String)> = Vec::new();
+    for pad in 0..4u64 {
+        let dir = tempfile::tempdir().unwrap();
+        let home = home_with_game(&dir.path().join("h"), "g-pad", 7);
+        let ps = players(0);
+        for i in 0..pad {
+            drop_mail(
+                &home,
+                &format!("0-pad-{i}.eml"),
+                &mail(
+                    "mallory@evil.example",
+                    &format!("pad-{i}@evil.example"),
+                    &stranger(),
+                    &orders("g-pad", "allies", 5 + i, "first axis"),
+                ),
+            );
+        }
+        drop_mail(
+            &home,
+            "9-ann.eml",
+            &mail(
+                &ps[0].address,
+                "ann-1@players.example",
+                &ps[0].key,
+                &orders("g-pad", "allies", 1, "first allies"),
+            ),
+        );
+        InProc::open(&home).run(NOW);
+        let es = entries(&home, "g-pad");
+        let refused = es
+            .iter()
+            .filter(|e| matches!(&e.event, dustmail::ledger::Event::Submission(s) if !s.accepted))
+            .count();
+        assert_eq!(refused as u64, pad);
+        let s = last_submission(&home, "g-pad");
+        assert!(s.accepted, "{s:?}");
+        assert!(!s.step.draws.is_empty(), "the step rolled the initiative");
+        assert_eq!(
+            s.n,
+            Some(1),
+            "the first step of the game, whatever the padding"
+        );
+        let outcome = serde_json::to_string(&s.step.happenings).unwrap();
+        seen.push((s.step.draws.clone(), outcome));
+        let a = audit(&home, "g-pad");
+        assert_eq!(a.status.code(), Some(0), "{}", text(&a));
+    }
+    for (i, s) in seen.iter().enumerate().skip(1) {
+        assert_eq!(s, &seen[0], "padding {i} changed the dice or the outcome");
+    }
+}
+
+// issue 10 finding 5: golden vectors of dice v2 (key derivation and the first faces).
+#[test]
+fn dice_v2_golden_vectors() {
+    use dustmail::game::DiceSource;
+    use dustmail::seed::*;
+    use sha2::Digest;
+    let k1 = round_key(&[7u8; 32], 10, 1);
+    let cause = signature_digest(&B64.encode([3u8; 64]));
+    assert_eq!(cause, <[u8; 32]>::from(sha2::Sha256::digest([3u8; 64])));
+    let key = dice_key_v2(&k1, 5, &cause);
+    // Independently: SHA-256("dustmail/dice/v2" ‖ K_r ‖ n as u64 BE ‖ A).
+    let mut h = sha2::Sha256::new();
+    h.update(b"dustmail/dice/v2");
+    h.update(k1);
+    h.update(5u64.to_be_bytes());
+    h.update(cause);
+    assert_eq!(key, <[u8; 32]>::from(h.finalize()));
+    assert_eq!(
+        hex::encode(key),
+        "99b03be6075e6ec32f65cd3c59b3f30b497633d612ee278ef23e537b66eb9084"
+    );
+    let keys = SecretKeys {
+        secret: [7u8; 32],
+        max_rounds: 10,
+    };
+    let mut dice = SeededDice::with_keying(&keys, Keying::V2 { n: 5, cause });
+    let faces: Vec<u8> = (0..12).map(|_| dice.d6(1)).collect();
+    assert_eq!(faces, vec![2, 5, 3, 1, 5, 5, 1, 5, 6, 2, 3, 2]);
+    assert!(dice.missing_key().is_none());
+}
