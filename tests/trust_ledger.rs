@@ -245,3 +245,160 @@ fn dice_v2_golden_vectors() {
     assert_eq!(faces, vec![2, 5, 3, 1, 5, 5, 1, 5, 6, 2, 3, 2]);
     assert!(dice.missing_key().is_none());
 }
+
+/// A game where allies' `first allies` was accepted (the ledger's last line), audited clean.
+fn played_game(root: &Path) -> dustmail::config::Home {
+    let home = home_with_game(root, "g-f", 3);
+    let ps = players(0);
+    drop_mail(
+        &home,
+        "1.eml",
+        &mail(
+            &ps[0].address,
+            "ann-1@players.example",
+            &ps[0].key,
+            &orders("g-f", "allies", 1, "first allies"),
+        ),
+    );
+    InProc::open(&home).run(NOW);
+    assert!(last_submission(&home, "g-f").accepted);
+    let a = audit(&home, "g-f");
+    assert_eq!(a.status.code(), Some(0), "{}", text(&a));
+    home
+}
+
+/// Appends `event` to the game's ledger with a correct hash chain, signed by the referee's key
+/// when `signed` (a dishonest referee) or not at all (anyone with write access).
+fn forge(home: &dustmail::config::Home, event: dustmail::ledger::Event, signed: bool) -> u64 {
+    let mut l = dustmail::ledger::Ledger::open(&log_path(home, "g-f")).unwrap();
+    if signed {
+        let key = dustmail::crypto::read_secret_key(&home.key_path()).unwrap();
+        l.sign_with(key, dustmail::crypto::sign_text);
+    }
+    l.append(event).unwrap().seq
+}
+
+/// `audit` fails (exit 1) naming line `n`, with `words` in its message.
+fn audit_fails(home: &dustmail::config::Home, n: u64, words: &str) {
+    let a = audit(home, "g-f");
+    let out = text(&a);
+    assert_eq!(a.status.code(), Some(1), "{out}");
+    assert!(out.contains(&format!("line {n}:")), "{out}");
+    assert!(out.contains(words), "{out}");
+    let r = dustmail(&home.root, &["replay", "g-f"]);
+    assert_eq!(r.status.code(), Some(1), "{}", text(&r));
+}
+
+fn deadline_one_second_after(
+    home: &dustmail::config::Home,
+    cause_signed: bool,
+) -> dustmail::ledger::Event {
+    let g = InProc::open(home).load("g-f");
+    let at = chrono::DateTime::parse_from_rfc3339(&g.derived.last_step_at).unwrap()
+        + chrono::Duration::seconds(1);
+    let due = dustmail::referee::side_deadline(&g.created, &g.derived, "axis")
+        .unwrap()
+        .to_rfc3339();
+    let n = g.derived.steps + 1;
+    let round = 1;
+    let key = dustmail::crypto::read_secret_key(&home.key_path()).unwrap();
+    let cause = dustmail::ledger::deadline_cause("g-f", n, "axis", round, &due);
+    dustmail::ledger::Event::Deadline(Box::new(dustmail::ledger::Deadline {
+        side: "axis".into(),
+        round,
+        at: at.to_rfc3339(),
+        n: Some(n),
+        due: Some(due),
+        cause_sig: cause_signed.then(|| dustmail::crypto::sign_text(&key, &cause)),
+        step: Default::default(),
+    }))
+}
+
+// issue 10 finding 6: a deadline default dated one second after the last step fails audit,
+// unsigned (nobody signed the line) and signed by the referee (the deadline and grace that the
+// recorded settings give have not passed).
+#[test]
+fn a_deadline_default_one_second_after_the_last_step_fails_audit() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = played_game(&dir.path().join("h"));
+    let clean = std::fs::read(log_path(&home, "g-f")).unwrap();
+    let n = forge(&home, deadline_one_second_after(&home, true), false);
+    audit_fails(&home, n, "no referee signature");
+    std::fs::write(log_path(&home, "g-f"), &clean).unwrap();
+    let n = forge(&home, deadline_one_second_after(&home, true), true);
+    audit_fails(&home, n, "came too early");
+}
+
+// issue 10 finding 6: a "by server" control that replaces a player's key, appended by someone
+// without the referee's key, fails audit.
+#[test]
+fn an_unsigned_server_control_replacing_a_key_fails_audit() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = played_game(&dir.path().join("h"));
+    let mallory = dustmail::crypto::public_key_text(&stranger().verifying_key());
+    let n = forge(
+        &home,
+        dustmail::ledger::Event::Control(Box::new(dustmail::ledger::Control {
+            by: "server".into(),
+            at: "2026-03-01T11:00:00+00:00".into(),
+            actions: vec![dustmail::ledger::ControlAction::ReplaceKey {
+                player: dustmail::ledger::Player {
+                    side: "axis".into(),
+                    address: "bob@players.example".into(),
+                    public_key: mallory.clone(),
+                },
+            }],
+            results: vec![],
+            command: Some(format!("replace-key axis=bob@players.example:{mallory}")),
+            signed: None,
+            n: Some(2),
+        })),
+        false,
+    );
+    audit_fails(&home, n, "no referee signature");
+}
+
+fn refused_copy_of_last_submission(
+) -> impl Fn(&dustmail::ledger::Submission) -> dustmail::ledger::Event {
+    |s| {
+        let mut r = s.clone();
+        r.accepted = false;
+        r.n = None;
+        r.step = Default::default();
+        r.refusal = Some(dustmail::ledger::Refusal::new(
+            "the signature does not verify against the key registered for side allies",
+            "DESIGN §4: authority comes from the signature alone",
+            "sign again",
+        ));
+        dustmail::ledger::Event::Submission(Box::new(r))
+    }
+}
+
+// issue 10 finding 6: an unsigned refused submission appended to the ledger fails audit.
+#[test]
+fn an_unsigned_refused_submission_fails_audit() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = played_game(&dir.path().join("h"));
+    let mut s = last_submission(&home, "g-f");
+    s.player_seq = 2;
+    s.canonical = s.canonical.replace("seq: 1", "seq: 2");
+    let n = forge(&home, refused_copy_of_last_submission()(&s), false);
+    audit_fails(&home, n, "no referee signature");
+}
+
+// issue 10 finding 6: the accepted submission rewritten as refused (by the referee, who can
+// sign the line) fails audit: its signature, side and seq check out.
+#[test]
+fn an_accepted_submission_rewritten_as_refused_fails_audit() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = played_game(&dir.path().join("h"));
+    let s = last_submission(&home, "g-f");
+    let log = log_path(&home, "g-f");
+    let data = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = data.lines().collect();
+    let keep = lines[..lines.len() - 1].join("\n") + "\n";
+    std::fs::write(&log, keep).unwrap();
+    let n = forge(&home, refused_copy_of_last_submission()(&s), true);
+    assert_eq!(n as usize, lines.len());
+    audit_fails(&home, n, "should have been accepted");
+}
