@@ -9,7 +9,7 @@
 use crate::game::Game;
 use crate::ledger::{
     self, line_sig_text, split_referee_sig, ControlAction, Created, Deadline, Entry, Event,
-    Submission,
+    Refusal, Submission, MAX_SUBMISSION_BYTES,
 };
 use crate::referee::{check_block, side_deadline, Ctx, Derived, Edges, Loaded, RefereeError};
 use crate::seed::{signature_digest, Keying};
@@ -275,4 +275,62 @@ pub fn check_line_signatures(
         checked += 1;
     }
     Ok(checked)
+}
+
+/// A signed text over [`MAX_SUBMISSION_BYTES`] is refused before anything else.
+pub(crate) fn size_check(canonical: &str) -> Result<(), Refusal> {
+    if canonical.len() <= MAX_SUBMISSION_BYTES {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        format!(
+            "your signed text has {} bytes; one submission may carry at most {MAX_SUBMISSION_BYTES} bytes (64 KiB)",
+            canonical.len()
+        ),
+        "docs/orders.md \"The signed block\": one submission carries at most 64 KiB",
+        "send the orders of this turn only, split over several mails if you must, each signed with the next seq",
+    ))
+}
+
+/// At most this many characters of a digest record's side and refusal text are kept.
+const KEPT_CHARS: usize = 200;
+
+fn bounded(s: &str) -> String {
+    if s.chars().count() <= KEPT_CHARS {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(KEPT_CHARS).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// A refused block not signed by any key registered for the game (a player's now, or the
+/// referee's), or too large, is recorded as a digest and a size, never verbatim: nobody without
+/// a key can grow the ledger by more than one short line per block.
+pub(crate) fn digest_if_unregistered<S>(
+    edges: &Edges,
+    created: &Created,
+    d: &Derived<S>,
+    sub: &mut Submission,
+) {
+    let too_big = sub.canonical.len() > MAX_SUBMISSION_BYTES;
+    let registered = !too_big
+        && d.players(created)
+            .iter()
+            .map(|p| p.public_key.as_str())
+            .chain([created.referee_public_key.as_str()])
+            .any(|k| (edges.verify)(k, &sub.canonical, &sub.signature).is_ok());
+    if registered {
+        return;
+    }
+    sub.digest = Some(ledger::block_digest(&sub.canonical, &sub.signature));
+    sub.size = Some((sub.canonical.len() + sub.signature.len()) as u64);
+    sub.canonical.clear();
+    sub.signature.clear();
+    sub.side = bounded(&sub.side);
+    if let Some(r) = sub.refusal.as_mut() {
+        r.reason = bounded(&r.reason);
+        r.instead = bounded(&r.instead);
+    }
 }

@@ -205,8 +205,26 @@ pub struct Submission {
     /// v2, accepted: the game step this submission is (the n of the dice v2 key).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub n: Option<u64>,
+    /// A block not signed by a key registered for the game, or larger than
+    /// [`MAX_SUBMISSION_BYTES`], is not recorded verbatim: `canonical` and `signature` are empty
+    /// and this is the hex SHA-256 of the block ([`block_digest`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// With `digest`: the block's size in bytes (canonical text and signature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
     #[serde(flatten)]
     pub step: Step,
+}
+
+/// The most canonical text one signed submission may carry (64 KiB); a larger one is refused
+/// and recorded as a digest, so no player can grow a ledger by much in one mail.
+pub const MAX_SUBMISSION_BYTES: usize = 64 * 1024;
+
+/// Hex SHA-256 of a block as recorded in digest form: the canonical text, a newline, the
+/// signature as it came (base64, whitespace removed).
+pub fn block_digest(canonical: &str, signature: &str) -> String {
+    sha256_hex(format!("{canonical}\n{signature}").as_bytes())
 }
 
 /// Why a submission was refused as a whole: what was wrong, the rule, what to send instead.

@@ -2248,14 +2248,16 @@ fn submit_block<G: Game>(
 ) -> Result<(), RefereeError> {
     let n = g.ledger.next_seq();
     let round = ctx.game.round(&g.derived.state);
-    let checked = check_block(
-        &g.derived,
-        &g.created,
-        body,
-        &block.signature_b64,
-        &block.canonical,
-        ctx.edges,
-    );
+    let checked = crate::audit::size_check(&block.canonical).and_then(|()| {
+        check_block(
+            &g.derived,
+            &g.created,
+            body,
+            &block.signature_b64,
+            &block.canonical,
+            ctx.edges,
+        )
+    });
     if let Ok(None) = checked {
         return control_mail(ctx, g, inc, bi, block, body, sum);
     }
@@ -2318,9 +2320,14 @@ fn submit_block<G: Game>(
         at: ctx.now.to_rfc3339(),
         player: team,
         n: None,
+        digest: None,
+        size: None,
         step,
     };
     let mut sub = sub;
+    if refusal.is_some() {
+        crate::audit::digest_if_unregistered(ctx.edges, &g.created, &g.derived, &mut sub);
+    }
     let mut before = None;
     if refusal.is_some() {
         sum.refused += 1;

@@ -402,3 +402,93 @@ fn an_accepted_submission_rewritten_as_refused_fails_audit() {
     assert_eq!(n as usize, lines.len());
     audit_fails(&home, n, "should have been accepted");
 }
+
+// issue 10 finding 3 (part): a 200 KB block signed by a key nobody registered adds one short
+// line (digest, size, reason), not the block; a registered player's block over 64 KiB is refused
+// with a clear message and recorded the same way; a redelivered mail adds nothing (dedup); the
+// ledger audits.
+#[test]
+fn unregistered_and_oversized_blocks_are_recorded_as_digests() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = home_with_game(&dir.path().join("h"), "g-big", 4);
+    let ps = players(0);
+    let padding: String = (0..4000)
+        .map(|i| format!("# filler line {i:08} of a forged block\n"))
+        .collect();
+    assert!(padding.len() > 150_000);
+    let forged = mail(
+        "mallory@evil.example",
+        "big@evil.example",
+        &stranger(),
+        &orders("g-big", "allies", 1, &format!("first axis\n{padding}")),
+    );
+    let big_own = mail(
+        &ps[0].address,
+        "big-own@players.example",
+        &ps[0].key,
+        &orders(
+            "g-big",
+            "allies",
+            1,
+            &format!("first allies\n{}", &padding[..70_000]),
+        ),
+    );
+    drop_mail(&home, "1.eml", &forged);
+    drop_mail(&home, "2.eml", &big_own);
+    let before = std::fs::metadata(log_path(&home, "g-big")).unwrap().len();
+    InProc::open(&home).run(NOW);
+    let log = std::fs::read_to_string(log_path(&home, "g-big")).unwrap();
+    let added = log.len() as u64 - before;
+    assert!(added < 8_000, "two refusals added {added} bytes");
+    let es = entries(&home, "g-big");
+    let subs: Vec<&dustmail::ledger::Submission> = es
+        .iter()
+        .filter_map(|e| match &e.event {
+            dustmail::ledger::Event::Submission(s) => Some(&**s),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(subs.len(), 2);
+    for s in &subs {
+        assert!(!s.accepted);
+        assert!(s.canonical.is_empty() && s.signature.is_empty(), "{s:?}");
+        assert_eq!(s.digest.as_ref().map(String::len), Some(64));
+        assert!(s.size.unwrap() > 60_000);
+    }
+    let r = subs[1].refusal.as_ref().unwrap();
+    assert!(r.reason.contains("at most 65536 bytes"), "{r:?}");
+    // The receipt tells ann why.
+    let sent: String = names(&home.root.join("sent"))
+        .into_iter()
+        .map(|n| std::fs::read_to_string(home.root.join("sent").join(n)).unwrap())
+        .collect();
+    assert!(sent.contains("65536 bytes"));
+    // The same mails delivered again (a crash before they left maildir/new): nothing new.
+    drop_mail(&home, "1.eml", &forged);
+    drop_mail(&home, "2.eml", &big_own);
+    let sum = InProc::open(&home).run(NOW);
+    assert_eq!(sum.deduplicated, 2, "{sum:?}");
+    assert_eq!(entries(&home, "g-big").len(), es.len());
+    let a = {
+        let log = log_path(&home, "g-big");
+        std::process::Command::new(bin())
+            .arg("audit")
+            .arg(&log)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(a.status.code(), Some(0), "{}", text(&a));
+    // ann's next, normal-sized mail is accepted.
+    drop_mail(
+        &home,
+        "3.eml",
+        &mail(
+            &ps[0].address,
+            "ann-1@players.example",
+            &ps[0].key,
+            &orders("g-big", "allies", 1, "first allies"),
+        ),
+    );
+    InProc::open(&home).run(NOW);
+    assert!(last_submission(&home, "g-big").accepted);
+}
