@@ -334,3 +334,15 @@ pub(crate) fn digest_if_unregistered<S>(
         r.instead = bounded(&r.instead);
     }
 }
+
+/// The ledger changed since the last run other than by our appends: verify its chain before
+/// anything is appended. A broken chain stops this game only, with what to do.
+pub(crate) fn check_untouched(log: &std::path::Path, id: &str) -> Result<(), RefereeError> {
+    ledger::verify_chain(log).map_err(|e| {
+        RefereeError::Verify(format!(
+            "{e}. Game {id} is stopped: nothing is appended and its mails stay in maildir/new \
+             until the ledger is restored (from a backup, or by undoing the edit; \
+             `dustmail replay {id}` names the first damaged line); the other games go on"
+        ))
+    })
+}

@@ -731,3 +731,78 @@ pub fn parse_log(file: &str, data: &[u8]) -> Result<Vec<Entry>, LedgerError> {
     }
     Ok(entries)
 }
+
+/// The file beside the ledger that records its size, modification time and inode when a run
+/// last left it verified (written with the snapshot).
+pub const STAMP_FILE: &str = "ledger.stamp";
+
+/// `size mtime_ns inode` of a file, or None when it cannot be read.
+fn file_stamp(path: &Path) -> Option<String> {
+    let m = std::fs::metadata(path).ok()?;
+    let mtime = m
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_nanos();
+    #[cfg(unix)]
+    let ino = std::os::unix::fs::MetadataExt::ino(&m);
+    #[cfg(not(unix))]
+    let ino = 0u64;
+    Some(format!("{} {mtime} {ino}", m.len()))
+}
+
+/// Records the ledger of `dir` as it is now as verified (our own appends on a verified chain).
+pub fn write_stamp(dir: &Path) -> Result<(), LedgerError> {
+    let log = dir.join(LOG_FILE);
+    let Some(stamp) = file_stamp(&log) else {
+        return Ok(());
+    };
+    let p = dir.join(STAMP_FILE);
+    std::fs::write(&p, stamp).map_err(io(&p))
+}
+
+/// True when the ledger of `dir` is exactly as [`write_stamp`] last saw it (same size,
+/// modification time and inode): nothing but our own runs touched it since.
+pub fn stamp_matches(dir: &Path) -> bool {
+    let recorded = std::fs::read_to_string(dir.join(STAMP_FILE)).ok();
+    recorded.is_some() && recorded == file_stamp(&dir.join(LOG_FILE))
+}
+
+/// Streams the ledger and checks every `seq` and `prev` (no JSON parse: each line starts
+/// `{"seq":N,"prev":"<hex>"`), in one pass and constant memory. Errors name the line.
+pub fn verify_chain(path: &Path) -> Result<(), LedgerError> {
+    use std::io::BufRead;
+    let f = File::open(path).map_err(io(path))?;
+    let mut r = std::io::BufReader::with_capacity(1 << 16, f);
+    let file = file_name(path);
+    let mut prev = ZERO_HASH.to_string();
+    let mut line = Vec::new();
+    let mut n = 0u64;
+    loop {
+        line.clear();
+        if r.read_until(b'\n', &mut line).map_err(io(path))? == 0 {
+            return Ok(());
+        }
+        n += 1;
+        if line.pop() != Some(b'\n') {
+            return Err(LedgerError::Torn { file, line: n });
+        }
+        let want = format!("{{\"seq\":{n},\"prev\":\"{prev}\"");
+        if !line.starts_with(want.as_bytes()) {
+            return Err(LedgerError::Corrupt {
+                file,
+                line: n,
+                msg: if n == 1 {
+                    "the first line does not start the chain".into()
+                } else {
+                    format!(
+                        "its seq or prev hash does not match line {}: the ledger was changed by hand since the last run",
+                        n - 1
+                    )
+                },
+            });
+        }
+        prev = sha256_hex(&line);
+    }
+}

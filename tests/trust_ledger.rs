@@ -492,3 +492,80 @@ fn unregistered_and_oversized_blocks_are_recorded_as_digests() {
     InProc::open(&home).run(NOW);
     assert!(last_submission(&home, "g-big").accepted);
 }
+
+// issue 10 finding 18: a ledger edited by hand in its middle (the last line, and so the
+// snapshot's head, untouched) stops that game only: `run` appends nothing to it, its mail stays
+// in maildir/new, the operator is told the line; another game goes on.
+#[test]
+fn run_stops_a_game_whose_ledger_was_edited_in_the_middle() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = init_home(&dir.path().join("h"), "file");
+    new_game(&home, "g-t", &players(0), 5);
+    new_game(&home, "g-o", &players(30), 6);
+    let ps = players(0);
+    let qs = players(30);
+    drop_mail(
+        &home,
+        "1.eml",
+        &mail(
+            &ps[0].address,
+            "ann-1@players.example",
+            &ps[0].key,
+            &orders("g-t", "allies", 1, "first allies"),
+        ),
+    );
+    drop_mail(
+        &home,
+        "2.eml",
+        &mail(
+            "mallory@evil.example",
+            "m-1@evil.example",
+            &stranger(),
+            &orders("g-t", "axis", 1, "first axis"),
+        ),
+    );
+    InProc::open(&home).run(NOW);
+    let log = log_path(&home, "g-t");
+    let data = std::fs::read_to_string(&log).unwrap();
+    let mut lines: Vec<String> = data.lines().map(String::from).collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[1].contains("ann-1@players.example"));
+    lines[1] = lines[1].replace("ann-1@players.example", "ann-1x@players.example");
+    let edited = lines.join("\n") + "\n";
+    std::fs::write(&log, &edited).unwrap();
+    drop_mail(
+        &home,
+        "3.eml",
+        &mail(
+            &ps[1].address,
+            "bob-1@players.example",
+            &ps[1].key,
+            &orders("g-t", "axis", 1, "first axis"),
+        ),
+    );
+    drop_mail(
+        &home,
+        "4.eml",
+        &mail(
+            &qs[0].address,
+            "ann-o@players.example",
+            &qs[0].key,
+            &orders("g-o", "allies", 1, "first allies"),
+        ),
+    );
+    let sum = InProc::open(&home).run(NOW);
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        edited,
+        "nothing appended"
+    );
+    assert!(home.maildir().join("new").join("3.eml").exists());
+    assert!(!home.maildir().join("new").join("4.eml").exists());
+    let broken = sum.broken.join("\n");
+    assert!(
+        broken.contains("g-t") && broken.contains("line 3"),
+        "{broken}"
+    );
+    assert!(broken.contains("changed by hand"), "{broken}");
+    assert!(last_submission(&home, "g-o").accepted);
+}
