@@ -858,7 +858,14 @@ fn demo(home: &Home) -> Result<(), Failure> {
         ("allies", "allies@demo.example"),
         ("axis", "axis@demo.example"),
     ] {
-        let key = crate::crypto::generate_key();
+        // Fixed demo keys: dice v2 follow the players' signatures, so fixed keys (and the fixed
+        // seed below) make every demo the same game. They play only this throwaway home.
+        let key = ed25519_dalek::SigningKey::from_bytes(
+            &<sha2::Sha256 as sha2::Digest>::digest(
+                format!("dustmail demo key 3 {side}").as_bytes(),
+            )
+            .into(),
+        );
         let path = keys_dir.join(format!("{side}.key"));
         crate::crypto::write_secret_key(&path, &key)
             .map_err(|e| usage(format!("cannot write {}: {e:#}", path.display())))?;
