@@ -569,3 +569,30 @@ fn run_stops_a_game_whose_ledger_was_edited_in_the_middle() {
     assert!(broken.contains("changed by hand"), "{broken}");
     assert!(last_submission(&home, "g-o").accepted);
 }
+
+// issue 10 findings 5 and 6: real deadline defaults (both sides awaited, so two in one run)
+// record their step, deadline and signed cause, and the ledger audits.
+#[test]
+fn real_deadline_defaults_record_their_cause_and_audit() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = home_with_game(&dir.path().join("h"), "g-d", 8);
+    // Created at T0 = 09:00; deadline 72 h, grace 12 h.
+    InProc::open(&home).run("2026-03-04T21:00:01Z");
+    let defaults: Vec<dustmail::ledger::Deadline> = entries(&home, "g-d")
+        .into_iter()
+        .filter_map(|e| match e.event {
+            dustmail::ledger::Event::Deadline(d) => Some(*d),
+            _ => None,
+        })
+        .collect();
+    assert!(!defaults.is_empty());
+    for (i, d) in defaults.iter().enumerate() {
+        assert_eq!(d.n, Some(i as u64 + 1));
+        assert_eq!(d.due.as_deref(), Some("2026-03-04T09:00:00+00:00"));
+        assert!(d.cause_sig.is_some());
+    }
+    let a = audit(&home, "g-d");
+    assert_eq!(a.status.code(), Some(0), "{}", text(&a));
+    let r = dustmail(&home.root, &["replay", "g-d"]);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r));
+}
