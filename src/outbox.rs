@@ -879,7 +879,7 @@ impl Outbox {
 fn lock_with_patience(lock: &File, queue_dir: &Path) -> Result<()> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
-        if fs2::FileExt::try_lock_exclusive(lock).is_ok() {
+        if lock.try_lock().is_ok() {
             return Ok(());
         }
         if std::time::Instant::now() > deadline {
