@@ -27,14 +27,13 @@
 
 use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
-use lettre::address::{Address, Envelope as SmtpEnvelope};
+use lettre::address::Address;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Attachment as MimeAttachment, Mailbox, Message, MultiPart, SinglePart};
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, SmtpConnection, TlsParameters};
 use lettre::transport::smtp::commands::{Data, Mail as MailCommand, Rcpt};
 use lettre::transport::smtp::extension::{ClientId, Extension, MailBodyParameter, MailParameter};
-use lettre::SendmailTransport;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
 use std::io::Write;
@@ -678,13 +677,10 @@ impl Outbox {
                 })
                 .collect(),
             Transport::Sendmail { command } => {
-                let t = match command {
-                    Some(c) => SendmailTransport::new_with_command(c),
-                    None => SendmailTransport::new(),
-                };
+                let command = command.as_deref().unwrap_or("sendmail");
                 due.into_iter()
                     .map(|d| {
-                        let r = self.send_one(&t, &d);
+                        let r = self.sendmail_one(command, &d);
                         (d.env, r)
                     })
                     .collect()
@@ -797,11 +793,11 @@ impl Outbox {
         out
     }
 
-    fn send_one<T>(&self, t: &T, d: &Due) -> Result<(), String>
-    where
-        T: lettre::Transport,
-        T::Error: std::fmt::Display,
-    {
+    /// Hands one queued mail to `command -i -f FROM -- TO...` (what lettre's sendmail transport
+    /// runs). Its stdin is the queued `.eml` file itself, not a pipe we write into: killing
+    /// dustmail (even `kill -9`) mid-delivery cannot truncate what sendmail reads, so sendmail
+    /// gets the whole message or is never started (issue 10 finding 7).
+    fn sendmail_one(&self, command: &str, d: &Due) -> Result<(), String> {
         let from: Address = d
             .env
             .from
@@ -816,9 +812,33 @@ impl Outbox {
                     .map_err(|e| format!("envelope recipient {a:?}: {e}"))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let envelope = SmtpEnvelope::new(Some(from), to).map_err(|e| e.to_string())?;
-        t.send_raw(&envelope, &d.eml()?)
-            .map_err(|e| e.to_string())?;
+        if to.is_empty() {
+            return Err("the envelope has no recipient: queue the mail again".to_string());
+        }
+        let eml = File::open(&d.eml_path).map_err(|e| {
+            format!(
+                "cannot read {} ({e}); queue the mail again",
+                d.eml_path.display()
+            )
+        })?;
+        let out = std::process::Command::new(command)
+            .arg("-i")
+            .arg("-f")
+            .arg(from.to_string())
+            .arg("--")
+            .args(to.iter().map(|a| a.to_string()))
+            .stdin(std::process::Stdio::from(eml))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .map_err(|e| format!("cannot run {command} ({e}): check the sendmail command"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "{command} exited with {}: {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
         self.move_to_sent(&d.env.id)
             .map_err(|e| format!("sent, but moving it to sent/ failed ({e}); it may be sent again"))
     }

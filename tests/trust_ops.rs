@@ -7,6 +7,7 @@ mod dt;
 #[path = "support/smtp.rs"]
 mod smtp;
 
+use std::path::Path;
 use std::process::Output;
 
 fn stdout(o: &Output) -> String {
@@ -86,4 +87,135 @@ fn a_holder_whose_pid_is_not_recorded_is_named_as_such() {
     let o = dt::dustmail(&home.root, &["run", "--strict"]);
     let err = stderr(&o);
     assert!(err.contains("a run whose pid is not yet recorded"), "{err}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Finding 7: kill -9 during sendmail delivery.
+
+/// A fake `sendmail` on PATH: records that it started, waits until the test says go (after it
+/// has killed dustmail), then stores what it reads on stdin as `mail.PID`.
+fn fake_sendmail(dir: &Path) {
+    let script = dir.join("sendmail");
+    let d = dir.display();
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ntouch {d}/started.$$\nwhile [ ! -e {d}/go ]; do sleep 0.02; done\n\
+             cat > {d}/part.$$\nmv {d}/part.$$ {d}/mail.$$\n"
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn files_starting(dir: &Path, prefix: &str) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(prefix))
+        .map(|e| e.path())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Polls for `cond` (never a timing assertion: the limit only stops a hung test).
+fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
+    let limit = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !cond() {
+        assert!(std::time::Instant::now() < limit, "gave up waiting: {what}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Issue 10 finding 7: dustmail killed (-9) while sendmail reads a queued mail larger than a
+/// pipe's buffer: sendmail still reads the whole message (on main it read 65,536 bytes and
+/// would have sent them), and the next run delivers it whole again (at least once, never cut).
+#[test]
+fn kill_9_during_sendmail_delivery_never_hands_sendmail_a_truncated_message() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "sendmail");
+    let bin = d.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    fake_sendmail(&bin);
+
+    // A mail of about 300 KB, well beyond a pipe's 64 KiB buffer.
+    let text: String = (0..6000)
+        .map(|i| format!("line {i:05} of a long report, padded to fifty characters.\n"))
+        .collect();
+    let mail = dustmail::outbox::Mail {
+        from: dt::REFEREE.to_string(),
+        to: vec!["ann@players.example".to_string()],
+        subject: "a long report".to_string(),
+        in_reply_to: None,
+        references: Vec::new(),
+        text,
+        html: None,
+        attachments: Vec::new(),
+        headers: Vec::new(),
+    };
+    let ob = dustmail::outbox::Outbox::open(&home.root).unwrap();
+    ob.queue_at("big-1", &mail, dt::t(dt::NOW)).unwrap();
+    let queued = std::fs::read(ob.queue_dir.join("big-1.eml")).unwrap();
+    assert!(queued.len() > 200_000);
+
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = || {
+        std::process::Command::new(dt::bin())
+            .env_remove("DUSTMAIL_HOME")
+            .env("PATH", &path)
+            .arg("--home")
+            .arg(&home.root)
+            .args(["run", "--once", "--now", dt::NOW])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let mut child = run();
+    wait_for("sendmail to start", || {
+        !files_starting(&bin, "started.").is_empty()
+    });
+    child.kill().unwrap(); // SIGKILL, while sendmail has not read a byte yet
+    child.wait().unwrap();
+    std::fs::write(bin.join("go"), b"").unwrap();
+    wait_for("the killed run's sendmail to finish", || {
+        !files_starting(&bin, "mail.").is_empty()
+    });
+
+    // The next run delivers it (it was never moved to sent/).
+    let o = std::process::Command::new(dt::bin())
+        .env_remove("DUSTMAIL_HOME")
+        .env("PATH", &path)
+        .arg("--home")
+        .arg(&home.root)
+        .args(["run", "--once", "--now", dt::NOW])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert!(
+        stdout(&o).contains("delivered 1 failed 0"),
+        "{}",
+        dt::text(&o)
+    );
+    wait_for("both sendmails to finish", || {
+        files_starting(&bin, "mail.").len() == files_starting(&bin, "started.").len()
+    });
+    let got = files_starting(&bin, "mail.");
+    assert_eq!(got.len(), 2);
+    for m in &got {
+        let bytes = std::fs::read(m).unwrap();
+        assert_eq!(
+            bytes.len(),
+            queued.len(),
+            "sendmail received a truncated message"
+        );
+        assert_eq!(bytes, queued);
+    }
+    assert!(home.root.join("sent/big-1.eml").exists());
 }
