@@ -353,7 +353,7 @@ fn init(home: &Home, referee: &str, transport: &str) -> Result<(), Failure> {
             home.key_path().display()
         ))
     })?;
-    std::fs::write(home.config_path(), config.to_toml_text()).map_err(|e| {
+    config.write_new(home).map_err(|e| {
         usage(format!(
             "cannot write {}: {e}",
             home.config_path().display()

@@ -86,6 +86,15 @@ pub enum Transport {
         user: Option<String>,
         #[serde(default)]
         password: Option<String>,
+        /// `smtps://`: TLS from the first byte (port 465), no STARTTLS.
+        #[serde(default)]
+        implicit_tls: bool,
+        /// AUTH allowed without TLS (`[smtp] insecure = true`).
+        #[serde(default)]
+        insecure: bool,
+        /// Run with `sh -c` at delivery; its first stdout line is the password.
+        #[serde(default)]
+        password_command: Option<String>,
     },
     Sendmail {
         #[serde(default)]
@@ -102,8 +111,12 @@ impl Transport {
                 host,
                 port,
                 starttls,
+                implicit_tls,
                 ..
             } => {
+                if *implicit_tls {
+                    return format!("smtps {host}:{port}");
+                }
                 let tls = if *starttls { " (STARTTLS)" } else { "" };
                 format!("smtp {host}:{port}{tls}")
             }
@@ -912,6 +925,76 @@ fn lock_with_patience(lock: &File, queue_dir: &Path) -> Result<()> {
     }
 }
 
+/// Issue 10 finding 15: AUTH only over TLS (STARTTLS or `smtps://`) unless `insecure = true`
+/// says otherwise in so many words, and one source of password. Checked when the config is
+/// loaded and again before any connection is made, so no credential leaves in the clear.
+pub fn check_smtp_auth(transport: &Transport) -> Result<(), String> {
+    let Transport::Smtp {
+        starttls,
+        user,
+        password,
+        implicit_tls,
+        insecure,
+        password_command,
+        ..
+    } = transport
+    else {
+        return Ok(());
+    };
+    match (user, password, password_command) {
+        (_, Some(_), Some(_)) => {
+            return Err(
+                "[smtp] has both password and password_command: keep only one of them".to_string(),
+            )
+        }
+        (Some(_), None, None) => {
+            return Err(
+                "[smtp] user is set without a password: add password_command = \"...\" (or password = \"...\")"
+                    .to_string(),
+            )
+        }
+        (None, Some(_), _) | (None, _, Some(_)) => {
+            return Err("[smtp] has a password but no user: add user = \"...\"".to_string())
+        }
+        _ => {}
+    }
+    if user.is_some() && !starttls && !implicit_tls && !insecure {
+        return Err(format!(
+            "{}: [smtp] user is set but the connection is not encrypted, so the password would              cross the network in the clear: write starttls = true under [smtp], or use              transport = \"smtps://HOST:465\"; only for a relay you trust, write insecure = true              under [smtp]",
+            transport.describe()
+        ));
+    }
+    Ok(())
+}
+
+/// Runs `[smtp] password_command` with `sh -c`; its first stdout line is the password.
+fn run_password_command(command: &str) -> Result<String> {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .map_err(|e| anyhow::anyhow!("[smtp] password_command could not be run ({e})"))?;
+    if !out.status.success() {
+        anyhow::bail!(
+            "[smtp] password_command `{command}` failed ({}): {}; fix the command or the store it              reads, the mails stay queued",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    let text = String::from_utf8(out.stdout).map_err(|_| {
+        anyhow::anyhow!("[smtp] password_command `{command}` printed a password that is not UTF-8")
+    })?;
+    let line = text.lines().next().unwrap_or("").trim_end_matches('\r');
+    if line.is_empty() {
+        anyhow::bail!(
+            "[smtp] password_command `{command}` printed no password: its first line must be the password"
+        );
+    }
+    Ok(line.to_string())
+}
+
 /// How long one SMTP read or write may take before the connection counts as broken.
 const SMTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
@@ -919,8 +1002,9 @@ const SMTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 struct SmtpPeer {
     host: String,
     port: u16,
-    /// `Some` when STARTTLS is required.
+    /// `Some` when STARTTLS (or, with `implicit_tls`, TLS from the start) is required.
     tls: Option<TlsParameters>,
+    implicit_tls: bool,
     credentials: Option<Credentials>,
     hello: ClientId,
 }
@@ -933,11 +1017,15 @@ impl SmtpPeer {
             starttls,
             user,
             password,
+            implicit_tls,
+            password_command,
+            ..
         } = transport
         else {
             anyhow::bail!("not an SMTP transport: {}", transport.describe());
         };
-        let tls = if *starttls {
+        check_smtp_auth(transport).map_err(anyhow::Error::msg)?;
+        let tls = if *starttls || *implicit_tls {
             let mut tls = TlsParameters::builder(host.clone());
             for pem in &opts.extra_root_certs_pem {
                 let cert = Certificate::from_pem(pem)
@@ -950,9 +1038,10 @@ impl SmtpPeer {
         } else {
             None
         };
-        let credentials = match (user, password) {
-            (Some(u), Some(p)) => Some(Credentials::new(u.clone(), p.clone())),
-            (None, None) => None,
+        let credentials = match (user, password, password_command) {
+            (Some(u), Some(p), None) => Some(Credentials::new(u.clone(), p.clone())),
+            (Some(u), None, Some(c)) => Some(Credentials::new(u.clone(), run_password_command(c)?)),
+            (None, None, None) => None,
             _ => anyhow::bail!(
                 "{}: give both user and password for SMTP AUTH, or neither",
                 transport.describe()
@@ -962,6 +1051,7 @@ impl SmtpPeer {
             host: host.clone(),
             port: *port,
             tls,
+            implicit_tls: *implicit_tls,
             credentials,
             hello: ClientId::default(),
         })
@@ -973,11 +1063,11 @@ impl SmtpPeer {
             (self.host.as_str(), self.port),
             Some(SMTP_TIMEOUT),
             &self.hello,
-            None,
+            self.tls.as_ref().filter(|_| self.implicit_tls),
             None,
         )
         .map_err(|e| format!("cannot connect: {e}"))?;
-        if let Some(tls) = &self.tls {
+        if let Some(tls) = self.tls.as_ref().filter(|_| !self.implicit_tls) {
             if let Err(e) = conn.starttls(tls, &self.hello) {
                 conn.abort();
                 return Err(format!("STARTTLS failed: {e}"));

@@ -219,3 +219,198 @@ fn kill_9_during_sendmail_delivery_never_hands_sendmail_a_truncated_message() {
     }
     assert!(home.root.join("sent/big-1.eml").exists());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Finding 15: SMTP credentials never in the clear, config.toml 0600, password_command.
+
+/// An SMTP server on loopback that offers AUTH without TLS (as a careless relay would) and logs
+/// every AUTH it sees to `auth.log` before checking it.
+const PLAIN_AUTH_SERVER: &str = r#"
+import sys, time
+from aiosmtpd.controller import Controller
+from aiosmtpd.handlers import Mailbox
+from aiosmtpd.smtp import AuthResult, LoginPassword
+port, maildir, log, user, password = sys.argv[1:6]
+def check(server, session, envelope, mechanism, data):
+    with open(log, "a") as f:
+        f.write("AUTH %s\n" % mechanism)
+    ok = (isinstance(data, LoginPassword) and data.login == user.encode()
+          and data.password == password.encode())
+    return AuthResult(success=ok, handled=False)
+c = Controller(Mailbox(maildir), hostname="127.0.0.1", port=int(port), authenticator=check,
+               auth_required=False, auth_require_tls=False)
+c.start()
+print("ready", flush=True)
+while True:
+    time.sleep(3600)
+"#;
+
+struct PlainAuthServer {
+    child: std::process::Child,
+    port: u16,
+    dir: tempfile::TempDir,
+}
+
+impl PlainAuthServer {
+    fn start(user: &str, password: &str) -> PlainAuthServer {
+        use std::io::BufRead;
+        let dir = tempfile::tempdir().unwrap();
+        let port = smtp::free_port();
+        let mut child = std::process::Command::new("python3")
+            .args(["-c", PLAIN_AUTH_SERVER])
+            .arg(port.to_string())
+            .arg(dir.path().join("mail"))
+            .arg(dir.path().join("auth.log"))
+            .args([user, password])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("python3 with aiosmtpd (bash scripts/test.sh installs it)");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        assert_eq!(line.trim(), "ready", "the test SMTP server did not start");
+        PlainAuthServer { child, port, dir }
+    }
+    fn auth_log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("auth.log")).unwrap_or_default()
+    }
+    fn messages(&self) -> usize {
+        std::fs::read_dir(self.dir.path().join("mail/new"))
+            .map(|r| r.count())
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for PlainAuthServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn queue_one(home: &dustmail::config::Home, id: &str) {
+    let mail = dustmail::outbox::Mail {
+        from: dt::REFEREE.to_string(),
+        to: vec!["ann@players.example".to_string()],
+        subject: "hello".to_string(),
+        in_reply_to: None,
+        references: Vec::new(),
+        text: "a report\n".to_string(),
+        html: None,
+        attachments: Vec::new(),
+        headers: Vec::new(),
+    };
+    let ob = dustmail::outbox::Outbox::open(&home.root).unwrap();
+    ob.queue_at(id, &mail, dt::t(dt::NOW)).unwrap();
+}
+
+fn set_config(home: &dustmail::config::Home, edits: &[(&str, &str)]) {
+    let mut text = std::fs::read_to_string(home.config_path()).unwrap();
+    for (from, to) in edits {
+        assert!(text.contains(from), "config.toml has no {from:?}");
+        text = text.replace(from, to);
+    }
+    std::fs::write(home.config_path(), text).unwrap();
+}
+
+/// Issue 10 finding 15: `init` writes config.toml readable by its owner only (it may hold the
+/// SMTP password).
+#[test]
+fn init_writes_config_toml_mode_0600() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(d.path(), "file");
+    let mode = std::fs::metadata(home.config_path())
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600, "config.toml is {:o}", mode & 0o777);
+}
+
+/// Issue 10 finding 15: a user and password with a plain smtp:// transport and no STARTTLS are
+/// refused before any connection: the server never sees AUTH, the mail stays queued, and the
+/// error names the settings to write. `insecure = true`, written in so many words, allows it.
+#[test]
+fn auth_without_tls_is_refused_before_any_credential_leaves() {
+    let server = PlainAuthServer::start("referee", "s3cret");
+    let d = tempfile::tempdir().unwrap();
+    let transport = format!("smtp://127.0.0.1:{}", server.port);
+    let home = dt::init_home(d.path(), &transport);
+    set_config(
+        &home,
+        &[
+            ("# user = \"referee\"", "user = \"referee\""),
+            ("# password = \"secret\"", "password = \"s3cret\""),
+        ],
+    );
+    queue_one(&home, "m1");
+    let o = dt::dustmail(&home.root, &["run", "--once", "--now", dt::NOW]);
+    assert_eq!(o.status.code(), Some(2), "{}", dt::text(&o));
+    let err = stderr(&o);
+    assert!(err.contains("starttls = true"), "{err}");
+    assert!(err.contains("smtps://"), "{err}");
+    assert!(err.contains("insecure = true"), "{err}");
+    assert_eq!(server.auth_log(), "", "the server saw AUTH");
+    assert_eq!(server.messages(), 0);
+    assert!(home.root.join("outbox/m1.json").exists());
+
+    // Written in so many words, the operator's choice holds: AUTH in the clear, delivered.
+    set_config(&home, &[("# insecure = false", "insecure = true")]);
+    let o = dt::dustmail(&home.root, &["run", "--once", "--now", dt::NOW]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert!(
+        stdout(&o).contains("delivered 1 failed 0"),
+        "{}",
+        dt::text(&o)
+    );
+    assert!(server.auth_log().contains("AUTH"), "{}", server.auth_log());
+    assert_eq!(server.messages(), 1);
+}
+
+/// Issue 10 finding 15: `password_command` instead of a password: its first output line is the
+/// password; a failing command is a clear error naming the setting, and the mail stays queued.
+#[test]
+fn password_command_gives_the_password_and_its_failure_is_named() {
+    let server = PlainAuthServer::start("referee", "s3cret");
+    let d = tempfile::tempdir().unwrap();
+    let transport = format!("smtp://127.0.0.1:{}", server.port);
+    let home = dt::init_home(d.path(), &transport);
+    set_config(
+        &home,
+        &[
+            ("# user = \"referee\"", "user = \"referee\""),
+            (
+                "# password_command = \"pass show mail/referee\"",
+                "password_command = \"echo 'vault is locked' >&2; exit 3\"",
+            ),
+            ("# insecure = false", "insecure = true"),
+        ],
+    );
+    queue_one(&home, "m1");
+    let o = dt::dustmail(&home.root, &["run", "--once", "--now", dt::NOW]);
+    assert_eq!(o.status.code(), Some(2), "{}", dt::text(&o));
+    let err = stderr(&o);
+    assert!(err.contains("password_command"), "{err}");
+    assert!(err.contains("vault is locked"), "{err}");
+    assert_eq!(server.auth_log(), "");
+    assert!(home.root.join("outbox/m1.json").exists());
+
+    set_config(
+        &home,
+        &[(
+            "password_command = \"echo 'vault is locked' >&2; exit 3\"",
+            "password_command = \"printf 's3cret\\\\nnot the password\\\\n'\"",
+        )],
+    );
+    let o = dt::dustmail(&home.root, &["run", "--once", "--now", dt::NOW]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert!(
+        stdout(&o).contains("delivered 1 failed 0"),
+        "{}",
+        dt::text(&o)
+    );
+    assert_eq!(server.messages(), 1);
+}
