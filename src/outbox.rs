@@ -837,7 +837,7 @@ impl Outbox {
         let out = std::process::Command::new(command)
             .arg("-i")
             .arg("-f")
-            .arg(from.to_string())
+            .arg(&from)
             .arg("--")
             .args(to.iter().map(|a| a.to_string()))
             .stdin(std::process::Stdio::from(eml))
