@@ -10,6 +10,7 @@ pub mod dedup;
 pub mod dust_tactics;
 pub mod game;
 pub mod ledger;
+pub mod limits;
 pub mod lock;
 pub mod mail;
 pub mod outbox;

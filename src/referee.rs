@@ -1369,13 +1369,14 @@ fn step_mails<G: Game>(
             return Ok(out);
         }
         if let Some(to) = to {
-            let parts = render(
-                ctx,
-                "receipt",
+            let parts = render(ctx, "receipt", {
+                // A receipt stays small whatever the block held (src/limits.rs).
+                let (results, more_results) = crate::limits::listed(&s.step.results);
+                let (happenings, more_happenings) = crate::limits::listed(&s.step.happenings);
                 json!({"game": id, "side": s.side, "seq": s.player_seq, "ledger_seq": n,
-                       "results": s.step.results,
-                       "happenings": s.step.happenings}),
-            )?;
+                           "results": results, "more_results": more_results,
+                           "happenings": happenings, "more_happenings": more_happenings})
+            })?;
             let m = game_mail(
                 ctx,
                 (&g.id, &g.derived.state),
@@ -2205,7 +2206,11 @@ fn submit_block<G: Game>(
         }
         _ => Step::default(),
     };
-    let refusal = checked.err();
+    // A flood of bad lines is refused whole, listing the first errors (src/limits.rs).
+    let (step, refusal) = match crate::limits::too_many_errors(&step.results, body.lines.len()) {
+        Some(r) if checked.is_ok() => (Step::default(), Some(r)),
+        _ => (step, checked.err()),
+    };
     let sub = Submission {
         side: body.side.clone(),
         player_seq: body.seq,

@@ -414,3 +414,97 @@ fn password_command_gives_the_password_and_its_failure_is_named() {
     );
     assert_eq!(server.messages(), 1);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Finding 4: a flood of lines in one signed block.
+
+fn sent_named(home: &dustmail::config::Home, part: &str) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(home.root.join("sent"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains(part))
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// The text/plain part of a sent mail, decoded.
+fn text_of(eml: &[u8]) -> String {
+    let m = mail_parser::MessageParser::default().parse(eml).unwrap();
+    m.body_text(0).unwrap().into_owned()
+}
+
+/// Issue 10 finding 4: a signed block of 5,000 unknown command lines is refused whole after 20
+/// errors, the refusal says so and lists 20 of them, and it stays small; nothing is applied.
+#[test]
+fn a_block_of_thousands_of_bad_lines_is_refused_after_20_errors() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(d.path(), "file");
+    let ps = dt::players(0);
+    dt::new_game(&home, "g-flood", &ps, 3);
+    let commands: String = (0..5000).map(|i| format!("frobnicate {i}\n")).collect();
+    let m = dt::mail(
+        &ps[0].address,
+        "flood@players.example",
+        &ps[0].key,
+        &dt::orders("g-flood", "allies", 1, &commands),
+    );
+    std::fs::write(home.maildir().join("new/flood.eml"), m).unwrap();
+    let o = dt::dustmail(&home.root, &["run", "--once", "--now", dt::NOW]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert!(
+        stdout(&o).contains("accepted 0 refused 1"),
+        "{}",
+        dt::text(&o)
+    );
+    assert!(sent_named(&home, "-receipt").is_empty());
+    let refusals = sent_named(&home, "-refusal");
+    assert_eq!(refusals.len(), 1, "{refusals:?}");
+    let (_, eml) = &refusals[0];
+    assert!(eml.len() < 64 * 1024, "a refusal of {} bytes", eml.len());
+    let text = text_of(eml);
+    assert!(text.contains("stopped after 20 errors"), "{text}");
+    assert!(text.contains("fix these and send again"), "{text}");
+    assert_eq!(text.matches("(send instead:").count(), 20, "{text}");
+    // Recorded as refused, and the game replays (nothing of the block was applied).
+    let subs = dt::submissions(&home, "g-flood");
+    assert_eq!(subs.len(), 1);
+    assert!(!subs[0].2, "the flood was accepted");
+    let o = dt::dustmail(&home.root, &["replay", "g-flood"]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+}
+
+/// Issue 10 finding 4: an accepted block of 150 lines gets a receipt listing 100 of them and
+/// saying how many more there are (the ledger has them all).
+#[test]
+fn a_receipt_lists_at_most_100_results_and_says_how_many_more() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(d.path(), "file");
+    let ps = dt::players(0);
+    dt::new_game(&home, "g-long", &ps, 4);
+    let commands = "report\n".repeat(150);
+    let m = dt::mail(
+        &ps[0].address,
+        "long@players.example",
+        &ps[0].key,
+        &dt::orders("g-long", "allies", 1, &commands),
+    );
+    std::fs::write(home.maildir().join("new/long.eml"), m).unwrap();
+    let o = dt::dustmail(&home.root, &["run", "--once", "--now", dt::NOW]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert!(stdout(&o).contains("accepted 1"), "{}", dt::text(&o));
+    let receipts = sent_named(&home, "-receipt");
+    assert_eq!(receipts.len(), 1);
+    let text = text_of(&receipts[0].1);
+    assert_eq!(text.matches("understood: report").count(), 100, "{text}");
+    assert!(
+        text.contains("... and 50 more lines, not listed here"),
+        "{text}"
+    );
+}
