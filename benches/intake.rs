@@ -126,7 +126,10 @@ fn largest_mails(menv: &InProc, home: &Home, ps: &[dt::Player]) {
     menv.run(dt::NOW);
     let tr = menv.config.outbox_transport().unwrap();
     for (what, line) in [
-        ("unknown commands, refused after 20 errors", "frobnicate the widget"),
+        (
+            "unknown commands, refused after 20 errors",
+            "frobnicate the widget",
+        ),
         ("`report` lines, accepted", "report"),
     ] {
         let mut commands = String::new();
@@ -160,7 +163,11 @@ fn largest_mails(menv: &InProc, home: &Home, ps: &[dt::Player]) {
 
     // Rendering alone: a text body of 8 MB (a receipt of 100,000 lines).
     let text: String = (0..100_000)
-        .map(|i| format!("line {i:06}: REFUSED: `frobnicate` is not a command; send instead: a command\n"))
+        .map(|i| {
+            format!(
+                "line {i:06}: REFUSED: `frobnicate` is not a command; send instead: a command\n"
+            )
+        })
         .collect();
     let mail = dustmail::outbox::Mail {
         from: dt::REFEREE.into(),
