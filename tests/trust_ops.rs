@@ -508,3 +508,95 @@ fn a_receipt_lists_at_most_100_results_and_says_how_many_more() {
         "{text}"
     );
 }
+
+/// An aiosmtpd server speaking TLS from the first byte (SMTPS, as on port 465), requiring AUTH.
+const SMTPS_SERVER: &str = r#"
+import ssl, sys, time
+from aiosmtpd.controller import Controller
+from aiosmtpd.handlers import Mailbox
+from aiosmtpd.smtp import AuthResult, LoginPassword
+port, maildir, cert, key, user, password = sys.argv[1:7]
+def check(server, session, envelope, mechanism, data):
+    ok = (isinstance(data, LoginPassword) and data.login == user.encode()
+          and data.password == password.encode())
+    return AuthResult(success=ok, handled=False)
+ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+ctx.load_cert_chain(cert, key)
+# aiosmtpd counts only STARTTLS as TLS for AUTH; this connection is TLS from its first byte.
+c = Controller(Mailbox(maildir), hostname="127.0.0.1", port=int(port), ssl_context=ctx,
+               authenticator=check, auth_required=True, auth_require_tls=False)
+c.start()
+print("ready", flush=True)
+while True:
+    time.sleep(3600)
+"#;
+
+/// Issue 10 finding 15: `smtps://HOST:PORT` delivers over TLS from the first byte, with AUTH.
+#[test]
+fn smtps_delivers_over_implicit_tls_with_auth() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("cert.pem");
+    let key = dir.path().join("key.pem");
+    let out = std::process::Command::new("openssl")
+        .args(["req", "-x509", "-newkey", "ec", "-pkeyopt"])
+        .args(["ec_paramgen_curve:prime256v1", "-nodes", "-days", "2"])
+        .args(["-subj", "/CN=127.0.0.1"])
+        .args(["-addext", "subjectAltName=IP:127.0.0.1"])
+        .args(["-addext", "basicConstraints=critical,CA:FALSE"])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .output()
+        .expect("openssl (apt-get install openssl)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let port = smtp::free_port();
+    let maildir = dir.path().join("mail");
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", SMTPS_SERVER])
+        .arg(port.to_string())
+        .arg(&maildir)
+        .arg(&cert)
+        .arg(&key)
+        .args(["referee", "s3cret"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("python3 with aiosmtpd");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert_eq!(line.trim(), "ready");
+
+    let home = tempfile::tempdir().unwrap();
+    let c = dustmail::config::Config {
+        smtp: dustmail::config::SmtpSettings {
+            user: Some("referee".into()),
+            password: Some("s3cret".into()),
+            ..Default::default()
+        },
+        ..dustmail::config::Config::new(dt::REFEREE, &format!("smtps://127.0.0.1:{port}")).unwrap()
+    };
+    // No starttls, no insecure: smtps:// is TLS already.
+    c.validate().unwrap();
+    let transport = c.outbox_transport().unwrap();
+    let ob = dustmail::outbox::Outbox::open(home.path()).unwrap();
+    let h = dustmail::config::Home::new(home.path());
+    queue_one(&h, "s1");
+    let opts = dustmail::outbox::DeliveryOptions {
+        extra_root_certs_pem: vec![std::fs::read(&cert).unwrap()],
+        ..Default::default()
+    };
+    let r = ob.deliver_with(&transport, &opts, dt::t(dt::NOW)).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!((r.delivered, r.failed), (1, 0), "{:?}", r.errors);
+    assert_eq!(std::fs::read_dir(maildir.join("new")).unwrap().count(), 1);
+}
