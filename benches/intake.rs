@@ -133,10 +133,13 @@ fn largest_mails(menv: &InProc, home: &Home, ps: &[dt::Player]) {
         ("`report` lines, accepted", "report"),
     ] {
         let mut commands = String::new();
-        // Room for the headers, the block's own lines and its signature.
-        while commands.len() + line.len() + 1 < max - 4096 {
+        // Each line goes out as CRLF; room is left for the headers, the block's own lines and
+        // its signature.
+        let mut bytes = 0;
+        while bytes + line.len() + 2 < max - 4096 {
             commands.push_str(line);
             commands.push('\n');
+            bytes += line.len() + 2;
         }
         let m = dt::mail(
             &ps[0].address,
@@ -151,7 +154,7 @@ fn largest_mails(menv: &InProc, home: &Home, ps: &[dt::Player]) {
             menv.outbox.deliver(&tr, dt::t(dt::NOW)).unwrap();
             sum
         });
-        assert_eq!(sum.mails, 1);
+        assert_eq!((sum.mails, sum.rejected), (1, 0), "{bytes} bytes: {sum:?}");
         println!(
             "intake: largest mail ({bytes} bytes, {} lines of {what}): {:.2} s for its run and delivery; accepted {} refused {}",
             commands.lines().count(),
