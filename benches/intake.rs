@@ -112,5 +112,89 @@ fn main() {
         rep.delivered,
         common::rate(rep.delivered, deliver)
     );
+    largest_mails(&menv, &home, &ps);
     println!("intake: peak memory {:.1} MiB (VmHWM)", common::peak_mib());
+}
+
+/// Issue 10 finding 4: the costliest mails a player can send, each alone in a run: a block just
+/// under `max_mail_bytes` of unknown commands (refused after 20 errors), and one of `report`
+/// lines (accepted, every line answered; the receipt lists 100). Plus the outbox rendering a
+/// body of several MB, beside lettre's own (quadratic) encoding of the same text.
+fn largest_mails(menv: &InProc, home: &Home, ps: &[dt::Player]) {
+    let max = menv.config.max_mail_bytes;
+    common::create(menv, "g-largest", ps, 9, 4);
+    menv.run(dt::NOW);
+    let tr = menv.config.outbox_transport().unwrap();
+    for (what, line) in [
+        (
+            "unknown commands, refused after 20 errors",
+            "frobnicate the widget",
+        ),
+        ("`report` lines, accepted", "report"),
+    ] {
+        let mut commands = String::new();
+        // Each line goes out as CRLF; room is left for the headers, the block's own lines and
+        // its signature.
+        let mut bytes = 0;
+        while bytes + line.len() + 2 < max - 4096 {
+            commands.push_str(line);
+            commands.push('\n');
+            bytes += line.len() + 2;
+        }
+        let m = dt::mail(
+            &ps[0].address,
+            &format!("largest-{}@players.example", line.len()),
+            &ps[0].key,
+            &dt::orders("g-largest", "allies", 1, &commands),
+        );
+        let bytes = m.len();
+        std::fs::write(home.maildir().join("new").join("largest.eml"), &m).unwrap();
+        let (sum, t) = common::time(|| {
+            let sum = dustmail::referee::run(&menv.ctx(dt::NOW), &home.maildir()).unwrap();
+            menv.outbox.deliver(&tr, dt::t(dt::NOW)).unwrap();
+            sum
+        });
+        assert_eq!((sum.mails, sum.rejected), (1, 0), "{bytes} bytes: {sum:?}");
+        println!(
+            "intake: largest mail ({bytes} bytes, {} lines of {what}): {:.2} s for its run and delivery; accepted {} refused {}",
+            commands.lines().count(),
+            t.as_secs_f64(),
+            sum.accepted,
+            sum.refused
+        );
+    }
+
+    // Rendering alone: a text body of 8 MB (a receipt of 100,000 lines).
+    let text: String = (0..100_000)
+        .map(|i| {
+            format!(
+                "line {i:06}: REFUSED: `frobnicate` is not a command; send instead: a command\n"
+            )
+        })
+        .collect();
+    let mail = dustmail::outbox::Mail {
+        from: dt::REFEREE.into(),
+        to: vec![ps[0].address.clone()],
+        subject: "render".into(),
+        in_reply_to: None,
+        references: Vec::new(),
+        text: text.clone(),
+        html: None,
+        attachments: Vec::new(),
+        headers: Vec::new(),
+    };
+    let (eml, ours) =
+        common::time(|| dustmail::outbox::render("render-1", &mail, dt::t(dt::NOW)).unwrap());
+    let (theirs_len, theirs) = common::time(|| {
+        lettre::message::SinglePart::plain(text.clone())
+            .formatted()
+            .len()
+    });
+    println!(
+        "intake: rendering a {:.1} MB text body: outbox {:.3} s | lettre's own body encoding {:.3} s",
+        eml.0.len() as f64 / 1e6,
+        ours.as_secs_f64(),
+        theirs.as_secs_f64()
+    );
+    assert!(theirs_len > 0);
 }

@@ -59,6 +59,9 @@ fn main() {
         starttls: false,
         user: None,
         password: None,
+        implicit_tls: false,
+        insecure: false,
+        password_command: None,
     };
     let t0 = Utc.with_ymd_and_hms(2026, 3, 1, 10, 0, 0).unwrap();
     let d = tempfile::tempdir().unwrap();

@@ -61,8 +61,15 @@ export CARGO_INCREMENTAL=0
 
 cargo fmt --all -- --check
 cargo clippy --all-targets -- -D warnings
+# Every test binary runs even when one fails (--no-fail-fast), so one failure never hides
+# another; the script still exits non-zero when any failed.
+failed=0
 # Doc tests first: the run's closing line should be a test binary that has tests.
-cargo test --doc
+cargo test --no-fail-fast --doc || failed=1
 # Test targets only: the benches (harness = false) are programs for `cargo bench`;
 # clippy above has compiled them.
-cargo test --lib --bins --tests
+cargo test --no-fail-fast --lib --bins --tests || failed=1
+if [ "$failed" -ne 0 ]; then
+    echo "scripts/test.sh: some tests failed (see above)" >&2
+    exit 1
+fi

@@ -120,6 +120,10 @@ pub enum Command {
         /// Read mail from this Maildir instead of <home>/maildir.
         #[arg(long)]
         maildir: Option<PathBuf>,
+        /// Exit 2 when another run holds the home's lock (by default a run that finds another
+        /// one working says so in one line and exits 0, so cron runs may overlap quietly).
+        #[arg(long)]
+        strict: bool,
     },
     /// Render the current state of a game.
     Show {
@@ -296,15 +300,17 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
             watch,
             now,
             maildir,
+            strict,
         } => {
             let fixed = now.as_deref().map(|t| parse_now(Some(t))).transpose()?;
+            let md = maildir.as_deref();
             if !watch {
-                return run_once(&home, fixed.unwrap_or_else(Utc::now), maildir.as_deref());
+                return run_once(&home, fixed.unwrap_or_else(Utc::now), md, strict);
             }
             loop {
                 // A broken game (exit 1) is reported and the watch goes on; a configuration or
                 // lock problem (exit 2) ends it.
-                match run_once(&home, fixed.unwrap_or_else(Utc::now), maildir.as_deref()) {
+                match run_once(&home, fixed.unwrap_or_else(Utc::now), md, strict) {
                     Err(f) if f.code == 1 => eprintln!("dustmail: {}", f.msg),
                     Err(f) => return Err(f),
                     Ok(()) => {}
@@ -347,7 +353,7 @@ fn init(home: &Home, referee: &str, transport: &str) -> Result<(), Failure> {
             home.key_path().display()
         ))
     })?;
-    std::fs::write(home.config_path(), config.to_toml_text()).map_err(|e| {
+    config.write_new(home).map_err(|e| {
         usage(format!(
             "cannot write {}: {e}",
             home.config_path().display()
@@ -613,9 +619,28 @@ fn new_game(
     Ok(())
 }
 
-fn run_once(home: &Home, now: DateTime<Utc>, maildir: Option<&Path>) -> Result<(), Failure> {
+fn run_once(
+    home: &Home,
+    now: DateTime<Utc>,
+    maildir: Option<&Path>,
+    strict: bool,
+) -> Result<(), Failure> {
     let env = open_home(home)?;
-    let _lock = referee::lock_home(home)?;
+    let _lock = match referee::try_lock_home(home) {
+        Ok(Ok(lock)) => lock,
+        // Cron started this run while the last one is still working: that run does the work.
+        Ok(Err(busy)) if !strict => {
+            outln!("{}", busy.quiet_line());
+            return Ok(());
+        }
+        Ok(Err(busy)) => return Err(usage(busy.to_string())),
+        Err(e) => {
+            return Err(usage(format!(
+                "cannot open {}: {e}",
+                home.lock_path().display()
+            )))
+        }
+    };
     let edges = Edges::real();
     let c = ctx(home, &env, &edges, now);
     let md = maildir
@@ -926,7 +951,7 @@ fn demo(home: &Home) -> Result<(), Failure> {
             .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))?;
         now += chrono::Duration::hours(1);
         outln!("{} sends: {}", a.side, commands.replace('\n', " / "));
-        run_once(home, now, None)?;
+        run_once(home, now, None, true)?;
         steps += 1;
     }
     let root = home.root.display();

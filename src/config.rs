@@ -46,6 +46,14 @@ pub struct SmtpSettings {
     pub user: Option<String>,
     #[serde(default)]
     pub password: Option<String>,
+    /// A command run with `sh -c` at delivery time; its first line on stdout is the password
+    /// (keeps the password out of this file).
+    #[serde(default)]
+    pub password_command: Option<String>,
+    /// Allows AUTH over a connection without TLS (the password then crosses the network in
+    /// the clear). Off: a user needs `starttls = true` or an `smtps://` transport.
+    #[serde(default)]
+    pub insecure: bool,
     /// SMTP connections used in parallel (1–16; default 4). One connection already keeps up
     /// with Python's smtplib; a few more help a server slow to answer, too many only compete
     /// for the cores (bench/README.md).
@@ -159,7 +167,12 @@ impl Config {
         if t == "sendmail" {
             return Ok(Transport::Sendmail { command: None });
         }
-        if let Some(rest) = t.strip_prefix("smtp://") {
+        let (rest, implicit_tls) = match (t.strip_prefix("smtp://"), t.strip_prefix("smtps://")) {
+            (Some(rest), _) => (Some(rest), false),
+            (None, Some(rest)) => (Some(rest), true),
+            (None, None) => (None, false),
+        };
+        if let Some(rest) = rest {
             let (host, port) = rest.rsplit_once(':').ok_or_else(|| {
                 ConfigError(format!(
                     "transport `{t}` has no port: write smtp://HOST:PORT, e.g. smtp://127.0.0.1:25"
@@ -175,16 +188,21 @@ impl Config {
                     "transport `{t}` has no host: write smtp://HOST:PORT"
                 )));
             }
-            return Ok(Transport::Smtp {
+            let transport = Transport::Smtp {
                 host: host.to_string(),
                 port,
                 starttls: self.smtp.starttls,
                 user: self.smtp.user.clone(),
                 password: self.smtp.password.clone(),
-            });
+                implicit_tls,
+                insecure: self.smtp.insecure,
+                password_command: self.smtp.password_command.clone(),
+            };
+            crate::outbox::check_smtp_auth(&transport).map_err(ConfigError)?;
+            return Ok(transport);
         }
         Err(ConfigError(format!(
-            "unknown transport `{t}`: use file, sendmail or smtp://HOST:PORT"
+            "unknown transport `{t}`: use file, sendmail or smtp://HOST:PORT (smtps://HOST:PORT for TLS from the start)"
         )))
     }
 
@@ -195,7 +213,8 @@ impl Config {
             "# dustmail home configuration\n\
              # The referee's own address: From: of every mail it sends.\n\
              referee = {referee}\n\
-             # How mail leaves: \"file\" (into sent/), \"sendmail\", or \"smtp://HOST:PORT\".\n\
+             # How mail leaves: \"file\" (into sent/), \"sendmail\", \"smtp://HOST:PORT\" (STARTTLS\n\
+             # below), or \"smtps://HOST:465\" (TLS from the first byte).\n\
              transport = {transport}\n\
              # Largest incoming mail accepted, in bytes.\n\
              max_mail_bytes = {max}\n\
@@ -213,9 +232,16 @@ impl Config {
              # template_dir = \"templates\"\n\
              \n\
              [smtp]\n\
+             # STARTTLS before anything else is sent (smtp:// only; smtps:// is always TLS).\n\
              # starttls = true\n\
+             # AUTH needs TLS (starttls = true or smtps://) unless insecure = true is written here.\n\
              # user = \"referee\"\n\
+             # The password, or better a command whose first output line is the password (this\n\
+             # file is written mode 0600 either way).\n\
              # password = \"secret\"\n\
+             # password_command = \"pass show mail/referee\"\n\
+             # Send the password over a connection without TLS (only for a relay on this machine).\n\
+             # insecure = false\n\
              # SMTP connections used in parallel, 1 to 16 (default 4).\n\
              # connections = 4\n",
             referee = q(&self.referee),
@@ -227,6 +253,20 @@ impl Config {
             absence = self.max_absence_days,
             pictures = self.board_pictures,
         )
+    }
+
+    /// Writes a new config.toml, readable by its owner only (0600): it may hold the SMTP
+    /// password. Refuses to overwrite one that exists.
+    pub fn write_new(&self, home: &Home) -> std::io::Result<()> {
+        use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(home.config_path())?;
+        f.write_all(self.to_toml_text().as_bytes())?;
+        f.sync_all()
     }
 
     pub fn load(home: &Home) -> Result<Config, ConfigError> {
@@ -318,7 +358,8 @@ mod tests {
         let text = c
             .to_toml_text()
             .replace("# starttls = true", "starttls = true")
-            .replace("# user = \"referee\"", "user = \"me\"");
+            .replace("# user = \"referee\"", "user = \"me\"")
+            .replace("# password_command = ", "password_command = ");
         std::fs::write(home.config_path(), text).unwrap();
         let loaded = Config::load(&home).unwrap();
         assert_eq!(
@@ -328,7 +369,10 @@ mod tests {
                 port: 2525,
                 starttls: true,
                 user: Some("me".into()),
-                password: None
+                password: None,
+                implicit_tls: false,
+                insecure: false,
+                password_command: Some("pass show mail/referee".into()),
             }
         );
         assert_eq!(loaded.deadline_hours, 72);
@@ -342,6 +386,34 @@ mod tests {
             Config::load(&home).unwrap().delivery_options().connections,
             2
         );
+    }
+
+    /// Issue 10 finding 15: `smtps://` is TLS from the start; a user without TLS is refused at
+    /// load unless `insecure = true` is written, and the error names the settings to write.
+    #[test]
+    fn smtps_is_accepted_and_auth_without_tls_needs_insecure_in_so_many_words() {
+        let mut c = Config::new("ref@example.org", "smtps://mail.example.org:465").unwrap();
+        match c.outbox_transport().unwrap() {
+            Transport::Smtp {
+                implicit_tls, port, ..
+            } => assert!(implicit_tls && port == 465),
+            t => panic!("{t:?}"),
+        }
+        c.transport = "smtp://mail.example.org:587".into();
+        c.smtp.user = Some("me".into());
+        c.smtp.password = Some("pw".into());
+        let e = c.validate().unwrap_err().to_string();
+        assert!(e.contains("write starttls = true under [smtp]"), "{e}");
+        assert!(e.contains("smtps://HOST:465"), "{e}");
+        assert!(e.contains("insecure = true"), "{e}");
+        c.smtp.insecure = true;
+        assert!(c.validate().is_ok());
+        c.smtp.insecure = false;
+        c.smtp.starttls = true;
+        assert!(c.validate().is_ok());
+        c.smtp.password_command = Some("echo pw".into());
+        let e = c.validate().unwrap_err().to_string();
+        assert!(e.contains("both password and password_command"), "{e}");
     }
 
     #[test]

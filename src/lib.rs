@@ -11,6 +11,8 @@ pub mod dedup;
 pub mod dust_tactics;
 pub mod game;
 pub mod ledger;
+pub mod limits;
+pub mod lock;
 pub mod mail;
 pub mod outbox;
 pub mod picture;

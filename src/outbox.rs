@@ -27,14 +27,15 @@
 
 use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
-use lettre::address::{Address, Envelope as SmtpEnvelope};
-use lettre::message::header::{ContentType, HeaderName, HeaderValue};
-use lettre::message::{Attachment as MimeAttachment, Mailbox, Message, MultiPart, SinglePart};
+use lettre::address::Address;
+use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
+use lettre::message::{
+    Attachment as MimeAttachment, Body, Mailbox, Message, MultiPart, SinglePart,
+};
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, SmtpConnection, TlsParameters};
 use lettre::transport::smtp::commands::{Data, Mail as MailCommand, Rcpt};
 use lettre::transport::smtp::extension::{ClientId, Extension, MailBodyParameter, MailParameter};
-use lettre::SendmailTransport;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
 use std::io::Write;
@@ -87,6 +88,15 @@ pub enum Transport {
         user: Option<String>,
         #[serde(default)]
         password: Option<String>,
+        /// `smtps://`: TLS from the first byte (port 465), no STARTTLS.
+        #[serde(default)]
+        implicit_tls: bool,
+        /// AUTH allowed without TLS (`[smtp] insecure = true`).
+        #[serde(default)]
+        insecure: bool,
+        /// Run with `sh -c` at delivery; its first stdout line is the password.
+        #[serde(default)]
+        password_command: Option<String>,
     },
     Sendmail {
         #[serde(default)]
@@ -103,8 +113,12 @@ impl Transport {
                 host,
                 port,
                 starttls,
+                implicit_tls,
                 ..
             } => {
+                if *implicit_tls {
+                    return format!("smtps {host}:{port}");
+                }
                 let tls = if *starttls { " (STARTTLS)" } else { "" };
                 format!("smtp {host}:{port}{tls}")
             }
@@ -345,18 +359,18 @@ pub fn render(
         )
     };
     let message = match &mail.html {
-        None if files.is_empty() => b.singlepart(SinglePart::plain(mail.text.clone())),
+        None if files.is_empty() => b.singlepart(text_part(ContentType::TEXT_PLAIN, &mail.text)),
         None => b.multipart(mixed(
             MultiPart::mixed()
                 .boundary(boundary("mixed"))
-                .singlepart(SinglePart::plain(mail.text.clone())),
+                .singlepart(text_part(ContentType::TEXT_PLAIN, &mail.text)),
             &files,
         )?),
         Some(html) => {
-            let html_part = SinglePart::html(html.clone());
+            let html_part = text_part(ContentType::TEXT_HTML, html);
             let alt = MultiPart::alternative()
                 .boundary(boundary("alternative"))
-                .singlepart(SinglePart::plain(mail.text.clone()));
+                .singlepart(text_part(ContentType::TEXT_PLAIN, &mail.text));
             let alt = if inline.is_empty() {
                 alt.singlepart(html_part)
             } else {
@@ -397,6 +411,57 @@ pub fn render(
         last_error: None,
     };
     Ok((message.formatted(), envelope))
+}
+
+/// A text part built without lettre's `Body::new`, which turns LF into CRLF with one
+/// `String::insert` per line: quadratic in the body (a 22 MB receipt took 100 s, issue 10
+/// finding 4). The encoding is chosen from the same text by the same chooser lettre uses and the
+/// line ends are converted in one pass, so the bytes are exactly the ones lettre would make.
+fn text_part(content_type: ContentType, text: &str) -> SinglePart {
+    SinglePart::builder()
+        .header(content_type)
+        .body(text_body(text))
+}
+
+fn text_body(text: &str) -> Body {
+    use email_encoding::body::Encoding;
+    // lettre's `Body::new` chooses as for a server without SMTPUTF8 (`supports_utf8 = false`).
+    let encoding = Encoding::choose(text, false);
+    let text = crlf(text);
+    let cte = match encoding {
+        // Already valid as it stands (lines short enough, ASCII): no re-encoding.
+        Encoding::SevenBit => {
+            return Body::dangerous_pre_encoded(
+                text.into_bytes(),
+                ContentTransferEncoding::SevenBit,
+            )
+        }
+        Encoding::EightBit => {
+            return Body::dangerous_pre_encoded(
+                text.into_bytes(),
+                ContentTransferEncoding::EightBit,
+            )
+        }
+        Encoding::QuotedPrintable => ContentTransferEncoding::QuotedPrintable,
+        Encoding::Base64 => ContentTransferEncoding::Base64,
+    };
+    // Quoted-printable and base64 accept any text; lettre's own CRLF pass finds nothing to do.
+    Body::new_with_encoding(text, cte).unwrap_or_else(Body::new)
+}
+
+/// `text` with a CR before every LF that has none (what lettre's CRLF conversion makes), in one
+/// linear pass.
+fn crlf(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 32 + 2);
+    let mut prev = '\0';
+    for c in text.chars() {
+        if c == '\n' && prev != '\r' {
+            out.push('\r');
+        }
+        out.push(c);
+        prev = c;
+    }
+    out
 }
 
 fn content_type(a: &Attachment) -> Result<ContentType, OutboxError> {
@@ -678,13 +743,10 @@ impl Outbox {
                 })
                 .collect(),
             Transport::Sendmail { command } => {
-                let t = match command {
-                    Some(c) => SendmailTransport::new_with_command(c),
-                    None => SendmailTransport::new(),
-                };
+                let command = command.as_deref().unwrap_or("sendmail");
                 due.into_iter()
                     .map(|d| {
-                        let r = self.send_one(&t, &d);
+                        let r = self.sendmail_one(command, &d);
                         (d.env, r)
                     })
                     .collect()
@@ -797,11 +859,11 @@ impl Outbox {
         out
     }
 
-    fn send_one<T>(&self, t: &T, d: &Due) -> Result<(), String>
-    where
-        T: lettre::Transport,
-        T::Error: std::fmt::Display,
-    {
+    /// Hands one queued mail to `command -i -f FROM -- TO...` (what lettre's sendmail transport
+    /// runs). Its stdin is the queued `.eml` file itself, not a pipe we write into: killing
+    /// dustmail (even `kill -9`) mid-delivery cannot truncate what sendmail reads, so sendmail
+    /// gets the whole message or is never started (issue 10 finding 7).
+    fn sendmail_one(&self, command: &str, d: &Due) -> Result<(), String> {
         let from: Address = d
             .env
             .from
@@ -816,9 +878,33 @@ impl Outbox {
                     .map_err(|e| format!("envelope recipient {a:?}: {e}"))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let envelope = SmtpEnvelope::new(Some(from), to).map_err(|e| e.to_string())?;
-        t.send_raw(&envelope, &d.eml()?)
-            .map_err(|e| e.to_string())?;
+        if to.is_empty() {
+            return Err("the envelope has no recipient: queue the mail again".to_string());
+        }
+        let eml = File::open(&d.eml_path).map_err(|e| {
+            format!(
+                "cannot read {} ({e}); queue the mail again",
+                d.eml_path.display()
+            )
+        })?;
+        let out = std::process::Command::new(command)
+            .arg("-i")
+            .arg("-f")
+            .arg(&from)
+            .arg("--")
+            .args(to.iter().map(|a| a.to_string()))
+            .stdin(std::process::Stdio::from(eml))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .map_err(|e| format!("cannot run {command} ({e}): check the sendmail command"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "{command} exited with {}: {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
         self.move_to_sent(&d.env.id)
             .map_err(|e| format!("sent, but moving it to sent/ failed ({e}); it may be sent again"))
     }
@@ -879,7 +965,7 @@ impl Outbox {
 fn lock_with_patience(lock: &File, queue_dir: &Path) -> Result<()> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
-        if fs2::FileExt::try_lock_exclusive(lock).is_ok() {
+        if lock.try_lock().is_ok() {
             return Ok(());
         }
         if std::time::Instant::now() > deadline {
@@ -892,6 +978,76 @@ fn lock_with_patience(lock: &File, queue_dir: &Path) -> Result<()> {
     }
 }
 
+/// Issue 10 finding 15: AUTH only over TLS (STARTTLS or `smtps://`) unless `insecure = true`
+/// says otherwise in so many words, and one source of password. Checked when the config is
+/// loaded and again before any connection is made, so no credential leaves in the clear.
+pub fn check_smtp_auth(transport: &Transport) -> Result<(), String> {
+    let Transport::Smtp {
+        starttls,
+        user,
+        password,
+        implicit_tls,
+        insecure,
+        password_command,
+        ..
+    } = transport
+    else {
+        return Ok(());
+    };
+    match (user, password, password_command) {
+        (_, Some(_), Some(_)) => {
+            return Err(
+                "[smtp] has both password and password_command: keep only one of them".to_string(),
+            )
+        }
+        (Some(_), None, None) => {
+            return Err(
+                "[smtp] user is set without a password: add password_command = \"...\" (or password = \"...\")"
+                    .to_string(),
+            )
+        }
+        (None, Some(_), _) | (None, _, Some(_)) => {
+            return Err("[smtp] has a password but no user: add user = \"...\"".to_string())
+        }
+        _ => {}
+    }
+    if user.is_some() && !starttls && !implicit_tls && !insecure {
+        return Err(format!(
+            "{}: [smtp] user is set but the connection is not encrypted, so the password would              cross the network in the clear: write starttls = true under [smtp], or use              transport = \"smtps://HOST:465\"; only for a relay you trust, write insecure = true              under [smtp]",
+            transport.describe()
+        ));
+    }
+    Ok(())
+}
+
+/// Runs `[smtp] password_command` with `sh -c`; its first stdout line is the password.
+fn run_password_command(command: &str) -> Result<String> {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .map_err(|e| anyhow::anyhow!("[smtp] password_command could not be run ({e})"))?;
+    if !out.status.success() {
+        anyhow::bail!(
+            "[smtp] password_command `{command}` failed ({}): {}; fix the command or the store it              reads, the mails stay queued",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    let text = String::from_utf8(out.stdout).map_err(|_| {
+        anyhow::anyhow!("[smtp] password_command `{command}` printed a password that is not UTF-8")
+    })?;
+    let line = text.lines().next().unwrap_or("").trim_end_matches('\r');
+    if line.is_empty() {
+        anyhow::bail!(
+            "[smtp] password_command `{command}` printed no password: its first line must be the password"
+        );
+    }
+    Ok(line.to_string())
+}
+
 /// How long one SMTP read or write may take before the connection counts as broken.
 const SMTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
@@ -899,8 +1055,9 @@ const SMTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 struct SmtpPeer {
     host: String,
     port: u16,
-    /// `Some` when STARTTLS is required.
+    /// `Some` when STARTTLS (or, with `implicit_tls`, TLS from the start) is required.
     tls: Option<TlsParameters>,
+    implicit_tls: bool,
     credentials: Option<Credentials>,
     hello: ClientId,
 }
@@ -913,11 +1070,15 @@ impl SmtpPeer {
             starttls,
             user,
             password,
+            implicit_tls,
+            password_command,
+            ..
         } = transport
         else {
             anyhow::bail!("not an SMTP transport: {}", transport.describe());
         };
-        let tls = if *starttls {
+        check_smtp_auth(transport).map_err(anyhow::Error::msg)?;
+        let tls = if *starttls || *implicit_tls {
             let mut tls = TlsParameters::builder(host.clone());
             for pem in &opts.extra_root_certs_pem {
                 let cert = Certificate::from_pem(pem)
@@ -930,9 +1091,10 @@ impl SmtpPeer {
         } else {
             None
         };
-        let credentials = match (user, password) {
-            (Some(u), Some(p)) => Some(Credentials::new(u.clone(), p.clone())),
-            (None, None) => None,
+        let credentials = match (user, password, password_command) {
+            (Some(u), Some(p), None) => Some(Credentials::new(u.clone(), p.clone())),
+            (Some(u), None, Some(c)) => Some(Credentials::new(u.clone(), run_password_command(c)?)),
+            (None, None, None) => None,
             _ => anyhow::bail!(
                 "{}: give both user and password for SMTP AUTH, or neither",
                 transport.describe()
@@ -942,6 +1104,7 @@ impl SmtpPeer {
             host: host.clone(),
             port: *port,
             tls,
+            implicit_tls: *implicit_tls,
             credentials,
             hello: ClientId::default(),
         })
@@ -953,11 +1116,11 @@ impl SmtpPeer {
             (self.host.as_str(), self.port),
             Some(SMTP_TIMEOUT),
             &self.hello,
-            None,
+            self.tls.as_ref().filter(|_| self.implicit_tls),
             None,
         )
         .map_err(|e| format!("cannot connect: {e}"))?;
-        if let Some(tls) = &self.tls {
+        if let Some(tls) = self.tls.as_ref().filter(|_| !self.implicit_tls) {
             if let Err(e) = conn.starttls(tls, &self.hello) {
                 conn.abort();
                 return Err(format!("STARTTLS failed: {e}"));
@@ -1109,6 +1272,35 @@ mod tests {
         // A lenient server would take "\n.\n" for the end of data: the dot is stuffed there too.
         assert_eq!(data("a\n.\nb\n"), "a\r\n..\r\nb\r\n.\r\n");
         assert_eq!(data("a\r\n\r\nb"), "a\r\n\r\nb\r\n.\r\n");
+    }
+
+    /// Issue 10 finding 4: the linear text parts give the very bytes lettre's own (quadratic)
+    /// encoding gives, for every kind of text: short and long lines, bare LF, CRLF, lone CR,
+    /// non-ASCII, a leading LF, lines of 74-76 characters (where adding the CR matters).
+    #[test]
+    fn linear_text_parts_are_byte_identical_to_lettres() {
+        let samples = [
+            String::new(),
+            "\n".to_string(),
+            "a\nb\r\nc\rd\n\n".to_string(),
+            "x".repeat(74) + "\n" + &"y".repeat(75) + "\n" + &"z".repeat(76),
+            "Grüße\nfrom the referee\n".to_string(),
+            "é".repeat(500),
+            "line\n".repeat(1000),
+            "\r\n.\r\n..\n".to_string(),
+            "\u{2800}".repeat(80) + "\n",
+        ];
+        for s in &samples {
+            for ct in [ContentType::TEXT_PLAIN, ContentType::TEXT_HTML] {
+                let ours = text_part(ct.clone(), s).formatted();
+                let lettres = SinglePart::builder().header(ct).body(s.clone()).formatted();
+                assert_eq!(
+                    String::from_utf8_lossy(&ours),
+                    String::from_utf8_lossy(&lettres),
+                    "{s:?}"
+                );
+            }
+        }
     }
 
     #[test]

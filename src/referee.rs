@@ -1064,51 +1064,15 @@ pub fn write_snapshot<S: Serialize>(dir: &Path, d: &Derived<S>) -> Result<(), Re
 // ---------------------------------------------------------------------------------------------
 // The exclusive run lock.
 
-/// Held while a `run` works on a home; released on drop.
-pub struct HomeLock {
-    _file: std::fs::File,
-    path: PathBuf,
-}
+pub use crate::lock::{try_lock_home, HomeBusy, HomeLock};
 
-impl Drop for HomeLock {
-    fn drop(&mut self) {
-        // The file stays: removing it would let a run that opened it just before lock an
-        // unlinked file while a third run locks a new one.
-        let _ = fs2::FileExt::unlock(&self._file);
-    }
-}
-
-impl HomeLock {
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-/// Takes `<home>/lock`; a second run gets a clear error naming the holder's pid.
+/// Takes `<home>/lock`; a second run gets a clear error naming the holder (src/lock.rs).
 pub fn lock_home(home: &Home) -> Result<HomeLock, RefereeError> {
-    use std::io::{Read, Seek, Write};
     let path = home.lock_path();
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .write(true)
-        .open(&path)
-        .map_err(io_err(&path.display().to_string()))?;
-    if fs2::FileExt::try_lock_exclusive(&f).is_err() {
-        let mut pid = String::new();
-        let _ = f.read_to_string(&mut pid);
-        return Err(RefereeError::Usage(format!(
-            "another dustmail run holds {} (pid {}): wait for it or remove the stale lock",
-            path.display(),
-            pid.trim()
-        )));
+    match try_lock_home(home).map_err(io_err(&path.display().to_string()))? {
+        Ok(lock) => Ok(lock),
+        Err(busy) => Err(RefereeError::Usage(busy.to_string())),
     }
-    let _ = f.set_len(0);
-    let _ = f.seek(std::io::SeekFrom::Start(0));
-    let _ = write!(f, "{}", std::process::id());
-    let _ = f.sync_all();
-    Ok(HomeLock { _file: f, path })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1455,13 +1419,14 @@ fn step_mails<G: Game>(
             return Ok(out);
         }
         if let Some(to) = to {
-            let parts = render(
-                ctx,
-                "receipt",
+            let parts = render(ctx, "receipt", {
+                // A receipt stays small whatever the block held (src/limits.rs).
+                let (results, more_results) = crate::limits::listed(&s.step.results);
+                let (happenings, more_happenings) = crate::limits::listed(&s.step.happenings);
                 json!({"game": id, "side": s.side, "seq": s.player_seq, "ledger_seq": n,
-                       "results": s.step.results,
-                       "happenings": s.step.happenings}),
-            )?;
+                           "results": results, "more_results": more_results,
+                           "happenings": happenings, "more_happenings": more_happenings})
+            })?;
             let m = game_mail(
                 ctx,
                 (&g.id, &g.derived.state),
@@ -2313,7 +2278,11 @@ fn submit_block<G: Game>(
         }
         _ => Step::default(),
     };
-    let refusal = checked.err();
+    // A flood of bad lines is refused whole, listing the first errors (src/limits.rs).
+    let (step, refusal) = match crate::limits::too_many_errors(&step.results, body.lines.len()) {
+        Some(r) if checked.is_ok() => (Step::default(), Some(r)),
+        _ => (step, checked.err()),
+    };
     let sub = Submission {
         side: body.side.clone(),
         player_seq: body.seq,

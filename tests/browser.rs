@@ -17,11 +17,25 @@ fn dustmail(home: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// Issue 10 finding 19: whether to run these tests. They run unless DUSTMAIL_BROWSER_TESTS=0 is
+/// set in so many words (then the skip is said on stderr); a missing Chromium otherwise fails the
+/// test with what to install, not a bare panic deep inside a helper.
+fn browser_tests_wanted() -> bool {
+    if std::env::var("DUSTMAIL_BROWSER_TESTS").as_deref() == Ok("0") {
+        eprintln!("skipped: DUSTMAIL_BROWSER_TESTS=0 is set, so the Chromium tests do not run");
+        return false;
+    }
+    if !Path::new(CHROMIUM).exists() {
+        panic!(
+            "Chromium is absent ({CHROMIUM} does not exist), so the report cannot be opened in a \
+             browser. Install it with `sudo apt-get install chromium` (scripts/test.sh does this), \
+             or set DUSTMAIL_BROWSER_TESTS=0 to skip these tests on purpose."
+        );
+    }
+    true
+}
+
 fn chromium(extra: &[&str], page: &Path) -> Output {
-    assert!(
-        Path::new(CHROMIUM).exists(),
-        "{CHROMIUM} is missing: run `bash scripts/test.sh`, which installs Debian's chromium package"
-    );
     let profile = tempfile::tempdir().unwrap();
     Command::new(CHROMIUM)
         .args([
@@ -125,6 +139,9 @@ const OPEN: [u8; 3] = [0xec, 0xe4, 0xcc];
 
 #[test]
 fn html_report_loads_in_chromium_and_shows_the_board() {
+    if !browser_tests_wanted() {
+        return;
+    }
     let (d, h) = demo();
     let o = dustmail(&h, &["show", "g-demo", "--format", "html", "--as", "axis"]);
     assert!(o.status.success());
@@ -148,6 +165,9 @@ fn html_report_loads_in_chromium_and_shows_the_board() {
 
 #[test]
 fn replay_page_loads_in_chromium_and_shows_a_board_per_step() {
+    if !browser_tests_wanted() {
+        return;
+    }
     let (d, h) = demo();
     let page = d.path().join("replay.html");
     let o = dustmail(&h, &["replay", "g-demo", "--html", page.to_str().unwrap()]);

@@ -497,16 +497,19 @@ fn run_moves_a_mail_for_an_unknown_game_to_rejected() {
 }
 
 #[test]
-fn a_second_run_while_one_holds_the_lock_exits_2() {
+fn a_second_strict_run_while_one_holds_the_lock_exits_2() {
     let d = tempfile::tempdir().unwrap();
     let home = init_home(d.path());
     let _held = dustmail::referee::lock_home(&dustmail::config::Home::new(&home)).unwrap();
-    let o = dustmail(&home, &["run"]);
+    // With --strict a busy home is an error (exit 2); issue 10 finding 17: without it the run
+    // says so in one line and exits 0 (tests/trust_ops.rs), and no message advises deleting it.
+    let o = dustmail(&home, &["run", "--strict"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("another dustmail run holds"),
         "{}",
         stderr(&o)
     );
-    assert!(stderr(&o).contains("wait for it or remove the stale lock"));
+    assert!(stderr(&o).contains("wait for it to finish"));
+    assert!(!stderr(&o).contains("remove the stale lock"));
 }

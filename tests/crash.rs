@@ -87,6 +87,21 @@ fn reference_batch(reference: &Home, n: usize) -> Vec<(String, String)> {
     batch
 }
 
+/// Prints how many kills there were and at how many different ledger lengths they landed. Both
+/// depend on how fast the machine is at the moment, so they are reported, never asserted: a busy
+/// CI machine must not fail a test whose outcomes (nothing lost, nothing doubled) all hold.
+fn report_spread(what: &str, kills: u64, progress: &BTreeMap<usize, u32>) {
+    eprintln!(
+        "{what}: {kills} kills landed at {} different ledger lengths{}",
+        progress.len(),
+        if kills < 30 || progress.len() < 5 {
+            " (few: the machine was busy or fast; the outcomes were still checked)"
+        } else {
+            ""
+        }
+    );
+}
+
 /// A deterministic sequence of delays: short ones (startup, first mails) mixed with longer ones,
 /// growing slowly so every phase of a run (intake, appends, snapshot, queue, delivery) is hit.
 fn delay(i: u64) -> Duration {
@@ -233,8 +248,9 @@ fn kill_9_during_smtp_delivery_delivers_every_mail_at_least_once() {
     std::fs::write(crashed.config_path(), smtp_cfg).unwrap();
 
     let (kills, progress) = kill_until_done(&crashed, Duration::from_secs(30));
-    assert!(kills >= 30, "too few kills to prove anything: {kills}");
-    assert!(progress.len() >= 5, "{progress:?}");
+    // Issue 10 finding 19: where the kills land depends on the machine's load, so the spread is
+    // a reported figure, never asserted; the outcomes below are what must hold.
+    report_spread("smtp delivery", kills, &progress);
     assert_same_ledgers(&reference, &crashed, batch.len());
 
     // sent/ records each mail once; the server got each at least once. A kill between the
@@ -274,11 +290,8 @@ fn kill_9_at_many_points_of_run_loses_nothing_and_applies_nothing_twice() {
     let d = tempfile::tempdir().unwrap();
     let (reference, crashed, batch) = setup(d.path());
     let (kills, progress) = kill_until_done(&crashed, Duration::from_secs(45));
-    assert!(kills >= 30, "too few kills to prove anything: {kills}");
-    assert!(
-        progress.len() >= 10,
-        "the kills did not land at enough different points: {progress:?}"
-    );
+    // Issue 10 finding 19: a figure to read, not a condition (it depends on the machine's load).
+    report_spread("run", kills, &progress);
 
     // Nothing lost, nothing twice: the ledgers are identical, byte for byte.
     assert_same_ledgers(&reference, &crashed, batch.len());

@@ -427,7 +427,7 @@ fn a_delivery_pass_waits_for_another_one_holding_the_lock() {
     ob.queue_at("m1", &mail(), t0()).unwrap();
     // Another pass (here: this test) holds the outbox lock for a moment.
     let lock = std::fs::File::create(ob.queue_dir.join(".lock")).unwrap();
-    fs2::FileExt::lock_exclusive(&lock).unwrap();
+    lock.lock().unwrap();
     let holder = std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_millis(300));
         drop(lock);

@@ -34,6 +34,9 @@ fn smtp_to(server: &SmtpServer) -> Transport {
         starttls: false,
         user: None,
         password: None,
+        implicit_tls: false,
+        insecure: false,
+        password_command: None,
     }
 }
 
@@ -207,6 +210,9 @@ fn starttls_with_auth_delivers_and_bad_credentials_or_untrusted_cert_fail() {
         starttls: true,
         user: Some("referee".into()),
         password: Some(password.into()),
+        implicit_tls: false,
+        insecure: false,
+        password_command: None,
     };
     let home = tempfile::tempdir().unwrap();
     let ob = Outbox::open(home.path()).unwrap();
@@ -251,6 +257,9 @@ fn plain_smtp_without_starttls_is_refused_by_a_server_that_requires_it() {
         starttls: false,
         user: None,
         password: None,
+        implicit_tls: false,
+        insecure: false,
+        password_command: None,
     };
     let r = ob.deliver(&plain, t0()).unwrap();
     assert_eq!((r.delivered, r.failed), (0, 1));
@@ -330,6 +339,9 @@ fn lines_starting_with_a_dot_arrive_byte_identical() {
         starttls: false,
         user: None,
         password: None,
+        implicit_tls: false,
+        insecure: false,
+        password_command: None,
     };
     let r = ob.deliver(&transport, t0()).unwrap();
     assert_eq!((r.delivered, r.failed), (1, 0), "{:?}", r.errors);
