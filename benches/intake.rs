@@ -117,11 +117,15 @@ fn main() {
 }
 
 /// Issue 10 finding 4: the costliest mails a player can send, each alone in a run: a block just
-/// under `max_mail_bytes` of unknown commands (refused after 20 errors), and one of `report`
-/// lines (accepted, every line answered; the receipt lists 100). Plus the outbox rendering a
-/// body of several MB, beside lettre's own (quadratic) encoding of the same text.
+/// under the 64 KiB a signed text may carry (and under `max_mail_bytes`) of unknown commands
+/// (refused after 20 errors), and one of `report` lines (accepted, every line answered; the
+/// receipt lists 100). Plus the outbox rendering a body of several MB, beside lettre's own
+/// (quadratic) encoding of the same text.
 fn largest_mails(menv: &InProc, home: &Home, ps: &[dt::Player]) {
-    let max = menv.config.max_mail_bytes;
+    let max = menv
+        .config
+        .max_mail_bytes
+        .min(dustmail::ledger::MAX_SUBMISSION_BYTES);
     common::create(menv, "g-largest", ps, 9, 4);
     menv.run(dt::NOW);
     let tr = menv.config.outbox_transport().unwrap();
@@ -134,7 +138,7 @@ fn largest_mails(menv: &InProc, home: &Home, ps: &[dt::Player]) {
     ] {
         let mut commands = String::new();
         // Each line goes out as CRLF; room is left for the headers, the block's own lines and
-        // its signature.
+        // its signature (the signed text counts LF only, so it stays under the bound).
         let mut bytes = 0;
         while bytes + line.len() + 2 < max - 4096 {
             commands.push_str(line);
