@@ -9,6 +9,7 @@ pub mod crypto;
 pub mod dedup;
 pub mod dust_tactics;
 pub mod game;
+pub mod intake;
 pub mod ledger;
 pub mod mail;
 pub mod outbox;

@@ -26,6 +26,9 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+#[path = "referee_guard.rs"]
+mod guard;
+
 pub const ENGINE_VERSION: &str = concat!("dustmail ", env!("CARGO_PKG_VERSION"));
 pub const SNAPSHOT_FILE: &str = "snapshot.json";
 pub const SECRET_FILE: &str = "seed.secret";
@@ -44,6 +47,10 @@ pub enum RefereeError {
     /// The machine failed (disk, outbox): exit 2.
     #[error("{0}")]
     Io(String),
+    /// A mail about one incoming mail cannot be sent (its address or headers came from that
+    /// mail): contained to that mail by `run`, which warns and goes on.
+    #[error("{0}")]
+    Unsendable(String),
 }
 
 impl RefereeError {
@@ -1281,6 +1288,13 @@ fn render_with_board<G: Game>(
 }
 
 fn queue<G: Game>(ctx: &Ctx<G>, id: &str, mail: &Mail) -> Result<(), RefereeError> {
+    // A mail the outbox would refuse to render is this mail's problem, not the machine's: the
+    // caller drops it with a warning and the run goes on.
+    if let Some(why) = crate::intake::unsendable(mail) {
+        return Err(RefereeError::Unsendable(format!(
+            "mail {id} was not sent: {why}"
+        )));
+    }
     ctx.sink
         .queue(id, mail, ctx.now)
         .map_err(|e| RefereeError::Io(format!("cannot queue mail {id}: {e}")))
@@ -1328,6 +1342,12 @@ fn plain_refusal<G: Game>(
     let (Some(to), None) = (&inc.reply_to, &inc.no_reply) else {
         return Ok(None);
     };
+    // The sender has proved nothing (no block reached a game): the answer is short and
+    // quotes their text only as a bounded, printable excerpt, and names the game only when
+    // it is a well-formed game id (never a reflector for someone else's text).
+    let game = game.filter(|g| crate::config::valid_game_id(g));
+    let reason = bounded_reason(reason);
+    let reason = reason.as_str();
     let parts = render(
         ctx,
         "refusal",
@@ -1347,6 +1367,25 @@ fn plain_refusal<G: Game>(
         attachments: vec![],
         headers: vec![],
     }))
+}
+
+/// A refusal's reason for an unproven sender: each line a bounded excerpt, at most
+/// [`crate::intake::MAX_STRANGER_REASON`] characters in all.
+fn bounded_reason(reason: &str) -> String {
+    use crate::intake::{excerpt, MAX_STRANGER_REASON};
+    let mut out = String::new();
+    for l in reason.split('\n').take(crate::mail::MAX_BLOCKS) {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&excerpt(l, 200));
+        if out.chars().count() > MAX_STRANGER_REASON {
+            out = out.chars().take(MAX_STRANGER_REASON).collect();
+            out.push('…');
+            break;
+        }
+    }
+    out
 }
 
 /// The mails about one step: the entries it appended (submission or deadline, then round ends
@@ -1577,15 +1616,15 @@ fn step_mails<G: Game>(
         out.push((format!("{id}-{n}-report-{}", recipient_part(players, p)), m));
         if finished.is_some() {
             v["log_file"] = json!(crate::ledger::LOG_FILE);
+            // Never more than a mail system accepts: small ledgers as they are, larger ones
+            // compressed, and past the bound none (the mail says how to get it).
+            let (attachment, how) = match &log {
+                Some(log) => guard::end_attachment(id, log),
+                None => (None, "none"),
+            };
+            v["log_attached"] = json!(how);
             let mut parts = render(ctx, "end", v)?;
-            if let Some(log) = &log {
-                parts.attachments.push(Attachment {
-                    filename: format!("{id}-{}", crate::ledger::LOG_FILE),
-                    content_type: "application/x-ndjson".into(),
-                    bytes: log.clone(),
-                    inline_cid: None,
-                });
-            }
+            parts.attachments.extend(attachment);
             let m = game_mail(
                 ctx,
                 (&g.id, &g.derived.state),
@@ -1689,10 +1728,13 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
             ))
         })?
         .filter_map(|e| e.ok())
+        // Files and symlinks (which are never followed: process_mail rejects them); not
+        // directories.
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
         .map(|e| e.path())
-        .filter(|p| p.is_file())
         .collect();
     names.sort();
+    let mut strangers = crate::intake::StrangerReplies::load(&ctx.home.root);
     let mut games: BTreeMap<String, Loaded<G::State>> = BTreeMap::new();
     let unfinished = ctx.sink.begin_batch().map_err(RefereeError::Io)?;
     if unfinished {
@@ -1710,7 +1752,18 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
     for path in names {
         sum.mails += 1;
         let requeued = sum.deduplicated;
-        let dest = match process_mail(ctx, &path, &mut games, &mut sum)? {
+        // No content of a mail can stop the run: what only this mail's content can cause is
+        // contained to it (warned about, the mail moved to rejected/); the machine's failures
+        // (disk, ledger) still stop the run.
+        let processed = match process_mail(ctx, &path, &mut games, &mut sum, &mut strangers) {
+            Err(RefereeError::Unsendable(w)) => {
+                sum.warnings
+                    .push(format!("{}: {w}; moved to rejected/", path.display()));
+                Disposition::Rejected
+            }
+            other => other?,
+        };
+        let dest = match processed {
             Disposition::Routed => cur_dir.clone(),
             Disposition::Rejected => {
                 sum.rejected += 1;
@@ -1730,7 +1783,8 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
             || sum.deduplicated > requeued
         {
             let t = std::time::Instant::now();
-            commit(ctx, &mut games, &mut moves, false)?;
+            let w = commit(ctx, &mut games, &mut moves, false)?;
+            sum.warnings.extend(w);
             if steps > 0 {
                 per_step = t.elapsed() / steps;
             }
@@ -1739,7 +1793,14 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
         }
     }
     deadlines(ctx, &mut games, &mut sum)?;
-    commit(ctx, &mut games, &mut moves, true)?;
+    if let Err(e) = strangers.save(&ctx.home.root, ctx.now) {
+        sum.warnings.push(format!(
+            "cannot write {} ({e}): strangers may be answered again",
+            crate::intake::STRANGERS_FILE
+        ));
+    }
+    let w = commit(ctx, &mut games, &mut moves, true)?;
+    sum.warnings.extend(w);
     Ok(sum)
 }
 
@@ -1760,12 +1821,12 @@ fn commit<G: Game>(
     games: &mut BTreeMap<String, Loaded<G::State>>,
     moves: &mut Vec<(PathBuf, PathBuf)>,
     last: bool,
-) -> Result<(), RefereeError> {
+) -> Result<Vec<String>, RefereeError> {
     let pending: Vec<PendingMails<G::State>> = games
         .values_mut()
         .flat_map(|g| std::mem::take(&mut g.pending))
         .collect();
-    render_pending(ctx, pending)?;
+    let warnings = render_pending(ctx, pending)?;
     let mut dirty: Vec<PathBuf> = vec![ctx.home.root.clone()];
     // A stale snapshot marks a game appended to in this run: only those are touched. Snapshots
     // are written once, at the run's end: a snapshot is a cache that must match the ledger's
@@ -1783,7 +1844,7 @@ fn commit<G: Game>(
     for (from, to) in moves.drain(..) {
         std::fs::rename(&from, &to).map_err(io_err(&format!("moving {}", from.display())))?;
     }
-    Ok(())
+    Ok(warnings)
 }
 
 /// Makes everything written under `paths` durable: one `syncfs` per filesystem they are on
@@ -1871,9 +1932,35 @@ fn process_mail<G: Game>(
     path: &Path,
     games: &mut BTreeMap<String, Loaded<G::State>>,
     sum: &mut RunSummary,
+    strangers: &mut crate::intake::StrangerReplies,
 ) -> Result<Disposition, RefereeError> {
-    let raw = std::fs::read(path).map_err(io_err(&path.display().to_string()))?;
-    let inc = match (ctx.edges.parse_mail)(&raw, &ctx.config.referee, ctx.config.max_mail_bytes) {
+    use crate::intake::Unread;
+    let max = ctx.config.max_mail_bytes;
+    let raw = match crate::intake::read_mail_file(path, max) {
+        Ok(raw) => raw,
+        Err(Unread::NotAFile(what)) => {
+            sum.warnings.push(format!(
+                "{}: {what}, moved to rejected/ unread",
+                path.display()
+            ));
+            return Ok(Disposition::Rejected);
+        }
+        Err(Unread::TooBig(n)) => {
+            sum.warnings.push(format!(
+                "{}: the mail is {n} bytes, over max_mail_bytes = {max}: moved to rejected/ unread",
+                path.display()
+            ));
+            return Ok(Disposition::Rejected);
+        }
+        Err(Unread::Io(e)) => {
+            sum.warnings.push(format!(
+                "{}: cannot read it ({e}): left in maildir/new",
+                path.display()
+            ));
+            return Ok(Disposition::Keep);
+        }
+    };
+    let inc = match (ctx.edges.parse_mail)(&raw, &ctx.config.referee, max) {
         Ok(i) => i,
         Err(e) => {
             sum.warnings.push(format!(
@@ -1883,6 +1970,71 @@ fn process_mail<G: Game>(
             return Ok(Disposition::Rejected);
         }
     };
+    if inc.reply_to.is_none() && inc.no_reply.is_none() {
+        sum.warnings.push(format!(
+            "{}: no usable reply address (From/Reply-To missing or not an address the outbox can send to): processed, not answered",
+            path.display()
+        ));
+    }
+    let mut intake = MailIntake {
+        inc: &inc,
+        refusals: Vec::new(),
+        proven: false,
+        stranger_answer: None,
+    };
+    let disposition = route_blocks(ctx, &mut intake, games, sum, strangers)?;
+    // Refusals that reach no game are queued last, once we know whether the sender proved to
+    // hold a registered key: a stranger gets at most one, and only once per window.
+    let MailIntake {
+        refusals, proven, ..
+    } = intake;
+    let allowed = if proven {
+        refusals.len()
+    } else {
+        usize::from(stranger_may_be_answered(ctx, &inc, &mut None, strangers))
+    };
+    for (id, m) in refusals.into_iter().take(allowed) {
+        match queue(ctx, &id, &m) {
+            Err(RefereeError::Unsendable(w)) => sum.warnings.push(format!("{}: {w}", path.display())),
+            r => r?,
+        }
+    }
+    Ok(disposition)
+}
+
+/// One mail on its way through [`process_mail`].
+struct MailIntake<'a> {
+    inc: &'a Incoming,
+    /// Refusals of blocks that reached no game, queued at the end.
+    refusals: Vec<(String, Mail)>,
+    /// A block verified against a registered key (player or referee).
+    proven: bool,
+    /// Whether this mail's sender, a stranger, may be answered (decided once per mail).
+    stranger_answer: Option<bool>,
+}
+
+/// Decides once per mail whether a stranger may be answered (config `stranger_replies`).
+fn stranger_may_be_answered<G: Game>(
+    ctx: &Ctx<G>,
+    inc: &Incoming,
+    decided: &mut Option<bool>,
+    strangers: &mut crate::intake::StrangerReplies,
+) -> bool {
+    *decided.get_or_insert_with(|| match (&inc.reply_to, &inc.no_reply) {
+        (Some(to), None) => strangers.may_answer(ctx.config.stranger_replies, to, ctx.now),
+        _ => false,
+    })
+}
+
+/// Routes every block of a mail to its game.
+fn route_blocks<G: Game>(
+    ctx: &Ctx<G>,
+    mi: &mut MailIntake<'_>,
+    games: &mut BTreeMap<String, Loaded<G::State>>,
+    sum: &mut RunSummary,
+    strangers: &mut crate::intake::StrangerReplies,
+) -> Result<Disposition, RefereeError> {
+    let inc = mi.inc;
     let reject_id = |b: usize| {
         format!(
             "rejected-{}-{b}",
@@ -1893,13 +2045,13 @@ fn process_mail<G: Game>(
     if !inc.problems.is_empty() {
         if let Some(m) = plain_refusal(
             ctx,
-            &inc,
+            inc,
             None,
             &inc.problems.join("\n"),
             "DESIGN §4 signed orders",
             "paste the whole output of `dustmail sign` (ORDERS and SIGNATURE blocks) unchanged, outside any quoted text",
         )? {
-            queue(ctx, &reject_id(999), &m)?;
+            mi.refusals.push((reject_id(999), m));
         }
         if inc.blocks.is_empty() {
             return Ok(Disposition::Rejected);
@@ -1908,13 +2060,13 @@ fn process_mail<G: Game>(
     if inc.blocks.is_empty() {
         if let Some(m) = plain_refusal(
             ctx,
-            &inc,
+            inc,
             None,
             "no signed DUSTMAIL ORDERS block was found in your mail",
             "DESIGN §4 signed orders",
             "sign your orders with `dustmail sign --key YOURKEY FILE` and paste the whole output (both blocks) into the mail body, not quoted",
         )? {
-            queue(ctx, &reject_id(0), &m)?;
+            mi.refusals.push((reject_id(0), m));
         }
         return Ok(Disposition::Rejected);
     }
@@ -1926,13 +2078,13 @@ fn process_mail<G: Game>(
             Err(e) => {
                 if let Some(m) = plain_refusal(
                     ctx,
-                    &inc,
+                    inc,
                     None,
                     &e.to_string(),
                     "DESIGN §4 signed orders: game:, side: and seq: lines, then commands",
                     "start the signed text with `game: ID`, `side: SIDE`, `seq: N`, a blank line, then your commands, and sign it again",
                 )? {
-                    queue(ctx, &reject_id(bi), &m)?;
+                    mi.refusals.push((reject_id(bi), m));
                 }
                 continue;
             }
@@ -1956,13 +2108,16 @@ fn process_mail<G: Game>(
                 None => {
                     if let Some(m) = plain_refusal(
                         ctx,
-                        &inc,
+                        inc,
                         Some(&body.game),
-                        &format!("there is no game `{}` on this referee", body.game),
+                        &format!(
+                            "there is no game `{}` on this referee",
+                            crate::intake::excerpt(&body.game, crate::intake::MAX_EXCERPT)
+                        ),
                         "DESIGN §4: the game: line names the game id given in your welcome mail",
                         "copy the game id from the subject of your welcome or report mail (like g-1a2b3c4d) and sign again",
                     )? {
-                        queue(ctx, &reject_id(bi), &m)?;
+                        mi.refusals.push((reject_id(bi), m));
                     }
                     continue;
                 }
@@ -1984,7 +2139,28 @@ fn process_mail<G: Game>(
             requeue(ctx, g, seq)?;
             continue;
         }
-        submit_block(ctx, g, &inc, bi, block, &body, sum)?;
+        let signer = guard::signer_key(&g.derived, &g.created, &body, block, ctx.edges);
+        let quiet;
+        let inc_b = match &signer {
+            Some(key) => {
+                mi.proven = true;
+                // The same signed block re-sent in another mail: already recorded, nothing
+                // new to record or answer.
+                if guard::is_recorded_copy(&g.derived, &log, key, &body, block)? {
+                    sum.deduplicated += 1;
+                    continue;
+                }
+                inc
+            }
+            None if stranger_may_be_answered(ctx, inc, &mut mi.stranger_answer, strangers) => {
+                inc
+            }
+            None => {
+                quiet = guard::silenced(inc, ctx.config.stranger_replies);
+                &quiet
+            }
+        };
+        submit_block(ctx, g, inc_b, bi, block, &body, sum)?;
     }
     Ok(if keep {
         Disposition::Keep
@@ -2500,7 +2676,7 @@ fn append_step<G: Game>(
 fn render_pending<G: Game>(
     ctx: &Ctx<G>,
     pending: Vec<PendingMails<G::State>>,
-) -> Result<(), RefereeError> {
+) -> Result<Vec<String>, RefereeError> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(MAX_RENDER_THREADS)
@@ -2538,12 +2714,16 @@ fn render_pending<G: Game>(
         });
         per_worker.into_iter().flatten().collect()
     };
+    let mut warnings = Vec::new();
     for mails in rendered {
         for (id, m) in mails? {
-            queue(ctx, &id, &m)?;
+            match queue(ctx, &id, &m) {
+                Err(RefereeError::Unsendable(w)) => warnings.push(w),
+                r => r?,
+            }
         }
     }
-    Ok(())
+    Ok(warnings)
 }
 
 /// At most this many threads render a batch's mails.
