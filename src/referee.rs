@@ -1793,14 +1793,16 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
         }
     }
     deadlines(ctx, &mut games, &mut sum)?;
+    let w = commit(ctx, &mut games, &mut moves, true)?;
+    sum.warnings.extend(w);
+    // After the commit: a run interrupted before it answers a stranger once more at most,
+    // never loses an answer.
     if let Err(e) = strangers.save(&ctx.home.root, ctx.now) {
         sum.warnings.push(format!(
             "cannot write {} ({e}): strangers may be answered again",
             crate::intake::STRANGERS_FILE
         ));
     }
-    let w = commit(ctx, &mut games, &mut moves, true)?;
-    sum.warnings.extend(w);
     Ok(sum)
 }
 
@@ -1947,7 +1949,7 @@ fn process_mail<G: Game>(
         }
         Err(Unread::TooBig(n)) => {
             sum.warnings.push(format!(
-                "{}: the mail is {n} bytes, over max_mail_bytes = {max}: moved to rejected/ unread",
+                "{}: the mail is {n} bytes, over the limit of {max} bytes (max_mail_bytes): moved to rejected/ unread",
                 path.display()
             ));
             return Ok(Disposition::Rejected);
@@ -1980,18 +1982,19 @@ fn process_mail<G: Game>(
         inc: &inc,
         refusals: Vec::new(),
         proven: false,
-        stranger_answer: None,
     };
-    let disposition = route_blocks(ctx, &mut intake, games, sum, strangers)?;
+    let disposition = route_blocks(ctx, &mut intake, games, sum)?;
     // Refusals that reach no game are queued last, once we know whether the sender proved to
     // hold a registered key: a stranger gets at most one, and only once per window.
     let MailIntake {
         refusals, proven, ..
     } = intake;
-    let allowed = if proven {
-        refusals.len()
-    } else {
-        usize::from(stranger_may_be_answered(ctx, &inc, &mut None, strangers))
+    let allowed = match (&inc.reply_to, &inc.no_reply) {
+        _ if proven => refusals.len(),
+        (Some(to), None) if !refusals.is_empty() => {
+            usize::from(strangers.may_answer(ctx.config.stranger_replies, to, ctx.now))
+        }
+        _ => 0,
     };
     for (id, m) in refusals.into_iter().take(allowed) {
         match queue(ctx, &id, &m) {
@@ -2009,21 +2012,6 @@ struct MailIntake<'a> {
     refusals: Vec<(String, Mail)>,
     /// A block verified against a registered key (player or referee).
     proven: bool,
-    /// Whether this mail's sender, a stranger, may be answered (decided once per mail).
-    stranger_answer: Option<bool>,
-}
-
-/// Decides once per mail whether a stranger may be answered (config `stranger_replies`).
-fn stranger_may_be_answered<G: Game>(
-    ctx: &Ctx<G>,
-    inc: &Incoming,
-    decided: &mut Option<bool>,
-    strangers: &mut crate::intake::StrangerReplies,
-) -> bool {
-    *decided.get_or_insert_with(|| match (&inc.reply_to, &inc.no_reply) {
-        (Some(to), None) => strangers.may_answer(ctx.config.stranger_replies, to, ctx.now),
-        _ => false,
-    })
 }
 
 /// Routes every block of a mail to its game.
@@ -2032,7 +2020,6 @@ fn route_blocks<G: Game>(
     mi: &mut MailIntake<'_>,
     games: &mut BTreeMap<String, Loaded<G::State>>,
     sum: &mut RunSummary,
-    strangers: &mut crate::intake::StrangerReplies,
 ) -> Result<Disposition, RefereeError> {
     let inc = mi.inc;
     let reject_id = |b: usize| {
@@ -2139,28 +2126,19 @@ fn route_blocks<G: Game>(
             requeue(ctx, g, seq)?;
             continue;
         }
-        let signer = guard::signer_key(&g.derived, &g.created, &body, block, ctx.edges);
-        let quiet;
-        let inc_b = match &signer {
-            Some(key) => {
-                mi.proven = true;
-                // The same signed block re-sent in another mail: already recorded, nothing
-                // new to record or answer.
-                if guard::is_recorded_copy(&g.derived, &log, key, &body, block)? {
-                    sum.deduplicated += 1;
-                    continue;
-                }
-                inc
+        // A block of a registered key proves its sender a player (their other refusals are
+        // not throttled). The ledger's lines never depend on the strangers' file, so a run
+        // interrupted and run again records exactly the same lines.
+        if let Some(key) = guard::signer_key(&g.derived, &g.created, &body, block, ctx.edges) {
+            mi.proven = true;
+            // The same signed block re-sent in yet another mail: already refused once as a
+            // replay, nothing new to record or answer.
+            if guard::is_recorded_copy(&g.derived, &log, &key, &body, block)? {
+                sum.deduplicated += 1;
+                continue;
             }
-            None if stranger_may_be_answered(ctx, inc, &mut mi.stranger_answer, strangers) => {
-                inc
-            }
-            None => {
-                quiet = guard::silenced(inc, ctx.config.stranger_replies);
-                &quiet
-            }
-        };
-        submit_block(ctx, g, inc_b, bi, block, &body, sum)?;
+        }
+        submit_block(ctx, g, inc, bi, block, &body, sum)?;
     }
     Ok(if keep {
         Disposition::Keep

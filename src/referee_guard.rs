@@ -3,9 +3,8 @@
 //! `referee` (it reads the games as `referee` holds them).
 
 use super::{player_key, Derived, RefereeError, REFEREE_SIDE};
-use crate::intake::StrangerPolicy;
 use crate::ledger::{self, Created, Event};
-use crate::mail::{BlockBody, Incoming, RawBlock};
+use crate::mail::{BlockBody, RawBlock};
 use crate::outbox::Attachment;
 use std::path::Path;
 
@@ -30,10 +29,11 @@ pub(super) fn signer_key<S>(
         .map(|p| player_key(players, p))
 }
 
-/// True when a block signed by a registered key (seq key `key`) is one the ledger already
-/// holds, byte for byte the same signature: a re-sent copy in another mail. Only a block
-/// whose seq is not above the last accepted one can be such a copy, so the ledger is read
-/// only then.
+/// True when a block signed by a registered key (seq key `key`) was already re-sent once and
+/// refused as a replay: the ledger holds a refused line with this very signature. The first
+/// copy in another mail is refused (and answered) once; later copies add nothing. Only a
+/// block whose seq is not above the last accepted one can be such a copy, so the ledger is
+/// read only then.
 pub(super) fn is_recorded_copy<S>(
     d: &Derived<S>,
     log: &Path,
@@ -45,28 +45,11 @@ pub(super) fn is_recorded_copy<S>(
         return Ok(false);
     }
     Ok(ledger::read_all(log)?.iter().any(|e| match &e.event {
-        Event::Submission(s) => s.signature == block.signature_b64 && s.canonical == block.canonical,
-        Event::Control(c) => c
-            .signed
-            .as_ref()
-            .is_some_and(|sc| sc.signature == block.signature_b64),
+        Event::Submission(s) => {
+            !s.accepted && s.signature == block.signature_b64 && s.canonical == block.canonical
+        }
         _ => false,
     }))
-}
-
-/// The mail with its replies turned off: its sender is a stranger not to be answered now
-/// (config `stranger_replies`). Its block is still recorded, only no refusal is sent.
-pub(super) fn silenced(inc: &Incoming, policy: StrangerPolicy) -> Incoming {
-    let mut quiet = inc.clone();
-    if quiet.reply_to.is_some() && quiet.no_reply.is_none() {
-        quiet.no_reply = Some(match policy {
-            StrangerPolicy::Never => "a stranger (stranger_replies = \"never\")".into(),
-            StrangerPolicy::OncePerDay => {
-                "a stranger already answered in the last 24 hours (stranger_replies)".into()
-            }
-        });
-    }
-    quiet
 }
 
 /// The end mail's ledger attachment and how the template should describe it: the ledger as
