@@ -30,14 +30,17 @@ pub fn sendable_address(addr: &str) -> bool {
     let Some((local, domain)) = addr.rsplit_once('@') else {
         return false;
     };
-    let atext = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c);
+    // Letters may be non-ASCII (internationalised addresses); lettre has the last word.
+    let atext = |c: char| c.is_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c);
     let local_ok = (1..=64).contains(&local.len())
-        && local.split('.').all(|w| !w.is_empty() && w.chars().all(atext));
+        && local
+            .split('.')
+            .all(|w| !w.is_empty() && w.chars().all(atext));
     let label_ok = |l: &str| {
         (1..=63).contains(&l.len())
             && !l.starts_with('-')
             && !l.ends_with('-')
-            && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            && l.chars().all(|c| c.is_alphanumeric() || c == '-')
     };
     let domain_ok = domain.len() <= 253 && domain.split('.').all(label_ok);
     local_ok
@@ -104,6 +107,20 @@ pub fn unsendable(mail: &Mail) -> Option<String> {
         return Some("its In-Reply-To or References is too long".into());
     }
     None
+}
+
+/// `mail` without threading headers the outbox would refuse or that make over-long lines (an
+/// old ledger may hold such a Message-ID): the answer is sent, only not threaded.
+pub fn without_bad_threading(mail: &Mail) -> Option<Mail> {
+    let bad =
+        |s: &String| s.len() > MAX_MESSAGE_ID + 2 || s.chars().any(|c| c.is_control() || c == ' ');
+    if !mail.in_reply_to.iter().chain(&mail.references).any(bad) {
+        return None;
+    }
+    let mut m = mail.clone();
+    m.in_reply_to = None;
+    m.references.clear();
+    Some(m)
 }
 
 /// A file of maildir/new that is not read: a symlink, a special file, or one over the limit.
@@ -262,7 +279,12 @@ mod tests {
         ] {
             assert!(!sendable_address(a), "{a}");
         }
-        for a in ["ann@example.org", "a.b+c@mail.example.org", "x@localhost"] {
+        for a in [
+            "ann@example.org",
+            "a.b+c@mail.example.org",
+            "x@localhost",
+            "jörg@bücher.example",
+        ] {
             assert!(sendable_address(a), "{a}");
         }
     }

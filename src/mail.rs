@@ -228,7 +228,12 @@ fn no_reply_reason(
         }
     }
     // RFC 3834 §2 and common practice: list traffic and other robots' replies.
-    for h in ["List-Id", "X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"] {
+    for h in [
+        "List-Id",
+        "X-Autoreply",
+        "X-Autorespond",
+        "X-Auto-Response-Suppress",
+    ] {
         if msg.header_raw(h).is_some() {
             return Some(format!("an automatic or list mail ({h} header)"));
         }

@@ -52,10 +52,18 @@ impl Real {
             .filter(|e| !e.id.contains("welcome"))
             .map(|e| {
                 let eml = std::fs::read_to_string(
-                    self.h.home.root.join("outbox").join(format!("{}.eml", e.id)),
+                    self.h
+                        .home
+                        .root
+                        .join("outbox")
+                        .join(format!("{}.eml", e.id)),
                 )
                 .unwrap();
-                let mark = if e.id.ends_with("-receipt") { "RECEIPT\n" } else { "" };
+                let mark = if e.id.ends_with("-receipt") {
+                    "RECEIPT\n"
+                } else {
+                    ""
+                };
                 (e.to, format!("{mark}{eml}"))
             })
             .collect()
@@ -125,10 +133,12 @@ fn an_address_lettre_refuses_does_not_stop_the_run() {
         );
         let queued = r.queued();
         assert!(
-            queued.iter().all(|(to, _)| !to.iter().any(|t| t.contains("@example.org.")
-                || t.contains("..")
-                || t.starts_with('.')
-                || t.contains("-x.org"))),
+            queued
+                .iter()
+                .all(|(to, _)| !to.iter().any(|t| t.contains("@example.org.")
+                    || t.contains("..")
+                    || t.starts_with('.')
+                    || t.contains("-x.org"))),
             "{bad}: {queued:?}"
         );
         assert!(
@@ -445,7 +455,12 @@ fn a_big_ledger_is_attached_compressed() {
     let g = h.new_game();
     // Padding: accepted submissions of comments (allies and axis take turns to 10).
     let pad: Vec<String> = (0..1500)
-        .map(|i| format!("# padding line {i} of a long-winded player {}", "x".repeat(60)))
+        .map(|i| {
+            format!(
+                "# padding line {i} of a long-winded player {}",
+                "x".repeat(60)
+            )
+        })
         .collect();
     let pad: Vec<&str> = pad.iter().map(String::as_str).collect();
     let mails = [
@@ -476,7 +491,12 @@ fn a_big_ledger_is_attached_compressed() {
     referee::run(&ctx, &h.maildir()).unwrap();
     let log = std::fs::read(h.log(&g)).unwrap();
     assert!(log.len() > 1 << 20, "{} bytes", log.len());
-    let (_, end) = h.sink.matching("-end-").into_iter().next().expect("end mail");
+    let (_, end) = h
+        .sink
+        .matching("-end-")
+        .into_iter()
+        .next()
+        .expect("end mail");
     assert!(end.attachments.iter().all(|a| a.bytes.len() <= 5 << 20));
     let gz = end
         .attachments
@@ -488,7 +508,11 @@ fn a_big_ledger_is_attached_compressed() {
         .unwrap();
     // The game's log up to its last line (`finished`), not the refusals after it.
     assert!(log.starts_with(&plain), "a prefix of the ledger");
-    let last = plain.trim_ascii_end().rsplit(|&b| b == b'\n').next().unwrap();
+    let last = plain
+        .trim_ascii_end()
+        .rsplit(|&b| b == b'\n')
+        .next()
+        .unwrap();
     assert!(String::from_utf8_lossy(last).contains("\"kind\":\"finished\""));
     assert!(end.text.contains("gunzip"), "{}", end.text);
 }
