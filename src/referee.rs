@@ -877,6 +877,9 @@ struct PendingMails<S> {
     game: GameAt<S>,
     entries: Vec<(Entry, Head)>,
     before: Option<S>,
+    /// Its refusal is not sent: the sender is a stranger answered lately (`stranger_replies`).
+    /// Kept out of the ledger, whose lines must not depend on the strangers' file.
+    quiet: bool,
 }
 
 fn read_first_line(path: &Path) -> Result<Vec<u8>, RefereeError> {
@@ -2395,6 +2398,7 @@ fn append_step<G: Game>(
         game: g.at(),
         entries: appended,
         before,
+        quiet: false,
     };
     // A batch run renders the mails at its commit, before anything is made durable.
     if g.ledger.syncs_each() {
@@ -2425,7 +2429,11 @@ fn render_pending<G: Game>(
         .min(MAX_RENDER_THREADS)
         .min(pending.len());
     let render = |p: &PendingMails<G::State>, parallel| {
-        step_mails(ctx, &p.game, &p.entries, p.before.as_ref(), parallel)
+        let mut mails = step_mails(ctx, &p.game, &p.entries, p.before.as_ref(), parallel)?;
+        if p.quiet {
+            mails.retain(|(id, _)| !id.ends_with("-refusal"));
+        }
+        Ok(mails)
     };
     let rendered: Vec<Result<Vec<(String, Mail)>, RefereeError>> = if workers <= 1 {
         pending.iter().map(|p| render(p, true)).collect()

@@ -68,19 +68,28 @@ pub(super) fn process_mail<G: Game>(
         inc: &inc,
         refusals: Vec::new(),
         proven: false,
+        stranger_answer: None,
     };
-    let disposition = route_blocks(ctx, &mut intake, games, sum)?;
+    let disposition = route_blocks(ctx, &mut intake, games, sum, strangers)?;
     // Refusals that reach no game are queued last, once we know whether the sender proved to
     // hold a registered key: a stranger gets at most one, and only once per window.
     let MailIntake {
-        refusals, proven, ..
+        refusals,
+        proven,
+        mut stranger_answer,
+        ..
     } = intake;
-    let allowed = match (&inc.reply_to, &inc.no_reply) {
-        _ if proven => refusals.len(),
-        (Some(to), None) if !refusals.is_empty() => {
-            usize::from(strangers.may_answer(ctx.config.stranger_replies, to, ctx.now))
-        }
-        _ => 0,
+    let allowed = if proven {
+        refusals.len()
+    } else if refusals.is_empty() {
+        0
+    } else {
+        usize::from(take_stranger_answer(
+            ctx,
+            &inc,
+            &mut stranger_answer,
+            strangers,
+        ))
     };
     for (id, m) in refusals.into_iter().take(allowed) {
         match queue(ctx, &id, &m) {
@@ -100,6 +109,24 @@ struct MailIntake<'a> {
     refusals: Vec<(String, Mail)>,
     /// A block verified against a registered key (player or referee).
     proven: bool,
+    /// Whether this mail's sender, a stranger, may still get its one answer (decided once
+    /// per mail, then used up).
+    stranger_answer: Option<bool>,
+}
+
+/// Takes the one answer a stranger's mail may get (config `stranger_replies`): decided at the
+/// first call, which records it in the strangers' file; false once used.
+fn take_stranger_answer<G: Game>(
+    ctx: &Ctx<G>,
+    inc: &Incoming,
+    decided: &mut Option<bool>,
+    strangers: &mut crate::intake::StrangerReplies,
+) -> bool {
+    let left = decided.get_or_insert_with(|| match (&inc.reply_to, &inc.no_reply) {
+        (Some(to), None) => strangers.may_answer(ctx.config.stranger_replies, to, ctx.now),
+        _ => false,
+    });
+    std::mem::replace(left, false)
 }
 
 /// Routes every block of a mail to its game.
@@ -108,6 +135,7 @@ fn route_blocks<G: Game>(
     mi: &mut MailIntake<'_>,
     games: &mut BTreeMap<String, Loaded<G::State>>,
     sum: &mut RunSummary,
+    strangers: &mut crate::intake::StrangerReplies,
 ) -> Result<Disposition, RefereeError> {
     let inc = mi.inc;
     let reject_id = |b: usize| {
@@ -216,17 +244,24 @@ fn route_blocks<G: Game>(
         }
         // A block of a registered key proves its sender a player (their other refusals are
         // not throttled). The ledger's lines never depend on the strangers' file, so a run
-        // interrupted and run again records exactly the same lines.
-        if let Some(key) = guard::signer_key(&g.derived, &g.created, &body, block, ctx.edges) {
+        // interrupted and run again records exactly the same lines: a stranger's block is
+        // recorded as always, only its refusal may be held back.
+        let signer = guard::signer_key(&g.derived, &g.created, &body, block, ctx.edges);
+        if let Some(key) = &signer {
             mi.proven = true;
             // The same signed block re-sent in yet another mail: already refused once as a
             // replay, nothing new to record or answer.
-            if guard::is_recorded_copy(&g.derived, &log, &key, &body, block)? {
+            if guard::is_recorded_copy(&g.derived, &log, key, &body, block)? {
                 sum.deduplicated += 1;
                 continue;
             }
         }
         submit_block(ctx, g, inc, bi, block, &body, sum)?;
+        if signer.is_none() && !take_stranger_answer(ctx, inc, &mut mi.stranger_answer, strangers) {
+            if let Some(p) = g.pending.last_mut() {
+                p.quiet = true;
+            }
+        }
     }
     Ok(if keep {
         Disposition::Keep

@@ -417,6 +417,33 @@ fn strangers_are_answered_once_per_day() {
     assert!(r.queued().is_empty());
 }
 
+// issue 10 finding 16: blocks signed by a key not registered in the game (forgeries naming a
+// real game) are recorded, but their sender gets one refusal a day, not one per mail.
+#[test]
+fn forged_blocks_from_a_stranger_are_answered_once_per_day() {
+    let r = Real::new();
+    let eve = SigningKey::from_bytes(&[77u8; 32]);
+    for i in 0..3u64 {
+        r.drop(
+            &format!("{i}"),
+            &real_mail(
+                "eve@example.org",
+                &format!("<f{i}@example.org>"),
+                &eve,
+                &orders("g-toy", "allies", i + 1, &["add 1"]),
+            ),
+        );
+    }
+    r.run().unwrap();
+    assert_eq!(r.submissions(), 3, "every block is recorded");
+    let to_eve = r
+        .queued()
+        .iter()
+        .filter(|(to, _)| to == &vec!["eve@example.org".to_string()])
+        .count();
+    assert_eq!(to_eve, 1, "one refusal, not three");
+}
+
 // issue 10 finding 16: 30 byte-identical copies of a signed mail make one ledger line and one
 // receipt; the same signed block in 10 other mails makes one refused line at most.
 #[test]
