@@ -187,15 +187,24 @@ pub enum StrangerPolicy {
 /// The state file of [`StrangerReplies`] in the home.
 pub const STRANGERS_FILE: &str = "strangers.json";
 
-/// The addresses of strangers answered lately, with the time of that answer: read at the start
-/// of a run, written (atomically) at its end. Entries older than a day are dropped on write, so
-/// the file holds at most one day's strangers.
+/// The addresses of strangers answered lately, with the time and the id of that answer: read
+/// at the start of a run, written (atomically) before each of its commits, so the mails a commit
+/// releases are never ahead of the file. The answer's id makes a run interrupted and run again
+/// answer exactly as before: the same answer may be queued again (the outbox keeps one per
+/// id), no other. Entries older than a day are dropped on write.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct StrangerReplies {
     #[serde(default)]
-    answered: BTreeMap<String, String>,
+    answered: BTreeMap<String, Answered>,
     #[serde(skip)]
     changed: bool,
+}
+
+/// One stranger's last answer.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Answered {
+    at: String,
+    mail: String,
 }
 
 impl StrangerReplies {
@@ -208,21 +217,29 @@ impl StrangerReplies {
             .unwrap_or_default()
     }
 
-    /// May a stranger at `addr` be answered now? Records the answer when it may.
-    pub fn may_answer(&mut self, policy: StrangerPolicy, addr: &str, now: DateTime<Utc>) -> bool {
+    /// May a stranger at `addr` get the answer `mail_id` now? Yes when not answered in the
+    /// last 24 hours (the answer is recorded), or when `mail_id` is that very answer.
+    pub fn may_answer(
+        &mut self,
+        policy: StrangerPolicy,
+        addr: &str,
+        now: DateTime<Utc>,
+        mail_id: &str,
+    ) -> bool {
         if policy == StrangerPolicy::Never {
             return false;
         }
         let key = addr.to_ascii_lowercase();
-        let recent = self
-            .answered
-            .get(&key)
-            .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
-            .is_some_and(|t| now.signed_duration_since(t) < Duration::hours(24));
-        if recent {
-            return false;
+        if let Some(a) = self.answered.get(&key).filter(|a| recent(&a.at, now)) {
+            return a.mail == mail_id;
         }
-        self.answered.insert(key, now.to_rfc3339());
+        self.answered.insert(
+            key,
+            Answered {
+                at: now.to_rfc3339(),
+                mail: mail_id.to_string(),
+            },
+        );
         self.changed = true;
         true
     }
@@ -232,10 +249,7 @@ impl StrangerReplies {
         if !self.changed {
             return Ok(());
         }
-        self.answered.retain(|_, t| {
-            DateTime::parse_from_rfc3339(t)
-                .is_ok_and(|t| now.signed_duration_since(t) < Duration::hours(24))
-        });
+        self.answered.retain(|_, a| recent(&a.at, now));
         let tmp = home.join(format!("{STRANGERS_FILE}.tmp"));
         let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
         std::fs::write(&tmp, bytes)?;
@@ -243,6 +257,12 @@ impl StrangerReplies {
         self.changed = false;
         Ok(())
     }
+}
+
+/// True when `at` is less than 24 hours before `now`.
+fn recent(at: &str, now: DateTime<Utc>) -> bool {
+    DateTime::parse_from_rfc3339(at)
+        .is_ok_and(|t| now.signed_duration_since(t) < Duration::hours(24))
 }
 
 /// The largest end-of-game attachment (the gzip-compressed ledger), in bytes: most mail
@@ -295,6 +315,22 @@ mod tests {
         assert_eq!(sane_message_id(&"a".repeat(10_000)), None);
         assert_eq!(sane_message_id("a b@x"), None);
         assert_eq!(sane_message_id("a\u{1}@x"), None);
+    }
+
+    #[test]
+    fn a_stranger_gets_one_answer_a_day_and_the_same_one_again_after_a_crash() {
+        let t = |h: u32| {
+            DateTime::parse_from_rfc3339(&format!("2026-01-0{}T{:02}:00:00Z", 1 + h / 24, h % 24))
+                .unwrap()
+                .with_timezone(&Utc)
+        };
+        let mut s = StrangerReplies::default();
+        let p = StrangerPolicy::OncePerDay;
+        assert!(s.may_answer(p, "Eve@x.org", t(0), "a"));
+        assert!(s.may_answer(p, "eve@x.org", t(1), "a"), "the same answer");
+        assert!(!s.may_answer(p, "eve@x.org", t(2), "b"));
+        assert!(s.may_answer(p, "eve@x.org", t(25), "b"), "a day later");
+        assert!(!s.may_answer(StrangerPolicy::Never, "bob@x.org", t(0), "c"));
     }
 
     #[test]

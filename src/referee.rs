@@ -1772,6 +1772,7 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
             || sum.deduplicated > requeued
         {
             let t = std::time::Instant::now();
+            save_strangers(ctx, &mut strangers, &mut sum);
             let w = commit(ctx, &mut games, &mut moves, false)?;
             sum.warnings.extend(w);
             if steps > 0 {
@@ -1782,17 +1783,25 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
         }
     }
     deadlines(ctx, &mut games, &mut sum)?;
+    save_strangers(ctx, &mut strangers, &mut sum);
     let w = commit(ctx, &mut games, &mut moves, true)?;
     sum.warnings.extend(w);
-    // After the commit: a run interrupted before it answers a stranger once more at most,
-    // never loses an answer.
+    Ok(sum)
+}
+
+/// Writes the strangers' file before a commit (whose sync makes it durable with the batch):
+/// the answers a commit releases are recorded first.
+fn save_strangers<G: Game>(
+    ctx: &Ctx<G>,
+    strangers: &mut crate::intake::StrangerReplies,
+    sum: &mut RunSummary,
+) {
     if let Err(e) = strangers.save(&ctx.home.root, ctx.now) {
         sum.warnings.push(format!(
             "cannot write {} ({e}): strangers may be answered again",
             crate::intake::STRANGERS_FILE
         ));
     }
-    Ok(sum)
 }
 
 /// A run commits after this many mails or this much time (counting the rendering the commit

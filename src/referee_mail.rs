@@ -79,17 +79,16 @@ pub(super) fn process_mail<G: Game>(
         mut stranger_answer,
         ..
     } = intake;
-    let allowed = if proven {
-        refusals.len()
-    } else if refusals.is_empty() {
-        0
-    } else {
-        usize::from(take_stranger_answer(
+    let allowed = match refusals.first() {
+        _ if proven => refusals.len(),
+        Some((id, _)) => usize::from(take_stranger_answer(
             ctx,
             &inc,
             &mut stranger_answer,
             strangers,
-        ))
+            id,
+        )),
+        None => 0,
     };
     for (id, m) in refusals.into_iter().take(allowed) {
         match queue(ctx, &id, &m) {
@@ -114,16 +113,18 @@ struct MailIntake<'a> {
     stranger_answer: Option<bool>,
 }
 
-/// Takes the one answer a stranger's mail may get (config `stranger_replies`): decided at the
-/// first call, which records it in the strangers' file; false once used.
+/// Takes the one answer a stranger's mail may get (config `stranger_replies`), the mail
+/// `mail_id`: decided at the first call, which records it in the strangers' file; false once
+/// used.
 fn take_stranger_answer<G: Game>(
     ctx: &Ctx<G>,
     inc: &Incoming,
     decided: &mut Option<bool>,
     strangers: &mut crate::intake::StrangerReplies,
+    mail_id: &str,
 ) -> bool {
     let left = decided.get_or_insert_with(|| match (&inc.reply_to, &inc.no_reply) {
-        (Some(to), None) => strangers.may_answer(ctx.config.stranger_replies, to, ctx.now),
+        (Some(to), None) => strangers.may_answer(ctx.config.stranger_replies, to, ctx.now, mail_id),
         _ => false,
     });
     std::mem::replace(left, false)
@@ -239,7 +240,15 @@ fn route_blocks<G: Game>(
             .and_then(|v| v.iter().find(|(b, _)| *b == bi))
         {
             sum.deduplicated += 1;
-            requeue(ctx, g, seq)?;
+            // A stranger's refusal is re-sent only if it was the answer they were given.
+            let stranger =
+                guard::signer_key(&g.derived, &g.created, &body, block, ctx.edges).is_none();
+            let refusal = format!("{}-{seq}-refusal", g.id);
+            if !stranger
+                || take_stranger_answer(ctx, inc, &mut mi.stranger_answer, strangers, &refusal)
+            {
+                requeue(ctx, g, seq)?;
+            }
             continue;
         }
         // A block of a registered key proves its sender a player (their other refusals are
@@ -256,8 +265,11 @@ fn route_blocks<G: Game>(
                 continue;
             }
         }
+        let refusal = format!("{}-{}-refusal", g.id, g.ledger.next_seq());
         submit_block(ctx, g, inc, bi, block, &body, sum)?;
-        if signer.is_none() && !take_stranger_answer(ctx, inc, &mut mi.stranger_answer, strangers) {
+        if signer.is_none()
+            && !take_stranger_answer(ctx, inc, &mut mi.stranger_answer, strangers, &refusal)
+        {
             if let Some(p) = g.pending.last_mut() {
                 p.quiet = true;
             }
