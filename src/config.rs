@@ -32,6 +32,10 @@ pub struct Config {
     /// Overrides for the built-in mail templates (same file names as `templates/`).
     #[serde(default)]
     pub template_dir: Option<PathBuf>,
+    /// How often a stranger (a mail with no valid block of a registered key) is answered:
+    /// `once-per-day` (per address) or `never`. Bounds backscatter to forged senders.
+    #[serde(default)]
+    pub stranger_replies: crate::intake::StrangerPolicy,
 }
 
 fn default_true() -> bool {
@@ -103,6 +107,7 @@ impl Config {
             max_absence_days: default_absence(),
             board_pictures: true,
             template_dir: None,
+            stranger_replies: Default::default(),
         };
         c.validate()?;
         Ok(c)
@@ -230,6 +235,9 @@ impl Config {
              # Directory with templates overriding the built-in ones, each by file name: welcome,\n\
              # receipt, refusal, report, reminder, end (.txt and .html) and replay.html.\n\
              # template_dir = \"templates\"\n\
+             # Refusals to strangers (mails without a valid block of a registered key): at most\n\
+             # one per address per day (\"once-per-day\"), or none (\"never\").\n\
+             # stranger_replies = \"once-per-day\"\n\
              \n\
              [smtp]\n\
              # STARTTLS before anything else is sent (smtp:// only; smtps:// is always TLS).\n\

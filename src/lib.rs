@@ -10,6 +10,7 @@ pub mod crypto;
 pub mod dedup;
 pub mod dust_tactics;
 pub mod game;
+pub mod intake;
 pub mod ledger;
 pub mod limits;
 pub mod lock;

@@ -17,6 +17,9 @@ use mail_parser::{MessageParser, MimeHeaders, PartType};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 
+/// The longest `game:`, `side:` or `seq:` value (a game id is at most 64 characters).
+pub const MAX_HEADER_VALUE: usize = 64;
+
 /// At most this many signed blocks are kept from one mail.
 pub const MAX_BLOCKS: usize = 20;
 
@@ -98,22 +101,34 @@ pub fn parse_mail(raw: &[u8], own_address: &str, max_bytes: usize) -> Result<Inc
         .collect::<String>()
         .trim()
         .to_string();
-    let message_id = msg
-        .message_id()
-        .filter(|id| !id.is_empty() && !id.chars().any(|c| c.is_control() || c == ' '))
-        .map(str::to_string);
+    // An over-long or malformed Message-ID is dropped: replies then carry no In-Reply-To.
+    let message_id = msg.message_id().and_then(crate::intake::sane_message_id);
 
     let mut found = Found::default();
     let mut seen = BTreeSet::new();
-    for &id in &msg.text_body {
-        if !seen.insert(id) {
-            continue;
+    let scan_parts = |ids: &[u32], found: &mut Found, seen: &mut BTreeSet<u32>| {
+        for &id in ids {
+            if !seen.insert(id) {
+                continue;
+            }
+            match msg.parts.get(id as usize).map(|p| &p.body) {
+                Some(PartType::Text(t)) => found.scan(t),
+                Some(PartType::Html(h)) => found.scan(&html_to_text(h)),
+                _ => {}
+            }
         }
-        match msg.parts.get(id as usize).map(|p| &p.body) {
-            Some(PartType::Text(t)) => found.scan(t),
-            Some(PartType::Html(h)) => found.scan(&html_to_text(h)),
-            _ => {}
+    };
+    scan_parts(&msg.text_body, &mut found, &mut seen);
+    // The HTML half of a multipart/alternative, when the text half holds no block (a client
+    // may put the block only there): read only then, so a block present in both halves (the
+    // HTML one possibly reflowed) is counted once.
+    if found.blocks.is_empty() {
+        let mut html = Found::default();
+        scan_parts(&msg.html_body, &mut html, &mut seen.clone());
+        if !html.blocks.is_empty() {
+            found = html;
         }
+        seen.extend(msg.html_body.iter().copied());
     }
     for &id in &msg.attachments {
         if !seen.insert(id) {
@@ -155,8 +170,9 @@ pub fn parse_mail(raw: &[u8], own_address: &str, max_bytes: usize) -> Result<Inc
     })
 }
 
-/// An address we may write to: one `local@domain`, no whitespace, control or bracket characters,
-/// and no CR/LF hidden anywhere in the header's decoded name either (header injection).
+/// An address we may write to: one `local@domain` that the outbox's parser (lettre) accepts
+/// ([`crate::intake::sendable_address`]), and no CR/LF hidden anywhere in the header's decoded
+/// name either (header injection).
 fn usable_address(addr: &mail_parser::Addr<'_>) -> Option<String> {
     if addr
         .name
@@ -166,13 +182,7 @@ fn usable_address(addr: &mail_parser::Addr<'_>) -> Option<String> {
         return None;
     }
     let a = addr.address.as_deref()?.trim();
-    let ok = !a.is_empty()
-        && a.len() <= 320
-        && a.contains('@')
-        && !a
-            .chars()
-            .any(|c| c.is_control() || c.is_whitespace() || "<>,;\"\\()[]".contains(c));
-    ok.then(|| a.to_string())
+    crate::intake::sendable_address(a).then(|| a.to_string())
 }
 
 fn no_reply_reason(
@@ -183,7 +193,9 @@ fn no_reply_reason(
 ) -> Option<String> {
     let raw = |name: &str| msg.header_raw(name).map(|v| v.trim().to_string());
     if let Some(rp) = raw("Return-Path") {
-        if rp == "<>" || rp.is_empty() {
+        // `< >` and `<>` alike: spaces inside the brackets do not make an address.
+        let bare: String = rp.chars().filter(|c| !c.is_whitespace()).collect();
+        if bare == "<>" || bare.is_empty() {
             return Some("a bounce (empty Return-Path `<>`)".into());
         }
     }
@@ -205,10 +217,35 @@ fn no_reply_reason(
         }
     }
     if let Some(p) = raw("Precedence") {
-        let value = p.to_ascii_lowercase();
+        let value = p
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
         if ["bulk", "junk", "list"].contains(&value.as_str()) {
             return Some(format!("a bulk or list mail (Precedence: {value})"));
         }
+    }
+    // RFC 3834 §2 and common practice: list traffic and other robots' replies.
+    for h in [
+        "List-Id",
+        "X-Autoreply",
+        "X-Autorespond",
+        "X-Auto-Response-Suppress",
+    ] {
+        if msg.header_raw(h).is_some() {
+            return Some(format!("an automatic or list mail ({h} header)"));
+        }
+    }
+    // A delivery or disposition report (RFC 3462) is a bounce whoever sent it.
+    if msg.content_type().is_some_and(|ct| {
+        ct.ctype().eq_ignore_ascii_case("multipart")
+            && ct
+                .subtype()
+                .is_some_and(|s| s.eq_ignore_ascii_case("report"))
+    }) {
+        return Some("a bounce (a multipart/report delivery report)".into());
     }
     let own = own_address.trim();
     if !own.is_empty() {
@@ -257,6 +294,12 @@ fn is_marker(line: &str, marker: &str) -> bool {
 impl Found {
     /// Keeps one more block than the limit at most (enough to refuse the mail), so a mail
     /// of thousands of tiny blocks costs no more than one of 21.
+    fn problem(&mut self, p: String) {
+        if !self.problems.contains(&p) {
+            self.problems.push(p);
+        }
+    }
+
     fn push(&mut self, b: RawBlock) {
         if self.blocks.len() <= MAX_BLOCKS && !self.blocks.contains(&b) {
             self.blocks.push(b);
@@ -285,7 +328,7 @@ impl Found {
                 continue;
             }
             let Some(j) = find_end(i + 1, ORDERS_END) else {
-                self.problems.push(format!(
+                self.problem(format!(
                     "an ORDERS block has no `{ORDERS_END}` line: {paste}"
                 ));
                 i += 1;
@@ -296,14 +339,14 @@ impl Found {
                 .find(|&k| !lines.get(k).is_some_and(|l| l.trim().is_empty()))
                 .unwrap_or(lines.len());
             if !at(k, SIG_BEGIN) {
-                self.problems.push(format!(
+                self.problem(format!(
                     "an ORDERS block is not followed by a `{SIG_BEGIN}` block: {paste}"
                 ));
                 i = j + 1;
                 continue;
             }
             let Some(m) = find_end(k + 1, SIG_END) else {
-                self.problems.push(format!(
+                self.problem(format!(
                     "a SIGNATURE block has no `{SIG_END}` line: {paste}"
                 ));
                 i = k + 1;
@@ -473,10 +516,16 @@ pub fn parse_body(canonical: &str) -> Result<BlockBody, MailError> {
                              {first}); write each of `game:`, `side:` and `seq:` exactly once"
                         )));
                     }
-                    if value.is_empty() || value.chars().any(char::is_whitespace) {
+                    // Bounded and printable: these values reach replies' subjects and texts.
+                    if value.is_empty()
+                        || value.chars().count() > MAX_HEADER_VALUE
+                        || value
+                            .chars()
+                            .any(|c| c.is_whitespace() || c.is_control() || c == '\u{2800}')
+                    {
                         return Err(MailError(format!(
-                            "line {number}: `{key}:` needs one value without spaces, e.g. \
-                             `{}`",
+                            "line {number}: `{key}:` needs one value of at most \
+                             {MAX_HEADER_VALUE} printable characters without spaces, e.g. `{}`",
                             match key.as_str() {
                                 "game" => "game: g-1a2b3c4d",
                                 "side" => "side: red",

@@ -26,6 +26,12 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+#[path = "referee_guard.rs"]
+mod guard;
+#[path = "referee_mail.rs"]
+mod per_mail;
+use per_mail::{bounded_reason, process_mail};
+
 pub const ENGINE_VERSION: &str = concat!("dustmail ", env!("CARGO_PKG_VERSION"));
 pub const SNAPSHOT_FILE: &str = "snapshot.json";
 pub const SECRET_FILE: &str = "seed.secret";
@@ -44,6 +50,10 @@ pub enum RefereeError {
     /// The machine failed (disk, outbox): exit 2.
     #[error("{0}")]
     Io(String),
+    /// A mail about one incoming mail cannot be sent (its address or headers came from that
+    /// mail): contained to that mail by `run`, which warns and goes on.
+    #[error("{0}")]
+    Unsendable(String),
 }
 
 impl RefereeError {
@@ -901,6 +911,9 @@ struct PendingMails<S> {
     game: GameAt<S>,
     entries: Vec<(Entry, Head)>,
     before: Option<S>,
+    /// Its refusal is not sent: the sender is a stranger answered lately (`stranger_replies`).
+    /// Kept out of the ledger, whose lines must not depend on the strangers' file.
+    quiet: bool,
 }
 
 fn read_first_line(path: &Path) -> Result<Vec<u8>, RefereeError> {
@@ -1295,6 +1308,15 @@ fn render_with_board<G: Game>(
 }
 
 fn queue<G: Game>(ctx: &Ctx<G>, id: &str, mail: &Mail) -> Result<(), RefereeError> {
+    // A mail the outbox would refuse to render is this mail's problem, not the machine's: the
+    // caller drops it with a warning and the run goes on.
+    let repaired = crate::intake::without_bad_threading(mail);
+    let mail = repaired.as_ref().unwrap_or(mail);
+    if let Some(why) = crate::intake::unsendable(mail) {
+        return Err(RefereeError::Unsendable(format!(
+            "mail {id} was not sent: {why}"
+        )));
+    }
     ctx.sink
         .queue(id, mail, ctx.now)
         .map_err(|e| RefereeError::Io(format!("cannot queue mail {id}: {e}")))
@@ -1342,6 +1364,12 @@ fn plain_refusal<G: Game>(
     let (Some(to), None) = (&inc.reply_to, &inc.no_reply) else {
         return Ok(None);
     };
+    // The sender has proved nothing (no block reached a game): the answer is short and
+    // quotes their text only as a bounded, printable excerpt, and names the game only when
+    // it is a well-formed game id (never a reflector for someone else's text).
+    let game = game.filter(|g| crate::config::valid_game_id(g));
+    let reason = bounded_reason(reason);
+    let reason = reason.as_str();
     let parts = render(
         ctx,
         "refusal",
@@ -1592,15 +1620,15 @@ fn step_mails<G: Game>(
         out.push((format!("{id}-{n}-report-{}", recipient_part(players, p)), m));
         if finished.is_some() {
             v["log_file"] = json!(crate::ledger::LOG_FILE);
+            // Never more than a mail system accepts: small ledgers as they are, larger ones
+            // compressed, and past the bound none (the mail says how to get it).
+            let (attachment, how) = match &log {
+                Some(log) => guard::end_attachment(id, log),
+                None => (None, "none"),
+            };
+            v["log_attached"] = json!(how);
             let mut parts = render(ctx, "end", v)?;
-            if let Some(log) = &log {
-                parts.attachments.push(Attachment {
-                    filename: format!("{id}-{}", crate::ledger::LOG_FILE),
-                    content_type: "application/x-ndjson".into(),
-                    bytes: log.clone(),
-                    inline_cid: None,
-                });
-            }
+            parts.attachments.extend(attachment);
             let m = game_mail(
                 ctx,
                 (&g.id, &g.derived.state),
@@ -1705,10 +1733,13 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
             ))
         })?
         .filter_map(|e| e.ok())
+        // Files and symlinks (which are never followed: process_mail rejects them); not
+        // directories.
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
         .map(|e| e.path())
-        .filter(|p| p.is_file())
         .collect();
     names.sort();
+    let mut strangers = crate::intake::StrangerReplies::load(&ctx.home.root);
     let mut games: BTreeMap<String, Loaded<G::State>> = BTreeMap::new();
     let unfinished = ctx.sink.begin_batch().map_err(RefereeError::Io)?;
     if unfinished {
@@ -1726,7 +1757,18 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
     for path in names {
         sum.mails += 1;
         let requeued = sum.deduplicated;
-        let dest = match process_mail(ctx, &path, &mut games, &mut sum)? {
+        // No content of a mail can stop the run: what only this mail's content can cause is
+        // contained to it (warned about, the mail moved to rejected/); the machine's failures
+        // (disk, ledger) still stop the run.
+        let processed = match process_mail(ctx, &path, &mut games, &mut sum, &mut strangers) {
+            Err(RefereeError::Unsendable(w)) => {
+                sum.warnings
+                    .push(format!("{}: {w}; moved to rejected/", path.display()));
+                Disposition::Rejected
+            }
+            other => other?,
+        };
+        let dest = match processed {
             Disposition::Routed => cur_dir.clone(),
             Disposition::Rejected => {
                 sum.rejected += 1;
@@ -1746,7 +1788,9 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
             || sum.deduplicated > requeued
         {
             let t = std::time::Instant::now();
-            commit(ctx, &mut games, &mut moves, false)?;
+            save_strangers(ctx, &mut strangers, &mut sum);
+            let w = commit(ctx, &mut games, &mut moves, false)?;
+            sum.warnings.extend(w);
             if steps > 0 {
                 per_step = t.elapsed() / steps;
             }
@@ -1755,8 +1799,25 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
         }
     }
     deadlines(ctx, &mut games, &mut sum)?;
-    commit(ctx, &mut games, &mut moves, true)?;
+    save_strangers(ctx, &mut strangers, &mut sum);
+    let w = commit(ctx, &mut games, &mut moves, true)?;
+    sum.warnings.extend(w);
     Ok(sum)
+}
+
+/// Writes the strangers' file before a commit (whose sync makes it durable with the batch):
+/// the answers a commit releases are recorded first.
+fn save_strangers<G: Game>(
+    ctx: &Ctx<G>,
+    strangers: &mut crate::intake::StrangerReplies,
+    sum: &mut RunSummary,
+) {
+    if let Err(e) = strangers.save(&ctx.home.root, ctx.now) {
+        sum.warnings.push(format!(
+            "cannot write {} ({e}): strangers may be answered again",
+            crate::intake::STRANGERS_FILE
+        ));
+    }
 }
 
 /// A run commits after this many mails or this much time (counting the rendering the commit
@@ -1776,12 +1837,12 @@ fn commit<G: Game>(
     games: &mut BTreeMap<String, Loaded<G::State>>,
     moves: &mut Vec<(PathBuf, PathBuf)>,
     last: bool,
-) -> Result<(), RefereeError> {
+) -> Result<Vec<String>, RefereeError> {
     let pending: Vec<PendingMails<G::State>> = games
         .values_mut()
         .flat_map(|g| std::mem::take(&mut g.pending))
         .collect();
-    render_pending(ctx, pending)?;
+    let warnings = render_pending(ctx, pending)?;
     let mut dirty: Vec<PathBuf> = vec![ctx.home.root.clone()];
     // A stale snapshot marks a game appended to in this run: only those are touched. Snapshots
     // are written once, at the run's end: a snapshot is a cache that must match the ledger's
@@ -1799,7 +1860,7 @@ fn commit<G: Game>(
     for (from, to) in moves.drain(..) {
         std::fs::rename(&from, &to).map_err(io_err(&format!("moving {}", from.display())))?;
     }
-    Ok(())
+    Ok(warnings)
 }
 
 /// Makes everything written under `paths` durable: one `syncfs` per filesystem they are on
@@ -1879,136 +1940,6 @@ enum Disposition {
     Rejected,
     /// A block's game cannot be read: stays in maildir/new.
     Keep,
-}
-
-/// Handles one mail and says where it goes.
-fn process_mail<G: Game>(
-    ctx: &Ctx<G>,
-    path: &Path,
-    games: &mut BTreeMap<String, Loaded<G::State>>,
-    sum: &mut RunSummary,
-) -> Result<Disposition, RefereeError> {
-    let raw = std::fs::read(path).map_err(io_err(&path.display().to_string()))?;
-    let inc = match (ctx.edges.parse_mail)(&raw, &ctx.config.referee, ctx.config.max_mail_bytes) {
-        Ok(i) => i,
-        Err(e) => {
-            sum.warnings.push(format!(
-                "{}: unreadable mail, moved to rejected/: {e}",
-                path.display()
-            ));
-            return Ok(Disposition::Rejected);
-        }
-    };
-    let reject_id = |b: usize| {
-        format!(
-            "rejected-{}-{b}",
-            &inc.sha256.get(..16).unwrap_or(&inc.sha256)
-        )
-    };
-    // Broken blocks (no END marker, no signature…): one refusal listing them all.
-    if !inc.problems.is_empty() {
-        if let Some(m) = plain_refusal(
-            ctx,
-            &inc,
-            None,
-            &inc.problems.join("\n"),
-            "DESIGN §4 signed orders",
-            "paste the whole output of `dustmail sign` (ORDERS and SIGNATURE blocks) unchanged, outside any quoted text",
-        )? {
-            queue(ctx, &reject_id(999), &m)?;
-        }
-        if inc.blocks.is_empty() {
-            return Ok(Disposition::Rejected);
-        }
-    }
-    if inc.blocks.is_empty() {
-        if let Some(m) = plain_refusal(
-            ctx,
-            &inc,
-            None,
-            "no signed DUSTMAIL ORDERS block was found in your mail",
-            "DESIGN §4 signed orders",
-            "sign your orders with `dustmail sign --key YOURKEY FILE` and paste the whole output (both blocks) into the mail body, not quoted",
-        )? {
-            queue(ctx, &reject_id(0), &m)?;
-        }
-        return Ok(Disposition::Rejected);
-    }
-    let mut routed = false;
-    let mut keep = false;
-    for (bi, block) in inc.blocks.iter().enumerate() {
-        let body = match (ctx.edges.parse_body)(&block.canonical) {
-            Ok(b) => b,
-            Err(e) => {
-                if let Some(m) = plain_refusal(
-                    ctx,
-                    &inc,
-                    None,
-                    &e.to_string(),
-                    "DESIGN §4 signed orders: game:, side: and seq: lines, then commands",
-                    "start the signed text with `game: ID`, `side: SIDE`, `seq: N`, a blank line, then your commands, and sign it again",
-                )? {
-                    queue(ctx, &reject_id(bi), &m)?;
-                }
-                continue;
-            }
-        };
-        if !games.contains_key(&body.game) {
-            let loaded = match try_load(ctx, &body.game, sum) {
-                Ok(l) => l,
-                Err(e) => {
-                    let msg = format!("game {}: {e}", body.game);
-                    if !sum.broken.contains(&msg) {
-                        sum.broken.push(msg);
-                    }
-                    keep = true;
-                    continue;
-                }
-            };
-            match loaded {
-                Some(g) => {
-                    games.insert(body.game.clone(), g);
-                }
-                None => {
-                    if let Some(m) = plain_refusal(
-                        ctx,
-                        &inc,
-                        Some(&body.game),
-                        &format!("there is no game `{}` on this referee", body.game),
-                        "DESIGN §4: the game: line names the game id given in your welcome mail",
-                        "copy the game id from the subject of your welcome or report mail (like g-1a2b3c4d) and sign again",
-                    )? {
-                        queue(ctx, &reject_id(bi), &m)?;
-                    }
-                    continue;
-                }
-            }
-        }
-        let Some(g) = games.get_mut(&body.game) else {
-            continue;
-        };
-        routed = true;
-        // Crash recovery: this block is already in the ledger; only re-queue its replies.
-        let log = g.ledger.path().to_path_buf();
-        if let Some(&(_, seq)) = g
-            .derived
-            .mails
-            .lookup(&inc.sha256, || recorded_mails(&log))?
-            .and_then(|v| v.iter().find(|(b, _)| *b == bi))
-        {
-            sum.deduplicated += 1;
-            requeue(ctx, g, seq)?;
-            continue;
-        }
-        submit_block(ctx, g, &inc, bi, block, &body, sum)?;
-    }
-    Ok(if keep {
-        Disposition::Keep
-    } else if routed {
-        Disposition::Routed
-    } else {
-        Disposition::Rejected
-    })
 }
 
 /// Every mail block the ledger records: (mail sha256, block, line).
@@ -2534,6 +2465,7 @@ fn append_step<G: Game>(
         game: g.at(),
         entries: appended,
         before,
+        quiet: false,
     };
     // A batch run renders the mails at its commit, before anything is made durable.
     if g.ledger.syncs_each() {
@@ -2558,13 +2490,17 @@ fn append_step<G: Game>(
 fn render_pending<G: Game>(
     ctx: &Ctx<G>,
     pending: Vec<PendingMails<G::State>>,
-) -> Result<(), RefereeError> {
+) -> Result<Vec<String>, RefereeError> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(MAX_RENDER_THREADS)
         .min(pending.len());
     let render = |p: &PendingMails<G::State>, parallel| {
-        step_mails(ctx, &p.game, &p.entries, p.before.as_ref(), parallel)
+        let mut mails = step_mails(ctx, &p.game, &p.entries, p.before.as_ref(), parallel)?;
+        if p.quiet {
+            mails.retain(|(id, _)| !id.ends_with("-refusal"));
+        }
+        Ok(mails)
     };
     let rendered: Vec<Result<Vec<(String, Mail)>, RefereeError>> = if workers <= 1 {
         pending.iter().map(|p| render(p, true)).collect()
@@ -2596,12 +2532,16 @@ fn render_pending<G: Game>(
         });
         per_worker.into_iter().flatten().collect()
     };
+    let mut warnings = Vec::new();
     for mails in rendered {
         for (id, m) in mails? {
-            queue(ctx, &id, &m)?;
+            match queue(ctx, &id, &m) {
+                Err(RefereeError::Unsendable(w)) => warnings.push(w),
+                r => r?,
+            }
         }
     }
-    Ok(())
+    Ok(warnings)
 }
 
 /// At most this many threads render a batch's mails.
@@ -2841,16 +2781,16 @@ fn deadlines<G: Game>(
                         None,
                         &head,
                     );
-                    queue(
-                        ctx,
-                        &format!(
-                            "{}-{}-reminder-{}",
-                            g.id,
-                            head.seq,
-                            recipient_part(&players, p)
-                        ),
-                        &m,
-                    )?;
+                    let id = format!(
+                        "{}-{}-reminder-{}",
+                        g.id,
+                        head.seq,
+                        recipient_part(&players, p)
+                    );
+                    match queue(ctx, &id, &m) {
+                        Err(RefereeError::Unsendable(w)) => sum.warnings.push(w),
+                        r => r?,
+                    }
                     sum.reminders += 1;
                 }
             }
