@@ -480,8 +480,10 @@ fn copies_of_a_signed_mail_or_block_are_recorded_once() {
 fn a_big_ledger_is_attached_compressed() {
     let h = Harness::new();
     let g = h.new_game();
-    // Padding: accepted submissions of comments (allies and axis take turns to 10).
-    let pad: Vec<String> = (0..1500)
+    // Padding: refused blocks of a registered key (seq 0 is never above the last accepted seq),
+    // each under the 64 KiB a block may carry and so recorded verbatim, then the game played to
+    // its end by small accepted mails.
+    let pad: Vec<String> = (0..560)
         .map(|i| {
             format!(
                 "# padding line {i} of a long-winded player {}",
@@ -489,7 +491,21 @@ fn a_big_ledger_is_attached_compressed() {
             )
         })
         .collect();
-    let pad: Vec<&str> = pad.iter().map(String::as_str).collect();
+    for p in 0..24 {
+        let mut cmds: Vec<&str> = pad.iter().map(String::as_str).collect();
+        let tag = format!("# pad {p}");
+        cmds.push(&tag);
+        h.drop_mail(
+            &format!("0-pad-{p:02}"),
+            &signed_mail(
+                "p@example.org",
+                &format!("<pad{p}@x>"),
+                ALLIES_KEY,
+                &orders(&g, "allies", 0, &cmds),
+                "",
+            ),
+        );
+    }
     let mails = [
         ("allies", 1, ALLIES_KEY),
         ("axis", 1, AXIS_KEY),
@@ -498,15 +514,13 @@ fn a_big_ledger_is_attached_compressed() {
         ("allies", 3, ALLIES_KEY),
     ];
     for (i, (side, seq, key)) in mails.iter().enumerate() {
-        let mut cmds = pad.clone();
-        cmds.push("add 5");
         h.drop_mail(
-            &format!("{i}"),
+            &format!("1-{i}"),
             &signed_mail(
                 "p@example.org",
                 &format!("<{i}@x>"),
                 key,
-                &orders(&g, side, *seq, &cmds),
+                &orders(&g, side, *seq, &["add 5"]),
                 "",
             ),
         );
