@@ -227,6 +227,13 @@ impl DiceSource for Replayed<'_> {
             Some(d) if d.kind == DrawKind::D6 && d.round == round && (1..=6).contains(&d.face) => {
                 d.face
             }
+            Some(d) if d.kind != DrawKind::D6 => {
+                self.mismatch.get_or_insert(format!(
+                    "draw {} was recorded as {:?} below {:?} but the game rolled a die",
+                    self.pos, d.kind, d.bound
+                ));
+                1
+            }
             Some(d) => {
                 self.mismatch.get_or_insert(format!(
                     "die {} was recorded for round {} but the game rolled it for round {round}",
