@@ -1345,6 +1345,7 @@ pub fn create_team_game<G: Game>(
                 "game": id, "game_name": ctx.game_name, "ruleset": loaded.created.ruleset,
                 "scenario": loaded.created.setup.scenario_name, "side": p.side,
                 "players": loaded.created.players, "commitment": loaded.created.commitment,
+                "hidden_commitment": loaded.created.hidden_commitment,
                 "max_rounds": loaded.created.max_rounds,
                 "deadline_hours": loaded.created.deadline_hours,
                 "reminder_hours": loaded.created.reminder_hours,
@@ -1737,6 +1738,7 @@ fn step_mails<G: Game>(
         out.push((format!("{id}-{n}-report-{}", recipient_part(players, p)), m));
         if finished.is_some() {
             v["log_file"] = json!(crate::ledger::LOG_FILE);
+            v["hidden"] = json!(finished.as_ref().and_then(|f| f.hidden.clone()));
             let mut parts = render(ctx, "end", v)?;
             if let Some(log) = &log {
                 parts.attachments.push(Attachment {
