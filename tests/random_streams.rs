@@ -513,9 +513,15 @@ fn hidden_value_is_recorded_skipped_then_checked_at_the_end() {
     let Event::Created(c) = &h.entries(&id)[0].event else {
         panic!("no created line")
     };
-    assert_eq!(
-        c.hidden_commitment.as_deref(),
-        Some(hex::encode(hidden_commitment(&hidden)).as_str())
+    let c_h = hex::encode(hidden_commitment(&hidden));
+    assert_eq!(c.hidden_commitment.as_deref(), Some(c_h.as_str()));
+    let welcome = h.sink.get("g-peek-1-welcome-axis").unwrap();
+    assert!(
+        welcome
+            .text
+            .contains(&format!("Hidden-values commitment C_H: {c_h}.")),
+        "{}",
+        welcome.text
     );
 
     send(
@@ -563,6 +569,11 @@ fn hidden_value_is_recorded_skipped_then_checked_at_the_end() {
     send(&h, 2, "axis", 1, &["add 1"], "2026-01-01T14:00:00Z");
     send(&h, 3, "allies", 2, &["add 5"], "2026-01-01T15:00:00Z");
     let entries = h.entries(&id);
+    let ends = h.sink.matching("-end-");
+    assert_eq!(ends.len(), 2, "{:?}", h.sink.ids());
+    for (_, m) in ends {
+        assert!(m.text.contains(&format!("H = {hidden_text}")), "{}", m.text);
+    }
     let Some(Event::Finished(f)) = entries.last().map(|e| &e.event) else {
         panic!("the game did not finish: {:?}", entries.last())
     };
