@@ -26,8 +26,8 @@
 //!   `finished` line. The hidden values of game step n (dice v2 only) come from the same
 //!   keystream keyed by `SHA-256(b"dustmail/hidden-dice/v1" ‖ H ‖ n as 8 bytes big-endian ‖ A)`
 //!   (n and A as for dice v2), one stream per step and no round: no round key K_r ever keys a
-//!   hidden value. Each hidden value is `uniform(n)` of that stream. New games take
-//!   `H = SHA-256(b"dustmail/hidden-secret/v1" ‖ S)` (so a game made from a fixed seed is
+//!   hidden value. A hidden value below a bound b is `uniform(b)` of that stream. New games
+//!   take `H = SHA-256(b"dustmail/hidden-secret/v1" ‖ S)` (so a game made from a fixed seed is
 //!   reproducible); an auditor needs only the revealed H and C_H.
 //! - A round whose key is not available (an auditor holding only the keys revealed so far, or a
 //!   round beyond N) cannot be rolled: the die returns 1 and the round is recorded in
