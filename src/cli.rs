@@ -796,7 +796,7 @@ fn replay(home: &Home, game: &str, html: Option<&Path>) -> Result<(), Failure> {
 
 fn print_summary(sum: &referee::ReplaySummary) {
     outln!(
-        "ok: {} lines, hash chain intact; {} submissions, {} signatures, {} deadline defaults, {} dice, {} round keys, {} state digests checked{}",
+        "ok: {} lines, hash chain intact; {} submissions, {} signatures, {} deadline defaults, {} dice, {} round keys, {} state digests checked{}{}",
         sum.lines,
         sum.submissions,
         sum.signatures,
@@ -804,7 +804,8 @@ fn print_summary(sum: &referee::ReplaySummary) {
         sum.dice_checked,
         sum.keys_revealed,
         sum.digests,
-        if sum.finished { "; game finished, secret checked" } else { "" }
+        if sum.finished { "; game finished, secret checked" } else { "" },
+        sum.hidden_note()
     );
 }
 

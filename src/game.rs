@@ -15,25 +15,76 @@ use std::collections::BTreeMap;
 pub trait DiceSource {
     /// One face, 1..=6.
     fn d6(&mut self, round: u32) -> u8;
+
+    /// A value in `0..n` (n >= 1; n = 0 gives 0) from round `round`'s stream, for shuffles and
+    /// draws. The referee's dice map stream bytes as `crate::seed` documents; this default, for
+    /// sources that only roll dice (test doubles), builds the value from fair d6 faces by
+    /// rejection in base 6, so it is uniform too.
+    fn uniform(&mut self, round: u32, n: u32) -> u32 {
+        crate::random::uniform_from_d6(n, || self.d6(round))
+    }
+
+    /// A hidden value in `0..n` (DESIGN §5 "Hidden randomness"): from the hidden stream, which no
+    /// round key touches, shown only to `audience` until the game ends. This default (test
+    /// doubles) draws it like [`DiceSource::uniform`] of round 0.
+    fn hidden(&mut self, _audience: &Audience, n: u32) -> u32 {
+        self.uniform(0, n)
+    }
+}
+
+/// Who may see something: a hidden value, a sealed choice, an event.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Audience {
+    Everyone,
+    /// Every player of this side.
+    Side(String),
+    /// One player, by address.
+    Player(String),
+    /// Nobody but the referee (e.g. the salt of a sealed choice) until the game ends.
+    Referee,
 }
 
 /// Dice given in advance, for tests and rulebook examples. Panics when it runs out, so a test
-/// that rolls more dice than it scripted fails loudly.
+/// that rolls more dice than it scripted fails loudly. Uniform and hidden values have their own
+/// scripts ([`ScriptedDice::with_uniform`], [`ScriptedDice::with_hidden`]).
 #[derive(Debug, Clone, Default)]
 pub struct ScriptedDice {
     faces: std::collections::VecDeque<u8>,
+    uniform: std::collections::VecDeque<u32>,
+    hidden: std::collections::VecDeque<u32>,
 }
 
 impl ScriptedDice {
     pub fn new(faces: impl IntoIterator<Item = u8>) -> Self {
         ScriptedDice {
             faces: faces.into_iter().collect(),
+            ..Default::default()
         }
     }
-    /// Faces still unused: tests assert this is zero so no scripted die is silently ignored.
-    pub fn remaining(&self) -> usize {
-        self.faces.len()
+    /// The values `uniform(n)` returns, in order (each must be below the n asked for).
+    pub fn with_uniform(mut self, values: impl IntoIterator<Item = u32>) -> Self {
+        self.uniform.extend(values);
+        self
     }
+    /// The values `hidden(audience, n)` returns, in order (each must be below the n asked for).
+    pub fn with_hidden(mut self, values: impl IntoIterator<Item = u32>) -> Self {
+        self.hidden.extend(values);
+        self
+    }
+    /// Faces and values still unused: tests assert this is zero so nothing scripted is silently
+    /// ignored.
+    pub fn remaining(&self) -> usize {
+        self.faces.len() + self.uniform.len() + self.hidden.len()
+    }
+}
+
+fn scripted_value(q: &mut std::collections::VecDeque<u32>, what: &str, n: u32) -> u32 {
+    let v = q
+        .pop_front()
+        .unwrap_or_else(|| panic!("scripted {what} values exhausted: the test scripted fewer"));
+    assert!(v < n, "scripted {what} value {v} is not below {n}");
+    v
 }
 
 impl DiceSource for ScriptedDice {
@@ -44,6 +95,12 @@ impl DiceSource for ScriptedDice {
             .expect("scripted dice exhausted: the test scripted fewer dice than the rules rolled");
         assert!((1..=6).contains(&f), "scripted face {f} is not 1..=6");
         f
+    }
+    fn uniform(&mut self, _round: u32, n: u32) -> u32 {
+        scripted_value(&mut self.uniform, "uniform", n)
+    }
+    fn hidden(&mut self, _audience: &Audience, n: u32) -> u32 {
+        scripted_value(&mut self.hidden, "hidden", n)
     }
 }
 

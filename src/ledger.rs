@@ -4,7 +4,7 @@
 //! previous line's bytes without its newline; 64 zeros on line 1) and `kind`. Appends are written
 //! and fsync'ed before the caller queues any mail about them.
 
-use crate::game::{CommandResult, GameResult, Happening, Outcome, Roll, Setup};
+use crate::game::{Audience, CommandResult, GameResult, Happening, Outcome, Roll, Setup};
 use ed25519_dalek::SigningKey;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -130,17 +130,92 @@ pub struct Created {
     /// every line signed by the referee (`src/seed.rs`, docs/ledger.md).
     #[serde(default = "dice_v1", skip_serializing_if = "is_dice_v1")]
     pub dice_version: u32,
+    /// Hex C_H, the commitment to the hidden secret H (`src/seed.rs`); absent in games made
+    /// before hidden values existed, which cannot draw any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden_commitment: Option<String>,
 }
 
 fn default_absence_days() -> u32 {
     14
 }
 
-/// One die as drawn, in order: the round key it came from and its face.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// One random value as drawn, in order. A d6 is `{"round":r,"face":f}` (as ever, byte for
+/// byte); a `uniform` value adds `kind`, `bound` (n) and `value` (in 0..n) and has no face; a
+/// `hidden` value also has its `audience` and round 0 (no round key keys it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Draw {
     pub round: u32,
+    #[serde(default, skip_serializing_if = "is_no_face")]
     pub face: u8,
+    #[serde(default, skip_serializing_if = "DrawKind::is_d6")]
+    pub kind: DrawKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audience: Option<Audience>,
+}
+
+fn is_no_face(f: &u8) -> bool {
+    *f == 0
+}
+
+/// Which stream and mapping a draw came from (`crate::seed`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawKind {
+    #[default]
+    D6,
+    Uniform,
+    Hidden,
+}
+
+impl DrawKind {
+    fn is_d6(&self) -> bool {
+        *self == DrawKind::D6
+    }
+}
+
+impl Draw {
+    pub fn d6(round: u32, face: u8) -> Draw {
+        Draw {
+            round,
+            face,
+            kind: DrawKind::D6,
+            bound: None,
+            value: None,
+            audience: None,
+        }
+    }
+    pub fn uniform(round: u32, bound: u32, value: u32) -> Draw {
+        Draw {
+            round,
+            face: 0,
+            kind: DrawKind::Uniform,
+            bound: Some(bound),
+            value: Some(value),
+            audience: None,
+        }
+    }
+    pub fn hidden(audience: Audience, bound: u32, value: u32) -> Draw {
+        Draw {
+            round: 0,
+            face: 0,
+            kind: DrawKind::Hidden,
+            bound: Some(bound),
+            value: Some(value),
+            audience: Some(audience),
+        }
+    }
+    /// What an auditor reads: the face of a d6, else the value.
+    pub fn shown(&self) -> u32 {
+        match self.kind {
+            DrawKind::D6 => u32::from(self.face),
+            _ => self.value.unwrap_or(0),
+        }
+    }
 }
 
 /// What a step (submission or deadline default) did to the game.
@@ -284,6 +359,9 @@ pub struct Finished {
     /// Hex S, revealed at the end.
     pub secret: String,
     pub state_digest: String,
+    /// Hex H, revealed at the end of a game whose `created` line has `hidden_commitment`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<String>,
 }
 
 /// A referee action on a game: from the `dustmail control` command on the server, or from a

@@ -7,18 +7,18 @@
 
 use crate::config::{valid_game_id, Config, Home};
 use crate::game::{
-    CommandOutcome, CommandResult, DiceSource, Game, GameResult, Line, Outcome, RefereeRequest,
-    Sender,
+    Audience, CommandOutcome, CommandResult, DiceSource, Game, GameResult, Line, Outcome,
+    RefereeRequest, Sender,
 };
 use crate::ledger::{
-    self, sha256_hex, state_digest, Control, ControlAction, Created, Deadline, Draw, Entry, Event,
-    Finished, Head, Ledger, LedgerError, Player, Refusal, RoundEnd, SignedControl, Step,
-    Submission,
+    self, sha256_hex, state_digest, Control, ControlAction, Created, Deadline, Draw, DrawKind,
+    Entry, Event, Finished, Head, Ledger, LedgerError, Player, Refusal, RoundEnd, SignedControl,
+    Step, Submission,
 };
 use crate::mail::{BlockBody, Incoming, MailError};
 use crate::outbox::{Attachment, Mail, Outbox};
 use crate::report::{self, html_with_ledger_head, ledger_head_line, with_ledger_head, Templates};
-use crate::seed::{Key, Keying, RoundKeys, SecretKeys, SeededDice};
+use crate::seed::{Key, Keying, SecretKeys, SeededDice};
 use chrono::{DateTime, Utc};
 use ed25519_dalek::SigningKey;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
@@ -171,8 +171,18 @@ struct Recording<'a> {
 impl DiceSource for Recording<'_> {
     fn d6(&mut self, round: u32) -> u8 {
         let face = self.inner.d6(round);
-        self.draws.push(Draw { round, face });
+        self.draws.push(Draw::d6(round, face));
         face
+    }
+    fn uniform(&mut self, round: u32, n: u32) -> u32 {
+        let value = self.inner.uniform(round, n);
+        self.draws.push(Draw::uniform(round, n, value));
+        value
+    }
+    fn hidden(&mut self, audience: &Audience, n: u32) -> u32 {
+        let value = self.inner.hidden(audience, n);
+        self.draws.push(Draw::hidden(audience.clone(), n, value));
+        value
     }
 }
 
@@ -183,12 +193,57 @@ struct Replayed<'a> {
     mismatch: Option<String>,
 }
 
+impl Replayed<'_> {
+    /// The next recorded value if it is `want` (kind, round, bound, audience) and in range.
+    fn next(&mut self, want: &Draw) -> Option<u32> {
+        let d = self.draws.get(self.pos).cloned();
+        self.pos += 1;
+        let Some(d) = d else {
+            self.mismatch.get_or_insert(format!(
+                "the game drew more values than the {} recorded",
+                self.draws.len()
+            ));
+            return None;
+        };
+        let same = d.kind == want.kind
+            && d.round == want.round
+            && d.bound == want.bound
+            && d.audience == want.audience;
+        match d.value {
+            Some(v) if same && want.bound.is_some_and(|n| v < n) => Some(v),
+            _ => {
+                self.mismatch.get_or_insert(format!(
+                    "draw {} was recorded as {:?} below {:?} (round {}) but the game drew {:?} below {:?} (round {})",
+                    self.pos, d.kind, d.bound, d.round, want.kind, want.bound, want.round
+                ));
+                None
+            }
+        }
+    }
+}
+
 impl DiceSource for Replayed<'_> {
+    fn uniform(&mut self, round: u32, n: u32) -> u32 {
+        self.next(&Draw::uniform(round, n, 0)).unwrap_or(0)
+    }
+    fn hidden(&mut self, audience: &Audience, n: u32) -> u32 {
+        self.next(&Draw::hidden(audience.clone(), n, 0))
+            .unwrap_or(0)
+    }
     fn d6(&mut self, round: u32) -> u8 {
-        let d = self.draws.get(self.pos).copied();
+        let d = self.draws.get(self.pos).cloned();
         self.pos += 1;
         match d {
-            Some(d) if d.round == round && (1..=6).contains(&d.face) => d.face,
+            Some(d) if d.kind == DrawKind::D6 && d.round == round && (1..=6).contains(&d.face) => {
+                d.face
+            }
+            Some(d) if d.kind != DrawKind::D6 => {
+                self.mismatch.get_or_insert(format!(
+                    "draw {} was recorded as {:?} below {:?} but the game rolled a die",
+                    self.pos, d.kind, d.bound
+                ));
+                1
+            }
             Some(d) => {
                 self.mismatch.get_or_insert(format!(
                     "die {} was recorded for round {} but the game rolled it for round {round}",
@@ -308,8 +363,9 @@ pub const REFEREE_SIDE: &str = "referee";
 
 /// How replay gets its dice.
 pub enum DiceMode<'a> {
-    /// The referee: dice from the secret, compared with the recorded ones.
-    Secret(&'a Key),
+    /// The referee: dice from the secret S (and hidden values from H, when the game has one),
+    /// compared with the recorded ones.
+    Secret(&'a Key, Option<Key>),
     /// An auditor: the recorded dice are replayed; revealed rounds are recomputed and compared.
     Recorded,
 }
@@ -349,8 +405,8 @@ fn compare_step(file: &str, line: u64, recorded: &Step, got: &Step) -> Result<()
     Ok(())
 }
 
-fn faces(d: &[Draw]) -> Vec<u8> {
-    d.iter().map(|d| d.face).collect()
+fn faces(d: &[Draw]) -> Vec<u32> {
+    d.iter().map(Draw::shown).collect()
 }
 
 /// Runs one step of the game with dice, as the referee (recording) or the auditor (replaying).
@@ -364,12 +420,12 @@ fn run_step<G: Game>(
     f: impl FnOnce(&G, &mut G::State, &mut dyn DiceSource) -> Outcome,
 ) -> Result<Step, String> {
     match mode {
-        DiceMode::Secret(secret) => {
+        DiceMode::Secret(secret, hidden) => {
             let keys = SecretKeys {
                 secret: **secret,
                 max_rounds: created.max_rounds,
             };
-            let mut seeded = SeededDice::with_keying(&keys, keying);
+            let mut seeded = SeededDice::with_keying(&keys, keying).with_hidden(*hidden);
             let mut rec = Recording {
                 inner: &mut seeded,
                 draws: Vec::new(),
@@ -381,6 +437,9 @@ fn run_step<G: Game>(
                     "the game rolled a die for round {r}, beyond the {} rounds of this game's seed chain",
                     created.max_rounds
                 ));
+            }
+            if seeded.missing_hidden() {
+                return Err("the game drew a hidden value but this game has no hidden secret H (it was made before hidden values existed)".into());
             }
             Ok(Step::from_outcome(o, draws))
         }
@@ -417,6 +476,27 @@ pub struct ReplaySummary {
     pub digests: usize,
     pub defaults: usize,
     pub finished: bool,
+    /// Hidden values recomputed from the revealed H (auditor).
+    pub hidden_checked: usize,
+    /// Hidden values not recomputed: H is revealed only when the game ends.
+    pub hidden_skipped: usize,
+}
+
+impl ReplaySummary {
+    /// What the summary line says about hidden values (empty when there were none).
+    pub fn hidden_note(&self) -> String {
+        let mut note = String::new();
+        if self.hidden_checked > 0 {
+            note += &format!("; {} hidden values checked with H", self.hidden_checked);
+        }
+        if self.hidden_skipped > 0 {
+            note += &format!(
+                "; {} hidden values NOT checked: their secret H is revealed when the game ends",
+                self.hidden_skipped
+            );
+        }
+        note
+    }
 }
 
 /// Replays a whole log, checking signatures, seqs, every recorded step and roll, every revealed
@@ -437,13 +517,16 @@ pub fn replay<G: Game>(
     };
     let commitment = parse_key(&created.commitment)
         .ok_or_else(|| mismatch(file, 1, "the commitment is not 64 hex digits"))?;
-    if let DiceMode::Secret(s) = &mode {
+    if let DiceMode::Secret(s, hidden) = &mode {
         if chain_key(s, created.max_rounds, 0) != commitment {
             return Err(mismatch(
                 file,
                 1,
                 "the seed secret of this game does not match the commitment K_0",
             ));
+        }
+        if let Some(h) = hidden {
+            crate::hidden::check(&created, &hex::encode(h)).map_err(|m| mismatch(file, 1, m))?;
         }
     }
     let state = game
@@ -467,6 +550,8 @@ pub fn replay<G: Game>(
     let mut dues_from: Option<(String, String)> = None;
     // Keys known from the revealed secret at the end (not listed as revealed rounds).
     let mut all_keys: BTreeMap<u32, Key> = BTreeMap::new();
+    // H, once the `finished` line reveals it.
+    let mut hidden_key: Option<Key> = None;
     for e in &entries[1..] {
         let n = e.seq;
         match &e.event {
@@ -729,6 +814,19 @@ pub fn replay<G: Game>(
                         "the recorded result differs from the game's",
                     ));
                 }
+                hidden_key = match (&f.hidden, &created.hidden_commitment) {
+                    (Some(h), _) => {
+                        Some(crate::hidden::check(&created, h).map_err(|m| mismatch(file, n, m))?)
+                    }
+                    (None, Some(_)) => {
+                        return Err(mismatch(
+                            file,
+                            n,
+                            "the game ended without revealing its hidden secret H",
+                        ))
+                    }
+                    (None, None) => None,
+                };
                 check_digest(file, n, &f.state_digest, &d.state)?;
                 sum.digests += 1;
                 sum.finished = true;
@@ -751,25 +849,22 @@ pub fn replay<G: Game>(
         }
         let keys = all_keys;
         for (n, keying, draws) in &pending {
-            let mut dice = SeededDice::with_keying(&keys, *keying);
-            for (i, dr) in draws.iter().enumerate() {
-                if keys.key(dr.round).is_none() {
-                    continue;
-                }
-                let f = dice.d6(dr.round);
-                if f != dr.face {
-                    return Err(mismatch(
-                        file,
-                        *n,
-                        format!(
-                            "die {} (round {}) is recorded as {} but the revealed key gives {f}",
-                            i + 1,
-                            dr.round,
-                            dr.face
-                        ),
-                    ));
-                }
-            }
+            let r = crate::hidden::recheck(&keys, hidden_key, *keying, draws)
+                .map_err(|m| mismatch(file, *n, m))?;
+            sum.hidden_checked += r.hidden_checked;
+            sum.hidden_skipped += r.hidden_skipped;
+        }
+    }
+    if created.hidden_commitment.is_none() {
+        if let Some((n, _, _)) = pending
+            .iter()
+            .find(|(_, _, ds)| ds.iter().any(|d| d.kind == DrawKind::Hidden))
+        {
+            return Err(mismatch(
+                file,
+                *n,
+                "a hidden value is recorded but the game committed to no hidden secret",
+            ));
         }
     }
     sum.lines = entries.len() as u64;
@@ -878,6 +973,8 @@ pub struct Loaded<S> {
     pub ledger: Ledger,
     pub derived: Derived<S>,
     pub secret: Key,
+    /// H, the hidden secret (None: a game made before hidden values).
+    pub hidden: Option<Key>,
     /// In a batch run the snapshot is written once at the batch's commit, not per step.
     pub snapshot_stale: bool,
     /// In a batch run, the steps whose mails are rendered at the next commit.
@@ -957,6 +1054,7 @@ pub fn load_game<G: Game>(
     let log = dir.join(ledger::LOG_FILE);
     let ledger = Ledger::open(&log)?;
     let secret = read_secret(&dir)?;
+    let hidden = crate::hidden::read_hidden(&dir).map_err(RefereeError::Usage)?;
     let snap_path = dir.join(SNAPSHOT_FILE);
     let snap: Option<Derived<G::State>> = std::fs::read(&snap_path)
         .ok()
@@ -973,6 +1071,12 @@ pub fn load_game<G: Game>(
             .into())
         }
     };
+    if created.hidden_commitment.is_some() && hidden.is_none() {
+        return Err(RefereeError::Usage(format!(
+            "cannot read {}: the game committed to a hidden secret H, which the referee needs",
+            dir.join(crate::hidden::HIDDEN_FILE).display()
+        )));
+    }
     let derived = match snap {
         Some(s) if &s.head == ledger.head() => {
             // The snapshot matches the last line; a hand edit in the middle would not show
@@ -990,7 +1094,7 @@ pub fn load_game<G: Game>(
                 edges,
                 ledger::LOG_FILE,
                 &data,
-                DiceMode::Secret(&secret),
+                DiceMode::Secret(&secret, hidden),
             )?;
             write_snapshot(&dir, &d)?;
             d
@@ -1006,6 +1110,7 @@ pub fn load_game<G: Game>(
         ledger,
         derived,
         secret,
+        hidden,
         snapshot_stale: false,
         pending: Vec::new(),
     })
@@ -1023,12 +1128,13 @@ pub fn replay_game<G: Game>(
     let log = dir.join(ledger::LOG_FILE);
     let data = std::fs::read(&log).map_err(io_err(&log.display().to_string()))?;
     let secret = read_secret(&dir)?;
+    let hidden = crate::hidden::read_hidden(&dir).map_err(RefereeError::Usage)?;
     let (_, d, sum) = replay_bytes(
         game,
         edges,
         ledger::LOG_FILE,
         &data,
-        DiceMode::Secret(&secret),
+        DiceMode::Secret(&secret, hidden),
     )?;
     let snap_path = dir.join(SNAPSHOT_FILE);
     if let Ok(bytes) = std::fs::read(&snap_path) {
@@ -1172,6 +1278,8 @@ pub fn create_team_game<G: Game>(
     }
     std::fs::create_dir_all(&dir).map_err(io_err(&dir.display().to_string()))?;
     write_secret(&dir, &new.seed)?;
+    let hidden = crate::seed::hidden_secret_for(&new.seed);
+    crate::hidden::write_hidden(&dir, &hidden).map_err(io_err(crate::hidden::HIDDEN_FILE))?;
     let created = Created {
         engine_version: ENGINE_VERSION.into(),
         game: ctx.game_name.into(),
@@ -1190,6 +1298,7 @@ pub fn create_team_game<G: Game>(
         assignments,
         max_absence_days: ctx.config.max_absence_days,
         dice_version: ledger::DICE_VERSION,
+        hidden_commitment: Some(crate::hidden::commitment_hex(&hidden)),
     };
     let ledger =
         Ledger::create_signed(&dir, created.clone(), ctx.key.clone(), ctx.edges.sign_text)?;
@@ -1201,6 +1310,7 @@ pub fn create_team_game<G: Game>(
         ledger,
         derived,
         secret: new.seed,
+        hidden: Some(hidden),
         snapshot_stale: false,
         pending: Vec::new(),
     };
@@ -1212,6 +1322,7 @@ pub fn create_team_game<G: Game>(
                 "game": id, "game_name": ctx.game_name, "ruleset": loaded.created.ruleset,
                 "scenario": loaded.created.setup.scenario_name, "side": p.side,
                 "players": loaded.created.players, "commitment": loaded.created.commitment,
+                "hidden_commitment": loaded.created.hidden_commitment,
                 "max_rounds": loaded.created.max_rounds,
                 "deadline_hours": loaded.created.deadline_hours,
                 "reminder_hours": loaded.created.reminder_hours,
@@ -1627,6 +1738,7 @@ fn step_mails<G: Game>(
                 None => (None, "none"),
             };
             v["log_attached"] = json!(how);
+            v["hidden"] = json!(finished.as_ref().and_then(|f| f.hidden.clone()));
             let mut parts = render(ctx, "end", v)?;
             parts.attachments.extend(attachment);
             let m = game_mail(
@@ -2017,7 +2129,7 @@ fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), 
             ctx.edges,
             ledger::LOG_FILE,
             &prefix,
-            DiceMode::Secret(&g.secret),
+            DiceMode::Secret(&g.secret, g.hidden),
         )?;
         at_step = Loaded {
             id: g.id.clone(),
@@ -2025,6 +2137,7 @@ fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), 
             ledger: Ledger::open(g.ledger.path())?,
             derived,
             secret: g.secret,
+            hidden: g.hidden,
             snapshot_stale: false,
             pending: Vec::new(),
         };
@@ -2195,7 +2308,7 @@ fn submit_block<G: Game>(
                 &mut new_state,
                 &g.created,
                 keying,
-                &DiceMode::Secret(&g.secret),
+                &DiceMode::Secret(&g.secret, g.hidden),
                 &[],
                 |gm, st, dice| {
                     let from = Sender {
@@ -2580,6 +2693,7 @@ fn append_follow_ups<S: Serialize>(
             result: result.clone(),
             secret: hex::encode(g.secret),
             state_digest: state_digest(&g.derived.state),
+            hidden: g.hidden.map(hex::encode),
         });
         let seq = g.ledger.next_seq();
         let h = g.ledger.append(ev.clone())?;
@@ -2731,7 +2845,7 @@ fn deadlines<G: Game>(
                     &mut st,
                     &g.created,
                     cause.keying,
-                    &DiceMode::Secret(&g.secret),
+                    &DiceMode::Secret(&g.secret, g.hidden),
                     &[],
                     |gm, s, dice| gm.default_for(s, &side, dice),
                 )

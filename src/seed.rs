@@ -17,12 +17,25 @@
 //!   with refused lines moves neither n nor A, so it cannot move the dice.
 //! - Faces: take the stream's bytes in order; reject a byte b >= 252; otherwise the face is
 //!   `b % 6 + 1`. (252 = 42 × 6, so every face is exactly equally likely.)
+//! - **uniform(n)** (a value in `0..n`, for shuffles and draws; n is a u32 >= 1): from the same
+//!   stream as the faces, interleaved in the order the game asks. Take the next 4 bytes in stream
+//!   order as a big-endian u32 w; reject w >= floor(2^32 / n) × n and take 4 more; otherwise the
+//!   value is `w % n`. (n = 1 always gives 0 and uses 4 bytes; n = 0 gives 0 and uses none.)
+//! - **Hidden values** (games whose `created` line has `hidden_commitment`): a second 32-byte
+//!   secret H, committed as `C_H = SHA-256(b"dustmail/hidden/v1" ‖ H)` and revealed in the
+//!   `finished` line. The hidden values of game step n (dice v2 only) come from the same
+//!   keystream keyed by `SHA-256(b"dustmail/hidden-dice/v1" ‖ H ‖ n as 8 bytes big-endian ‖ A)`
+//!   (n and A as for dice v2), one stream per step and no round: no round key K_r ever keys a
+//!   hidden value. A hidden value below a bound b is `uniform(b)` of that stream. New games
+//!   take `H = SHA-256(b"dustmail/hidden-secret/v1" ‖ S)` (so a game made from a fixed seed is
+//!   reproducible); an auditor needs only the revealed H and C_H.
 //! - A round whose key is not available (an auditor holding only the keys revealed so far, or a
 //!   round beyond N) cannot be rolled: the die returns 1 and the round is recorded in
-//!   [`SeededDice::missing_key`], which the caller must check and treat as a failure. The dice
-//!   never panic.
+//!   [`SeededDice::missing_key`], which the caller must check and treat as a failure. Likewise a
+//!   hidden value without H (or in a v1 game) is 0 and sets [`SeededDice::missing_hidden`]. The
+//!   dice never panic.
 
-use crate::game::DiceSource;
+use crate::game::{Audience, DiceSource};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use sha2::{Digest, Sha256};
@@ -34,6 +47,12 @@ pub type Key = [u8; 32];
 pub const DICE_TAG: &[u8] = b"dustmail/dice/v1";
 /// Domain separation tag of dice v2.
 pub const DICE_TAG_V2: &[u8] = b"dustmail/dice/v2";
+/// Domain separation tag of the hidden secret's commitment C_H.
+pub const HIDDEN_COMMIT_TAG: &[u8] = b"dustmail/hidden/v1";
+/// Domain separation tag of the hidden stream's key.
+pub const HIDDEN_DICE_TAG: &[u8] = b"dustmail/hidden-dice/v1";
+/// Domain separation tag of the hidden secret new games derive from the seed secret.
+pub const HIDDEN_SECRET_TAG: &[u8] = b"dustmail/hidden-secret/v1";
 
 fn sha256(data: &[u8]) -> Key {
     Sha256::digest(data).into()
@@ -97,6 +116,48 @@ pub fn dice_key_v2(round_key: &Key, n: u64, cause: &Key) -> Key {
     h.update(n.to_be_bytes());
     h.update(cause);
     h.finalize().into()
+}
+
+/// C_H, the commitment to the hidden secret H published in the `created` line.
+pub fn hidden_commitment(hidden: &Key) -> Key {
+    let mut h = Sha256::new();
+    h.update(HIDDEN_COMMIT_TAG);
+    h.update(hidden);
+    h.finalize().into()
+}
+
+/// The ChaCha20 key of the hidden values of game step `n` caused by a signature whose SHA-256 is
+/// `cause`. No round key enters it.
+pub fn hidden_key(hidden: &Key, n: u64, cause: &Key) -> Key {
+    let mut h = Sha256::new();
+    h.update(HIDDEN_DICE_TAG);
+    h.update(hidden);
+    h.update(n.to_be_bytes());
+    h.update(cause);
+    h.finalize().into()
+}
+
+/// The hidden secret H of a new game made from seed secret `secret`.
+pub fn hidden_secret_for(secret: &Key) -> Key {
+    let mut h = Sha256::new();
+    h.update(HIDDEN_SECRET_TAG);
+    h.update(secret);
+    h.finalize().into()
+}
+
+/// uniform(n) from a byte source, as the module doc says: 4-byte big-endian words, those at or
+/// above the largest multiple of n below 2^32 rejected, then `w % n`.
+pub fn uniform_from_bytes(n: u32, mut next_byte: impl FnMut() -> u8) -> u32 {
+    if n == 0 {
+        return 0;
+    }
+    let limit = (1u64 << 32) / u64::from(n) * u64::from(n);
+    loop {
+        let w = u32::from_be_bytes([next_byte(), next_byte(), next_byte(), next_byte()]);
+        if u64::from(w) < limit {
+            return w % n;
+        }
+    }
 }
 
 /// A = SHA-256 of a signature's raw bytes: the base64 decoded (whitespace ignored). A text that
@@ -190,6 +251,9 @@ impl Stream {
             }
         }
     }
+    fn uniform(&mut self, n: u32) -> u32 {
+        uniform_from_bytes(n, || self.next_byte())
+    }
 }
 
 /// Dice for one ledger event: one ChaCha20 stream per round, created on first use.
@@ -201,6 +265,10 @@ pub struct SeededDice<'a> {
     keying: Keying,
     streams: BTreeMap<u32, Stream>,
     missing: Option<u32>,
+    /// H, when this party knows it (the referee; an auditor after the end).
+    hidden_secret: Option<Key>,
+    hidden_stream: Option<Stream>,
+    missing_hidden: bool,
 }
 
 impl<'a> SeededDice<'a> {
@@ -220,7 +288,37 @@ impl<'a> SeededDice<'a> {
             keying,
             streams: BTreeMap::new(),
             missing: None,
+            hidden_secret: None,
+            hidden_stream: None,
+            missing_hidden: false,
         }
+    }
+
+    /// The same dice, able to draw hidden values from H (`None`: a hidden value is missing).
+    pub fn with_hidden(mut self, hidden: Option<Key>) -> Self {
+        self.hidden_secret = hidden;
+        self
+    }
+
+    /// True when a hidden value was asked for without H (or in a v1 game): the values returned
+    /// were placeholders (0) and the outcome must be discarded.
+    pub fn missing_hidden(&self) -> bool {
+        self.missing_hidden
+    }
+
+    fn stream(&mut self, round: u32) -> Option<&mut Stream> {
+        if !self.streams.contains_key(&round) {
+            match self.keys.key(round) {
+                Some(k) => {
+                    self.streams.insert(round, Stream::new(self.keying.key(&k)));
+                }
+                None => {
+                    self.missing.get_or_insert(round);
+                    return None;
+                }
+            }
+        }
+        self.streams.get_mut(&round)
     }
 
     /// The first round whose dice were asked for but whose key was unavailable. When set, the
@@ -232,20 +330,32 @@ impl<'a> SeededDice<'a> {
 
 impl DiceSource for SeededDice<'_> {
     fn d6(&mut self, round: u32) -> u8 {
-        if !self.streams.contains_key(&round) {
-            match self.keys.key(round) {
-                Some(k) => {
-                    self.streams.insert(round, Stream::new(self.keying.key(&k)));
+        match self.stream(round) {
+            Some(s) => s.face(),
+            None => 1,
+        }
+    }
+    fn uniform(&mut self, round: u32, n: u32) -> u32 {
+        match self.stream(round) {
+            Some(s) => s.uniform(n),
+            None => 0,
+        }
+    }
+    fn hidden(&mut self, _audience: &Audience, n: u32) -> u32 {
+        if self.hidden_stream.is_none() {
+            match (self.hidden_secret, self.keying) {
+                (Some(h), Keying::V2 { n: step, cause }) => {
+                    self.hidden_stream = Some(Stream::new(hidden_key(&h, step, &cause)));
                 }
-                None => {
-                    self.missing.get_or_insert(round);
-                    return 1;
+                _ => {
+                    self.missing_hidden = true;
+                    return 0;
                 }
             }
         }
-        match self.streams.get_mut(&round) {
-            Some(s) => s.face(),
-            None => 1,
+        match self.hidden_stream.as_mut() {
+            Some(s) => s.uniform(n),
+            None => 0,
         }
     }
 }

@@ -275,6 +275,7 @@ fn dust_log(dir: &Path) -> std::path::PathBuf {
         assignments: Default::default(),
         max_absence_days: 14,
         dice_version: 1,
+        hidden_commitment: None,
     };
     let mut l = Ledger::create(dir, created).unwrap();
     for r in 1..=3 {

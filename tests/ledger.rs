@@ -29,6 +29,7 @@ fn created() -> Created {
         assignments: Default::default(),
         max_absence_days: 14,
         dice_version: 1,
+        hidden_commitment: None,
     }
 }
 
