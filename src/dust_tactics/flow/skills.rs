@@ -1,0 +1,241 @@
+//! 004 "Skills": which unit has which skill, their uses, and the skills declared in an
+//! activation (free skills, SKILL actions, and the passive ones that work by themselves, R61).
+
+use super::*;
+
+/// Whether a skill works for the unit `id` (its own card, or a shared skill of its joined hero;
+/// digest §8 "share").
+pub(super) fn has_skill(state: &State, id: &str, skill: &str) -> bool {
+    let Some(u) = state.unit(id) else {
+        return false;
+    };
+    if card(state, u).map(|c| c.has_skill(skill)).unwrap_or(false) {
+        return true;
+    }
+    // A squad's skills always apply to a joined hero.
+    if let Some(sq) = &u.joined {
+        if let Some(s) = state.unit(sq) {
+            if card(state, s).map(|c| c.has_skill(skill)).unwrap_or(false) {
+                return true;
+            }
+        }
+    }
+    const SHARED: &[&str] = &[
+        "agile",
+        "assault",
+        "berserk",
+        "charge",
+        "fighting-spirit",
+        "advanced-reactive-fire",
+        "superior-reactive-fire",
+    ];
+    if SHARED.contains(&skill) {
+        if let Some(h) = state.hero_of(&u.id) {
+            return card(state, h).map(|c| c.has_skill(skill)).unwrap_or(false);
+        }
+    }
+    false
+}
+
+/// The member of the group whose card carries `skill` (where its use counter lives).
+pub(super) fn skill_owner(state: &State, id: &str, skill: &str) -> Option<String> {
+    group(state, id).into_iter().find(|m| {
+        state
+            .unit(m)
+            .and_then(|u| card(state, u))
+            .map(|c| c.has_skill(skill))
+            .unwrap_or(false)
+    })
+}
+
+/// Skills 004 limits to once per game.
+pub(super) const ONCE_PER_GAME: &[&str] = &[
+    "berserk",
+    "all-in-one",
+    "assault",
+    "fighting-spirit",
+    "tank-head",
+];
+
+pub(super) fn uses_left(state: &State, owner: &str, skill: &str) -> u8 {
+    let Some(u) = state.unit(owner) else { return 0 };
+    let Some(c) = card(state, u) else { return 0 };
+    let allowed = c
+        .skills
+        .iter()
+        .find(|s| s.name == skill)
+        .map(|s| {
+            // 004 words these "once per game" whatever the card file says.
+            let once = ONCE_PER_GAME.contains(&skill);
+            s.uses
+                .map(|n| if once { n.min(1) } else { n })
+                .unwrap_or(if once { 1 } else { u8::MAX })
+        })
+        .unwrap_or(0);
+    allowed.saturating_sub(u.skills_used.get(skill).copied().unwrap_or(0))
+}
+
+pub(super) const FREE_SKILLS: &[&str] = &[
+    "berserk",
+    "all-in-one",
+    "assault",
+    "fighting-spirit",
+    "charge",
+    "detach",
+];
+
+/// Skills that work by themselves (R61): declaring one is accepted and changes nothing.
+pub(super) const PASSIVE_SKILLS: &[&str] = &[
+    "agile",
+    "fast",
+    "jump",
+    "sniper",
+    "spotter",
+    "damage-resilient",
+    "self-repair",
+    "black-ops",
+    "tracked-vehicle",
+    "advanced-reactive-fire",
+    "superior-reactive-fire",
+];
+
+impl Planner<'_> {
+    /// The free skills declared in the activation (they shape the other actions).
+    pub(super) fn free_skills(&mut self, actions: &[Action]) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        for a in actions {
+            let Action::Skill { name, .. } = a else {
+                continue;
+            };
+            let n = name.to_ascii_lowercase();
+            if !FREE_SKILLS.contains(&n.as_str()) || n == "detach" {
+                continue;
+            }
+            let Some(owner) = skill_owner(state, &u.id, &n) else {
+                return refuse(
+                    format!("{} does not have the skill {n}", u.id),
+                    "004 'Skills'",
+                    "remove that skill line",
+                );
+            };
+            if uses_left(state, &owner, &n) == 0 {
+                return refuse(
+                    format!("{owner} has already used {n} as often as its card allows"),
+                    "004 'Skills'",
+                    "remove that skill line",
+                );
+            }
+            match n.as_str() {
+                "berserk" => self.flags.berserk = true,
+                "assault" => self.flags.assault = true,
+                "charge" => self.flags.charge = true,
+                "fighting-spirit" => self.flags.fighting_spirit = true,
+                _ => {}
+            }
+            if n != "charge" {
+                self.uses.push((owner, n.clone()));
+            }
+            self.texts.push(format!("skill {n}"));
+        }
+        Ok(())
+    }
+
+    /// A `skill` line in the action sequence: Detach, a free skill (already planned), a passive
+    /// skill (accepted, changes nothing) or the SKILL action Tank Head.
+    pub(super) fn skill_action(
+        &mut self,
+        name: &str,
+        target: Option<&TargetRef>,
+    ) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        let n = name.to_ascii_lowercase();
+        if n == "detach" {
+            let Some(h) = state.hero_of(&u.id) else {
+                return refuse(
+                    format!("{} has no joined hero to detach", u.id),
+                    "004 'Heroes': separation",
+                    "remove `skill detach`",
+                );
+            };
+            self.steps.push(Step::Detach { hero: h.id.clone() });
+            self.texts.push(format!("{} detaches", h.id));
+            return Ok(());
+        }
+        if FREE_SKILLS.contains(&n.as_str()) {
+            return Ok(());
+        }
+        if PASSIVE_SKILLS.contains(&n.as_str()) {
+            if skill_owner(state, &u.id, &n).is_none() {
+                return refuse(
+                    format!("{} does not have the skill {n}", u.id),
+                    "004 'Skills'",
+                    "remove that skill line",
+                );
+            }
+            self.texts.push(format!("skill {n} (works by itself)"));
+            return Ok(());
+        }
+        if n != "tank-head" {
+            return refuse(
+                format!("`skill {n}` is not a skill the engine can use as an action"),
+                "004 'Skills'",
+                "free skills: berserk, all-in-one, assault, fighting-spirit, charge, detach; SKILL actions: tank-head; the others work by themselves",
+            );
+        }
+        self.tank_head(target)
+    }
+
+    /// Tank Head (004): heal an adjacent friendly vehicle, once per game.
+    fn tank_head(&mut self, target: Option<&TargetRef>) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        let Some(owner) = skill_owner(state, &u.id, "tank-head") else {
+            return refuse(
+                format!("{} does not have Tank Head", u.id),
+                "004 'Tank Head'",
+                "remove that skill line",
+            );
+        };
+        if uses_left(state, &owner, "tank-head") == 0 {
+            return refuse(
+                format!("{owner} has already used Tank Head"),
+                "004 'Tank Head': once per game",
+                "remove that skill line",
+            );
+        }
+        let tid = match target {
+            Some(TargetRef::Unit(t)) => t.clone(),
+            _ => {
+                return refuse(
+                    "Tank Head needs a target vehicle",
+                    "004 'Tank Head'",
+                    "skill tank-head at <adjacent friendly vehicle>",
+                )
+            }
+        };
+        let Some(t) = state.unit(&tid) else {
+            return refuse(
+                format!("there is no unit `{tid}`"),
+                "004 'Tank Head'",
+                "skill tank-head at <adjacent friendly vehicle>",
+            );
+        };
+        let ok = t.side == u.side
+            && !t.destroyed
+            && unit_type(state, &t.id) == UnitType::Vehicle
+            && matches!((self.pos, t.at), (Some(a), Some(b)) if a.adjacent(b));
+        if !ok {
+            return refuse(
+                format!("{} is not a friendly vehicle adjacent to {}", t.id, u.id),
+                "004 'Tank Head': heal an adjacent friendly vehicle",
+                "skill tank-head at <adjacent friendly vehicle>",
+            );
+        }
+        self.uses.push((owner, "tank-head".into()));
+        self.steps.push(Step::TankHead {
+            target: t.id.clone(),
+        });
+        self.texts.push(format!("skill tank-head at {}", t.id));
+        self.push_kind(Kind::Skill);
+        Ok(())
+    }
+}
