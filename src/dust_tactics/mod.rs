@@ -10,6 +10,7 @@ pub mod geometry;
 pub mod model;
 pub mod orders;
 pub mod scenario;
+pub mod skill;
 pub mod state;
 pub mod view;
 

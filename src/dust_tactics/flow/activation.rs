@@ -99,8 +99,8 @@ pub(super) fn cmd_activate(
     let round = state.round;
     for (owner, skill) in &plan.uses {
         if let Some(x) = state.unit_mut(owner) {
-            *x.skills_used.entry(skill.clone()).or_insert(0) += 1;
-            if skill == "all-in-one" {
+            *x.skills_used.entry(skill.id().to_string()).or_insert(0) += 1;
+            if *skill == Skill::AllInOne {
                 x.all_in_one_round = Some(round);
             }
         }
@@ -130,7 +130,7 @@ pub(super) fn activatable(state: &State, side: &str) -> Vec<String> {
 pub(super) struct Plan {
     steps: Vec<Step>,
     flags: ActFlags,
-    uses: Vec<(String, String)>,
+    uses: Vec<(String, Skill)>,
     text: String,
 }
 
@@ -179,7 +179,7 @@ pub(super) struct Planner<'a> {
     pub(super) occ: Occupancy,
     pub(super) flags: ActFlags,
     /// Skill uses to count: (owner, skill).
-    pub(super) uses: Vec<(String, String)>,
+    pub(super) uses: Vec<(String, Skill)>,
     pub(super) kinds: Vec<Kind>,
     pub(super) texts: Vec<String>,
     pub(super) steps: Vec<Step>,

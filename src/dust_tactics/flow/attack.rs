@@ -138,7 +138,7 @@ pub(super) fn plan_fire(
                 }
                 let target = match &f.target {
                     TargetRef::Model { model, .. } => {
-                        if !has_skill(state, &shooter, "sniper") {
+                        if !has_skill(state, &shooter, Skill::Sniper) {
                             return refuse(
                                 format!("{shooter} is not a sniper: only a Sniper names a model"),
                                 "004 'Sniper'",
@@ -415,7 +415,7 @@ pub(super) fn fire_line(
         carriers: n,
         sustained,
         berserk: is_active && act.flags.berserk,
-        reversed: has_skill(state, &lead, "spotter") && spotter_alive(state, &lead)
+        reversed: has_skill(state, &lead, Skill::Spotter) && spotter_alive(state, &lead)
             || (is_active
                 && act.flags.fighting_spirit
                 && (hero_weapon || shared_spirit(state, &lead))),
@@ -427,7 +427,7 @@ pub(super) fn fire_line(
     let mut how = vec![format!("{n} carrier{}", if n == 1 { "" } else { "s" })];
     for (on, name) in [
         (opts.sustained, "sustained"),
-        (opts.berserk, "berserk"),
+        (opts.berserk, Skill::Berserk.id()),
         (opts.reversed, "reversed dice"),
         (opts.doubled, "double dice"),
     ] {
@@ -531,7 +531,7 @@ pub(super) fn fire_line(
                     cover,
                     soft_save: if lone_hero { Save::None } else { tc.soft_save },
                     hard_save: if lone_hero { Save::None } else { tc.hard_save },
-                    damage_resilient: tc.has_skill("damage-resilient"),
+                    damage_resilient: tc.has(Skill::DamageResilient),
                 };
                 let o = combat::resolve_line(&w, &profile, &opts, round, dice);
                 out.happenings.push(Happening {
@@ -569,7 +569,7 @@ pub(super) fn shared_spirit(state: &State, lead: &str) -> bool {
     state
         .hero_of(lead)
         .and_then(|h| card(state, h))
-        .map(|c| c.has_skill("fighting-spirit"))
+        .map(|c| c.has(Skill::FightingSpirit))
         .unwrap_or(false)
 }
 

@@ -19,6 +19,7 @@ use super::model::{
 };
 use super::orders::{Action, Command, FireOrder, StandingReaction, TargetRef};
 use super::scenario::{Objective, Scenario};
+use super::skill::Skill;
 use super::state::*;
 use crate::game::{CommandOutcome, DiceSource, GameResult, Happening, Outcome, Roll, SetupError};
 use std::collections::BTreeMap;

@@ -78,16 +78,16 @@ impl Planner<'_> {
             unit: model::UnitId(u.id.clone()),
             side: u.side.clone(),
             unit_type: c.map(|c| c.unit_type).unwrap_or(UnitType::Squad),
-            jump: has_skill(state, &u.id, "jump"),
-            agile: has_skill(state, &u.id, "agile"),
-            tracked: has_skill(state, &u.id, "tracked-vehicle"),
+            jump: has_skill(state, &u.id, Skill::Jump),
+            agile: has_skill(state, &u.id, Skill::Agile),
+            tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
         };
         let mut mp = movement_of(state, &u.id);
         if self.flags.assault {
             mp *= 2;
         }
         // Fast: +1 on one MOVE of the activation (004 "Fast").
-        let fast = has_skill(state, &u.id, "fast") && !self.fast_used;
+        let fast = has_skill(state, &u.id, Skill::Fast) && !self.fast_used;
         let plan = geometry::plan_move(
             &state.scenario.board,
             &self.occ,

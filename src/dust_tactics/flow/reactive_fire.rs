@@ -150,9 +150,9 @@ pub(super) fn answer_react(
             x.activated = true;
         }
     }
-    let n = if has_skill(state, &r, "superior-reactive-fire") {
+    let n = if has_skill(state, &r, Skill::SuperiorReactiveFire) {
         3
-    } else if has_skill(state, &r, "advanced-reactive-fire") {
+    } else if has_skill(state, &r, Skill::AdvancedReactiveFire) {
         2
     } else {
         1

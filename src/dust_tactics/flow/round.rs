@@ -106,7 +106,7 @@ pub(super) fn roll_dice_for_initiative(
                 &u.side == s
                     && !u.destroyed
                     && card(state, u)
-                        .map(|c| c.has_skill("black-ops"))
+                        .map(|c| c.has(Skill::BlackOps))
                         .unwrap_or(false)
             });
             let n = 3 + black_ops as usize;
@@ -179,7 +179,7 @@ pub(super) fn end_round(state: &mut State, dice: &mut dyn DiceSource, out: &mut 
         };
         if u.destroyed
             || u.at.is_none()
-            || !c.has_skill("self-repair")
+            || !c.has(Skill::SelfRepair)
             || u.health >= c.health
             || c.unit_type == UnitType::Squad
         {

@@ -160,7 +160,7 @@ pub(super) fn join(
             hc.armour, sc.armour
         )));
     }
-    if hc.has_skill("jump") != sc.has_skill("jump") {
+    if hc.has(Skill::Jump) != sc.has(Skill::Jump) {
         return Err(SetupError(format!(
             "hero {hero_id} cannot join squad {squad_id}: with Jump, both hero and squad must have it (004 'Jump')"
         )));

@@ -5,99 +5,85 @@ use super::*;
 
 /// Whether a skill works for the unit `id` (its own card, or a shared skill of its joined hero;
 /// digest §8 "share").
-pub(super) fn has_skill(state: &State, id: &str, skill: &str) -> bool {
+pub(super) fn has_skill(state: &State, id: &str, skill: Skill) -> bool {
     let Some(u) = state.unit(id) else {
         return false;
     };
-    if card(state, u).map(|c| c.has_skill(skill)).unwrap_or(false) {
+    if card(state, u).map(|c| c.has(skill)).unwrap_or(false) {
         return true;
     }
     // A squad's skills always apply to a joined hero.
     if let Some(sq) = &u.joined {
         if let Some(s) = state.unit(sq) {
-            if card(state, s).map(|c| c.has_skill(skill)).unwrap_or(false) {
+            if card(state, s).map(|c| c.has(skill)).unwrap_or(false) {
                 return true;
             }
         }
     }
-    const SHARED: &[&str] = &[
-        "agile",
-        "assault",
-        "berserk",
-        "charge",
-        "fighting-spirit",
-        "advanced-reactive-fire",
-        "superior-reactive-fire",
-    ];
-    if SHARED.contains(&skill) {
+    if skill.is_shared() {
         if let Some(h) = state.hero_of(&u.id) {
-            return card(state, h).map(|c| c.has_skill(skill)).unwrap_or(false);
+            return card(state, h).map(|c| c.has(skill)).unwrap_or(false);
         }
     }
     false
 }
 
 /// The member of the group whose card carries `skill` (where its use counter lives).
-pub(super) fn skill_owner(state: &State, id: &str, skill: &str) -> Option<String> {
+pub(super) fn skill_owner(state: &State, id: &str, skill: Skill) -> Option<String> {
     group(state, id).into_iter().find(|m| {
         state
             .unit(m)
             .and_then(|u| card(state, u))
-            .map(|c| c.has_skill(skill))
+            .map(|c| c.has(skill))
             .unwrap_or(false)
     })
 }
 
-/// Skills 004 limits to once per game.
-pub(super) const ONCE_PER_GAME: &[&str] = &[
-    "berserk",
-    "all-in-one",
-    "assault",
-    "fighting-spirit",
-    "tank-head",
-];
-
-pub(super) fn uses_left(state: &State, owner: &str, skill: &str) -> u8 {
+pub(super) fn uses_left(state: &State, owner: &str, skill: Skill) -> u8 {
     let Some(u) = state.unit(owner) else { return 0 };
     let Some(c) = card(state, u) else { return 0 };
     let allowed = c
         .skills
         .iter()
-        .find(|s| s.name == skill)
+        .find(|s| s.name == skill.id())
         .map(|s| {
             // 004 words these "once per game" whatever the card file says.
-            let once = ONCE_PER_GAME.contains(&skill);
+            let once = skill.once_per_game();
             s.uses
                 .map(|n| if once { n.min(1) } else { n })
                 .unwrap_or(if once { 1 } else { u8::MAX })
         })
         .unwrap_or(0);
-    allowed.saturating_sub(u.skills_used.get(skill).copied().unwrap_or(0))
+    allowed.saturating_sub(u.skills_used.get(skill.id()).copied().unwrap_or(0))
 }
 
-pub(super) const FREE_SKILLS: &[&str] = &[
-    "berserk",
-    "all-in-one",
-    "assault",
-    "fighting-spirit",
-    "charge",
-    "detach",
-];
+/// What a `skill <name>` line of an activation declares.
+enum Declared {
+    /// `skill detach`: a joined hero leaves his squad (004 "Heroes": separation).
+    Detach,
+    Skill(Skill),
+    /// A name that is no skill of 004's reference.
+    Unknown(String),
+}
 
-/// Skills that work by themselves (R61): declaring one is accepted and changes nothing.
-pub(super) const PASSIVE_SKILLS: &[&str] = &[
-    "agile",
-    "fast",
-    "jump",
-    "sniper",
-    "spotter",
-    "damage-resilient",
-    "self-repair",
-    "black-ops",
-    "tracked-vehicle",
-    "advanced-reactive-fire",
-    "superior-reactive-fire",
-];
+fn declared(name: &str) -> Declared {
+    let n = name.to_ascii_lowercase();
+    match Skill::from_id(&n) {
+        Some(s) => Declared::Skill(s),
+        None if n == "detach" => Declared::Detach,
+        None => Declared::Unknown(n),
+    }
+}
+
+/// The `instead` of a `skill` line the engine cannot use as an action.
+fn usable_skills() -> String {
+    let free: Vec<&str> = Skill::FREE.iter().map(|s| s.id()).collect();
+    format!(
+        "free skills: {}, detach; SKILL actions: {}; the others work by themselves",
+        free.join(", "),
+        Skill::TankHead
+    )
+}
 
 impl Planner<'_> {
     /// The free skills declared in the activation (they shape the other actions).
@@ -107,33 +93,36 @@ impl Planner<'_> {
             let Action::Skill { name, .. } = a else {
                 continue;
             };
-            let n = name.to_ascii_lowercase();
-            if !FREE_SKILLS.contains(&n.as_str()) || n == "detach" {
+            let Declared::Skill(n) = declared(name) else {
+                continue;
+            };
+            if !n.is_free() {
                 continue;
             }
-            let Some(owner) = skill_owner(state, &u.id, &n) else {
+            let Some(owner) = skill_owner(state, &u.id, n) else {
                 return refuse(
                     format!("{} does not have the skill {n}", u.id),
                     "004 'Skills'",
                     "remove that skill line",
                 );
             };
-            if uses_left(state, &owner, &n) == 0 {
+            if uses_left(state, &owner, n) == 0 {
                 return refuse(
                     format!("{owner} has already used {n} as often as its card allows"),
                     "004 'Skills'",
                     "remove that skill line",
                 );
             }
-            match n.as_str() {
-                "berserk" => self.flags.berserk = true,
-                "assault" => self.flags.assault = true,
-                "charge" => self.flags.charge = true,
-                "fighting-spirit" => self.flags.fighting_spirit = true,
+            match n {
+                Skill::Berserk => self.flags.berserk = true,
+                Skill::Assault => self.flags.assault = true,
+                Skill::Charge => self.flags.charge = true,
+                Skill::FightingSpirit => self.flags.fighting_spirit = true,
                 _ => {}
             }
-            if n != "charge" {
-                self.uses.push((owner, n.clone()));
+            // Charge has no use counter (004: not limited per game).
+            if n != Skill::Charge {
+                self.uses.push((owner, n));
             }
             self.texts.push(format!("skill {n}"));
         }
@@ -148,54 +137,48 @@ impl Planner<'_> {
         target: Option<&TargetRef>,
     ) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);
-        let n = name.to_ascii_lowercase();
-        if n == "detach" {
-            let Some(h) = state.hero_of(&u.id) else {
-                return refuse(
-                    format!("{} has no joined hero to detach", u.id),
-                    "004 'Heroes': separation",
-                    "remove `skill detach`",
-                );
-            };
-            self.steps.push(Step::Detach { hero: h.id.clone() });
-            self.texts.push(format!("{} detaches", h.id));
-            return Ok(());
-        }
-        if FREE_SKILLS.contains(&n.as_str()) {
-            return Ok(());
-        }
-        if PASSIVE_SKILLS.contains(&n.as_str()) {
-            if skill_owner(state, &u.id, &n).is_none() {
-                return refuse(
-                    format!("{} does not have the skill {n}", u.id),
-                    "004 'Skills'",
-                    "remove that skill line",
-                );
+        match declared(name) {
+            Declared::Detach => {
+                let Some(h) = state.hero_of(&u.id) else {
+                    return refuse(
+                        format!("{} has no joined hero to detach", u.id),
+                        "004 'Heroes': separation",
+                        "remove `skill detach`",
+                    );
+                };
+                self.steps.push(Step::Detach { hero: h.id.clone() });
+                self.texts.push(format!("{} detaches", h.id));
+                Ok(())
             }
-            self.texts.push(format!("skill {n} (works by itself)"));
-            return Ok(());
+            Declared::Skill(s) if s.is_free() => Ok(()),
+            Declared::Skill(s) if s.is_passive() => {
+                if skill_owner(state, &u.id, s).is_none() {
+                    return refuse(
+                        format!("{} does not have the skill {s}", u.id),
+                        "004 'Skills'",
+                        "remove that skill line",
+                    );
+                }
+                self.texts.push(format!("skill {s} (works by itself)"));
+                Ok(())
+            }
+            Declared::Skill(Skill::TankHead) => self.tank_head(target),
+            Declared::Skill(s) => not_an_action(s.id()),
+            Declared::Unknown(n) => not_an_action(&n),
         }
-        if n != "tank-head" {
-            return refuse(
-                format!("`skill {n}` is not a skill the engine can use as an action"),
-                "004 'Skills'",
-                "free skills: berserk, all-in-one, assault, fighting-spirit, charge, detach; SKILL actions: tank-head; the others work by themselves",
-            );
-        }
-        self.tank_head(target)
     }
 
     /// Tank Head (004): heal an adjacent friendly vehicle, once per game.
     fn tank_head(&mut self, target: Option<&TargetRef>) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);
-        let Some(owner) = skill_owner(state, &u.id, "tank-head") else {
+        let Some(owner) = skill_owner(state, &u.id, Skill::TankHead) else {
             return refuse(
                 format!("{} does not have Tank Head", u.id),
                 "004 'Tank Head'",
                 "remove that skill line",
             );
         };
-        if uses_left(state, &owner, "tank-head") == 0 {
+        if uses_left(state, &owner, Skill::TankHead) == 0 {
             return refuse(
                 format!("{owner} has already used Tank Head"),
                 "004 'Tank Head': once per game",
@@ -230,7 +213,7 @@ impl Planner<'_> {
                 "skill tank-head at <adjacent friendly vehicle>",
             );
         }
-        self.uses.push((owner, "tank-head".into()));
+        self.uses.push((owner, Skill::TankHead));
         self.steps.push(Step::TankHead {
             target: t.id.clone(),
         });
@@ -238,4 +221,12 @@ impl Planner<'_> {
         self.push_kind(Kind::Skill);
         Ok(())
     }
+}
+
+fn not_an_action(n: &str) -> Result<(), Refusal> {
+    refuse(
+        format!("`skill {n}` is not a skill the engine can use as an action"),
+        "004 'Skills'",
+        usable_skills(),
+    )
 }

@@ -53,9 +53,9 @@ pub(super) fn can_hold(state: &State, side: &str, at: Square) -> bool {
                 unit: model::UnitId(u.id.clone()),
                 side: u.side.clone(),
                 unit_type: unit_type(state, &u.id),
-                jump: has_skill(state, &u.id, "jump"),
-                agile: has_skill(state, &u.id, "agile"),
-                tracked: has_skill(state, &u.id, "tracked-vehicle"),
+                jump: has_skill(state, &u.id, Skill::Jump),
+                agile: has_skill(state, &u.id, Skill::Agile),
+                tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
             };
             geometry::may_stand(&state.scenario.board, &Occupancy::new(), &mover, at).is_none()
         })
@@ -168,9 +168,9 @@ pub fn illegal_positions(state: &State) -> Vec<String> {
             unit: model::UnitId(u.id.clone()),
             side: u.side.clone(),
             unit_type: ty,
-            jump: has_skill(state, &u.id, "jump"),
-            agile: has_skill(state, &u.id, "agile"),
-            tracked: has_skill(state, &u.id, "tracked-vehicle"),
+            jump: has_skill(state, &u.id, Skill::Jump),
+            agile: has_skill(state, &u.id, Skill::Agile),
+            tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
         };
         if let Some(e) = geometry::may_stand(&state.scenario.board, &occ, &mover, at) {
             bad.push(format!("{} on {at}: {}", u.id, e.reason));
