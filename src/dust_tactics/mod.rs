@@ -9,6 +9,7 @@ pub mod flow;
 pub mod geometry;
 pub mod model;
 pub mod orders;
+pub mod rules;
 pub mod scenario;
 pub mod skill;
 pub mod state;

@@ -174,6 +174,7 @@ const RULE_ACTIONS: &str = "004 'Actions'";
 /// What the planning of one activation has gathered so far.
 pub(super) struct Planner<'a> {
     pub(super) state: &'a State,
+    pub(super) rules: Rules,
     pub(super) u: &'a UnitState,
     /// The board without the activating group.
     pub(super) occ: Occupancy,
@@ -195,6 +196,7 @@ impl<'a> Planner<'a> {
         let members = group(state, &u.id);
         Planner {
             state,
+            rules: state.rules(),
             u,
             occ: occupancy(state, &members),
             flags: ActFlags::default(),
@@ -221,7 +223,7 @@ impl<'a> Planner<'a> {
             *kinds == [Kind::Move, Kind::Move, Kind::Attack]
         } else {
             match kinds.as_slice() {
-                [Kind::Sustained] => true,
+                [Kind::Sustained] => self.rules.sustained_attack(),
                 [Kind::Attack, Kind::Attack] => {
                     return refuse(
                         "two ATTACK actions in one activation are a SUSTAINED ATTACK",
@@ -275,6 +277,7 @@ impl<'a> Planner<'a> {
     /// SKILL/NOTHING pairs).
     fn finish(self) -> Plan {
         let Planner {
+            rules,
             kinds,
             steps,
             mut flags,
@@ -290,7 +293,10 @@ impl<'a> Planner<'a> {
             .filter(|(_, s)| !matches!(s, Step::Detach { .. }))
             .map(|(i, _)| i)
             .collect();
-        let window_after = if kinds.contains(&Kind::Sustained) {
+        let window_after = if !rules.reactive_fire() || kinds.contains(&Kind::Sustained) {
+            None
+        } else if kinds == [Kind::Move, Kind::Move] && !rules.moves_are_separate_actions() {
+            // One move of double Movement: nothing to react to between the two.
             None
         } else if flags.charge {
             action_idx.get(1).copied()

@@ -421,6 +421,7 @@ pub(super) fn fire_line(
                 && (hero_weapon || shared_spirit(state, &lead))),
         doubled: su.all_in_one_round == Some(state.round),
     };
+    let rules = state.rules();
     let by = su.side.clone();
     let round = state.round;
     // How the line is fired, restated for the reports: "4 carriers, sustained, berserk".
@@ -466,7 +467,9 @@ pub(super) fn fire_line(
                 };
                 let (_, health) = ce.kind.armour_health();
                 // No save; explosives re-roll misses against a tank trap (004, combat R37).
-                let o = combat::resolve_cover_attack(&w, ce.kind, ce.damage, &opts, round, dice);
+                let o = combat::resolve_cover_attack_under(
+                    rules, &w, ce.kind, ce.damage, &opts, round, dice,
+                );
                 out.happenings.push(Happening {
                     text: format!(
                         "{} fires {} ({how}) at the cover element on {at}: {}",
@@ -533,7 +536,7 @@ pub(super) fn fire_line(
                     hard_save: if lone_hero { Save::None } else { tc.hard_save },
                     damage_resilient: tc.has(Skill::DamageResilient),
                 };
-                let o = combat::resolve_line(&w, &profile, &opts, round, dice);
+                let o = combat::resolve_line_under(rules, &w, &profile, &opts, round, dice);
                 out.happenings.push(Happening {
                     text: format!(
                         "{} fires {} ({how}) at {}: {}",

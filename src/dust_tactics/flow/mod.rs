@@ -18,6 +18,7 @@ use super::model::{
     Card, Cover, Fire, Save, Square, UnitType, WeaponLine, WeaponRange, WeaponTrait,
 };
 use super::orders::{Action, Command, FireOrder, StandingReaction, TargetRef};
+use super::rules::Rules;
 use super::scenario::{Objective, Scenario};
 use super::skill::Skill;
 use super::state::*;

@@ -159,7 +159,7 @@ pub(super) fn answer_react(
     };
     let round = state.round;
     let faces: Vec<u8> = (0..n).map(|_| dice.d6(round)).collect();
-    let hit = faces.iter().any(|f| combat::is_hit(*f));
+    let hit = faces.iter().any(|f| state.rules().is_hit(*f));
     out.happenings.push(Happening {
         text: format!(
             "{r} attempts reactive fire at {}: {}",

@@ -93,6 +93,7 @@ pub(super) fn roll_dice_for_initiative(
 ) {
     let round = state.round;
     let sides = sides_list(state);
+    let rules = state.rules();
     let mut rolls = vec![];
     let mut text = vec![];
     let mut winner = sides.first().cloned().unwrap_or_default();
@@ -111,7 +112,7 @@ pub(super) fn roll_dice_for_initiative(
             });
             let n = 3 + black_ops as usize;
             let faces: Vec<u8> = (0..n).map(|_| dice.d6(round)).collect();
-            let hits = faces.iter().filter(|f| combat::is_hit(**f)).count();
+            let hits = faces.iter().filter(|f| rules.is_hit(**f)).count();
             line.push(format!("{s} {hits} hit(s) on {n} dice"));
             rolls.push(Roll {
                 purpose: format!("initiative {s}"),
@@ -168,6 +169,7 @@ pub(super) fn settle_first(state: &mut State, out: &mut Outcome) {
 
 pub(super) fn end_round(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outcome) {
     let round = state.round;
+    let rules = state.rules();
     // Self Repair (004): 1 die per lost health, each HIT restores 1.
     let ids: Vec<String> = state.units.iter().map(|u| u.id.clone()).collect();
     for id in ids {
@@ -187,7 +189,7 @@ pub(super) fn end_round(state: &mut State, dice: &mut dyn DiceSource, out: &mut 
         }
         let lost = c.health - u.health;
         let faces: Vec<u8> = (0..lost).map(|_| dice.d6(round)).collect();
-        let hits = faces.iter().filter(|f| combat::is_hit(**f)).count() as u8;
+        let hits = faces.iter().filter(|f| rules.is_hit(**f)).count() as u8;
         if let Some(x) = state.unit_mut(&id) {
             x.health = (x.health + hits).min(c.health);
         }

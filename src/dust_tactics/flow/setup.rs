@@ -6,11 +6,8 @@ use super::*;
 /// AP limit, unique ids). The first initiative is rolled on the first submission or default,
 /// when dice are available (R50).
 pub fn new_state(ruleset: &str, scenario: Scenario, cards: Vec<Card>) -> Result<State, SetupError> {
-    if ruleset != "ffg-revised" {
-        return Err(SetupError(format!(
-            "ruleset `{ruleset}` is not available yet: use `ffg-revised`"
-        )));
-    }
+    // Unknown ids are refused with the list of known ones.
+    let rules = Rules::for_id(ruleset).map_err(|e| SetupError(e.to_string()))?;
     let mut by_id = BTreeMap::new();
     for c in cards {
         by_id.insert(c.id.clone(), c);
@@ -105,7 +102,7 @@ pub fn new_state(ruleset: &str, scenario: Scenario, cards: Vec<Card>) -> Result<
         }
     }
     let mut state = State {
-        ruleset: ruleset.into(),
+        ruleset: rules.id().into(),
         scenario,
         cards: by_id,
         units,
