@@ -1,11 +1,14 @@
-//! Issue 11 items 1 and 5 (game side): Dust Tactics rulesets as policies ([`Rules`]) and skills
-//! as an enum ([`Skill`]). The engine split by rule section (item 1) is a refactor: the rules
+//! Issue 11 items 1 and 5 (game side): Dust Tactics rulesets as policies ([`Rules`]), skills
+//! as an enum ([`Skill`]) and typed rule citations ([`RuleId`]). The engine split by rule section (item 1) is a refactor: the rules
 //! tests (rules_*.rs, scripted_games.rs, scenarios.rs) check that it changed nothing.
 
+use dustmail::dust_tactics::citation::RuleId;
+use dustmail::dust_tactics::flow;
+use dustmail::dust_tactics::orders::Command;
 use dustmail::dust_tactics::rules::Rules;
 use dustmail::dust_tactics::skill::Skill;
 use dustmail::dust_tactics::{cards, scenario, DustTactics};
-use dustmail::game::{Game, Setup};
+use dustmail::game::{CommandOutcome, Game, Outcome, Setup};
 
 fn setup(ruleset: &str) -> Setup {
     let (name, text) = scenario::builtin()[0];
@@ -104,4 +107,77 @@ fn an_unknown_skill_is_refused_at_card_load_with_its_name_and_file() {
     assert!(e.reason.contains("`teleport` is not a skill"), "{e}");
     assert!(e.instead.contains("black-ops"), "{e}");
     assert!(e.to_string().contains(file), "{e}");
+}
+
+struct Ones;
+
+impl dustmail::game::DiceSource for Ones {
+    fn d6(&mut self, _round: u32) -> u8 {
+        1
+    }
+}
+
+fn refused_rule(outcome: CommandOutcome) -> String {
+    match outcome {
+        CommandOutcome::Refused { rule, .. } => rule,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+// issue 11 item 5 (typed rule citations): every ruling number a RuleId cites exists in
+// docs/rulings.md, and every citation points at a rulebook section or a player document.
+#[test]
+fn every_cited_ruling_exists_in_docs_rulings() {
+    let rulings =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rulings.md")).unwrap();
+    for id in RuleId::ALL {
+        if let Some(n) = id.ruling() {
+            assert!(
+                rulings.contains(&format!("\n### R{n}. ")),
+                "{id:?} cites ruling R{n}, which docs/rulings.md does not have"
+            );
+        }
+        let text = id.to_string();
+        assert!(
+            text.starts_with("000 '") || text.starts_with("004 '") || text == "docs/orders.md",
+            "{id:?} renders as {text}"
+        );
+        assert!(!text.contains("DESIGN"), "{id:?} renders as {text}");
+    }
+}
+
+// issue 11 item 5 (typed rule citations): one uniform rendering: section, detail, ruling.
+#[test]
+fn citations_render_uniformly() {
+    assert_eq!(RuleId::Range.to_string(), "004 'Range'");
+    assert_eq!(
+        RuleId::FirstRound.with("the first action is a move onto the board").to_string(),
+        "004 'During the first round': the first action is a move onto the board (ruling R2, docs/rulings.md)"
+    );
+}
+
+// issue 11 item 5 (typed rule citations): players are no longer told "DESIGN §4", a document
+// they do not have: a signature for no side cites docs/orders.md, a draw accepted when none was
+// offered cites the rulebook's end of the game and ruling R67.
+#[test]
+fn refusals_cite_no_design_document() {
+    let mut st = DustTactics.setup(&setup("ffg-revised")).unwrap();
+    let mut out = Outcome::default();
+    let rule = refused_rule(flow::apply(
+        &mut st,
+        "nobody",
+        &Command::Concede,
+        &mut Ones,
+        &mut out,
+    ));
+    assert_eq!(rule, "docs/orders.md");
+    let side = st.sides()[0].clone();
+    let rule = refused_rule(flow::apply(
+        &mut st,
+        &side,
+        &Command::AcceptDraw,
+        &mut Ones,
+        &mut out,
+    ));
+    assert_eq!(rule, "004 'End of the game' (ruling R67, docs/rulings.md)");
 }

@@ -18,13 +18,13 @@ pub(super) fn cmd_activate(
     actions: &[Action],
     out: &mut Outcome,
 ) -> Result<String, Refusal> {
-    let rule_act = "004 'Activation'";
+    let rule_act = RuleId::Activation;
     match &state.phase {
         Phase::Activations => {}
         Phase::First { winner } => {
             return refuse(
                 format!("{winner} must first choose who activates first"),
-                "004 'Initiative'",
+                RuleId::Initiative,
                 format!("{winner}: first <side>"),
             )
         }
@@ -49,7 +49,7 @@ pub(super) fn cmd_activate(
                 "it is {}'s turn to activate a unit",
                 state.next_side.clone().unwrap_or_default()
             ),
-            "004 'Alternating activations'",
+            RuleId::AlternatingActivations,
             "wait for your turn",
         );
     }
@@ -77,7 +77,7 @@ pub(super) fn cmd_activate(
     if let Some(sq) = &u.joined {
         return refuse(
             format!("{} is joined to {sq} and activates with it", u.id),
-            "004 'Heroes'",
+            RuleId::Heroes,
             format!("activate {sq}"),
         );
     }
@@ -169,7 +169,7 @@ pub(super) fn plan_activation(
     Ok(p.finish())
 }
 
-const RULE_ACTIONS: &str = "004 'Actions'";
+const RULE_ACTIONS: RuleId = RuleId::Actions;
 
 /// What the planning of one activation has gathered so far.
 pub(super) struct Planner<'a> {
@@ -253,7 +253,7 @@ impl<'a> Planner<'a> {
                     "{} is entering the battlefield and cannot make a sustained attack",
                     u.id
                 ),
-                "004 'During the first round' (ruling 2)",
+                RuleId::FirstRound,
                 "move <entry square> + attack",
             );
         }
@@ -266,7 +266,7 @@ impl<'a> Planner<'a> {
                     "{} is off the board: its first action must be the entering move",
                     u.id
                 ),
-                "004 'During the first round' (ruling 2)",
+                RuleId::FirstRound,
                 "move <entry square> first",
             );
         }

@@ -9,7 +9,7 @@ impl Planner<'_> {
         let Some(from) = self.pos else {
             return refuse(
                 format!("{} is not on the battlefield yet", u.id),
-                "004 'During the first round': the first action is a move onto the board",
+                RuleId::FirstRound.with("the first action is a move onto the board"),
                 "move <entry square> first".to_string(),
             );
         };
@@ -26,7 +26,7 @@ impl Planner<'_> {
         if self.flags.fighting_spirit && !self.moved_before {
             return refuse(
                 "Fighting Spirit needs at least one MOVE before attacking this round",
-                "004 'Fighting Spirit'",
+                RuleId::FightingSpirit,
                 "move first, or drop `skill fighting-spirit`",
             );
         }
@@ -52,7 +52,7 @@ pub(super) fn plan_fire(
     if fire.is_empty() {
         return refuse(
             "an attack needs at least one weapon line",
-            "004 'Attack'",
+            RuleId::Attack,
             "attack <weapon> at <target>",
         );
     }
@@ -69,7 +69,7 @@ pub(super) fn plan_fire(
                 .collect();
             return refuse(
                 format!("{} has no weapon `{}`", u.id, f.weapon),
-                "004 'Attack'",
+                RuleId::Attack,
                 format!("use one of: {}", names.join(", ")),
             );
         };
@@ -86,7 +86,7 @@ pub(super) fn plan_fire(
                         "weapon out of ammo: {} has no ammo box left for {}",
                         shooter, w.name
                     ),
-                    "004 'Limited ammo'",
+                    RuleId::LimitedAmmo,
                     "fire another weapon line",
                 );
             }
@@ -98,7 +98,7 @@ pub(super) fn plan_fire(
                     w.name,
                     range_text(w.range)
                 ),
-                "004 'Charge'",
+                RuleId::Charge,
                 "drop that weapon line",
             );
         }
@@ -107,21 +107,21 @@ pub(super) fn plan_fire(
                 let Some(tu) = state.unit(t) else {
                     return refuse(
                         format!("there is no unit `{t}`"),
-                        "004 'Attack'",
+                        RuleId::Attack,
                         "aim at an enemy unit on the board",
                     );
                 };
                 if tu.side == u.side {
                     return refuse(
                         format!("{} is a friendly unit", tu.id),
-                        "004 'Attack': attacks target enemy units",
+                        RuleId::Attack.with("attacks target enemy units"),
                         "aim at an enemy unit",
                     );
                 }
                 let (Some(at), false) = (tu.at, tu.destroyed) else {
                     return refuse(
                         format!("{} is not on the board", tu.id),
-                        "004 'Attack'",
+                        RuleId::Attack,
                         "aim at an enemy unit on the board",
                     );
                 };
@@ -131,7 +131,7 @@ pub(super) fn plan_fire(
                     if w.against(a) == Fire::No {
                         return refuse(
                             format!("{} cannot damage {} (armour {:?})", w.name, lead, a),
-                            "004 'Weapon lines': `-` cannot damage",
+                            RuleId::WeaponLines.with("`-` cannot damage"),
                             "choose a weapon line with dice against that armour",
                         );
                     }
@@ -141,7 +141,7 @@ pub(super) fn plan_fire(
                         if !has_skill(state, &shooter, Skill::Sniper) {
                             return refuse(
                                 format!("{shooter} is not a sniper: only a Sniper names a model"),
-                                "004 'Sniper'",
+                                RuleId::Sniper,
                                 format!("attack {} at {lead}", w.id),
                             );
                         }
@@ -159,7 +159,7 @@ pub(super) fn plan_fire(
                         if !models.iter().any(|m| m.eq_ignore_ascii_case(model)) {
                             return refuse(
                                 format!("{lead} has no model `{model}` alive"),
-                                "004 'Sniper'",
+                                RuleId::Sniper,
                                 format!("name one of: {}", models.join(", ")),
                             );
                         }
@@ -176,7 +176,7 @@ pub(super) fn plan_fire(
                 if state.scenario.board.cover_at(*sq).is_none() {
                     return refuse(
                         format!("there is no cover element on {sq}"),
-                        "000 'Cover elements'",
+                        RuleId::CoverElements,
                         "aim at a unit, or a square with an ammo crate or tank trap",
                     );
                 }
@@ -186,7 +186,7 @@ pub(super) fn plan_fire(
                 {
                     return refuse(
                         "flamethrowers cannot damage anti-tank traps",
-                        "004 'Flamethrower'",
+                        RuleId::Flamethrower,
                         "choose another weapon",
                     );
                 }
@@ -202,7 +202,7 @@ pub(super) fn plan_fire(
                     w.name,
                     range_text(w.range)
                 ),
-                "004 'Range'",
+                RuleId::Range,
                 "move closer first, or choose a target in range",
             );
         }
@@ -220,7 +220,7 @@ pub(super) fn plan_fire(
         ) {
             return refuse(
                 format!("no line of sight past {at} from {from} to {to}: {why}"),
-                "004 'Line of sight'",
+                RuleId::LineOfSight,
                 "choose a target in sight, or move first",
             );
         }
@@ -231,7 +231,7 @@ pub(super) fn plan_fire(
         {
             return refuse(
                 format!("{} is declared twice in one attack", w.name),
-                "004 'Attack': each weapon line attacks once per ATTACK",
+                RuleId::Attack.with("each weapon line attacks once per ATTACK"),
                 "declare each weapon line once",
             );
         }
@@ -265,7 +265,7 @@ pub(super) fn plan_fire(
     if limited > alive {
         return refuse(
             format!("the attack fires {limited} limited-ammo weapons but only {alive} model(s) are alive"),
-            "000 'Limited ammo weapons': no more per attack than miniatures in the squad",
+            RuleId::LimitedAmmoWeapons.with("no more per attack than miniatures in the squad"),
             "drop a limited-ammo weapon line",
         );
     }
@@ -289,7 +289,8 @@ pub(super) fn check_spray(
     if through.is_empty() {
         return Ok(());
     }
-    let rule = "000 'Flamethrowers': you choose the squares where the flames spread, each must be targetable on its own";
+    let rule = RuleId::FlamethrowerSpray
+        .with("you choose the squares where the flames spread, each must be targetable on its own");
     let reach = match w.range {
         WeaponRange::Upto(n) => n as usize,
         WeaponRange::Between(_, n) => n as usize,

@@ -230,7 +230,7 @@ pub(super) fn cmd_casualties(
     models: &[String],
     out: &mut Outcome,
 ) -> Result<String, Refusal> {
-    let rule = "004 'Attacking': the owner removes casualties";
+    let rule = RuleId::Casualties.with("the owner removes casualties");
     let Phase::Activation(act) = &state.phase else {
         return refuse(
             "no casualties are awaited",

@@ -11,6 +11,7 @@
 //! orders, concession, draws), `victory` (points and the end of the game) and `awaiting`
 //! (decisions awaited and defaults). This file holds the command dispatch and shared helpers.
 
+use super::citation::{Citation, RuleId};
 use super::combat::{self, FireOptions, TargetProfile};
 use super::geometry::{self, Mover, Occupancy, Occupant, Sight, Sighter};
 use super::model;
@@ -67,7 +68,7 @@ pub use steps::run;
 pub use victory::illegal_positions;
 pub use victory::points;
 
-/// A refusal: what was wrong, which rule, what to send instead.
+/// A refusal: what was wrong, which rule (rendered from a [`RuleId`]), what to send instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     pub reason: String,
@@ -77,12 +78,12 @@ pub struct Refusal {
 
 fn refuse<T>(
     reason: impl Into<String>,
-    rule: &str,
+    rule: impl Into<Citation>,
     instead: impl Into<String>,
 ) -> Result<T, Refusal> {
     Err(Refusal {
         reason: reason.into(),
-        rule: rule.into(),
+        rule: rule.into().to_string(),
         instead: instead.into(),
     })
 }
@@ -278,7 +279,7 @@ pub fn apply(
     if state.result.is_some() || matches!(state.phase, Phase::Finished) {
         return Refusal {
             reason: "the game is over".into(),
-            rule: "004 'End of the game'".into(),
+            rule: RuleId::EndOfGame.to_string(),
             instead: "send nothing more to this game".into(),
         }
         .into();
@@ -286,7 +287,7 @@ pub fn apply(
     if !sides_list(state).iter().any(|s| s == side) {
         return Refusal {
             reason: format!("`{side}` is not a side of this game"),
-            rule: "DESIGN §4".into(),
+            rule: RuleId::Orders.to_string(),
             instead: format!("sign as one of: {}", sides_list(state).join(", ")),
         }
         .into();
@@ -358,7 +359,7 @@ pub fn apply(
         // the clock; the rules engine has nothing to change for them.
         Command::Report | Command::Template | Command::AbsentUntil { .. } => refuse(
             "this command is answered by the referee, not the rules",
-            "docs/orders.md",
+            RuleId::Orders,
             "send it on its own line; the referee handles it before the rules",
         ),
     };

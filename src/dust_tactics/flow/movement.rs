@@ -15,7 +15,7 @@ impl Planner<'_> {
                     "{} has stopped moving this round and may not move again",
                     u.id
                 ),
-                "004 'Move': once a unit stops moving it may not move again this round",
+                RuleId::Move.with("once a unit stops moving it may not move again this round"),
                 "replace this move with another action",
             );
         }
@@ -38,7 +38,7 @@ impl Planner<'_> {
                     "{} enters the battlefield: its move is one square of the entry zone",
                     u.id
                 ),
-                "004 'During the first round' (ruling 2)",
+                RuleId::FirstRound,
                 format!("move <one of {}>", entry_text(state, &u.side)),
             );
         };
@@ -47,7 +47,7 @@ impl Planner<'_> {
         if !zone.contains(&to) {
             return refuse(
                 format!("{to} is not in {}'s entry zone", u.side),
-                "004 'During the first round' (ruling 2)",
+                RuleId::FirstRound,
                 format!("move <one of {}>", entry_text(state, &u.side)),
             );
         }
@@ -61,7 +61,7 @@ impl Planner<'_> {
         if shareable == Some(false) {
             return refuse(
                 format!("{to} is occupied"),
-                "004 'Movement': one unit per square",
+                RuleId::Movement.with("one unit per square"),
                 format!("move <one of {}>", entry_text(state, &u.side)),
             );
         }

@@ -82,7 +82,7 @@ pub(super) fn cmd_react(
     dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) -> Result<String, Refusal> {
-    let rule = "004 'Reactive fire'";
+    let rule = RuleId::ReactiveFire;
     let Phase::Activation(act) = &state.phase else {
         return refuse(
             "no reactive-fire window is open",

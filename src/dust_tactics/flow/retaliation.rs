@@ -52,7 +52,7 @@ pub(super) fn cmd_retaliate(
     dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) -> Result<String, Refusal> {
-    let rule = "004 'Close combat': the defender may attack back with its range C weapons";
+    let rule = RuleId::CloseCombat.with("the defender may attack back with its range C weapons");
     let waiting = match &state.phase {
         Phase::Activation(a) => match &a.wait {
             Some(Wait::Retaliate { side: ws, unit, .. }) => Some((ws.clone(), unit.clone())),

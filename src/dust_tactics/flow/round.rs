@@ -11,14 +11,14 @@ pub(super) fn cmd_first(
     let Phase::First { winner } = &state.phase else {
         return refuse(
             "nobody is choosing who goes first now",
-            "004 'Initiative'",
+            RuleId::Initiative,
             "see the awaited decisions in the last report",
         );
     };
     if winner != side {
         return refuse(
             format!("{winner} won the initiative, so {winner} chooses who activates first"),
-            "004 'Initiative'",
+            RuleId::Initiative,
             "wait for their choice",
         );
     }
@@ -28,7 +28,7 @@ pub(super) fn cmd_first(
     else {
         return refuse(
             format!("`{chosen}` is not a side of this game"),
-            "004 'Initiative'",
+            RuleId::Initiative,
             format!("first {}", side),
         );
     };

@@ -102,14 +102,14 @@ impl Planner<'_> {
             let Some(owner) = skill_owner(state, &u.id, n) else {
                 return refuse(
                     format!("{} does not have the skill {n}", u.id),
-                    "004 'Skills'",
+                    RuleId::Skills,
                     "remove that skill line",
                 );
             };
             if uses_left(state, &owner, n) == 0 {
                 return refuse(
                     format!("{owner} has already used {n} as often as its card allows"),
-                    "004 'Skills'",
+                    RuleId::Skills,
                     "remove that skill line",
                 );
             }
@@ -142,7 +142,7 @@ impl Planner<'_> {
                 let Some(h) = state.hero_of(&u.id) else {
                     return refuse(
                         format!("{} has no joined hero to detach", u.id),
-                        "004 'Heroes': separation",
+                        RuleId::HeroDetach.with("separation"),
                         "remove `skill detach`",
                     );
                 };
@@ -155,7 +155,7 @@ impl Planner<'_> {
                 if skill_owner(state, &u.id, s).is_none() {
                     return refuse(
                         format!("{} does not have the skill {s}", u.id),
-                        "004 'Skills'",
+                        RuleId::Skills,
                         "remove that skill line",
                     );
                 }
@@ -174,14 +174,14 @@ impl Planner<'_> {
         let Some(owner) = skill_owner(state, &u.id, Skill::TankHead) else {
             return refuse(
                 format!("{} does not have Tank Head", u.id),
-                "004 'Tank Head'",
+                RuleId::TankHead,
                 "remove that skill line",
             );
         };
         if uses_left(state, &owner, Skill::TankHead) == 0 {
             return refuse(
                 format!("{owner} has already used Tank Head"),
-                "004 'Tank Head': once per game",
+                RuleId::TankHead.with("once per game"),
                 "remove that skill line",
             );
         }
@@ -190,7 +190,7 @@ impl Planner<'_> {
             _ => {
                 return refuse(
                     "Tank Head needs a target vehicle",
-                    "004 'Tank Head'",
+                    RuleId::TankHead,
                     "skill tank-head at <adjacent friendly vehicle>",
                 )
             }
@@ -198,7 +198,7 @@ impl Planner<'_> {
         let Some(t) = state.unit(&tid) else {
             return refuse(
                 format!("there is no unit `{tid}`"),
-                "004 'Tank Head'",
+                RuleId::TankHead,
                 "skill tank-head at <adjacent friendly vehicle>",
             );
         };
@@ -209,7 +209,7 @@ impl Planner<'_> {
         if !ok {
             return refuse(
                 format!("{} is not a friendly vehicle adjacent to {}", t.id, u.id),
-                "004 'Tank Head': heal an adjacent friendly vehicle",
+                RuleId::TankHead.with("heal an adjacent friendly vehicle"),
                 "skill tank-head at <adjacent friendly vehicle>",
             );
         }
@@ -226,7 +226,7 @@ impl Planner<'_> {
 fn not_an_action(n: &str) -> Result<(), Refusal> {
     refuse(
         format!("`skill {n}` is not a skill the engine can use as an action"),
-        "004 'Skills'",
+        RuleId::Skills,
         usable_skills(),
     )
 }

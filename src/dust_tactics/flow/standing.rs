@@ -167,7 +167,7 @@ pub(super) fn own_unit_key(
     state: &State,
     side: &str,
     unit: Option<&str>,
-    rule: &str,
+    rule: Citation,
     ex: &str,
 ) -> Result<String, Refusal> {
     match unit {
@@ -196,7 +196,7 @@ pub fn standing_react(
     unit: Option<&str>,
     policy: Policy,
 ) -> Result<String, Refusal> {
-    let rule = "004 'Reactive fire' (standing orders, R102)";
+    let rule = RuleId::StandingReact.with("standing orders");
     let key = own_unit_key(
         state,
         side,
@@ -221,7 +221,7 @@ pub(super) fn standing_react_order(
     trigger: Option<&str>,
     answer: &StandingReaction,
 ) -> Result<String, Refusal> {
-    let rule = "004 'Reactive fire' (standing orders, R102)";
+    let rule = RuleId::StandingReact.with("standing orders");
     let policy = match answer {
         StandingReaction::With(u) => return standing_react(state, side, Some(u), Policy::Yes),
         StandingReaction::Auto => Policy::Yes,
@@ -250,7 +250,7 @@ pub fn standing_retaliate(
     unit: Option<&str>,
     policy: Policy,
 ) -> Result<String, Refusal> {
-    let rule = "004 'Close combat' (standing orders, R101)";
+    let rule = RuleId::StandingRetaliate.with("standing orders");
     let key = own_unit_key(
         state,
         side,
@@ -277,7 +277,7 @@ pub fn standing_casualties_ask(
     side: &str,
     unit: Option<&str>,
 ) -> Result<String, Refusal> {
-    let rule = "004 'Attacking' (standing orders, R100)";
+    let rule = RuleId::StandingCasualties.with("standing orders");
     let key = own_unit_key(
         state,
         side,
@@ -299,7 +299,7 @@ pub fn standing_casualties(
     unit: &str,
     models: &[String],
 ) -> Result<String, Refusal> {
-    let rule = "004 'Attacking' (standing orders, R100)";
+    let rule = RuleId::StandingCasualties.with("standing orders");
     let Some(u) = state.unit(unit).filter(|u| u.side == side) else {
         return refuse(
             format!("`{unit}` is not one of your units"),
@@ -343,7 +343,7 @@ pub fn standing_first(
             None => {
                 return refuse(
                     format!("`{f}` is not a side of this game"),
-                    "004 'Initiative' (standing orders, R66)",
+                    RuleId::StandingFirst.with("standing orders"),
                     format!("standing first {side}"),
                 )
             }
@@ -374,7 +374,7 @@ pub fn concede(state: &mut State, side: &str, out: &mut Outcome) -> Result<Strin
     if state.result.is_some() {
         return refuse(
             "the game is over",
-            "004 'End of the game'",
+            RuleId::EndOfGame,
             "send nothing more to this game",
         );
     }
@@ -427,7 +427,7 @@ pub fn accept_draw(state: &mut State, side: &str, out: &mut Outcome) -> Result<S
         }
         _ => refuse(
             "no draw has been offered to you",
-            "DESIGN §4 (draw offers)",
+            RuleId::Draws,
             "offer draw",
         ),
     }
