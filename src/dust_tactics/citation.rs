@@ -10,7 +10,7 @@ macro_rules! rule_ids {
         /// A rule the engine cites.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum RuleId {
-            $(#[doc = $section] $variant,)*
+            $(#[doc = concat!($seed, " ", $section)] $variant,)*
         }
 
         impl RuleId {
