@@ -5,54 +5,8 @@
 //! error names the file, the field and what to write instead.
 
 use super::model::{Armour, Card, Fire, Save, UnitType, WeaponRange};
+use super::skill::Skill;
 use std::collections::BTreeSet;
-
-/// Skills the engine knows by name (004 skills reference, lower-case with dashes).
-pub const KNOWN_SKILLS: &[&str] = &[
-    "ace-pilot",
-    "advanced-reactive-fire",
-    "agile",
-    "air-superiority",
-    "all-in-one",
-    "amphibious",
-    "artillery-strike",
-    "assault",
-    "badass",
-    "berserk",
-    "black-ops",
-    "carry-capacity",
-    "charge",
-    "cheat-death",
-    "combine-shots",
-    "command-squad",
-    "command-vehicle",
-    "commander",
-    "damage-resilient",
-    "dozer-blade",
-    "engineer-vehicle",
-    "fast",
-    "fighting-spirit",
-    "frenzy",
-    "heroic-attack",
-    "hover",
-    "jump",
-    "legendary-tactician",
-    "magazine-reload",
-    "medal-of-honor",
-    "nco-command-squad",
-    "rare-unit",
-    "recovery-vehicle",
-    "scout-vehicle",
-    "self-repair",
-    "sniper",
-    "spotter",
-    "superior-reactive-fire",
-    "take-aim",
-    "tank-head",
-    "tank-riders",
-    "tracked-vehicle",
-    "wiederbelebungsserum",
-];
 
 /// A card file that cannot be used: which file, which field, what is wrong and what to write.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -310,13 +264,17 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
     }
     let mut skills = BTreeSet::new();
     for (i, s) in card.skills.iter().enumerate() {
-        if !KNOWN_SKILLS.contains(&s.name.as_str()) {
+        if Skill::from_id(&s.name).is_none() {
             return Err(err(
                 &format!("skills[{i}].name"),
                 format!("`{}` is not a skill the engine knows", s.name),
                 format!(
                     "write one of: {} (lower-case, dashes)",
-                    KNOWN_SKILLS.join(", ")
+                    Skill::ALL
+                        .iter()
+                        .map(|s| s.id())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             ));
         }

@@ -16,12 +16,8 @@
 use super::model::{
     Armour, Cover, CoverKind, Fire, Save, UnitType, WeaponLine, WeaponRange, WeaponTrait,
 };
+use super::rules::Rules;
 use crate::game::{DiceSource, Roll};
-
-/// A die shows a hit on two of its six faces (DESIGN ruling 3): faces 1 and 2.
-pub fn is_hit(face: u8) -> bool {
-    face <= 2
-}
 
 /// What the target brings to an attack. A hero joined to a squad is attacked as part of the squad:
 /// pass `Squad`, the squad's saves, and models and `remaining` counting the hero (R33, R35).
@@ -223,6 +219,7 @@ fn roll(
 /// the order 000 "Laser" example 2 and "Berserk" describe. Returns the successes.
 struct AttackRoll<'a> {
     weapon: &'a WeaponLine,
+    rules: Rules,
     reversed: bool,
     laser: bool,
     /// Successes after which the target is surely destroyed (ruling R31); `None`: never sure.
@@ -234,7 +231,7 @@ struct AttackRoll<'a> {
 
 impl AttackRoll<'_> {
     fn success(&self, face: u8) -> bool {
-        is_hit(face) != self.reversed
+        self.rules.is_hit(face) != self.reversed
     }
 
     fn destroyed(&self) -> bool {
@@ -303,8 +300,20 @@ impl AttackRoll<'_> {
     }
 }
 
-/// Resolves one weapon line against one target.
+/// Resolves one weapon line against one target under `ffg-revised` (see [`resolve_line_under`]).
 pub fn resolve_line(
+    weapon: &WeaponLine,
+    target: &TargetProfile,
+    opts: &FireOptions,
+    round: u32,
+    dice: &mut dyn DiceSource,
+) -> LineOutcome {
+    resolve_line_under(Rules::ffg_revised(), weapon, target, opts, round, dice)
+}
+
+/// Resolves one weapon line against one target under the ruleset's `rules` (which faces hit).
+pub fn resolve_line_under(
+    rules: Rules,
     weapon: &WeaponLine,
     target: &TargetProfile,
     opts: &FireOptions,
@@ -334,6 +343,7 @@ pub fn resolve_line(
     let mut rolls = Vec::new();
     let mut atk = AttackRoll {
         weapon,
+        rules,
         reversed: opts.reversed,
         laser: weapon.traits.contains(&WeaponTrait::Laser),
         destroyed_at,
@@ -349,13 +359,14 @@ pub fn resolve_line(
     }
     let hits = atk.successes;
     finish(
-        weapon, target, plan, saves, plan.dice, hits, notes, rolls, round, dice,
+        rules, weapon, target, plan, saves, plan.dice, hits, notes, rolls, round, dice,
     )
 }
 
 /// Cover saves, damage and Damage Resilient for `hits` rolled by a line.
 #[allow(clippy::too_many_arguments)]
 fn finish(
+    rules: Rules,
     weapon: &WeaponLine,
     target: &TargetProfile,
     plan: CellPlan,
@@ -382,8 +393,8 @@ fn finish(
         saved = faces
             .iter()
             .filter(|f| match save {
-                Save::Hit => is_hit(**f),
-                Save::Miss => !is_hit(**f),
+                Save::Hit => rules.is_hit(**f),
+                Save::Miss => !rules.is_hit(**f),
                 Save::None => false,
             })
             .count() as u32;
@@ -410,7 +421,7 @@ fn finish(
                 dice,
                 &mut rolls,
             );
-            resilient = faces.iter().filter(|f| is_hit(**f)).count() as u32;
+            resilient = faces.iter().filter(|f| rules.is_hit(**f)).count() as u32;
             damage -= resilient;
         }
     }
@@ -458,6 +469,20 @@ pub fn resolve_cover_attack(
     round: u32,
     dice: &mut dyn DiceSource,
 ) -> LineOutcome {
+    let rules = Rules::ffg_revised();
+    resolve_cover_attack_under(rules, weapon, kind, damage_taken, opts, round, dice)
+}
+
+/// [`resolve_cover_attack`] under the ruleset's `rules`.
+pub fn resolve_cover_attack_under(
+    rules: Rules,
+    weapon: &WeaponLine,
+    kind: CoverKind,
+    damage_taken: u8,
+    opts: &FireOptions,
+    round: u32,
+    dice: &mut dyn DiceSource,
+) -> LineOutcome {
     let (armour, health) = kind.armour_health();
     let name = match kind {
         CoverKind::AmmoCrate => "ammo crate",
@@ -482,7 +507,7 @@ pub fn resolve_cover_attack(
     let explosives_vs_trap =
         kind == CoverKind::TankTrap && weapon.traits.contains(&WeaponTrait::Explosives);
     if !explosives_vs_trap {
-        let mut out = resolve_line(weapon, &target, opts, round, dice);
+        let mut out = resolve_line_under(rules, weapon, &target, opts, round, dice);
         out.summary = out.summary.replacen(
             &format!("vs {}", armour_text(target.armour)),
             &format!("vs {name}"),
@@ -501,6 +526,7 @@ pub fn resolve_cover_attack(
     let mut rolls = Vec::new();
     let mut atk = AttackRoll {
         weapon,
+        rules,
         reversed: opts.reversed,
         laser: weapon.traits.contains(&WeaponTrait::Laser),
         destroyed_at: Some(target.remaining.div_ceil(plan.damage.max(1))),
@@ -521,6 +547,7 @@ pub fn resolve_cover_attack(
     }
     atk.reroll_failures(fails, opts, dice, &mut rolls, &mut notes);
     let mut out = finish(
+        rules,
         weapon,
         &target,
         plan,

@@ -72,7 +72,8 @@ pub struct MovePlan {
 #[error("{reason}")]
 pub struct MoveError {
     pub reason: String,
-    /// The rulebook passage, e.g. "004 Movement: diagonal movement".
+    /// The rulebook passage, rendered from a [`crate::dust_tactics::citation::RuleId`], e.g.
+    /// "004 'Movement': diagonal movement (…) (ruling R11, docs/rulings.md)".
     pub rule: String,
 }
 

@@ -4,12 +4,15 @@
 
 pub mod bot;
 pub mod cards;
+pub mod citation;
 pub mod combat;
 pub mod flow;
 pub mod geometry;
 pub mod model;
 pub mod orders;
+pub mod rules;
 pub mod scenario;
+pub mod skill;
 pub mod state;
 pub mod view;
 
@@ -95,7 +98,7 @@ impl Game for DustTactics {
                     line: e.line,
                     outcome: crate::game::CommandOutcome::Refused {
                         reason: e.reason,
-                        rule: "docs/orders.md".into(),
+                        rule: citation::RuleId::Orders.to_string(),
                         instead: e.instead,
                     },
                 }),
@@ -179,8 +182,9 @@ fn not_commanded(from: &Sender<'_>, cmd: &orders::Command) -> Option<CommandOutc
             "unit `{unit}` is commanded by another player of side {}",
             from.side
         ),
-        rule: "000 'Playing with more players': each player commands the units given to them"
-            .into(),
+        rule: citation::RuleId::PlayingWithMorePlayers
+            .with("each player commands the units given to them")
+            .to_string(),
         instead: format!("give orders to your own units: {}", units.join(", ")),
     })
 }

@@ -768,8 +768,13 @@ pub struct ModelSpec {
 }
 
 impl Card {
+    /// Whether the card carries the skill named `name` (its card name, "black-ops").
     pub fn has_skill(&self, name: &str) -> bool {
         self.skills.iter().any(|s| s.name == name)
+    }
+    /// Whether the card carries `skill` (card files are checked against [`Skill`] at load).
+    pub fn has(&self, skill: super::skill::Skill) -> bool {
+        self.has_skill(skill.id())
     }
     pub fn weapon(&self, id: &str) -> Option<&WeaponLine> {
         self.weapons.iter().find(|w| w.id.eq_ignore_ascii_case(id))

@@ -1,8 +1,9 @@
 //! The runtime state of a Dust Tactics game: plain data (no HashMap, no floats), serialisable so
 //! the ledger can digest it and a replay can compare it byte for byte. Cards stay apart from the
-//! units that use them; the rules live in `flow.rs`.
+//! units that use them; the rules live in `flow/` and the ruleset's policies in `rules.rs`.
 
 use super::model::{Card, Square};
+use super::rules::Rules;
 use super::scenario::Scenario;
 use crate::game::GameResult;
 use serde::{Deserialize, Serialize};
@@ -296,6 +297,11 @@ pub enum Target {
 }
 
 impl State {
+    /// The policies of the game's ruleset. Setup refuses unknown ids, so a state always names
+    /// a known one; `ffg-revised` stands in otherwise.
+    pub fn rules(&self) -> Rules {
+        Rules::for_id(&self.ruleset).unwrap_or_default()
+    }
     pub fn unit(&self, id: &str) -> Option<&UnitState> {
         self.units.iter().find(|u| u.id.eq_ignore_ascii_case(id))
     }

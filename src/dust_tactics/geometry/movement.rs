@@ -1,19 +1,21 @@
 //! Movement legality and path finding for one MOVE (004 "Movement", 000 "Movement rules").
 //!
 //! A small Dijkstra over (waypoint reached, square, diagonal already taken) states: the diagonal
-//! flag is what makes "first diagonal 1, each further one 2" (DESIGN ruling 1, per MOVE) exact.
+//! flag is what makes "first diagonal 1, each further one 2" (ruling R1 in docs/rulings.md, per MOVE) exact.
 
 use super::{MoveError, MovePlan, Mover, Occupancy, Occupant};
+use crate::dust_tactics::citation::{Citation, RuleId};
 use crate::dust_tactics::model::{Board, CoverKind, Square, Terrain, UnitType};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-const RULE_TERRAIN: &str = "004 Terrain";
-const RULE_OCCUPIED: &str = "004 Movement: occupied spaces (000 Effects of other units)";
-const RULE_DIAGONAL: &str =
-    "004 Movement: diagonal movement (000 How does a unit move around a corner?)";
-const RULE_COST: &str = "004 Movement: movement points (DESIGN ruling 1)";
-const RULE_WALL: &str = "000 Movement rules: walls of bases (ruling R11)";
+const RULE_TERRAIN: RuleId = RuleId::Terrain;
+const RULE_OCCUPIED: Citation =
+    RuleId::Movement.with("occupied spaces (000 'Effects of other units')");
+const RULE_DIAGONAL: Citation = RuleId::DiagonalMovement
+    .with("diagonal movement (000 'How does a unit move around a corner?')");
+const RULE_COST: Citation = RuleId::MovementPoints.with("movement points");
+const RULE_WALL: Citation = RuleId::Walls.with("walls of bases");
 
 /// Orthogonal steps first, then diagonals: this order is the documented tie-break (ruling R13).
 const STEPS: [(i32, i32); 8] = [
@@ -27,10 +29,10 @@ const STEPS: [(i32, i32); 8] = [
     (-1, -1),
 ];
 
-fn err(reason: String, rule: &str) -> MoveError {
+fn err(reason: String, rule: impl Into<Citation>) -> MoveError {
     MoveError {
         reason,
-        rule: rule.to_string(),
+        rule: rule.into().to_string(),
     }
 }
 
@@ -63,19 +65,19 @@ fn pass_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Opti
         Terrain::DeepWater if !mover.jump => {
             return Some(err(
                 format!("{sq} is deep water: only units with Jump may enter it"),
-                "004 Terrain: deep water (triangle)",
+                RuleId::Terrain.with("deep water (triangle)"),
             ))
         }
         Terrain::Rubble if vehicle && !mover.jump => {
             return Some(err(
                 format!("{sq} is rubble: vehicles without Jump may not enter it"),
-                "004 Terrain: rubble (cross)",
+                RuleId::Terrain.with("rubble (cross)"),
             ))
         }
         Terrain::Trees if vehicle => {
             return Some(err(
                 format!("{sq} is trees: vehicles may not enter it, even with Jump"),
-                "004 Terrain: trees (square)",
+                RuleId::Terrain.with("trees (square)"),
             ))
         }
         _ => {}
@@ -83,7 +85,7 @@ fn pass_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Opti
     if vehicle && !mover.jump && board.cover_kind(sq) == Some(CoverKind::TankTrap) {
         return Some(err(
             format!("{sq} holds an anti-tank trap: vehicles may not enter it"),
-            "004 Movement: cover elements",
+            RuleId::Movement.with("cover elements"),
         ));
     }
     for o in others(occ, mover, sq) {
@@ -122,7 +124,7 @@ fn end_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Optio
     if is_vehicle(mover) && board.cover_kind(sq) == Some(CoverKind::TankTrap) {
         return Some(err(
             format!("{sq} holds an anti-tank trap: a vehicle may jump over it but not stop on it"),
-            "004 Movement: cover elements; 004 Jump",
+            RuleId::Jump.with("cover elements"),
         ));
     }
     let here: Vec<&Occupant> = others(occ, mover, sq).collect();
@@ -170,7 +172,7 @@ fn step_block(
                 "{} is tracked and cannot move diagonally from {a} to {b}",
                 mover.unit
             ),
-            "004 Tracked Vehicle",
+            RuleId::TrackedVehicle,
         ));
     }
     // The two corner squares; a corner is blocked when the mover cannot enter it or a wall closes
@@ -235,7 +237,7 @@ pub fn plan_move(
 ) -> Result<MovePlan, MoveError> {
     let to = *waypoints
         .last()
-        .ok_or_else(|| err("a move needs a destination square".into(), "004 Movement"))?;
+        .ok_or_else(|| err("a move needs a destination square".into(), RuleId::Movement))?;
     for &sq in &waypoints[..waypoints.len() - 1] {
         if let Some(e) = pass_block(board, occ, mover, sq) {
             return Err(e);
@@ -247,7 +249,7 @@ pub fn plan_move(
                 "{} is already on {to}: a move must leave its square",
                 mover.unit
             ),
-            "004 Movement",
+            RuleId::Movement,
         ));
     }
     if let Some(e) = end_block(board, occ, mover, to) {
@@ -418,7 +420,7 @@ fn cheapest(
                 mover.unit,
                 waypoints.last().copied().unwrap_or(from)
             ),
-            "004 Movement",
+            RuleId::Movement,
         ));
     };
     let mut path = Vec::new();

@@ -1,0 +1,132 @@
+//! Typed rule citations. A refusal names the rule it applies as a [`RuleId`]: the rulebook
+//! section it comes from (seed file and section, `000` = core rules 2010, `004` = FFG revised
+//! rules summary) and, where the project had to rule, the ruling's number in docs/rulings.md.
+//! Every refusal renders its citation the same way, from here.
+
+use std::fmt;
+
+macro_rules! rule_ids {
+    ($($variant:ident => $seed:literal, $section:literal, $ruling:expr;)*) => {
+        /// A rule the engine cites.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum RuleId {
+            $(#[doc = concat!($seed, " ", $section)] $variant,)*
+        }
+
+        impl RuleId {
+            /// Every rule id.
+            pub const ALL: &'static [RuleId] = &[$(RuleId::$variant,)*];
+
+            /// The seed file (`000`, `004`) or player document the rule is in.
+            pub fn seed(self) -> &'static str {
+                match self {
+                    $(RuleId::$variant => $seed,)*
+                }
+            }
+
+            /// The section of the seed file, as the rulebook names it.
+            pub fn section(self) -> &'static str {
+                match self {
+                    $(RuleId::$variant => $section,)*
+                }
+            }
+
+            /// The number of the ruling in docs/rulings.md that applies (`R2` is 2), if any.
+            pub fn ruling(self) -> Option<u16> {
+                match self {
+                    $(RuleId::$variant => $ruling,)*
+                }
+            }
+        }
+    };
+}
+
+rule_ids! {
+    Actions => "004", "Actions", None;
+    Activation => "004", "Activation", None;
+    AlternatingActivations => "004", "Alternating activations", None;
+    Attack => "004", "Attack", None;
+    Casualties => "004", "Attacking", Some(58);
+    Charge => "004", "Charge", None;
+    CloseCombat => "004", "Close combat", Some(101);
+    CoverElements => "000", "Cover elements", None;
+    Draws => "004", "End of the game", Some(67);
+    EndOfGame => "004", "End of the game", None;
+    FightingSpirit => "004", "Fighting Spirit", None;
+    FirstRound => "004", "During the first round", Some(2);
+    DiagonalMovement => "004", "Movement", Some(11);
+    Flamethrower => "004", "Flamethrower", None;
+    FlamethrowerSpray => "000", "Flamethrowers", Some(65);
+    HeroDetach => "004", "Heroes", Some(62);
+    Heroes => "004", "Heroes", None;
+    Initiative => "004", "Initiative", None;
+    Jump => "004", "Jump", Some(14);
+    LimitedAmmo => "004", "Limited ammo", None;
+    LimitedAmmoWeapons => "000", "Limited ammo weapons", None;
+    LineOfSight => "004", "Line of sight", None;
+    Move => "004", "Move", None;
+    Movement => "004", "Movement", None;
+    MovementPoints => "004", "Movement", Some(1);
+    Orders => "docs/orders.md", "", None;
+    PlayingWithMorePlayers => "000", "Playing with more players", None;
+    ReactiveFire => "004", "Reactive fire", Some(54);
+    Range => "004", "Range", None;
+    Skills => "004", "Skills", Some(61);
+    Sniper => "004", "Sniper", None;
+    StandingCasualties => "004", "Attacking", Some(100);
+    StandingFirst => "004", "Initiative", Some(100);
+    StandingReact => "004", "Reactive fire", Some(102);
+    StandingRetaliate => "004", "Close combat", Some(101);
+    TankHead => "004", "Tank Head", None;
+    Terrain => "004", "Terrain", None;
+    TrackedVehicle => "004", "Tracked Vehicle", None;
+    Walls => "000", "Movement rules", Some(10);
+    WeaponLines => "004", "Weapon lines", None;
+}
+
+impl RuleId {
+    /// This rule with a short statement of what it says (`004 'Move': once a unit stops…`).
+    pub const fn with(self, detail: &'static str) -> Citation {
+        Citation {
+            rule: self,
+            detail: Some(detail),
+        }
+    }
+}
+
+/// A rule as a refusal cites it: the rule and, optionally, the words of it that apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Citation {
+    pub rule: RuleId,
+    pub detail: Option<&'static str>,
+}
+
+impl From<RuleId> for Citation {
+    fn from(rule: RuleId) -> Self {
+        Citation { rule, detail: None }
+    }
+}
+
+impl fmt::Display for RuleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Citation::from(*self).fmt(f)
+    }
+}
+
+impl fmt::Display for Citation {
+    /// `004 'Section'`, then `: detail`, then ` (ruling R<n>, docs/rulings.md)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.rule;
+        f.write_str(r.seed())?;
+        if !r.section().is_empty() {
+            write!(f, " '{}'", r.section())?;
+        }
+        if let Some(d) = self.detail {
+            write!(f, ": {d}")?;
+        }
+        if let Some(n) = r.ruling() {
+            write!(f, " (ruling R{n}, docs/rulings.md)")?;
+        }
+        Ok(())
+    }
+}

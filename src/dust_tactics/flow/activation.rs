@@ -1,0 +1,330 @@
+//! 004 "Activation" and "Actions": a declared activation validated before any die is rolled.
+
+use super::*;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    Move,
+    Attack,
+    Skill,
+    Nothing,
+    Sustained,
+}
+
+pub(super) fn cmd_activate(
+    state: &mut State,
+    side: &str,
+    unit_id: &str,
+    actions: &[Action],
+    out: &mut Outcome,
+) -> Result<String, Refusal> {
+    let rule_act = RuleId::Activation;
+    match &state.phase {
+        Phase::Activations => {}
+        Phase::First { winner } => {
+            return refuse(
+                format!("{winner} must first choose who activates first"),
+                RuleId::Initiative,
+                format!("{winner}: first <side>"),
+            )
+        }
+        Phase::Activation(a) => {
+            return refuse(
+                format!("the activation of {} is still being resolved", a.unit),
+                rule_act,
+                "answer the awaited decision (react or casualties) first",
+            )
+        }
+        _ => {
+            return refuse(
+                "no activation is possible now",
+                rule_act,
+                "wait for the next report",
+            )
+        }
+    }
+    if state.next_side.as_deref() != Some(side) {
+        return refuse(
+            format!(
+                "it is {}'s turn to activate a unit",
+                state.next_side.clone().unwrap_or_default()
+            ),
+            RuleId::AlternatingActivations,
+            "wait for your turn",
+        );
+    }
+    let Some(u) = state.unit(unit_id).cloned() else {
+        return refuse(
+            format!("there is no unit `{unit_id}`"),
+            rule_act,
+            format!("activate one of: {}", activatable(state, side).join(", ")),
+        );
+    };
+    if u.side != side {
+        return refuse(
+            format!("{} is not your unit", u.id),
+            rule_act,
+            "activate one of your own units",
+        );
+    }
+    if u.destroyed {
+        return refuse(
+            format!("{} is destroyed", u.id),
+            rule_act,
+            format!("activate one of: {}", activatable(state, side).join(", ")),
+        );
+    }
+    if let Some(sq) = &u.joined {
+        return refuse(
+            format!("{} is joined to {sq} and activates with it", u.id),
+            RuleId::Heroes,
+            format!("activate {sq}"),
+        );
+    }
+    if u.activated {
+        return refuse(
+            format!("{} has already activated this round", u.id),
+            rule_act,
+            format!("activate one of: {}", activatable(state, side).join(", ")),
+        );
+    }
+    let plan = plan_activation(state, &u, actions)?;
+    // Commit: turn the cards, count skill uses, start the steps.
+    let members = group(state, &u.id);
+    for m in &members {
+        if let Some(x) = state.unit_mut(m) {
+            x.activated = true;
+        }
+    }
+    let round = state.round;
+    for (owner, skill) in &plan.uses {
+        if let Some(x) = state.unit_mut(owner) {
+            *x.skills_used.entry(skill.id().to_string()).or_insert(0) += 1;
+            if *skill == Skill::AllInOne {
+                x.all_in_one_round = Some(round);
+            }
+        }
+    }
+    say(out, format!("{} activates {}: {}", side, u.id, plan.text));
+    state.phase = Phase::Activation(Box::new(Activation {
+        unit: u.id.clone(),
+        side: side.to_string(),
+        steps: plan.steps,
+        wait: None,
+        flags: plan.flags,
+        damage: BTreeMap::new(),
+        reacted: vec![],
+    }));
+    Ok(format!("activate {}: {}", u.id, plan.text))
+}
+
+pub(super) fn activatable(state: &State, side: &str) -> Vec<String> {
+    state
+        .units
+        .iter()
+        .filter(|u| u.side == side && leads(u) && !u.activated)
+        .map(|u| u.id.clone())
+        .collect()
+}
+
+pub(super) struct Plan {
+    steps: Vec<Step>,
+    flags: ActFlags,
+    uses: Vec<(String, Skill)>,
+    text: String,
+}
+
+/// Plans a declared activation (004 "Actions"): free skills first, as they shape the rest
+/// (Assault doubles movement, Charge allows three actions), then each action in order, then the
+/// legal sequences and the reactive-fire windows.
+pub(super) fn plan_activation(
+    state: &State,
+    u: &UnitState,
+    actions: &[Action],
+) -> Result<Plan, Refusal> {
+    let mut p = Planner::new(state, u);
+    p.free_skills(actions)?;
+    for a in actions {
+        match a {
+            Action::Move { squares } => p.movement(squares)?,
+            Action::Attack { fire } => p.attack(fire, false)?,
+            Action::Sustained { fire } => p.attack(fire, true)?,
+            Action::Skill { name, target } => p.skill_action(name, target.as_ref())?,
+            Action::Nothing => {
+                p.steps.push(Step::Nothing);
+                p.texts.push("nothing".into());
+                p.push_kind(Kind::Nothing);
+            }
+            #[allow(unreachable_patterns)]
+            _ => {
+                return refuse(
+                    "this action is not part of the ffg-revised engine yet",
+                    RULE_ACTIONS,
+                    "use move, attack, sustained, skill or nothing",
+                )
+            }
+        }
+    }
+    p.check_sequence()?;
+    Ok(p.finish())
+}
+
+const RULE_ACTIONS: RuleId = RuleId::Actions;
+
+/// What the planning of one activation has gathered so far.
+pub(super) struct Planner<'a> {
+    pub(super) state: &'a State,
+    pub(super) rules: Rules,
+    pub(super) u: &'a UnitState,
+    /// The board without the activating group.
+    pub(super) occ: Occupancy,
+    pub(super) flags: ActFlags,
+    /// Skill uses to count: (owner, skill).
+    pub(super) uses: Vec<(String, Skill)>,
+    pub(super) kinds: Vec<Kind>,
+    pub(super) texts: Vec<String>,
+    pub(super) steps: Vec<Step>,
+    /// Where the unit stands after the actions planned so far (`None`: off the board).
+    pub(super) pos: Option<Square>,
+    pub(super) moved_before: bool,
+    pub(super) last_kind: Option<Kind>,
+    pub(super) fast_used: bool,
+}
+
+impl<'a> Planner<'a> {
+    fn new(state: &'a State, u: &'a UnitState) -> Self {
+        let members = group(state, &u.id);
+        Planner {
+            state,
+            rules: state.rules(),
+            u,
+            occ: occupancy(state, &members),
+            flags: ActFlags::default(),
+            uses: vec![],
+            kinds: vec![],
+            texts: vec![],
+            steps: vec![],
+            pos: u.at,
+            moved_before: u.moved,
+            last_kind: None,
+            fast_used: false,
+        }
+    }
+
+    pub(super) fn push_kind(&mut self, k: Kind) {
+        self.kinds.push(k);
+        self.last_kind = Some(k);
+    }
+
+    /// The legal sequences of 004 "Actions", and the entering rules of ruling 2.
+    fn check_sequence(&self) -> Result<(), Refusal> {
+        let (u, kinds, flags) = (self.u, &self.kinds, &self.flags);
+        let legal = if flags.charge {
+            *kinds == [Kind::Move, Kind::Move, Kind::Attack]
+        } else {
+            match kinds.as_slice() {
+                [Kind::Sustained] => self.rules.sustained_attack(),
+                [Kind::Attack, Kind::Attack] => {
+                    return refuse(
+                        "two ATTACK actions in one activation are a SUSTAINED ATTACK",
+                        RULE_ACTIONS,
+                        "sustained <weapon> at <target>",
+                    )
+                }
+                [a, b] => *a != Kind::Sustained && *b != Kind::Sustained,
+                _ => false,
+            }
+        };
+        if !legal {
+            return refuse(
+                format!(
+                    "{} actions are declared ({}); an activation is two actions, or one SUSTAINED ATTACK{}",
+                    kinds.len(),
+                    self.texts.join(", "),
+                    if flags.charge { "; Charge is move, move, attack" } else { "" }
+                ),
+                RULE_ACTIONS,
+                "e.g. `move C4` + `attack <weapon> at <target>`, or `nothing` + `nothing`",
+            );
+        }
+        if kinds.contains(&Kind::Sustained) && u.at.is_none() {
+            return refuse(
+                format!(
+                    "{} is entering the battlefield and cannot make a sustained attack",
+                    u.id
+                ),
+                RuleId::FirstRound,
+                "move <entry square> + attack",
+            );
+        }
+        if u.at.is_none()
+            && kinds.first() != Some(&Kind::Move)
+            && kinds.iter().any(|k| *k != Kind::Nothing)
+        {
+            return refuse(
+                format!(
+                    "{} is off the board: its first action must be the entering move",
+                    u.id
+                ),
+                RuleId::FirstRound,
+                "move <entry square> first",
+            );
+        }
+        Ok(())
+    }
+
+    /// The plan with its reactive-fire window (004 "Reactive fire situations"; R55 for
+    /// SKILL/NOTHING pairs).
+    fn finish(self) -> Plan {
+        let Planner {
+            rules,
+            kinds,
+            steps,
+            mut flags,
+            uses,
+            texts,
+            fast_used,
+            ..
+        } = self;
+        let mut with_windows = vec![];
+        let action_idx: Vec<usize> = steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !matches!(s, Step::Detach { .. }))
+            .map(|(i, _)| i)
+            .collect();
+        let window_after = if !rules.reactive_fire() || kinds.contains(&Kind::Sustained) {
+            None
+        } else if kinds == [Kind::Move, Kind::Move] && !rules.moves_are_separate_actions() {
+            // One move of double Movement: nothing to react to between the two.
+            None
+        } else if flags.charge {
+            action_idx.get(1).copied()
+        } else if kinds.iter().any(|k| matches!(k, Kind::Move | Kind::Attack)) {
+            action_idx.first().copied()
+        } else {
+            None
+        };
+        for (i, s) in steps.into_iter().enumerate() {
+            with_windows.push(s);
+            if Some(i) == window_after {
+                with_windows.push(Step::Window);
+            }
+        }
+        flags.fast_used = fast_used;
+        Plan {
+            steps: with_windows,
+            flags,
+            uses,
+            text: texts.join(", "),
+        }
+    }
+}
+
+pub(super) fn target_text(t: &Target) -> String {
+    match t {
+        Target::Unit { unit } => unit.clone(),
+        Target::Model { unit, model } => format!("{unit}/{model}"),
+        Target::Square { at } => at.to_string(),
+    }
+}

@@ -1,0 +1,596 @@
+//! 004 "Attacking": weapon lines declared (validation) and resolved (dice).
+
+use super::*;
+
+impl Planner<'_> {
+    /// One ATTACK (or SUSTAINED ATTACK, which takes both actions).
+    pub(super) fn attack(&mut self, fire: &[FireOrder], sustained: bool) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        let Some(from) = self.pos else {
+            return refuse(
+                format!("{} is not on the battlefield yet", u.id),
+                RuleId::FirstRound.with("the first action is a move onto the board"),
+                "move <entry square> first".to_string(),
+            );
+        };
+        let lines = plan_fire(state, u, from, fire, &self.occ, self.flags.charge)?;
+        self.texts.push(format!(
+            "{} {}",
+            if sustained { "sustained" } else { "attack" },
+            lines
+                .iter()
+                .map(|l| format!("{} at {}", l.weapon, target_text(&l.target)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        if self.flags.fighting_spirit && !self.moved_before {
+            return refuse(
+                "Fighting Spirit needs at least one MOVE before attacking this round",
+                RuleId::FightingSpirit,
+                "move first, or drop `skill fighting-spirit`",
+            );
+        }
+        self.steps.push(Step::Attack { lines, sustained });
+        self.push_kind(if sustained {
+            Kind::Sustained
+        } else {
+            Kind::Attack
+        });
+        Ok(())
+    }
+}
+
+/// Validates the declared weapon lines of one ATTACK from `from`.
+pub(super) fn plan_fire(
+    state: &State,
+    u: &UnitState,
+    from: Square,
+    fire: &[FireOrder],
+    occ: &Occupancy,
+    charge: bool,
+) -> Result<Vec<LineOrder>, Refusal> {
+    if fire.is_empty() {
+        return refuse(
+            "an attack needs at least one weapon line",
+            RuleId::Attack,
+            "attack <weapon> at <target>",
+        );
+    }
+    let mut lines = vec![];
+    let mut used: BTreeMap<String, u32> = BTreeMap::new();
+    let my_type = card(state, u)
+        .map(|c| c.unit_type)
+        .unwrap_or(UnitType::Squad);
+    for f in fire {
+        let Some((shooter, w)) = find_weapon(state, &u.id, &f.weapon) else {
+            let names: Vec<String> = weapons_of_group(state, &u.id)
+                .iter()
+                .map(|(_, w)| w.id.clone())
+                .collect();
+            return refuse(
+                format!("{} has no weapon `{}`", u.id, f.weapon),
+                RuleId::Attack,
+                format!("use one of: {}", names.join(", ")),
+            );
+        };
+        if let Some(boxes) = w.ammo {
+            let left = state
+                .unit(&shooter)
+                .and_then(|s| s.ammo.get(&w.id).copied())
+                .unwrap_or(boxes);
+            let n = used.entry(w.id.clone()).or_insert(0);
+            *n += 1;
+            if left == 0 || *n > left as u32 {
+                return refuse(
+                    format!(
+                        "weapon out of ammo: {} has no ammo box left for {}",
+                        shooter, w.name
+                    ),
+                    RuleId::LimitedAmmo,
+                    "fire another weapon line",
+                );
+            }
+        }
+        if charge && !matches!(w.range, WeaponRange::Close | WeaponRange::Upto(1)) {
+            return refuse(
+                format!(
+                    "a Charge attack uses only range 1 and range C weapons; {} has range {}",
+                    w.name,
+                    range_text(w.range)
+                ),
+                RuleId::Charge,
+                "drop that weapon line",
+            );
+        }
+        let (target, to, tsighter_type) = match &f.target {
+            TargetRef::Unit(t) | TargetRef::Model { unit: t, .. } => {
+                let Some(tu) = state.unit(t) else {
+                    return refuse(
+                        format!("there is no unit `{t}`"),
+                        RuleId::Attack,
+                        "aim at an enemy unit on the board",
+                    );
+                };
+                if tu.side == u.side {
+                    return refuse(
+                        format!("{} is a friendly unit", tu.id),
+                        RuleId::Attack.with("attacks target enemy units"),
+                        "aim at an enemy unit",
+                    );
+                }
+                let (Some(at), false) = (tu.at, tu.destroyed) else {
+                    return refuse(
+                        format!("{} is not on the board", tu.id),
+                        RuleId::Attack,
+                        "aim at an enemy unit on the board",
+                    );
+                };
+                let lead = leader_of(state, &tu.id).unwrap_or_else(|| tu.id.clone());
+                let armour = armour_of(state, &lead);
+                if let Some(a) = armour {
+                    if w.against(a) == Fire::No {
+                        return refuse(
+                            format!("{} cannot damage {} (armour {:?})", w.name, lead, a),
+                            RuleId::WeaponLines.with("`-` cannot damage"),
+                            "choose a weapon line with dice against that armour",
+                        );
+                    }
+                }
+                let target = match &f.target {
+                    TargetRef::Model { model, .. } => {
+                        if !has_skill(state, &shooter, Skill::Sniper) {
+                            return refuse(
+                                format!("{shooter} is not a sniper: only a Sniper names a model"),
+                                RuleId::Sniper,
+                                format!("attack {} at {lead}", w.id),
+                            );
+                        }
+                        let models: Vec<String> = group(state, &lead)
+                            .iter()
+                            .filter_map(|m| state.unit(m))
+                            .flat_map(|x| {
+                                if x.models.is_empty() {
+                                    vec![x.id.clone()]
+                                } else {
+                                    x.models.clone()
+                                }
+                            })
+                            .collect();
+                        if !models.iter().any(|m| m.eq_ignore_ascii_case(model)) {
+                            return refuse(
+                                format!("{lead} has no model `{model}` alive"),
+                                RuleId::Sniper,
+                                format!("name one of: {}", models.join(", ")),
+                            );
+                        }
+                        Target::Model {
+                            unit: lead.clone(),
+                            model: model.clone(),
+                        }
+                    }
+                    _ => Target::Unit { unit: lead.clone() },
+                };
+                (target, at, unit_type(state, &lead))
+            }
+            TargetRef::Square(sq) => {
+                if state.scenario.board.cover_at(*sq).is_none() {
+                    return refuse(
+                        format!("there is no cover element on {sq}"),
+                        RuleId::CoverElements,
+                        "aim at a unit, or a square with an ammo crate or tank trap",
+                    );
+                }
+                if w.traits.contains(&WeaponTrait::Flamethrower)
+                    && state.scenario.board.cover_at(*sq).map(|c| c.kind)
+                        == Some(model::CoverKind::TankTrap)
+                {
+                    return refuse(
+                        "flamethrowers cannot damage anti-tank traps",
+                        RuleId::Flamethrower,
+                        "choose another weapon",
+                    );
+                }
+                (Target::Square { at: *sq }, *sq, UnitType::Vehicle)
+            }
+        };
+        let dist = geometry::distance(from, to);
+        if !geometry::in_range(w.range, dist) {
+            return refuse(
+                format!(
+                    "not in range: {} at {from} is {dist} squares from {to}, {} range {}",
+                    u.id,
+                    w.name,
+                    range_text(w.range)
+                ),
+                RuleId::Range,
+                "move closer first, or choose a target in range",
+            );
+        }
+        if let Sight::Blocked { at, why } = geometry::line_of_sight(
+            &state.scenario.board,
+            occ,
+            Sighter {
+                square: from,
+                unit_type: my_type,
+            },
+            Sighter {
+                square: to,
+                unit_type: tsighter_type,
+            },
+        ) {
+            return refuse(
+                format!("no line of sight past {at} from {from} to {to}: {why}"),
+                RuleId::LineOfSight,
+                "choose a target in sight, or move first",
+            );
+        }
+        check_spray(state, u, from, &w, &f.through, to, occ)?;
+        if lines
+            .iter()
+            .any(|l: &LineOrder| l.shooter == shooter && l.weapon == w.id)
+        {
+            return refuse(
+                format!("{} is declared twice in one attack", w.name),
+                RuleId::Attack.with("each weapon line attacks once per ATTACK"),
+                "declare each weapon line once",
+            );
+        }
+        lines.push(LineOrder {
+            shooter,
+            weapon: w.id.clone(),
+            target,
+            through: f.through.clone(),
+        });
+    }
+    // 000 "Limited ammo weapons": no more limited-ammo weapons per attack than models alive
+    // (combat R38).
+    let mut limited = 0u32;
+    for l in &lines {
+        let (Some(su), Some((_, w))) = (
+            state.unit(&l.shooter),
+            find_weapon(state, &l.shooter, &l.weapon),
+        ) else {
+            continue;
+        };
+        if w.ammo.is_some() {
+            let left = su.ammo.get(&w.id).copied().unwrap_or(0) as u32;
+            limited += carriers(state, su, &w).min(left);
+        }
+    }
+    let alive: u32 = group(state, &u.id)
+        .iter()
+        .filter_map(|m| state.unit(m))
+        .map(|m| model_count(state, m))
+        .sum();
+    if limited > alive {
+        return refuse(
+            format!("the attack fires {limited} limited-ammo weapons but only {alive} model(s) are alive"),
+            RuleId::LimitedAmmoWeapons.with("no more per attack than miniatures in the squad"),
+            "drop a limited-ammo weapon line",
+        );
+    }
+    Ok(lines)
+}
+
+/// The squares a flamethrower's flames spread to besides its target (000 "Flamethrowers", R103):
+/// only a flamethrower reaching beyond 1 square sprays; the squares, target included, are at
+/// most its range in number, distinct, each in range and each visible from the shooter on its
+/// own ("you still need to be able to target each square independently"), so the flame never
+/// goes past a square blocking line of sight.
+pub(super) fn check_spray(
+    state: &State,
+    u: &UnitState,
+    from: Square,
+    w: &WeaponLine,
+    through: &[Square],
+    target: Square,
+    occ: &Occupancy,
+) -> Result<(), Refusal> {
+    if through.is_empty() {
+        return Ok(());
+    }
+    let rule = RuleId::FlamethrowerSpray
+        .with("you choose the squares where the flames spread, each must be targetable on its own");
+    let reach = match w.range {
+        WeaponRange::Upto(n) => n as usize,
+        WeaponRange::Between(_, n) => n as usize,
+        _ => 1,
+    };
+    if !w.traits.contains(&WeaponTrait::Flamethrower) || reach < 2 {
+        return refuse(
+            format!(
+                "{} does not spray: only a flamethrower with a range beyond 1 square chooses squares with `through`",
+                w.name
+            ),
+            rule,
+            format!("attack {} at <target>", w.id),
+        );
+    }
+    if through.len() + 1 > reach {
+        return refuse(
+            format!(
+                "{} has range {reach}: the flames reach at most {reach} squares, the target's included, and {} are named",
+                w.name,
+                through.len() + 1
+            ),
+            rule,
+            format!("name at most {} square(s) after `through`", reach - 1),
+        );
+    }
+    let my_type = card(state, u)
+        .map(|c| c.unit_type)
+        .unwrap_or(UnitType::Squad);
+    let mut seen = vec![target];
+    for sq in through {
+        if seen.contains(sq) || *sq == from {
+            return refuse(
+                format!("{sq} is named twice or is the shooter's own square"),
+                rule,
+                "name each other square once",
+            );
+        }
+        seen.push(*sq);
+        let dist = geometry::distance(from, *sq);
+        if !geometry::in_range(w.range, dist) {
+            return refuse(
+                format!(
+                    "{sq} is {dist} squares from {from}, beyond {}'s range",
+                    w.name
+                ),
+                rule,
+                "choose squares within range",
+            );
+        }
+        let there = occ
+            .get(sq)
+            .and_then(|v| v.first())
+            .map(|o| o.unit_type)
+            .unwrap_or(UnitType::Squad);
+        if let Sight::Blocked { at, why } = geometry::line_of_sight(
+            &state.scenario.board,
+            occ,
+            Sighter {
+                square: from,
+                unit_type: my_type,
+            },
+            Sighter {
+                square: *sq,
+                unit_type: there,
+            },
+        ) {
+            return refuse(
+                format!("the flames cannot reach {sq}: line of sight is blocked at {at} ({why})"),
+                rule,
+                "choose squares the shooter can see",
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Resolves one line; damage to units is kept pending, cover elements take it at once.
+pub(super) fn fire_line(
+    state: &mut State,
+    act: &mut Activation,
+    l: &LineOrder,
+    sustained: bool,
+    cover_counts: bool,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    let Some(su) = state.unit(&l.shooter).cloned() else {
+        return;
+    };
+    if su.destroyed {
+        return;
+    }
+    let Some(from) = su.at else { return };
+    let Some((_, w)) = find_weapon(state, &l.shooter, &l.weapon) else {
+        return;
+    };
+    let mut n = carriers(state, &su, &w);
+    if w.ammo.is_some() {
+        let left = su.ammo.get(&w.id).copied().unwrap_or(0) as u32;
+        n = n.min(left);
+        if n == 0 {
+            say(out, format!("{}: {} has no ammo left", l.shooter, w.name));
+            return;
+        }
+        if let Some(x) = state.unit_mut(&l.shooter) {
+            if let Some(a) = x.ammo.get_mut(&w.id) {
+                *a = a.saturating_sub(n as u8);
+            }
+        }
+    }
+    if n == 0 {
+        say(
+            out,
+            format!("{}: nobody left carries {}", l.shooter, w.name),
+        );
+        return;
+    }
+    let lead = leader_of(state, &l.shooter).unwrap_or_else(|| l.shooter.clone());
+    let is_active = lead == act.unit;
+    let hero_weapon = unit_type(state, &l.shooter) == UnitType::Hero;
+    let opts = FireOptions {
+        carriers: n,
+        sustained,
+        berserk: is_active && act.flags.berserk,
+        reversed: has_skill(state, &lead, Skill::Spotter) && spotter_alive(state, &lead)
+            || (is_active
+                && act.flags.fighting_spirit
+                && (hero_weapon || shared_spirit(state, &lead))),
+        doubled: su.all_in_one_round == Some(state.round),
+    };
+    let rules = state.rules();
+    let by = su.side.clone();
+    let round = state.round;
+    // How the line is fired, restated for the reports: "4 carriers, sustained, berserk".
+    let mut how = vec![format!("{n} carrier{}", if n == 1 { "" } else { "s" })];
+    for (on, name) in [
+        (opts.sustained, "sustained"),
+        (opts.berserk, Skill::Berserk.id()),
+        (opts.reversed, "reversed dice"),
+        (opts.doubled, "double dice"),
+    ] {
+        if on {
+            how.push(name.to_string());
+        }
+    }
+    let how = how.join(", ");
+    // Targets: the aimed unit, plus (flamethrower spray) every unit on the chosen squares.
+    let mut targets: Vec<Target> = vec![l.target.clone()];
+    if w.traits.contains(&WeaponTrait::Flamethrower) {
+        for sq in &l.through {
+            for u in &state.units {
+                if !u.destroyed
+                    && u.joined.is_none()
+                    && u.at == Some(*sq)
+                    && !group(state, &l.shooter).contains(&u.id)
+                {
+                    let t = Target::Unit { unit: u.id.clone() };
+                    if !targets.iter().any(|x| target_text(x) == target_text(&t)) {
+                        targets.push(t);
+                    }
+                }
+            }
+        }
+    }
+    for t in targets {
+        match &t {
+            Target::Square { at } => {
+                let Some(ce) = state.scenario.board.cover_at(*at) else {
+                    say(
+                        out,
+                        format!("{}: the cover element on {at} is already gone", w.name),
+                    );
+                    continue;
+                };
+                let (_, health) = ce.kind.armour_health();
+                // No save; explosives re-roll misses against a tank trap (004, combat R37).
+                let o = combat::resolve_cover_attack_under(
+                    rules, &w, ce.kind, ce.damage, &opts, round, dice,
+                );
+                out.happenings.push(Happening {
+                    text: format!(
+                        "{} fires {} ({how}) at the cover element on {at}: {}",
+                        l.shooter, w.name, o.summary
+                    ),
+                    rolls: o.rolls,
+                });
+                let dmg = ce.damage as u32 + o.damage;
+                if dmg >= health as u32 || o.eliminate {
+                    state.scenario.board.cover.remove(at);
+                    say(out, format!("the cover element on {at} is destroyed"));
+                } else if let Some(c) = state.scenario.board.cover.get_mut(at) {
+                    c.damage = dmg as u8;
+                }
+            }
+            Target::Unit { unit } | Target::Model { unit, .. } => {
+                let Some(tu) = state.unit(unit).cloned() else {
+                    continue;
+                };
+                if tu.destroyed || tu.at.is_none() {
+                    say(
+                        out,
+                        format!("{} at {}: {} is already destroyed", w.name, unit, unit),
+                    );
+                    continue;
+                }
+                let Some(tc) = card(state, &tu).cloned() else {
+                    continue;
+                };
+                let hero = state.hero_of(&tu.id).cloned();
+                let models = model_count(state, &tu) + hero.is_some() as u32;
+                let remaining = if tc.unit_type == UnitType::Squad {
+                    tu.models.len() as u32 + hero.as_ref().map(|h| h.health as u32).unwrap_or(0)
+                } else {
+                    tu.health as u32
+                };
+                let close = w.range == WeaponRange::Close;
+                let cover = if cover_counts && !close && tc.unit_type == UnitType::Squad {
+                    let occ = occupancy(state, &[]);
+                    geometry::cover_for(
+                        &state.scenario.board,
+                        &occ,
+                        Sighter {
+                            square: from,
+                            unit_type: unit_type(state, &l.shooter),
+                        },
+                        Sighter {
+                            square: tu.at.unwrap_or(from),
+                            unit_type: tc.unit_type,
+                        },
+                    )
+                } else {
+                    Cover::None
+                };
+                // A lone hero has no cover saves (004 "Heroes").
+                let lone_hero = tc.unit_type == UnitType::Hero;
+                let profile = TargetProfile {
+                    armour: tc.armour,
+                    unit_type: tc.unit_type,
+                    models,
+                    remaining,
+                    cover,
+                    soft_save: if lone_hero { Save::None } else { tc.soft_save },
+                    hard_save: if lone_hero { Save::None } else { tc.hard_save },
+                    damage_resilient: tc.has(Skill::DamageResilient),
+                };
+                let o = combat::resolve_line_under(rules, &w, &profile, &opts, round, dice);
+                out.happenings.push(Happening {
+                    text: format!(
+                        "{} fires {} ({how}) at {}: {}",
+                        l.shooter,
+                        w.name,
+                        target_text(&t),
+                        o.summary
+                    ),
+                    rolls: o.rolls,
+                });
+                let p = act.damage.entry(tu.id.clone()).or_insert_with(|| Pending {
+                    by: by.clone(),
+                    ..Default::default()
+                });
+                if o.eliminate {
+                    p.eliminate = true;
+                }
+                match &t {
+                    Target::Model { model, .. } if t == l.target => {
+                        for _ in 0..o.damage {
+                            p.sniped.push(model.clone());
+                        }
+                    }
+                    _ => p.points += o.damage,
+                }
+            }
+        }
+    }
+}
+
+/// Fighting Spirit is shared with the squad its hero joins (004 "Fighting Spirit").
+pub(super) fn shared_spirit(state: &State, lead: &str) -> bool {
+    state
+        .hero_of(lead)
+        .and_then(|h| card(state, h))
+        .map(|c| c.has(Skill::FightingSpirit))
+        .unwrap_or(false)
+}
+
+/// The Spotter ability lasts while the spotter model lives (000 "Spotter"): the model whose id
+/// or carried lines name "spotter"; a card naming none keeps it while the squad lives.
+pub(super) fn spotter_alive(state: &State, id: &str) -> bool {
+    let Some(u) = state.unit(id) else {
+        return false;
+    };
+    let Some(c) = card(state, u) else {
+        return false;
+    };
+    let spotters: Vec<&str> = c
+        .models
+        .iter()
+        .filter(|m| m.id.contains("spotter") || m.carries.iter().any(|x| x.contains("spotter")))
+        .map(|m| m.id.as_str())
+        .collect();
+    spotters.is_empty() || spotters.iter().any(|s| u.models.iter().any(|m| m == s))
+}

@@ -1,0 +1,315 @@
+//! 004 "Attacking" step 6: casualties, chosen by the owner or by default (R58).
+
+use super::*;
+
+/// The models a squad loses by default: plain models first, last listed first; special-weapon
+/// carriers last; a joined hero's health after all squad models (R58).
+pub fn default_casualties(state: &State, unit: &str, points: u32) -> Vec<String> {
+    let Some(u) = state.unit(unit) else {
+        return vec![];
+    };
+    let mut order: Vec<String> = vec![];
+    if let Some(c) = card(state, u) {
+        let special = |m: &str| {
+            c.models
+                .iter()
+                .find(|x| x.id == m)
+                .map(|x| {
+                    x.carries
+                        .iter()
+                        .any(|w| c.weapon(w).map(|w| w.carriers.is_some()).unwrap_or(false))
+                })
+                .unwrap_or(false)
+        };
+        let plain: Vec<String> = u
+            .models
+            .iter()
+            .rev()
+            .filter(|m| !special(m))
+            .cloned()
+            .collect();
+        let spec: Vec<String> = u
+            .models
+            .iter()
+            .rev()
+            .filter(|m| special(m))
+            .cloned()
+            .collect();
+        order.extend(plain);
+        order.extend(spec);
+        if c.unit_type != UnitType::Squad {
+            for _ in 0..u.health {
+                order.push(u.id.clone());
+            }
+        }
+    }
+    if let Some(h) = state.hero_of(unit) {
+        for _ in 0..h.health {
+            order.push(h.id.clone());
+        }
+    }
+    order.truncate(points as usize);
+    order
+}
+
+/// Whether the owner's choice of casualties could change anything (R58).
+pub(super) fn choice_matters(state: &State, unit: &str, points: u32) -> bool {
+    let Some(u) = state.unit(unit) else {
+        return false;
+    };
+    let Some(c) = card(state, u) else {
+        return false;
+    };
+    let hero = state.hero_of(unit);
+    let total = u.models.len() as u32 + hero.map(|h| h.health as u32).unwrap_or(0);
+    if c.unit_type != UnitType::Squad || points == 0 || points >= total {
+        return false;
+    }
+    if hero.is_some() && !u.models.is_empty() {
+        return true;
+    }
+    let kit = |m: &String| {
+        let mut k = c
+            .models
+            .iter()
+            .find(|x| &x.id == m)
+            .map(|x| x.carries.clone())
+            .unwrap_or_default();
+        k.sort();
+        k
+    };
+    let first = u.models.first().map(kit);
+    u.models.iter().any(|m| Some(kit(m)) != first)
+}
+
+pub(super) fn remove_casualties(state: &mut State, act: &mut Activation, out: &mut Outcome) {
+    while let Some((unit, mut p)) = act
+        .damage
+        .iter()
+        .next()
+        .map(|(k, v)| (k.clone(), v.clone()))
+    {
+        // Sniper hits land on the named models; a whole-unit elimination needs no choice.
+        let side = state
+            .unit(&unit)
+            .map(|u| u.side.clone())
+            .unwrap_or_default();
+        let ask = asks_casualties(state, &side, &unit);
+        if ask && p.points > 0 && !p.eliminate && choice_matters(state, &unit, p.points) {
+            // Snipes first so the owner chooses among the models that are left.
+            apply_named(state, &unit, &p.sniped, &p.by, out);
+            p.sniped.clear();
+            if let Some(e) = act.damage.get_mut(&unit) {
+                e.sniped.clear();
+            }
+            if choice_matters(state, &unit, p.points) {
+                act.steps.insert(0, Step::Remove);
+                say(
+                    out,
+                    format!(
+                        "{side} chooses which models of {unit} take {} damage",
+                        p.points
+                    ),
+                );
+                act.wait = Some(Wait::Casualties {
+                    side,
+                    unit,
+                    points: p.points,
+                });
+                return;
+            }
+        }
+        act.damage.remove(&unit);
+        if p.eliminate {
+            for m in group(state, &unit) {
+                destroy(state, &m, &p.by, out);
+            }
+            continue;
+        }
+        apply_named(state, &unit, &p.sniped, &p.by, out);
+        let pref = casualty_pref(state, &side, &unit);
+        let list = preferred_casualties(state, &unit, p.points, &pref);
+        apply_named(state, &unit, &list, &p.by, out);
+    }
+}
+
+/// Removes the named models (a hero or vehicle id marks one health point each).
+pub(super) fn apply_named(
+    state: &mut State,
+    unit: &str,
+    names: &[String],
+    by: &str,
+    out: &mut Outcome,
+) {
+    // The hero is looked up once: points named for him still land after his squad is wiped out.
+    let hero = state.hero_of(unit).map(|h| h.id.clone());
+    for n in names {
+        let is_hero = hero
+            .as_deref()
+            .map(|h| h.eq_ignore_ascii_case(n))
+            .unwrap_or(false);
+        let Some(u) = state.unit(unit).cloned() else {
+            return;
+        };
+        let health_id = if is_hero {
+            hero.clone()
+        } else if u.models.is_empty() && u.id.eq_ignore_ascii_case(n) {
+            Some(u.id.clone())
+        } else {
+            None
+        };
+        match health_id {
+            Some(id) => {
+                let dead = match state.unit_mut(&id) {
+                    Some(x) if !x.destroyed => {
+                        x.health = x.health.saturating_sub(1);
+                        x.health == 0
+                    }
+                    _ => continue,
+                };
+                if dead {
+                    destroy(state, &id, by, out);
+                } else {
+                    say(out, format!("{id} loses 1 health"));
+                }
+            }
+            None => {
+                let Some(x) = state.unit_mut(unit).filter(|x| !x.destroyed) else {
+                    continue;
+                };
+                if let Some(i) = x.models.iter().position(|m| m.eq_ignore_ascii_case(n)) {
+                    let m = x.models.remove(i);
+                    x.health = x.models.len() as u8;
+                    let empty = x.models.is_empty();
+                    say(out, format!("{unit} loses model {m}"));
+                    if empty {
+                        destroy(state, unit, by, out);
+                    }
+                }
+            }
+        }
+    }
+}
+
+pub(super) fn destroy(state: &mut State, id: &str, by: &str, out: &mut Outcome) {
+    let round = state.round;
+    let Some(u) = state.unit(id).cloned() else {
+        return;
+    };
+    if u.destroyed {
+        return;
+    }
+    let ap = card(state, &u).map(|c| c.ap).unwrap_or(0);
+    if let Some(x) = state.unit_mut(id) {
+        x.destroyed = true;
+        x.at = None;
+        x.models.clear();
+        x.health = 0;
+        x.joined = None;
+    }
+    // A hero whose squad is wiped out fights on alone (004 "Heroes").
+    for h in state.units.iter_mut() {
+        if h.joined.as_deref() == Some(&u.id) {
+            h.joined = None;
+        }
+    }
+    state.destroyed.push(Destruction {
+        unit: u.id.clone(),
+        side: u.side.clone(),
+        by: by.to_string(),
+        ap,
+        round,
+    });
+    say(out, format!("{} is destroyed ({ap} AP)", u.id));
+}
+
+pub(super) fn cmd_casualties(
+    state: &mut State,
+    side: &str,
+    unit: &str,
+    models: &[String],
+    out: &mut Outcome,
+) -> Result<String, Refusal> {
+    let rule = RuleId::Casualties.with("the owner removes casualties");
+    let Phase::Activation(act) = &state.phase else {
+        return refuse(
+            "no casualties are awaited",
+            rule,
+            "see the awaited decisions in the last report",
+        );
+    };
+    let Some(Wait::Casualties {
+        side: ws,
+        unit: wu,
+        points,
+    }) = &act.wait
+    else {
+        return refuse(
+            "no casualties are awaited",
+            rule,
+            "see the awaited decisions in the last report",
+        );
+    };
+    if ws != side {
+        return refuse(
+            format!("{ws} chooses these casualties, not {side}"),
+            rule,
+            "wait for the next report",
+        );
+    }
+    if !wu.eq_ignore_ascii_case(unit) {
+        return refuse(
+            format!("casualties are awaited for {wu}, not {unit}"),
+            rule,
+            format!("casualties {wu}: …"),
+        );
+    }
+    let (wu, points) = (wu.clone(), *points);
+    let options = default_casualties(state, &wu, u32::MAX);
+    if models.len() as u32 != points {
+        return refuse(
+            format!("{wu} takes {points} damage: name exactly {points} model(s) (a hero's id once per health point)"),
+            rule,
+            format!("casualties {wu}: {}", default_casualties(state, &wu, points).join(" ")),
+        );
+    }
+    // Each name must be available as many times as it is named.
+    let mut pool = options.clone();
+    for m in models {
+        match pool.iter().position(|x| x.eq_ignore_ascii_case(m)) {
+            Some(i) => {
+                pool.remove(i);
+            }
+            None => {
+                return refuse(
+                    format!("`{m}` is not a model of {wu} that can still be removed"),
+                    rule,
+                    format!(
+                        "casualties {wu}: {}",
+                        default_casualties(state, &wu, points).join(" ")
+                    ),
+                )
+            }
+        }
+    }
+    let mut act = match take_activation(state) {
+        Some(a) => a,
+        None => return refuse("no casualties are awaited", rule, "wait"),
+    };
+    answer_casualties(state, &mut act, &wu, models, out);
+    state.phase = Phase::Activation(act);
+    Ok(format!("casualties {wu}: {}", models.join(" ")))
+}
+
+/// Removes the chosen models; the pending Remove step then resumes with the other units.
+pub(super) fn answer_casualties(
+    state: &mut State,
+    act: &mut Activation,
+    unit: &str,
+    models: &[String],
+    out: &mut Outcome,
+) {
+    act.wait = None;
+    let by = act.damage.remove(unit).map(|p| p.by).unwrap_or_default();
+    apply_named(state, unit, models, &by, out);
+}

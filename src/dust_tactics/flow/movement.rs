@@ -1,0 +1,141 @@
+//! 004 "Movement" and "During the first round": one MOVE action planned, entering the
+//! battlefield or moving on it.
+
+use super::*;
+
+impl Planner<'_> {
+    /// One MOVE: the entering move (ruling 2) or a path within the unit's Movement.
+    pub(super) fn movement(&mut self, squares: &[Square]) -> Result<(), Refusal> {
+        let u = self.u;
+        if u.stopped
+            || (self.moved_before && self.last_kind.is_some() && self.last_kind != Some(Kind::Move))
+        {
+            return refuse(
+                format!(
+                    "{} has stopped moving this round and may not move again",
+                    u.id
+                ),
+                RuleId::Move.with("once a unit stops moving it may not move again this round"),
+                "replace this move with another action",
+            );
+        }
+        let to = match self.pos {
+            None => self.enter(squares)?,
+            Some(from) => self.move_from(from, squares)?,
+        };
+        self.pos = Some(to);
+        self.moved_before = true;
+        self.push_kind(Kind::Move);
+        Ok(())
+    }
+
+    /// Entering (ruling 2): one square of the entry zone, ends this action.
+    fn enter(&mut self, squares: &[Square]) -> Result<Square, Refusal> {
+        let (state, u) = (self.state, self.u);
+        let Some(to) = squares.last().copied().filter(|_| squares.len() == 1) else {
+            return refuse(
+                format!(
+                    "{} enters the battlefield: its move is one square of the entry zone",
+                    u.id
+                ),
+                RuleId::FirstRound,
+                format!("move <one of {}>", entry_text(state, &u.side)),
+            );
+        };
+        let side_spec = state.scenario.sides.iter().find(|s| s.id == u.side);
+        let zone = side_spec.map(|s| s.entry.clone()).unwrap_or_default();
+        if !zone.contains(&to) {
+            return refuse(
+                format!("{to} is not in {}'s entry zone", u.side),
+                RuleId::FirstRound,
+                format!("move <one of {}>", entry_text(state, &u.side)),
+            );
+        }
+        // A hero may share a square with friendly units (004 "Heroes").
+        let lone_hero = unit_type(state, &u.id) == UnitType::Hero;
+        let shareable = self.occ.get(&to).map(|v| {
+            lone_hero
+                && v.iter()
+                    .all(|o| o.side == u.side && o.unit_type != UnitType::Hero)
+        });
+        if shareable == Some(false) {
+            return refuse(
+                format!("{to} is occupied"),
+                RuleId::Movement.with("one unit per square"),
+                format!("move <one of {}>", entry_text(state, &u.side)),
+            );
+        }
+        self.steps.push(Step::Enter { to });
+        self.texts.push(format!("enter at {to}"));
+        Ok(to)
+    }
+
+    /// A move on the battlefield from `from` through the given squares.
+    fn move_from(&mut self, from: Square, squares: &[Square]) -> Result<Square, Refusal> {
+        let (state, u) = (self.state, self.u);
+        let c = card(state, u);
+        let mover = Mover {
+            unit: model::UnitId(u.id.clone()),
+            side: u.side.clone(),
+            unit_type: c.map(|c| c.unit_type).unwrap_or(UnitType::Squad),
+            jump: has_skill(state, &u.id, Skill::Jump),
+            agile: has_skill(state, &u.id, Skill::Agile),
+            tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
+        };
+        let mut mp = movement_of(state, &u.id);
+        if self.flags.assault {
+            mp *= 2;
+        }
+        // Fast: +1 on one MOVE of the activation (004 "Fast").
+        let fast = has_skill(state, &u.id, Skill::Fast) && !self.fast_used;
+        let plan = geometry::plan_move(
+            &state.scenario.board,
+            &self.occ,
+            &mover,
+            from,
+            squares,
+            mp + fast as u32,
+        )
+        .map_err(|e| Refusal {
+            reason: format!("{} cannot move: {}", u.id, e.reason),
+            rule: e.rule.clone(),
+            instead: format!("a move of at most {mp} movement points"),
+        })?;
+        if fast && plan.cost > mp {
+            self.fast_used = true;
+        }
+        let to = plan.path.last().copied().unwrap_or(from);
+        self.texts.push(format!("move to {to}"));
+        self.steps.push(Step::Move {
+            path: plan.path,
+            crushed: plan.crushed,
+        });
+        Ok(to)
+    }
+}
+
+/// The free squares of a side's entry zone, for the `instead` of a refused entering move.
+fn entry_text(state: &State, side: &str) -> String {
+    entry_free(state, side)
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn entry_free(state: &State, side: &str) -> Vec<Square> {
+    let occ = occupancy(state, &[]);
+    state
+        .scenario
+        .sides
+        .iter()
+        .find(|s| s.id == side)
+        .map(|s| {
+            s.entry
+                .iter()
+                .copied()
+                .filter(|q| !occ.contains_key(q))
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -1,0 +1,184 @@
+//! 004 "Heroes" and the scenario: the initial state of a game.
+
+use super::*;
+
+/// Builds the initial state from a validated scenario and the cards (004 "Heroes" joining rules,
+/// AP limit, unique ids). The first initiative is rolled on the first submission or default,
+/// when dice are available (R50).
+pub fn new_state(ruleset: &str, scenario: Scenario, cards: Vec<Card>) -> Result<State, SetupError> {
+    // Unknown ids are refused with the list of known ones.
+    let rules = Rules::for_id(ruleset).map_err(|e| SetupError(e.to_string()))?;
+    let mut by_id = BTreeMap::new();
+    for c in cards {
+        by_id.insert(c.id.clone(), c);
+    }
+    let mut units: Vec<UnitState> = Vec::new();
+    if scenario.sides.len() < 2 {
+        return Err(SetupError(format!(
+            "scenario {} has {} side(s): a game needs at least two",
+            scenario.name,
+            scenario.sides.len()
+        )));
+    }
+    for side in &scenario.sides {
+        let mut ap = 0u32;
+        for spec in &side.units {
+            let card = by_id.get(&spec.card).ok_or_else(|| {
+                SetupError(format!(
+                    "unit {} of side {} uses card `{}`, which is not among the cards given: add games/dust-tactics/cards/{}.toml or fix the card id",
+                    spec.id, side.id, spec.card, spec.card
+                ))
+            })?;
+            if units
+                .iter()
+                .any(|u: &UnitState| u.id.eq_ignore_ascii_case(&spec.id))
+            {
+                return Err(SetupError(format!(
+                    "unit id `{}` is used twice: give every unit its own id",
+                    spec.id
+                )));
+            }
+            ap += card.ap;
+            let models: Vec<String> = if card.unit_type == UnitType::Squad {
+                if card.models.is_empty() {
+                    (1..=card.health).map(|i| i.to_string()).collect()
+                } else {
+                    card.models.iter().map(|m| m.id.clone()).collect()
+                }
+            } else {
+                vec![]
+            };
+            let health = if card.unit_type == UnitType::Squad {
+                models.len().min(u8::MAX as usize) as u8
+            } else {
+                card.health
+            };
+            let ammo = card
+                .weapons
+                .iter()
+                .filter_map(|w| w.ammo.map(|a| (w.id.clone(), a)))
+                .collect();
+            if let Some(sq) = spec.at {
+                if units.iter().any(|u| u.at == Some(sq)) && spec.joins.is_none() {
+                    return Err(SetupError(format!(
+                        "unit {} starts on {sq}, where another unit already stands: one unit per square",
+                        spec.id
+                    )));
+                }
+            }
+            units.push(UnitState {
+                id: spec.id.clone(),
+                side: side.id.clone(),
+                card: card.id.clone(),
+                at: spec.at,
+                models,
+                health,
+                joined: None,
+                activated: false,
+                stopped: false,
+                moved: false,
+                ammo,
+                skills_used: BTreeMap::new(),
+                all_in_one_round: None,
+                destroyed: false,
+            });
+        }
+        if ap > scenario.ap_limit {
+            return Err(SetupError(format!(
+                "side {} fields {ap} AP, more than the scenario's limit of {}: remove units",
+                side.id, scenario.ap_limit
+            )));
+        }
+    }
+    // Joins: `joins` on the hero names the squad; on a squad naming a hero is accepted too.
+    for side in &scenario.sides {
+        for spec in &side.units {
+            let Some(other) = &spec.joins else { continue };
+            let (hero_id, squad_id) = match by_id.get(&spec.card).map(|c| c.unit_type) {
+                Some(UnitType::Hero) => (spec.id.clone(), other.clone()),
+                _ => (other.clone(), spec.id.clone()),
+            };
+            join(&mut units, &by_id, &hero_id, &squad_id)?;
+        }
+    }
+    let mut state = State {
+        ruleset: rules.id().into(),
+        scenario,
+        cards: by_id,
+        units,
+        round: 1,
+        phase: Phase::Initiative,
+        initiative: None,
+        next_side: None,
+        destroyed: vec![],
+        result: None,
+        standing: BTreeMap::new(),
+        draw_offer: None,
+    };
+    // Keep only the cards in use, so the state (and its digest) does not carry spare cards.
+    let used: Vec<String> = state.units.iter().map(|u| u.card.clone()).collect();
+    state.cards.retain(|k, _| used.contains(k));
+    Ok(state)
+}
+
+pub(super) fn join(
+    units: &mut [UnitState],
+    cards: &BTreeMap<String, Card>,
+    hero_id: &str,
+    squad_id: &str,
+) -> Result<(), SetupError> {
+    let rule = "(004 'Heroes': joining)";
+    let find = |id: &str| units.iter().position(|u| u.id.eq_ignore_ascii_case(id));
+    let (Some(h), Some(s)) = (find(hero_id), find(squad_id)) else {
+        return Err(SetupError(format!(
+            "`joins` links {hero_id} and {squad_id}, but one of them is not a unit of the scenario {rule}"
+        )));
+    };
+    let (Some(hc), Some(sc)) = (cards.get(&units[h].card), cards.get(&units[s].card)) else {
+        return Err(SetupError(format!(
+            "`joins` links {hero_id} and {squad_id}, but a card is missing {rule}"
+        )));
+    };
+    if hc.unit_type != UnitType::Hero || sc.unit_type != UnitType::Squad {
+        return Err(SetupError(format!(
+            "only a hero joins a squad: {hero_id} is a {:?} and {squad_id} a {:?} {rule}",
+            hc.unit_type, sc.unit_type
+        )));
+    }
+    if units[h].side != units[s].side {
+        return Err(SetupError(format!(
+            "hero {hero_id} cannot join {squad_id}: they are on different sides {rule}"
+        )));
+    }
+    let class = |a: model::Armour| std::mem::discriminant(&a);
+    if class(hc.armour) != class(sc.armour) {
+        return Err(SetupError(format!(
+            "hero {hero_id} ({:?}) cannot join squad {squad_id} ({:?}): the armour class must match {rule}",
+            hc.armour, sc.armour
+        )));
+    }
+    if hc.has(Skill::Jump) != sc.has(Skill::Jump) {
+        return Err(SetupError(format!(
+            "hero {hero_id} cannot join squad {squad_id}: with Jump, both hero and squad must have it (004 'Jump')"
+        )));
+    }
+    if units
+        .iter()
+        .any(|u| u.joined.as_deref() == Some(&units[s].id))
+    {
+        return Err(SetupError(format!(
+            "squad {squad_id} already has a hero: at most one hero per squad {rule}"
+        )));
+    }
+    if units[h].joined.is_some() {
+        return Err(SetupError(format!(
+            "hero {hero_id} joins two squads: a hero joins at most one {rule}"
+        )));
+    }
+    let squad_id = units[s].id.clone();
+    let squad_at = units[s].at;
+    units[h].joined = Some(squad_id);
+    // A joined hero always stands with his squad (000 "Heroes").
+    units[h].at = squad_at;
+    Ok(())
+}

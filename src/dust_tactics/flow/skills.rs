@@ -1,0 +1,232 @@
+//! 004 "Skills": which unit has which skill, their uses, and the skills declared in an
+//! activation (free skills, SKILL actions, and the passive ones that work by themselves, R61).
+
+use super::*;
+
+/// Whether a skill works for the unit `id` (its own card, or a shared skill of its joined hero;
+/// digest §8 "share").
+pub(super) fn has_skill(state: &State, id: &str, skill: Skill) -> bool {
+    let Some(u) = state.unit(id) else {
+        return false;
+    };
+    if card(state, u).map(|c| c.has(skill)).unwrap_or(false) {
+        return true;
+    }
+    // A squad's skills always apply to a joined hero.
+    if let Some(sq) = &u.joined {
+        if let Some(s) = state.unit(sq) {
+            if card(state, s).map(|c| c.has(skill)).unwrap_or(false) {
+                return true;
+            }
+        }
+    }
+    if skill.is_shared() {
+        if let Some(h) = state.hero_of(&u.id) {
+            return card(state, h).map(|c| c.has(skill)).unwrap_or(false);
+        }
+    }
+    false
+}
+
+/// The member of the group whose card carries `skill` (where its use counter lives).
+pub(super) fn skill_owner(state: &State, id: &str, skill: Skill) -> Option<String> {
+    group(state, id).into_iter().find(|m| {
+        state
+            .unit(m)
+            .and_then(|u| card(state, u))
+            .map(|c| c.has(skill))
+            .unwrap_or(false)
+    })
+}
+
+pub(super) fn uses_left(state: &State, owner: &str, skill: Skill) -> u8 {
+    let Some(u) = state.unit(owner) else { return 0 };
+    let Some(c) = card(state, u) else { return 0 };
+    let allowed = c
+        .skills
+        .iter()
+        .find(|s| s.name == skill.id())
+        .map(|s| {
+            // 004 words these "once per game" whatever the card file says.
+            let once = skill.once_per_game();
+            s.uses
+                .map(|n| if once { n.min(1) } else { n })
+                .unwrap_or(if once { 1 } else { u8::MAX })
+        })
+        .unwrap_or(0);
+    allowed.saturating_sub(u.skills_used.get(skill.id()).copied().unwrap_or(0))
+}
+
+/// What a `skill <name>` line of an activation declares.
+enum Declared {
+    /// `skill detach`: a joined hero leaves his squad (004 "Heroes": separation).
+    Detach,
+    Skill(Skill),
+    /// A name that is no skill of 004's reference.
+    Unknown(String),
+}
+
+fn declared(name: &str) -> Declared {
+    let n = name.to_ascii_lowercase();
+    match Skill::from_id(&n) {
+        Some(s) => Declared::Skill(s),
+        None if n == "detach" => Declared::Detach,
+        None => Declared::Unknown(n),
+    }
+}
+
+/// The `instead` of a `skill` line the engine cannot use as an action.
+fn usable_skills() -> String {
+    let free: Vec<&str> = Skill::FREE.iter().map(|s| s.id()).collect();
+    format!(
+        "free skills: {}, detach; SKILL actions: {}; the others work by themselves",
+        free.join(", "),
+        Skill::TankHead
+    )
+}
+
+impl Planner<'_> {
+    /// The free skills declared in the activation (they shape the other actions).
+    pub(super) fn free_skills(&mut self, actions: &[Action]) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        for a in actions {
+            let Action::Skill { name, .. } = a else {
+                continue;
+            };
+            let Declared::Skill(n) = declared(name) else {
+                continue;
+            };
+            if !n.is_free() {
+                continue;
+            }
+            let Some(owner) = skill_owner(state, &u.id, n) else {
+                return refuse(
+                    format!("{} does not have the skill {n}", u.id),
+                    RuleId::Skills,
+                    "remove that skill line",
+                );
+            };
+            if uses_left(state, &owner, n) == 0 {
+                return refuse(
+                    format!("{owner} has already used {n} as often as its card allows"),
+                    RuleId::Skills,
+                    "remove that skill line",
+                );
+            }
+            match n {
+                Skill::Berserk => self.flags.berserk = true,
+                Skill::Assault => self.flags.assault = true,
+                Skill::Charge => self.flags.charge = true,
+                Skill::FightingSpirit => self.flags.fighting_spirit = true,
+                _ => {}
+            }
+            // Charge has no use counter (004: not limited per game).
+            if n != Skill::Charge {
+                self.uses.push((owner, n));
+            }
+            self.texts.push(format!("skill {n}"));
+        }
+        Ok(())
+    }
+
+    /// A `skill` line in the action sequence: Detach, a free skill (already planned), a passive
+    /// skill (accepted, changes nothing) or the SKILL action Tank Head.
+    pub(super) fn skill_action(
+        &mut self,
+        name: &str,
+        target: Option<&TargetRef>,
+    ) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        match declared(name) {
+            Declared::Detach => {
+                let Some(h) = state.hero_of(&u.id) else {
+                    return refuse(
+                        format!("{} has no joined hero to detach", u.id),
+                        RuleId::HeroDetach.with("separation"),
+                        "remove `skill detach`",
+                    );
+                };
+                self.steps.push(Step::Detach { hero: h.id.clone() });
+                self.texts.push(format!("{} detaches", h.id));
+                Ok(())
+            }
+            Declared::Skill(s) if s.is_free() => Ok(()),
+            Declared::Skill(s) if s.is_passive() => {
+                if skill_owner(state, &u.id, s).is_none() {
+                    return refuse(
+                        format!("{} does not have the skill {s}", u.id),
+                        RuleId::Skills,
+                        "remove that skill line",
+                    );
+                }
+                self.texts.push(format!("skill {s} (works by itself)"));
+                Ok(())
+            }
+            Declared::Skill(Skill::TankHead) => self.tank_head(target),
+            Declared::Skill(s) => not_an_action(s.id()),
+            Declared::Unknown(n) => not_an_action(&n),
+        }
+    }
+
+    /// Tank Head (004): heal an adjacent friendly vehicle, once per game.
+    fn tank_head(&mut self, target: Option<&TargetRef>) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        let Some(owner) = skill_owner(state, &u.id, Skill::TankHead) else {
+            return refuse(
+                format!("{} does not have Tank Head", u.id),
+                RuleId::TankHead,
+                "remove that skill line",
+            );
+        };
+        if uses_left(state, &owner, Skill::TankHead) == 0 {
+            return refuse(
+                format!("{owner} has already used Tank Head"),
+                RuleId::TankHead.with("once per game"),
+                "remove that skill line",
+            );
+        }
+        let tid = match target {
+            Some(TargetRef::Unit(t)) => t.clone(),
+            _ => {
+                return refuse(
+                    "Tank Head needs a target vehicle",
+                    RuleId::TankHead,
+                    "skill tank-head at <adjacent friendly vehicle>",
+                )
+            }
+        };
+        let Some(t) = state.unit(&tid) else {
+            return refuse(
+                format!("there is no unit `{tid}`"),
+                RuleId::TankHead,
+                "skill tank-head at <adjacent friendly vehicle>",
+            );
+        };
+        let ok = t.side == u.side
+            && !t.destroyed
+            && unit_type(state, &t.id) == UnitType::Vehicle
+            && matches!((self.pos, t.at), (Some(a), Some(b)) if a.adjacent(b));
+        if !ok {
+            return refuse(
+                format!("{} is not a friendly vehicle adjacent to {}", t.id, u.id),
+                RuleId::TankHead.with("heal an adjacent friendly vehicle"),
+                "skill tank-head at <adjacent friendly vehicle>",
+            );
+        }
+        self.uses.push((owner, Skill::TankHead));
+        self.steps.push(Step::TankHead {
+            target: t.id.clone(),
+        });
+        self.texts.push(format!("skill tank-head at {}", t.id));
+        self.push_kind(Kind::Skill);
+        Ok(())
+    }
+}
+
+fn not_an_action(n: &str) -> Result<(), Refusal> {
+    refuse(
+        format!("`skill {n}` is not a skill the engine can use as an action"),
+        RuleId::Skills,
+        usable_skills(),
+    )
+}

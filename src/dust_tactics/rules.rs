@@ -1,0 +1,154 @@
+//! Rulesets as policies. One [`Rules`] value per ruleset, chosen from the ruleset id at setup
+//! and derived from the state ([`crate::dust_tactics::state::State::rules`]); the engine asks it
+//! wherever the rule families differ. Only `ffg-revised` (004, with 000 where 004 is silent) is
+//! offered today; `classic-2010` and `battlefront-2013` will be new constructors plus the
+//! variants and code paths where they differ (DESIGN §1).
+
+use std::fmt;
+
+/// The policies of one ruleset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rules {
+    id: &'static str,
+    hits: HitFaces,
+    double_move: DoubleMove,
+    reactive_fire: ReactiveFire,
+    sustained: SustainedAttack,
+}
+
+/// Which faces of a die are hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HitFaces {
+    /// 004: a die hits on two of its six faces, read as faces 1 and 2 (docs/rulings.md ruling 3).
+    OneAndTwo,
+}
+
+/// How a unit moves twice in one activation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DoubleMove {
+    /// 004: MOVE + MOVE are two actions, with the reactive-fire window after the first.
+    TwoActions,
+}
+
+/// Whether the opponent may fire at an activating unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReactiveFire {
+    /// 004 "Reactive fire": one window after the first action of an activation.
+    AfterFirstAction,
+}
+
+/// What a sustained attack is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SustainedAttack {
+    /// 004 "Sustained Attack": takes both actions; the misses are rolled again once.
+    BothActionsRerollMisses,
+}
+
+/// A ruleset id that no [`Rules`] constructor answers.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("ruleset `{id}` is not available: use one of {}", Rules::KNOWN.join(", "))]
+pub struct UnknownRuleset {
+    pub id: String,
+}
+
+impl Rules {
+    /// The ruleset ids offered, in the order `dustmail games` lists them.
+    pub const KNOWN: &'static [&'static str] = &["ffg-revised"];
+
+    /// `ffg-revised`: 004 (the FFG revised rules), with 000 where 004 is silent.
+    pub const fn ffg_revised() -> Rules {
+        Rules {
+            id: "ffg-revised",
+            hits: HitFaces::OneAndTwo,
+            double_move: DoubleMove::TwoActions,
+            reactive_fire: ReactiveFire::AfterFirstAction,
+            sustained: SustainedAttack::BothActionsRerollMisses,
+        }
+    }
+
+    /// The rules of ruleset `id`, or which ids exist.
+    pub fn for_id(id: &str) -> Result<Rules, UnknownRuleset> {
+        match id {
+            "ffg-revised" => Ok(Rules::ffg_revised()),
+            _ => Err(UnknownRuleset { id: id.to_string() }),
+        }
+    }
+
+    pub fn id(&self) -> &'static str {
+        self.id
+    }
+
+    /// Whether a die showing `face` is a hit (attack rolls, cover saves, Damage Resilient).
+    pub fn is_hit(&self, face: u8) -> bool {
+        match self.hits {
+            HitFaces::OneAndTwo => face <= 2,
+        }
+    }
+
+    /// The hit faces of a d6, lowest first.
+    pub fn hit_faces(&self) -> Vec<u8> {
+        (1..=6).filter(|f| self.is_hit(*f)).collect()
+    }
+
+    /// Whether two MOVE actions are separate actions with a reactive-fire window between them
+    /// (rather than one move of double Movement).
+    pub fn moves_are_separate_actions(&self) -> bool {
+        match self.double_move {
+            DoubleMove::TwoActions => true,
+        }
+    }
+
+    /// Whether an activation opens a reactive-fire window for the opponent.
+    pub fn reactive_fire(&self) -> bool {
+        match self.reactive_fire {
+            ReactiveFire::AfterFirstAction => true,
+        }
+    }
+
+    /// Whether a SUSTAINED ATTACK (both actions, misses rolled again) may be declared.
+    pub fn sustained_attack(&self) -> bool {
+        match self.sustained {
+            SustainedAttack::BothActionsRerollMisses => true,
+        }
+    }
+}
+
+impl Default for Rules {
+    /// `ffg-revised`, the one ruleset offered; what [`crate::dust_tactics::combat::FireOptions`]
+    /// uses unless told otherwise.
+    fn default() -> Self {
+        Rules::ffg_revised()
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ffg_revised_policies() {
+        let r = Rules::ffg_revised();
+        assert_eq!(r.id(), "ffg-revised");
+        assert_eq!(r.hit_faces(), vec![1, 2]);
+        assert!(r.moves_are_separate_actions());
+        assert!(r.reactive_fire());
+        assert!(r.sustained_attack());
+        assert_eq!(Rules::for_id("ffg-revised"), Ok(r));
+        assert_eq!(Rules::default(), r);
+    }
+
+    #[test]
+    fn unknown_ids_are_refused_with_the_known_ones() {
+        let e = Rules::for_id("classic-2010").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "ruleset `classic-2010` is not available: use one of ffg-revised"
+        );
+    }
+}

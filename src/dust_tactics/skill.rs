@@ -1,0 +1,178 @@
+//! The skills of 004's skills reference, as an enum: card files name them (lower-case with
+//! dashes), the engine asks for them by variant.
+
+use std::fmt;
+
+macro_rules! skills {
+    ($($variant:ident => $id:literal, $title:literal;)*) => {
+        /// A skill a unit card may carry (004 skills reference).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Skill {
+            $(#[doc = $title] $variant,)*
+        }
+
+        impl Skill {
+            /// Every skill, in the order of their card names.
+            pub const ALL: &'static [Skill] = &[$(Skill::$variant,)*];
+
+            /// The name card files and orders use: lower-case with dashes ("black-ops").
+            pub fn id(self) -> &'static str {
+                match self {
+                    $(Skill::$variant => $id,)*
+                }
+            }
+
+            /// The rulebook's name ("Black Ops").
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(Skill::$variant => $title,)*
+                }
+            }
+        }
+    };
+}
+
+skills! {
+    AcePilot => "ace-pilot", "Ace Pilot";
+    AdvancedReactiveFire => "advanced-reactive-fire", "Advanced Reactive Fire";
+    Agile => "agile", "Agile";
+    AirSuperiority => "air-superiority", "Air Superiority";
+    AllInOne => "all-in-one", "All In One";
+    Amphibious => "amphibious", "Amphibious";
+    ArtilleryStrike => "artillery-strike", "Artillery Strike";
+    Assault => "assault", "Assault";
+    Badass => "badass", "Badass";
+    Berserk => "berserk", "Berserk";
+    BlackOps => "black-ops", "Black Ops";
+    CarryCapacity => "carry-capacity", "Carry Capacity";
+    Charge => "charge", "Charge";
+    CheatDeath => "cheat-death", "Cheat Death";
+    CombineShots => "combine-shots", "Combine Shots";
+    CommandSquad => "command-squad", "Command Squad";
+    CommandVehicle => "command-vehicle", "Command Vehicle";
+    Commander => "commander", "Commander";
+    DamageResilient => "damage-resilient", "Damage Resilient";
+    DozerBlade => "dozer-blade", "Dozer Blade";
+    EngineerVehicle => "engineer-vehicle", "Engineer Vehicle";
+    Fast => "fast", "Fast";
+    FightingSpirit => "fighting-spirit", "Fighting Spirit";
+    Frenzy => "frenzy", "Frenzy";
+    HeroicAttack => "heroic-attack", "Heroic Attack";
+    Hover => "hover", "Hover";
+    Jump => "jump", "Jump";
+    LegendaryTactician => "legendary-tactician", "Legendary Tactician";
+    MagazineReload => "magazine-reload", "Magazine Reload";
+    MedalOfHonor => "medal-of-honor", "Medal of Honor";
+    NcoCommandSquad => "nco-command-squad", "NCO Command Squad";
+    RareUnit => "rare-unit", "Rare Unit";
+    RecoveryVehicle => "recovery-vehicle", "Recovery Vehicle";
+    ScoutVehicle => "scout-vehicle", "Scout Vehicle";
+    SelfRepair => "self-repair", "Self Repair";
+    Sniper => "sniper", "Sniper";
+    Spotter => "spotter", "Spotter";
+    SuperiorReactiveFire => "superior-reactive-fire", "Superior Reactive Fire";
+    TakeAim => "take-aim", "Take Aim";
+    TankHead => "tank-head", "Tank Head";
+    TankRiders => "tank-riders", "Tank Riders";
+    TrackedVehicle => "tracked-vehicle", "Tracked Vehicle";
+    Wiederbelebungsserum => "wiederbelebungsserum", "Wiederbelebungsserum";
+}
+
+impl Skill {
+    /// The skill a card or order names (exact card name, lower-case with dashes).
+    pub fn from_id(id: &str) -> Option<Skill> {
+        Skill::ALL.iter().copied().find(|s| s.id() == id)
+    }
+
+    /// Free skills, declared in an activation without taking an action (004 skills reference),
+    /// in the order the refusals list them.
+    pub const FREE: &'static [Skill] = &[
+        Skill::Berserk,
+        Skill::AllInOne,
+        Skill::Assault,
+        Skill::FightingSpirit,
+        Skill::Charge,
+    ];
+
+    /// Skills that work by themselves (R61): declaring one is accepted and changes nothing.
+    pub const PASSIVE: &'static [Skill] = &[
+        Skill::Agile,
+        Skill::Fast,
+        Skill::Jump,
+        Skill::Sniper,
+        Skill::Spotter,
+        Skill::DamageResilient,
+        Skill::SelfRepair,
+        Skill::BlackOps,
+        Skill::TrackedVehicle,
+        Skill::AdvancedReactiveFire,
+        Skill::SuperiorReactiveFire,
+    ];
+
+    /// Skills a joined hero shares with his squad (digest §8 "share").
+    pub const SHARED: &'static [Skill] = &[
+        Skill::Agile,
+        Skill::Assault,
+        Skill::Berserk,
+        Skill::Charge,
+        Skill::FightingSpirit,
+        Skill::AdvancedReactiveFire,
+        Skill::SuperiorReactiveFire,
+    ];
+
+    /// Skills 004 limits to once per game, whatever the card file says.
+    pub const ONCE_PER_GAME: &'static [Skill] = &[
+        Skill::Berserk,
+        Skill::AllInOne,
+        Skill::Assault,
+        Skill::FightingSpirit,
+        Skill::TankHead,
+    ];
+
+    pub fn is_free(self) -> bool {
+        Skill::FREE.contains(&self)
+    }
+
+    pub fn is_passive(self) -> bool {
+        Skill::PASSIVE.contains(&self)
+    }
+
+    pub fn is_shared(self) -> bool {
+        Skill::SHARED.contains(&self)
+    }
+
+    pub fn once_per_game(self) -> bool {
+        Skill::ONCE_PER_GAME.contains(&self)
+    }
+}
+
+impl fmt::Display for Skill {
+    /// Writes the card name ("black-ops"), as orders and refusals use it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_skill_round_trips_through_its_card_name() {
+        for s in Skill::ALL {
+            assert_eq!(Skill::from_id(s.id()), Some(*s));
+        }
+        assert_eq!(Skill::from_id("Sniper"), None);
+        assert_eq!(Skill::from_id("detach"), None);
+        assert_eq!(Skill::BlackOps.title(), "Black Ops");
+    }
+
+    #[test]
+    fn card_names_are_sorted_and_unique() {
+        let ids: Vec<&str> = Skill::ALL.iter().map(|s| s.id()).collect();
+        let mut sorted = ids.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(ids, sorted);
+    }
+}
