@@ -33,9 +33,10 @@ pub trait DiceSource {
 }
 
 /// Who may see something: a hidden value, a sealed choice, an event.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Audience {
+    #[default]
     Everyone,
     /// Every player of this side.
     Side(String),
@@ -43,6 +44,26 @@ pub enum Audience {
     Player(String),
     /// Nobody but the referee (e.g. the salt of a sealed choice) until the game ends.
     Referee,
+}
+
+impl Audience {
+    /// Whether a reader sees what is addressed to this audience. `side` and `player` are the
+    /// reader's side and address; a reader with neither is the referee, who sees everything.
+    pub fn includes(&self, side: Option<&str>, player: Option<&str>) -> bool {
+        if side.is_none() && player.is_none() {
+            return true;
+        }
+        match self {
+            Audience::Everyone => true,
+            Audience::Side(s) => side == Some(s.as_str()),
+            Audience::Player(p) => player.is_some_and(|a| a.eq_ignore_ascii_case(p)),
+            Audience::Referee => false,
+        }
+    }
+
+    fn is_everyone(&self) -> bool {
+        *self == Audience::Everyone
+    }
 }
 
 /// Dice given in advance, for tests and rulebook examples. Panics when it runs out, so a test
@@ -134,12 +155,43 @@ pub enum CommandOutcome {
     },
 }
 
-/// Something that happened, for the ledger and the reports: text for people, plus any dice.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Something that happened, for the ledger and the reports: text for people, plus any dice,
+/// who may see it and, for pictures and tools, the game's own typed event.
+///
+/// Ledgers written before `audience` and `event` existed read as (everyone, no event); a
+/// happening addressed to everyone without an event is written exactly as before.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Happening {
     pub text: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rolls: Vec<Roll>,
+    /// Who may read it in a report (the referee reads everything).
+    #[serde(default, skip_serializing_if = "Audience::is_everyone")]
+    pub audience: Audience,
+    /// The game's typed event, serialised by the game (the core never looks inside). Reports and
+    /// pictures draw from it, never from `text`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<serde_json::Value>,
+}
+
+impl Happening {
+    /// A happening for everyone, without a typed event.
+    pub fn text(text: impl Into<String>) -> Happening {
+        Happening {
+            text: text.into(),
+            ..Happening::default()
+        }
+    }
+
+    /// Whether `self`, as recorded in a ledger, agrees with `replayed`: text, rolls and audience
+    /// equal, and the events equal unless the ledger recorded none (a ledger written before
+    /// typed events: replaying it must still pass).
+    pub fn recorded_matches(&self, replayed: &Happening) -> bool {
+        self.text == replayed.text
+            && self.rolls == replayed.rolls
+            && self.audience == replayed.audience
+            && (self.event.is_none() || self.event == replayed.event)
+    }
 }
 
 /// A roll of several dice for one purpose, recorded so an auditor can recompute it.

@@ -386,10 +386,22 @@ fn compare_step(file: &str, line: u64, recorded: &Step, got: &Step) -> Result<()
             ),
         ));
     }
-    if recorded != got {
+    // A ledger from before typed events records none: its happenings match on text, rolls and
+    // audience (`Happening::recorded_matches`), so old ledgers replay as they always did.
+    let happenings_match = recorded.happenings.len() == got.happenings.len()
+        && recorded
+            .happenings
+            .iter()
+            .zip(&got.happenings)
+            .all(|(r, g)| r.recorded_matches(g));
+    let rest_match = recorded.results == got.results
+        && recorded.rounds_ended == got.rounds_ended
+        && recorded.finished == got.finished
+        && recorded.rolls == got.rolls;
+    if !(happenings_match && rest_match) {
         let what = if recorded.results != got.results {
             "command results"
-        } else if recorded.happenings != got.happenings {
+        } else if !happenings_match {
             "happenings (or their rolls)"
         } else if recorded.rounds_ended != got.rounds_ended {
             "rounds ended"
@@ -1561,7 +1573,9 @@ fn step_mails<G: Game>(
             let parts = render(ctx, "receipt", {
                 // A receipt stays small whatever the block held (src/limits.rs).
                 let (results, more_results) = crate::limits::listed(&s.step.results);
-                let (happenings, more_happenings) = crate::limits::listed(&s.step.happenings);
+                // The sender's receipt shows what their side may see (issue 11 item 3).
+                let mine = report::visible(&s.step.happenings, Some(&s.side), None);
+                let (happenings, more_happenings) = crate::limits::listed(&mine);
                 json!({"game": id, "side": s.side, "seq": s.player_seq, "ledger_seq": n,
                            "results": results, "more_results": more_results,
                            "happenings": happenings, "more_happenings": more_happenings})
@@ -1641,24 +1655,21 @@ fn step_mails<G: Game>(
     let file = format!("{id}-board-{n}.png");
     let draw = ctx.config.board_pictures;
     let picture =
-        |side: Option<String>,
+        |p: &Player,
+         side: Option<String>,
          (view, before_view): &(serde_json::Value, Option<serde_json::Value>)| {
             if !draw {
                 return None;
             }
-            report::mail_picture(
-                view,
-                before_view.as_ref(),
-                side.as_deref(),
-                &happenings,
-                &file,
-            )
+            // Each reader's picture draws only the happenings they may see.
+            let seen = report::visible(&happenings, side.as_deref(), Some(&p.address));
+            report::mail_picture(view, before_view.as_ref(), side.as_deref(), &seen, &file)
         };
     let pictures: Vec<Option<(serde_json::Value, Vec<Attachment>)>> = if !parallel_pictures {
         readers
             .iter()
             .zip(&views)
-            .map(|(p, v)| picture(side_of(p), v))
+            .map(|(p, v)| picture(p, side_of(p), v))
             .collect()
     } else {
         std::thread::scope(|s| {
@@ -1667,7 +1678,7 @@ fn step_mails<G: Game>(
                 .zip(&views)
                 .map(|(p, v)| {
                     let (side, picture) = (side_of(p), &picture);
-                    s.spawn(move || picture(side, v))
+                    s.spawn(move || picture(p, side, v))
                 })
                 .collect();
             handles
@@ -1686,7 +1697,7 @@ fn step_mails<G: Game>(
             round,
             ledger_seq: n,
             event: event.clone(),
-            steps: steps.clone(),
+            steps: report::steps_for(&steps, side, Some(&p.address)),
             revealed: revealed.clone(),
             awaiting: awaiting.clone(),
             deadline: deadline.clone(),

@@ -6,6 +6,7 @@
 //! their dice, per event id), never from the engine's internals. The board picture is drawn by
 //! [`crate::picture`] from the view when the view carries a board (Dust Tactics does).
 
+use crate::dust_tactics::event::DtEvent;
 use crate::dust_tactics::model::{Board, Square, UnitType};
 use crate::game::{Awaiting, Game, GameResult, Happening};
 use crate::ledger::{self, Entry, Event};
@@ -173,6 +174,30 @@ pub struct StepReport {
     pub event_id: u64,
     pub what: String,
     pub happenings: Vec<Happening>,
+}
+
+/// The happenings a reader may see (DESIGN §2): `side` and `player` (address) are the reader's;
+/// a reader with neither is the referee and sees all. An observer passes only their address.
+pub fn visible(hs: &[Happening], side: Option<&str>, player: Option<&str>) -> Vec<Happening> {
+    hs.iter()
+        .filter(|h| h.audience.includes(side, player))
+        .cloned()
+        .collect()
+}
+
+/// The steps as one reader may see them ([`visible`]).
+pub fn steps_for(
+    steps: &[StepReport],
+    side: Option<&str>,
+    player: Option<&str>,
+) -> Vec<StepReport> {
+    steps
+        .iter()
+        .map(|s| StepReport {
+            happenings: visible(&s.happenings, side, player),
+            ..s.clone()
+        })
+        .collect()
 }
 
 /// A step's happenings for templates, each roll with its purpose, round key and faces.
@@ -345,22 +370,54 @@ fn square(v: Option<&Value>) -> Option<Square> {
     serde_json::from_value(v?.clone()).ok()
 }
 
-/// Square of unit `id` in a view (a joined hero stands on its squad's square).
-fn unit_square(view: &Value, id: &str) -> Option<Square> {
-    let units = view.get("units")?.as_array()?;
-    let u = units.iter().find(|u| str_of(u, "id") == id)?;
-    if let Some(j) = u.get("joined").and_then(Value::as_str) {
-        return unit_square(view, j);
-    }
-    square(u.get("square"))
+/// What a step's happenings draw on the board: the movement path, one line per weapon line
+/// fired, and the squares of destroyed units.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Drawing {
+    pub path: Vec<Square>,
+    pub fire: Vec<FireLine>,
+    pub destroyed: Vec<Square>,
 }
 
-/// The picture of a view, with the movement and lines of fire told by `happenings` (squares
-/// looked up after the step, or before it for units that left the board). `None` when the view
-/// has no board (a game other than Dust Tactics).
+/// The drawing of `happenings`, from their typed events only: the sentences are for people and
+/// may be reworded freely. Happenings without an event (older ledgers) draw nothing.
+pub fn drawing(happenings: &[Happening]) -> Drawing {
+    let mut d = Drawing::default();
+    for e in happenings.iter().filter_map(DtEvent::of) {
+        match e {
+            // A move that continues the previous one (double move) extends its path.
+            DtEvent::Moved { from, path, .. } => {
+                if d.path.last() != Some(&from) {
+                    d.path = vec![from];
+                }
+                d.path.extend(path);
+            }
+            DtEvent::Fired { from, to, hits, .. } => d.fire.push(FireLine {
+                from,
+                to,
+                hit: hits > 0,
+            }),
+            DtEvent::Destroyed { at, .. } => {
+                if !d.destroyed.contains(&at) {
+                    d.destroyed.push(at);
+                }
+            }
+            DtEvent::Entered { .. } | DtEvent::CoverDestroyed { .. } => {}
+        }
+    }
+    if d.path.len() < 2 {
+        d.path.clear();
+    }
+    d
+}
+
+/// The picture of a view, with the movement, lines of fire and destroyed units of
+/// `happenings` ([`drawing`]). `None` when the view has no board (a game other than Dust
+/// Tactics). `_before`, the view before the step, is no longer needed: the events carry their
+/// squares.
 pub fn picture(
     view: &Value,
-    before: Option<&Value>,
+    _before: Option<&Value>,
     ours: Option<&str>,
     happenings: &[Happening],
 ) -> Option<Picture> {
@@ -415,56 +472,10 @@ pub fn picture(
             }),
         });
     }
-    let at = |id: &str| unit_square(view, id).or_else(|| before.and_then(|b| unit_square(b, id)));
-    for h in happenings {
-        // "{unit} moves to {to} ({squares})": the squares entered, in order.
-        if let Some((who, rest)) = h.text.split_once(" moves to ") {
-            let inside = rest
-                .split_once('(')
-                .and_then(|(_, r)| r.split_once(')'))
-                .map(|(p, _)| p)
-                .unwrap_or("");
-            let mut path: Vec<Square> = Vec::new();
-            if let Some(start) = before.and_then(|b| unit_square(b, who)) {
-                path.push(start);
-            }
-            path.extend(
-                inside
-                    .split_whitespace()
-                    .filter_map(|s| square(Some(&json!(s)))),
-            );
-            if path.len() >= 2 {
-                pic.path = path;
-            }
-        }
-        // "{shooter} fires {weapon} ({how}) at {target}: {summary}".
-        if let Some((shooter, rest)) = h.text.split_once(" fires ") {
-            let Some((_, tail)) = rest.split_once(") at ") else {
-                continue;
-            };
-            let Some((target, summary)) = tail.split_once(": ") else {
-                continue;
-            };
-            let to = match target.strip_prefix("the cover element on ") {
-                Some(sq) => square(Some(&json!(sq))),
-                None => at(target),
-            };
-            let hit = !summary.contains(" 0 hits");
-            if let (Some(from), Some(to)) = (at(shooter), to) {
-                pic.fire.push(FireLine { from, to, hit });
-            }
-        }
-    }
-    // "{unit} is destroyed (N AP)": where it stood before the step.
-    for h in happenings {
-        if let Some((who, _)) = h.text.split_once(" is destroyed") {
-            if let Some(sq) = before.and_then(|b| unit_square(b, who)) {
-                if !pic.destroyed.contains(&sq) {
-                    pic.destroyed.push(sq);
-                }
-            }
-        }
-    }
+    let d = drawing(happenings);
+    pic.path = d.path;
+    pic.fire = d.fire;
+    pic.destroyed = d.destroyed;
     Some(pic)
 }
 
@@ -594,7 +605,12 @@ pub fn show_context<G: Game>(
     let ranges = step_ranges(&entries);
     let last = ranges.last().cloned().unwrap_or(0..0);
     let group = entries.get(last.clone()).unwrap_or(&[]);
-    let steps: Vec<StepReport> = step_report(group).into_iter().collect();
+    // `show --as SIDE` shows what that side's report shows; without `--as`, the referee's all.
+    let steps: Vec<StepReport> = steps_for(
+        &step_report(group).into_iter().collect::<Vec<_>>(),
+        side,
+        None,
+    );
     let seq = group.first().map(|e| e.seq).unwrap_or(1);
     let revealed = revealed_of(group);
     let finished = g.derived.finished.clone();

@@ -374,6 +374,7 @@ impl Game for Peek {
                     out.happenings.push(Happening {
                         text: format!("{} looks at card {card}", from.side),
                         rolls: vec![],
+                        ..Happening::default()
                     });
                 }
                 "cut" => {
@@ -382,6 +383,7 @@ impl Game for Peek {
                     out.happenings.push(Happening {
                         text: format!("the deck is cut at {at}"),
                         rolls: vec![],
+                        ..Happening::default()
                     });
                 }
                 _ => {

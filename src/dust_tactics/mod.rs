@@ -6,6 +6,7 @@ pub mod bot;
 pub mod cards;
 pub mod citation;
 pub mod combat;
+pub mod event;
 pub mod flow;
 pub mod geometry;
 pub mod model;

@@ -54,6 +54,7 @@ impl Toy {
                 round: s.round,
                 faces: vec![face],
             }],
+            ..Happening::default()
         });
         if now >= 10 {
             let points = s.totals.clone();

@@ -471,17 +471,31 @@ pub(super) fn fire_line(
                 let o = combat::resolve_cover_attack_under(
                     rules, &w, ce.kind, ce.damage, &opts, round, dice,
                 );
-                out.happenings.push(Happening {
-                    text: format!(
+                tell(
+                    out,
+                    format!(
                         "{} fires {} ({how}) at the cover element on {at}: {}",
                         l.shooter, w.name, o.summary
                     ),
-                    rolls: o.rolls,
-                });
+                    DtEvent::Fired {
+                        unit: l.shooter.clone(),
+                        weapon: w.name.clone(),
+                        target: at.to_string(),
+                        from,
+                        to: *at,
+                        hits: o.hits,
+                    },
+                    o.rolls,
+                );
                 let dmg = ce.damage as u32 + o.damage;
                 if dmg >= health as u32 || o.eliminate {
                     state.scenario.board.cover.remove(at);
-                    say(out, format!("the cover element on {at} is destroyed"));
+                    tell(
+                        out,
+                        format!("the cover element on {at} is destroyed"),
+                        DtEvent::CoverDestroyed { at: *at },
+                        vec![],
+                    );
                 } else if let Some(c) = state.scenario.board.cover.get_mut(at) {
                     c.damage = dmg as u8;
                 }
@@ -538,16 +552,25 @@ pub(super) fn fire_line(
                     damage_resilient: tc.has(Skill::DamageResilient),
                 };
                 let o = combat::resolve_line_under(rules, &w, &profile, &opts, round, dice);
-                out.happenings.push(Happening {
-                    text: format!(
+                tell(
+                    out,
+                    format!(
                         "{} fires {} ({how}) at {}: {}",
                         l.shooter,
                         w.name,
                         target_text(&t),
                         o.summary
                     ),
-                    rolls: o.rolls,
-                });
+                    DtEvent::Fired {
+                        unit: l.shooter.clone(),
+                        weapon: w.name.clone(),
+                        target: target_text(&t),
+                        from,
+                        to: target_square(state, &tu.id).unwrap_or(from),
+                        hits: o.hits,
+                    },
+                    o.rolls,
+                );
                 let p = act.damage.entry(tu.id.clone()).or_insert_with(|| Pending {
                     by: by.clone(),
                     ..Default::default()

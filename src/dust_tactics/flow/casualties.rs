@@ -200,6 +200,7 @@ pub(super) fn destroy(state: &mut State, id: &str, by: &str, out: &mut Outcome) 
         return;
     }
     let ap = card(state, &u).map(|c| c.ap).unwrap_or(0);
+    let at = target_square(state, id);
     if let Some(x) = state.unit_mut(id) {
         x.destroyed = true;
         x.at = None;
@@ -220,7 +221,19 @@ pub(super) fn destroy(state: &mut State, id: &str, by: &str, out: &mut Outcome) 
         ap,
         round,
     });
-    say(out, format!("{} is destroyed ({ap} AP)", u.id));
+    let text = format!("{} is destroyed ({ap} AP)", u.id);
+    match at {
+        Some(at) => tell(
+            out,
+            text,
+            DtEvent::Destroyed {
+                unit: u.id.clone(),
+                at,
+            },
+            vec![],
+        ),
+        None => say(out, text),
+    }
 }
 
 pub(super) fn cmd_casualties(

@@ -13,6 +13,7 @@
 
 use super::citation::{Citation, RuleId};
 use super::combat::{self, FireOptions, TargetProfile};
+use super::event::DtEvent;
 use super::geometry::{self, Mover, Occupancy, Occupant, Sight, Sighter};
 use super::model;
 use super::model::{
@@ -99,10 +100,12 @@ impl From<Refusal> for CommandOutcome {
 }
 
 fn say(out: &mut Outcome, text: impl Into<String>) {
-    out.happenings.push(Happening {
-        text: text.into(),
-        rolls: vec![],
-    });
+    out.happenings.push(Happening::text(text));
+}
+
+/// A happening with its typed event, for the picture and tools (never parsed from the text).
+fn tell(out: &mut Outcome, text: impl Into<String>, event: DtEvent, rolls: Vec<Roll>) {
+    out.happenings.push(event.happening(text, rolls));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -134,6 +137,15 @@ fn group(state: &State, id: &str) -> Vec<String> {
 fn leader_of(state: &State, id: &str) -> Option<String> {
     let u = state.unit(id)?;
     Some(u.joined.clone().unwrap_or_else(|| u.id.clone()))
+}
+
+/// Where a unit stands, a joined hero on its squad's square.
+fn target_square(state: &State, id: &str) -> Option<model::Square> {
+    let u = state.unit(id)?;
+    match &u.joined {
+        Some(squad) if squad != id => state.unit(squad).and_then(|s| s.at).or(u.at),
+        _ => u.at,
+    }
 }
 
 fn alive_on_board(state: &State, id: &str) -> bool {

@@ -175,6 +175,7 @@ pub(super) fn answer_react(
             round,
             faces,
         }],
+        ..Happening::default()
     });
     if hit {
         let from = state.unit(&r).and_then(|u| u.at);

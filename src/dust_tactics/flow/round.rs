@@ -135,6 +135,7 @@ pub(super) fn roll_dice_for_initiative(
             text.join("; tie, re-roll: ")
         ),
         rolls,
+        ..Happening::default()
     });
     state.initiative = Some(winner.clone());
     state.phase = Phase::First { winner };
@@ -200,6 +201,7 @@ pub(super) fn end_round(state: &mut State, dice: &mut dyn DiceSource, out: &mut 
                 round,
                 faces,
             }],
+            ..Happening::default()
         });
     }
     say(out, format!("round {round} ends"));

@@ -68,7 +68,15 @@ pub(super) fn exec_step(
                     x.moved = true;
                 }
             }
-            say(out, format!("{lead} enters the battlefield at {to}"));
+            tell(
+                out,
+                format!("{lead} enters the battlefield at {to}"),
+                DtEvent::Entered {
+                    unit: lead.clone(),
+                    to,
+                },
+                vec![],
+            );
         }
         Step::Move { path, crushed } => {
             if !alive || !alive_on_board(state, &lead) {
@@ -77,6 +85,7 @@ pub(super) fn exec_step(
             let Some(to) = path.last().copied() else {
                 return;
             };
+            let from = state.unit(&lead).and_then(|u| u.at).unwrap_or(to);
             for m in group(state, &lead) {
                 if let Some(x) = state.unit_mut(&m) {
                     x.at = Some(to);
@@ -87,7 +96,7 @@ pub(super) fn exec_step(
                 state.scenario.board.cover.remove(&sq);
                 say(out, format!("{lead} crushes the ammo crate on {sq}"));
             }
-            say(
+            tell(
                 out,
                 format!(
                     "{lead} moves to {to} ({})",
@@ -96,6 +105,12 @@ pub(super) fn exec_step(
                         .collect::<Vec<_>>()
                         .join(" ")
                 ),
+                DtEvent::Moved {
+                    unit: lead.clone(),
+                    from,
+                    path: path.clone(),
+                },
+                vec![],
             );
             // It stops unless the next action is another MOVE (004 "Move").
             let next_is_move = act
