@@ -374,6 +374,7 @@ impl Game for Peek {
                     out.happenings.push(Happening {
                         text: format!("{} looks at card {card}", from.side),
                         rolls: vec![],
+                        audience: Audience::Side(from.side.into()),
                         ..Happening::default()
                     });
                 }
@@ -536,6 +537,15 @@ fn hidden_value_is_recorded_skipped_then_checked_at_the_end() {
     );
     let s = submission(&h, 2);
     assert!(s.accepted, "{s:?}");
+    // The card reaches its side's report only (issue 11 item 3: happenings have an audience).
+    let seen_by = |side: &str| {
+        h.sink
+            .matching(&format!("-report-{side}"))
+            .iter()
+            .any(|(_, m)| m.text.contains("looks at card"))
+    };
+    assert!(seen_by("allies"), "the allies' report shows their card");
+    assert!(!seen_by("axis"), "the axis report shows the allies' card");
     let kinds: Vec<DrawKind> = s.step.draws.iter().map(|d| d.kind).collect();
     assert_eq!(
         kinds,
