@@ -1,0 +1,182 @@
+//! The due-time index (`<home>/due.json`): per game, the first instant at which `run` has
+//! something to do for it without any mail (a reminder, then the deadline default after the
+//! grace), or `null` (never: finished, paused, no deadlines, nothing awaited). An idle `run`
+//! reads this one file and loads only the games due at its clock, instead of every game.
+//!
+//! It is a cache derived from the ledgers, never authoritative: a missing or unreadable file is
+//! rebuilt (every game loaded once), a game without an entry is treated as due, `replay GAME`
+//! checks the entry against the ledger, and `run` loads every game again at least every
+//! [`RESCAN_HOURS`] of its clock (or when the clock went back), correcting any wrong entry: a
+//! hand-edited entry can delay a deadline by at most that long, never skip it. The entry is a
+//! function of the ledger alone (never of the clock), so it is the same whoever computes it.
+
+use crate::game::Game;
+use crate::ledger::Created;
+use crate::referee::{deadline_of, side_deadline, Derived};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub const DUE_FILE: &str = "due.json";
+const VERSION: u32 = 1;
+/// A run loads every game again when the last full scan is this old (on the run's clock).
+pub const RESCAN_HOURS: i64 = 6;
+
+/// The index file. Sorted maps: the same games give the same bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DueIndex {
+    pub version: u32,
+    /// The run clock of the last full scan; `None`: none yet (the next run does one).
+    pub rescanned: Option<String>,
+    /// Game id → RFC 3339 instant, or `None` for never.
+    pub due: BTreeMap<String, Option<String>>,
+}
+
+impl Default for DueIndex {
+    fn default() -> Self {
+        DueIndex {
+            version: VERSION,
+            rescanned: None,
+            due: BTreeMap::new(),
+        }
+    }
+}
+
+/// The entry the ledger gives a game: the earliest reminder time of its awaited sides (the
+/// default comes later, after deadline and grace; a game stays due until a step moves it).
+pub fn next_due<G: Game>(
+    game: &G,
+    created: &Created,
+    d: &Derived<G::State>,
+) -> Option<DateTime<Utc>> {
+    deadline_of(created, d)?;
+    let remind = chrono::Duration::hours(created.reminder_hours.into());
+    game.awaiting(&d.state)
+        .iter()
+        .filter_map(|a| side_deadline(created, d, &a.side))
+        .map(|due| due.checked_sub_signed(remind).unwrap_or(due))
+        .min()
+}
+
+/// The entry as stored.
+pub fn entry(t: Option<DateTime<Utc>>) -> Option<String> {
+    t.map(|t| t.to_rfc3339())
+}
+
+/// Reads the index: `Ok(None)` when there is none, `Err` (why) when it cannot be used.
+pub fn load(home: &Path) -> Result<Option<DueIndex>, String> {
+    let bytes = match std::fs::read(home.join(DUE_FILE)) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+    };
+    let ix: DueIndex = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+    if ix.version != VERSION {
+        return Err(format!(
+            "version {} (this dustmail writes {VERSION})",
+            ix.version
+        ));
+    }
+    Ok(Some(ix))
+}
+
+/// Writes the index atomically (temp file + rename); made durable by the run's commit sync.
+pub fn save(home: &Path, ix: &DueIndex) -> std::io::Result<()> {
+    let tmp = home.join(format!("{DUE_FILE}.tmp.{}", std::process::id()));
+    let mut bytes = serde_json::to_vec_pretty(ix).map_err(std::io::Error::other)?;
+    bytes.push(b'\n');
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, home.join(DUE_FILE))
+}
+
+/// Sets (or with `None` removes: "treat as due") one game's entry, outside a run (`new`,
+/// `control`, under the home lock). An unreadable index is replaced by one that the next run
+/// completes with a full scan.
+pub fn set_entry(home: &Path, id: &str, value: Option<Option<String>>) -> std::io::Result<()> {
+    let mut ix = load(home).ok().flatten().unwrap_or_default();
+    let before = ix.due.get(id).cloned();
+    if before == value && home.join(DUE_FILE).exists() {
+        return Ok(());
+    }
+    match value {
+        Some(v) => ix.due.insert(id.to_string(), v),
+        None => ix.due.remove(id),
+    };
+    save(home, &ix)
+}
+
+/// What a run's deadline pass loads.
+pub struct Plan {
+    /// The index as read (or a fresh one), to be updated and saved at the run's end.
+    pub index: DueIndex,
+    /// Every game is loaded (no usable index, none yet, or the last full scan too old).
+    pub full: bool,
+    /// The index must be written even if no entry changes (it was missing or unreadable).
+    pub rewrite: bool,
+}
+
+/// Decides whether this run must load every game, warning when the index cannot be used.
+pub fn plan(home: &Path, now: DateTime<Utc>, warnings: &mut Vec<String>, any_game: bool) -> Plan {
+    let (index, rewrite) = match load(home) {
+        Ok(Some(ix)) => (ix, false),
+        Ok(None) => {
+            if any_game {
+                warnings.push(format!(
+                    "{DUE_FILE} is missing: rebuilt from the ledgers (every game is loaded once)"
+                ));
+            }
+            (DueIndex::default(), true)
+        }
+        Err(e) => {
+            warnings.push(format!(
+                "{DUE_FILE} cannot be used ({e}): rebuilt from the ledgers (every game is loaded once)"
+            ));
+            (DueIndex::default(), true)
+        }
+    };
+    let last = index
+        .rescanned
+        .as_deref()
+        .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+        .map(|t| t.with_timezone(&Utc));
+    // A clock that went back also rescans: entries never depend on it, but a rescan is cheap
+    // insurance against a scan time from the future that would postpone the next one.
+    let full =
+        rewrite || last.is_none_or(|t| now < t || now - t >= chrono::Duration::hours(RESCAN_HOURS));
+    Plan {
+        index,
+        full,
+        rewrite,
+    }
+}
+
+impl Plan {
+    /// Must `id` be loaded by a run at `now`? A missing or unreadable entry means yes.
+    pub fn is_due(&self, id: &str, now: DateTime<Utc>) -> bool {
+        if self.full {
+            return true;
+        }
+        match self.index.due.get(id) {
+            None => true,
+            Some(None) => false,
+            Some(Some(t)) => DateTime::parse_from_rfc3339(t).map_or(true, |t| t <= now),
+        }
+    }
+}
+
+/// `replay GAME`: the game's entry, if the index has one, must be what its ledger gives.
+pub fn check(home: &Path, id: &str, want: &Option<String>) -> Result<(), String> {
+    let Ok(Some(ix)) = load(home) else {
+        return Ok(());
+    };
+    match ix.due.get(id) {
+        Some(have) if have != want => Err(format!(
+            "{}: the entry of game {id} is {}, but its ledger gives {}: a wrong entry can delay its reminders and defaults; delete {DUE_FILE} (the next run rebuilds it from the ledgers)",
+            home.join(DUE_FILE).display(),
+            have.as_deref().unwrap_or("null (never)"),
+            want.as_deref().unwrap_or("null (never)"),
+        )),
+        _ => Ok(()),
+    }
+}
