@@ -59,9 +59,25 @@ pub fn next_due<G: Game>(
         .min()
 }
 
-/// The entry as stored.
+/// The entry as stored: whole seconds (rounded down: a game is at worst loaded a second early),
+/// UTC, so entries compare as strings.
 pub fn entry(t: Option<DateTime<Utc>>) -> Option<String> {
-    t.map(|t| t.to_rfc3339())
+    t.map(stamp)
+}
+
+fn stamp(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// Is the stored time `t` at or before `now` (`now_s`: its [`stamp`])? Entries as written
+/// compare as strings (no parse for each of thousands of games); anything else is parsed, and
+/// what cannot be parsed is due.
+fn at_or_before(t: &str, now_s: &str, now: DateTime<Utc>) -> bool {
+    let b = t.as_bytes();
+    if b.len() == 20 && b[10] == b'T' && b[19] == b'Z' && t.is_ascii() {
+        return t <= now_s;
+    }
+    DateTime::parse_from_rfc3339(t).map_or(true, |t| t <= now)
 }
 
 /// Reads the index: `Ok(None)` when there is none, `Err` (why) when it cannot be used.
@@ -84,7 +100,7 @@ pub fn load(home: &Path) -> Result<Option<DueIndex>, String> {
 /// Writes the index atomically (temp file + rename); made durable by the run's commit sync.
 pub fn save(home: &Path, ix: &DueIndex) -> std::io::Result<()> {
     let tmp = home.join(format!("{DUE_FILE}.tmp.{}", std::process::id()));
-    let mut bytes = serde_json::to_vec_pretty(ix).map_err(std::io::Error::other)?;
+    let mut bytes = serde_json::to_vec(ix).map_err(std::io::Error::other)?;
     bytes.push(b'\n');
     std::fs::write(&tmp, bytes)?;
     std::fs::rename(&tmp, home.join(DUE_FILE))
@@ -160,8 +176,19 @@ impl Plan {
         match self.index.due.get(id) {
             None => true,
             Some(None) => false,
-            Some(Some(t)) => DateTime::parse_from_rfc3339(t).map_or(true, |t| t <= now),
+            Some(Some(t)) => at_or_before(t, &stamp(now), now),
         }
+    }
+
+    /// The indexed games due at `now`, sorted.
+    pub fn due_ids(&self, now: DateTime<Utc>) -> Vec<String> {
+        let now_s = stamp(now);
+        self.index
+            .due
+            .iter()
+            .filter(|(_, t)| t.as_deref().is_some_and(|t| at_or_before(t, &now_s, now)))
+            .map(|(id, _)| id.clone())
+            .collect()
     }
 }
 

@@ -2676,15 +2676,34 @@ fn deadlines<G: Game>(
     games: &mut BTreeMap<String, Loaded<G::State>>,
     sum: &mut RunSummary,
 ) -> Result<(), RefereeError> {
-    let mut ids: Vec<String> = match std::fs::read_dir(ctx.home.games()) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok())
-            .filter_map(|e| e.file_name().into_string().ok())
-            .collect(),
-        Err(_) => return Ok(()),
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = std::fs::metadata(ctx.home.games()) else {
+        return Ok(());
+    };
+    // A directory's link count is 2 + its subdirectories (ext4, xfs, tmpfs); 1 where not kept.
+    let subdirs = meta.nlink().checked_sub(2);
+    let plan = crate::due::plan(
+        &ctx.home.root,
+        ctx.now,
+        &mut sum.warnings,
+        subdirs != Some(0),
+    );
+    // With as many entries as game directories, the loaded and the due games are all there is
+    // to visit; otherwise the directory is listed and a game without an entry is due.
+    let listed = plan.full || subdirs != Some(plan.index.due.len() as u64);
+    let mut ids: Vec<String> = if listed {
+        match std::fs::read_dir(ctx.home.games()) {
+            Ok(rd) => rd
+                .filter_map(|e| e.ok())
+                .filter_map(|e| e.file_name().into_string().ok())
+                .collect(),
+            Err(_) => return Ok(()),
+        }
+    } else {
+        games.keys().cloned().chain(plan.due_ids(ctx.now)).collect()
     };
     ids.sort();
-    let plan = crate::due::plan(&ctx.home.root, ctx.now, &mut sum.warnings, !ids.is_empty());
+    ids.dedup();
     let mut broken_ids: Vec<String> = Vec::new();
     for id in &ids {
         let id = id.clone();
@@ -2697,7 +2716,13 @@ fn deadlines<G: Game>(
                     check_due_entry(ctx, &plan, &g, sum);
                     games.insert(id.clone(), g);
                 }
-                Ok(None) => continue,
+                Ok(None) => {
+                    // A game directory removed by hand: its entry goes too.
+                    if !ctx.home.game_dir(&id).join(ledger::LOG_FILE).exists() {
+                        broken_ids.push(id.clone());
+                    }
+                    continue;
+                }
                 Err(e) => {
                     broken_ids.push(id.clone());
                     let msg = format!("game {id}: {e}");
@@ -2849,7 +2874,7 @@ fn check_due_entry<G: Game>(
 }
 
 /// Records the due time of every game this run loaded (and so may have changed), forgets broken
-/// and (after a full scan) vanished games, and writes the index if anything changed. Written
+/// and removed games (after a full scan: every game not listed), and writes the index if anything changed. Written
 /// before the run's last commit, whose sync makes it durable with the snapshots; a run
 /// interrupted before that commit makes the next one load every game (`recover_deadline_mails`).
 fn update_due_index<G: Game>(
@@ -2870,7 +2895,8 @@ fn update_due_index<G: Game>(
         }
     }
     for id in broken {
-        // No entry: due, so a broken game is reported by every run, as before the index.
+        // No entry: due, so a broken game is reported by every run, as before the index (and
+        // a game directory removed by hand is forgotten).
         changed |= ix.due.remove(id).is_some();
     }
     if plan.full {

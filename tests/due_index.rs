@@ -91,11 +91,11 @@ fn an_idle_run_loads_no_game_and_a_due_game_still_gets_its_reminder_and_default(
     new_at(&home, "g-late", 2, "2026-03-03T09:00:00Z");
     assert_eq!(
         entry(&home, "g-early"),
-        Some(Some("2026-03-03T09:00:00+00:00".into()))
+        Some(Some("2026-03-03T09:00:00Z".into()))
     );
     assert_eq!(
         entry(&home, "g-late"),
-        Some(Some("2026-03-05T09:00:00+00:00".into()))
+        Some(Some("2026-03-05T09:00:00Z".into()))
     );
     // `new` leaves no full scan recorded: the first run loads every game once.
     let s = env.run("2026-03-03T04:00:00Z");
@@ -174,7 +174,7 @@ fn a_deleted_or_corrupt_index_is_rebuilt_and_nothing_is_missed() {
     assert_eq!(s.loaded, 1, "{s:?}");
     assert_eq!(
         entry(&home, "g-b"),
-        Some(Some("2026-03-03T09:00:00+00:00".into()))
+        Some(Some("2026-03-03T09:00:00Z".into()))
     );
 
     // Deleted just before the defaults fall due: both games still get theirs.
@@ -206,7 +206,7 @@ fn a_hand_edited_entry_is_reported_by_replay_and_corrected_by_the_next_full_scan
         out.contains("due.json")
             && out.contains("g-edit")
             && out.contains("2030-01-01T00:00:00+00:00")
-            && out.contains("2026-03-03T09:00:00+00:00"),
+            && out.contains("2026-03-03T09:00:00Z"),
         "{out}"
     );
 
@@ -246,7 +246,7 @@ fn control_pause_resume_and_extend_update_the_entry() {
     control("2026-03-01T11:00:00Z", &["extend", "10"]);
     assert_eq!(
         entry(&home, "g-ctl"),
-        Some(Some("2026-03-03T19:00:00+00:00".into()))
+        Some(Some("2026-03-03T19:00:00Z".into()))
     );
     control("2026-03-01T12:00:00Z", &["pause"]);
     assert_eq!(entry(&home, "g-ctl"), Some(None));
@@ -256,6 +256,6 @@ fn control_pause_resume_and_extend_update_the_entry() {
     // A fresh 72 h from the resume, reminded 24 h before.
     assert_eq!(
         entry(&home, "g-ctl"),
-        Some(Some("2026-03-03T14:00:00+00:00".into()))
+        Some(Some("2026-03-03T14:00:00Z".into()))
     );
 }
