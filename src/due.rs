@@ -15,7 +15,6 @@ use crate::ledger::Created;
 use crate::referee::{deadline_of, side_deadline, Derived};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::path::Path;
 
 pub const DUE_FILE: &str = "due.json";
@@ -30,7 +29,76 @@ pub struct DueIndex {
     /// The run clock of the last full scan; `None`: none yet (the next run does one).
     pub rescanned: Option<String>,
     /// Game id → RFC 3339 instant, or `None` for never.
-    pub due: BTreeMap<String, Option<String>>,
+    pub due: Entries,
+}
+
+/// The entries, sorted by game id: a JSON object on disk, a sorted list in memory (reading
+/// 10,000 of them into a tree cost an idle run more than everything else it does).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Entries(Vec<(String, Option<String>)>);
+
+impl Entries {
+    pub fn get(&self, id: &str) -> Option<&Option<String>> {
+        let i = self.0.binary_search_by(|(k, _)| k.as_str().cmp(id)).ok()?;
+        Some(&self.0[i].1)
+    }
+    pub fn insert(&mut self, id: String, t: Option<String>) {
+        match self.0.binary_search_by(|(k, _)| k.cmp(&id)) {
+            Ok(i) => self.0[i].1 = t,
+            Err(i) => self.0.insert(i, (id, t)),
+        }
+    }
+    pub fn remove(&mut self, id: &str) -> Option<Option<String>> {
+        let i = self.0.binary_search_by(|(k, _)| k.as_str().cmp(id)).ok()?;
+        Some(self.0.remove(i).1)
+    }
+    pub fn retain(&mut self, mut keep: impl FnMut(&str) -> bool) {
+        self.0.retain(|(k, _)| keep(k));
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Option<String>)> {
+        self.0.iter().map(|(k, t)| (k, t))
+    }
+}
+
+impl Serialize for Entries {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Entries {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Entries;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of game id to time or null")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<Entries, A::Error> {
+                let mut v: Vec<(String, Option<String>)> = Vec::new();
+                while let Some(e) = m.next_entry()? {
+                    v.push(e);
+                }
+                // Written sorted; a file edited by hand may not be (a repeated id: the last).
+                if !v.windows(2).all(|w| w[0].0 < w[1].0) {
+                    v.reverse();
+                    v.sort_by(|a, b| a.0.cmp(&b.0));
+                    v.dedup_by(|a, b| a.0 == b.0);
+                }
+                Ok(Entries(v))
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 impl Default for DueIndex {
@@ -38,7 +106,7 @@ impl Default for DueIndex {
         DueIndex {
             version: VERSION,
             rescanned: None,
-            due: BTreeMap::new(),
+            due: Entries::default(),
         }
     }
 }
@@ -117,8 +185,10 @@ pub fn set_entry(home: &Path, id: &str, value: Option<Option<String>>) -> std::i
     }
     match value {
         Some(v) => ix.due.insert(id.to_string(), v),
-        None => ix.due.remove(id),
-    };
+        None => {
+            ix.due.remove(id);
+        }
+    }
     save(home, &ix)
 }
 
@@ -205,5 +275,27 @@ pub fn check(home: &Path, id: &str, want: &Option<String>) -> Result<(), String>
             want.as_deref().unwrap_or("null (never)"),
         )),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_read_unsorted_keep_the_last_of_a_repeated_id_and_write_sorted() {
+        let ix: DueIndex = serde_json::from_str(
+            r#"{"version":1,"rescanned":null,"due":{"g-b":null,"g-a":"2026-03-03T09:00:00Z","g-b":"2026-03-04T09:00:00Z"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            ix.due.get("g-b"),
+            Some(&Some("2026-03-04T09:00:00Z".into()))
+        );
+        assert_eq!(ix.due.len(), 2);
+        assert_eq!(
+            serde_json::to_string(&ix.due).unwrap(),
+            r#"{"g-a":"2026-03-03T09:00:00Z","g-b":"2026-03-04T09:00:00Z"}"#
+        );
     }
 }

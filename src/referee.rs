@@ -2900,7 +2900,8 @@ fn update_due_index<G: Game>(
         changed |= ix.due.remove(id).is_some();
     }
     if plan.full {
-        ix.due.retain(|id, _| ids.binary_search(id).is_ok());
+        ix.due
+            .retain(|id| ids.binary_search_by(|k| k.as_str().cmp(id)).is_ok());
         ix.rescanned = Some(ctx.now.to_rfc3339());
         changed = true;
     }
