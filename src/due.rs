@@ -155,14 +155,7 @@ pub fn load(home: &Path) -> Result<Option<DueIndex>, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e.to_string()),
     };
-    let ix: DueIndex = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
-    if ix.version != VERSION {
-        return Err(format!(
-            "version {} (this dustmail writes {VERSION})",
-            ix.version
-        ));
-    }
-    Ok(Some(ix))
+    parse(&bytes).map(Some)
 }
 
 /// Writes the index atomically (temp file + rename); made durable by the run's commit sync.
@@ -194,71 +187,167 @@ pub fn set_entry(home: &Path, id: &str, value: Option<Option<String>>) -> std::i
 
 /// What a run's deadline pass loads.
 pub struct Plan {
-    /// The index as read (or a fresh one), to be updated and saved at the run's end.
-    pub index: DueIndex,
+    /// The file as read; parsed in full only when an entry is looked up or updated (an idle run
+    /// needs only the count and the due games, read without copying any entry).
+    bytes: Vec<u8>,
+    parsed: std::cell::OnceCell<DueIndex>,
     /// Every game is loaded (no usable index, none yet, or the last full scan too old).
     pub full: bool,
     /// The index must be written even if no entry changes (it was missing or unreadable).
     pub rewrite: bool,
+    /// How many entries the index has.
+    pub count: usize,
+    /// The indexed games due at the run's clock, sorted.
+    pub due_now: Vec<String>,
+}
+
+/// The index read without copying its entries.
+#[derive(Deserialize)]
+struct Light<'a> {
+    version: u32,
+    #[serde(borrow)]
+    rescanned: Option<&'a str>,
+    #[serde(borrow)]
+    due: LightEntries<'a>,
+}
+
+struct LightEntries<'a>(Vec<(&'a str, Option<&'a str>)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for LightEntries<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for V<'a> {
+            type Value = LightEntries<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of game id to time or null")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<LightEntries<'a>, A::Error> {
+                let mut v = Vec::new();
+                while let Some(e) = m.next_entry::<&'de str, Option<&'de str>>()? {
+                    v.push(e);
+                }
+                Ok(LightEntries(v))
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
 }
 
 /// Decides whether this run must load every game, warning when the index cannot be used.
 pub fn plan(home: &Path, now: DateTime<Utc>, warnings: &mut Vec<String>, any_game: bool) -> Plan {
-    let (index, rewrite) = match load(home) {
-        Ok(Some(ix)) => (ix, false),
-        Ok(None) => {
-            if any_game {
+    let unusable = |warnings: &mut Vec<String>, e: String| {
+        warnings.push(format!(
+            "{DUE_FILE} cannot be used ({e}): rebuilt from the ledgers (every game is loaded once)"
+        ));
+    };
+    let bytes = match std::fs::read(home.join(DUE_FILE)) {
+        Ok(b) => b,
+        Err(e) => {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                unusable(warnings, e.to_string());
+            } else if any_game {
                 warnings.push(format!(
                     "{DUE_FILE} is missing: rebuilt from the ledgers (every game is loaded once)"
                 ));
             }
-            (DueIndex::default(), true)
-        }
-        Err(e) => {
-            warnings.push(format!(
-                "{DUE_FILE} cannot be used ({e}): rebuilt from the ledgers (every game is loaded once)"
-            ));
-            (DueIndex::default(), true)
+            return Plan::rebuild();
         }
     };
-    let last = index
-        .rescanned
+    let now_s = stamp(now);
+    // A file with escapes in its strings cannot be read without copies: it is read in full.
+    let (rescanned, count, mut due_now) = match serde_json::from_slice::<Light>(&bytes) {
+        Ok(l) if l.version == VERSION => {
+            let due: Vec<String> = l
+                .due
+                .0
+                .iter()
+                .filter(|(_, t)| t.is_some_and(|t| at_or_before(t, &now_s, now)))
+                .map(|(id, _)| id.to_string())
+                .collect();
+            (l.rescanned.map(str::to_string), l.due.0.len(), due)
+        }
+        _ => match parse(&bytes) {
+            Ok(ix) => {
+                let due = ix
+                    .due
+                    .iter()
+                    .filter(|(_, t)| t.as_deref().is_some_and(|t| at_or_before(t, &now_s, now)))
+                    .map(|(id, _)| id.clone())
+                    .collect();
+                (ix.rescanned.clone(), ix.due.len(), due)
+            }
+            Err(e) => {
+                unusable(warnings, e);
+                return Plan::rebuild();
+            }
+        },
+    };
+    due_now.sort();
+    due_now.dedup();
+    let last = rescanned
         .as_deref()
         .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
         .map(|t| t.with_timezone(&Utc));
     // A clock that went back also rescans: entries never depend on it, but a rescan is cheap
     // insurance against a scan time from the future that would postpone the next one.
-    let full =
-        rewrite || last.is_none_or(|t| now < t || now - t >= chrono::Duration::hours(RESCAN_HOURS));
+    let full = last.is_none_or(|t| now < t || now - t >= chrono::Duration::hours(RESCAN_HOURS));
     Plan {
-        index,
+        bytes,
+        parsed: std::cell::OnceCell::new(),
         full,
-        rewrite,
+        rewrite: false,
+        count,
+        due_now,
     }
 }
 
+fn parse(bytes: &[u8]) -> Result<DueIndex, String> {
+    let ix: DueIndex = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    if ix.version != VERSION {
+        return Err(format!(
+            "version {} (this dustmail writes {VERSION})",
+            ix.version
+        ));
+    }
+    Ok(ix)
+}
+
 impl Plan {
+    fn rebuild() -> Plan {
+        Plan {
+            bytes: Vec::new(),
+            parsed: std::cell::OnceCell::from(DueIndex::default()),
+            full: true,
+            rewrite: true,
+            count: 0,
+            due_now: Vec::new(),
+        }
+    }
+
+    /// The index in full (read once, on first use).
+    pub fn index(&self) -> &DueIndex {
+        self.parsed
+            .get_or_init(|| parse(&self.bytes).unwrap_or_default())
+    }
+
+    pub fn into_index(self) -> DueIndex {
+        self.index();
+        self.parsed.into_inner().unwrap_or_default()
+    }
+
     /// Must `id` be loaded by a run at `now`? A missing or unreadable entry means yes.
     pub fn is_due(&self, id: &str, now: DateTime<Utc>) -> bool {
         if self.full {
             return true;
         }
-        match self.index.due.get(id) {
+        match self.index().due.get(id) {
             None => true,
             Some(None) => false,
             Some(Some(t)) => at_or_before(t, &stamp(now), now),
         }
-    }
-
-    /// The indexed games due at `now`, sorted.
-    pub fn due_ids(&self, now: DateTime<Utc>) -> Vec<String> {
-        let now_s = stamp(now);
-        self.index
-            .due
-            .iter()
-            .filter(|(_, t)| t.as_deref().is_some_and(|t| at_or_before(t, &now_s, now)))
-            .map(|(id, _)| id.clone())
-            .collect()
     }
 }
 

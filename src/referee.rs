@@ -2690,7 +2690,7 @@ fn deadlines<G: Game>(
     );
     // With as many entries as game directories, the loaded and the due games are all there is
     // to visit; otherwise the directory is listed and a game without an entry is due.
-    let listed = plan.full || subdirs != Some(plan.index.due.len() as u64);
+    let listed = plan.full || subdirs != Some(plan.count as u64);
     let mut ids: Vec<String> = if listed {
         match std::fs::read_dir(ctx.home.games()) {
             Ok(rd) => rd
@@ -2700,7 +2700,11 @@ fn deadlines<G: Game>(
             Err(_) => return Ok(()),
         }
     } else {
-        games.keys().cloned().chain(plan.due_ids(ctx.now)).collect()
+        games
+            .keys()
+            .cloned()
+            .chain(plan.due_now.iter().cloned())
+            .collect()
     };
     ids.sort();
     ids.dedup();
@@ -2858,7 +2862,7 @@ fn check_due_entry<G: Game>(
     g: &Loaded<G::State>,
     sum: &mut RunSummary,
 ) {
-    let Some(have) = plan.index.due.get(&g.id) else {
+    let Some(have) = plan.index().due.get(&g.id) else {
         return;
     };
     let want = crate::due::entry(crate::due::next_due(ctx.game, &g.created, &g.derived));
@@ -2880,13 +2884,17 @@ fn check_due_entry<G: Game>(
 fn update_due_index<G: Game>(
     ctx: &Ctx<G>,
     games: &BTreeMap<String, Loaded<G::State>>,
-    mut plan: crate::due::Plan,
+    plan: crate::due::Plan,
     ids: &[String],
     broken: &[String],
     sum: &mut RunSummary,
 ) {
-    let ix = &mut plan.index;
-    let mut changed = plan.rewrite;
+    let (full, mut changed) = (plan.full, plan.rewrite);
+    if !changed && !full && games.is_empty() && broken.is_empty() {
+        // Idle: nothing to update, and the index need not be read in full.
+        return;
+    }
+    let mut ix = plan.into_index();
     for g in games.values() {
         let e = crate::due::entry(crate::due::next_due(ctx.game, &g.created, &g.derived));
         if ix.due.get(&g.id) != Some(&e) {
@@ -2899,14 +2907,14 @@ fn update_due_index<G: Game>(
         // a game directory removed by hand is forgotten).
         changed |= ix.due.remove(id).is_some();
     }
-    if plan.full {
+    if full {
         ix.due
             .retain(|id| ids.binary_search_by(|k| k.as_str().cmp(id)).is_ok());
         ix.rescanned = Some(ctx.now.to_rfc3339());
         changed = true;
     }
     if changed {
-        if let Err(e) = crate::due::save(&ctx.home.root, ix) {
+        if let Err(e) = crate::due::save(&ctx.home.root, &ix) {
             // A stale index could hide a due game: without one, the next run loads them all.
             let _ = std::fs::remove_file(ctx.home.root.join(crate::due::DUE_FILE));
             sum.warnings.push(format!(
