@@ -8,6 +8,7 @@ pub mod cli;
 pub mod config;
 pub mod crypto;
 pub mod dedup;
+pub mod due;
 pub mod dust_tactics;
 pub mod game;
 pub mod hidden;

@@ -1141,7 +1141,7 @@ pub fn replay_game<G: Game>(
     let data = std::fs::read(&log).map_err(io_err(&log.display().to_string()))?;
     let secret = read_secret(&dir)?;
     let hidden = crate::hidden::read_hidden(&dir).map_err(RefereeError::Usage)?;
-    let (_, d, sum) = replay_bytes(
+    let (created, d, sum) = replay_bytes(
         game,
         edges,
         ledger::LOG_FILE,
@@ -1167,6 +1167,8 @@ pub fn replay_game<G: Game>(
             }
         }
     }
+    let want = crate::due::entry(crate::due::next_due(game, &created, &d));
+    crate::due::check(&home.root, id, &want).map_err(RefereeError::Verify)?;
     Ok(sum)
 }
 
@@ -1326,6 +1328,9 @@ pub fn create_team_game<G: Game>(
         snapshot_stale: false,
         pending: Vec::new(),
     };
+    let due = crate::due::next_due(ctx.game, &loaded.created, &loaded.derived);
+    crate::due::set_entry(&ctx.home.root, &id, Some(crate::due::entry(due)))
+        .map_err(io_err(crate::due::DUE_FILE))?;
     for p in &loaded.created.players {
         let text = render_with_board(
             ctx,
@@ -1839,6 +1844,9 @@ pub struct RunSummary {
     pub warnings: Vec<String>,
     /// Games whose ledger or snapshot cannot be read or verified (their mails stay in new/).
     pub broken: Vec<String>,
+    /// Games read from disk by this run (for mails or because they were due: see
+    /// [`crate::due`]); an idle run with an up-to-date index reads none.
+    pub loaded: usize,
 }
 
 /// Processes every mail in `<maildir>/new` (sorted by name), then deadlines.
@@ -2007,8 +2015,8 @@ fn sync_filesystems(paths: &[PathBuf]) -> Result<(), RefereeError> {
 }
 
 /// After an interrupted run: the mails of deadline defaults (which no Maildir mail brings back)
-/// that run may have staged and lost are queued again. Every game is loaded; the run's
-/// deadline pass needs them all anyway.
+/// that run may have staged and lost are queued again. Every game is loaded (so the deadline
+/// pass re-indexes them all: the due-time index may be older than that run's ledger lines).
 fn recover_deadline_mails<G: Game>(
     ctx: &Ctx<G>,
     games: &mut BTreeMap<String, Loaded<G::State>>,
@@ -2106,6 +2114,7 @@ fn try_load<G: Game>(
             "game {id}: completed the round-end / end-of-game lines of a step an interrupted run had begun"
         ));
     }
+    sum.loaded += 1;
     Ok(Some(g))
 }
 
@@ -2462,7 +2471,14 @@ pub fn control_game<G: Game>(
         signed: None,
         n,
     };
+    // The game's due time changes: its entry goes first (no entry: due), so a crash between
+    // the ledger line and the new entry cannot hide the game from the next run.
+    let root = &ctx.home.root;
+    crate::due::set_entry(root, id, None).map_err(io_err(crate::due::DUE_FILE))?;
     append_control(ctx, &mut g, c)?;
+    let due = crate::due::next_due(ctx.game, &g.created, &g.derived);
+    crate::due::set_entry(root, id, Some(crate::due::entry(due)))
+        .map_err(io_err(crate::due::DUE_FILE))?;
     Ok(understood)
 }
 
@@ -2778,28 +2794,66 @@ fn complete_interrupted_step<S: Serialize>(g: &mut Loaded<S>) -> Result<bool, Re
     Ok(true)
 }
 
-/// Reminders before a deadline and defaults after deadline + grace, for every game of the home.
+/// Reminders before a deadline and defaults after deadline + grace, for every game of the home
+/// that is already loaded or due by the due-time index ([`crate::due`]), which is then updated.
 fn deadlines<G: Game>(
     ctx: &Ctx<G>,
     games: &mut BTreeMap<String, Loaded<G::State>>,
     sum: &mut RunSummary,
 ) -> Result<(), RefereeError> {
-    let mut ids: Vec<String> = match std::fs::read_dir(ctx.home.games()) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok())
-            .filter_map(|e| e.file_name().into_string().ok())
-            .collect(),
-        Err(_) => return Ok(()),
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = std::fs::metadata(ctx.home.games()) else {
+        return Ok(());
+    };
+    // A directory's link count is 2 + its subdirectories (ext4, xfs, tmpfs); 1 where not kept.
+    let subdirs = meta.nlink().checked_sub(2);
+    let plan = crate::due::plan(
+        &ctx.home.root,
+        ctx.now,
+        &mut sum.warnings,
+        subdirs != Some(0),
+    );
+    // With as many entries as game directories, the loaded and the due games are all there is
+    // to visit; otherwise the directory is listed and a game without an entry is due.
+    let listed = plan.full || subdirs != Some(plan.count as u64);
+    let mut ids: Vec<String> = if listed {
+        match std::fs::read_dir(ctx.home.games()) {
+            Ok(rd) => rd
+                .filter_map(|e| e.ok())
+                .filter_map(|e| e.file_name().into_string().ok())
+                .collect(),
+            Err(_) => return Ok(()),
+        }
+    } else {
+        games
+            .keys()
+            .cloned()
+            .chain(plan.due_now.iter().cloned())
+            .collect()
     };
     ids.sort();
-    for id in ids {
+    ids.dedup();
+    let mut broken_ids: Vec<String> = Vec::new();
+    for id in &ids {
+        let id = id.clone();
         if !games.contains_key(&id) {
+            if !plan.is_due(&id, ctx.now) {
+                continue;
+            }
             match try_load(ctx, &id, sum) {
                 Ok(Some(g)) => {
+                    check_due_entry(ctx, &plan, &g, sum);
                     games.insert(id.clone(), g);
                 }
-                Ok(None) => continue,
+                Ok(None) => {
+                    // A game directory removed by hand: its entry goes too.
+                    if !ctx.home.game_dir(&id).join(ledger::LOG_FILE).exists() {
+                        broken_ids.push(id.clone());
+                    }
+                    continue;
+                }
                 Err(e) => {
+                    broken_ids.push(id.clone());
                     let msg = format!("game {id}: {e}");
                     if !sum.broken.contains(&msg) {
                         sum.broken.push(msg);
@@ -2921,7 +2975,79 @@ fn deadlines<G: Game>(
             }
         }
     }
+    update_due_index(ctx, games, plan, &ids, &broken_ids, sum);
     Ok(())
+}
+
+/// A game the deadline pass loaded has not changed in this run: an entry that differs from
+/// what its ledger gives is wrong (hand-edited, or written by a bug) and is corrected.
+fn check_due_entry<G: Game>(
+    ctx: &Ctx<G>,
+    plan: &crate::due::Plan,
+    g: &Loaded<G::State>,
+    sum: &mut RunSummary,
+) {
+    let Some(have) = plan.index().due.get(&g.id) else {
+        return;
+    };
+    let want = crate::due::entry(crate::due::next_due(ctx.game, &g.created, &g.derived));
+    if !g.snapshot_stale && *have != want {
+        sum.warnings.push(format!(
+            "{}: the entry of game {} was {}, its ledger gives {}: corrected",
+            crate::due::DUE_FILE,
+            g.id,
+            have.as_deref().unwrap_or("null"),
+            want.as_deref().unwrap_or("null")
+        ));
+    }
+}
+
+/// Records the due time of every game this run loaded (and so may have changed), forgets broken
+/// and removed games (after a full scan: every game not listed), and writes the index if anything changed. Written
+/// before the run's last commit, whose sync makes it durable with the snapshots; a run
+/// interrupted before that commit makes the next one load every game (`recover_deadline_mails`).
+fn update_due_index<G: Game>(
+    ctx: &Ctx<G>,
+    games: &BTreeMap<String, Loaded<G::State>>,
+    plan: crate::due::Plan,
+    ids: &[String],
+    broken: &[String],
+    sum: &mut RunSummary,
+) {
+    let (full, mut changed) = (plan.full, plan.rewrite);
+    if !changed && !full && games.is_empty() && broken.is_empty() {
+        // Idle: nothing to update, and the index need not be read in full.
+        return;
+    }
+    let mut ix = plan.into_index();
+    for g in games.values() {
+        let e = crate::due::entry(crate::due::next_due(ctx.game, &g.created, &g.derived));
+        if ix.due.get(&g.id) != Some(&e) {
+            ix.due.insert(g.id.clone(), e);
+            changed = true;
+        }
+    }
+    for id in broken {
+        // No entry: due, so a broken game is reported by every run, as before the index (and
+        // a game directory removed by hand is forgotten).
+        changed |= ix.due.remove(id).is_some();
+    }
+    if full {
+        ix.due
+            .retain(|id| ids.binary_search_by(|k| k.as_str().cmp(id)).is_ok());
+        ix.rescanned = Some(ctx.now.to_rfc3339());
+        changed = true;
+    }
+    if changed {
+        if let Err(e) = crate::due::save(&ctx.home.root, &ix) {
+            // A stale index could hide a due game: without one, the next run loads them all.
+            let _ = std::fs::remove_file(ctx.home.root.join(crate::due::DUE_FILE));
+            sum.warnings.push(format!(
+                "cannot write {} ({e}): the next run loads every game",
+                crate::due::DUE_FILE
+            ));
+        }
+    }
 }
 
 /// `show --format json`: the game's view plus `round` and `awaiting`.
