@@ -728,7 +728,7 @@ fn show(home: &Home, game: &str, format: Format, as_side: Option<&str>) -> Resul
     }
     let config = Config::load(home).map_err(|e| usage(e.to_string()))?;
     let templates = home_templates(home, &config)?;
-    let (mut ctx, pic) = crate::report::show_context(&dt, &Edges::real(), &g, as_side)?;
+    let (mut ctx, pic) = crate::report::show_context(&dt, &g, as_side)?;
     let png = || -> Result<Vec<u8>, Failure> {
         let pic = pic
             .as_ref()

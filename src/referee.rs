@@ -1014,12 +1014,10 @@ struct GameAt<S> {
     ledger: PathBuf,
 }
 
-/// A step whose mails are still to be rendered: the entries it appended (with their heads) and
-/// the state it started from.
+/// A step whose mails are still to be rendered: the entries it appended (with their heads).
 struct PendingMails<S> {
     game: GameAt<S>,
     entries: Vec<(Entry, Head)>,
-    before: Option<S>,
     /// Its refusal is not sent: the sender is a stranger answered lately (`stranger_replies`).
     /// Kept out of the ledger, whose lines must not depend on the strangers' file.
     quiet: bool,
@@ -1423,7 +1421,7 @@ fn render_with_board<G: Game>(
     let pic = ctx
         .config
         .board_pictures
-        .then(|| report::mail_picture(&view, None, Some(side), &[], &file))
+        .then(|| report::mail_picture(&view, Some(side), &[], &file))
         .flatten();
     let mut atts = vec![];
     if let Some((img, a)) = pic {
@@ -1521,14 +1519,13 @@ fn plain_refusal<G: Game>(
 
 /// The mails about one step: the entries it appended (submission or deadline, then round ends
 /// and the end of the game), each with its head. Used after appending and after a crash.
-/// `before` is the state the step started from when the caller has it (a live run); without it
-/// (re-queueing after a crash) it is replayed from the ledger. `parallel_pictures` draws the
-/// readers' pictures in threads of their own (not when steps are already rendered in parallel).
+/// `parallel_pictures` draws the readers' pictures in threads of their own (not when steps are
+/// already rendered in parallel). The pictures need no earlier state: the step's typed events
+/// carry the squares of its paths and lines of fire.
 fn step_mails<G: Game>(
     ctx: &Ctx<G>,
     g: &GameAt<G::State>,
     entries: &[(Entry, Head)],
-    before: Option<&G::State>,
     parallel_pictures: bool,
 ) -> Result<Vec<(String, Mail)>, RefereeError> {
     let mut out = Vec::new();
@@ -1604,17 +1601,6 @@ fn step_mails<G: Game>(
     let happenings: Vec<crate::game::Happening> =
         steps.iter().flat_map(|s| s.happenings.clone()).collect();
     let state = &g.derived.state;
-    // Where units stood before the step, for the picture's paths and wrecks: only games whose
-    // view has a board get a picture, so only they pay for the replay of the ledger prefix.
-    let has_board = ctx.game.view(&g.derived.state, None).get("board").is_some();
-    // A live run passes the state in hand: replaying the ledger here would make every mail
-    // cost more as the game grows.
-    let before = match before {
-        Some(b) => Some(b.clone()),
-        None => has_board
-            .then(|| report::state_before(ctx.game, ctx.edges, &g.ledger, n))
-            .flatten(),
-    };
     let deadline = deadline_of(&g.created, &g.derived).map(|d| d.to_rfc3339());
     let round = ctx.game.round(state);
     // The log as far as this step (a batch run renders later, when refusals may follow it).
@@ -1644,32 +1630,23 @@ fn step_mails<G: Game>(
         .collect();
     let readers: Vec<&Player> = players.iter().chain(&observers).collect();
     let side_of = |p: &Player| (!p.side.is_empty()).then_some(p.side.clone());
-    let views: Vec<(serde_json::Value, Option<serde_json::Value>)> = readers
+    let views: Vec<serde_json::Value> = readers
         .iter()
-        .map(|p| {
-            let side = side_of(p);
-            (
-                ctx.game.view(state, side.as_deref()),
-                before.as_ref().map(|b| ctx.game.view(b, side.as_deref())),
-            )
-        })
+        .map(|p| ctx.game.view(state, side_of(p).as_deref()))
         .collect();
     // The pictures are most of a report's cost and independent of each other: drawn in
     // parallel, one thread per reader. A picture that fails (or a thread that panics) leaves
     // that report with the text board, which every report carries anyway.
     let file = format!("{id}-board-{n}.png");
     let draw = ctx.config.board_pictures;
-    let picture =
-        |p: &Player,
-         side: Option<String>,
-         (view, before_view): &(serde_json::Value, Option<serde_json::Value>)| {
-            if !draw {
-                return None;
-            }
-            // Each reader's picture draws only the happenings they may see.
-            let seen = report::visible(&happenings, side.as_deref(), Some(&p.address));
-            report::mail_picture(view, before_view.as_ref(), side.as_deref(), &seen, &file)
-        };
+    let picture = |p: &Player, side: Option<String>, view: &serde_json::Value| {
+        if !draw {
+            return None;
+        }
+        // Each reader's picture draws only the happenings they may see.
+        let seen = report::visible(&happenings, side.as_deref(), Some(&p.address));
+        report::mail_picture(view, side.as_deref(), &seen, &file)
+    };
     let pictures: Vec<Option<(serde_json::Value, Vec<Attachment>)>> = if !parallel_pictures {
         readers
             .iter()
@@ -1692,7 +1669,7 @@ fn step_mails<G: Game>(
                 .collect()
         })
     };
-    for ((p, (view, _)), picture) in readers.into_iter().zip(views).zip(pictures) {
+    for ((p, view), picture) in readers.into_iter().zip(views).zip(pictures) {
         let side = (!p.side.is_empty()).then_some(p.side.as_str());
         let mut v = report::report_context(&report::ReportInput {
             game: id,
@@ -2177,7 +2154,7 @@ fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), 
         }
         return Ok(());
     }
-    for (id, m) in step_mails(ctx, &g.at(), &step, None, true)? {
+    for (id, m) in step_mails(ctx, &g.at(), &step, true)? {
         queue(ctx, &id, &m)?;
     }
     Ok(())
@@ -2371,7 +2348,6 @@ fn submit_block<G: Game>(
     if refusal.is_some() {
         crate::audit::digest_if_unregistered(ctx.edges, &g.created, &g.derived, &mut sub);
     }
-    let mut before = None;
     if refusal.is_some() {
         sum.refused += 1;
     } else {
@@ -2381,7 +2357,7 @@ fn submit_block<G: Game>(
         if new_state != g.derived.state {
             g.derived.last_step_at = sub.at.clone();
         }
-        before = Some(std::mem::replace(&mut g.derived.state, new_state));
+        g.derived.state = new_state;
         if let Some((key, a)) = signed {
             g.derived.last_seq.insert(key.clone(), body.seq);
             note_absence(&mut g.derived, key, &a);
@@ -2392,7 +2368,7 @@ fn submit_block<G: Game>(
         }
     }
     g.derived.mails.record(&inc.sha256, bi, n);
-    append_step(ctx, g, Event::Submission(Box::new(sub)), before)
+    append_step(ctx, g, Event::Submission(Box::new(sub)))
 }
 
 /// A block signed by the referee's key: control commands, one per line.
@@ -2577,7 +2553,6 @@ fn append_step<G: Game>(
     ctx: &Ctx<G>,
     g: &mut Loaded<G::State>,
     event: Event,
-    before: Option<G::State>,
 ) -> Result<(), RefereeError> {
     let step = match &event {
         Event::Submission(s) if s.accepted => Some(s.step.clone()),
@@ -2604,18 +2579,11 @@ fn append_step<G: Game>(
     let pending = PendingMails {
         game: g.at(),
         entries: appended,
-        before,
         quiet: false,
     };
     // A batch run renders the mails at its commit, before anything is made durable.
     if g.ledger.syncs_each() {
-        for (id, m) in step_mails(
-            ctx,
-            &pending.game,
-            &pending.entries,
-            pending.before.as_ref(),
-            true,
-        )? {
+        for (id, m) in step_mails(ctx, &pending.game, &pending.entries, true)? {
             queue(ctx, &id, &m)?;
         }
     } else {
@@ -2636,7 +2604,7 @@ fn render_pending<G: Game>(
         .min(MAX_RENDER_THREADS)
         .min(pending.len());
     let render = |p: &PendingMails<G::State>, parallel| {
-        let mut mails = step_mails(ctx, &p.game, &p.entries, p.before.as_ref(), parallel)?;
+        let mut mails = step_mails(ctx, &p.game, &p.entries, parallel)?;
         if p.quiet {
             mails.retain(|(id, _)| !id.ends_with("-refusal"));
         }
@@ -2915,7 +2883,7 @@ fn deadlines<G: Game>(
                     |gm, s, dice| gm.default_for(s, &side, dice),
                 )
                 .map_err(RefereeError::Io)?;
-                let before = std::mem::replace(&mut g.derived.state, st);
+                g.derived.state = st;
                 g.derived.last_step_at = ctx.now.to_rfc3339();
                 g.derived.steps = cause.steps;
                 sum.defaults += 1;
@@ -2931,7 +2899,6 @@ fn deadlines<G: Game>(
                         cause_sig: cause.sig,
                         step,
                     })),
-                    Some(before),
                 )?;
             } else if ctx.now >= remind_at && ctx.now < due {
                 let Some(a) = awaiting.iter().find(|a| a.side == side) else {

@@ -413,14 +413,8 @@ pub fn drawing(happenings: &[Happening]) -> Drawing {
 
 /// The picture of a view, with the movement, lines of fire and destroyed units of
 /// `happenings` ([`drawing`]). `None` when the view has no board (a game other than Dust
-/// Tactics). `_before`, the view before the step, is no longer needed: the events carry their
-/// squares.
-pub fn picture(
-    view: &Value,
-    _before: Option<&Value>,
-    ours: Option<&str>,
-    happenings: &[Happening],
-) -> Option<Picture> {
+/// Tactics). No earlier view is needed: the events carry their squares.
+pub fn picture(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Option<Picture> {
     let board: Board = serde_json::from_value(view.get("board")?.clone()).ok()?;
     let mut pic = Picture::new(board);
     pic.sides = view
@@ -503,12 +497,11 @@ pub fn board_attachments(png: &[u8], name: &str) -> Vec<Attachment> {
 /// carries the text board only.
 pub fn mail_picture(
     view: &Value,
-    before: Option<&Value>,
     side: Option<&str>,
     happenings: &[Happening],
     file_name: &str,
 ) -> Option<(Value, Vec<Attachment>)> {
-    let pic = picture(view, before, side, happenings)?;
+    let pic = picture(view, side, happenings)?;
     let png = crate::picture::png(&pic).ok()?;
     Some((
         board_img(&format!("cid:{BOARD_CID}"), &pic),
@@ -584,20 +577,9 @@ pub fn step_report(entries: &[Entry]) -> Option<StepReport> {
     })
 }
 
-/// The game state after the ledger lines before `seq` (a replay of that prefix with its
-/// recorded dice), for drawing where units came from. `None` if it cannot be derived.
-pub fn state_before<G: Game>(game: &G, edges: &Edges, log: &Path, seq: u64) -> Option<G::State> {
-    let entries = ledger::read_all(log).ok()?;
-    let prefix: Vec<Entry> = entries.into_iter().filter(|e| e.seq < seq).collect();
-    crate::referee::replay(game, edges, "log.jsonl", &prefix, DiceMode::Recorded)
-        .ok()
-        .map(|(_, d, _)| d.state)
-}
-
 /// `show`: the report a side (or the referee) would get now, about the last step.
 pub fn show_context<G: Game>(
     game: &G,
-    edges: &Edges,
     g: &Loaded<G::State>,
     side: Option<&str>,
 ) -> Result<(Value, Option<Picture>), RefereeError> {
@@ -619,13 +601,8 @@ pub fn show_context<G: Game>(
         _ => None,
     });
     let view = game.view(&g.derived.state, side);
-    let before = if steps.is_empty() {
-        None
-    } else {
-        state_before(game, edges, g.ledger.path(), seq).map(|s| game.view(&s, side))
-    };
     let happenings: Vec<Happening> = steps.iter().flat_map(|s| s.happenings.clone()).collect();
-    let pic = picture(&view, before.as_ref(), side, &happenings);
+    let pic = picture(&view, side, &happenings);
     let ctx = report_context(&ReportInput {
         game: &g.id,
         side,
@@ -678,15 +655,15 @@ pub fn replay_page<G: Game>(
 ) -> Result<String, RefereeError> {
     let entries = ledger::read_all(g.ledger.path())?;
     let mut frames: Vec<Value> = Vec::new();
-    let mut prev_view: Option<Value> = entries
+    let start_view: Option<Value> = entries
         .first()
         .and_then(|e| match &e.event {
             Event::Created(c) => game.setup(&c.setup).ok(),
             _ => None,
         })
         .map(|s| game.view(&s, None));
-    if let Some(v) = &prev_view {
-        let svg = picture(v, None, None, &[]).map(|p| crate::picture::svg(&p));
+    if let Some(v) = &start_view {
+        let svg = picture(v, None, &[]).map(|p| crate::picture::svg(&p));
         frames.push(
             json!({"n": 0, "event_id": 1, "what": "the game is created", "round": v.get("round"),
                            "happenings": [], "revealed": [], "svg": svg, "roster": roster(v)}),
@@ -704,8 +681,7 @@ pub fn replay_page<G: Game>(
         let (_, d, _) =
             crate::referee::replay(game, edges, "log.jsonl", &upto, DiceMode::Recorded)?;
         let view = game.view(&d.state, None);
-        let svg = picture(&view, prev_view.as_ref(), None, &step.happenings)
-            .map(|p| crate::picture::svg(&p));
+        let svg = picture(&view, None, &step.happenings).map(|p| crate::picture::svg(&p));
         let revealed: Vec<Value> = revealed_of(group)
             .into_iter()
             .map(|(round, key)| json!({"round": round, "key": key}))
@@ -720,7 +696,6 @@ pub fn replay_page<G: Game>(
             "happenings": happenings_json(&step.happenings), "revealed": revealed,
             "svg": svg, "roster": roster(&view),
         }));
-        prev_view = Some(view);
     }
     let count = frames.len();
     for (i, f) in frames.iter_mut().enumerate() {

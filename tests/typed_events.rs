@@ -78,7 +78,7 @@ fn the_picture_draws_moves_fire_and_wrecks_with_every_sentence_blanked() {
                 ..h
             })
             .collect();
-        let pic = dustmail::report::picture(&view, None, None, &blank).expect("a board");
+        let pic = dustmail::report::picture(&view, None, &blank).expect("a board");
         assert_eq!(pic.path.len() >= 2, moved > 0, "line {seq}: {:?}", pic.path);
         assert_eq!(pic.fire.len(), fired, "line {seq}");
         assert_eq!(!pic.destroyed.is_empty(), destroyed > 0, "line {seq}");
@@ -360,7 +360,7 @@ fn a_happening_for_one_side_reaches_only_that_side() {
     // `show --as SIDE` shows what that side's report shows; the referee's `show` shows all.
     let g = referee::load_game(&Secret, &h.edges, &h.home, ID).unwrap();
     let shown = |side: Option<&str>| {
-        let (ctx, _) = dustmail::report::show_context(&Secret, &h.edges, &g, side).unwrap();
+        let (ctx, _) = dustmail::report::show_context(&Secret, &g, side).unwrap();
         serde_json::to_string(&ctx).unwrap()
     };
     assert!(!shown(Some("axis")).contains(CARD));
