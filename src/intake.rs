@@ -163,6 +163,26 @@ pub fn read_mail_file(path: &Path, max: usize) -> Result<Vec<u8>, Unread> {
     Ok(buf)
 }
 
+/// The name a processed mail gets in maildir/cur: Maildir readers (mutt, dovecot, the
+/// `maildir` crate) expect `NAME:2,FLAGS` there. A name that already carries `:2,…` keeps it
+/// (its flags are the deliverer's); any other gets `:2,S` (seen: the referee has read it).
+///
+/// Why not the `maildir` crate for listing new/ and moving to cur/: its `list_new` returns
+/// symlinks and directories alike and reads a mail whole through `File::open` (which follows
+/// symlinks), so the size and symlink checks of [`read_mail_file`] would stay ours anyway; its
+/// `move_new_to_cur_with_flags` renames `new/<id>` with the id cut before `:2,`, which fails
+/// for a name that already carries an info suffix (a mail moved back from cur/ for a re-run),
+/// and it reads names lossily as UTF-8; the move must also wait for the commit (one rename per
+/// mail after the sync, `commit` in referee.rs). What is left to do is this suffix.
+pub fn cur_name(name: &std::ffi::OsStr) -> std::ffi::OsString {
+    use std::os::unix::ffi::OsStrExt;
+    let mut out = name.to_os_string();
+    if !name.as_bytes().windows(3).any(|w| w == b":2,") {
+        out.push(":2,S");
+    }
+    out
+}
+
 /// Opens without following a symlink swapped in after the metadata check.
 fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
@@ -307,6 +327,14 @@ mod tests {
         ] {
             assert!(sendable_address(a), "{a}");
         }
+    }
+
+    #[test]
+    fn cur_names_carry_one_info_suffix() {
+        let n = |s: &str| cur_name(std::ffi::OsStr::new(s)).into_string().unwrap();
+        assert_eq!(n("1700000000.M1P2.host"), "1700000000.M1P2.host:2,S");
+        assert_eq!(n("1.mail:2,S"), "1.mail:2,S");
+        assert_eq!(n("x:2,FR"), "x:2,FR");
     }
 
     #[test]

@@ -2,9 +2,9 @@
 //!
 //! Where blocks are looked for (DESIGN §4): every text body (text/plain; HTML-only bodies are
 //! converted to text by [`html_to_text`], which keeps line breaks of `<br>`, `<p>`, `<div>` and
-//! `<pre>` and drops `<blockquote>` quotes), and every attachment that is text/plain or named
-//! `*.txt` / `*.asc`. Transfer encodings (quoted-printable, base64) and charsets (latin-1,
-//! UTF-16, …) are decoded by mail-parser first.
+//! `<pre>` and turns `<blockquote>` quotes into `> ` lines), and every attachment that is
+//! text/plain or named `*.txt` / `*.asc`. Transfer encodings (quoted-printable, base64) and
+//! charsets (latin-1, UTF-16, …) are decoded by mail-parser first.
 //!
 //! A block is an ORDERS marker line, the signed lines, the END ORDERS marker, optional blank
 //! lines, then SIGNATURE … END SIGNATURE (the base64 may be wrapped over several lines). Marker
@@ -367,121 +367,177 @@ impl Found {
     }
 }
 
-/// HTML → text for finding blocks: `<br>`, and the start and end of `<p>`, `<div>`, `<pre>`,
-/// `<li>`, `<tr>`, headings and tables break lines; whitespace collapses except inside `<pre>`;
-/// `<blockquote>` (quoted replies), `<head>`, `<style>`, `<script>` and comments are dropped;
-/// the common entities are decoded.
+/// HTML → text for finding blocks. The HTML is tokenized by html5ever (Servo's HTML parser:
+/// tags and attributes, comments, every named and numeric entity, raw text of `<script>` and
+/// `<style>`, CR/LF); what stays ours is which elements make lines. `<br>` and the start and
+/// end of `<p>`, `<div>`, `<pre>`, `<li>`, `<tr>`, headings and tables break lines (one line
+/// break each, never a blank line between paragraphs); whitespace collapses except inside
+/// `<pre>` (tabs kept); no line is ever wrapped; `<blockquote>` lines start with `> ` (one per
+/// level), so a block in a quoted reply is not a block; `<head>`, `<title>`, `<style>` and
+/// `<script>` are dropped; a no-break space is a space.
+///
+/// Why not html2text's renderer: it separates `<p>` paragraphs by a blank line (Outlook writes
+/// one `<p class=MsoNormal>` per line, so a pasted block would gain blank lines and fail its
+/// signature), expands tabs in `<pre>` and wraps link text in brackets; none of these is
+/// configurable in 0.17.
 pub fn html_to_text(html: &str) -> String {
-    let mut out = String::with_capacity(html.len());
+    use html5ever::tendril::StrTendril;
+    use html5ever::tokenizer::{BufferQueue, Tokenizer, TokenizerOpts};
+    let sink = HtmlLines::default();
+    sink.out.borrow_mut().reserve(html.len());
+    let tok = Tokenizer::new(
+        sink,
+        TokenizerOpts {
+            discard_bom: false,
+            ..TokenizerOpts::default()
+        },
+    );
+    let input = BufferQueue::default();
+    // A tendril holds at most 4 GiB: feed bounded pieces, cut at character boundaries.
     let mut rest = html;
-    let mut pre = 0u32;
-    let mut hidden = 0u32; // depth inside blockquote/head/style/script
-    let mut pending_space = false;
-    let newline = |out: &mut String, pending: &mut bool| {
-        *pending = false;
-        out.push('\n');
-    };
-    while let Some(c) = rest.chars().next() {
-        if let Some(after) = rest.strip_prefix("<!--") {
-            rest = after
-                .find("-->")
-                .and_then(|e| after.get(e + 3..))
-                .unwrap_or("");
-            continue;
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(1 << 20);
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
         }
-        if c == '<' {
-            let end = rest.find('>').unwrap_or(rest.len());
-            let tag = rest.get(1..end).unwrap_or("");
-            rest = rest.get(end + 1..).unwrap_or("");
-            let closing = tag.starts_with('/');
-            let name: String = tag
-                .trim_start_matches('/')
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric())
-                .collect::<String>()
-                .to_ascii_lowercase();
-            let self_closing = tag.ends_with('/');
-            match name.as_str() {
-                "blockquote" | "head" | "style" | "script" | "title" if !self_closing => {
-                    if closing {
-                        hidden = hidden.saturating_sub(1);
-                    } else {
-                        hidden += 1;
-                    }
-                }
-                "br" if hidden == 0 => newline(&mut out, &mut pending_space),
-                "pre" => {
-                    if hidden == 0 && !out.is_empty() && !out.ends_with('\n') {
-                        newline(&mut out, &mut pending_space);
-                    }
-                    if closing {
-                        pre = pre.saturating_sub(1);
-                    } else if !self_closing {
-                        pre += 1;
-                    }
-                }
-                "p" | "div" | "li" | "tr" | "table" | "ul" | "ol" | "h1" | "h2" | "h3" | "h4"
-                | "h5" | "h6" | "hr"
-                    if hidden == 0 && !out.is_empty() && !out.ends_with('\n') =>
-                {
-                    newline(&mut out, &mut pending_space)
-                }
-                _ => {}
-            }
-            continue;
-        }
-        let (text, len) = if c == '&' {
-            decode_entity(rest)
-        } else {
-            (Some(c), c.len_utf8())
-        };
-        rest = rest.get(len..).unwrap_or("");
-        if hidden > 0 {
-            continue;
-        }
-        match text {
-            Some('\r') if pre > 0 => {}
-            Some(ch) if pre > 0 => out.push(if ch == '\u{a0}' { ' ' } else { ch }),
-            Some(ch) if ch.is_whitespace() && ch != '\u{a0}' => pending_space = true,
-            Some(ch) => {
-                if pending_space && !out.is_empty() && !out.ends_with('\n') {
-                    out.push(' ');
-                }
-                pending_space = false;
-                out.push(if ch == '\u{a0}' { ' ' } else { ch });
-            }
-            None => {}
-        }
+        let (piece, tail) = rest.split_at(cut);
+        input.push_back(StrTendril::from_slice(piece));
+        rest = tail;
     }
-    out
+    let _ = tok.feed(&input);
+    tok.end();
+    tok.sink.out.take()
 }
 
-/// Decodes the entity at the start of `s` (which starts with `&`): the character and the
-/// number of bytes used. An unknown entity is kept as a literal `&`.
-fn decode_entity(s: &str) -> (Option<char>, usize) {
-    // Look for `;` in the first 12 bytes only (as bytes: byte 12 may fall inside a character,
-    // and searching the whole rest instead made `&` followed by accented text quadratic).
-    let Some(semi) = s.bytes().take(12).position(|b| b == b';') else {
-        return (Some('&'), 1);
-    };
-    let name = s.get(1..semi).unwrap_or("");
-    let ch = match name {
-        "nbsp" => Some('\u{a0}'),
-        "lt" => Some('<'),
-        "gt" => Some('>'),
-        "amp" => Some('&'),
-        "quot" => Some('"'),
-        "apos" => Some('\''),
-        _ => name
-            .strip_prefix("#x")
-            .or_else(|| name.strip_prefix("#X"))
-            .and_then(|h| u32::from_str_radix(h, 16).ok())
-            .or_else(|| name.strip_prefix('#').and_then(|d| d.parse().ok()))
-            .and_then(char::from_u32),
-    };
-    match ch {
-        Some(c) => (Some(c), semi + 1),
-        None => (Some('&'), 1),
+/// The most `> ` an HTML quote level puts before a line.
+const MAX_QUOTE_PREFIX: u32 = 8;
+
+/// The line-making state of [`html_to_text`] (html5ever's sink takes `&self`).
+#[derive(Default)]
+struct HtmlLines {
+    out: std::cell::RefCell<String>,
+    /// Depths inside `<pre>`, `<blockquote>` and hidden elements (head, title, style, script).
+    pre: std::cell::Cell<u32>,
+    quote: std::cell::Cell<u32>,
+    hidden: std::cell::Cell<u32>,
+    pending_space: std::cell::Cell<bool>,
+}
+
+impl HtmlLines {
+    fn at_line_start(out: &str) -> bool {
+        out.is_empty() || out.ends_with('\n')
+    }
+
+    /// Ends the current line unless it is empty.
+    fn break_line(&self) {
+        let mut out = self.out.borrow_mut();
+        if !Self::at_line_start(&out) {
+            out.push('\n');
+        }
+        self.pending_space.set(false);
+    }
+
+    fn push(&self, out: &mut String, c: char) {
+        if c != '\n' && Self::at_line_start(out) {
+            // At most this many `> `: one already unmakes a marker, and a mail of thousands of
+            // nested quotes must not make every line thousands of bytes long.
+            for _ in 0..self.quote.get().min(MAX_QUOTE_PREFIX) {
+                out.push_str("> ");
+            }
+        }
+        out.push(c);
+    }
+
+    fn text(&self, t: &str) {
+        if self.hidden.get() > 0 {
+            return;
+        }
+        let mut out = self.out.borrow_mut();
+        for c in t.chars() {
+            // A no-break space is kept (as a space): `&nbsp;&nbsp;move` is how clients indent.
+            let nbsp = c == '\u{a0}';
+            let c = if nbsp { ' ' } else { c };
+            if self.pre.get() > 0 {
+                self.push(&mut out, c);
+            } else if c.is_whitespace() && !nbsp {
+                self.pending_space.set(true);
+            } else {
+                if self.pending_space.get() && !Self::at_line_start(&out) {
+                    out.push(' ');
+                }
+                self.pending_space.set(false);
+                self.push(&mut out, c);
+            }
+        }
+    }
+
+    fn tag(&self, tag: &html5ever::tokenizer::Tag) -> html5ever::tokenizer::TokenSinkResult<()> {
+        use html5ever::tokenizer::states::RawKind;
+        use html5ever::tokenizer::{TagKind, TokenSinkResult};
+        let closing = tag.kind == TagKind::EndTag;
+        let depth = |d: &std::cell::Cell<u32>| {
+            if closing {
+                d.set(d.get().saturating_sub(1));
+            } else if !tag.self_closing {
+                d.set(d.get().saturating_add(1));
+            }
+        };
+        let name: &str = &tag.name;
+        match name {
+            // `<body>` ends a `<head>` left open (its end tag is optional).
+            "body" if !closing => self.hidden.set(0),
+            "head" | "title" | "style" | "script" => {
+                depth(&self.hidden);
+                // Their text is raw, as the HTML tree builder would have it read (a `<` in a
+                // script is not a tag).
+                let raw = match name {
+                    "script" => Some(RawKind::ScriptData),
+                    "title" => Some(RawKind::Rcdata),
+                    "style" => Some(RawKind::Rawtext),
+                    _ => None,
+                };
+                if let Some(kind) = raw.filter(|_| !closing) {
+                    return TokenSinkResult::RawData(kind);
+                }
+            }
+            _ if self.hidden.get() > 0 => {}
+            "br" => {
+                let mut out = self.out.borrow_mut();
+                self.push(&mut out, '\n');
+                self.pending_space.set(false);
+            }
+            "pre" => {
+                self.break_line();
+                depth(&self.pre);
+            }
+            "blockquote" => {
+                self.break_line();
+                depth(&self.quote);
+            }
+            "p" | "div" | "li" | "tr" | "table" | "ul" | "ol" | "h1" | "h2" | "h3" | "h4"
+            | "h5" | "h6" | "hr" => self.break_line(),
+            _ => {}
+        }
+        TokenSinkResult::Continue
+    }
+}
+
+impl html5ever::tokenizer::TokenSink for HtmlLines {
+    type Handle = ();
+
+    fn process_token(
+        &self,
+        token: html5ever::tokenizer::Token,
+        _line: u64,
+    ) -> html5ever::tokenizer::TokenSinkResult<()> {
+        use html5ever::tokenizer::{Token, TokenSinkResult};
+        match token {
+            Token::TagToken(tag) => return self.tag(&tag),
+            Token::CharacterTokens(t) => self.text(&t),
+            // Comments, doctypes, NUL characters and parse errors carry no orders.
+            _ => {}
+        }
+        TokenSinkResult::Continue
     }
 }
 

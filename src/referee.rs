@@ -1876,17 +1876,17 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
             }
             other => other?,
         };
-        let dest = match processed {
-            Disposition::Routed => cur_dir.clone(),
+        let name = path.file_name().unwrap_or_default();
+        let to = match processed {
+            // Maildir readers expect the `:2,` info suffix in cur/ (`:2,S`: seen).
+            Disposition::Routed => cur_dir.join(crate::intake::cur_name(name)),
             Disposition::Rejected => {
                 sum.rejected += 1;
-                ctx.home.rejected()
+                ctx.home.rejected().join(name)
             }
             // Its game cannot be read: the mail waits in new/ until the operator repairs it.
             Disposition::Keep => continue,
         };
-        let name = path.file_name().unwrap_or_default();
-        let to = dest.join(name);
         moves.push((path, to));
         let steps = (sum.accepted + sum.refused - steps_at_commit) as u32;
         // After a crash, a re-queued mail (its step replayed, its mails rendered again) is

@@ -343,7 +343,11 @@ fn the_referee_controls_by_mail_signed_with_its_key_each_line_on_its_own() {
     table.sink.clear();
     let cur = table.home.maildir().join("cur");
     let name = "boss@example.org-referee-1.eml";
-    std::fs::rename(cur.join(name), table.home.maildir().join("new").join(name)).unwrap();
+    std::fs::rename(
+        cur.join(format!("{name}:2,S")),
+        table.home.maildir().join("new").join(name),
+    )
+    .unwrap();
     let s = table.run("2026-03-01T10:30:00Z");
     assert_eq!(s.deduplicated, 1);
     assert_eq!(table.entries().len(), lines);

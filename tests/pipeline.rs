@@ -77,7 +77,11 @@ fn accepted_orders_are_recorded_receipted_reported_and_moved_to_cur() {
     );
 
     assert_eq!(in_dir(&h.maildir().join("new")), Vec::<String>::new());
-    assert_eq!(in_dir(&h.maildir().join("cur")), vec!["1.mail".to_string()]);
+    assert_eq!(
+        in_dir(&h.maildir().join("cur")),
+        vec!["1.mail:2,S".to_string()],
+        "moved to cur/ with the Maildir info suffix (seen)"
+    );
 }
 
 #[test]
@@ -310,7 +314,7 @@ fn a_wrong_key_is_refused_and_recorded() {
     assert!(m
         .text
         .contains("sign the text with the secret key you registered"));
-    assert_eq!(in_dir(&h.maildir().join("cur")), vec!["1".to_string()]);
+    assert_eq!(in_dir(&h.maildir().join("cur")), vec!["1:2,S".to_string()]);
 }
 
 #[test]
@@ -363,7 +367,7 @@ fn a_mail_left_in_new_after_a_crash_is_not_applied_twice_only_its_replies_requeu
     h.run(T0);
     let before = h.sink.get("g-toy-2-receipt").unwrap();
     h.sink.clear();
-    std::fs::remove_file(h.maildir().join("cur").join("1")).unwrap();
+    std::fs::remove_file(h.maildir().join("cur").join("1:2,S")).unwrap();
     h.drop_mail("1", &text);
     let sum = h.run(T0);
     assert_eq!((sum.accepted, sum.refused, sum.deduplicated), (0, 0, 1));
@@ -374,12 +378,12 @@ fn a_mail_left_in_new_after_a_crash_is_not_applied_twice_only_its_replies_requeu
         "the same receipt, same id"
     );
     assert!(h.sink.get("g-toy-2-report-axis").is_some());
-    assert_eq!(in_dir(&h.maildir().join("cur")), vec!["1".to_string()]);
+    assert_eq!(in_dir(&h.maildir().join("cur")), vec!["1:2,S".to_string()]);
     // Also when the snapshot was not written before the crash.
     h.sink.clear();
     std::fs::remove_file(h.home.game_dir(&g).join("snapshot.json")).unwrap();
     std::fs::rename(
-        h.maildir().join("cur").join("1"),
+        h.maildir().join("cur").join("1:2,S"),
         h.maildir().join("new").join("1"),
     )
     .unwrap();
@@ -833,7 +837,7 @@ fn a_game_whose_ledger_is_corrupt_keeps_its_mails_waiting_while_other_games_go_o
         vec!["1".to_string()],
         "waits for the repair"
     );
-    assert_eq!(in_dir(&h.maildir().join("cur")), vec!["2".to_string()]);
+    assert_eq!(in_dir(&h.maildir().join("cur")), vec!["2:2,S".to_string()]);
 }
 
 #[test]
@@ -854,7 +858,7 @@ fn a_line_torn_by_a_crash_is_removed_by_the_next_run_and_its_mail_processed_agai
     let line1_end = data.iter().position(|&b| b == b'\n').unwrap() + 1;
     let torn = &data[..line1_end + (data.len() - line1_end) / 2];
     std::fs::write(h.log(&g), torn).unwrap();
-    std::fs::rename(h.maildir().join("cur/1"), h.maildir().join("new/1")).unwrap();
+    std::fs::rename(h.maildir().join("cur/1:2,S"), h.maildir().join("new/1")).unwrap();
     h.sink.clear();
     // Readers report it…
     let err = dustmail::ledger::read_all(&h.log(&g))
