@@ -204,6 +204,7 @@ pub(crate) fn check_deadline<G: Game>(
 
 /// The rules of the refusals [`check_block`] makes: mechanical checks an auditor can redo.
 fn mechanical(rule: &str) -> bool {
+    // "DESIGN §4" is how ledgers written before the rules cited docs/orders.md name them.
     rule.starts_with("DESIGN §4")
         || rule.starts_with("the game ended")
         || rule.starts_with("docs/orders.md \"Referee commands\"")

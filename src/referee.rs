@@ -2196,7 +2196,7 @@ pub(crate) fn check_block<S>(
                     "side `{}` does not play in game {}",
                     body.side, created.game_id
                 ),
-                "DESIGN §4: the side: line names your side",
+                "docs/orders.md \"The signed block\": the side: line names your side",
                 format!("write one of: side: {}", sides.join(" | ")),
             ));
         }
@@ -2212,7 +2212,7 @@ pub(crate) fn check_block<S>(
                     "the signature does not verify against the key registered for side {} ({last_err})",
                     body.side
                 ),
-                "DESIGN §4: authority comes from the signature alone",
+                "docs/orders.md \"The signed block\": authority comes from the signature alone",
                 "sign the text with the secret key you registered (`dustmail sign --key YOURKEY FILE`) and do not edit it after signing",
             ));
         };
@@ -2243,7 +2243,7 @@ pub(crate) fn check_block<S>(
                 "seq {} is not greater than {last}, the last seq accepted from {whose}: this mail is a replay or stale",
                 body.seq
             ),
-            "DESIGN §4: seq is per player, strictly increasing",
+            "docs/orders.md \"The signed block\": seq is per player, strictly increasing",
             format!(
                 "if these are new orders, sign them again with seq: {}",
                 last.saturating_add(1)

@@ -152,7 +152,7 @@ fn route_blocks<G: Game>(
             inc,
             None,
             &inc.problems.join("\n"),
-            "DESIGN §4 signed orders",
+            "docs/orders.md \"The signed block\"",
             "paste the whole output of `dustmail sign` (ORDERS and SIGNATURE blocks) unchanged, outside any quoted text",
         )? {
             mi.refusals.push((reject_id(999), m));
@@ -167,7 +167,7 @@ fn route_blocks<G: Game>(
             inc,
             None,
             "no signed DUSTMAIL ORDERS block was found in your mail",
-            "DESIGN §4 signed orders",
+            "docs/orders.md \"The signed block\"",
             "sign your orders with `dustmail sign --key YOURKEY FILE` and paste the whole output (both blocks) into the mail body, not quoted",
         )? {
             mi.refusals.push((reject_id(0), m));
@@ -185,7 +185,7 @@ fn route_blocks<G: Game>(
                     inc,
                     None,
                     &e.to_string(),
-                    "DESIGN §4 signed orders: game:, side: and seq: lines, then commands",
+                    "docs/orders.md \"The signed block\": game:, side: and seq: lines, then commands",
                     "start the signed text with `game: ID`, `side: SIDE`, `seq: N`, a blank line, then your commands, and sign it again",
                 )? {
                     mi.refusals.push((reject_id(bi), m));
@@ -218,7 +218,7 @@ fn route_blocks<G: Game>(
                             "there is no game `{}` on this referee",
                             crate::intake::excerpt(&body.game, crate::intake::MAX_EXCERPT)
                         ),
-                        "DESIGN §4: the game: line names the game id given in your welcome mail",
+                        "docs/orders.md \"The signed block\": the game: line names the game id given in your welcome mail",
                         "copy the game id from the subject of your welcome or report mail (like g-1a2b3c4d) and sign again",
                     )? {
                         mi.refusals.push((reject_id(bi), m));

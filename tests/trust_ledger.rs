@@ -367,7 +367,7 @@ fn refused_copy_of_last_submission(
         r.step = Default::default();
         r.refusal = Some(dustmail::ledger::Refusal::new(
             "the signature does not verify against the key registered for side allies",
-            "DESIGN §4: authority comes from the signature alone",
+            "docs/orders.md \"The signed block\": authority comes from the signature alone",
             "sign again",
         ));
         dustmail::ledger::Event::Submission(Box::new(r))
