@@ -1,7 +1,15 @@
-//! dustmail: a referee for Dust Tactics played by email.
+//! dustmail: a referee for the Dust games played by email.
 //!
-//! The core (`game`, `dust_tactics`, `ledger`, `orders`) never imports the edges (`mail`,
-//! `crypto`, `outbox`, `report`, `cli`).
+//! Layers today (DESIGN §2; the folder split into core / edges / games is still to come):
+//! - core: `game` (the game interface, `Audience`, dice sources), `seed` and `random` (dice v1/v2,
+//!   `uniform`, shuffles, sealed choices), `hidden` (the hidden stream H), `ledger`, `audit`
+//!   (line signatures and re-checks), `due` (the due-time index), `limits`;
+//! - the game: `dust_tactics` (model, rules policy, engine by rule section, typed events);
+//! - edges: `mail`, `intake`, `crypto`, `outbox`, `lock`, `report`, `picture`, `referee` (the
+//!   batch pipeline), `dedup`, `cli`, `config`.
+//!
+//! The core imports no edge; the game imports only the core. `report` and `picture` still read
+//! the Dust Tactics view, and `referee` and `report` still import each other: issue 11 item 1.
 
 pub mod audit;
 pub mod cli;
