@@ -8,8 +8,9 @@
 //! - edges: `mail`, `intake`, `crypto`, `outbox`, `lock`, `report`, `picture`, `referee` (the
 //!   batch pipeline), `dedup`, `cli`, `config`.
 //!
-//! The core imports no edge; the game imports only the core. `report` and `picture` still read
-//! the Dust Tactics view, and `referee` and `report` still import each other: issue 11 item 1.
+//! The game imports only the core. Still to mend (issue 11 item 1): `audit` and `due` use the
+//! replay types that live in `referee`, `report` and `picture` read the Dust Tactics view, and
+//! `referee` and `report` import each other.
 
 pub mod audit;
 pub mod cli;
