@@ -88,6 +88,16 @@ fn drop_mail(home: &dustmail::config::Home, name: &str, m: &str) {
     std::fs::write(home.maildir().join("new").join(name), m).unwrap();
 }
 
+/// Drops a mail from `(from, message id, key)` carrying `orders`, signed with that key.
+fn drop_orders(
+    home: &dustmail::config::Home,
+    name: &str,
+    (from, msg_id, key): (&str, &str, &ed25519_dalek::SigningKey),
+    orders: &str,
+) {
+    drop_mail(home, name, &mail(from, msg_id, key, orders));
+}
+
 fn entries(home: &dustmail::config::Home, id: &str) -> Vec<dustmail::ledger::Entry> {
     dustmail::ledger::read_all(&log_path(home, id)).unwrap()
 }
@@ -111,15 +121,11 @@ fn a_seq_above_the_bound_is_refused_and_locks_nobody_out() {
     let home = home_with_game(&dir.path().join("h"), "g-seq", 1);
     let ps = players(0);
     let ann = &ps[0];
-    drop_mail(
+    drop_orders(
         &home,
         "1.eml",
-        &mail(
-            &ann.address,
-            "huge@players.example",
-            &ann.key,
-            &orders("g-seq", "allies", u64::MAX, "first allies"),
-        ),
+        (&ann.address, "huge@players.example", &ann.key),
+        &orders("g-seq", "allies", u64::MAX, "first allies"),
     );
     InProc::open(&home).run(NOW);
     let s = last_submission(&home, "g-seq");
@@ -129,15 +135,11 @@ fn a_seq_above_the_bound_is_refused_and_locks_nobody_out() {
     assert!(r.instead.contains("seq: 1"), "{r:?}");
     let replay = dustmail(&home.root, &["replay", "g-seq"]);
     assert_eq!(replay.status.code(), Some(0), "{}", text(&replay));
-    drop_mail(
+    drop_orders(
         &home,
         "2.eml",
-        &mail(
-            &ann.address,
-            "one@players.example",
-            &ann.key,
-            &orders("g-seq", "allies", 1, "first allies"),
-        ),
+        (&ann.address, "one@players.example", &ann.key),
+        &orders("g-seq", "allies", 1, "first allies"),
     );
     InProc::open(&home).run(NOW);
     assert!(last_submission(&home, "g-seq").accepted);
@@ -169,26 +171,22 @@ fn refused_padding_lines_do_not_move_the_dice() {
         let home = home_with_game(&dir.path().join("h"), "g-pad", 7);
         let ps = players(0);
         for i in 0..pad {
-            drop_mail(
+            drop_orders(
                 &home,
                 &format!("0-pad-{i}.eml"),
-                &mail(
+                (
                     "mallory@evil.example",
                     &format!("pad-{i}@evil.example"),
                     &stranger(),
-                    &orders("g-pad", "allies", 5 + i, "first axis"),
                 ),
+                &orders("g-pad", "allies", 5 + i, "first axis"),
             );
         }
-        drop_mail(
+        drop_orders(
             &home,
             "9-ann.eml",
-            &mail(
-                &ps[0].address,
-                "ann-1@players.example",
-                &ps[0].key,
-                &orders("g-pad", "allies", 1, "first allies"),
-            ),
+            (&ps[0].address, "ann-1@players.example", &ps[0].key),
+            &orders("g-pad", "allies", 1, "first allies"),
         );
         InProc::open(&home).run(NOW);
         let es = entries(&home, "g-pad");
@@ -250,15 +248,11 @@ fn dice_v2_golden_vectors() {
 fn played_game(root: &Path) -> dustmail::config::Home {
     let home = home_with_game(root, "g-f", 3);
     let ps = players(0);
-    drop_mail(
+    drop_orders(
         &home,
         "1.eml",
-        &mail(
-            &ps[0].address,
-            "ann-1@players.example",
-            &ps[0].key,
-            &orders("g-f", "allies", 1, "first allies"),
-        ),
+        (&ps[0].address, "ann-1@players.example", &ps[0].key),
+        &orders("g-f", "allies", 1, "first allies"),
     );
     InProc::open(&home).run(NOW);
     assert!(last_submission(&home, "g-f").accepted);
@@ -479,15 +473,11 @@ fn unregistered_and_oversized_blocks_are_recorded_as_digests() {
     };
     assert_eq!(a.status.code(), Some(0), "{}", text(&a));
     // ann's next, normal-sized mail is accepted.
-    drop_mail(
+    drop_orders(
         &home,
         "3.eml",
-        &mail(
-            &ps[0].address,
-            "ann-1@players.example",
-            &ps[0].key,
-            &orders("g-big", "allies", 1, "first allies"),
-        ),
+        (&ps[0].address, "ann-1@players.example", &ps[0].key),
+        &orders("g-big", "allies", 1, "first allies"),
     );
     InProc::open(&home).run(NOW);
     assert!(last_submission(&home, "g-big").accepted);
@@ -504,25 +494,17 @@ fn run_stops_a_game_whose_ledger_was_edited_in_the_middle() {
     new_game(&home, "g-o", &players(30), 6);
     let ps = players(0);
     let qs = players(30);
-    drop_mail(
+    drop_orders(
         &home,
         "1.eml",
-        &mail(
-            &ps[0].address,
-            "ann-1@players.example",
-            &ps[0].key,
-            &orders("g-t", "allies", 1, "first allies"),
-        ),
+        (&ps[0].address, "ann-1@players.example", &ps[0].key),
+        &orders("g-t", "allies", 1, "first allies"),
     );
-    drop_mail(
+    drop_orders(
         &home,
         "2.eml",
-        &mail(
-            "mallory@evil.example",
-            "m-1@evil.example",
-            &stranger(),
-            &orders("g-t", "axis", 1, "first axis"),
-        ),
+        ("mallory@evil.example", "m-1@evil.example", &stranger()),
+        &orders("g-t", "axis", 1, "first axis"),
     );
     InProc::open(&home).run(NOW);
     let log = log_path(&home, "g-t");
@@ -533,25 +515,17 @@ fn run_stops_a_game_whose_ledger_was_edited_in_the_middle() {
     lines[1] = lines[1].replace("ann-1@players.example", "ann-1x@players.example");
     let edited = lines.join("\n") + "\n";
     std::fs::write(&log, &edited).unwrap();
-    drop_mail(
+    drop_orders(
         &home,
         "3.eml",
-        &mail(
-            &ps[1].address,
-            "bob-1@players.example",
-            &ps[1].key,
-            &orders("g-t", "axis", 1, "first axis"),
-        ),
+        (&ps[1].address, "bob-1@players.example", &ps[1].key),
+        &orders("g-t", "axis", 1, "first axis"),
     );
-    drop_mail(
+    drop_orders(
         &home,
         "4.eml",
-        &mail(
-            &qs[0].address,
-            "ann-o@players.example",
-            &qs[0].key,
-            &orders("g-o", "allies", 1, "first allies"),
-        ),
+        (&qs[0].address, "ann-o@players.example", &qs[0].key),
+        &orders("g-o", "allies", 1, "first allies"),
     );
     let sum = InProc::open(&home).run(NOW);
     assert_eq!(
