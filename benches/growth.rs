@@ -20,7 +20,9 @@ const SIZES: [usize; 3] = [10, 1_000, 10_000];
 /// Writes `count` padding mails for `id` (awaited side, seq from `seq`), returns the next seq.
 fn pad(home: &Home, env: &InProc, id: &str, count: usize, tag: &str) -> u64 {
     let g = env.load(id);
-    let side = DustTactics.awaiting(&g.derived.state)[0].side.clone();
+    let side = DustTactics.awaiting(g.derived.state.typed())[0]
+        .side
+        .clone();
     let p = dt::players(0).into_iter().find(|p| p.side == side).unwrap();
     let mut seq = g.derived.last_seq.get(&side).copied().unwrap_or(0) + 1;
     for i in 0..count {

@@ -33,7 +33,9 @@ const CHILD: &str = "--idle-child";
 /// Writes one signed submission for `id` into maildir/new.
 fn one_mail(home: &Home, env: &InProc, id: &str, tag: &str) {
     let g = env.load(id);
-    let side = DustTactics.awaiting(&g.derived.state)[0].side.clone();
+    let side = DustTactics.awaiting(g.derived.state.typed())[0]
+        .side
+        .clone();
     let p = dt::players(0).into_iter().find(|p| p.side == side).unwrap();
     let seq = g.derived.last_seq.get(&side).copied().unwrap_or(0) + 1;
     let m = dt::mail(

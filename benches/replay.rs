@@ -88,7 +88,7 @@ fn main() {
         if g.derived.finished.is_some() {
             break;
         }
-        let Some((side, text)) = common::passive(&g.derived.state) else {
+        let Some((side, text)) = common::passive(g.derived.state.typed()) else {
             break;
         };
         let p = ps.iter().find(|p| p.side == side).unwrap();

@@ -6,12 +6,12 @@
 //! replay calls the `check_*` functions on every line it reads, so both sides agree by
 //! construction.
 
-use crate::game::Game;
 use crate::ledger::{
     self, line_sig_text, split_referee_sig, ControlAction, Created, Deadline, Entry, Event,
     Refusal, Submission, MAX_SUBMISSION_BYTES,
 };
 use crate::referee::{check_block, side_deadline, Ctx, Derived, Edges, Loaded, RefereeError};
+use crate::registry::{AnyGame, AnyState};
 use crate::seed::{signature_digest, Keying};
 use chrono::{DateTime, Utc};
 
@@ -91,9 +91,9 @@ pub(crate) struct DeadlineCause {
 
 /// The referee signs the default's cause (game, n, side, round, due: nothing it can vary), and
 /// the dice are keyed by that signature.
-pub(crate) fn deadline_keying<G: Game>(
-    ctx: &Ctx<G>,
-    g: &Loaded<G::State>,
+pub(crate) fn deadline_keying(
+    ctx: &Ctx,
+    g: &Loaded,
     line: u64,
     side: &str,
     round: u32,
@@ -128,11 +128,11 @@ pub(crate) fn deadline_keying<G: Game>(
 /// settings and times give, the default came no earlier than that deadline plus the grace, and
 /// the referee signed the cause. `dues_from` carries, between the defaults of one run (same
 /// `at`), the clock their deadlines were taken from. Counts the step.
-pub(crate) fn check_deadline<G: Game>(
-    game: &G,
+pub(crate) fn check_deadline(
+    game: &dyn AnyGame,
     edges: &Edges,
     created: &Created,
-    d: &mut Derived<G::State>,
+    d: &mut Derived<AnyState>,
     dl: &Deadline,
     dues_from: &mut Option<(String, String)>,
 ) -> Result<Keying, String> {
@@ -213,10 +213,10 @@ fn mechanical(rule: &str) -> bool {
 
 /// Replay of a v2 refused submission whose reason is mechanical: the block must really fail the
 /// check (an accepted submission rewritten as refused does not).
-pub(crate) fn check_refusal<G: Game>(
+pub(crate) fn check_refusal(
     edges: &Edges,
     created: &Created,
-    d: &Derived<G::State>,
+    d: &Derived<AnyState>,
     s: &Submission,
 ) -> Result<(), String> {
     let Some(r) = &s.refusal else {

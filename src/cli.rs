@@ -2,16 +2,14 @@
 //! input was rejected, 2 usage or configuration error. Every error says what to do.
 
 use crate::config::{Config, Home};
-use crate::dust_tactics::bot::{Bot, Style};
-use crate::dust_tactics::DustTactics;
-use crate::game::Setup;
+use crate::game::NewRequest;
 use crate::ledger::{self, Event, Player};
 use crate::outbox::Outbox;
 use crate::referee::{self, Ctx, DiceMode, Edges, NewGame, RefereeError};
+use crate::registry::Registry;
 use crate::report::Templates;
 use chrono::{DateTime, Utc};
 use clap::{Parser, Subcommand, ValueEnum};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// stdout writes that never panic (a closed pipe, `dustmail show | head`, is not an error).
@@ -28,8 +26,10 @@ macro_rules! out {
     }};
 }
 
-/// The name of the Dust Tactics game in `created` lines.
-pub const DUST_TACTICS: &str = "dust-tactics";
+#[path = "cli_games.rs"]
+mod games;
+pub use games::{registry, team_assignments};
+
 /// The file that marks a home made by `dustmail demo` (safe for the next demo to replace).
 const DEMO_MARKER: &str = ".dustmail-demo";
 
@@ -71,7 +71,11 @@ pub enum Command {
     },
     /// Create a game, queue a welcome mail per player, print the game id as the last line.
     New {
-        /// Scenario name (games/dust-tactics/scenarios/NAME.toml).
+        /// The game (`dustmail games` lists them).
+        #[arg(long, default_value = games::DEFAULT_GAME)]
+        game: String,
+        /// Scenario: a built-in name (`dustmail games` lists them) or the path of a scenario
+        /// file of your own (docs/scenarios.md).
         #[arg(long)]
         scenario: String,
         /// A player: SIDE=ADDRESS:PUBKEY (PUBKEY as printed by keygen). Repeat a side for a
@@ -82,9 +86,9 @@ pub enum Command {
         /// or the label SIDE-N, the N-th --player of that side). Overrides the scenario.
         #[arg(long = "assign")]
         assign: Vec<String>,
-        /// Ruleset id.
-        #[arg(long, default_value = "ffg-revised")]
-        ruleset: String,
+        /// Ruleset id (default: the game's first, `dustmail games` lists them).
+        #[arg(long)]
+        ruleset: Option<String>,
         /// The 32-byte seed secret as 64 hex digits (tests and demos only; default: from the OS).
         #[arg(long)]
         seed: Option<String>,
@@ -163,9 +167,18 @@ pub enum Command {
         #[arg(long, requires = "head")]
         sig: Option<String>,
     },
-    /// Play a complete sample game between two local players through the real pipeline (signed
+    /// List the games and rulesets this build referees, with their scenarios.
+    Games,
+    /// Play a complete sample game between local players through the real pipeline (signed
     /// mails into the Maildir, run, reports out) in a fresh --home, and print where everything is.
-    Demo,
+    Demo {
+        /// The game (`dustmail games` lists them).
+        #[arg(long, default_value = games::DEFAULT_GAME)]
+        game: String,
+        /// Ruleset id (default: the game's first).
+        #[arg(long)]
+        ruleset: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -231,8 +244,13 @@ fn parse_now(now: Option<&str>) -> Result<DateTime<Utc>, Failure> {
     }
 }
 
-/// Runs one parsed command.
+/// Runs one parsed command with this build's games.
 pub fn dispatch(cli: Cli) -> Result<(), Failure> {
+    dispatch_with(&registry(), cli)
+}
+
+/// Runs one parsed command with these games (a build, or a test, with games of its own).
+pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure> {
     let home = Home::new(cli.home.clone());
     match cli.command {
         Command::Init { referee, transport } => init(&home, &referee, &transport),
@@ -276,6 +294,7 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Command::New {
+            game,
             scenario,
             players,
             assign,
@@ -285,15 +304,19 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
             cards,
             now,
         } => new_game(
+            games,
             &home,
-            &scenario,
-            &players,
-            &assign,
-            &ruleset,
-            seed.as_deref(),
-            id,
-            cards.as_deref(),
-            parse_now(now.as_deref())?,
+            NewArgs {
+                game: &game,
+                scenario: &scenario,
+                players: &players,
+                assign: &assign,
+                ruleset: ruleset.as_deref().unwrap_or(""),
+                seed: seed.as_deref(),
+                id,
+                cards: cards.as_deref(),
+                now: parse_now(now.as_deref())?,
+            },
         ),
         Command::Run {
             once: _,
@@ -305,12 +328,12 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
             let fixed = now.as_deref().map(|t| parse_now(Some(t))).transpose()?;
             let md = maildir.as_deref();
             if !watch {
-                return run_once(&home, fixed.unwrap_or_else(Utc::now), md, strict);
+                return run_once(games, &home, fixed.unwrap_or_else(Utc::now), md, strict);
             }
             loop {
                 // A broken game (exit 1) is reported and the watch goes on; a configuration or
                 // lock problem (exit 2) ends it.
-                match run_once(&home, fixed.unwrap_or_else(Utc::now), md, strict) {
+                match run_once(games, &home, fixed.unwrap_or_else(Utc::now), md, strict) {
                     Err(f) if f.code == 1 => eprintln!("dustmail: {}", f.msg),
                     Err(f) => return Err(f),
                     Ok(()) => {}
@@ -322,13 +345,23 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
             game,
             format,
             as_side,
-        } => show(&home, &game, format, as_side.as_deref()),
-        Command::Control { game, command, now } => {
-            control(&home, &game, &command.join(" "), parse_now(now.as_deref())?)
+        } => show(games, &home, &game, format, as_side.as_deref()),
+        Command::Control { game, command, now } => control(
+            games,
+            &home,
+            &game,
+            &command.join(" "),
+            parse_now(now.as_deref())?,
+        ),
+        Command::Replay { game, html } => replay(games, &home, &game, html.as_deref()),
+        Command::Audit { logfile, head, sig } => {
+            audit(games, &logfile, head.as_deref(), sig.as_deref())
         }
-        Command::Replay { game, html } => replay(&home, &game, html.as_deref()),
-        Command::Audit { logfile, head, sig } => audit(&logfile, head.as_deref(), sig.as_deref()),
-        Command::Demo => demo(&home),
+        Command::Games => {
+            games::list(games);
+            Ok(())
+        }
+        Command::Demo { game, ruleset } => games::demo(games, &home, &game, ruleset.as_deref()),
     }
 }
 
@@ -394,14 +427,14 @@ fn open_home(home: &Home) -> Result<Env, Failure> {
 }
 
 fn ctx<'a>(
+    games: &Registry<'a>,
     home: &'a Home,
     env: &'a Env,
     edges: &'a Edges,
     now: DateTime<Utc>,
-) -> Ctx<'a, DustTactics> {
+) -> Ctx<'a> {
     Ctx {
-        game: &DustTactics,
-        game_name: DUST_TACTICS,
+        games: *games,
         home,
         config: &env.config,
         templates: &env.templates,
@@ -439,97 +472,36 @@ pub fn parse_player(arg: &str) -> Result<Player, String> {
     referee::parse_player(arg).map_err(|e| format!("--player {e}"))
 }
 
-/// Team assignments: every unit of a side with several players goes to one of them, from the
-/// scenario's `player` fields and `--assign UNIT=PLAYER` (which wins). PLAYER is an address or
-/// the label SIDE-N (the N-th `--player` of that side, from 1).
-pub fn team_assignments(
-    scenario: &crate::dust_tactics::scenario::Scenario,
-    players: &[Player],
-    assign: &[String],
-) -> Result<BTreeMap<String, String>, String> {
-    let resolve = |side: &str, who: &str, what: &str| -> Result<String, String> {
-        let of_side: Vec<&Player> = players.iter().filter(|p| p.side == side).collect();
-        if let Some(p) = of_side.iter().find(|p| p.address == who) {
-            return Ok(p.address.clone());
-        }
-        let n = who
-            .strip_prefix(side)
-            .and_then(|r| r.strip_prefix('-'))
-            .and_then(|n| n.parse::<usize>().ok());
-        match n.and_then(|n| n.checked_sub(1)).and_then(|i| of_side.get(i)) {
-            Some(p) => Ok(p.address.clone()),
-            None => Err(format!(
-                "{what}: `{who}` is not a player of side {side}: name the address of one of its --player options ({}) or the label {side}-1 … {side}-{}",
-                of_side.iter().map(|p| p.address.as_str()).collect::<Vec<_>>().join(", "),
-                of_side.len()
-            )),
-        }
-    };
-    let mut overrides: BTreeMap<String, String> = BTreeMap::new();
-    for a in assign {
-        let (unit, who) = a.split_once('=').ok_or_else(|| {
-            format!("--assign `{a}`: write UNIT=PLAYER, e.g. rangers=ann@example.org or rangers=allies-1")
-        })?;
-        overrides.insert(unit.trim().to_ascii_lowercase(), who.trim().to_string());
-    }
-    let mut out = BTreeMap::new();
-    for side in &scenario.sides {
-        let team = players.iter().filter(|p| p.side == side.id).count() > 1;
-        for u in &side.units {
-            let who = overrides.remove(&u.id).or_else(|| u.player.clone());
-            match (team, who) {
-                (true, Some(w)) => {
-                    out.insert(u.id.clone(), resolve(&side.id, &w, &format!("unit {}", u.id))?);
-                }
-                (true, None) => {
-                    return Err(format!(
-                        "side {} has several players, but unit {} is given to none of them: add `player = \"{}-1\"` to the unit in the scenario or pass --assign {}=ADDRESS",
-                        side.id, u.id, side.id, u.id
-                    ))
-                }
-                // A one-player side commands all its units anyway.
-                (false, _) => {}
-            }
-        }
-    }
-    if let Some(unit) = overrides.keys().next() {
-        return Err(format!(
-            "--assign {unit}=…: the scenario has no unit `{unit}`"
-        ));
-    }
-    for p in players {
-        let team = players.iter().filter(|q| q.side == p.side).count() > 1;
-        if team && !out.values().any(|a| *a == p.address) {
-            return Err(format!(
-                "player {} of side {} commands no unit: give them some with the scenario's `player` fields or --assign UNIT={}",
-                p.address, p.side, p.address
-            ));
-        }
-    }
-    Ok(out)
+/// What `new` was given.
+pub(crate) struct NewArgs<'a> {
+    pub game: &'a str,
+    pub scenario: &'a str,
+    pub players: &'a [String],
+    pub assign: &'a [String],
+    /// Empty: the game's default.
+    pub ruleset: &'a str,
+    pub seed: Option<&'a str>,
+    pub id: Option<String>,
+    pub cards: Option<&'a Path>,
+    pub now: DateTime<Utc>,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn new_game(
-    home: &Home,
-    scenario: &str,
-    players: &[String],
-    assign: &[String],
-    ruleset: &str,
-    seed: Option<&str>,
-    id: Option<String>,
-    cards: Option<&Path>,
-    now: DateTime<Utc>,
-) -> Result<(), Failure> {
+pub(crate) fn new_game(games: &Registry, home: &Home, a: NewArgs) -> Result<(), Failure> {
     let env = open_home(home)?;
+    let game = games.find(a.game).map_err(usage)?;
     // A run must not see a game half created.
     let _lock = referee::lock_home(home)?;
     let mut ps = Vec::new();
-    for p in players {
+    for p in a.players {
         ps.push(parse_player(p).map_err(usage)?);
     }
+    let mut req = NewRequest {
+        ruleset: (!a.ruleset.is_empty()).then(|| a.ruleset.to_string()),
+        ..NewRequest::default()
+    };
     // A scenario is a built-in name, or a path to a scenario file of the referee's own.
-    let (scen_name, scen_text) = if scenario.ends_with(".toml") || scenario.contains('/') {
+    let scenario = a.scenario;
+    if scenario.ends_with(".toml") || scenario.contains('/') {
         let path = Path::new(scenario);
         let text = std::fs::read_to_string(path)
             .map_err(|e| usage(format!("--scenario {scenario}: cannot read the file ({e})")))?;
@@ -537,34 +509,13 @@ fn new_game(
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| scenario.to_string());
-        (name, text)
+        req.scenario_file = Some((name, text));
     } else {
-        let builtin = crate::dust_tactics::scenario::builtin();
-        match builtin.iter().find(|(n, _)| *n == scenario) {
-            Some((n, t)) => (n.to_string(), t.to_string()),
-            None => {
-                let names: Vec<&str> = builtin.iter().map(|(n, _)| *n).collect();
-                return Err(usage(format!(
-                    "there is no scenario `{scenario}`: use one of {} or the path of a scenario file (docs/scenarios.md)",
-                    names.join(", ")
-                )));
-            }
-        }
-    };
-    let scenario = scen_name.as_str();
-    let parsed = crate::dust_tactics::scenario::parse(scenario, &scen_text)
-        .map_err(|e| usage(format!("{e} (see docs/scenarios.md)")))?;
-    let sides: Vec<String> = parsed.sides.iter().map(|s| s.id.clone()).collect();
-    let assignments = team_assignments(&parsed, &ps, assign).map_err(usage)?;
-    // One more key than rounds: the initiative of round r+1 may be rolled while closing round r.
-    let max_rounds = parsed.rounds + 1;
-    // The built-in cards, replaced or added to by the files of `--cards DIR` (players who own
-    // the printed cards bring their own values).
-    let mut card_map: BTreeMap<String, String> = crate::dust_tactics::cards::builtin()
-        .into_iter()
-        .map(|(f, t)| (f.to_string(), t.to_string()))
-        .collect();
-    if let Some(dir) = cards {
+        req.scenario = Some(scenario.to_string());
+    }
+    // The files of `--cards DIR` (players who own the printed cards bring their own values);
+    // the game checks them.
+    if let Some(dir) = a.cards {
         let rd = std::fs::read_dir(dir).map_err(|e| {
             usage(format!(
                 "--cards {}: not a readable directory ({e})",
@@ -581,33 +532,30 @@ fn new_game(
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                crate::dust_tactics::cards::parse_card(&name, &text)
-                    .map_err(|e| usage(format!("--cards {}: {e}", dir.display())))?;
-                card_map.insert(name, text);
+                req.data.insert(name, text);
             }
         }
     }
-    let setup = Setup {
-        ruleset: ruleset.to_string(),
-        scenario_name: scenario.to_string(),
-        scenario: scen_text,
-        cards: card_map,
-        sides,
-    };
-    let seed = match seed {
+    let plan = game.plan_new(&req).map_err(|e| match &a.cards {
+        Some(dir) if e.0.contains(".toml") => usage(format!("--cards {}: {e}", dir.display())),
+        _ => usage(e.0),
+    })?;
+    let assignments = team_assignments(&plan.units, &ps, a.assign).map_err(usage)?;
+    let seed = match a.seed {
         Some(s) => parse_seed(s)?,
         None => os_seed()?,
     };
     let edges = Edges::real();
-    let c = ctx(home, &env, &edges, now);
+    let c = ctx(games, home, &env, &edges, a.now);
     let id = referee::create_team_game(
         &c,
         NewGame {
-            setup,
+            game: game.name().to_string(),
+            setup: plan.setup,
             players: ps,
             seed,
-            id,
-            max_rounds,
+            id: a.id,
+            max_rounds: plan.max_rounds,
         },
         assignments,
     )?;
@@ -619,7 +567,8 @@ fn new_game(
     Ok(())
 }
 
-fn run_once(
+pub(crate) fn run_once(
+    games: &Registry,
     home: &Home,
     now: DateTime<Utc>,
     maildir: Option<&Path>,
@@ -642,7 +591,7 @@ fn run_once(
         }
     };
     let edges = Edges::real();
-    let c = ctx(home, &env, &edges, now);
+    let c = ctx(games, home, &env, &edges, now);
     let md = maildir
         .map(Path::to_path_buf)
         .unwrap_or_else(|| home.maildir());
@@ -712,41 +661,45 @@ fn home_templates(home: &Home, config: &Config) -> Result<Templates, Failure> {
 
 /// `show`: the report the side (or, without `--as`, the referee) would get now, as text, HTML
 /// (picture inline as a data: URI), PNG bytes or the JSON view.
-fn show(home: &Home, game: &str, format: Format, as_side: Option<&str>) -> Result<(), Failure> {
+fn show(
+    games: &Registry,
+    home: &Home,
+    game: &str,
+    format: Format,
+    as_side: Option<&str>,
+) -> Result<(), Failure> {
     check_game(home, game)?;
-    let g = referee::load_game(&DustTactics, &Edges::real(), home, game)?;
-    let dt = DustTactics;
+    let g = referee::load_any(games, &Edges::real(), home, game)?;
+    let dt = g.game;
     if let Some(s) = as_side {
         if !g.created.players.iter().any(|p| p.side == s) {
             return Err(usage(format!("--as {s}: no such side in game {game}")));
         }
     }
     if format == Format::Json {
-        let v = referee::show_json(&dt, &g, as_side);
+        let v = referee::show_json(dt, &g, as_side);
         outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         return Ok(());
     }
     let config = Config::load(home).map_err(|e| usage(e.to_string()))?;
     let templates = home_templates(home, &config)?;
-    let (mut ctx, pic) = crate::report::show_context(&dt, &g, as_side)?;
-    let png = || -> Result<Vec<u8>, Failure> {
-        let pic = pic
-            .as_ref()
-            .ok_or_else(|| usage("this game has no board picture: use --format text"))?;
-        crate::picture::png(pic).map_err(|e| usage(e.to_string()))
+    let (mut ctx, happenings, view) = crate::report::show_context(dt, &g, as_side)?;
+    let png = || {
+        dt.picture(&view, as_side, &happenings)
+            .ok_or_else(|| usage("this game has no board picture: use --format text"))
     };
     let rendered = match format {
         Format::Png => {
             use std::io::Write as _;
-            let bytes = png()?;
+            let bytes = png()?.bytes;
             return std::io::stdout()
                 .lock()
                 .write_all(&bytes)
                 .map_err(|e| usage(format!("cannot write the PNG to stdout: {e}")));
         }
         Format::Html => {
-            if let Some(p) = &pic {
-                ctx["board_img"] = crate::report::board_img(&crate::report::data_uri(&png()?), p);
+            if let Ok(p) = png() {
+                ctx["board_img"] = crate::report::board_img(&crate::report::data_uri(&p.bytes), &p);
             }
             templates.render_html("report", &ctx)
         }
@@ -756,12 +709,18 @@ fn show(home: &Home, game: &str, format: Format, as_side: Option<&str>) -> Resul
     Ok(())
 }
 
-fn control(home: &Home, game: &str, command: &str, now: DateTime<Utc>) -> Result<(), Failure> {
+fn control(
+    games: &Registry,
+    home: &Home,
+    game: &str,
+    command: &str,
+    now: DateTime<Utc>,
+) -> Result<(), Failure> {
     check_game(home, game)?;
     let env = open_home(home)?;
     let _lock = referee::lock_home(home)?;
     let edges = Edges::real();
-    let c = ctx(home, &env, &edges, now);
+    let c = ctx(games, home, &env, &edges, now);
     let understood = referee::control_game(&c, game, command)?;
     outln!("game {game}: {understood}");
     outln!("every player and observer is told; the mails wait in the outbox until the next run");
@@ -778,15 +737,16 @@ fn check_game(home: &Home, game: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-fn replay(home: &Home, game: &str, html: Option<&Path>) -> Result<(), Failure> {
+fn replay(games: &Registry, home: &Home, game: &str, html: Option<&Path>) -> Result<(), Failure> {
     check_game(home, game)?;
-    let sum = referee::replay_game(&DustTactics, &Edges::real(), home, game)?;
+    let kind = referee::game_of(games, home, game)?;
+    let sum = referee::replay_game(kind, &Edges::real(), home, game)?;
     print_summary(&sum);
     if let Some(file) = html {
         let config = Config::load(home).map_err(|e| usage(e.to_string()))?;
         let templates = home_templates(home, &config)?;
-        let g = referee::load_game(&DustTactics, &Edges::real(), home, game)?;
-        let page = crate::report::replay_page(&DustTactics, &Edges::real(), &g, &templates)?;
+        let g = referee::load_game(kind, &Edges::real(), home, game)?;
+        let page = crate::report::replay_page(kind, &Edges::real(), &g, &templates)?;
         std::fs::write(file, page)
             .map_err(|e| usage(format!("cannot write {}: {e}", file.display())))?;
         outln!("replay page written to {}", file.display());
@@ -809,7 +769,12 @@ fn print_summary(sum: &referee::ReplaySummary) {
     );
 }
 
-fn audit(path: &Path, head: Option<&str>, sig: Option<&str>) -> Result<(), Failure> {
+fn audit(
+    games: &Registry,
+    path: &Path,
+    head: Option<&str>,
+    sig: Option<&str>,
+) -> Result<(), Failure> {
     let data = std::fs::read(path).map_err(|e| {
         usage(format!(
             "cannot read {} ({e}): give the path of a published log.jsonl",
@@ -827,150 +792,19 @@ fn audit(path: &Path, head: Option<&str>, sig: Option<&str>) -> Result<(), Failu
             msg: format!("{name} line 1 is not a `created` line"),
         });
     };
-    if created.game != DUST_TACTICS {
-        return Err(usage(format!(
-            "{name} is a log of game `{}`; this dustmail audits `{DUST_TACTICS}` logs",
-            created.game
-        )));
-    }
+    let game = games.get(&created.game).ok_or_else(|| {
+        usage(format!(
+            "{name} is a log of game `{}`; this dustmail audits logs of {} (`dustmail games`)",
+            created.game,
+            games.names().join(", ")
+        ))
+    })?;
     let edges = Edges::real();
-    let (_, _, sum) =
-        referee::replay_bytes(&DustTactics, &edges, &name, &data, DiceMode::Recorded)?;
+    let (_, _, sum) = referee::replay_bytes(game, &edges, &name, &data, DiceMode::Recorded)?;
     if let (Some(h), Some(s)) = (head, sig) {
         referee::check_head(&edges, created, &data, h, s)?;
         outln!("ledger head verified: {h}");
     }
     print_summary(&sum);
-    Ok(())
-}
-
-/// `demo`: a fresh home, two local players, the `skirmish` scenario, then signed orders mailed
-/// into the Maildir and `run` until the game ends. Each side is played by an aggressive bot
-/// (`dust_tactics::bot`): it shoots what it can hurt and otherwise closes in.
-fn demo(home: &Home) -> Result<(), Failure> {
-    use crate::game::Game;
-    // A home an earlier demo made (it carries the marker) is replaced; any other non-empty
-    // directory is left alone, so the demo can never delete a real referee's games.
-    let marker = home.root.join(DEMO_MARKER);
-    if marker.is_file() {
-        std::fs::remove_dir_all(&home.root).map_err(|e| {
-            usage(format!(
-                "cannot remove the earlier demo home {}: {e}",
-                home.root.display()
-            ))
-        })?;
-    } else if home.root.exists()
-        && std::fs::read_dir(&home.root)
-            .map(|mut d| d.next().is_some())
-            .unwrap_or(true)
-    {
-        return Err(usage(format!(
-            "{} is not empty and was not made by `dustmail demo`: pass --home NEWDIR",
-            home.root.display()
-        )));
-    }
-    init(home, "referee@demo.example", "file")?;
-    std::fs::write(
-        &marker,
-        "made by `dustmail demo`; the next demo replaces this home\n",
-    )
-    .map_err(|e| usage(format!("cannot write {}: {e}", marker.display())))?;
-    let keys_dir = home.root.join("demo-keys");
-    std::fs::create_dir_all(&keys_dir)
-        .map_err(|e| usage(format!("cannot create {}: {e}", keys_dir.display())))?;
-    let mut keys = BTreeMap::new();
-    let mut players = Vec::new();
-    for (side, addr) in [
-        ("allies", "allies@demo.example"),
-        ("axis", "axis@demo.example"),
-    ] {
-        // Fixed demo keys: dice v2 follow the players' signatures, so fixed keys (and the fixed
-        // seed below) make every demo the same game. They play only this throwaway home.
-        let key = ed25519_dalek::SigningKey::from_bytes(
-            &<sha2::Sha256 as sha2::Digest>::digest(
-                format!("dustmail demo key 3 {side}").as_bytes(),
-            )
-            .into(),
-        );
-        let path = keys_dir.join(format!("{side}.key"));
-        crate::crypto::write_secret_key(&path, &key)
-            .map_err(|e| usage(format!("cannot write {}: {e:#}", path.display())))?;
-        players.push(format!(
-            "{side}={addr}:{}",
-            crate::crypto::public_key_text(&key.verifying_key())
-        ));
-        keys.insert(side.to_string(), (key, addr));
-    }
-    let t0 = parse_now(Some("2026-01-01T09:00:00Z"))?;
-    let seed = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b"dustmail demo"));
-    new_game(
-        home,
-        "skirmish",
-        &players,
-        &[],
-        "ffg-revised",
-        Some(&seed),
-        Some("g-demo".into()),
-        None,
-        t0,
-    )?;
-    let id = "g-demo";
-    let edges = Edges::real();
-    let mut now = t0;
-    let mut steps = 0;
-    let mut finished = None;
-    let mut bots = BTreeMap::new();
-    for step in 0..300 {
-        let g = referee::load_game(&DustTactics, &edges, home, id)?;
-        if let Some(r) = g.derived.finished {
-            finished = Some(r);
-            break;
-        }
-        let Some(a) = DustTactics.awaiting(&g.derived.state).into_iter().next() else {
-            break;
-        };
-        let Some((key, addr)) = keys.get(&a.side) else {
-            return Err(usage(format!("the demo has no player for side {}", a.side)));
-        };
-        let seq = g.derived.last_seq.get(&a.side).copied().unwrap_or(0) + 1;
-        let bot = bots
-            .entry(a.side.clone())
-            .or_insert_with(|| Bot::new(&a.side, Style::Aggressive));
-        let commands = bot
-            .orders(&g.derived.state)
-            .unwrap_or_else(|| a.options.first().cloned().unwrap_or_default());
-        let text = format!("game: {id}\nside: {}\nseq: {seq}\n\n{commands}\n", a.side);
-        let mail = format!(
-            "From: {addr}\r\nTo: referee@demo.example\r\nSubject: orders\r\nMessage-ID: <demo-{step}@demo.example>\r\n\r\n{}",
-            crate::crypto::sign_block(key, &text).replace('\n', "\r\n")
-        );
-        let path = home
-            .maildir()
-            .join("new")
-            .join(format!("demo-{step:04}.eml"));
-        std::fs::write(&path, mail)
-            .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))?;
-        now += chrono::Duration::hours(1);
-        outln!("{} sends: {}", a.side, commands.replace('\n', " / "));
-        run_once(home, now, None, true)?;
-        steps += 1;
-    }
-    let root = home.root.display();
-    outln!();
-    match finished {
-        Some(r) => outln!(
-            "the demo game ended after {steps} mails: {}",
-            referee::result_text(&r)
-        ),
-        None => outln!("the demo stopped after {steps} mails without an end"),
-    }
-    outln!("home:            {root}");
-    outln!("ledger:          {root}/games/{id}/log.jsonl");
-    outln!("player keys:     {root}/demo-keys/");
-    outln!("mails received:  {root}/maildir/cur/");
-    outln!("mails sent:      {root}/sent/");
-    outln!("try: dustmail --home {root} show {id}");
-    outln!("     dustmail --home {root} replay {id}");
-    outln!("     dustmail audit {root}/games/{id}/log.jsonl");
     Ok(())
 }

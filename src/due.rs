@@ -10,9 +10,9 @@
 //! hand-edited entry can delay a deadline by at most that long, never skip it. The entry is a
 //! function of the ledger alone (never of the clock), so it is the same whoever computes it.
 
-use crate::game::Game;
 use crate::ledger::Created;
 use crate::referee::{deadline_of, side_deadline, Derived};
+use crate::registry::{AnyGame, AnyState};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -113,10 +113,10 @@ impl Default for DueIndex {
 
 /// The entry the ledger gives a game: the earliest reminder time of its awaited sides (the
 /// default comes later, after deadline and grace; a game stays due until a step moves it).
-pub fn next_due<G: Game>(
-    game: &G,
+pub fn next_due(
+    game: &dyn AnyGame,
     created: &Created,
-    d: &Derived<G::State>,
+    d: &Derived<AnyState>,
 ) -> Option<DateTime<Utc>> {
     deadline_of(created, d)?;
     let remind = chrono::Duration::hours(created.reminder_hours.into());

@@ -274,23 +274,102 @@ impl<'a> Sender<'a> {
     }
 }
 
-/// A line the referee answers itself instead of the game (it knows mails and deadlines).
+/// What `dustmail games` shows of a game: its rulesets and its scenarios (or maps).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Catalog {
+    /// The `game` of `created` lines and of `new --game` ("dust-tactics").
+    pub name: String,
+    pub title: String,
+    /// The first is the default.
+    pub rulesets: Vec<CatalogEntry>,
+    /// Built-in scenarios or maps, with the rulesets each suits.
+    pub scenarios: Vec<CatalogScenario>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct CatalogEntry {
+    pub name: String,
+    pub title: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct CatalogScenario {
+    pub name: String,
+    pub title: String,
+    pub sides: Vec<String>,
+    pub rulesets: Vec<String>,
+}
+
+/// What `dustmail new` asks of a game: the ruleset, a scenario (a built-in name, or a file the
+/// referee brings) and the data files of `--cards DIR` (name → content).
+#[derive(Debug, Clone, Default)]
+pub struct NewRequest {
+    /// `None`: the game's default ruleset.
+    pub ruleset: Option<String>,
+    /// A built-in scenario's name; `None`: the game's first scenario.
+    pub scenario: Option<String>,
+    /// A scenario file the referee brings instead: (name, content).
+    pub scenario_file: Option<(String, String)>,
+    pub data: BTreeMap<String, String>,
+}
+
+/// A game's answer to [`NewRequest`]: the setup to record, how many rounds its seed chain needs,
+/// and, for team games, its units and the player each is given to by the scenario.
+#[derive(Debug, Clone)]
+pub struct NewPlan {
+    pub setup: Setup,
+    pub max_rounds: u32,
+    pub units: Vec<TeamUnit>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RefereeRequest {
-    /// Mail the current report again.
-    Report,
-    /// Mail the orders template.
-    Template,
-    /// The sender is away: their deadlines wait until then.
-    Absent {
-        until: chrono::DateTime<chrono::Utc>,
-    },
+pub struct TeamUnit {
+    pub side: String,
+    pub id: String,
+    /// The scenario's `player` label for it (an address or SIDE-N), if any.
+    pub player: Option<String>,
+}
+
+/// A picture a game draws of its board, for mails and pages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Png {
+    pub bytes: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
 }
 
 /// A game behind the PBEM core. `Sync` with a `Send + Sync` state: a batch run renders the
-/// mails of its steps on several threads.
+/// mails of its steps on several threads. The pipeline drives it through
+/// [`crate::registry::AnyGame`], so one run serves games of every kind.
 pub trait Game: Sync {
-    type State: Clone + Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Send + Sync;
+    type State: Clone
+        + Serialize
+        + DeserializeOwned
+        + PartialEq
+        + std::fmt::Debug
+        + Send
+        + Sync
+        + 'static;
+
+    /// The `game` field of `created` lines ("dust-tactics").
+    fn name(&self) -> &'static str;
+
+    /// Rulesets and scenarios, for `dustmail games` and `new`. The default lists none (a game
+    /// made only by code, like the test games).
+    fn catalog(&self) -> Catalog {
+        Catalog {
+            name: self.name().into(),
+            ..Catalog::default()
+        }
+    }
+
+    /// The setup of a new game from what `new` was given, or an error that says what to fix.
+    fn plan_new(&self, _req: &NewRequest) -> Result<NewPlan, SetupError> {
+        Err(SetupError(format!(
+            "game {} cannot be created from the command line",
+            self.name()
+        )))
+    }
 
     /// Builds the initial state. Validates the scenario and cards with errors that say what to fix.
     fn setup(&self, setup: &Setup) -> Result<Self::State, SetupError>;
@@ -333,9 +412,40 @@ pub trait Game: Sync {
     /// An orders template for `side`, commented, ready to fill in.
     fn orders_template(&self, state: &Self::State, side: &str) -> String;
 
-    /// Whether this command line is one the referee answers (`report`, `template`, `absent`),
-    /// in the game's own order syntax. Such lines never reach [`Game::submit`].
-    fn referee_request(&self, _state: &Self::State, _line: &str) -> Option<RefereeRequest> {
+    /// The report's roster rows (the `roster` of the report templates) from a view.
+    fn roster(&self, _view: &serde_json::Value) -> Vec<serde_json::Value> {
+        Vec::new()
+    }
+
+    /// Standing orders and other lines only `side` sees, from a view.
+    fn standing(&self, _view: &serde_json::Value, _side: Option<&str>) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The board picture of a view, drawing what `happenings` (their typed events) did; `None`:
+    /// the mails carry the text board only.
+    fn picture(
+        &self,
+        _view: &serde_json::Value,
+        _ours: Option<&str>,
+        _happenings: &[Happening],
+    ) -> Option<Png> {
+        None
+    }
+
+    /// The same picture as SVG, for pages (`replay --html`).
+    fn picture_svg(
+        &self,
+        _view: &serde_json::Value,
+        _ours: Option<&str>,
+        _happenings: &[Happening],
+    ) -> Option<String> {
+        None
+    }
+
+    /// Orders a sample player would send now for `side` (`dustmail demo`); `None`: the first
+    /// option of what the game awaits.
+    fn sample_orders(&self, _state: &Self::State, _side: &str, _style: u32) -> Option<String> {
         None
     }
 }

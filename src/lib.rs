@@ -30,5 +30,6 @@ pub mod outbox;
 pub mod picture;
 pub mod random;
 pub mod referee;
+pub mod registry;
 pub mod report;
 pub mod seed;

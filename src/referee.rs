@@ -7,8 +7,7 @@
 
 use crate::config::{valid_game_id, Config, Home};
 use crate::game::{
-    Audience, CommandOutcome, CommandResult, DiceSource, Game, GameResult, Line, Outcome,
-    RefereeRequest, Sender,
+    Audience, CommandOutcome, CommandResult, DiceSource, GameResult, Line, Outcome, Sender,
 };
 use crate::ledger::{
     self, sha256_hex, state_digest, Control, ControlAction, Created, Deadline, Draw, DrawKind,
@@ -17,6 +16,7 @@ use crate::ledger::{
 };
 use crate::mail::{BlockBody, Incoming, MailError};
 use crate::outbox::{Attachment, Mail, Outbox};
+use crate::registry::{AnyGame, AnyState, Registry};
 use crate::report::{self, html_with_ledger_head, ledger_head_line, with_ledger_head, Templates};
 use crate::seed::{Key, Keying, SecretKeys, SeededDice};
 use chrono::{DateTime, Utc};
@@ -28,6 +28,8 @@ use std::path::{Path, PathBuf};
 
 #[path = "referee_guard.rs"]
 mod guard;
+#[path = "referee_lines.rs"]
+pub mod lines;
 #[path = "referee_mail.rs"]
 mod per_mail;
 use per_mail::{bounded_reason, process_mail};
@@ -136,10 +138,9 @@ impl Edges {
 }
 
 /// Everything a pipeline run needs.
-pub struct Ctx<'a, G: Game> {
-    pub game: &'a G,
-    /// The `game` field of `created` lines this run handles ("dust-tactics").
-    pub game_name: &'a str,
+pub struct Ctx<'a> {
+    /// The games this run serves, by the `game` of their `created` lines.
+    pub games: Registry<'a>,
     pub home: &'a Home,
     pub config: &'a Config,
     pub templates: &'a Templates,
@@ -338,6 +339,24 @@ impl<S> Derived<S> {
         }
     }
 
+    /// The same with another state (a snapshot's JSON state decoded by its game).
+    pub fn with_state<T>(self, state: T) -> Derived<T> {
+        Derived {
+            head: self.head,
+            state,
+            last_seq: self.last_seq,
+            mails: self.mails,
+            last_step_at: self.last_step_at,
+            revealed: self.revealed,
+            finished: self.finished,
+            players: self.players,
+            paused: self.paused,
+            observers: self.observers,
+            absent: self.absent,
+            steps: self.steps,
+        }
+    }
+
     /// The players now: `created`'s, with any replaced keys.
     pub fn players<'a>(&'a self, created: &'a Created) -> &'a [Player] {
         if self.players.is_empty() {
@@ -422,14 +441,14 @@ fn faces(d: &[Draw]) -> Vec<u32> {
 }
 
 /// Runs one step of the game with dice, as the referee (recording) or the auditor (replaying).
-fn run_step<G: Game>(
-    game: &G,
-    state: &mut G::State,
+fn run_step(
+    game: &dyn AnyGame,
+    state: &mut AnyState,
     created: &Created,
     keying: Keying,
     mode: &DiceMode,
     recorded: &[Draw],
-    f: impl FnOnce(&G, &mut G::State, &mut dyn DiceSource) -> Outcome,
+    f: impl FnOnce(&dyn AnyGame, &mut AnyState, &mut dyn DiceSource) -> Outcome,
 ) -> Result<Step, String> {
     match mode {
         DiceMode::Secret(secret, hidden) => {
@@ -513,13 +532,13 @@ impl ReplaySummary {
 
 /// Replays a whole log, checking signatures, seqs, every recorded step and roll, every revealed
 /// key against the commitment, and every state digest. Errors name the line.
-pub fn replay<G: Game>(
-    game: &G,
+pub fn replay(
+    game: &dyn AnyGame,
     edges: &Edges,
     file: &str,
     entries: &[Entry],
     mode: DiceMode,
-) -> Result<(Created, Derived<G::State>, ReplaySummary), RefereeError> {
+) -> Result<(Created, Derived<AnyState>, ReplaySummary), RefereeError> {
     let first = entries
         .first()
         .ok_or_else(|| RefereeError::Verify(format!("{file} is empty")))?;
@@ -540,6 +559,17 @@ pub fn replay<G: Game>(
         if let Some(h) = hidden {
             crate::hidden::check(&created, &hex::encode(h)).map_err(|m| mismatch(file, 1, m))?;
         }
+    }
+    if created.game != game.name() {
+        return Err(mismatch(
+            file,
+            1,
+            format!(
+                "this is a `{}` game, replayed here as `{}`",
+                created.game,
+                game.name()
+            ),
+        ));
     }
     let state = game
         .setup(&created.setup)
@@ -582,7 +612,7 @@ pub fn replay<G: Game>(
                         return Err(mismatch(file, n, "a refused submission records results"));
                     }
                     if v2 {
-                        crate::audit::check_refusal::<G>(edges, &created, &d, s)
+                        crate::audit::check_refusal(edges, &created, &d, s)
                             .map_err(|m| mismatch(file, n, m))?;
                     }
                     continue;
@@ -651,7 +681,7 @@ pub fn replay<G: Game>(
                     mismatch(file, n, format!("`at` {} is not an RFC 3339 time", s.at))
                 })?;
                 let units = units_of(&created, &players, &signer);
-                let sp = split_lines(game, &d.state, &created, &s.side, &body.lines, at);
+                let sp = split_lines(&created, &s.side, &body.lines, at);
                 let before = d.state.clone();
                 let keying = crate::audit::step_keying(&created, &mut d, n, s.n, &s.signature)
                     .map_err(|m| mismatch(file, n, m))?;
@@ -906,13 +936,13 @@ fn check_digest<S: Serialize>(
 
 /// Replays a log file's bytes in full (hash chain first), for `replay` and `audit`. Sets the
 /// head hash from the raw last line.
-pub fn replay_bytes<G: Game>(
-    game: &G,
+pub fn replay_bytes(
+    game: &dyn AnyGame,
     edges: &Edges,
     file: &str,
     data: &[u8],
     mode: DiceMode,
-) -> Result<(Created, Derived<G::State>, ReplaySummary), RefereeError> {
+) -> Result<(Created, Derived<AnyState>, ReplaySummary), RefereeError> {
     let entries = ledger::parse_log(file, data)?;
     crate::audit::check_line_signatures(edges, file, data, &entries)?;
     let (c, mut d, s) = replay(game, edges, file, &entries, mode)?;
@@ -979,24 +1009,27 @@ pub fn check_head(
 // Loading games.
 
 /// A game loaded for the pipeline.
-pub struct Loaded<S> {
+pub struct Loaded {
+    /// The game the `created` line names.
+    pub game: &'static dyn AnyGame,
     pub id: String,
     pub created: Created,
     pub ledger: Ledger,
-    pub derived: Derived<S>,
+    pub derived: Derived<AnyState>,
     pub secret: Key,
     /// H, the hidden secret (None: a game made before hidden values).
     pub hidden: Option<Key>,
     /// In a batch run the snapshot is written once at the batch's commit, not per step.
     pub snapshot_stale: bool,
     /// In a batch run, the steps whose mails are rendered at the next commit.
-    pending: Vec<PendingMails<S>>,
+    pending: Vec<PendingMails>,
 }
 
-impl<S: Clone> Loaded<S> {
+impl Loaded {
     /// The game as it stands now, as the mails about its last step read it.
-    fn at(&self) -> GameAt<S> {
+    fn at(&self) -> GameAt {
         GameAt {
+            game: self.game,
             id: self.id.clone(),
             created: self.created.clone(),
             derived: self.derived.without_mails(),
@@ -1007,16 +1040,17 @@ impl<S: Clone> Loaded<S> {
 
 /// The game as a step left it, as the mails about that step read it. Owned, so that a batch
 /// run renders a step's mails at its commit (in parallel) after the game has moved on.
-struct GameAt<S> {
+struct GameAt {
+    game: &'static dyn AnyGame,
     id: String,
     created: Created,
-    derived: Derived<S>,
+    derived: Derived<AnyState>,
     ledger: PathBuf,
 }
 
 /// A step whose mails are still to be rendered: the entries it appended (with their heads).
-struct PendingMails<S> {
-    game: GameAt<S>,
+struct PendingMails {
+    game: GameAt,
     entries: Vec<(Entry, Head)>,
     /// Its refusal is not sent: the sender is a stranger answered lately (`stranger_replies`).
     /// Kept out of the ledger, whose lines must not depend on the strangers' file.
@@ -1052,35 +1086,71 @@ pub fn read_secret(dir: &Path) -> Result<Key, RefereeError> {
         .ok_or_else(|| RefereeError::Usage(format!("{} is not 64 hex digits", p.display())))
 }
 
-/// Loads a game: from its snapshot when the snapshot's head matches the log's last line, else by
-/// a full replay (which rewrites the snapshot).
-pub fn load_game<G: Game>(
-    game: &G,
+/// The `created` line of a game's log (its first line).
+pub fn read_created(home: &Home, id: &str) -> Result<Created, RefereeError> {
+    let first = read_first_line(&home.game_dir(id).join(ledger::LOG_FILE))?;
+    match serde_json::from_slice::<Entry>(&first).map(|e| e.event) {
+        Ok(Event::Created(c)) => Ok(*c),
+        _ => Err(LedgerError::Corrupt {
+            file: ledger::LOG_FILE.into(),
+            line: 1,
+            msg: "the first line is not a `created` entry".into(),
+        }
+        .into()),
+    }
+}
+
+/// The game of `games` that game `id` is (its `created` line names it).
+pub fn game_of(
+    games: &Registry,
+    home: &Home,
+    id: &str,
+) -> Result<&'static dyn AnyGame, RefereeError> {
+    let created = read_created(home, id)?;
+    games.get(&created.game).ok_or_else(|| {
+        RefereeError::Usage(format!(
+            "game {id} is a `{}` game, which this dustmail does not know (it knows {}): run it with a dustmail that has that game",
+            created.game,
+            games.names().join(", ")
+        ))
+    })
+}
+
+/// Loads a game of any kind `games` knows ([`load_game`]).
+pub fn load_any(
+    games: &Registry,
     edges: &Edges,
     home: &Home,
     id: &str,
-) -> Result<Loaded<G::State>, RefereeError> {
+) -> Result<Loaded, RefereeError> {
+    load_game(game_of(games, home, id)?, edges, home, id)
+}
+
+/// Loads a game: from its snapshot when the snapshot's head matches the log's last line, else by
+/// a full replay (which rewrites the snapshot).
+pub fn load_game(
+    game: &'static dyn AnyGame,
+    edges: &Edges,
+    home: &Home,
+    id: &str,
+) -> Result<Loaded, RefereeError> {
     let dir = home.game_dir(id);
     let log = dir.join(ledger::LOG_FILE);
     let ledger = Ledger::open(&log)?;
     let secret = read_secret(&dir)?;
     let hidden = crate::hidden::read_hidden(&dir).map_err(RefereeError::Usage)?;
+    let created = read_created(home, id)?;
+    if created.game != game.name() {
+        return Err(RefereeError::Usage(format!(
+            "game {id} is a `{}` game, not `{}`",
+            created.game,
+            game.name()
+        )));
+    }
     let snap_path = dir.join(SNAPSHOT_FILE);
-    let snap: Option<Derived<G::State>> = std::fs::read(&snap_path)
+    let snap = std::fs::read(&snap_path)
         .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok());
-    let first = read_first_line(&log)?;
-    let created = match serde_json::from_slice::<Entry>(&first).map(|e| e.event) {
-        Ok(Event::Created(c)) => *c,
-        _ => {
-            return Err(LedgerError::Corrupt {
-                file: ledger::LOG_FILE.into(),
-                line: 1,
-                msg: "the first line is not a `created` entry".into(),
-            }
-            .into())
-        }
-    };
+        .and_then(|b| decode_snapshot(game, &b).ok());
     if created.hidden_commitment.is_some() && hidden.is_none() {
         return Err(RefereeError::Usage(format!(
             "cannot read {}: the game committed to a hidden secret H, which the referee needs",
@@ -1115,6 +1185,7 @@ pub fn load_game<G: Game>(
         ledger.require_signatures();
     }
     Ok(Loaded {
+        game,
         id: id.to_string(),
         created,
         ledger,
@@ -1128,8 +1199,8 @@ pub fn load_game<G: Game>(
 
 /// `replay GAME`: a full replay with the secret (every signature, die, key and digest), then a
 /// comparison with the snapshot when it claims the same head.
-pub fn replay_game<G: Game>(
-    game: &G,
+pub fn replay_game(
+    game: &dyn AnyGame,
     edges: &Edges,
     home: &Home,
     id: &str,
@@ -1148,7 +1219,7 @@ pub fn replay_game<G: Game>(
     )?;
     let snap_path = dir.join(SNAPSHOT_FILE);
     if let Ok(bytes) = std::fs::read(&snap_path) {
-        match serde_json::from_slice::<Derived<G::State>>(&bytes) {
+        match decode_snapshot(game, &bytes) {
             Ok(snap) if snap.head == d.head && snap != d => {
                 return Err(RefereeError::Verify(format!(
                     "{}: the snapshot differs from the state replayed from the log at line {}; delete snapshot.json (the next run rebuilds it from the log)",
@@ -1170,8 +1241,15 @@ pub fn replay_game<G: Game>(
     Ok(sum)
 }
 
+/// A snapshot's derived state: the game decodes its own state.
+fn decode_snapshot(game: &dyn AnyGame, bytes: &[u8]) -> Result<Derived<AnyState>, String> {
+    let d: Derived<serde_json::Value> = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    let state = game.decode(d.state.clone())?;
+    Ok(d.with_state(state))
+}
+
 /// Writes the snapshot now, or in a batch run marks it for the batch's commit.
-fn save_snapshot<S: Serialize>(home: &Home, g: &mut Loaded<S>) -> Result<(), RefereeError> {
+fn save_snapshot(home: &Home, g: &mut Loaded) -> Result<(), RefereeError> {
     if g.ledger.syncs_each() {
         write_snapshot(&home.game_dir(&g.id), &g.derived)
     } else {
@@ -1211,6 +1289,8 @@ pub fn lock_home(home: &Home) -> Result<HomeLock, RefereeError> {
 
 /// What `new` needs beyond the context.
 pub struct NewGame {
+    /// The game's name in the registry ("dust-tactics").
+    pub game: String,
     pub setup: crate::game::Setup,
     pub players: Vec<Player>,
     pub seed: Key,
@@ -1219,15 +1299,15 @@ pub struct NewGame {
 }
 
 /// Creates a game: ledger `created` line, seed.secret (0600), snapshot, welcome mails. Returns the id.
-pub fn create_game<G: Game>(ctx: &Ctx<G>, new: NewGame) -> Result<String, RefereeError> {
+pub fn create_game(ctx: &Ctx, new: NewGame) -> Result<String, RefereeError> {
     create_team_game(ctx, new, BTreeMap::new())
 }
 
 /// Creates a game where a side may have several players: `assignments` maps every unit of such
 /// a side to the address of the player commanding it (000: "four players can play two-on-two by
 /// dividing the armies").
-pub fn create_team_game<G: Game>(
-    ctx: &Ctx<G>,
+pub fn create_team_game(
+    ctx: &Ctx,
     new: NewGame,
     assignments: BTreeMap<String, String>,
 ) -> Result<String, RefereeError> {
@@ -1241,11 +1321,11 @@ pub fn create_team_game<G: Game>(
             "game id `{id}` is not usable: use 1 to 64 letters, digits, `-` or `_`"
         )));
     }
-    let state = ctx
-        .game
+    let game = ctx.games.find(&new.game).map_err(RefereeError::Usage)?;
+    let state = game
         .setup(&new.setup)
         .map_err(|e| RefereeError::Usage(format!("cannot start the game: {e}")))?;
-    let sides = ctx.game.sides(&state);
+    let sides = game.sides(&state);
     if sides.iter().any(|s| s == REFEREE_SIDE) {
         return Err(RefereeError::Usage(format!(
             "the scenario has a side named `{REFEREE_SIDE}`: that name is reserved for the referee's own signed mails; rename the side"
@@ -1294,7 +1374,7 @@ pub fn create_team_game<G: Game>(
     crate::hidden::write_hidden(&dir, &hidden).map_err(io_err(crate::hidden::HIDDEN_FILE))?;
     let created = Created {
         engine_version: ENGINE_VERSION.into(),
-        game: ctx.game_name.into(),
+        game: game.name().into(),
         game_id: id.clone(),
         ruleset: new.setup.ruleset.clone(),
         setup: new.setup,
@@ -1317,6 +1397,7 @@ pub fn create_team_game<G: Game>(
     let derived = Derived::start(ledger.head().clone(), state, &created);
     write_snapshot(&dir, &derived)?;
     let loaded = Loaded {
+        game,
         id: id.clone(),
         created,
         ledger,
@@ -1326,7 +1407,7 @@ pub fn create_team_game<G: Game>(
         snapshot_stale: false,
         pending: Vec::new(),
     };
-    let due = crate::due::next_due(ctx.game, &loaded.created, &loaded.derived);
+    let due = crate::due::next_due(game, &loaded.created, &loaded.derived);
     crate::due::set_entry(&ctx.home.root, &id, Some(crate::due::entry(due)))
         .map_err(io_err(crate::due::DUE_FILE))?;
     for p in &loaded.created.players {
@@ -1334,7 +1415,7 @@ pub fn create_team_game<G: Game>(
             ctx,
             "welcome",
             json!({
-                "game": id, "game_name": ctx.game_name, "ruleset": loaded.created.ruleset,
+                "game": id, "game_name": game.name(), "ruleset": loaded.created.ruleset,
                 "scenario": loaded.created.setup.scenario_name, "side": p.side,
                 "players": loaded.created.players, "commitment": loaded.created.commitment,
                 "hidden_commitment": loaded.created.hidden_commitment,
@@ -1342,7 +1423,7 @@ pub fn create_team_game<G: Game>(
                 "deadline_hours": loaded.created.deadline_hours,
                 "reminder_hours": loaded.created.reminder_hours,
                 "grace_hours": loaded.created.grace_hours,
-                "template": ctx.game.orders_template(&loaded.derived.state, &p.side),
+                "template": game.orders_template(&loaded.derived.state, &p.side),
                 "next_seq": 1,
             }),
             &loaded,
@@ -1350,7 +1431,7 @@ pub fn create_team_game<G: Game>(
         )?;
         let mail = game_mail(
             ctx,
-            (&loaded.id, &loaded.derived.state),
+            (&loaded.id, game.round(&loaded.derived.state)),
             vec![p.address.clone()],
             "welcome",
             text,
@@ -1396,7 +1477,7 @@ struct Parts {
 }
 
 /// Renders the template pair `name` (`templates/<name>.txt` and `.html`) from one context.
-fn render<G: Game>(ctx: &Ctx<G>, name: &str, v: serde_json::Value) -> Result<Parts, RefereeError> {
+fn render(ctx: &Ctx, name: &str, v: serde_json::Value) -> Result<Parts, RefereeError> {
     let err = |e: crate::report::TemplateError| RefereeError::Usage(e.to_string());
     Ok(Parts {
         text: ctx.templates.render(name, &v).map_err(err)?,
@@ -1407,21 +1488,21 @@ fn render<G: Game>(ctx: &Ctx<G>, name: &str, v: serde_json::Value) -> Result<Par
 
 /// Renders a welcome or reminder mail with the current board for `side`: `board` (text) and
 /// `board_img` (the picture, inline and attached) in the context.
-fn render_with_board<G: Game>(
-    ctx: &Ctx<G>,
+fn render_with_board(
+    ctx: &Ctx,
     name: &str,
     mut v: serde_json::Value,
-    g: &Loaded<G::State>,
+    g: &Loaded,
     side: &str,
 ) -> Result<Parts, RefereeError> {
     let state = &g.derived.state;
-    v["board"] = json!(ctx.game.board_text(state));
-    let view = ctx.game.view(state, Some(side));
+    v["board"] = json!(g.game.board_text(state));
+    let view = g.game.view(state, Some(side));
     let file = format!("{}-board-{}.png", g.id, g.ledger.head().seq);
     let pic = ctx
         .config
         .board_pictures
-        .then(|| report::mail_picture(&view, Some(side), &[], &file))
+        .then(|| report::mail_picture(g.game, &view, Some(side), &[], &file))
         .flatten();
     let mut atts = vec![];
     if let Some((img, a)) = pic {
@@ -1433,7 +1514,7 @@ fn render_with_board<G: Game>(
     Ok(parts)
 }
 
-fn queue<G: Game>(ctx: &Ctx<G>, id: &str, mail: &Mail) -> Result<(), RefereeError> {
+fn queue(ctx: &Ctx, id: &str, mail: &Mail) -> Result<(), RefereeError> {
     // A mail the outbox would refuse to render is this mail's problem, not the machine's: the
     // caller drops it with a warning and the run goes on.
     let repaired = crate::intake::without_bad_threading(mail);
@@ -1450,16 +1531,15 @@ fn queue<G: Game>(ctx: &Ctx<G>, id: &str, mail: &Mail) -> Result<(), RefereeErro
 
 /// A mail about a game: subject with game id and round, ledger-head line and signature in both
 /// parts.
-fn game_mail<G: Game>(
-    ctx: &Ctx<G>,
-    (id, state): (&str, &G::State),
+fn game_mail(
+    ctx: &Ctx,
+    (id, round): (&str, u32),
     to: Vec<String>,
     what: &str,
     parts: Parts,
     reply_to: Option<&str>,
     head: &Head,
 ) -> Mail {
-    let round = ctx.game.round(state);
     let line = ledger_head_line(id, head.seq, &head.hash);
     let sig = (ctx.edges.sign_text)(ctx.key, &line);
     Mail {
@@ -1479,8 +1559,8 @@ fn game_mail<G: Game>(
 }
 
 /// A refusal for a mail that reached no game (no ledger line to cite).
-fn plain_refusal<G: Game>(
-    ctx: &Ctx<G>,
+fn plain_refusal(
+    ctx: &Ctx,
     inc: &Incoming,
     game: Option<&str>,
     reason: &str,
@@ -1522,9 +1602,9 @@ fn plain_refusal<G: Game>(
 /// `parallel_pictures` draws the readers' pictures in threads of their own (not when steps are
 /// already rendered in parallel). The pictures need no earlier state: the step's typed events
 /// carry the squares of its paths and lines of fire.
-fn step_mails<G: Game>(
-    ctx: &Ctx<G>,
-    g: &GameAt<G::State>,
+fn step_mails(
+    ctx: &Ctx,
+    g: &GameAt,
     entries: &[(Entry, Head)],
     parallel_pictures: bool,
 ) -> Result<Vec<(String, Mail)>, RefereeError> {
@@ -1560,7 +1640,7 @@ fn step_mails<G: Game>(
                 )?;
                 let m = game_mail(
                     ctx,
-                    (&g.id, &g.derived.state),
+                    (&g.id, g.game.round(&g.derived.state)),
                     vec![to],
                     "refused",
                     parts,
@@ -1584,7 +1664,7 @@ fn step_mails<G: Game>(
             })?;
             let m = game_mail(
                 ctx,
-                (&g.id, &g.derived.state),
+                (&g.id, g.game.round(&g.derived.state)),
                 vec![to],
                 "receipt",
                 parts,
@@ -1602,7 +1682,7 @@ fn step_mails<G: Game>(
         steps.iter().flat_map(|s| s.happenings.clone()).collect();
     let state = &g.derived.state;
     let deadline = deadline_of(&g.created, &g.derived).map(|d| d.to_rfc3339());
-    let round = ctx.game.round(state);
+    let round = g.game.round(state);
     // The log as far as this step (a batch run renders later, when refusals may follow it).
     let log = finished.as_ref().and_then(|_| {
         let data = std::fs::read(&g.ledger).ok()?;
@@ -1615,7 +1695,7 @@ fn step_mails<G: Game>(
             .map_or(data.len(), |(i, _)| i + 1);
         Some(data.get(..end)?.to_vec())
     });
-    let awaiting = ctx.game.awaiting(state);
+    let awaiting = g.game.awaiting(state);
     let players = g.derived.players(&g.created);
     // Observers get the report of a side-less reader: no template, no side's private view.
     let observers: Vec<Player> = g
@@ -1632,7 +1712,7 @@ fn step_mails<G: Game>(
     let side_of = |p: &Player| (!p.side.is_empty()).then_some(p.side.clone());
     let views: Vec<serde_json::Value> = readers
         .iter()
-        .map(|p| ctx.game.view(state, side_of(p).as_deref()))
+        .map(|p| g.game.view(state, side_of(p).as_deref()))
         .collect();
     // The pictures are most of a report's cost and independent of each other: drawn in
     // parallel, one thread per reader. A picture that fails (or a thread that panics) leaves
@@ -1645,7 +1725,7 @@ fn step_mails<G: Game>(
         }
         // Each reader's picture draws only the happenings they may see.
         let seen = report::visible(&happenings, side.as_deref(), Some(&p.address));
-        report::mail_picture(view, side.as_deref(), &seen, &file)
+        report::mail_picture(g.game, view, side.as_deref(), &seen, &file)
     };
     let pictures: Vec<Option<(serde_json::Value, Vec<Attachment>)>> = if !parallel_pictures {
         readers
@@ -1675,7 +1755,7 @@ fn step_mails<G: Game>(
             game: id,
             side,
             view: &view,
-            board_text: ctx.game.board_text(state),
+            board_text: g.game.board_text(state),
             round,
             ledger_seq: n,
             event: event.clone(),
@@ -1686,10 +1766,12 @@ fn step_mails<G: Game>(
             finished: finished.as_ref().map(|f| f.result.clone()),
             secret: finished.as_ref().map(|f| f.secret.clone()),
             template: match side {
-                Some(side) if finished.is_none() => ctx.game.orders_template(state, side),
+                Some(side) if finished.is_none() => g.game.orders_template(state, side),
                 _ => String::new(),
             },
             next_seq: next_seq(&g.derived, &player_key(players, p)),
+            roster: g.game.roster(&view),
+            standing: g.game.standing(&view, side),
         });
         // Each decision with the players who make it and its side's own deadline (absence and
         // pause move one side's deadline only).
@@ -1714,7 +1796,7 @@ fn step_mails<G: Game>(
         parts.attachments = attachments;
         let m = game_mail(
             ctx,
-            (&g.id, &g.derived.state),
+            (&g.id, g.game.round(&g.derived.state)),
             vec![p.address.clone()],
             "report",
             parts,
@@ -1736,7 +1818,7 @@ fn step_mails<G: Game>(
             parts.attachments.extend(attachment);
             let m = game_mail(
                 ctx,
-                (&g.id, &g.derived.state),
+                (&g.id, g.game.round(&g.derived.state)),
                 vec![p.address.clone()],
                 "end",
                 parts,
@@ -1827,7 +1909,7 @@ pub struct RunSummary {
 }
 
 /// Processes every mail in `<maildir>/new` (sorted by name), then deadlines.
-pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeError> {
+pub fn run(ctx: &Ctx, maildir: &Path) -> Result<RunSummary, RefereeError> {
     let mut sum = RunSummary::default();
     let new_dir = maildir.join("new");
     let cur_dir = maildir.join("cur");
@@ -1848,7 +1930,7 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
         .collect();
     names.sort();
     let mut strangers = crate::intake::StrangerReplies::load(&ctx.home.root);
-    let mut games: BTreeMap<String, Loaded<G::State>> = BTreeMap::new();
+    let mut games: BTreeMap<String, Loaded> = BTreeMap::new();
     let unfinished = ctx.sink.begin_batch().map_err(RefereeError::Io)?;
     if unfinished {
         recover_deadline_mails(ctx, &mut games, &mut sum)?;
@@ -1915,11 +1997,7 @@ pub fn run<G: Game>(ctx: &Ctx<G>, maildir: &Path) -> Result<RunSummary, RefereeE
 
 /// Writes the strangers' file before a commit (whose sync makes it durable with the batch):
 /// the answers a commit releases are recorded first.
-fn save_strangers<G: Game>(
-    ctx: &Ctx<G>,
-    strangers: &mut crate::intake::StrangerReplies,
-    sum: &mut RunSummary,
-) {
+fn save_strangers(ctx: &Ctx, strangers: &mut crate::intake::StrangerReplies, sum: &mut RunSummary) {
     if let Err(e) = strangers.save(&ctx.home.root, ctx.now) {
         sum.warnings.push(format!(
             "cannot write {} ({e}): strangers may be answered again",
@@ -1940,13 +2018,13 @@ const COMMIT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
 /// outbox; only then the processed mails leave `maildir/new`. A crash before the end leaves
 /// those mails in new/, where the next run finds them already in the ledger and re-queues their
 /// replies.
-fn commit<G: Game>(
-    ctx: &Ctx<G>,
-    games: &mut BTreeMap<String, Loaded<G::State>>,
+fn commit(
+    ctx: &Ctx,
+    games: &mut BTreeMap<String, Loaded>,
     moves: &mut Vec<(PathBuf, PathBuf)>,
     last: bool,
 ) -> Result<Vec<String>, RefereeError> {
-    let pending: Vec<PendingMails<G::State>> = games
+    let pending: Vec<PendingMails> = games
         .values_mut()
         .flat_map(|g| std::mem::take(&mut g.pending))
         .collect();
@@ -1994,9 +2072,9 @@ fn sync_filesystems(paths: &[PathBuf]) -> Result<(), RefereeError> {
 /// After an interrupted run: the mails of deadline defaults (which no Maildir mail brings back)
 /// that run may have staged and lost are queued again. Every game is loaded (so the deadline
 /// pass re-indexes them all: the due-time index may be older than that run's ledger lines).
-fn recover_deadline_mails<G: Game>(
-    ctx: &Ctx<G>,
-    games: &mut BTreeMap<String, Loaded<G::State>>,
+fn recover_deadline_mails(
+    ctx: &Ctx,
+    games: &mut BTreeMap<String, Loaded>,
     sum: &mut RunSummary,
 ) -> Result<(), RefereeError> {
     let Ok(rd) = std::fs::read_dir(ctx.home.games()) else {
@@ -2062,11 +2140,7 @@ fn recorded_mails(log: &Path) -> Result<Vec<(String, usize, u64)>, RefereeError>
         .collect())
 }
 
-fn try_load<G: Game>(
-    ctx: &Ctx<G>,
-    id: &str,
-    sum: &mut RunSummary,
-) -> Result<Option<Loaded<G::State>>, RefereeError> {
+fn try_load(ctx: &Ctx, id: &str, sum: &mut RunSummary) -> Result<Option<Loaded>, RefereeError> {
     let log = ctx.home.game_dir(id).join(ledger::LOG_FILE);
     if !valid_game_id(id) || !log.exists() {
         return Ok(None);
@@ -2078,10 +2152,7 @@ fn try_load<G: Game>(
             "game {id}: removed a torn last line ({n} bytes) left by an interrupted run"
         ));
     }
-    let mut g = load_game(ctx.game, ctx.edges, ctx.home, id)?;
-    if g.created.game != ctx.game_name {
-        return Ok(None);
-    }
+    let mut g = load_any(&ctx.games, ctx.edges, ctx.home, id)?;
     // Only `run` loads games here: its batch commit makes the appends durable.
     g.ledger.defer_sync();
     g.ledger.sign_with(ctx.key.clone(), ctx.edges.sign_text);
@@ -2096,7 +2167,7 @@ fn try_load<G: Game>(
 }
 
 /// Re-queues the mails of the step starting at ledger line `seq` (after a crash).
-fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), RefereeError> {
+fn requeue(ctx: &Ctx, g: &Loaded, seq: u64) -> Result<(), RefereeError> {
     let data = std::fs::read(g.ledger.path()).map_err(io_err("reading the ledger"))?;
     let entries = ledger::parse_log(ledger::LOG_FILE, &data)?;
     let lines: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
@@ -2122,13 +2193,14 @@ fn requeue<G: Game>(ctx: &Ctx<G>, g: &Loaded<G::State>, seq: u64) -> Result<(), 
     } else {
         let prefix: Vec<Entry> = entries.into_iter().take(end as usize).collect();
         let (_, derived, _) = replay(
-            ctx.game,
+            g.game,
             ctx.edges,
             ledger::LOG_FILE,
             &prefix,
             DiceMode::Secret(&g.secret, g.hidden),
         )?;
         at_step = Loaded {
+            game: g.game,
             id: g.id.clone(),
             created: g.created.clone(),
             ledger: Ledger::open(g.ledger.path())?,
@@ -2253,9 +2325,9 @@ pub(crate) fn check_block<S>(
     Ok(signer)
 }
 
-fn submit_block<G: Game>(
-    ctx: &Ctx<G>,
-    g: &mut Loaded<G::State>,
+fn submit_block(
+    ctx: &Ctx,
+    g: &mut Loaded,
     inc: &Incoming,
     bi: usize,
     block: &crate::mail::RawBlock,
@@ -2263,7 +2335,7 @@ fn submit_block<G: Game>(
     sum: &mut RunSummary,
 ) -> Result<(), RefereeError> {
     let n = g.ledger.next_seq();
-    let round = ctx.game.round(&g.derived.state);
+    let round = g.game.round(&g.derived.state);
     let checked = crate::audit::size_check(&block.canonical).and_then(|()| {
         check_block(
             &g.derived,
@@ -2290,18 +2362,11 @@ fn submit_block<G: Game>(
     let step = match &checked {
         Ok(Some(signer)) => {
             let units = units_of(&g.created, &players, signer);
-            let sp = split_lines(
-                ctx.game,
-                &g.derived.state,
-                &g.created,
-                &body.side,
-                &body.lines,
-                ctx.now,
-            );
+            let sp = split_lines(&g.created, &body.side, &body.lines, ctx.now);
             signed = Some((player_key(&players, signer), sp.absent.clone()));
             let keying = crate::audit::next_keying(&g.created, &g.derived, n, &block.signature_b64);
             run_step(
-                ctx.game,
+                g.game,
                 &mut new_state,
                 &g.created,
                 keying,
@@ -2372,9 +2437,9 @@ fn submit_block<G: Game>(
 }
 
 /// A block signed by the referee's key: control commands, one per line.
-fn control_mail<G: Game>(
-    ctx: &Ctx<G>,
-    g: &mut Loaded<G::State>,
+fn control_mail(
+    ctx: &Ctx,
+    g: &mut Loaded,
     inc: &Incoming,
     bi: usize,
     block: &crate::mail::RawBlock,
@@ -2412,12 +2477,8 @@ fn control_mail<G: Game>(
 
 /// `dustmail control GAME COMMAND` on the server: applies one control command, records it, tells
 /// every player and observer. A command that cannot apply changes nothing and is an error.
-pub fn control_game<G: Game>(
-    ctx: &Ctx<G>,
-    id: &str,
-    command: &str,
-) -> Result<String, RefereeError> {
-    let mut g = load_game(ctx.game, ctx.edges, ctx.home, id)?;
+pub fn control_game(ctx: &Ctx, id: &str, command: &str) -> Result<String, RefereeError> {
+    let mut g = load_any(&ctx.games, ctx.edges, ctx.home, id)?;
     g.ledger.sign_with(ctx.key.clone(), ctx.edges.sign_text);
     let mut d = g.derived.clone();
     let (actions, results) = control_lines(&g.created, &mut d, &command_lines(command), ctx.now);
@@ -2452,7 +2513,7 @@ pub fn control_game<G: Game>(
     let root = &ctx.home.root;
     crate::due::set_entry(root, id, None).map_err(io_err(crate::due::DUE_FILE))?;
     append_control(ctx, &mut g, c)?;
-    let due = crate::due::next_due(ctx.game, &g.created, &g.derived);
+    let due = crate::due::next_due(g.game, &g.created, &g.derived);
     crate::due::set_entry(root, id, Some(crate::due::entry(due)))
         .map_err(io_err(crate::due::DUE_FILE))?;
     Ok(understood)
@@ -2460,11 +2521,7 @@ pub fn control_game<G: Game>(
 
 /// Appends a control line, writes the snapshot, and tells every player and observer (and the
 /// sender of a referee mail) what the referee did.
-fn append_control<G: Game>(
-    ctx: &Ctx<G>,
-    g: &mut Loaded<G::State>,
-    c: Control,
-) -> Result<(), RefereeError> {
+fn append_control(ctx: &Ctx, g: &mut Loaded, c: Control) -> Result<(), RefereeError> {
     let seq = g.ledger.next_seq();
     let head = g.ledger.append(Event::Control(Box::new(c.clone())))?;
     g.derived.head = head.clone();
@@ -2477,9 +2534,9 @@ fn append_control<G: Game>(
 
 /// The mails telling every player and observer (and a referee mail's sender) what a control
 /// line did.
-fn control_notices<G: Game>(
-    ctx: &Ctx<G>,
-    g: &Loaded<G::State>,
+fn control_notices(
+    ctx: &Ctx,
+    g: &Loaded,
     seq: u64,
     c: &Control,
     head: &Head,
@@ -2530,7 +2587,7 @@ fn control_notices<G: Game>(
         }
         let m = game_mail(
             ctx,
-            (&g.id, &g.derived.state),
+            (&g.id, g.game.round(&g.derived.state)),
             vec![addr.clone()],
             "referee",
             Parts {
@@ -2549,11 +2606,7 @@ fn control_notices<G: Game>(
 
 /// Appends a step's line plus its round ends and end of game, writes the snapshot, then queues
 /// the mails (the ledger is durable before any mail about it exists).
-fn append_step<G: Game>(
-    ctx: &Ctx<G>,
-    g: &mut Loaded<G::State>,
-    event: Event,
-) -> Result<(), RefereeError> {
+fn append_step(ctx: &Ctx, g: &mut Loaded, event: Event) -> Result<(), RefereeError> {
     let step = match &event {
         Event::Submission(s) if s.accepted => Some(s.step.clone()),
         Event::Deadline(d) => Some(d.step.clone()),
@@ -2595,15 +2648,12 @@ fn append_step<G: Game>(
 /// Renders the mails of a batch's steps, spread over the machine's cores (steps are
 /// independent: each carries the game as it left it), and queues them. The workers take steps
 /// by index, and the outbox is keyed by mail id, so the result never depends on timing.
-fn render_pending<G: Game>(
-    ctx: &Ctx<G>,
-    pending: Vec<PendingMails<G::State>>,
-) -> Result<Vec<String>, RefereeError> {
+fn render_pending(ctx: &Ctx, pending: Vec<PendingMails>) -> Result<Vec<String>, RefereeError> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(MAX_RENDER_THREADS)
         .min(pending.len());
-    let render = |p: &PendingMails<G::State>, parallel| {
+    let render = |p: &PendingMails, parallel| {
         let mut mails = step_mails(ctx, &p.game, &p.entries, parallel)?;
         if p.quiet {
             mails.retain(|(id, _)| !id.ends_with("-refusal"));
@@ -2657,8 +2707,8 @@ const MAX_RENDER_THREADS: usize = 8;
 
 /// Appends the lines that follow a step: its round ends (revealing each round key) and the end of
 /// the game.
-fn append_follow_ups<S: Serialize>(
-    g: &mut Loaded<S>,
+fn append_follow_ups(
+    g: &mut Loaded,
     rounds_ended: &[u32],
     finished: Option<&GameResult>,
     appended: &mut Vec<(Entry, Head)>,
@@ -2709,7 +2759,7 @@ fn append_follow_ups<S: Serialize>(
 /// A run killed between a step's line and its round-end / end-of-game lines leaves a ledger whose
 /// last step announces rounds not yet revealed: append what is missing (the step's mail is still
 /// in new/ and re-queues the step's replies, now including these lines).
-fn complete_interrupted_step<S: Serialize>(g: &mut Loaded<S>) -> Result<bool, RefereeError> {
+fn complete_interrupted_step(g: &mut Loaded) -> Result<bool, RefereeError> {
     // The cheap common case first: the last line alone tells whether anything can be missing.
     let (_, last) = ledger::read_last_line(g.ledger.path())?;
     let last_event = serde_json::from_slice::<Entry>(&last).ok().map(|e| e.event);
@@ -2764,9 +2814,9 @@ fn complete_interrupted_step<S: Serialize>(g: &mut Loaded<S>) -> Result<bool, Re
 
 /// Reminders before a deadline and defaults after deadline + grace, for every game of the home
 /// that is already loaded or due by the due-time index ([`crate::due`]), which is then updated.
-fn deadlines<G: Game>(
-    ctx: &Ctx<G>,
-    games: &mut BTreeMap<String, Loaded<G::State>>,
+fn deadlines(
+    ctx: &Ctx,
+    games: &mut BTreeMap<String, Loaded>,
     sum: &mut RunSummary,
 ) -> Result<(), RefereeError> {
     use std::os::unix::fs::MetadataExt;
@@ -2810,7 +2860,7 @@ fn deadlines<G: Game>(
             }
             match try_load(ctx, &id, sum) {
                 Ok(Some(g)) => {
-                    check_due_entry(ctx, &plan, &g, sum);
+                    check_due_entry(&plan, &g, sum);
                     games.insert(id.clone(), g);
                 }
                 Ok(None) => {
@@ -2837,7 +2887,7 @@ fn deadlines<G: Game>(
             continue;
         }
         let hours = |h: u32| chrono::Duration::hours(h.into());
-        let awaiting = ctx.game.awaiting(&g.derived.state);
+        let awaiting = g.game.awaiting(&g.derived.state);
         let mut sides: Vec<String> = Vec::new();
         for a in &awaiting {
             if !sides.contains(&a.side) {
@@ -2861,7 +2911,7 @@ fn deadlines<G: Game>(
                 .unwrap_or(due);
             if past_grace {
                 if g.derived.finished.is_some()
-                    || !ctx
+                    || !g
                         .game
                         .awaiting(&g.derived.state)
                         .iter()
@@ -2870,11 +2920,11 @@ fn deadlines<G: Game>(
                     continue;
                 }
                 let n = g.ledger.next_seq();
-                let round = ctx.game.round(&g.derived.state);
+                let round = g.game.round(&g.derived.state);
                 let mut st = g.derived.state.clone();
                 let cause = crate::audit::deadline_keying(ctx, g, n, &side, round, due);
                 let step = run_step(
-                    ctx.game,
+                    g.game,
                     &mut st,
                     &g.created,
                     cause.keying,
@@ -2910,17 +2960,17 @@ fn deadlines<G: Game>(
                     let text = render_with_board(
                         ctx,
                         "reminder",
-                        json!({"game": g.id, "round": ctx.game.round(&g.derived.state), "side": a.side,
+                        json!({"game": g.id, "round": g.game.round(&g.derived.state), "side": a.side,
                                "decision": a.decision, "deadline": due.to_rfc3339(),
                                "grace_hours": g.created.grace_hours,
                                "next_seq": next_seq(&g.derived, &player_key(&players, p)),
-                               "template": ctx.game.orders_template(&g.derived.state, &a.side)}),
+                               "template": g.game.orders_template(&g.derived.state, &a.side)}),
                         g,
                         &a.side,
                     )?;
                     let m = game_mail(
                         ctx,
-                        (&g.id, &g.derived.state),
+                        (&g.id, g.game.round(&g.derived.state)),
                         vec![p.address.clone()],
                         "reminder",
                         text,
@@ -2948,16 +2998,11 @@ fn deadlines<G: Game>(
 
 /// A game the deadline pass loaded has not changed in this run: an entry that differs from
 /// what its ledger gives is wrong (hand-edited, or written by a bug) and is corrected.
-fn check_due_entry<G: Game>(
-    ctx: &Ctx<G>,
-    plan: &crate::due::Plan,
-    g: &Loaded<G::State>,
-    sum: &mut RunSummary,
-) {
+fn check_due_entry(plan: &crate::due::Plan, g: &Loaded, sum: &mut RunSummary) {
     let Some(have) = plan.index().due.get(&g.id) else {
         return;
     };
-    let want = crate::due::entry(crate::due::next_due(ctx.game, &g.created, &g.derived));
+    let want = crate::due::entry(crate::due::next_due(g.game, &g.created, &g.derived));
     if !g.snapshot_stale && *have != want {
         sum.warnings.push(format!(
             "{}: the entry of game {} was {}, its ledger gives {}: corrected",
@@ -2973,9 +3018,9 @@ fn check_due_entry<G: Game>(
 /// and removed games (after a full scan: every game not listed), and writes the index if anything changed. Written
 /// before the run's last commit, whose sync makes it durable with the snapshots; a run
 /// interrupted before that commit makes the next one load every game (`recover_deadline_mails`).
-fn update_due_index<G: Game>(
-    ctx: &Ctx<G>,
-    games: &BTreeMap<String, Loaded<G::State>>,
+fn update_due_index(
+    ctx: &Ctx,
+    games: &BTreeMap<String, Loaded>,
     plan: crate::due::Plan,
     ids: &[String],
     broken: &[String],
@@ -2988,7 +3033,7 @@ fn update_due_index<G: Game>(
     }
     let mut ix = plan.into_index();
     for g in games.values() {
-        let e = crate::due::entry(crate::due::next_due(ctx.game, &g.created, &g.derived));
+        let e = crate::due::entry(crate::due::next_due(g.game, &g.created, &g.derived));
         if ix.due.get(&g.id) != Some(&e) {
             ix.due.insert(g.id.clone(), e);
             changed = true;
@@ -3018,11 +3063,7 @@ fn update_due_index<G: Game>(
 }
 
 /// `show --format json`: the game's view plus `round` and `awaiting`.
-pub fn show_json<G: Game>(
-    game: &G,
-    g: &Loaded<G::State>,
-    as_side: Option<&str>,
-) -> serde_json::Value {
+pub fn show_json(game: &dyn AnyGame, g: &Loaded, as_side: Option<&str>) -> serde_json::Value {
     let mut v = game.view(&g.derived.state, as_side);
     let awaiting = game.awaiting(&g.derived.state);
     let players = g.derived.players(&g.created);
@@ -3087,33 +3128,40 @@ struct Split {
     absent: Option<Option<String>>,
 }
 
-fn split_lines<G: Game>(
-    game: &G,
-    state: &G::State,
-    created: &Created,
-    side: &str,
-    lines: &[Line],
-    at: DateTime<Utc>,
-) -> Split {
+fn split_lines(created: &Created, side: &str, lines: &[Line], at: DateTime<Utc>) -> Split {
     let mut sp = Split {
         game_lines: Vec::new(),
         referee: Vec::new(),
         absent: None,
     };
     for l in lines {
-        let Some(req) = game.referee_request(state, &l.text) else {
-            sp.game_lines.push(l.clone());
-            continue;
+        let req = match lines::parse(&l.text) {
+            None => {
+                sp.game_lines.push(l.clone());
+                continue;
+            }
+            Some(Err(bad)) => {
+                sp.referee.push(CommandResult {
+                    line: l.number,
+                    outcome: CommandOutcome::Refused {
+                        reason: bad.reason,
+                        rule: lines::RULE.into(),
+                        instead: bad.instead,
+                    },
+                });
+                continue;
+            }
+            Some(Ok(req)) => req,
         };
         let outcome = match req {
-            RefereeRequest::Report => CommandOutcome::Accepted {
+            lines::RefereeRequest::Report => CommandOutcome::Accepted {
                 understood: "report: the current report is mailed to you".into(),
             },
-            RefereeRequest::Template => CommandOutcome::Accepted {
+            lines::RefereeRequest::Template => CommandOutcome::Accepted {
                 understood: "template: the orders template you may send now is mailed to you"
                     .into(),
             },
-            RefereeRequest::Absent { until } => {
+            lines::RefereeRequest::Absent { until } => {
                 let limit = at
                     .checked_add_signed(chrono::Duration::days(created.max_absence_days.into()))
                     .unwrap_or(at);
@@ -3158,9 +3206,9 @@ fn split_lines<G: Game>(
 }
 
 /// Runs the game's share of a split submission and merges the referee's answers, in line order.
-fn submit_split<G: Game>(
-    game: &G,
-    state: &mut G::State,
+fn submit_split(
+    game: &dyn AnyGame,
+    state: &mut AnyState,
     from: Sender<'_>,
     sp: &Split,
     dice: &mut dyn DiceSource,

@@ -8,17 +8,16 @@ use super::{
     guard, plain_refusal, queue, recorded_mails, requeue, submit_block, try_load, Ctx, Disposition,
     Loaded, RefereeError, RunSummary,
 };
-use crate::game::Game;
 use crate::mail::Incoming;
 use crate::outbox::Mail;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Handles one mail and says where it goes.
-pub(super) fn process_mail<G: Game>(
-    ctx: &Ctx<G>,
+pub(super) fn process_mail(
+    ctx: &Ctx,
     path: &Path,
-    games: &mut BTreeMap<String, Loaded<G::State>>,
+    games: &mut BTreeMap<String, Loaded>,
     sum: &mut RunSummary,
     strangers: &mut crate::intake::StrangerReplies,
 ) -> Result<Disposition, RefereeError> {
@@ -116,8 +115,8 @@ struct MailIntake<'a> {
 /// Takes the one answer a stranger's mail may get (config `stranger_replies`), the mail
 /// `mail_id`: decided at the first call, which records it in the strangers' file; false once
 /// used.
-fn take_stranger_answer<G: Game>(
-    ctx: &Ctx<G>,
+fn take_stranger_answer(
+    ctx: &Ctx,
     inc: &Incoming,
     decided: &mut Option<bool>,
     strangers: &mut crate::intake::StrangerReplies,
@@ -131,10 +130,10 @@ fn take_stranger_answer<G: Game>(
 }
 
 /// Routes every block of a mail to its game.
-fn route_blocks<G: Game>(
-    ctx: &Ctx<G>,
+fn route_blocks(
+    ctx: &Ctx,
     mi: &mut MailIntake<'_>,
-    games: &mut BTreeMap<String, Loaded<G::State>>,
+    games: &mut BTreeMap<String, Loaded>,
     sum: &mut RunSummary,
     strangers: &mut crate::intake::StrangerReplies,
 ) -> Result<Disposition, RefereeError> {

@@ -6,13 +6,11 @@
 //! their dice, per event id), never from the engine's internals. The board picture is drawn by
 //! [`crate::picture`] from the view when the view carries a board (Dust Tactics does).
 
-use crate::dust_tactics::event::DtEvent;
-use crate::dust_tactics::model::{Board, Square, UnitType};
-use crate::game::{Awaiting, Game, GameResult, Happening};
+use crate::game::{Awaiting, GameResult, Happening, Png};
 use crate::ledger::{self, Entry, Event};
 use crate::outbox::Attachment;
-use crate::picture::{FireLine, Picture, UnitMarker};
 use crate::referee::{DiceMode, Edges, Loaded, RefereeError};
+use crate::registry::AnyGame;
 use minijinja::Environment;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -221,74 +219,6 @@ fn steps_json(steps: &[StepReport]) -> Vec<Value> {
         .collect()
 }
 
-fn str_of<'a>(v: &'a Value, k: &str) -> &'a str {
-    v.get(k).and_then(Value::as_str).unwrap_or("")
-}
-
-/// Every unit of the view as a roster line: where, models or health left, ammo, skills used,
-/// activated this round or not.
-pub fn roster(view: &Value) -> Vec<Value> {
-    let Some(units) = view.get("units").and_then(Value::as_array) else {
-        return vec![];
-    };
-    units
-        .iter()
-        .map(|u| {
-            let destroyed = u.get("destroyed").and_then(Value::as_bool).unwrap_or(false);
-            let activated = u.get("activated").and_then(Value::as_bool).unwrap_or(false);
-            let squad =
-                str_of(u, "unit_type") == "squad" || u.get("models").is_some_and(Value::is_array);
-            let strength = if destroyed {
-                "destroyed".to_string()
-            } else if squad {
-                let left = u
-                    .get("models")
-                    .and_then(Value::as_array)
-                    .map(Vec::len)
-                    .unwrap_or(0);
-                let max = u.get("max_models").and_then(Value::as_u64).unwrap_or(0);
-                if max > 0 {
-                    format!("{left}/{max} models")
-                } else {
-                    format!("{left} models")
-                }
-            } else {
-                format!(
-                    "{}/{} health",
-                    u.get("health").and_then(Value::as_u64).unwrap_or(0),
-                    u.get("max_health").and_then(Value::as_u64).unwrap_or(0)
-                )
-            };
-            let square = if destroyed {
-                "-".to_string()
-            } else if let Some(j) = u.get("joined").and_then(Value::as_str) {
-                format!("with {j}")
-            } else {
-                u.get("square")
-                    .and_then(Value::as_str)
-                    .unwrap_or("off board")
-                    .to_string()
-            };
-            let list = |k: &str| -> String {
-                u.get(k)
-                    .and_then(Value::as_object)
-                    .map(|m| {
-                        m.iter()
-                            .map(|(k, v)| format!("{k} {v}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    })
-                    .unwrap_or_default()
-            };
-            json!({
-                "id": str_of(u, "id"), "side": str_of(u, "side"), "name": str_of(u, "name"),
-                "square": square, "strength": strength, "ammo": list("ammo"),
-                "skills_used": list("skills_used"), "activated": activated, "destroyed": destroyed,
-            })
-        })
-        .collect()
-}
-
 /// What a report says, before it becomes a template context.
 pub struct ReportInput<'a> {
     pub game: &'a str,
@@ -312,6 +242,10 @@ pub struct ReportInput<'a> {
     pub secret: Option<String>,
     pub template: String,
     pub next_seq: u64,
+    /// The game's roster rows and the reader's standing orders (`Game::roster`,
+    /// `Game::standing`).
+    pub roster: Vec<Value>,
+    pub standing: Vec<String>,
 }
 
 /// The shared context of the text and HTML report (and end) templates.
@@ -347,7 +281,7 @@ pub fn report_context(r: &ReportInput) -> Value {
         "ledger_seq": r.ledger_seq,
         "event": r.event,
         "board": r.board_text,
-        "roster": roster(r.view),
+        "roster": r.roster,
         "steps": steps_json(&r.steps),
         "happenings": happenings,
         "revealed": r.revealed.iter().map(|(round, key)| json!({"round": round, "key": key})).collect::<Vec<_>>(),
@@ -358,120 +292,13 @@ pub fn report_context(r: &ReportInput) -> Value {
         "secret": r.secret,
         "next_seq": r.next_seq,
         "template": r.template,
-        "standing": standing_lines(r.view, r.side),
+        "standing": r.standing,
         "board_img": Value::Null,
     })
 }
 
 // ---------------------------------------------------------------------------------------------
 // The board picture from a view.
-
-fn square(v: Option<&Value>) -> Option<Square> {
-    serde_json::from_value(v?.clone()).ok()
-}
-
-/// What a step's happenings draw on the board: the movement path, one line per weapon line
-/// fired, and the squares of destroyed units.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Drawing {
-    pub path: Vec<Square>,
-    pub fire: Vec<FireLine>,
-    pub destroyed: Vec<Square>,
-}
-
-/// The drawing of `happenings`, from their typed events only: the sentences are for people and
-/// may be reworded freely. Happenings without an event (older ledgers) draw nothing.
-pub fn drawing(happenings: &[Happening]) -> Drawing {
-    let mut d = Drawing::default();
-    for e in happenings.iter().filter_map(DtEvent::of) {
-        match e {
-            // A move that continues the previous one (double move) extends its path.
-            DtEvent::Moved { from, path, .. } => {
-                if d.path.last() != Some(&from) {
-                    d.path = vec![from];
-                }
-                d.path.extend(path);
-            }
-            DtEvent::Fired { from, to, hits, .. } => d.fire.push(FireLine {
-                from,
-                to,
-                hit: hits > 0,
-            }),
-            DtEvent::Destroyed { at, .. } => {
-                if !d.destroyed.contains(&at) {
-                    d.destroyed.push(at);
-                }
-            }
-            DtEvent::Entered { .. } | DtEvent::CoverDestroyed { .. } => {}
-        }
-    }
-    if d.path.len() < 2 {
-        d.path.clear();
-    }
-    d
-}
-
-/// The picture of a view, with the movement, lines of fire and destroyed units of
-/// `happenings` ([`drawing`]). `None` when the view has no board (a game other than Dust
-/// Tactics). No earlier view is needed: the events carry their squares.
-pub fn picture(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Option<Picture> {
-    let board: Board = serde_json::from_value(view.get("board")?.clone()).ok()?;
-    let mut pic = Picture::new(board);
-    pic.sides = view
-        .get("sides")
-        .and_then(|s| serde_json::from_value(s.clone()).ok())
-        .unwrap_or_default();
-    pic.ours = ours.map(str::to_string);
-    let units = view
-        .get("units")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    for u in &units {
-        let destroyed = u.get("destroyed").and_then(Value::as_bool).unwrap_or(false);
-        if destroyed || u.get("joined").is_some_and(|j| !j.is_null()) {
-            continue;
-        }
-        let Some(sq) = square(u.get("square")) else {
-            continue;
-        };
-        let unit_type: UnitType = u
-            .get("unit_type")
-            .and_then(|t| serde_json::from_value(t.clone()).ok())
-            .unwrap_or(UnitType::Squad);
-        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0).min(255) as u8;
-        let (left, max) = match unit_type {
-            UnitType::Squad => (
-                u.get("models")
-                    .and_then(Value::as_array)
-                    .map(Vec::len)
-                    .unwrap_or(0)
-                    .min(255) as u8,
-                n("max_models"),
-            ),
-            _ => (n("health"), n("max_health")),
-        };
-        let id = str_of(u, "id");
-        pic.units.push(UnitMarker {
-            square: sq,
-            side: str_of(u, "side").to_string(),
-            label: id.to_string(),
-            unit_type,
-            left,
-            max: max.max(left),
-            activated: u.get("activated").and_then(Value::as_bool).unwrap_or(false),
-            joined_hero: units.iter().any(|h| {
-                h.get("joined").and_then(Value::as_str) == Some(id)
-                    && !h.get("destroyed").and_then(Value::as_bool).unwrap_or(false)
-            }),
-        });
-    }
-    let d = drawing(happenings);
-    pic.path = d.path;
-    pic.fire = d.fire;
-    pic.destroyed = d.destroyed;
-    Some(pic)
-}
 
 /// The inline board picture of a mail, and the same PNG attached for clients that hide inline
 /// images.
@@ -493,26 +320,25 @@ pub fn board_attachments(png: &[u8], name: &str) -> Vec<Attachment> {
 }
 
 /// A mail's board picture: the `board_img` context value (shown by `cid:`) and the PNG inline
-/// and attached. `None` when the view has no board or the PNG cannot be drawn: the mail then
-/// carries the text board only.
+/// and attached. `None` when the game draws no picture of this view: the mail then carries the
+/// text board only.
 pub fn mail_picture(
+    game: &dyn AnyGame,
     view: &Value,
     side: Option<&str>,
     happenings: &[Happening],
     file_name: &str,
 ) -> Option<(Value, Vec<Attachment>)> {
-    let pic = picture(view, side, happenings)?;
-    let png = crate::picture::png(&pic).ok()?;
+    let png = game.picture(view, side, happenings)?;
     Some((
-        board_img(&format!("cid:{BOARD_CID}"), &pic),
-        board_attachments(&png, file_name),
+        board_img(&format!("cid:{BOARD_CID}"), &png),
+        board_attachments(&png.bytes, file_name),
     ))
 }
 
 /// The `board_img` context value: where the HTML finds the picture and its size.
-pub fn board_img(src: &str, pic: &Picture) -> Value {
-    let (w, h) = crate::picture::size(pic);
-    json!({"src": src, "width": w, "height": h})
+pub fn board_img(src: &str, png: &Png) -> Value {
+    json!({"src": src, "width": png.width, "height": png.height})
 }
 
 /// A PNG as a `data:` URI, for pages that must carry their pictures (show --format html).
@@ -578,11 +404,11 @@ pub fn step_report(entries: &[Entry]) -> Option<StepReport> {
 }
 
 /// `show`: the report a side (or the referee) would get now, about the last step.
-pub fn show_context<G: Game>(
-    game: &G,
-    g: &Loaded<G::State>,
+pub fn show_context(
+    game: &dyn AnyGame,
+    g: &Loaded,
     side: Option<&str>,
-) -> Result<(Value, Option<Picture>), RefereeError> {
+) -> Result<(Value, Vec<Happening>, Value), RefereeError> {
     let entries = ledger::read_all(g.ledger.path())?;
     let ranges = step_ranges(&entries);
     let last = ranges.last().cloned().unwrap_or(0..0);
@@ -602,7 +428,6 @@ pub fn show_context<G: Game>(
     });
     let view = game.view(&g.derived.state, side);
     let happenings: Vec<Happening> = steps.iter().flat_map(|s| s.happenings.clone()).collect();
-    let pic = picture(&view, side, &happenings);
     let ctx = report_context(&ReportInput {
         game: &g.id,
         side,
@@ -627,8 +452,10 @@ pub fn show_context<G: Game>(
         next_seq: side
             .map(|s| g.derived.last_seq.get(s).copied().unwrap_or(0) + 1)
             .unwrap_or(1),
+        roster: game.roster(&view),
+        standing: game.standing(&view, side),
     });
-    Ok((ctx, pic))
+    Ok((ctx, happenings, view))
 }
 
 /// The round keys revealed by a group of ledger lines.
@@ -647,10 +474,10 @@ pub fn revealed_of(entries: &[Entry]) -> Vec<(u32, String)> {
 
 /// `replay GAME --html FILE`: one self-contained page stepping through the whole game, round by
 /// round and activation by activation, with the board (inline SVG) after each step and every die.
-pub fn replay_page<G: Game>(
-    game: &G,
+pub fn replay_page(
+    game: &dyn AnyGame,
     edges: &Edges,
-    g: &Loaded<G::State>,
+    g: &Loaded,
     templates: &Templates,
 ) -> Result<String, RefereeError> {
     let entries = ledger::read_all(g.ledger.path())?;
@@ -663,10 +490,10 @@ pub fn replay_page<G: Game>(
         })
         .map(|s| game.view(&s, None));
     if let Some(v) = &start_view {
-        let svg = picture(v, None, &[]).map(|p| crate::picture::svg(&p));
+        let svg = game.picture_svg(v, None, &[]);
         frames.push(
             json!({"n": 0, "event_id": 1, "what": "the game is created", "round": v.get("round"),
-                           "happenings": [], "revealed": [], "svg": svg, "roster": roster(v)}),
+                           "happenings": [], "revealed": [], "svg": svg, "roster": game.roster(v)}),
         );
     }
     let ranges = step_ranges(&entries);
@@ -681,7 +508,7 @@ pub fn replay_page<G: Game>(
         let (_, d, _) =
             crate::referee::replay(game, edges, "log.jsonl", &upto, DiceMode::Recorded)?;
         let view = game.view(&d.state, None);
-        let svg = picture(&view, None, &step.happenings).map(|p| crate::picture::svg(&p));
+        let svg = game.picture_svg(&view, None, &step.happenings);
         let revealed: Vec<Value> = revealed_of(group)
             .into_iter()
             .map(|(round, key)| json!({"round": round, "key": key}))
@@ -694,7 +521,7 @@ pub fn replay_page<G: Game>(
         frames.push(json!({
             "n": frames.len(), "event_id": step.event_id, "what": step.what, "round": round,
             "happenings": happenings_json(&step.happenings), "revealed": revealed,
-            "svg": svg, "roster": roster(&view),
+            "svg": svg, "roster": game.roster(&view),
         }));
     }
     let count = frames.len();
@@ -735,46 +562,4 @@ pub fn replay_page<G: Game>(
     templates
         .render_html("replay", &ctx)
         .map_err(|e| RefereeError::Usage(e.to_string()))
-}
-
-/// The reader's standing orders, as the commands that would set them (issue 4: shown to their
-/// owner only; the view already hides the other sides').
-pub fn standing_lines(view: &Value, side: Option<&str>) -> Vec<String> {
-    let Some(st) = side.and_then(|s| view.get("standing")?.get(s)) else {
-        return vec![];
-    };
-    let mut out = Vec::new();
-    if st["first_ask"] == true {
-        out.push("standing first ask".to_string());
-    } else if let Some(f) = st["first"].as_str() {
-        out.push(format!("standing first {f}"));
-    }
-    // Policies are stored as yes/never/ask; the commands say auto/never/ask and yes/no/ask.
-    let word = |v: &Value, yes: &str| match v.as_str() {
-        Some("yes") => yes.to_string(),
-        Some("never") if yes == "yes" => "no".to_string(),
-        Some(other) => other.to_string(),
-        None => String::new(),
-    };
-    for (unit, p) in st["react"].as_object().into_iter().flatten() {
-        out.push(format!("standing react {unit} {}", word(p, "auto")));
-    }
-    for (unit, models) in st["casualties"].as_object().into_iter().flatten() {
-        let models: Vec<&str> = models
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
-        out.push(format!("standing casualties {unit}: {}", models.join(" ")));
-    }
-    for unit in st["casualties_ask"].as_array().into_iter().flatten() {
-        if let Some(u) = unit.as_str() {
-            out.push(format!("standing casualties {u} ask"));
-        }
-    }
-    for (unit, p) in st["retaliate"].as_object().into_iter().flatten() {
-        out.push(format!("standing retaliate {unit} {}", word(p, "yes")));
-    }
-    out
 }

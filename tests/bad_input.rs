@@ -187,12 +187,12 @@ impl Case {
 fn legal(game: &str) -> (String, String) {
     let h = Home::new(base());
     let g = InProc::open(&h).load(game);
-    let a = DustTactics.awaiting(&g.derived.state).remove(0);
+    let a = DustTactics.awaiting(g.derived.state.typed()).remove(0);
     let mut bot = dustmail::dust_tactics::bot::Bot::new(
         &a.side,
         dustmail::dust_tactics::bot::Style::Aggressive,
     );
-    (a.side.clone(), bot.orders(&g.derived.state).unwrap())
+    (a.side.clone(), bot.orders(g.derived.state.typed()).unwrap())
 }
 
 fn player(game: &str, side: &str) -> dt::Player {
@@ -574,7 +574,7 @@ fn to_activation(home: &Home) -> (String, u64) {
     });
     for _ in 0..10 {
         let g = env.load(A);
-        let a = DustTactics.awaiting(&g.derived.state).remove(0);
+        let a = DustTactics.awaiting(g.derived.state.typed()).remove(0);
         if a.decision == "activate" {
             let seq = g.derived.last_seq.get(&a.side).copied().unwrap_or(0) + 1;
             return (a.side, seq);

@@ -374,7 +374,7 @@ fn an_answer_and_the_activation_after_it_go_in_one_mail_and_what_cannot_apply_is
     table.run("2026-03-01T10:00:00Z");
     let awaited = dustmail::game::Game::awaiting(
         &dustmail::dust_tactics::DustTactics,
-        &table.loaded().derived.state,
+        table.loaded().derived.state.typed(),
     );
     assert_eq!(awaited[0].decision, "first", "{awaited:?}");
     let winner = awaited[0].side.clone();

@@ -204,9 +204,10 @@ fn a_replayed_mail_is_refused_recorded_and_changes_nothing() {
         "no report: nothing changed"
     );
     let loaded = referee::load_game(&Toy, &h.edges, &h.home, &g).unwrap();
-    assert!(loaded.derived.state.totals["allies"] >= 3);
+    assert!(loaded.derived.state.typed::<ToyState>().totals["allies"] >= 3);
     assert_eq!(
-        loaded.derived.state.turn, 1,
+        loaded.derived.state.typed::<ToyState>().turn,
+        1,
         "the replay did not play again"
     );
 }
@@ -611,7 +612,7 @@ fn deadline_reminder_once_then_default_applied_after_grace() {
     // And replay reproduces the default.
     std::fs::remove_file(h.home.game_dir(&g).join("snapshot.json")).unwrap();
     let l = referee::load_game(&Toy, &h.edges, &h.home, &g).unwrap();
-    assert_eq!(l.derived.state.turn, 1);
+    assert_eq!(l.derived.state.typed::<ToyState>().turn, 1);
     let sum = referee::replay_game(&Toy, &h.edges, &h.home, &g).unwrap();
     assert_eq!((sum.defaults, sum.dice_checked), (1, 1));
 }
@@ -774,7 +775,11 @@ fn real_orders_signed_with_the_other_sides_key_or_edited_after_signing_are_refus
         );
     }
     let l = referee::load_game(&Toy, &h.edges, &h.home, &g).unwrap();
-    assert_eq!(l.derived.state.turn, 0, "nothing applied");
+    assert_eq!(
+        l.derived.state.typed::<ToyState>().turn,
+        0,
+        "nothing applied"
+    );
 }
 
 #[test]
@@ -900,7 +905,11 @@ fn run_trusts_a_snapshot_whose_head_matches_and_replay_game_catches_a_wrong_one(
     snap["state"]["totals"]["axis"] = 99.into();
     std::fs::write(&p, snap.to_string()).unwrap();
     let l = referee::load_game(&Toy, &h.edges, &h.home, &g).unwrap();
-    assert_eq!(l.derived.state.totals["axis"], 99, "the snapshot was used");
+    assert_eq!(
+        l.derived.state.typed::<ToyState>().totals["axis"],
+        99,
+        "the snapshot was used"
+    );
     // …and replay_game, the full check, names the mismatch.
     let err = referee::replay_game(&Toy, &h.edges, &h.home, &g).unwrap_err();
     assert!(
@@ -913,7 +922,7 @@ fn run_trusts_a_snapshot_whose_head_matches_and_replay_game_catches_a_wrong_one(
     snap["head"]["seq"] = 1.into();
     std::fs::write(&p, snap.to_string()).unwrap();
     let l = referee::load_game(&Toy, &h.edges, &h.home, &g).unwrap();
-    assert_eq!(l.derived.state.totals["axis"], 0);
+    assert_eq!(l.derived.state.typed::<ToyState>().totals["axis"], 0);
 }
 
 #[test]

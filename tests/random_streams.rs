@@ -343,7 +343,12 @@ fn sealed_choices_commit_and_reveal() {
 
 struct Peek;
 
+static PEEK: [&dyn dustmail::registry::AnyGame; 1] = [&Peek];
+
 impl Game for Peek {
+    fn name(&self) -> &'static str {
+        "peek"
+    }
     type State = ToyState;
     fn setup(&self, setup: &Setup) -> Result<ToyState, SetupError> {
         Toy.setup(setup)
@@ -417,10 +422,9 @@ impl Game for Peek {
     }
 }
 
-fn peek_ctx<'a>(h: &'a Harness, now: &str) -> Ctx<'a, Peek> {
+fn peek_ctx<'a>(h: &'a Harness, now: &str) -> Ctx<'a> {
     Ctx {
-        game: &Peek,
-        game_name: "peek",
+        games: dustmail::registry::Registry::new(&PEEK),
         home: &h.home,
         config: &h.config,
         templates: &h.templates,
@@ -435,6 +439,7 @@ fn new_peek_game(h: &Harness) -> String {
     referee::create_game(
         &peek_ctx(h, T0),
         NewGame {
+            game: "peek".into(),
             setup: Setup {
                 ruleset: "toy".into(),
                 scenario_name: "race".into(),

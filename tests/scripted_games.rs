@@ -45,7 +45,7 @@ fn play(table: &mut Table, standing: bool) -> Played {
         if g.derived.finished.is_some() {
             break;
         }
-        let awaiting = DustTactics.awaiting(&g.derived.state);
+        let awaiting = DustTactics.awaiting(g.derived.state.typed());
         let Some(side) = awaiting.first().map(|a| a.side.clone()) else {
             panic!("the game awaits nothing but is not finished");
         };
@@ -56,7 +56,11 @@ fn play(table: &mut Table, standing: bool) -> Played {
             .entry(side.clone())
             .or_insert_with(|| Bot::new(&side, Style::Aggressive));
         // The answer, then what the same player can foresee, guessed with pessimistic dice.
-        let mut sim = g.derived.state.clone();
+        let mut sim: dustmail::dust_tactics::state::State = g
+            .derived
+            .state
+            .typed::<dustmail::dust_tactics::state::State>()
+            .clone();
         let mut commands: Vec<String> = Vec::new();
         let mut seat_ix: Option<usize> = None;
         for _ in 0..4 {
@@ -101,6 +105,7 @@ fn play(table: &mut Table, standing: bool) -> Played {
             let mine: Vec<String> = seat.units.clone().unwrap_or_else(|| {
                 g.derived
                     .state
+                    .typed::<dustmail::dust_tactics::state::State>()
                     .units
                     .iter()
                     .filter(|u| u.side == seat.side)
@@ -114,6 +119,7 @@ fn play(table: &mut Table, standing: bool) -> Played {
             for u in g
                 .derived
                 .state
+                .typed::<dustmail::dust_tactics::state::State>()
                 .units
                 .iter()
                 .filter(|u| mine.contains(&u.id))

@@ -7,6 +7,7 @@ mod support;
 
 use dust_home::*;
 use dustmail::cli::team_assignments;
+use dustmail::dust_tactics::new_game::team_units;
 use dustmail::dust_tactics::scenario;
 use dustmail::game::CommandOutcome;
 use dustmail::ledger::{Event, Player};
@@ -51,13 +52,13 @@ fn units_go_to_players_by_label_or_address_and_assign_overrides_the_scenario() {
         player("axis", BOB),
         player("axis", BEN),
     ];
-    let a = team_assignments(&two_on_two(), &players, &[]).unwrap();
+    let a = team_assignments(&team_units(&two_on_two()), &players, &[]).unwrap();
     // `player = "allies-1"` is the first --player of allies.
     assert_eq!(a["rangers"], ANN);
     assert_eq!(a["hotdog"], AMY);
     assert_eq!(a["luther"], BEN);
     let a = team_assignments(
-        &two_on_two(),
+        &team_units(&two_on_two()),
         &players,
         &["hotdog=ann@example.org".into(), "ludwig=axis-2".into()],
     )
@@ -74,14 +75,24 @@ fn team_assignment_mistakes_say_what_to_write() {
         player("axis", BOB),
         player("axis", BEN),
     ];
-    let e = team_assignments(&two_on_two(), &players, &["tank=allies-1".into()]).unwrap_err();
+    let e = team_assignments(
+        &team_units(&two_on_two()),
+        &players,
+        &["tank=allies-1".into()],
+    )
+    .unwrap_err();
     assert!(e.contains("the scenario has no unit `tank`"), "{e}");
-    let e = team_assignments(&two_on_two(), &players, &["rangers=allies-3".into()]).unwrap_err();
+    let e = team_assignments(
+        &team_units(&two_on_two()),
+        &players,
+        &["rangers=allies-3".into()],
+    )
+    .unwrap_err();
     assert!(e.contains("not a player of side allies"), "{e}");
     assert!(e.contains("allies-1 … allies-2"), "{e}");
     // A player left without units.
     let e = team_assignments(
-        &two_on_two(),
+        &team_units(&two_on_two()),
         &players,
         &["assault=allies-1".into(), "hotdog=allies-1".into()],
     )
@@ -93,7 +104,7 @@ fn team_assignment_mistakes_say_what_to_write() {
     // A team side in a scenario without `player` fields.
     let skirmish = scenario::builtin_scenario("skirmish").unwrap().unwrap();
     let e = team_assignments(
-        &skirmish,
+        &team_units(&skirmish),
         &[
             player("allies", ANN),
             player("allies", AMY),
@@ -106,7 +117,7 @@ fn team_assignment_mistakes_say_what_to_write() {
     assert!(e.contains("--assign"), "{e}");
     // One player per side: the scenario's `player` fields do not matter.
     assert!(team_assignments(
-        &two_on_two(),
+        &team_units(&two_on_two()),
         &[player("allies", ANN), player("axis", BOB)],
         &[]
     )

@@ -27,7 +27,7 @@ impl Real {
         Real { h, outbox, allies }
     }
 
-    fn ctx(&self) -> Ctx<'_, Toy> {
+    fn ctx(&self) -> Ctx<'_> {
         let mut c = self.h.ctx(T0);
         c.sink = &self.outbox;
         c

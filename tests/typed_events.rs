@@ -78,7 +78,7 @@ fn the_picture_draws_moves_fire_and_wrecks_with_every_sentence_blanked() {
                 ..h
             })
             .collect();
-        let pic = dustmail::report::picture(&view, None, &blank).expect("a board");
+        let pic = dustmail::dust_tactics::present::picture(&view, None, &blank).expect("a board");
         assert_eq!(pic.path.len() >= 2, moved > 0, "line {seq}: {:?}", pic.path);
         assert_eq!(pic.fire.len(), fired, "line {seq}");
         assert_eq!(!pic.destroyed.is_empty(), destroyed > 0, "line {seq}");
@@ -121,13 +121,16 @@ fn the_ledger_records_typed_events_and_drawing_reads_only_them() {
         }
         .happening("", vec![])
     };
-    let d = dustmail::report::drawing(&[only]);
+    let d = dustmail::dust_tactics::present::drawing(&[only]);
     let mut want = vec![moved.0];
     want.extend(moved.1);
     assert_eq!(d.path, want);
     // A sentence that reads like a move but carries no event draws nothing.
     let fake = Happening::text("a1 moves to B2 (B2)");
-    assert_eq!(dustmail::report::drawing(&[fake]), Default::default());
+    assert_eq!(
+        dustmail::dust_tactics::present::drawing(&[fake]),
+        Default::default()
+    );
 }
 
 /// The demo ledger written again by its referee with `edit` applied to each happening (signed
@@ -203,7 +206,12 @@ fn old_ledgers_without_events_replay_and_a_wrong_event_is_caught() {
 
 struct Secret;
 
+static SECRET: [&dyn dustmail::registry::AnyGame; 1] = [&Secret];
+
 impl Game for Secret {
+    fn name(&self) -> &'static str {
+        "secret"
+    }
     type State = ToyState;
     fn setup(&self, setup: &Setup) -> Result<ToyState, SetupError> {
         Toy.setup(setup)
@@ -264,10 +272,9 @@ impl Game for Secret {
     }
 }
 
-fn secret_ctx<'a>(h: &'a Harness, now: &str) -> Ctx<'a, Secret> {
+fn secret_ctx<'a>(h: &'a Harness, now: &str) -> Ctx<'a> {
     Ctx {
-        game: &Secret,
-        game_name: "secret",
+        games: dustmail::registry::Registry::new(&SECRET),
         home: &h.home,
         config: &h.config,
         templates: &h.templates,
@@ -290,6 +297,7 @@ fn new_secret_game(h: &Harness) {
     referee::create_game(
         &secret_ctx(h, support::T0),
         NewGame {
+            game: "secret".into(),
             setup: Setup {
                 ruleset: "toy".into(),
                 scenario_name: "race".into(),
@@ -360,7 +368,7 @@ fn a_happening_for_one_side_reaches_only_that_side() {
     // `show --as SIDE` shows what that side's report shows; the referee's `show` shows all.
     let g = referee::load_game(&Secret, &h.edges, &h.home, ID).unwrap();
     let shown = |side: Option<&str>| {
-        let (ctx, _) = dustmail::report::show_context(&Secret, &g, side).unwrap();
+        let (ctx, _, _) = dustmail::report::show_context(&Secret, &g, side).unwrap();
         serde_json::to_string(&ctx).unwrap()
     };
     assert!(!shown(Some("axis")).contains(CARD));

@@ -44,6 +44,7 @@ pub fn create(env: &dt::InProc, id: &str, ps: &[dt::Player], seed: u8, rounds: u
     referee::create_game(
         &env.ctx(dt::T0),
         NewGame {
+            game: "dust-tactics".into(),
             setup: Setup {
                 ruleset: "ffg-revised".into(),
                 scenario_name: "skirmish".into(),

@@ -10,7 +10,9 @@ pub mod event;
 pub mod flow;
 pub mod geometry;
 pub mod model;
+pub mod new_game;
 pub mod orders;
+pub mod present;
 pub mod rules;
 pub mod scenario;
 pub mod skill;
@@ -56,6 +58,18 @@ impl DustTactics {
 
 impl Game for DustTactics {
     type State = State;
+
+    fn name(&self) -> &'static str {
+        new_game::NAME
+    }
+
+    fn catalog(&self) -> crate::game::Catalog {
+        new_game::catalog()
+    }
+
+    fn plan_new(&self, req: &crate::game::NewRequest) -> Result<crate::game::NewPlan, SetupError> {
+        new_game::plan_new(req)
+    }
 
     fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
         let mut cards = vec![];
@@ -128,24 +142,40 @@ impl Game for DustTactics {
         view::orders_template(state, side)
     }
 
-    fn referee_request(&self, state: &State, line: &str) -> Option<crate::game::RefereeRequest> {
-        use crate::game::RefereeRequest as R;
-        let one = [Line {
-            number: 1,
-            text: line.to_string(),
-        }];
-        match orders::parse(&one, &state.scenario.board)
-            .into_iter()
-            .next()
-        {
-            Some(Ok(p)) => match p.command {
-                orders::Command::Report => Some(R::Report),
-                orders::Command::Template => Some(R::Template),
-                orders::Command::AbsentUntil { until } => Some(R::Absent { until }),
-                _ => None,
-            },
-            _ => None,
-        }
+    fn roster(&self, view: &serde_json::Value) -> Vec<serde_json::Value> {
+        present::roster(view)
+    }
+
+    fn standing(&self, view: &serde_json::Value, side: Option<&str>) -> Vec<String> {
+        present::standing_lines(view, side)
+    }
+
+    fn picture(
+        &self,
+        view: &serde_json::Value,
+        ours: Option<&str>,
+        happenings: &[crate::game::Happening],
+    ) -> Option<crate::game::Png> {
+        present::png(view, ours, happenings)
+    }
+
+    fn picture_svg(
+        &self,
+        view: &serde_json::Value,
+        ours: Option<&str>,
+        happenings: &[crate::game::Happening],
+    ) -> Option<String> {
+        present::picture(view, ours, happenings).map(|p| crate::picture::svg(&p))
+    }
+
+    /// The aggressive bot (`bot::Style::Aggressive`: it shoots what it can hurt, else closes in);
+    /// a non-zero `style` seeds the random bot of the soak tests.
+    fn sample_orders(&self, state: &State, side: &str, style: u32) -> Option<String> {
+        let style = match style {
+            0 => bot::Style::Aggressive,
+            n => bot::Style::Random(n.into()),
+        };
+        bot::Bot::new(side, style).orders(state)
     }
 }
 

@@ -42,10 +42,9 @@ pub struct Table {
 }
 
 impl Table {
-    pub fn ctx(&self, now: chrono::DateTime<chrono::Utc>) -> Ctx<'_, DustTactics> {
+    pub fn ctx(&self, now: chrono::DateTime<chrono::Utc>) -> Ctx<'_> {
         Ctx {
-            game: &DustTactics,
-            game_name: "dust-tactics",
+            games: dustmail::cli::registry(),
             home: &self.home,
             config: &self.config,
             templates: &self.templates,
@@ -89,7 +88,12 @@ impl Table {
                 public_key: dustmail::crypto::public_key_text(&s.key.verifying_key()),
             })
             .collect();
-        let assignments = dustmail::cli::team_assignments(&parsed, &players, &[]).unwrap();
+        let assignments = dustmail::cli::team_assignments(
+            &dustmail::dust_tactics::new_game::team_units(&parsed),
+            &players,
+            &[],
+        )
+        .unwrap();
         let mut table = Table {
             _dir: dir,
             home,
@@ -104,6 +108,7 @@ impl Table {
         table.id = referee::create_team_game(
             &table.ctx(t("2026-03-01T09:00:00Z")),
             NewGame {
+                game: "dust-tactics".into(),
                 setup: Setup {
                     ruleset: "ffg-revised".into(),
                     scenario_name: name,
@@ -206,7 +211,7 @@ impl Table {
         dustmail::ledger::read_all(&self.home.game_dir(&self.id).join("log.jsonl")).unwrap()
     }
 
-    pub fn loaded(&self) -> referee::Loaded<dustmail::dust_tactics::state::State> {
+    pub fn loaded(&self) -> referee::Loaded {
         referee::load_game(&DustTactics, &self.edges, &self.home, &self.id).unwrap()
     }
 

@@ -148,10 +148,9 @@ impl InProc {
         }
     }
 
-    pub fn ctx(&self, now: &str) -> Ctx<'_, DustTactics> {
+    pub fn ctx(&self, now: &str) -> Ctx<'_> {
         Ctx {
-            game: &DustTactics,
-            game_name: "dust-tactics",
+            games: dustmail::cli::registry(),
             home: &self.home,
             config: &self.config,
             templates: &self.templates,
@@ -170,7 +169,7 @@ impl InProc {
         sum
     }
 
-    pub fn load(&self, id: &str) -> referee::Loaded<dustmail::dust_tactics::state::State> {
+    pub fn load(&self, id: &str) -> referee::Loaded {
         referee::load_game(&DustTactics, &self.edges, &self.home, id).unwrap()
     }
 }
@@ -208,19 +207,19 @@ impl Bots {
 
     /// The next mail (file name, bytes) the awaited side sends, or None when the game awaits
     /// nothing (it ended).
-    pub fn next_mail(
-        &mut self,
-        g: &referee::Loaded<dustmail::dust_tactics::state::State>,
-    ) -> Option<(String, String)> {
+    pub fn next_mail(&mut self, g: &referee::Loaded) -> Option<(String, String)> {
         if g.derived.finished.is_some() {
             return None;
         }
-        let a = DustTactics.awaiting(&g.derived.state).into_iter().next()?;
+        let a = DustTactics
+            .awaiting(g.derived.state.typed())
+            .into_iter()
+            .next()?;
         let p = self.players.iter().find(|p| p.side == a.side)?.clone();
         let seq = g.derived.last_seq.get(&a.side).copied().unwrap_or(0) + 1;
         let bot = self.bots.get_mut(&a.side)?;
         let commands = bot
-            .orders(&g.derived.state)
+            .orders(g.derived.state.typed())
             .unwrap_or_else(|| a.options.first().cloned().unwrap_or_default());
         let n = self.sent;
         self.sent += 1;

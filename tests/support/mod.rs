@@ -13,7 +13,11 @@ use dustmail::ledger::Player;
 use dustmail::mail::{BlockBody, Incoming, MailError, RawBlock};
 use dustmail::outbox::Mail;
 use dustmail::referee::{self, Ctx, Edges, MailSink, NewGame};
+use dustmail::registry::{AnyGame, Registry};
 use dustmail::report::Templates;
+
+/// The games of the test homes: the toy game beside Dust Tactics, as one run serves both.
+pub static GAMES: [&dyn AnyGame; 2] = [&Toy, &dustmail::dust_tactics::DustTactics];
 use ed25519_dalek::{Signer, SigningKey};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -76,6 +80,9 @@ impl Toy {
 
 impl Game for Toy {
     type State = ToyState;
+    fn name(&self) -> &'static str {
+        "toy"
+    }
     fn setup(&self, setup: &Setup) -> Result<ToyState, SetupError> {
         if setup.sides.len() != 2 {
             return Err(SetupError("the toy game needs two sides".into()));
@@ -417,10 +424,9 @@ impl Harness {
         }
     }
 
-    pub fn ctx(&self, now: &str) -> Ctx<'_, Toy> {
+    pub fn ctx(&self, now: &str) -> Ctx<'_> {
         Ctx {
-            game: &Toy,
-            game_name: "toy",
+            games: Registry::new(&GAMES),
             home: &self.home,
             config: &self.config,
             templates: &self.templates,
@@ -441,6 +447,7 @@ impl Harness {
         referee::create_game(
             &self.ctx(T0),
             NewGame {
+                game: "toy".into(),
                 setup: Setup {
                     ruleset: "toy".into(),
                     scenario_name: "race".into(),
@@ -554,6 +561,7 @@ impl Harness {
         referee::create_game(
             &self.ctx(T0),
             NewGame {
+                game: "toy".into(),
                 setup: Setup {
                     ruleset: "toy".into(),
                     scenario_name: "race".into(),

@@ -1,0 +1,107 @@
+//! What `dustmail games` lists of Dust Tactics and how `dustmail new` starts one: the ruleset,
+//! a built-in scenario or the referee's own file, and the cards (built in, replaced or added to
+//! by the files of `--cards DIR`, for players who own the printed cards).
+
+use super::rules::Rules;
+use super::{cards, scenario};
+use crate::game::{
+    Catalog, CatalogEntry, CatalogScenario, NewPlan, NewRequest, Setup, SetupError, TeamUnit,
+};
+use std::collections::BTreeMap;
+
+/// The game's name in `created` lines and `new --game`.
+pub const NAME: &str = "dust-tactics";
+
+pub fn catalog() -> Catalog {
+    let rulesets: Vec<CatalogEntry> = Rules::KNOWN
+        .iter()
+        .map(|id| CatalogEntry {
+            name: id.to_string(),
+            title: match *id {
+                "ffg-revised" => "the FFG revised rules (004, with 000 where 004 is silent)",
+                _ => "",
+            }
+            .to_string(),
+        })
+        .collect();
+    let scenarios = scenario::builtin()
+        .into_iter()
+        .filter_map(|(name, text)| scenario::parse(name, text).ok())
+        .map(|s| CatalogScenario {
+            name: s.name.clone(),
+            title: s.title.clone(),
+            sides: s.sides.iter().map(|d| d.id.clone()).collect(),
+            rulesets: Rules::KNOWN.iter().map(|r| r.to_string()).collect(),
+        })
+        .collect();
+    Catalog {
+        name: NAME.into(),
+        title: "Dust Tactics, the grid wargame (seeds 000, 002, 004)".into(),
+        rulesets,
+        scenarios,
+    }
+}
+
+/// Every unit of a scenario with the player its `player` field gives it to, in scenario order
+/// (for `cli::team_assignments`).
+pub fn team_units(s: &scenario::Scenario) -> Vec<TeamUnit> {
+    s.sides
+        .iter()
+        .flat_map(|side| {
+            side.units.iter().map(|u| TeamUnit {
+                side: side.id.clone(),
+                id: u.id.clone(),
+                player: u.player.clone(),
+            })
+        })
+        .collect()
+}
+
+pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
+    let ruleset = req
+        .ruleset
+        .clone()
+        .unwrap_or_else(|| Rules::KNOWN[0].into());
+    Rules::for_id(&ruleset).map_err(|e| SetupError(e.to_string()))?;
+    let (name, text) = match (&req.scenario_file, &req.scenario) {
+        (Some((n, t)), _) => (n.clone(), t.clone()),
+        (None, wanted) => {
+            let builtin = scenario::builtin();
+            let wanted = wanted.as_deref().unwrap_or(builtin[0].0);
+            match builtin.iter().find(|(n, _)| *n == wanted) {
+                Some((n, t)) => (n.to_string(), t.to_string()),
+                None => {
+                    let names: Vec<&str> = builtin.iter().map(|(n, _)| *n).collect();
+                    return Err(SetupError(format!(
+                        "there is no scenario `{wanted}`: use one of {} or the path of a scenario file (docs/scenarios.md)",
+                        names.join(", ")
+                    )));
+                }
+            }
+        }
+    };
+    let parsed = scenario::parse(&name, &text)
+        .map_err(|e| SetupError(format!("{} (see docs/scenarios.md)", e.0)))?;
+    let mut card_map: BTreeMap<String, String> = cards::builtin()
+        .into_iter()
+        .map(|(f, t)| (f.to_string(), t.to_string()))
+        .collect();
+    for (file, text) in &req.data {
+        cards::parse_card(file, text).map_err(|e| SetupError(e.to_string()))?;
+        card_map.insert(file.clone(), text.clone());
+    }
+    let units = team_units(&parsed);
+    Ok(NewPlan {
+        setup: Setup {
+            ruleset,
+            scenario_name: name,
+            scenario: text,
+            cards: card_map,
+            sides: parsed.sides.iter().map(|s| s.id.clone()).collect(),
+        },
+        // One more key than rounds: the initiative of round r+1 may be rolled while closing
+        // round r.
+        max_rounds: parsed.rounds + 1,
+        units,
+    })
+}

@@ -1,0 +1,238 @@
+//! Dust Tactics' own presentation for the reports (DESIGN §2: a game owns its presentation):
+//! the roster rows, the standing-order lines and the board picture, all read from the game's
+//! view, the picture's paths and lines of fire from its typed events.
+
+use super::event::DtEvent;
+use super::model::{Board, Square, UnitType};
+use crate::game::{Happening, Png};
+use crate::picture::{FireLine, Picture, UnitMarker};
+use serde_json::{json, Value};
+
+fn str_of<'a>(v: &'a Value, k: &str) -> &'a str {
+    v.get(k).and_then(Value::as_str).unwrap_or("")
+}
+
+/// Every unit of the view as a roster line: where, models or health left, ammo, skills used,
+/// activated this round or not.
+pub fn roster(view: &Value) -> Vec<Value> {
+    let Some(units) = view.get("units").and_then(Value::as_array) else {
+        return vec![];
+    };
+    units
+        .iter()
+        .map(|u| {
+            let destroyed = u.get("destroyed").and_then(Value::as_bool).unwrap_or(false);
+            let activated = u.get("activated").and_then(Value::as_bool).unwrap_or(false);
+            let squad =
+                str_of(u, "unit_type") == "squad" || u.get("models").is_some_and(Value::is_array);
+            let strength = if destroyed {
+                "destroyed".to_string()
+            } else if squad {
+                let left = u
+                    .get("models")
+                    .and_then(Value::as_array)
+                    .map(Vec::len)
+                    .unwrap_or(0);
+                let max = u.get("max_models").and_then(Value::as_u64).unwrap_or(0);
+                if max > 0 {
+                    format!("{left}/{max} models")
+                } else {
+                    format!("{left} models")
+                }
+            } else {
+                format!(
+                    "{}/{} health",
+                    u.get("health").and_then(Value::as_u64).unwrap_or(0),
+                    u.get("max_health").and_then(Value::as_u64).unwrap_or(0)
+                )
+            };
+            let square = if destroyed {
+                "-".to_string()
+            } else if let Some(j) = u.get("joined").and_then(Value::as_str) {
+                format!("with {j}")
+            } else {
+                u.get("square")
+                    .and_then(Value::as_str)
+                    .unwrap_or("off board")
+                    .to_string()
+            };
+            let list = |k: &str| -> String {
+                u.get(k)
+                    .and_then(Value::as_object)
+                    .map(|m| {
+                        m.iter()
+                            .map(|(k, v)| format!("{k} {v}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+                    .unwrap_or_default()
+            };
+            json!({
+                "id": str_of(u, "id"), "side": str_of(u, "side"), "name": str_of(u, "name"),
+                "square": square, "strength": strength, "ammo": list("ammo"),
+                "skills_used": list("skills_used"), "activated": activated, "destroyed": destroyed,
+            })
+        })
+        .collect()
+}
+
+/// The reader's standing orders, as the commands that would set them (issue 4: shown to their
+/// owner only; the view already hides the other sides').
+pub fn standing_lines(view: &Value, side: Option<&str>) -> Vec<String> {
+    let Some(st) = side.and_then(|s| view.get("standing")?.get(s)) else {
+        return vec![];
+    };
+    let mut out = Vec::new();
+    if st["first_ask"] == true {
+        out.push("standing first ask".to_string());
+    } else if let Some(f) = st["first"].as_str() {
+        out.push(format!("standing first {f}"));
+    }
+    // Policies are stored as yes/never/ask; the commands say auto/never/ask and yes/no/ask.
+    let word = |v: &Value, yes: &str| match v.as_str() {
+        Some("yes") => yes.to_string(),
+        Some("never") if yes == "yes" => "no".to_string(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    for (unit, p) in st["react"].as_object().into_iter().flatten() {
+        out.push(format!("standing react {unit} {}", word(p, "auto")));
+    }
+    for (unit, models) in st["casualties"].as_object().into_iter().flatten() {
+        let models: Vec<&str> = models
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        out.push(format!("standing casualties {unit}: {}", models.join(" ")));
+    }
+    for unit in st["casualties_ask"].as_array().into_iter().flatten() {
+        if let Some(u) = unit.as_str() {
+            out.push(format!("standing casualties {u} ask"));
+        }
+    }
+    for (unit, p) in st["retaliate"].as_object().into_iter().flatten() {
+        out.push(format!("standing retaliate {unit} {}", word(p, "yes")));
+    }
+    out
+}
+
+fn square(v: Option<&Value>) -> Option<Square> {
+    serde_json::from_value(v?.clone()).ok()
+}
+
+/// What a step's happenings draw on the board: the movement path, one line per weapon line
+/// fired, and the squares of destroyed units.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Drawing {
+    pub path: Vec<Square>,
+    pub fire: Vec<FireLine>,
+    pub destroyed: Vec<Square>,
+}
+
+/// The drawing of `happenings`, from their typed events only: the sentences are for people and
+/// may be reworded freely. Happenings without an event (older ledgers) draw nothing.
+pub fn drawing(happenings: &[Happening]) -> Drawing {
+    let mut d = Drawing::default();
+    for e in happenings.iter().filter_map(DtEvent::of) {
+        match e {
+            // A move that continues the previous one (double move) extends its path.
+            DtEvent::Moved { from, path, .. } => {
+                if d.path.last() != Some(&from) {
+                    d.path = vec![from];
+                }
+                d.path.extend(path);
+            }
+            DtEvent::Fired { from, to, hits, .. } => d.fire.push(FireLine {
+                from,
+                to,
+                hit: hits > 0,
+            }),
+            DtEvent::Destroyed { at, .. } => {
+                if !d.destroyed.contains(&at) {
+                    d.destroyed.push(at);
+                }
+            }
+            DtEvent::Entered { .. } | DtEvent::CoverDestroyed { .. } => {}
+        }
+    }
+    if d.path.len() < 2 {
+        d.path.clear();
+    }
+    d
+}
+
+/// The picture of a view, with the movement, lines of fire and destroyed units of
+/// `happenings` ([`drawing`]). `None` when the view has no board (a game other than Dust
+/// Tactics). No earlier view is needed: the events carry their squares.
+pub fn picture(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Option<Picture> {
+    let board: Board = serde_json::from_value(view.get("board")?.clone()).ok()?;
+    let mut pic = Picture::new(board);
+    pic.sides = view
+        .get("sides")
+        .and_then(|s| serde_json::from_value(s.clone()).ok())
+        .unwrap_or_default();
+    pic.ours = ours.map(str::to_string);
+    let units = view
+        .get("units")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for u in &units {
+        let destroyed = u.get("destroyed").and_then(Value::as_bool).unwrap_or(false);
+        if destroyed || u.get("joined").is_some_and(|j| !j.is_null()) {
+            continue;
+        }
+        let Some(sq) = square(u.get("square")) else {
+            continue;
+        };
+        let unit_type: UnitType = u
+            .get("unit_type")
+            .and_then(|t| serde_json::from_value(t.clone()).ok())
+            .unwrap_or(UnitType::Squad);
+        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0).min(255) as u8;
+        let (left, max) = match unit_type {
+            UnitType::Squad => (
+                u.get("models")
+                    .and_then(Value::as_array)
+                    .map(Vec::len)
+                    .unwrap_or(0)
+                    .min(255) as u8,
+                n("max_models"),
+            ),
+            _ => (n("health"), n("max_health")),
+        };
+        let id = str_of(u, "id");
+        pic.units.push(UnitMarker {
+            square: sq,
+            side: str_of(u, "side").to_string(),
+            label: id.to_string(),
+            unit_type,
+            left,
+            max: max.max(left),
+            activated: u.get("activated").and_then(Value::as_bool).unwrap_or(false),
+            joined_hero: units.iter().any(|h| {
+                h.get("joined").and_then(Value::as_str) == Some(id)
+                    && !h.get("destroyed").and_then(Value::as_bool).unwrap_or(false)
+            }),
+        });
+    }
+    let d = drawing(happenings);
+    pic.path = d.path;
+    pic.fire = d.fire;
+    pic.destroyed = d.destroyed;
+    Some(pic)
+}
+
+/// The picture of a view as PNG, with its size ([`picture`]).
+pub fn png(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Option<Png> {
+    let pic = picture(view, ours, happenings)?;
+    let bytes = crate::picture::png(&pic).ok()?;
+    let (width, height) = crate::picture::size(&pic);
+    Some(Png {
+        bytes,
+        width,
+        height,
+    })
+}
