@@ -280,18 +280,31 @@ fn game_level_commands() {
     assert_eq!(one("concede"), Command::Concede);
     assert_eq!(one("Offer Draw"), Command::OfferDraw);
     assert_eq!(one("accept draw"), Command::AcceptDraw);
-    assert_eq!(one("report"), Command::Report);
-    assert_eq!(one("template"), Command::Template);
+}
+
+/// `report`, `template` and `absent until` are the referee's lines, parsed by the pipeline for
+/// every game (issue 11 item 2), never by the Dust Tactics order parser.
+fn referee_line(text: &str) -> dustmail::referee::lines::RefereeRequest {
+    dustmail::referee::lines::parse(text).unwrap().unwrap()
+}
+
+#[test]
+fn report_and_template_are_the_referees_lines() {
+    use dustmail::referee::lines::RefereeRequest;
+    assert_eq!(referee_line("report"), RefereeRequest::Report);
+    assert_eq!(referee_line("Template"), RefereeRequest::Template);
 }
 
 #[test]
 fn absent_until_a_date_time_or_a_date() {
-    let Command::AbsentUntil { until } = one("absent until 2026-12-24T18:00:00+01:00") else {
+    use dustmail::referee::lines::RefereeRequest;
+    let RefereeRequest::Absent { until } = referee_line("absent until 2026-12-24T18:00:00+01:00")
+    else {
         panic!()
     };
     assert_eq!(until.to_rfc3339(), "2026-12-24T17:00:00+00:00");
     // R83: a bare date means midnight UTC at its start.
-    let Command::AbsentUntil { until } = one("absent until 2026-12-24") else {
+    let RefereeRequest::Absent { until } = referee_line("absent until 2026-12-24") else {
         panic!()
     };
     assert_eq!(until.to_rfc3339(), "2026-12-24T00:00:00+00:00");
@@ -656,29 +669,30 @@ fn game_level_command_errors() {
     err_has("offer peace", 1, &["write `offer draw`"], "offer draw");
     err_has("accept", 1, &["write `accept draw`"], "accept draw");
     err_has(
-        "absent",
-        1,
-        &["`absent until <date>`"],
-        "absent until 2026-12-24T18:00:00Z",
-    );
-    err_has(
-        "absent until christmas",
-        1,
-        &["`christmas` is not a date"],
-        "absent until 2026-12-24T18:00:00Z",
-    );
-    err_has(
-        "absent until 2026-02-30",
-        1,
-        &["is not a date"],
-        "absent until 2026-12-24T18:00:00Z",
-    );
-    err_has(
         "pass",
         1,
         &["battlefront-2013"],
         "activate hotdog\n  nothing",
     );
+}
+
+/// A malformed referee line is refused by the pipeline, whatever the game (issue 11 item 2).
+#[test]
+fn malformed_absent_lines_are_refused_by_the_referee() {
+    for (text, reason) in [
+        ("absent", "`absent until <date>`"),
+        ("absent until christmas", "`christmas` is not a date"),
+        ("absent until 2026-02-30", "is not a date"),
+        ("report please", "write `report`"),
+    ] {
+        let e = dustmail::referee::lines::parse(text).unwrap().unwrap_err();
+        assert!(e.reason.contains(reason), "{text}: {}", e.reason);
+        assert!(
+            dustmail::referee::lines::parse(&e.instead).unwrap().is_ok(),
+            "{text}: the suggested `{}` is refused",
+            e.instead
+        );
+    }
 }
 
 #[test]
@@ -750,7 +764,7 @@ fn a_bad_line_makes_its_whole_activation_one_error_and_the_next_command_parses()
 
 #[test]
 fn errors_between_good_commands_stay_in_place() {
-    let out = run("first allies\nfrist axis\nreport");
+    let out = run("first allies\nfrist axis\nconcede");
     assert!(out[0].is_ok() && out[1].is_err() && out[2].is_ok());
     assert_eq!(out[1].as_ref().unwrap_err().line, 2);
 }
@@ -773,7 +787,6 @@ fn commands_print_in_canonical_form() {
         ("react NONE", "react none"),
         ("casualties g : 3,2", "casualties g: 3 2"),
         ("offer   draw", "offer draw"),
-        ("absent until 2026-12-24", "absent until 2026-12-24T00:00:00Z"),
         ("standing react any with r", "standing react any with r"),
         ("standing first ask", "standing first ask"),
         (
@@ -790,7 +803,6 @@ fn commands_print_in_canonical_form() {
 
 mod props {
     use super::*;
-    use chrono::{TimeZone, Utc};
     use proptest::prelude::*;
 
     fn ident() -> impl Strategy<Value = String> {
@@ -842,11 +854,6 @@ mod props {
             Just(Command::Concede),
             Just(Command::OfferDraw),
             Just(Command::AcceptDraw),
-            Just(Command::Report),
-            Just(Command::Template),
-            (0i64..4_000_000_000).prop_map(|t| Command::AbsentUntil {
-                until: Utc.timestamp_opt(t, 0).unwrap()
-            }),
             (
                 prop::option::of(ident()),
                 prop_oneof![

@@ -12,8 +12,7 @@
 //!   nothing
 //! react <unit> | react none
 //! casualties <unit>: <model> …
-//! concede | offer draw | accept draw | report | template
-//! absent until <RFC3339 date-time or YYYY-MM-DD>
+//! concede | offer draw | accept draw
 //! retaliate [<unit>] yes | no
 //! standing react <your unit|any> auto | never | ask
 //! standing react <enemy unit|any> with <your unit>      (older form: <your unit> auto)
@@ -23,12 +22,14 @@
 //! standing first <side> | ask
 //! ```
 //!
+//! `report`, `template` and `absent until` are the referee's lines, for every game: the pipeline
+//! answers them (`crate::referee::lines`) and they never reach this parser.
+//!
 //! Keywords are case-insensitive, ids are lower-cased, `#` starts a comment. A target is a unit
 //! id, `unit/model` (a Sniper picks a model) or a square (a cover element, trees).
 
 use super::model::{Board, Square};
 use crate::game::Line;
-use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
 use std::fmt;
 
 /// One command of a submission.
@@ -48,12 +49,6 @@ pub enum Command {
     OfferDraw,
     /// Accepts a draw offered by the other side.
     AcceptDraw,
-    /// Asks for the current board report to be mailed again.
-    Report,
-    /// Asks for a template of the orders the sender may send now.
-    Template,
-    /// The sender is away: deadlines for this side wait until then (R83).
-    AbsentUntil { until: DateTime<Utc> },
     /// Standing answer to reactive-fire windows opened by `trigger` (`None` = any enemy unit).
     StandingReact {
         trigger: Option<String>,
@@ -238,13 +233,6 @@ impl fmt::Display for Command {
             Command::Concede => f.write_str("concede"),
             Command::OfferDraw => f.write_str("offer draw"),
             Command::AcceptDraw => f.write_str("accept draw"),
-            Command::Report => f.write_str("report"),
-            Command::Template => f.write_str("template"),
-            Command::AbsentUntil { until } => write!(
-                f,
-                "absent until {}",
-                until.to_rfc3339_opts(SecondsFormat::AutoSi, true)
-            ),
             Command::StandingReact { trigger, answer } => write!(
                 f,
                 "standing react {} {answer}",
@@ -288,6 +276,8 @@ impl fmt::Display for Command {
 // Parsing.
 
 /// Words that start a top-level command; any other word inside an activation belongs to it.
+// `report`, `template` and `absent` are the referee's lines (they never reach this parser); they
+// are listed so a misspelt one still gets its suggestion.
 const TOP_LEVEL: [&str; 13] = [
     "first",
     "retaliate",
@@ -774,24 +764,6 @@ fn casualty_list(line: usize, rest: &str, word: &str) -> Result<(String, Vec<Str
     Ok((unit, models))
 }
 
-/// RFC 3339 date-time, or a bare date meaning midnight UTC (R83).
-fn date(line: usize, word: &str) -> Result<DateTime<Utc>, OrderError> {
-    if let Ok(d) = DateTime::parse_from_rfc3339(word) {
-        return Ok(d.with_timezone(&Utc));
-    }
-    if let Some(d) = NaiveDate::parse_from_str(word, "%Y-%m-%d")
-        .ok()
-        .and_then(|d| d.and_hms_opt(0, 0, 0))
-    {
-        return Ok(d.and_utc());
-    }
-    Err(err(
-        line,
-        format!("`{word}` is not a date: write an RFC 3339 date-time or a date"),
-        "absent until 2026-12-24T18:00:00Z",
-    ))
-}
-
 fn parse_single(line: usize, text: &str, kw: &str) -> Result<Command, OrderError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
@@ -858,19 +830,6 @@ fn parse_single(line: usize, text: &str, kw: &str) -> Result<Command, OrderError
         "concede" => bare(Command::Concede, "concede"),
         "offer" => bare(Command::OfferDraw, "offer draw"),
         "accept" => bare(Command::AcceptDraw, "accept draw"),
-        "report" => bare(Command::Report, "report"),
-        "template" => bare(Command::Template, "template"),
-        "absent" => match words.as_slice() {
-            [_, u, d] if u.eq_ignore_ascii_case("until") => Ok(Command::AbsentUntil {
-                until: date(line, d)?,
-            }),
-            _ => Err(err(
-                line,
-                "`absent` is written `absent until \
-                <date>`",
-                "absent until 2026-12-24T18:00:00Z",
-            )),
-        },
         "standing" => parse_standing(line, &words, rest),
         "pass" => Err(err(
             line,

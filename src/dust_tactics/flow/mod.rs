@@ -367,13 +367,6 @@ pub fn apply(
         Command::StandingFirst { side: first } => {
             standing_first(state, side, first.as_deref(), out)
         }
-        // Report, template and absence are answered by the referee, which knows the mail and
-        // the clock; the rules engine has nothing to change for them.
-        Command::Report | Command::Template | Command::AbsentUntil { .. } => refuse(
-            "this command is answered by the referee, not the rules",
-            RuleId::Orders,
-            "send it on its own line; the referee handles it before the rules",
-        ),
     };
     if pre_first {
         settle_first(state, out);
