@@ -10,7 +10,10 @@ use crate::ledger::{
     self, line_sig_text, split_referee_sig, ControlAction, Created, Deadline, Entry, Event,
     Refusal, Submission, MAX_SUBMISSION_BYTES,
 };
-use crate::referee::{check_block, side_deadline, Ctx, Derived, Edges, Loaded, RefereeError};
+use crate::pbem::{
+    control::side_deadline, edges::Edges, error::RefereeError, replay::Derived, store::Loaded,
+    verify::check_block,
+};
 use crate::registry::{AnyGame, AnyState};
 use crate::seed::{signature_digest, Keying};
 use chrono::{DateTime, Utc};
@@ -92,7 +95,7 @@ pub(crate) struct DeadlineCause {
 /// The referee signs the default's cause (game, n, side, round, due: nothing it can vary), and
 /// the dice are keyed by that signature.
 pub(crate) fn deadline_keying(
-    ctx: &Ctx,
+    sign: impl Fn(&str) -> String,
     g: &Loaded,
     line: u64,
     side: &str,
@@ -111,7 +114,7 @@ pub(crate) fn deadline_keying(
     let n = g.derived.steps + 1;
     let due = due.to_rfc3339();
     let cause = ledger::deadline_cause(&g.created.game_id, n, side, round, &due);
-    let sig = (ctx.edges.sign_text)(ctx.key, &cause);
+    let sig = sign(&cause);
     DeadlineCause {
         keying: Keying::V2 {
             n,

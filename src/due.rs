@@ -11,7 +11,8 @@
 //! function of the ledger alone (never of the clock), so it is the same whoever computes it.
 
 use crate::ledger::Created;
-use crate::referee::{deadline_of, side_deadline, Derived};
+use crate::pbem::control::{deadline_of, side_deadline};
+use crate::pbem::replay::Derived;
 use crate::registry::{AnyGame, AnyState};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

@@ -9,7 +9,7 @@
 //! file when it ends. A pid read back is named only while that process is alive; otherwise the
 //! holder is "a run whose pid is not yet recorded".
 
-use crate::config::Home;
+use crate::pbem::home::Home;
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::FileExt;

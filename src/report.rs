@@ -9,7 +9,7 @@
 use crate::game::{Awaiting, GameResult, Happening, Png};
 use crate::ledger::{self, Entry, Event};
 use crate::outbox::Attachment;
-use crate::referee::{DiceMode, Edges, Loaded, RefereeError};
+use crate::pbem::{edges::Edges, error::RefereeError, replay::DiceMode, store::Loaded};
 use crate::registry::AnyGame;
 use minijinja::Environment;
 use serde::Serialize;
@@ -442,7 +442,7 @@ pub fn show_context(
         steps,
         revealed,
         awaiting: game.awaiting(&g.derived.state),
-        deadline: crate::referee::deadline_of(&g.created, &g.derived).map(|d| d.to_rfc3339()),
+        deadline: crate::pbem::control::deadline_of(&g.created, &g.derived).map(|d| d.to_rfc3339()),
         finished,
         secret,
         template: match side {
@@ -506,7 +506,7 @@ pub fn replay_page(
         };
         let upto: Vec<Entry> = entries.get(..r.end).unwrap_or(&[]).to_vec();
         let (_, d, _) =
-            crate::referee::replay(game, edges, "log.jsonl", &upto, DiceMode::Recorded)?;
+            crate::pbem::replay::replay(game, edges, "log.jsonl", &upto, DiceMode::Recorded)?;
         let view = game.view(&d.state, None);
         let svg = game.picture_svg(&view, None, &step.happenings);
         let revealed: Vec<Value> = revealed_of(group)

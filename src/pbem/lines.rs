@@ -1,0 +1,238 @@
+//! The lines the referee answers itself, for every game (DESIGN §2): `report`, `template` and
+//! `absent until DATE`. They are parsed here, once, before a game sees a submission, and never
+//! reach [`crate::game::Game::submit`]. Their syntax is that of docs/orders.md "Lines the
+//! referee answers", whatever the game.
+
+use crate::game::{CommandOutcome, CommandResult, DiceSource, Line, Outcome, Sender};
+use crate::ledger::{Created, Player};
+use crate::pbem::replay::Derived;
+use crate::registry::{AnyGame, AnyState};
+use chrono::{DateTime, NaiveDate, Utc};
+
+/// A line the referee answers itself instead of the game (it knows mails and deadlines).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefereeRequest {
+    /// Mail the current report again.
+    Report,
+    /// Mail the orders template.
+    Template,
+    /// The sender is away: their deadlines wait until then.
+    Absent { until: DateTime<Utc> },
+}
+
+/// Where a refusal of these lines points.
+pub const RULE: &str = "docs/orders.md";
+
+/// A referee line that does not parse: why, and what to write instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadRequest {
+    pub reason: String,
+    pub instead: String,
+}
+
+const ABSENT_EXAMPLE: &str = "absent until 2026-12-24T18:00:00Z";
+
+/// `None` when the line is not one of the referee's (it goes to the game); else the request or
+/// why it is malformed. Comments (`#`) and case are ignored, as in every game's orders.
+pub fn parse(text: &str) -> Option<Result<RefereeRequest, BadRequest>> {
+    let text = text.split('#').next().unwrap_or("").trim();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let kw = words.first()?.to_ascii_lowercase();
+    let bare = |req: RefereeRequest, ex: &str| {
+        if words.len() == 1 {
+            Ok(req)
+        } else {
+            Err(BadRequest {
+                reason: format!("`{text}` is not understood: write `{ex}`"),
+                instead: ex.into(),
+            })
+        }
+    };
+    Some(match kw.as_str() {
+        "report" => bare(RefereeRequest::Report, "report"),
+        "template" => bare(RefereeRequest::Template, "template"),
+        "absent" => match words.as_slice() {
+            [_, u, d] if u.eq_ignore_ascii_case("until") => {
+                date(d).map(|until| RefereeRequest::Absent { until })
+            }
+            _ => Err(BadRequest {
+                reason: "`absent` is written `absent until <date>`".into(),
+                instead: ABSENT_EXAMPLE.into(),
+            }),
+        },
+        _ => return None,
+    })
+}
+
+/// An RFC 3339 date-time, or a date (its midnight UTC).
+fn date(word: &str) -> Result<DateTime<Utc>, BadRequest> {
+    if let Ok(d) = DateTime::parse_from_rfc3339(word) {
+        return Ok(d.with_timezone(&Utc));
+    }
+    if let Some(d) = NaiveDate::parse_from_str(word, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+    {
+        return Ok(d.and_utc());
+    }
+    Err(BadRequest {
+        reason: format!("`{word}` is not a date: write an RFC 3339 date-time or a date"),
+        instead: ABSENT_EXAMPLE.into(),
+    })
+}
+
+/// The units a player commands: `None` when their side has one player (the whole side).
+pub fn units_of(created: &Created, players: &[Player], p: &Player) -> Option<Vec<String>> {
+    if players.iter().filter(|q| q.side == p.side).count() < 2 {
+        return None;
+    }
+    Some(
+        created
+            .assignments
+            .iter()
+            .filter(|(_, a)| **a == p.address)
+            .map(|(u, _)| u.clone())
+            .collect(),
+    )
+}
+
+/// A submission's lines parted into the game's and the referee's, with the referee's answers.
+pub(crate) struct Split {
+    pub(crate) game_lines: Vec<Line>,
+    pub(crate) referee: Vec<CommandResult>,
+    /// The absence the mail declares (`None`: unchanged; `Some(None)`: ended).
+    pub(crate) absent: Option<Option<String>>,
+}
+
+pub(crate) fn split_lines(
+    created: &Created,
+    side: &str,
+    lines: &[Line],
+    at: DateTime<Utc>,
+) -> Split {
+    let mut sp = Split {
+        game_lines: Vec::new(),
+        referee: Vec::new(),
+        absent: None,
+    };
+    for l in lines {
+        let req = match parse(&l.text) {
+            None => {
+                sp.game_lines.push(l.clone());
+                continue;
+            }
+            Some(Err(bad)) => {
+                sp.referee.push(CommandResult {
+                    line: l.number,
+                    outcome: CommandOutcome::Refused {
+                        reason: bad.reason,
+                        rule: RULE.into(),
+                        instead: bad.instead,
+                    },
+                });
+                continue;
+            }
+            Some(Ok(req)) => req,
+        };
+        let outcome = match req {
+            RefereeRequest::Report => CommandOutcome::Accepted {
+                understood: "report: the current report is mailed to you".into(),
+            },
+            RefereeRequest::Template => CommandOutcome::Accepted {
+                understood: "template: the orders template you may send now is mailed to you"
+                    .into(),
+            },
+            RefereeRequest::Absent { until } => {
+                let limit = at
+                    .checked_add_signed(chrono::Duration::days(created.max_absence_days.into()))
+                    .unwrap_or(at);
+                if until <= at {
+                    sp.absent = Some(None);
+                    CommandOutcome::Accepted {
+                        understood: format!(
+                            "absent until {}: that time has passed, so your absence ends now and deadlines run as usual",
+                            until.to_rfc3339()
+                        )}
+                } else if until > limit {
+                    CommandOutcome::Refused {
+                        reason: format!(
+                            "absent until {} is more than {} days from now: an absence is bounded",
+                            until.to_rfc3339(),
+                            created.max_absence_days
+                        ),
+                        rule: "docs/deadlines.md \"Absence\"".into(),
+                        instead: format!(
+                            "absent until {} (or ask the referee to pause the game)",
+                            limit.format("%Y-%m-%dT%H:%M:%SZ")
+                        ),
+                    }
+                } else {
+                    sp.absent = Some(Some(until.to_rfc3339()));
+                    CommandOutcome::Accepted {
+                        understood: format!(
+                            "absent until {}: side {side}'s deadlines wait for you until then",
+                            until.to_rfc3339()
+                        ),
+                    }
+                }
+            }
+        };
+        sp.referee.push(CommandResult {
+            line: l.number,
+            outcome,
+        });
+    }
+    sp
+}
+
+/// Runs the game's share of a split submission and merges the referee's answers, in line order.
+pub(crate) fn submit_split(
+    game: &dyn AnyGame,
+    state: &mut AnyState,
+    from: Sender<'_>,
+    sp: &Split,
+    dice: &mut dyn DiceSource,
+) -> Outcome {
+    let mut o = if sp.game_lines.is_empty() {
+        Outcome::default()
+    } else {
+        game.submit(state, from, &sp.game_lines, dice)
+    };
+    o.results.extend(sp.referee.iter().cloned());
+    o.results.sort_by_key(|r| r.line);
+    o
+}
+
+/// Records an absence a submission declared.
+pub(crate) fn note_absence<S>(d: &mut Derived<S>, key: String, absent: &Option<Option<String>>) {
+    match absent {
+        Some(Some(until)) => {
+            d.absent.insert(key, until.clone());
+        }
+        Some(None) => {
+            d.absent.remove(&key);
+        }
+        None => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn referee_lines_parse_for_every_game() {
+        assert_eq!(parse("Report  # again"), Some(Ok(RefereeRequest::Report)));
+        assert_eq!(parse("template"), Some(Ok(RefereeRequest::Template)));
+        assert!(matches!(
+            parse("absent until 2026-12-24"),
+            Some(Ok(RefereeRequest::Absent { .. }))
+        ));
+        assert_eq!(parse("activate rangers"), None);
+        assert_eq!(parse("# report"), None);
+        let bad = parse("absent tomorrow").unwrap().unwrap_err();
+        assert_eq!(bad.instead, ABSENT_EXAMPLE);
+        let bad = parse("report now").unwrap().unwrap_err();
+        assert!(bad.reason.contains("write `report`"), "{}", bad.reason);
+    }
+}

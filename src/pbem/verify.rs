@@ -1,0 +1,150 @@
+//! Who may sign what: the checks of a signed block against a game, and of a signed ledger head.
+
+use crate::ledger::{self, sha256_hex, Created, Player, Refusal};
+use crate::pbem::block::BlockBody;
+use crate::pbem::{edges::*, error::*, replay::*};
+
+/// Checks a `Ledger-Head: <game> <seq> <hash>` line and its signature against a log.
+pub fn check_head(
+    edges: &Edges,
+    created: &Created,
+    data: &[u8],
+    head_line: &str,
+    sig: &str,
+) -> Result<(), RefereeError> {
+    let parts: Vec<&str> = head_line.split_whitespace().collect();
+    let (game, seq, hash) = match parts.as_slice() {
+        ["Ledger-Head:", g, s, h] => (*g, *s, *h),
+        _ => {
+            return Err(RefereeError::Usage(format!(
+                "`{head_line}` is not a ledger-head line: give it as \"Ledger-Head: GAME SEQ HASH\""
+            )))
+        }
+    };
+    let line = format!("Ledger-Head: {game} {seq} {hash}");
+    (edges.verify_text)(&created.referee_public_key, &line, sig).map_err(|e| {
+        RefereeError::Verify(format!(
+            "the ledger-head signature does not verify against the referee key in the log: {e}"
+        ))
+    })?;
+    if game != created.game_id {
+        return Err(RefereeError::Verify(format!(
+            "the ledger-head names game {game} but the log is game {}",
+            created.game_id
+        )));
+    }
+    let seq: usize = seq
+        .parse()
+        .map_err(|_| RefereeError::Verify(format!("ledger-head seq `{seq}` is not a number")))?;
+    let line_bytes = data
+        .split(|&b| b == b'\n')
+        .nth(seq.saturating_sub(1))
+        .filter(|l| seq >= 1 && !l.is_empty())
+        .ok_or_else(|| {
+            RefereeError::Verify(format!(
+                "the referee signed ledger line {seq} but the log does not have it: the log was cut"
+            ))
+        })?;
+    if sha256_hex(line_bytes) != hash {
+        return Err(RefereeError::Verify(format!(
+            "log.jsonl line {seq} does not hash to the signed ledger head {hash}: the log was altered"
+        )));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading games.
+
+/// Who signed a block that may reach the game (`None`: the referee), or why it cannot.
+pub(crate) fn check_block<S>(
+    g: &Derived<S>,
+    created: &Created,
+    body: &BlockBody,
+    block_sig: &str,
+    canonical: &str,
+    edges: &Edges,
+) -> Result<Option<Player>, Refusal> {
+    if g.finished.is_some() {
+        return Err(Refusal::new(
+            "this game is over: no more orders are taken",
+            "the game ended (see the end mail)",
+            "nothing; start a new game with the referee",
+        ));
+    }
+    let players = g.players(created);
+    let (signer, seq_key) = if body.side == REFEREE_SIDE {
+        if let Err(e) = (edges.verify)(&created.referee_public_key, canonical, block_sig) {
+            return Err(Refusal::new(
+                format!("the signature does not verify against the referee's key ({e})"),
+                "docs/orders.md \"Referee commands\": `side: referee` blocks are signed with the referee's key",
+                "players write their own side in the side: line; the referee signs with the home's referee.key",
+            ));
+        }
+        (None, REFEREE_SIDE.to_string())
+    } else {
+        let of_side: Vec<&Player> = players.iter().filter(|p| p.side == body.side).collect();
+        if of_side.is_empty() {
+            let mut sides: Vec<&str> = players.iter().map(|p| p.side.as_str()).collect();
+            sides.dedup();
+            return Err(Refusal::new(
+                format!(
+                    "side `{}` does not play in game {}",
+                    body.side, created.game_id
+                ),
+                "docs/orders.md \"The signed block\": the side: line names your side",
+                format!("write one of: side: {}", sides.join(" | ")),
+            ));
+        }
+        // A team side: whichever player's key the signature verifies against.
+        let mut last_err = String::new();
+        let Some(p) = of_side.into_iter().find(|p| {
+            (edges.verify)(&p.public_key, canonical, block_sig)
+                .map_err(|e| last_err = e)
+                .is_ok()
+        }) else {
+            return Err(Refusal::new(
+                format!(
+                    "the signature does not verify against the key registered for side {} ({last_err})",
+                    body.side
+                ),
+                "docs/orders.md \"The signed block\": authority comes from the signature alone",
+                "sign the text with the secret key you registered (`dustmail sign --key YOURKEY FILE`) and do not edit it after signing",
+            ));
+        };
+        (Some(p.clone()), player_key(players, p))
+    };
+    let last = g.last_seq.get(&seq_key).copied().unwrap_or(0);
+    if body.seq > ledger::MAX_SEQ {
+        return Err(Refusal::new(
+            format!(
+                "seq {} is above {}, the largest seq this referee accepts",
+                body.seq,
+                ledger::MAX_SEQ
+            ),
+            "docs/orders.md \"The signed block\": seq counts up from 1 and stays below 10^12",
+            format!(
+                "sign your orders again with seq: {}",
+                last.saturating_add(1)
+            ),
+        ));
+    }
+    if body.seq <= last {
+        let whose = match &signer {
+            Some(p) if seq_key != p.side => format!("player {} of side {}", p.address, p.side),
+            _ => format!("side {}", body.side),
+        };
+        return Err(Refusal::new(
+            format!(
+                "seq {} is not greater than {last}, the last seq accepted from {whose}: this mail is a replay or stale",
+                body.seq
+            ),
+            "docs/orders.md \"The signed block\": seq is per player, strictly increasing",
+            format!(
+                "if these are new orders, sign them again with seq: {}",
+                last.saturating_add(1)
+            ),
+        ));
+    }
+    Ok(signer)
+}
