@@ -1,6 +1,7 @@
 //! The board picture: the SVG is well-formed and names what is on the board; the PNG has the
 //! expected size, shows the right things at the right pixels, and is the same bytes every time.
 
+use crate::support::own_process::in_own_process;
 use dustmail::dust_tactics::model::{Board, CoverElement, CoverKind, Square, UnitType};
 use dustmail::picture::{self, side_colours, FireLine, Picture, UnitMarker, MARGIN_PX, SQUARE_PX};
 
@@ -610,8 +611,18 @@ fn cache_hit_and_miss_give_the_same_bytes() {
     assert_eq!(first, again);
 }
 
+// In a process of its own: pictures drawn by other tests of the binary could push this test's
+// items out of the shared cache between its two drawings.
 #[test]
 fn a_picture_drawn_again_comes_from_the_item_cache_with_the_same_pixels() {
+    in_own_process(
+        module_path!(),
+        "a_picture_drawn_again_comes_from_the_item_cache_with_the_same_pixels",
+        drawn_again_from_the_item_cache,
+    );
+}
+
+fn drawn_again_from_the_item_cache() {
     let _caches = caches();
     // Stats are per thread: this test's own pictures only.
     for (i, pic) in varied_pictures().iter().enumerate() {
@@ -688,8 +699,17 @@ fn a_transparent_pixel_keeps_its_alpha_in_the_png() {
     assert_eq!(&buf[buf.len() - 4..], &[0, 0, 0, 0]);
 }
 
+// In a process of its own, like the test above: it counts cache hits.
 #[test]
 fn a_picture_partly_cached_gives_the_bytes_of_an_empty_cache() {
+    in_own_process(
+        module_path!(),
+        "a_picture_partly_cached_gives_the_bytes_of_an_empty_cache",
+        partly_cached_as_from_an_empty_cache,
+    );
+}
+
+fn partly_cached_as_from_an_empty_cache() {
     let _caches = caches();
     // One step later: a unit moved and fired. Its picture shares most rows and items with the
     // one before (cache partly warm); its bytes are those drawn from nothing.

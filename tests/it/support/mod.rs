@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod dt;
+pub mod own_process;
 pub mod smtp;
 
 use base64::Engine as _;
