@@ -25,6 +25,7 @@ mod due_index;
 mod faults;
 mod fuzz_regressions;
 mod golden_mails;
+mod layout;
 mod ledger;
 mod mail_crates;
 mod mail_intake;
