@@ -9,7 +9,7 @@
 
 mod common;
 
-#[path = "../tests/support/smtp.rs"]
+#[path = "../tests/it/support/smtp.rs"]
 mod smtp;
 
 use chrono::{TimeZone, Utc};

@@ -27,7 +27,7 @@ apt_install() {
     as_root apt-get install -y -qq "$@"
 }
 
-# The SMTP tests run a real server: python3 -m aiosmtpd (tests/support/smtp.rs).
+# The SMTP tests run a real server: python3 -m aiosmtpd (tests/it/support/smtp.rs).
 ensure_aiosmtpd() {
     if python3 -c 'import aiosmtpd' >/dev/null 2>&1; then
         return 0

@@ -2,7 +2,7 @@
 //! Dust Tactics games created in-process, passive players, timing and the OS's peak memory.
 #![allow(dead_code)]
 
-#[path = "../../tests/support/dt.rs"]
+#[path = "../../tests/it/support/dt.rs"]
 pub mod dt;
 
 use dustmail::config::Home;

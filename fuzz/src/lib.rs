@@ -1,5 +1,5 @@
 //! The checks each fuzz target runs on one input. Kept free of libfuzzer so that
-//! tests/fuzz_regressions.rs can include this file (`#[path]`) and replay the committed corpus
+//! tests/it/fuzz_regressions.rs can include this file (`#[path]`) and replay the committed corpus
 //! and every crash found through the same code under `cargo test`.
 //!
 //! Each function must return normally for every input: a panic, hang or abort is a bug in the

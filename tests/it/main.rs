@@ -1,0 +1,48 @@
+//! The integration tests, in one binary: each module was once a test binary of its own, each
+//! linking the whole crate (slow to build and link, and gigabytes of target/). Run one module
+//! with `cargo test --test it <module>::`, e.g. `cargo test --test it pipeline::`.
+//!
+//! The tests of all modules run on threads of one process: a test must not change the process's
+//! environment, current directory, umask or other global state (pass environment variables to
+//! the child processes it spawns instead), and shared data (`tests/mails/`, `games/`) is read only.
+
+// Shared helpers.
+mod dust_home;
+mod support;
+mod support_flow;
+
+// Rules cases, one folder per ruleset.
+mod rules;
+
+mod bad_input;
+mod browser;
+mod cards;
+mod cli;
+mod control;
+mod crash;
+mod crypto;
+mod due_index;
+mod faults;
+mod fuzz_regressions;
+mod golden_mails;
+mod layout;
+mod ledger;
+mod mail_crates;
+mod mail_intake;
+mod orders;
+mod outbox;
+mod outbox_smtp;
+mod picture;
+mod pipeline;
+mod random_streams;
+mod reports;
+mod scenarios;
+mod scripted_games;
+mod seed;
+mod soak;
+mod team_command;
+mod teams;
+mod trust_intake;
+mod trust_ledger;
+mod trust_ops;
+mod typed_events;

@@ -1,0 +1,5 @@
+//! Rules tests of Dust Tactics: one folder per ruleset (its rulebook's cases), and the rulesets
+//! as policies beside them.
+
+mod ffg_revised;
+mod policy;

@@ -1,0 +1,279 @@
+//! Dust Tactics homes for the proof tests (crash, faults, bad input, soak): a home made by the real
+//! binary (`init` + `new`), players with fixed keys, bots that write real signed mails, and an
+//! in-process `run` for building reference games fast.
+//! Use with `use crate::support::dt;`.
+#![allow(dead_code)]
+
+use chrono::{DateTime, Utc};
+use dustmail::config::{Config, Home};
+use dustmail::dust_tactics::bot::{Bot, Style};
+use dustmail::dust_tactics::DustTactics;
+use dustmail::game::Game;
+use dustmail::outbox::Outbox;
+use dustmail::referee::{self, Ctx, Edges, RunSummary};
+use dustmail::report::Templates;
+use ed25519_dalek::SigningKey;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub const REFEREE: &str = "referee@dust.example";
+pub const T0: &str = "2026-03-01T09:00:00Z";
+/// The fixed clock of every run in these tests (one hour after creation: no deadline is due).
+pub const NOW: &str = "2026-03-01T10:00:00Z";
+
+pub fn t(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+}
+
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_dustmail")
+}
+
+/// Runs the real binary on `home`.
+pub fn dustmail(home: &Path, args: &[&str]) -> Output {
+    Command::new(bin())
+        .env_remove("DUSTMAIL_HOME")
+        .arg("--home")
+        .arg(home)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+pub fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// A player of a test game.
+#[derive(Clone)]
+pub struct Player {
+    pub side: String,
+    pub address: String,
+    pub key: SigningKey,
+}
+
+/// allies (ann) and axis (bob) with fixed keys; `salt` varies them between games.
+pub fn players(salt: u8) -> Vec<Player> {
+    vec![
+        Player {
+            side: "allies".into(),
+            address: "ann@players.example".into(),
+            key: SigningKey::from_bytes(&[salt.wrapping_add(1); 32]),
+        },
+        Player {
+            side: "axis".into(),
+            address: "bob@players.example".into(),
+            key: SigningKey::from_bytes(&[salt.wrapping_add(101); 32]),
+        },
+    ]
+}
+
+/// `dustmail init` (file transport unless given).
+pub fn init_home(root: &Path, transport: &str) -> Home {
+    let o = dustmail(
+        root,
+        &["init", "--referee", REFEREE, "--transport", transport],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    Home::new(root)
+}
+
+/// `dustmail new` of a skirmish game `id` between `ps`, with a fixed seed.
+pub fn new_game(home: &Home, id: &str, ps: &[Player], seed_byte: u8) {
+    let seed = hex::encode([seed_byte; 32]);
+    let mut args: Vec<String> = vec![
+        "new".into(),
+        "--scenario".into(),
+        "skirmish".into(),
+        "--seed".into(),
+        seed,
+        "--id".into(),
+        id.into(),
+        "--now".into(),
+        T0.into(),
+    ];
+    for p in ps {
+        args.push("--player".into());
+        args.push(format!(
+            "{}={}:{}",
+            p.side,
+            p.address,
+            dustmail::crypto::public_key_text(&p.key.verifying_key())
+        ));
+    }
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = dustmail(&home.root, &a);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+/// A real RFC 5322 mail (CRLF) from `from` whose body carries the signed block of `orders`.
+pub fn mail(from: &str, msg_id: &str, key: &SigningKey, orders: &str) -> String {
+    let block = dustmail::crypto::sign_block(key, orders);
+    format!(
+        "From: {from}\r\nTo: {REFEREE}\r\nSubject: orders\r\nMessage-ID: <{msg_id}>\r\nDate: Sun, 1 Mar 2026 09:30:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nMy orders:\r\n\r\n{}",
+        block.replace('\n', "\r\n")
+    )
+}
+
+/// The orders text of a block.
+pub fn orders(game: &str, side: &str, seq: u64, commands: &str) -> String {
+    format!("game: {game}\nside: {side}\nseq: {seq}\n\n{commands}\n")
+}
+
+/// The referee's own environment for running in-process (same pieces as `dustmail run`).
+pub struct InProc {
+    pub home: Home,
+    pub config: Config,
+    pub templates: Templates,
+    pub key: SigningKey,
+    pub outbox: Outbox,
+    pub edges: Edges,
+}
+
+impl InProc {
+    pub fn open(home: &Home) -> InProc {
+        InProc {
+            home: home.clone(),
+            config: Config::load(home).unwrap(),
+            templates: Templates::new(None).unwrap(),
+            key: dustmail::crypto::read_secret_key(&home.key_path()).unwrap(),
+            outbox: Outbox::open(&home.root).unwrap(),
+            edges: Edges::real(),
+        }
+    }
+
+    pub fn ctx(&self, now: &str) -> Ctx<'_> {
+        Ctx {
+            games: dustmail::cli::registry(),
+            home: &self.home,
+            config: &self.config,
+            templates: &self.templates,
+            edges: &self.edges,
+            sink: &self.outbox,
+            key: &self.key,
+            now: t(now),
+        }
+    }
+
+    /// `run` then a file delivery, like `dustmail run --once --now NOW`.
+    pub fn run(&self, now: &str) -> RunSummary {
+        let sum = referee::run(&self.ctx(now), &self.home.maildir()).unwrap();
+        let tr = self.config.outbox_transport().unwrap();
+        self.outbox.deliver(&tr, t(now)).unwrap();
+        sum
+    }
+
+    pub fn load(&self, id: &str) -> referee::Loaded {
+        referee::load_game(&DustTactics, &self.edges, &self.home, id).unwrap()
+    }
+}
+
+/// Bots for every side of a game, writing the mail of the next awaited decision.
+pub struct Bots {
+    pub game: String,
+    pub players: Vec<Player>,
+    bots: BTreeMap<String, Bot>,
+    pub sent: usize,
+}
+
+impl Bots {
+    pub fn new(game: &str, ps: &[Player], style: impl Fn(usize) -> Style) -> Bots {
+        Bots {
+            game: game.into(),
+            players: ps.to_vec(),
+            bots: ps
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.side.clone(), Bot::new(&p.side, style(i))))
+                .collect(),
+            sent: 0,
+        }
+    }
+
+    /// Every side answers every decision by mail (reaction windows, casualties, retaliation,
+    /// who goes first): more mails per game, and games that pause mid-activation.
+    pub fn ask_everything(mut self) -> Bots {
+        for bot in self.bots.values_mut() {
+            bot.set_standing(dustmail::dust_tactics::bot::ASK_EVERYTHING);
+        }
+        self
+    }
+
+    /// The next mail (file name, bytes) the awaited side sends, or None when the game awaits
+    /// nothing (it ended).
+    pub fn next_mail(&mut self, g: &referee::Loaded) -> Option<(String, String)> {
+        if g.derived.finished.is_some() {
+            return None;
+        }
+        let a = DustTactics
+            .awaiting(g.derived.state.typed())
+            .into_iter()
+            .next()?;
+        let p = self.players.iter().find(|p| p.side == a.side)?.clone();
+        let seq = g.derived.last_seq.get(&a.side).copied().unwrap_or(0) + 1;
+        let bot = self.bots.get_mut(&a.side)?;
+        let commands = bot
+            .orders(g.derived.state.typed())
+            .unwrap_or_else(|| a.options.first().cloned().unwrap_or_default());
+        let n = self.sent;
+        self.sent += 1;
+        let name = format!("{}-{n:05}.eml", self.game);
+        let m = mail(
+            &p.address,
+            &format!("{}-{n}@players.example", self.game),
+            &p.key,
+            &orders(&self.game, &a.side, seq, &commands),
+        );
+        Some((name, m))
+    }
+}
+
+/// Files in `dir` (names, sorted).
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// Copies a directory tree (homes are small).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+pub fn log_path(home: &Home, id: &str) -> PathBuf {
+    home.game_dir(id).join("log.jsonl")
+}
+
+/// Submissions in a ledger as (mail sha256, block) pairs, in order.
+pub fn submissions(home: &Home, id: &str) -> Vec<(String, usize, bool)> {
+    dustmail::ledger::read_all(&log_path(home, id))
+        .unwrap()
+        .into_iter()
+        .filter_map(|e| match e.event {
+            dustmail::ledger::Event::Submission(s) => Some((s.mail_sha256, s.block, s.accepted)),
+            _ => None,
+        })
+        .collect()
+}
