@@ -1,38 +1,30 @@
 //! dustmail: a referee for the Dust games played by email.
 //!
-//! Layers today (DESIGN §2; the folder split into core / edges / games is still to come):
-//! - core: `game` (the game interface, `Audience`, dice sources), `seed` and `random` (dice v1/v2,
-//!   `uniform`, shuffles, sealed choices), `hidden` (the hidden stream H), `ledger`, `audit`
-//!   (line signatures and re-checks), `due` (the due-time index), `limits`;
-//! - the game: `dust_tactics` (model, rules policy, engine by rule section, typed events);
-//! - edges: `mail`, `intake`, `crypto`, `outbox`, `lock`, `report`, `picture`, `referee` (the
-//!   batch pipeline), `dedup`, `cli`, `config`.
+//! The layers of DESIGN §2, one folder each:
+//! - `pbem`, the core: the game interface and its registry (`game`, `registry`), random streams
+//!   and seed chains (`random`, `seed`, `hidden`), the ledger, replay and audit (`ledger`,
+//!   `replay`, `verify`, `audit`), games on disk and snapshots (`store`, `dedup`), deadlines and
+//!   the due-time index (`control`, `due`), teams and referee control (`control`, `lines`);
+//! - `games`: `dust_tactics` (model, rulesets as policies, engine by rule section, and its own
+//!   presentation: board text, picture, roster, orders template);
+//! - `edges`: `mail`, `intake`, `crypto`, `outbox`, `lock`, `report`;
+//! - `pipeline`: the batch run (route → verify → submit → commit → deadlines);
+//! - `cli` and `config` on top; the binary fills the registry (`cli::registry`).
 //!
-//! The game imports only the core. Still to mend (issue 11 item 1): `audit` and `due` use the
-//! replay types that live in `referee`, `report` and `picture` read the Dust Tactics view, and
-//! `referee` and `report` import each other.
+//! The core imports no edge and no game; an edge imports no game; a game imports only the core.
+//! tests/it/layers.rs reads the sources and checks it. The modules are also reachable by their
+//! first names at the crate root (`dustmail::ledger`, `dustmail::referee`…), for tools and tests.
 
-pub mod audit;
 pub mod cli;
 pub mod config;
-pub mod crypto;
-pub mod dedup;
-pub mod due;
-pub mod dust_tactics;
-pub mod game;
-pub mod hidden;
-pub mod intake;
-pub mod ledger;
-pub mod limits;
-pub mod lock;
-pub mod mail;
-pub mod outbox;
+pub mod edges;
+pub mod games;
 pub mod pbem;
 pub mod picture;
 pub mod pipeline;
-pub mod random;
-/// The pipeline under its first name (tools and tests written against `referee::…`).
+
+pub use edges::{crypto, intake, lock, mail, outbox, report};
+pub use games::dust_tactics;
+pub use pbem::{audit, dedup, due, game, hidden, ledger, limits, random, registry, seed};
+/// The pipeline under its first name.
 pub use pipeline as referee;
-pub mod registry;
-pub mod report;
-pub mod seed;

@@ -18,25 +18,25 @@ use std::path::Path;
 
 /// Text templates (file `templates/<name>.txt`).
 pub const TEMPLATES: [(&str, &str); 7] = [
-    ("welcome", include_str!("../templates/welcome.txt")),
-    ("receipt", include_str!("../templates/receipt.txt")),
-    ("refusal", include_str!("../templates/refusal.txt")),
-    ("report", include_str!("../templates/report.txt")),
-    ("reminder", include_str!("../templates/reminder.txt")),
-    ("end", include_str!("../templates/end.txt")),
-    ("control", include_str!("../templates/control.txt")),
+    ("welcome", include_str!("../../templates/welcome.txt")),
+    ("receipt", include_str!("../../templates/receipt.txt")),
+    ("refusal", include_str!("../../templates/refusal.txt")),
+    ("report", include_str!("../../templates/report.txt")),
+    ("reminder", include_str!("../../templates/reminder.txt")),
+    ("end", include_str!("../../templates/end.txt")),
+    ("control", include_str!("../../templates/control.txt")),
 ];
 
 /// HTML templates (file `templates/<name>.html`): the mails' HTML parts and the replay page.
 pub const HTML_TEMPLATES: [(&str, &str); 8] = [
-    ("welcome", include_str!("../templates/welcome.html")),
-    ("receipt", include_str!("../templates/receipt.html")),
-    ("refusal", include_str!("../templates/refusal.html")),
-    ("report", include_str!("../templates/report.html")),
-    ("reminder", include_str!("../templates/reminder.html")),
-    ("end", include_str!("../templates/end.html")),
-    ("control", include_str!("../templates/control.html")),
-    ("replay", include_str!("../templates/replay.html")),
+    ("welcome", include_str!("../../templates/welcome.html")),
+    ("receipt", include_str!("../../templates/receipt.html")),
+    ("refusal", include_str!("../../templates/refusal.html")),
+    ("report", include_str!("../../templates/report.html")),
+    ("reminder", include_str!("../../templates/reminder.html")),
+    ("end", include_str!("../../templates/end.html")),
+    ("control", include_str!("../../templates/control.html")),
+    ("replay", include_str!("../../templates/replay.html")),
 ];
 
 /// Content-ID of the board picture shown inline in HTML mails.

@@ -2,14 +2,12 @@
 //! registry (DESIGN §2). The second game is the toy race of tests/support (its own folder); the
 //! only line that brings it in is the test registry `support::GAMES`.
 
-mod support;
-
+use crate::support::*;
 use dustmail::game::{Game, NewRequest};
 use dustmail::ledger::{Event, Player};
 use dustmail::referee::{self, NewGame};
 use dustmail::registry::Registry;
 use std::process::Command;
-use support::*;
 
 /// A Dust Tactics skirmish in the harness's home, for the players' real keys.
 fn new_dust_tactics(

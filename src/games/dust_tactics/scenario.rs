@@ -84,23 +84,23 @@ pub fn builtin() -> Vec<(&'static str, &'static str)> {
     vec![
         (
             "skirmish",
-            include_str!("../../games/dust-tactics/scenarios/skirmish.toml"),
+            include_str!("../../../games/dust-tactics/scenarios/skirmish.toml"),
         ),
         (
             "reconnaissance",
-            include_str!("../../games/dust-tactics/scenarios/reconnaissance.toml"),
+            include_str!("../../../games/dust-tactics/scenarios/reconnaissance.toml"),
         ),
         (
             "crossroads",
-            include_str!("../../games/dust-tactics/scenarios/crossroads.toml"),
+            include_str!("../../../games/dust-tactics/scenarios/crossroads.toml"),
         ),
         (
             "full-box",
-            include_str!("../../games/dust-tactics/scenarios/full-box.toml"),
+            include_str!("../../../games/dust-tactics/scenarios/full-box.toml"),
         ),
         (
             "two-on-two",
-            include_str!("../../games/dust-tactics/scenarios/two-on-two.toml"),
+            include_str!("../../../games/dust-tactics/scenarios/two-on-two.toml"),
         ),
     ]
 }

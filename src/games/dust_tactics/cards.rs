@@ -25,7 +25,7 @@ pub fn builtin() -> Vec<(&'static str, &'static str)> {
         ($name:literal) => {
             (
                 $name,
-                include_str!(concat!("../../games/dust-tactics/cards/", $name)),
+                include_str!(concat!("../../../games/dust-tactics/cards/", $name)),
             )
         };
     }

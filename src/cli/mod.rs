@@ -26,7 +26,6 @@ macro_rules! out {
     }};
 }
 
-#[path = "cli_games.rs"]
 mod games;
 pub use games::{registry, team_assignments};
 
