@@ -10,7 +10,7 @@ mod common;
 
 use common::{median, time};
 use dustmail::dust_tactics::model::{CoverKind, Square, UnitType};
-use dustmail::picture::{self, FireLine, Picture, UnitMarker};
+use dustmail::dust_tactics::picture::{self, FireLine, Picture, UnitMarker};
 use resvg::tiny_skia::Pixmap;
 use std::time::Duration;
 

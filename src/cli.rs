@@ -733,7 +733,7 @@ fn show(home: &Home, game: &str, format: Format, as_side: Option<&str>) -> Resul
         let pic = pic
             .as_ref()
             .ok_or_else(|| usage("this game has no board picture: use --format text"))?;
-        crate::picture::png(pic).map_err(|e| usage(e.to_string()))
+        crate::dust_tactics::picture::png(pic).map_err(|e| usage(e.to_string()))
     };
     let rendered = match format {
         Format::Png => {

@@ -4,12 +4,13 @@
 //! - core: `game` (the game interface, `Audience`, dice sources), `seed` and `random` (dice v1/v2,
 //!   `uniform`, shuffles, sealed choices), `hidden` (the hidden stream H), `ledger`, `audit`
 //!   (line signatures and re-checks), `due` (the due-time index), `limits`;
-//! - the game: `dust_tactics` (model, rules policy, engine by rule section, typed events);
-//! - edges: `mail`, `intake`, `crypto`, `outbox`, `lock`, `report`, `picture`, `referee` (the
+//! - the game: `dust_tactics` (model, rules policy, engine by rule section, typed events, and its
+//!   presentation: `dust_tactics::picture`, the board picture);
+//! - edges: `mail`, `intake`, `crypto`, `outbox`, `lock`, `report`, `referee` (the
 //!   batch pipeline), `dedup`, `cli`, `config`.
 //!
 //! The game imports only the core. Still to mend (issue 11 item 1): `audit` and `due` use the
-//! replay types that live in `referee`, `report` and `picture` read the Dust Tactics view, and
+//! replay types that live in `referee`, `report` reads the Dust Tactics view, and
 //! `referee` and `report` import each other.
 
 pub mod audit;
@@ -27,7 +28,6 @@ pub mod limits;
 pub mod lock;
 pub mod mail;
 pub mod outbox;
-pub mod picture;
 pub mod random;
 pub mod referee;
 pub mod report;

@@ -4,14 +4,14 @@
 //!
 //! The context of a report is built from the game's JSON view and the ledger (happenings with
 //! their dice, per event id), never from the engine's internals. The board picture is drawn by
-//! [`crate::picture`] from the view when the view carries a board (Dust Tactics does).
+//! [`crate::dust_tactics::picture`] from the view when the view carries a board (Dust Tactics does).
 
 use crate::dust_tactics::event::DtEvent;
 use crate::dust_tactics::model::{Board, Square, UnitType};
+use crate::dust_tactics::picture::{FireLine, Picture, UnitMarker};
 use crate::game::{Awaiting, Game, GameResult, Happening};
 use crate::ledger::{self, Entry, Event};
 use crate::outbox::Attachment;
-use crate::picture::{FireLine, Picture, UnitMarker};
 use crate::referee::{DiceMode, Edges, Loaded, RefereeError};
 use minijinja::Environment;
 use serde::Serialize;
@@ -502,7 +502,7 @@ pub fn mail_picture(
     file_name: &str,
 ) -> Option<(Value, Vec<Attachment>)> {
     let pic = picture(view, side, happenings)?;
-    let png = crate::picture::png(&pic).ok()?;
+    let png = crate::dust_tactics::picture::png(&pic).ok()?;
     Some((
         board_img(&format!("cid:{BOARD_CID}"), &pic),
         board_attachments(&png, file_name),
@@ -511,7 +511,7 @@ pub fn mail_picture(
 
 /// The `board_img` context value: where the HTML finds the picture and its size.
 pub fn board_img(src: &str, pic: &Picture) -> Value {
-    let (w, h) = crate::picture::size(pic);
+    let (w, h) = crate::dust_tactics::picture::size(pic);
     json!({"src": src, "width": w, "height": h})
 }
 
@@ -663,7 +663,7 @@ pub fn replay_page<G: Game>(
         })
         .map(|s| game.view(&s, None));
     if let Some(v) = &start_view {
-        let svg = picture(v, None, &[]).map(|p| crate::picture::svg(&p));
+        let svg = picture(v, None, &[]).map(|p| crate::dust_tactics::picture::svg(&p));
         frames.push(
             json!({"n": 0, "event_id": 1, "what": "the game is created", "round": v.get("round"),
                            "happenings": [], "revealed": [], "svg": svg, "roster": roster(v)}),
@@ -681,7 +681,8 @@ pub fn replay_page<G: Game>(
         let (_, d, _) =
             crate::referee::replay(game, edges, "log.jsonl", &upto, DiceMode::Recorded)?;
         let view = game.view(&d.state, None);
-        let svg = picture(&view, None, &step.happenings).map(|p| crate::picture::svg(&p));
+        let svg =
+            picture(&view, None, &step.happenings).map(|p| crate::dust_tactics::picture::svg(&p));
         let revealed: Vec<Value> = revealed_of(group)
             .into_iter()
             .map(|(round, key)| json!({"round": round, "key": key}))

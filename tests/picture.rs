@@ -2,7 +2,9 @@
 //! expected size, shows the right things at the right pixels, and is the same bytes every time.
 
 use dustmail::dust_tactics::model::{Board, CoverElement, CoverKind, Square, UnitType};
-use dustmail::picture::{self, side_colours, FireLine, Picture, UnitMarker, MARGIN_PX, SQUARE_PX};
+use dustmail::dust_tactics::picture::{
+    self, side_colours, FireLine, Picture, UnitMarker, MARGIN_PX, SQUARE_PX,
+};
 
 /// Held by the tests that empty the picture caches or count their hits: the tests of this file
 /// run in parallel threads of one process, sharing the caches.

@@ -11,6 +11,7 @@ pub mod flow;
 pub mod geometry;
 pub mod model;
 pub mod orders;
+pub mod picture;
 pub mod rules;
 pub mod scenario;
 pub mod skill;

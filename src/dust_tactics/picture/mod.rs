@@ -22,8 +22,8 @@ pub const MARGIN_PX: u32 = 26;
 
 /// The font family every text element names; the PNG renderer has only this family.
 const FONT: &str = "DejaVu Sans";
-const FONT_REGULAR: &[u8] = include_bytes!("../assets/fonts/DejaVuSans-subset.ttf");
-const FONT_BOLD: &[u8] = include_bytes!("../assets/fonts/DejaVuSans-Bold-subset.ttf");
+const FONT_REGULAR: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-subset.ttf");
+const FONT_BOLD: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-Bold-subset.ttf");
 /// Characters the embedded fonts have besides printable ASCII (see assets/fonts/README.md).
 const FONT_EXTRA: &[char] = &['·', '×', '–', '—', '•', '…'];
 
