@@ -20,7 +20,6 @@ pub mod config;
 pub mod edges;
 pub mod games;
 pub mod pbem;
-pub mod picture;
 pub mod pipeline;
 
 pub use edges::{crypto, intake, lock, mail, outbox, report};

@@ -3,8 +3,9 @@
 //! the same thing; a home may override any file with `template_dir` in config.toml.
 //!
 //! The context of a report is built from the game's JSON view and the ledger (happenings with
-//! their dice, per event id), never from the engine's internals. The board picture is drawn by
-//! [`crate::picture`] from the view when the view carries a board (Dust Tactics does).
+//! their dice, per event id), never from the engine's internals. The board picture, the roster and the standing
+//! orders are the game's own (`Game::picture`, `Game::roster`, `Game::standing`): a report asks
+//! for them and never reads a game's model.
 
 use crate::game::{Awaiting, GameResult, Happening, Png};
 use crate::ledger::{self, Entry, Event};

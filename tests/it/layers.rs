@@ -99,14 +99,19 @@ fn references(text: &str, aliases: &BTreeMap<String, String>) -> BTreeSet<Unit> 
             t.extend(segs.drain(1..));
             segs = t;
         }
-        let rel = match segs.as_slice() {
-            [a] => a.clone(),
-            [a, b, ..] => format!("{a}/{b}"),
-            [] => continue,
+        let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
+        let unit = match segs.as_slice() {
+            ["pbem", ..] => Unit::Core,
+            ["edges"] => Unit::Edge("mod".into()),
+            ["edges", m, ..] => Unit::Edge(m.to_string()),
+            ["pipeline", ..] => Unit::Pipeline,
+            ["games"] => Unit::Game("mod".into()),
+            ["games", g, ..] => Unit::Game(g.to_string()),
+            ["config", ..] => Unit::Config,
+            ["cli", ..] => Unit::Cli,
+            other => panic!("`crate::{}` names no layer of DESIGN §2", other.join("::")),
         };
-        if let Some(u) = unit_of_path(&rel) {
-            out.insert(u);
-        }
+        out.insert(unit);
     }
     out
 }

@@ -12,6 +12,7 @@ pub mod geometry;
 pub mod model;
 pub mod new_game;
 pub mod orders;
+pub mod picture;
 pub mod present;
 pub mod rules;
 pub mod scenario;
@@ -165,7 +166,7 @@ impl Game for DustTactics {
         ours: Option<&str>,
         happenings: &[crate::game::Happening],
     ) -> Option<String> {
-        present::picture(view, ours, happenings).map(|p| crate::picture::svg(&p))
+        present::picture(view, ours, happenings).map(|p| picture::svg(&p))
     }
 
     /// The aggressive bot (`bot::Style::Aggressive`: it shoots what it can hurt, else closes in);

@@ -4,8 +4,8 @@
 
 use super::event::DtEvent;
 use super::model::{Board, Square, UnitType};
+use super::picture::{FireLine, Picture, UnitMarker};
 use crate::game::{Happening, Png};
-use crate::picture::{FireLine, Picture, UnitMarker};
 use serde_json::{json, Value};
 
 fn str_of<'a>(v: &'a Value, k: &str) -> &'a str {
@@ -228,8 +228,8 @@ pub fn picture(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Op
 /// The picture of a view as PNG, with its size ([`picture`]).
 pub fn png(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Option<Png> {
     let pic = picture(view, ours, happenings)?;
-    let bytes = crate::picture::png(&pic).ok()?;
-    let (width, height) = crate::picture::size(&pic);
+    let bytes = super::picture::png(&pic).ok()?;
+    let (width, height) = super::picture::size(&pic);
     Some(Png {
         bytes,
         width,

@@ -1,0 +1,244 @@
+//! The board picture: an SVG drawing of a Dust Tactics board (terrain, cover, unit counters, the
+//! last activation's movement and fire) and the same drawing as a PNG.
+//!
+//! Pure data in, bytes out: no game logic, no file or network access, no wall clock. The same
+//! [`Picture`] always gives the same SVG text and the same PNG bytes. The SVG holds no scripts and
+//! no external references (it goes into mail); the PNG's text uses fonts embedded in the binary
+//! (`assets/fonts/`), so a machine without any installed font draws the same picture.
+//!
+//! All coordinates are whole pixels computed with integers, so the output never depends on
+//! floating-point formatting.
+
+use crate::dust_tactics::model::{Board, SideId, Square, UnitType};
+use serde::{Deserialize, Serialize};
+use std::sync::{Arc, OnceLock};
+
+mod legend;
+mod svg;
+
+use svg::{render_svg, Layout};
+
+/// Pixels per board square.
+pub const SQUARE_PX: u32 = 48;
+/// Width of the margin around the board that holds the column letters and row numbers.
+pub const MARGIN_PX: u32 = 26;
+
+/// The font family every text element names; the PNG renderer has only this family.
+const FONT: &str = "DejaVu Sans";
+const FONT_REGULAR: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans-subset.ttf");
+const FONT_BOLD: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans-Bold-subset.ttf");
+/// Characters the embedded fonts have besides printable ASCII (see assets/fonts/README.md).
+const FONT_EXTRA: &[char] = &['·', '×', '–', '—', '•', '…'];
+
+/// Everything the picture shows. Plain data: the caller fills it from the game state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Picture {
+    /// Terrain per square and the cover elements still standing.
+    pub board: Board,
+    /// Sides in the order their colours are given: the first gets the blue/olive colours, the
+    /// second the red/grey ones. Sides that only appear on units are added after these, in the
+    /// order of the units.
+    #[serde(default)]
+    pub sides: Vec<SideId>,
+    /// The side the picture is drawn for, marked "(you)" in the legend; `None` for spectators.
+    #[serde(default)]
+    pub ours: Option<SideId>,
+    #[serde(default)]
+    pub units: Vec<UnitMarker>,
+    /// The squares the last activated unit moved through, from where it started to where it
+    /// stopped. Fewer than two distinct squares draws nothing.
+    #[serde(default)]
+    pub path: Vec<Square>,
+    /// The last activation's attacks.
+    #[serde(default)]
+    pub fire: Vec<FireLine>,
+    /// Squares where units were destroyed by the last activation: drawn as a wreck cross.
+    #[serde(default)]
+    pub destroyed: Vec<Square>,
+}
+
+/// One unit counter on the board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitMarker {
+    pub square: Square,
+    pub side: SideId,
+    /// The unit id as reports print it (orders name units by it).
+    pub label: String,
+    pub unit_type: UnitType,
+    /// Models left (squads) or health left (heroes, vehicles).
+    pub left: u8,
+    /// Models or health at full strength.
+    pub max: u8,
+    /// Already activated this round: drawn dimmed.
+    #[serde(default)]
+    pub activated: bool,
+    /// A squad with a hero joined to it: drawn with a star.
+    #[serde(default)]
+    pub joined_hero: bool,
+}
+
+/// One line of fire, from the attacker's square to the target's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FireLine {
+    pub from: Square,
+    pub to: Square,
+    /// At least one hit: drawn solid; all missed: drawn dashed.
+    pub hit: bool,
+}
+
+impl Picture {
+    /// A picture of `board` with no units, movement or fire yet.
+    pub fn new(board: Board) -> Picture {
+        Picture {
+            board,
+            sides: Vec::new(),
+            ours: None,
+            units: Vec::new(),
+            path: Vec::new(),
+            fire: Vec::new(),
+            destroyed: Vec::new(),
+        }
+    }
+
+    /// The sides in colour order: `sides` first, then any other side a unit names.
+    pub fn side_order(&self) -> Vec<SideId> {
+        let mut order: Vec<SideId> = Vec::new();
+        let named = self.sides.iter().chain(self.units.iter().map(|u| &u.side));
+        for side in named {
+            if !order.contains(side) {
+                order.push(side.clone());
+            }
+        }
+        order
+    }
+}
+
+/// The PNG could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PictureError {
+    /// Our own SVG did not parse: a bug in this module, reported rather than panicking.
+    #[error("the board picture could not be drawn (its SVG is invalid: {0}); report this as a bug and use the text board meanwhile")]
+    Svg(String),
+    /// The image could not be allocated.
+    #[error(
+        "the board picture of {0}×{1} pixels could not be allocated; use the text board instead"
+    )]
+    Size(u32, u32),
+    #[error("the board picture could not be encoded as PNG ({0}); use the text board instead")]
+    Encode(String),
+}
+
+/// Colours of one side's counters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SideColours {
+    /// The counter's fill, as `#rrggbb`.
+    pub fill: &'static str,
+    /// The counter's rim.
+    pub rim: &'static str,
+}
+
+/// The colours of the side at `index` in [`Picture::side_order`]: blue with an olive rim first
+/// (Allies), red with a grey rim second (Axis), then fallbacks for unusual scenarios.
+pub fn side_colours(index: usize) -> SideColours {
+    const COLOURS: [SideColours; 4] = [
+        SideColours {
+            fill: "#2456a6",
+            rim: "#6b7a2c",
+        },
+        SideColours {
+            fill: "#c0282d",
+            rim: "#4d4d4d",
+        },
+        SideColours {
+            fill: "#7b3fa0",
+            rim: "#3d2050",
+        },
+        SideColours {
+            fill: "#d9861c",
+            rim: "#6a3f08",
+        },
+    ];
+    COLOURS[index % COLOURS.len()]
+}
+
+/// Width and height in pixels of the picture of `pic` (SVG user units and PNG pixels alike).
+pub fn size(pic: &Picture) -> (u32, u32) {
+    let layout = Layout::new(pic);
+    (layout.width, layout.height)
+}
+
+/// The pixel at the centre of `sq` in the picture.
+pub fn square_centre(sq: Square) -> (u32, u32) {
+    (
+        MARGIN_PX + sq.col() as u32 * SQUARE_PX + SQUARE_PX / 2,
+        MARGIN_PX + sq.row() as u32 * SQUARE_PX + SQUARE_PX / 2,
+    )
+}
+
+/// The picture as an SVG document.
+pub fn svg(pic: &Picture) -> String {
+    render_svg(pic, false)
+}
+
+/// The picture as PNG bytes, rendered from the SVG with the embedded fonts.
+pub fn png(pic: &Picture) -> Result<Vec<u8>, PictureError> {
+    encode_png(&pixels(pic)?)
+}
+
+type Pixmap = resvg::tiny_skia::Pixmap;
+
+mod cache;
+pub use cache::{clear_static_cache, item_cache_stats, pixels, pixels_single_pass};
+
+/// The png crate's fast setting (fdeflate, adaptive row filters), instead of the own DEFLATE
+/// encoder and its cache of compressed bands (issue 11 item 7). Measured on a mid-game skirmish
+/// picture, 340×504 px (`cargo bench --bench picture`, encode only): 0.84 ms and 50.5 KB, where
+/// zlib level 1 without filters took 1.34 ms for 34.2 KB; what it costs a whole intake run is in
+/// bench/README.md, "Picture encoding".
+const COMPRESSION: png::Compression = png::Compression::Fast;
+
+/// PNG bytes of `pixmap`, encoded by the png crate ([`COMPRESSION`]). The board is drawn on an
+/// opaque background, so it is stored as RGB, and premultiplied colour is the straight colour
+/// when alpha is 255: the bytes are copied as they are (a transparent pixel, never drawn today,
+/// keeps RGBA and is demultiplied). The bytes depend on the pixels and the png crate's version.
+#[doc(hidden)]
+pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
+    let raw = pixmap.data();
+    let opaque = raw.chunks_exact(4).all(|p| p[3] == 255);
+    let (color, data) = if opaque {
+        let mut data = Vec::with_capacity(raw.len() / 4 * 3);
+        for p in raw.chunks_exact(4) {
+            data.extend_from_slice(&p[..3]);
+        }
+        (png::ColorType::Rgb, data)
+    } else {
+        let mut data = Vec::with_capacity(raw.len());
+        for p in pixmap.pixels() {
+            let c = p.demultiply();
+            data.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
+        }
+        (png::ColorType::Rgba, data)
+    };
+    let err = |e: png::EncodingError| PictureError::Encode(e.to_string());
+    let mut out = Vec::with_capacity(data.len() / 8);
+    let mut enc = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    enc.set_color(color);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.set_compression(COMPRESSION);
+    let mut w = enc.write_header().map_err(err)?;
+    w.write_image_data(&data).map_err(err)?;
+    w.finish().map_err(err)?;
+    Ok(out)
+}
+
+/// The font database with only the embedded fonts (never the system's: same bytes everywhere).
+fn fonts() -> Arc<resvg::usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<resvg::usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = resvg::usvg::fontdb::Database::new();
+        db.load_font_data(FONT_REGULAR.to_vec());
+        db.load_font_data(FONT_BOLD.to_vec());
+        Arc::new(db)
+    })
+    .clone()
+}

@@ -1,0 +1,585 @@
+//! The picture's SVG document: layout, board, counters, movement and fire.
+
+use super::legend::{cover_name, legend, legend_items, text_content, LegendItem};
+use super::{side_colours, square_centre, FireLine, Picture, SideColours, UnitMarker, FONT};
+use super::{MARGIN_PX, SQUARE_PX};
+use crate::dust_tactics::model::{CoverKind, Square, Terrain, UnitType};
+use std::fmt::Write as _;
+use std::ops::Range;
+
+/// Where things go, in pixels.
+pub(super) struct Layout {
+    cols: u32,
+    rows: u32,
+    pub(super) width: u32,
+    pub(super) height: u32,
+    /// Top of the legend.
+    pub(super) legend_y: u32,
+    pub(super) legend_cols: u32,
+    pub(super) items: Vec<LegendItem>,
+}
+
+pub(super) const LEGEND_ITEM_W: u32 = 112;
+pub(super) const LEGEND_ROW_H: u32 = 22;
+pub(super) const LEGEND_PAD: u32 = 10;
+
+impl Layout {
+    pub(super) fn new(pic: &Picture) -> Layout {
+        let cols = pic.board.width() as u32;
+        let rows = pic.board.height() as u32;
+        let width = 2 * MARGIN_PX + cols * SQUARE_PX;
+        let legend_y = 2 * MARGIN_PX + rows * SQUARE_PX;
+        let items = legend_items(pic);
+        let legend_cols = ((width - 2 * LEGEND_PAD) / LEGEND_ITEM_W).max(1);
+        let legend_rows = (items.len() as u32).div_ceil(legend_cols);
+        let height = legend_y + legend_rows * LEGEND_ROW_H + LEGEND_PAD;
+        Layout {
+            cols,
+            rows,
+            width,
+            height,
+            legend_y,
+            legend_cols,
+            items,
+        }
+    }
+}
+
+/// Renders the document; `font_safe` replaces characters the embedded fonts lack.
+pub(super) fn render_svg(pic: &Picture, font_safe: bool) -> String {
+    let layout = Layout::new(pic);
+    let mut out = String::with_capacity(16 * 1024);
+    svg_open(&mut out, &layout);
+    static_layer(&mut out, pic, &layout);
+    dynamic_layer(&mut out, pic, font_safe, &mut Vec::new());
+    legend_layer(&mut out, pic, &layout, font_safe);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The `<svg>` element and the arrowhead markers: every document (whole or layer) starts so, with
+/// the same size, viewBox and font, so the layers draw exactly where the whole picture would.
+pub(super) fn svg_open(out: &mut String, layout: &Layout) {
+    let (w, h) = (layout.width, layout.height);
+    // `write!` into a String cannot fail; the results are ignored on purpose in this module.
+    let _ = writeln!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="{FONT}, Verdana, Arial, sans-serif">"##
+    );
+    out.push_str(DEFS);
+}
+
+/// What depends on the board's terrain and size alone: background, terrain, grid, coordinates.
+/// Drawn first; the PNG keeps it rendered in the static layer cache (`cache.rs`).
+pub(super) fn static_layer(out: &mut String, pic: &Picture, layout: &Layout) {
+    background(out, layout);
+
+    // Terrain, square by square.
+    out.push_str("<g id=\"terrain\">\n");
+    for sq in pic.board.squares() {
+        terrain_square(out, sq, pic.board.terrain(sq));
+    }
+    out.push_str("</g>\n");
+
+    grid(out, layout);
+    coordinates(out, layout);
+}
+
+pub(super) fn background(out: &mut String, layout: &Layout) {
+    let (w, h) = (layout.width, layout.height);
+    let _ = writeln!(out, r##"<rect width="{w}" height="{h}" fill="#fbf8ef"/>"##);
+}
+
+/// What changes from step to step: cover, movement, units, wrecks, fire. Drawn over the static
+/// layer, in this order, and only inside the board and its margins (never on the legend's rows).
+///
+/// `items` receives the byte range in `out` of each thing drawn (a cover element, the movement,
+/// a counter, a wreck, a line of fire), which [`super::pixels`] draws and caches one by one.
+pub(super) fn dynamic_layer(
+    out: &mut String,
+    pic: &Picture,
+    font_safe: bool,
+    items: &mut Vec<Range<usize>>,
+) {
+    let sides = pic.side_order();
+    let text = |s: &str| text_content(s, font_safe);
+    out.push_str("<g id=\"cover\">\n");
+    for (sq, element) in &pic.board.cover {
+        let start = out.len();
+        // Top-left corner: a counter standing on the element leaves it visible.
+        let (x, y) = square_origin(*sq);
+        let (_, max) = element.kind.armour_health();
+        let left = max.saturating_sub(element.damage);
+        let _ = write!(
+            out,
+            "<g><title>{} {sq}: {left}/{max}</title>",
+            cover_name(element.kind)
+        );
+        cover_icon(out, x + 3, y + 3, element.kind);
+        if element.damage > 0 {
+            // Damaged cover shows what is left, like a unit's health.
+            let _ = write!(
+                out,
+                r##"<text x="{}" y="{}" font-size="9" font-weight="bold" fill="#7a1010">{left}/{max}</text>"##,
+                x + 3,
+                y + SQUARE_PX - 4
+            );
+        }
+        out.push_str("</g>\n");
+        items.push(start..out.len());
+    }
+    out.push_str("</g>\n");
+
+    let start = out.len();
+    movement(out, &pic.path);
+    items.push(start..out.len());
+
+    out.push_str("<g id=\"units\">\n");
+    for unit in &pic.units {
+        let index = sides.iter().position(|s| *s == unit.side).unwrap_or(0);
+        let (cx, cy) = square_centre(unit.square);
+        let start = out.len();
+        counter(out, unit, cx, cy, side_colours(index), &text);
+        items.push(start..out.len());
+    }
+    out.push_str("</g>\n");
+
+    out.push_str("<g id=\"destroyed\">\n");
+    for sq in &pic.destroyed {
+        let (cx, cy) = square_centre(*sq);
+        let start = out.len();
+        wreck(out, cx, cy, 13);
+        items.push(start..out.len());
+    }
+    out.push_str("</g>\n");
+
+    // Fire goes over the counters so a line is never hidden under a unit it passes.
+    out.push_str("<g id=\"fire\">\n");
+    for line in &pic.fire {
+        let start = out.len();
+        fire_line(out, line);
+        items.push(start..out.len());
+    }
+    out.push_str("</g>\n");
+}
+
+/// The legend, below the board's bottom margin: it names "(you)" and only what the picture shows,
+/// so it changes with the recipient and the step, but it is drawn on the bare background only.
+pub(super) fn legend_layer(out: &mut String, pic: &Picture, layout: &Layout, font_safe: bool) {
+    let sides = pic.side_order();
+    let text = |s: &str| text_content(s, font_safe);
+    legend(out, pic, layout, &sides, &text);
+}
+
+/// A destroyed unit's square: a dark red cross on a pale disc.
+pub(super) fn wreck(out: &mut String, cx: u32, cy: u32, r: u32) {
+    let _ = writeln!(
+        out,
+        r##"<g><circle cx="{cx}" cy="{cy}" r="{r}" fill="#fff" fill-opacity="0.7" stroke="#7a1010" stroke-width="2"/><path d="M{},{} L{},{} M{},{} L{},{}" stroke="#7a1010" stroke-width="3" stroke-linecap="round"/></g>"##,
+        cx - r / 2,
+        cy - r / 2,
+        cx + r / 2,
+        cy + r / 2,
+        cx + r / 2,
+        cy - r / 2,
+        cx - r / 2,
+        cy + r / 2
+    );
+}
+
+/// Markers for arrowheads. `orient="auto"` turns them along the line, so no angles are computed.
+const DEFS: &str = r##"<defs>
+<marker id="arrow-move" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto" markerUnits="strokeWidth"><path d="M0,0 L10,5 L0,10 z" fill="#1d1d1d"/></marker>
+<marker id="arrow-fire" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto" markerUnits="strokeWidth"><path d="M0,0 L10,5 L0,10 z" fill="#e01b1b"/></marker>
+</defs>
+"##;
+
+fn square_origin(sq: Square) -> (u32, u32) {
+    (
+        MARGIN_PX + sq.col() as u32 * SQUARE_PX,
+        MARGIN_PX + sq.row() as u32 * SQUARE_PX,
+    )
+}
+
+pub(super) fn terrain_fill(t: Terrain) -> &'static str {
+    match t {
+        Terrain::Open => "#ece4cc",
+        Terrain::Impassable => "#2e2e2e",
+        Terrain::DeepWater => "#3f86c9",
+        Terrain::Rubble => "#b08a5e",
+        Terrain::Smoke => "#bdbdbd",
+        Terrain::Trees => "#5e9c48",
+    }
+}
+
+fn terrain_square(out: &mut String, sq: Square, t: Terrain) {
+    let (x, y) = square_origin(sq);
+    let s = SQUARE_PX;
+    let _ = write!(
+        out,
+        r##"<rect x="{x}" y="{y}" width="{s}" height="{s}" fill="{}"/>"##,
+        terrain_fill(t)
+    );
+    terrain_symbol(out, x + s / 2, y + s / 2, t, 1);
+    out.push('\n');
+}
+
+/// The symbol printed at a square's centre: `shrink` 1 on the board, 3 (a third) in the legend.
+pub(super) fn terrain_symbol(out: &mut String, cx: u32, cy: u32, t: Terrain, shrink: u32) {
+    let k = |n: u32| n / shrink;
+    match t {
+        Terrain::Open => {
+            let _ = write!(
+                out,
+                r##"<circle cx="{cx}" cy="{cy}" r="{}" fill="#7d735a"/>"##,
+                k(4).max(2)
+            );
+        }
+        Terrain::Impassable => {
+            // Hatching says "solid" even where a counter hides the centre.
+            let (x0, y0) = (cx - k(24), cy - k(24));
+            let s = k(48);
+            let _ = write!(
+                out,
+                r##"<path d="M{x0},{y1} L{x1},{y0} M{x0},{y2} L{x2},{y0} M{x3},{y4} L{x4},{y3}" stroke="#4a4a4a" stroke-width="{sw}"/>"##,
+                y1 = y0 + s / 2,
+                x1 = x0 + s / 2,
+                y2 = y0 + s,
+                x2 = x0 + s,
+                x3 = x0 + s / 2,
+                y4 = y0 + s,
+                x4 = x0 + s,
+                y3 = y0 + s / 2,
+                sw = k(2).max(1),
+            );
+        }
+        Terrain::DeepWater => {
+            // ▼ with a wave above and below it.
+            let _ = write!(
+                out,
+                r##"<path d="M{a},{b} L{c},{b} L{cx},{d} z" fill="#dcecfa"/>"##,
+                a = cx - k(8),
+                c = cx + k(8),
+                b = cy - k(5),
+                d = cy + k(7),
+            );
+            for y in [cy - k(14), cy + k(14)] {
+                let _ = write!(
+                    out,
+                    r##"<path d="M{x0},{y} q{q},-{a} {h},0 t{h},0 t{h},0 t{h},0" fill="none" stroke="#b9d8f2" stroke-width="{sw}"/>"##,
+                    x0 = cx - k(16),
+                    q = k(4),
+                    a = k(4),
+                    h = k(8),
+                    sw = k(2).max(1),
+                );
+            }
+        }
+        Terrain::Rubble => {
+            let (a, b) = (k(9), k(3));
+            let _ = write!(
+                out,
+                r##"<path d="M{x0},{y0}h{w}v{a}h{a}v{w}h-{a}v{a}h-{w}v-{a}h-{a}v-{w}h{a}z" fill="#5c3f22"/>"##,
+                x0 = cx - b,
+                y0 = cy - a,
+                w = 2 * b,
+                a = a - b,
+            );
+        }
+        Terrain::Smoke => {
+            let a = k(10);
+            let _ = write!(
+                out,
+                r##"<path d="M{cx},{t} L{r},{cy} L{cx},{bm} L{l},{cy} z" fill="#6f6f6f"/>"##,
+                t = cy - a,
+                r = cx + a,
+                bm = cy + a,
+                l = cx - a,
+            );
+        }
+        Terrain::Trees => {
+            let a = k(8);
+            let _ = write!(
+                out,
+                r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#24561a"/>"##,
+                cx - a,
+                cy - a,
+                2 * a,
+                2 * a
+            );
+        }
+    }
+}
+
+/// Ammo crate and tank trap icons, 14 px, with their top-left corner at (x, y).
+pub(super) fn cover_icon(out: &mut String, x: u32, y: u32, kind: CoverKind) {
+    match kind {
+        CoverKind::AmmoCrate => {
+            let _ = write!(
+                out,
+                r##"<g><rect x="{x}" y="{y1}" width="14" height="10" rx="1" fill="#c8872e" stroke="#4f3410" stroke-width="1.5"/><path d="M{x1},{y1}v10 M{x2},{y1}v10" stroke="#4f3410" stroke-width="1.5"/></g>"##,
+                y1 = y + 2,
+                x1 = x + 5,
+                x2 = x + 9,
+            );
+        }
+        CoverKind::TankTrap => {
+            // A Czech hedgehog: two crossed girders and a cross bar.
+            let _ = write!(
+                out,
+                r##"<path d="M{x},{y} L{x2},{y2} M{x2},{y} L{x},{y2} M{x},{ym} H{x2}" stroke="#1b1b1b" stroke-width="3" stroke-linecap="round"/>"##,
+                x2 = x + 14,
+                y2 = y + 14,
+                ym = y + 7,
+            );
+        }
+    }
+    out.push('\n');
+}
+
+fn grid(out: &mut String, layout: &Layout) {
+    let (x0, y0) = (MARGIN_PX, MARGIN_PX);
+    let (x1, y1) = (
+        MARGIN_PX + layout.cols * SQUARE_PX,
+        MARGIN_PX + layout.rows * SQUARE_PX,
+    );
+    let mut light = String::new();
+    let mut heavy = String::new();
+    for c in 1..layout.cols {
+        let x = x0 + c * SQUARE_PX;
+        let target = if c % 3 == 0 { &mut heavy } else { &mut light };
+        let _ = write!(target, "M{x},{y0}V{y1}");
+    }
+    for r in 1..layout.rows {
+        let y = y0 + r * SQUARE_PX;
+        let target = if r % 3 == 0 { &mut heavy } else { &mut light };
+        let _ = write!(target, "M{x0},{y}H{x1}");
+    }
+    let _ = writeln!(
+        out,
+        r##"<g id="grid" fill="none"><path d="{light}" stroke="#000" stroke-opacity="0.22" stroke-width="1"/><path d="{heavy}" stroke="#222" stroke-width="2.5"/><rect x="{x0}" y="{y0}" width="{w}" height="{h}" stroke="#222" stroke-width="3"/></g>"##,
+        w = x1 - x0,
+        h = y1 - y0,
+    );
+}
+
+/// Column letters above and below, row numbers left and right (DESIGN §4).
+fn coordinates(out: &mut String, layout: &Layout) {
+    out.push_str(
+        r##"<g id="coordinates" font-size="14" font-weight="bold" fill="#3a3a3a" text-anchor="middle">"##,
+    );
+    let bottom = 2 * MARGIN_PX + layout.rows * SQUARE_PX;
+    for c in 0..layout.cols {
+        let x = MARGIN_PX + c * SQUARE_PX + SQUARE_PX / 2;
+        let letter = (b'A' + c as u8) as char;
+        let _ = write!(
+            out,
+            r##"<text x="{x}" y="{}">{letter}</text><text x="{x}" y="{}">{letter}</text>"##,
+            MARGIN_PX - 8,
+            bottom - 8
+        );
+    }
+    let right = 2 * MARGIN_PX + layout.cols * SQUARE_PX;
+    for r in 0..layout.rows {
+        let y = MARGIN_PX + r * SQUARE_PX + SQUARE_PX / 2 + 5;
+        let n = r + 1;
+        let _ = write!(
+            out,
+            r##"<text x="{}" y="{y}">{n}</text><text x="{}" y="{y}">{n}</text>"##,
+            MARGIN_PX / 2,
+            right - MARGIN_PX / 2
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+/// The last activation's path as a dashed polyline with an arrowhead at the end. The end is pulled
+/// back to the edge of the counter standing there.
+fn movement(out: &mut String, path: &[Square]) {
+    let mut points: Vec<(i64, i64)> = Vec::new();
+    for sq in path {
+        let (x, y) = square_centre(*sq);
+        let p = (x as i64, y as i64);
+        if points.last() != Some(&p) {
+            points.push(p);
+        }
+    }
+    let (Some(&start), Some(&end), true) = (points.first(), points.last(), points.len() >= 2)
+    else {
+        return;
+    };
+    let before = points[points.len() - 2];
+    let tip = pull_back(before, end, 21);
+    let n = points.len();
+    let mut d = String::new();
+    for (i, (x, y)) in points.iter().enumerate() {
+        let (x, y) = if i + 1 == n { tip } else { (*x, *y) };
+        let _ = write!(d, "{}{x},{y}", if i == 0 { "M" } else { " L" });
+    }
+    let _ = writeln!(
+        out,
+        r##"<g id="movement"><circle cx="{}" cy="{}" r="5" fill="none" stroke="#1d1d1d" stroke-width="2.5"/><path d="{d}" fill="none" stroke="#fff" stroke-opacity="0.7" stroke-width="6" stroke-linejoin="round"/><path d="{d}" fill="none" stroke="#1d1d1d" stroke-width="3" stroke-dasharray="7 5" stroke-linejoin="round" marker-end="url(#arrow-move)"/></g>"##,
+        start.0, start.1
+    );
+}
+
+/// A line of fire from the attacker's counter edge to the target's.
+fn fire_line(out: &mut String, line: &FireLine) {
+    let (fx, fy) = square_centre(line.from);
+    let (tx, ty) = square_centre(line.to);
+    let (from, to) = ((fx as i64, fy as i64), (tx as i64, ty as i64));
+    if from == to {
+        return;
+    }
+    let a = pull_back(to, from, 18);
+    let b = pull_back(from, to, 19);
+    let dash = if line.hit {
+        ""
+    } else {
+        r##" stroke-dasharray="8 5""##
+    };
+    let _ = writeln!(
+        out,
+        r##"<g class="{}"><path d="M{},{} L{},{}" stroke="#fff" stroke-opacity="0.6" stroke-width="6"/><path d="M{},{} L{},{}" stroke="#e01b1b" stroke-width="3"{dash} marker-end="url(#arrow-fire)"/></g>"##,
+        if line.hit { "fire-hit" } else { "fire-miss" },
+        a.0,
+        a.1,
+        b.0,
+        b.1,
+        a.0,
+        a.1,
+        b.0,
+        b.1,
+    );
+}
+
+/// The point `by` pixels before `to` on the segment from `from`, in whole pixels (integer square
+/// root: no floating point, same result on every machine). Short segments keep at least a third.
+fn pull_back(from: (i64, i64), to: (i64, i64), by: i64) -> (i64, i64) {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    let len = (dx * dx + dy * dy).unsigned_abs().isqrt() as i64;
+    if len == 0 {
+        return to;
+    }
+    let by = by.min(len * 2 / 3);
+    (to.0 - dx * by / len, to.1 - dy * by / len)
+}
+
+/// A unit counter: circle for squads and heroes, rounded square for vehicles, with its id and
+/// "left/max" written on it.
+fn counter(
+    out: &mut String,
+    unit: &UnitMarker,
+    cx: u32,
+    cy: u32,
+    colours: SideColours,
+    text: &dyn Fn(&str) -> String,
+) {
+    let SideColours { fill, rim } = colours;
+    let dim = if unit.activated {
+        r#" opacity="0.45""#
+    } else {
+        ""
+    };
+    let _ = write!(
+        out,
+        r##"<g class="unit"{dim}><title>{}</title>"##,
+        text(&format!(
+            "{} ({}) {}/{}",
+            unit.label, unit.side, unit.left, unit.max
+        ))
+    );
+    match unit.unit_type {
+        UnitType::Vehicle => {
+            let _ = write!(
+                out,
+                r##"<rect x="{}" y="{}" width="38" height="38" rx="8" fill="{fill}" stroke="{rim}" stroke-width="3"/>"##,
+                cx - 19,
+                cy - 19
+            );
+        }
+        UnitType::Squad | UnitType::Hero => {
+            let _ = write!(
+                out,
+                r##"<circle cx="{cx}" cy="{cy}" r="19" fill="{fill}" stroke="{rim}" stroke-width="3"/>"##
+            );
+        }
+    }
+    let (label, size) = fit_label(&unit.label);
+    let _ = write!(
+        out,
+        r##"<text x="{cx}" y="{}" font-size="{size}" font-weight="bold" fill="#fff" text-anchor="middle">{}</text>"##,
+        cy - 1,
+        text(&label)
+    );
+    let _ = write!(
+        out,
+        r##"<text x="{cx}" y="{}" font-size="10" fill="#fff" text-anchor="middle">{}/{}</text>"##,
+        cy + 11,
+        unit.left,
+        unit.max
+    );
+    if unit.joined_hero {
+        star(out, cx + 15, cy - 15, 7);
+    }
+    out.push_str("</g>\n");
+}
+
+/// The label as it fits on a counter and its font size; long ids are cut with "…" (the full id
+/// is in the counter's `<title>`).
+fn fit_label(label: &str) -> (String, u32) {
+    let n = label.chars().count();
+    // Sizes measured so the text stays inside the 38 px counter in DejaVu Sans Bold.
+    let size = match n {
+        0..=2 => 12,
+        3 => 11,
+        4 => 10,
+        5 => 9,
+        _ => 8,
+    };
+    if n <= 6 {
+        (label.to_string(), size)
+    } else {
+        (label.chars().take(5).chain(['…']).collect(), size)
+    }
+}
+
+/// A five-pointed gold star of outer radius `r` (points precomputed: no trigonometry).
+pub(super) fn star(out: &mut String, cx: u32, cy: u32, r: u32) {
+    // Unit star coordinates ×1000: outer points at 0°,72°.. from the top, inner at radius 0.4.
+    const PTS: [(i64, i64); 10] = [
+        (0, -1000),
+        (235, -324),
+        (951, -309),
+        (380, 124),
+        (588, 809),
+        (0, 400),
+        (-588, 809),
+        (-380, 124),
+        (-951, -309),
+        (-235, -324),
+    ];
+    let mut d = String::new();
+    for (i, (px, py)) in PTS.iter().enumerate() {
+        let x = cx as i64 * 10 + px * r as i64 / 100;
+        let y = cy as i64 * 10 + py * r as i64 / 100;
+        let _ = write!(
+            d,
+            "{}{}.{},{}.{}",
+            if i == 0 { "M" } else { " L" },
+            tenths_int(x),
+            x.rem_euclid(10),
+            tenths_int(y),
+            y.rem_euclid(10)
+        );
+    }
+    let _ = write!(
+        out,
+        r##"<path d="{d} z" fill="#f2c230" stroke="#5a4300" stroke-width="1"/>"##
+    );
+}
+
+/// Whole part of a value given in tenths, rounding towards minus infinity (pairs with rem_euclid).
+fn tenths_int(v: i64) -> i64 {
+    v.div_euclid(10)
+}
