@@ -872,18 +872,18 @@ fn pictures_drawn_on_several_threads_at_once_are_the_bytes_drawn_alone() {
 #[test]
 fn the_picture_is_part_of_the_game_in_files_under_1000_lines() {
     // Issue 11 item 1: the board picture draws Dust Tactics boards, so it lives in the game's
-    // presentation (src/dust_tactics/picture/), not among the edges; no file of it is over
+    // presentation (src/games/dust_tactics/picture/), not among the edges; no file of it is over
     // ~1,000 lines. Issue 11 item 7: no own DEFLATE encoder is left (the png crate encodes).
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
     assert!(!read("src/lib.rs")
         .lines()
         .any(|l| l.trim() == "pub mod picture;"));
-    assert!(read("src/dust_tactics/mod.rs")
+    assert!(read("src/games/dust_tactics/mod.rs")
         .lines()
         .any(|l| l.trim() == "pub mod picture;"));
     assert!(!root.join("src/picture.rs").exists() && !root.join("src/picture").exists());
-    let dir = root.join("src/dust_tactics/picture");
+    let dir = root.join("src/games/dust_tactics/picture");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
