@@ -5,7 +5,7 @@ use super::{init, new_game, parse_now, run_once, usage, Failure, NewArgs, DEMO_M
 use crate::config::Home;
 use crate::game::TeamUnit;
 use crate::ledger::Player;
-use crate::referee::{self, Edges};
+use crate::pipeline::{self as referee, Edges};
 use crate::registry::{AnyGame, Registry};
 use std::collections::BTreeMap;
 

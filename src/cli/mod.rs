@@ -5,7 +5,7 @@ use crate::config::{Config, Home};
 use crate::game::NewRequest;
 use crate::ledger::{self, Event, Player};
 use crate::outbox::Outbox;
-use crate::referee::{self, Ctx, DiceMode, Edges, NewGame, RefereeError};
+use crate::pipeline::{self as referee, Ctx, DiceMode, Edges, NewGame, RefereeError};
 use crate::registry::Registry;
 use crate::report::Templates;
 use chrono::{DateTime, Utc};

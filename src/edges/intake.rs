@@ -173,7 +173,7 @@ pub fn read_mail_file(path: &Path, max: usize) -> Result<Vec<u8>, Unread> {
 /// `move_new_to_cur_with_flags` renames `new/<id>` with the id cut before `:2,`, which fails
 /// for a name that already carries an info suffix (a mail moved back from cur/ for a re-run),
 /// and it reads names lossily as UTF-8; the move must also wait for the commit (one rename per
-/// mail after the sync, `commit` in referee.rs). What is left to do is this suffix.
+/// mail after the sync, `commit` in src/pipeline/mod.rs). What is left to do is this suffix.
 pub fn cur_name(name: &std::ffi::OsStr) -> std::ffi::OsString {
     use std::os::unix::ffi::OsStrExt;
     let mut out = name.to_os_string();

@@ -2,7 +2,7 @@
 //! counter and the causes that key dice v2, the referee's signature on every line, and the
 //! re-checks of what the referee claims (mechanical refusals, deadline defaults).
 //!
-//! The pipeline (src/referee.rs) calls the `*_keying` / `*_step` functions when it makes a line;
+//! The pipeline (src/pipeline/) calls the `*_keying` / `*_step` functions when it makes a line;
 //! replay calls the `check_*` functions on every line it reads, so both sides agree by
 //! construction.
 

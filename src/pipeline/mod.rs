@@ -1,12 +1,14 @@
 //! The batch pipeline of DESIGN §2: Maildir → parse → route → verify → `Game::submit` → ledger
-//! (fsync) → snapshot → replies and reports queued. Also game creation, deadlines, replay and
-//! audit, all generic over [`Game`].
+//! → snapshot → replies and reports queued, then deadlines; and game creation. One run serves
+//! every game of its [`Registry`]: each game is driven through the core's `AnyGame`, picked by
+//! the `game` of its `created` line.
 //!
 //! The mail/crypto edges come in through [`Edges`] (function pointers) and the outbox through
-//! [`MailSink`], so the pipeline can be driven by tests with a toy game and fake edges.
+//! [`MailSink`], so the pipeline can be driven by tests with toy games and fake edges. Replay,
+//! snapshots, verification and control are the core's (src/pbem), re-exported here under the
+//! names tools already use (`dustmail::referee::load_game`…).
 
-use crate::config::Config;
-use crate::config::{valid_game_id, Home};
+use crate::config::{valid_game_id, Config, Home};
 use crate::ledger::{self, sha256_hex, Entry, Event, Head, Ledger};
 use crate::outbox::{Mail, Outbox};
 use crate::pbem::{error::*, store::*};
@@ -250,7 +252,7 @@ pub(crate) fn save_strangers(
 
 /// A run commits after this many mails or this much time (counting the rendering the commit
 /// will do), whichever comes first: one sync for many mails, while a run killed again and again
-/// (tests/crash.rs) still keeps what it did before each kill instead of redoing it.
+/// (tests/it/crash.rs) still keeps what it did before each kill instead of redoing it.
 pub(crate) const COMMIT_EVERY_MAILS: usize = 512;
 
 pub(crate) const COMMIT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);

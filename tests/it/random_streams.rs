@@ -1,7 +1,7 @@
 //! Issue 11 item 4, "randomness for every game": `uniform(n)` beside d6, the hidden-randomness
 //! stream and sealed choices of DESIGN §5. The golden literals were computed out of band with
 //! Python (hashlib + the `cryptography` package's ChaCha20, an implementation independent of
-//! ours) from the mapping documented in `src/seed.rs`; the same script reproduces the existing
+//! ours) from the mapping documented in `src/pbem/seed.rs`; the same script reproduces the existing
 //! d6 golden vector of dice v2 (`tests/it/trust_ledger.rs`), so both use one keystream.
 
 use crate::support;

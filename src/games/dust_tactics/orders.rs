@@ -23,7 +23,7 @@
 //! ```
 //!
 //! `report`, `template` and `absent until` are the referee's lines, for every game: the pipeline
-//! answers them (`crate::referee::lines`) and they never reach this parser.
+//! answers them (`crate::pbem::lines`) and they never reach this parser.
 //!
 //! Keywords are case-insensitive, ids are lower-cased, `#` starts a comment. A target is a unit
 //! id, `unit/model` (a Sniper picks a model) or a square (a cover element, trees).

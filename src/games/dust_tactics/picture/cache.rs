@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 ///    background and the legend) from [`LEGEND_CACHE`], or drawn on the bare background and kept.
 ///
 /// Each pixel gets the same paint in the same order as in [`svg`](fn@super::svg)'s document, so
-/// the pixels are those of [`pixels_single_pass`], byte for byte (tests/picture.rs checks it).
+/// the pixels are those of [`pixels_single_pass`], byte for byte (tests/it/picture.rs checks it).
 #[doc(hidden)]
 pub fn pixels(pic: &Picture) -> Result<Pixmap, PictureError> {
     let layout = Layout::new(pic);
