@@ -274,6 +274,27 @@ impl<'a> Sender<'a> {
     }
 }
 
+/// The lines by which a side gives up or proposes to stop, the same in every game: `concede`,
+/// `offer draw`, `accept draw`. The pipeline parses them ([`crate::pbem::lines`]); the game
+/// applies them ([`Game::concession`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Concession {
+    Concede,
+    OfferDraw,
+    AcceptDraw,
+}
+
+impl Concession {
+    /// The line as players write it.
+    pub fn text(self) -> &'static str {
+        match self {
+            Concession::Concede => "concede",
+            Concession::OfferDraw => "offer draw",
+            Concession::AcceptDraw => "accept draw",
+        }
+    }
+}
+
 /// What `dustmail games` shows of a game: its rulesets and its scenarios (or maps).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Catalog {
@@ -411,6 +432,29 @@ pub trait Game: Sync {
 
     /// An orders template for `side`, commented, ready to fill in.
     fn orders_template(&self, state: &Self::State, side: &str) -> String;
+
+    /// Applies `concede`, `offer draw` or `accept draw` from `side`, in its place among the
+    /// submission's commands: one result (its line is set by the caller) and what happened. The
+    /// default refuses: a game without concessions says so.
+    fn concession(
+        &self,
+        _state: &mut Self::State,
+        _side: &str,
+        c: Concession,
+        _dice: &mut dyn DiceSource,
+    ) -> Outcome {
+        Outcome {
+            results: vec![CommandResult {
+                line: 0,
+                outcome: CommandOutcome::Refused {
+                    reason: format!("game {} has no `{}`", self.name(), c.text()),
+                    rule: "docs/orders.md".into(),
+                    instead: "play on, or ask the referee".into(),
+                },
+            }],
+            ..Outcome::default()
+        }
+    }
 
     /// The report's roster rows (the `roster` of the report templates) from a view.
     fn roster(&self, _view: &serde_json::Value) -> Vec<serde_json::Value> {

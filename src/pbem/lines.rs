@@ -1,9 +1,10 @@
 //! The lines the referee answers itself, for every game (DESIGN §2): `report`, `template` and
-//! `absent until DATE`. They are parsed here, once, before a game sees a submission, and never
+//! `absent until DATE`; and `concede`, `offer draw`, `accept draw`, which it parses for every
+//! game and hands to the game ([`crate::game::Game::concession`]) in their place. They are parsed here, once, before a game sees a submission, and never
 //! reach [`crate::game::Game::submit`]. Their syntax is that of docs/orders.md "Lines the
 //! referee answers", whatever the game.
 
-use crate::game::{CommandOutcome, CommandResult, DiceSource, Line, Outcome, Sender};
+use crate::game::{CommandOutcome, CommandResult, Concession, DiceSource, Line, Outcome, Sender};
 use crate::ledger::{Created, Player};
 use crate::pbem::replay::Derived;
 use crate::registry::{AnyGame, AnyState};
@@ -18,6 +19,8 @@ pub enum RefereeRequest {
     Template,
     /// The sender is away: their deadlines wait until then.
     Absent { until: DateTime<Utc> },
+    /// `concede`, `offer draw`, `accept draw`: the game applies it in its place.
+    Concession(Concession),
 }
 
 /// Where a refusal of these lines points.
@@ -48,7 +51,24 @@ pub fn parse(text: &str) -> Option<Result<RefereeRequest, BadRequest>> {
             })
         }
     };
+    let bare2 = |c: Concession| {
+        if words.len() == 2 {
+            Ok(RefereeRequest::Concession(c))
+        } else {
+            Err(BadRequest {
+                reason: format!("`{text}` is not understood: write `{}`", c.text()),
+                instead: c.text().into(),
+            })
+        }
+    };
     Some(match kw.as_str() {
+        "concede" => bare(RefereeRequest::Concession(Concession::Concede), "concede"),
+        // `offer`/`accept` lines about anything but a draw are the game's.
+        "offer" | "accept" if !words.get(1).is_some_and(|w| w.eq_ignore_ascii_case("draw")) => {
+            return None
+        }
+        "offer" => bare2(Concession::OfferDraw),
+        "accept" => bare2(Concession::AcceptDraw),
         "report" => bare(RefereeRequest::Report, "report"),
         "template" => bare(RefereeRequest::Template, "template"),
         "absent" => match words.as_slice() {
@@ -100,6 +120,8 @@ pub fn units_of(created: &Created, players: &[Player], p: &Player) -> Option<Vec
 pub(crate) struct Split {
     pub(crate) game_lines: Vec<Line>,
     pub(crate) referee: Vec<CommandResult>,
+    /// Concessions, by line: applied by the game between its other lines, in order.
+    pub(crate) concessions: Vec<(usize, Concession)>,
     /// The absence the mail declares (`None`: unchanged; `Some(None)`: ended).
     pub(crate) absent: Option<Option<String>>,
 }
@@ -113,6 +135,7 @@ pub(crate) fn split_lines(
     let mut sp = Split {
         game_lines: Vec::new(),
         referee: Vec::new(),
+        concessions: Vec::new(),
         absent: None,
     };
     for l in lines {
@@ -135,6 +158,10 @@ pub(crate) fn split_lines(
             Some(Ok(req)) => req,
         };
         let outcome = match req {
+            RefereeRequest::Concession(c) => {
+                sp.concessions.push((l.number, c));
+                continue;
+            }
             RefereeRequest::Report => CommandOutcome::Accepted {
                 understood: "report: the current report is mailed to you".into(),
             },
@@ -193,11 +220,34 @@ pub(crate) fn submit_split(
     sp: &Split,
     dice: &mut dyn DiceSource,
 ) -> Outcome {
-    let mut o = if sp.game_lines.is_empty() {
-        Outcome::default()
-    } else {
-        game.submit(state, from, &sp.game_lines, dice)
+    // The game's lines go in runs between the concessions, so each command acts in its place:
+    // `concede` before an activation ends the game first. A concession is a command of its own
+    // in every game's syntax, so a run never splits one of the game's commands.
+    let mut o = Outcome::default();
+    let mut rest: &[Line] = &sp.game_lines;
+    let merge = |o: &mut Outcome, part: Outcome| {
+        o.results.extend(part.results);
+        o.happenings.extend(part.happenings);
+        o.rounds_ended.extend(part.rounds_ended);
+        if o.finished.is_none() {
+            o.finished = part.finished;
+        }
     };
+    for &(line, c) in &sp.concessions {
+        let n = rest.iter().take_while(|l| l.number < line).count();
+        if n > 0 {
+            merge(&mut o, game.submit(state, from, &rest[..n], dice));
+        }
+        rest = &rest[n..];
+        let mut part = game.concession(state, from.side, c, dice);
+        for r in &mut part.results {
+            r.line = line;
+        }
+        merge(&mut o, part);
+    }
+    if !rest.is_empty() {
+        merge(&mut o, game.submit(state, from, rest, dice));
+    }
     o.results.extend(sp.referee.iter().cloned());
     o.results.sort_by_key(|r| r.line);
     o
@@ -232,6 +282,19 @@ mod tests {
         assert_eq!(parse("# report"), None);
         let bad = parse("absent tomorrow").unwrap().unwrap_err();
         assert_eq!(bad.instead, ABSENT_EXAMPLE);
+        assert_eq!(
+            parse("Offer Draw"),
+            Some(Ok(RefereeRequest::Concession(Concession::OfferDraw)))
+        );
+        assert_eq!(
+            parse("concede # gg"),
+            Some(Ok(RefereeRequest::Concession(Concession::Concede)))
+        );
+        // Offers of anything but a draw are the game's own lines.
+        assert_eq!(parse("offer peace"), None);
+        assert_eq!(parse("accept"), None);
+        let bad = parse("accept draw now").unwrap().unwrap_err();
+        assert_eq!(bad.instead, "accept draw");
         let bad = parse("report now").unwrap().unwrap_err();
         assert!(bad.reason.contains("write `report`"), "{}", bad.reason);
     }

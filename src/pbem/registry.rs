@@ -8,8 +8,8 @@
 //! [`AnyGame`] call on a state is made through the game the `created` line names.
 
 use crate::game::{
-    Awaiting, Catalog, DiceSource, Game, Happening, Line, NewPlan, NewRequest, Outcome, Png,
-    Sender, Setup, SetupError,
+    Awaiting, Catalog, Concession, DiceSource, Game, Happening, Line, NewPlan, NewRequest, Outcome,
+    Png, Sender, Setup, SetupError,
 };
 use serde::{Serialize, Serializer};
 use serde_json::Value;
@@ -129,6 +129,13 @@ pub trait AnyGame: Sync {
         dice: &mut dyn DiceSource,
     ) -> Outcome;
     fn default_for(&self, state: &mut AnyState, side: &str, dice: &mut dyn DiceSource) -> Outcome;
+    fn concession(
+        &self,
+        state: &mut AnyState,
+        side: &str,
+        c: Concession,
+        dice: &mut dyn DiceSource,
+    ) -> Outcome;
     fn awaiting(&self, state: &AnyState) -> Vec<Awaiting>;
     fn view(&self, state: &AnyState, as_side: Option<&str>) -> Value;
     fn board_text(&self, state: &AnyState) -> String;
@@ -197,6 +204,15 @@ where
     }
     fn default_for(&self, state: &mut AnyState, side: &str, dice: &mut dyn DiceSource) -> Outcome {
         Game::default_for(self, typed_mut(self, state), side, dice)
+    }
+    fn concession(
+        &self,
+        state: &mut AnyState,
+        side: &str,
+        c: Concession,
+        dice: &mut dyn DiceSource,
+    ) -> Outcome {
+        Game::concession(self, typed_mut(self, state), side, c, dice)
     }
     fn awaiting(&self, state: &AnyState) -> Vec<Awaiting> {
         Game::awaiting(self, typed(self, state))

@@ -217,3 +217,118 @@ fn an_unknown_game_or_ruleset_is_refused_with_the_known_ones() {
     );
     assert!(!demo_home.exists(), "a refused demo makes no home");
 }
+
+/// Refusals and answers of one run's receipts, by line, for the mail sent from `to`.
+fn receipt_lines(h: &Harness, to: &str) -> Vec<String> {
+    h.sink
+        .ids()
+        .iter()
+        .filter_map(|i| h.sink.get(i))
+        .filter(|m| m.to.iter().any(|t| t == to))
+        .map(|m| m.text.clone())
+        .collect()
+}
+
+/// Issue 11 item 2: `concede`, `offer draw` and `accept draw` are parsed by the pipeline for
+/// every game and applied by the game in their place; a game without them says so, and
+/// `offer`/`accept` lines about anything else stay the game's.
+#[test]
+fn concessions_are_the_pipelines_lines_for_every_game() {
+    let h = Harness::with_real_edges();
+    let (allies, axis) = real_player_keys();
+    h.new_game_with_keys(&allies, &axis);
+    h.drop_mail(
+        "1-toy.eml",
+        &real_mail(
+            "ann@example.org",
+            "<toy-c@example.org>",
+            &allies,
+            "game: g-toy\nside: allies\nseq: 1\n\nadd 2\nconcede\noffer peace\n",
+        ),
+    );
+    h.run("2026-01-01T13:00:00Z");
+    let e = h.entries("g-toy");
+    let Event::Submission(s) = &e.last().unwrap().event else {
+        panic!("{:?}", e.last())
+    };
+    let outcome = |line: usize| {
+        s.step.results
+            .iter()
+            .find(|r| r.line == line)
+            .map(|r| format!("{:?}", r.outcome))
+            .unwrap_or_default()
+    };
+    // Line numbers count the game:/side:/seq: header and the blank line.
+    assert!(outcome(5).contains("Accepted"), "{}", outcome(5));
+    assert!(
+        outcome(6).contains("game toy has no `concede`"),
+        "{}",
+        outcome(6)
+    );
+    assert!(
+        outcome(7).contains("`offer peace` is not a command"),
+        "the game's own line: {}",
+        outcome(7)
+    );
+    assert!(!receipt_lines(&h, "ann@example.org").is_empty());
+}
+
+/// A `concede` before an activation in the same mail ends the game first: the activation after it
+/// is refused, as it would be in a later mail (each line in its place).
+#[test]
+fn a_concession_acts_in_its_place_among_the_games_commands() {
+    let h = Harness::with_real_edges();
+    let (cy, di) = (
+        ed25519_dalek::SigningKey::from_bytes(&[3u8; 32]),
+        ed25519_dalek::SigningKey::from_bytes(&[4u8; 32]),
+    );
+    new_dust_tactics(&h, &cy, &di);
+    let dt = referee::load_game(
+        &dustmail::dust_tactics::DustTactics,
+        &h.edges,
+        &h.home,
+        "g-dt",
+    )
+    .unwrap();
+    let a = dustmail::dust_tactics::DustTactics
+        .awaiting(dt.derived.state.typed())
+        .remove(0);
+    let (key, from, other) = if a.side == "allies" {
+        (&cy, "cy@example.org", "axis")
+    } else {
+        (&di, "di@example.org", "allies")
+    };
+    let text = format!(
+        "game: g-dt\nside: {}\nseq: 1\n\nconcede\n{}\n",
+        a.side, a.options[0]
+    );
+    h.drop_mail("1.eml", &real_mail(from, "<c-1@example.org>", key, &text));
+    h.run("2026-01-01T13:00:00Z");
+    let dt = referee::load_game(
+        &dustmail::dust_tactics::DustTactics,
+        &h.edges,
+        &h.home,
+        "g-dt",
+    )
+    .unwrap();
+    let fin = dt.derived.finished.expect("the concession ended the game");
+    assert_eq!(fin.winner.as_deref(), Some(other));
+    let sub = h
+        .entries("g-dt")
+        .into_iter()
+        .find_map(|e| match e.event {
+            Event::Submission(s) => Some(s),
+            _ => None,
+        })
+        .unwrap();
+    let after: Vec<String> = sub
+        .step.results
+        .iter()
+        .filter(|r| r.line == 6)
+        .map(|r| format!("{:?}", r.outcome))
+        .collect();
+    assert!(
+        after.iter().all(|o| o.contains("Refused")) && !after.is_empty(),
+        "the command after the concession: {after:?}"
+    );
+}

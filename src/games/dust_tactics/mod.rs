@@ -127,6 +127,22 @@ impl Game for DustTactics {
         flow::default_for(state, side, dice)
     }
 
+    fn concession(
+        &self,
+        state: &mut State,
+        side: &str,
+        c: crate::game::Concession,
+        dice: &mut dyn DiceSource,
+    ) -> Outcome {
+        use crate::game::Concession;
+        let cmd = match c {
+            Concession::Concede => orders::Command::Concede,
+            Concession::OfferDraw => orders::Command::OfferDraw,
+            Concession::AcceptDraw => orders::Command::AcceptDraw,
+        };
+        self.command(state, side, &cmd, dice)
+    }
+
     fn awaiting(&self, state: &State) -> Vec<Awaiting> {
         flow::awaiting(state)
     }
