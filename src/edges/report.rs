@@ -498,6 +498,21 @@ pub fn replay_page(
         );
     }
     let ranges = step_ranges(&entries);
+    // One replay for the whole page: the view and round after each step's last line.
+    let ends: std::collections::BTreeSet<usize> = ranges.iter().map(|r| r.end).collect();
+    let mut after: std::collections::BTreeMap<usize, (Value, u32)> = Default::default();
+    crate::pbem::replay::replay_observed(
+        game,
+        edges,
+        "log.jsonl",
+        &entries,
+        DiceMode::Recorded,
+        &mut |n, d| {
+            if ends.contains(&n) {
+                after.insert(n, (game.view(&d.state, None), game.round(&d.state)));
+            }
+        },
+    )?;
     for r in ranges {
         let Some(group) = entries.get(r.clone()) else {
             continue;
@@ -505,10 +520,9 @@ pub fn replay_page(
         let Some(step) = step_report(group) else {
             continue;
         };
-        let upto: Vec<Entry> = entries.get(..r.end).unwrap_or(&[]).to_vec();
-        let (_, d, _) =
-            crate::pbem::replay::replay(game, edges, "log.jsonl", &upto, DiceMode::Recorded)?;
-        let view = game.view(&d.state, None);
+        let Some((view, state_round)) = after.remove(&r.end) else {
+            continue;
+        };
         let svg = game.picture_svg(&view, None, &step.happenings);
         let revealed: Vec<Value> = revealed_of(group)
             .into_iter()
@@ -517,7 +531,7 @@ pub fn replay_page(
         let round = match &group.first().map(|e| &e.event) {
             Some(Event::Submission(s)) => s.round,
             Some(Event::Deadline(d)) => d.round,
-            _ => game.round(&d.state),
+            _ => state_round,
         };
         frames.push(json!({
             "n": frames.len(), "event_id": step.event_id, "what": step.what, "round": round,

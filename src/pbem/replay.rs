@@ -402,6 +402,19 @@ pub fn replay(
     entries: &[Entry],
     mode: DiceMode,
 ) -> Result<(Created, Derived<AnyState>, ReplaySummary), RefereeError> {
+    replay_observed(game, edges, file, entries, mode, &mut |_, _| {})
+}
+
+/// [`replay`], showing `observe` the derived state after each prefix of the ledger: `observe(n,
+/// d)` once the first n lines are replayed (the replay page draws every step from one replay).
+pub fn replay_observed(
+    game: &dyn AnyGame,
+    edges: &Edges,
+    file: &str,
+    entries: &[Entry],
+    mode: DiceMode,
+    observe: &mut dyn FnMut(usize, &Derived<AnyState>),
+) -> Result<(Created, Derived<AnyState>, ReplaySummary), RefereeError> {
     let first = entries
         .first()
         .ok_or_else(|| RefereeError::Verify(format!("{file} is empty")))?;
@@ -457,7 +470,8 @@ pub fn replay(
     let mut all_keys: BTreeMap<u32, Key> = BTreeMap::new();
     // H, once the `finished` line reveals it.
     let mut hidden_key: Option<Key> = None;
-    for e in &entries[1..] {
+    for (i, e) in entries.iter().enumerate().skip(1) {
+        observe(i, &d);
         let n = e.seq;
         match &e.event {
             Event::Created(_) => return Err(mismatch(file, n, "a second `created` line")),
@@ -745,6 +759,7 @@ pub fn replay(
             }
         }
     }
+    observe(entries.len(), &d);
     // Recompute recorded dice of revealed rounds from the keys (the auditor's dice check).
     if matches!(mode, DiceMode::Recorded) {
         for (r, k) in &d.revealed {

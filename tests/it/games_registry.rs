@@ -252,7 +252,8 @@ fn concessions_are_the_pipelines_lines_for_every_game() {
         panic!("{:?}", e.last())
     };
     let outcome = |line: usize| {
-        s.step.results
+        s.step
+            .results
             .iter()
             .find(|r| r.line == line)
             .map(|r| format!("{:?}", r.outcome))
@@ -322,7 +323,8 @@ fn a_concession_acts_in_its_place_among_the_games_commands() {
         })
         .unwrap();
     let after: Vec<String> = sub
-        .step.results
+        .step
+        .results
         .iter()
         .filter(|r| r.line == 6)
         .map(|r| format!("{:?}", r.outcome))
