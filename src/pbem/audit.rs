@@ -11,7 +11,12 @@ use crate::ledger::{
     Refusal, Submission, MAX_SUBMISSION_BYTES,
 };
 use crate::pbem::{
-    control::side_deadline, edges::Edges, error::RefereeError, replay::Derived, store::Loaded,
+    citation::{self, DocRule},
+    control::side_deadline,
+    edges::Edges,
+    error::RefereeError,
+    replay::Derived,
+    store::Loaded,
     verify::check_block,
 };
 use crate::registry::{AnyGame, AnyState};
@@ -205,15 +210,6 @@ pub(crate) fn check_deadline(
     })
 }
 
-/// The rules of the refusals [`check_block`] makes: mechanical checks an auditor can redo.
-fn mechanical(rule: &str) -> bool {
-    // "DESIGN §4" is how ledgers written before the rules cited docs/orders.md name them.
-    rule.starts_with("DESIGN §4")
-        || rule.starts_with("the game ended")
-        || rule.starts_with("docs/orders.md \"Referee commands\"")
-        || rule.starts_with("docs/orders.md \"The signed block\"")
-}
-
 /// Replay of a v2 refused submission whose reason is mechanical: the block must really fail the
 /// check (an accepted submission rewritten as refused does not).
 pub(crate) fn check_refusal(
@@ -225,7 +221,8 @@ pub(crate) fn check_refusal(
     let Some(r) = &s.refusal else {
         return Err("a refused submission records no refusal".into());
     };
-    if !mechanical(&r.rule) {
+    // The rules of the refusals [`check_block`] makes: mechanical checks an auditor can redo.
+    if !citation::is_mechanical(&r.rule) {
         return Ok(());
     }
     let Ok(body) = (edges.parse_body)(&s.canonical) else {
@@ -291,7 +288,7 @@ pub(crate) fn size_check(canonical: &str) -> Result<(), Refusal> {
             "your signed text has {} bytes; one submission may carry at most {MAX_SUBMISSION_BYTES} bytes (64 KiB)",
             canonical.len()
         ),
-        "docs/orders.md \"The signed block\": one submission carries at most 64 KiB",
+        DocRule::SignedBlock.with("one submission carries at most 64 KiB"),
         "send the orders of this turn only, split over several mails if you must, each signed with the next seq",
     ))
 }

@@ -3,6 +3,7 @@
 
 use crate::game::{CommandOutcome, CommandResult, Line};
 use crate::ledger::{ControlAction, Created, Player};
+use crate::pbem::citation::DocRule;
 use crate::pbem::replay::*;
 use chrono::{DateTime, Utc};
 
@@ -82,7 +83,7 @@ pub(crate) fn control_refusal(
 ) -> CommandOutcome {
     CommandOutcome::Refused {
         reason: reason.into(),
-        rule: "docs/orders.md \"Referee commands\"".into(),
+        rule: DocRule::RefereeCommands.into(),
         instead: instead.into(),
     }
 }

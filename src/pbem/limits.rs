@@ -5,6 +5,7 @@
 
 use crate::game::{CommandOutcome, CommandResult};
 use crate::ledger::Refusal;
+use crate::pbem::citation::DocRule;
 
 /// Refused lines after which a block is refused whole ("stopped after 20 errors").
 pub const MAX_REFUSED_LINES: usize = 20;
@@ -47,7 +48,7 @@ pub fn too_many_errors(results: &[CommandResult], lines: usize) -> Option<Refusa
             refused.len(),
             listed.join("\n")
         ),
-        "docs/orders.md",
+        DocRule::Errors,
         format!(
             "fix these and send again: one block with at most {MAX_REFUSED_LINES} refused lines \
              (`template` in a block gets you the orders you may send now)"

@@ -6,6 +6,7 @@
 
 use crate::game::{CommandOutcome, CommandResult, Concession, DiceSource, Line, Outcome, Sender};
 use crate::ledger::{Created, Player};
+use crate::pbem::citation::DocRule;
 use crate::pbem::replay::Derived;
 use crate::registry::{AnyGame, AnyState};
 use chrono::{DateTime, NaiveDate, Utc};
@@ -24,7 +25,7 @@ pub enum RefereeRequest {
 }
 
 /// Where a refusal of these lines points.
-pub const RULE: &str = "docs/orders.md";
+pub const RULE: DocRule = DocRule::Orders;
 
 /// A referee line that does not parse: why, and what to write instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -187,7 +188,7 @@ pub(crate) fn split_lines(
                             until.to_rfc3339(),
                             created.max_absence_days
                         ),
-                        rule: "docs/deadlines.md \"Absence\"".into(),
+                        rule: DocRule::Absence.into(),
                         instead: format!(
                             "absent until {} (or ask the referee to pause the game)",
                             limit.format("%Y-%m-%dT%H:%M:%SZ")

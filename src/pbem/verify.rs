@@ -2,6 +2,7 @@
 
 use crate::ledger::{self, sha256_hex, Created, Player, Refusal};
 use crate::pbem::block::BlockBody;
+use crate::pbem::citation::DocRule;
 use crate::pbem::{edges::*, error::*, replay::*};
 
 /// Checks a `Ledger-Head: <game> <seq> <hash>` line and its signature against a log.
@@ -68,7 +69,7 @@ pub(crate) fn check_block<S>(
     if g.finished.is_some() {
         return Err(Refusal::new(
             "this game is over: no more orders are taken",
-            "the game ended (see the end mail)",
+            DocRule::GameEnded.with("the game ended (see the end mail)"),
             "nothing; start a new game with the referee",
         ));
     }
@@ -77,7 +78,8 @@ pub(crate) fn check_block<S>(
         if let Err(e) = (edges.verify)(&created.referee_public_key, canonical, block_sig) {
             return Err(Refusal::new(
                 format!("the signature does not verify against the referee's key ({e})"),
-                "docs/orders.md \"Referee commands\": `side: referee` blocks are signed with the referee's key",
+                DocRule::RefereeCommands
+                    .with("`side: referee` blocks are signed with the referee's key"),
                 "players write their own side in the side: line; the referee signs with the home's referee.key",
             ));
         }
@@ -92,7 +94,7 @@ pub(crate) fn check_block<S>(
                     "side `{}` does not play in game {}",
                     body.side, created.game_id
                 ),
-                "docs/orders.md \"The signed block\": the side: line names your side",
+                DocRule::SignedBlock.with("the side: line names your side"),
                 format!("write one of: side: {}", sides.join(" | ")),
             ));
         }
@@ -108,7 +110,7 @@ pub(crate) fn check_block<S>(
                     "the signature does not verify against the key registered for side {} ({last_err})",
                     body.side
                 ),
-                "docs/orders.md \"The signed block\": authority comes from the signature alone",
+                DocRule::SignedBlock.with("authority comes from the signature alone"),
                 "sign the text with the secret key you registered (`dustmail sign --key YOURKEY FILE`) and do not edit it after signing",
             ));
         };
@@ -122,7 +124,7 @@ pub(crate) fn check_block<S>(
                 body.seq,
                 ledger::MAX_SEQ
             ),
-            "docs/orders.md \"The signed block\": seq counts up from 1 and stays below 10^12",
+            DocRule::SignedBlock.with("seq counts up from 1 and stays below 10^12"),
             format!(
                 "sign your orders again with seq: {}",
                 last.saturating_add(1)
@@ -139,7 +141,7 @@ pub(crate) fn check_block<S>(
                 "seq {} is not greater than {last}, the last seq accepted from {whose}: this mail is a replay or stale",
                 body.seq
             ),
-            "docs/orders.md \"The signed block\": seq is per player, strictly increasing",
+            DocRule::SignedBlock.with("seq is per player, strictly increasing"),
             format!(
                 "if these are new orders, sign them again with seq: {}",
                 last.saturating_add(1)

@@ -10,6 +10,7 @@ use super::{
 };
 use crate::mail::Incoming;
 use crate::outbox::Mail;
+use crate::pbem::citation::DocRule;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -151,7 +152,7 @@ fn route_blocks(
             inc,
             None,
             &inc.problems.join("\n"),
-            "docs/orders.md \"The signed block\"",
+            DocRule::SignedBlock,
             "paste the whole output of `dustmail sign` (ORDERS and SIGNATURE blocks) unchanged, outside any quoted text",
         )? {
             mi.refusals.push((reject_id(999), m));
@@ -166,7 +167,7 @@ fn route_blocks(
             inc,
             None,
             "no signed DUSTMAIL ORDERS block was found in your mail",
-            "docs/orders.md \"The signed block\"",
+            DocRule::SignedBlock,
             "sign your orders with `dustmail sign --key YOURKEY FILE` and paste the whole output (both blocks) into the mail body, not quoted",
         )? {
             mi.refusals.push((reject_id(0), m));
@@ -184,7 +185,7 @@ fn route_blocks(
                     inc,
                     None,
                     &e.to_string(),
-                    "docs/orders.md \"The signed block\": game:, side: and seq: lines, then commands",
+                    DocRule::SignedBlock.with("game:, side: and seq: lines, then commands"),
                     "start the signed text with `game: ID`, `side: SIDE`, `seq: N`, a blank line, then your commands, and sign it again",
                 )? {
                     mi.refusals.push((reject_id(bi), m));
@@ -217,7 +218,8 @@ fn route_blocks(
                             "there is no game `{}` on this referee",
                             crate::intake::excerpt(&body.game, crate::intake::MAX_EXCERPT)
                         ),
-                        "docs/orders.md \"The signed block\": the game: line names the game id given in your welcome mail",
+                        DocRule::SignedBlock
+                            .with("the game: line names the game id given in your welcome mail"),
                         "copy the game id from the subject of your welcome or report mail (like g-1a2b3c4d) and sign again",
                     )? {
                         mi.refusals.push((reject_id(bi), m));

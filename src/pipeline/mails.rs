@@ -4,6 +4,7 @@
 use crate::ledger::{Entry, Event, Head, Player, Refusal};
 use crate::mail::Incoming;
 use crate::outbox::{Attachment, Mail};
+use crate::pbem::citation::DocCitation;
 use crate::pbem::{control::*, error::*, replay::*, store::*};
 use crate::pipeline::*;
 use crate::report::{self, html_with_ledger_head, ledger_head_line, with_ledger_head};
@@ -104,9 +105,10 @@ pub(crate) fn plain_refusal(
     inc: &Incoming,
     game: Option<&str>,
     reason: &str,
-    rule: &str,
+    rule: impl Into<DocCitation>,
     instead: &str,
 ) -> Result<Option<Mail>, RefereeError> {
+    let rule = rule.into().to_string();
     let (Some(to), None) = (&inc.reply_to, &inc.no_reply) else {
         return Ok(None);
     };

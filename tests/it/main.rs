@@ -17,6 +17,7 @@ mod rules;
 mod bad_input;
 mod browser;
 mod cards;
+mod citations;
 mod cli;
 mod control;
 mod crash;
