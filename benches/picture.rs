@@ -1,10 +1,10 @@
 //! The board picture (`picture::png`) of the skirmish board in mid-game (340×504 px: four
 //! counters, a move, a hit and a miss, a wreck, damaged cover), in ms per picture and bytes:
 //! before (the whole SVG drawn in one pass, PNG by png's zlib level 1, as the caches' misses did
-//! before round 2) and now (pixel caches, PNG by png's `Compression::Fast`): cold (every cache
-//! empty), warm (the same picture again), a game's next steps (a unit moves and fires each step,
-//! drawn for both readers) and a new legend; then the cost of each part and the PNG settings side
-//! by side. DUSTMAIL_BENCH_PICTURES (default 200) pictures a line.
+//! before round 2) and now: cold (every cache empty), warm (the same picture again), a game's
+//! next steps (a unit moves and fires each step, drawn for both readers) and a new legend; then
+//! the cost of each part and the PNG settings side by side. DUSTMAIL_BENCH_PICTURES (default
+//! 200) pictures a line.
 
 mod common;
 
@@ -67,30 +67,12 @@ fn skirmish() -> Picture {
 
 /// The encoder before round 2: png 0.18, zlib level 1, no row filter, RGB.
 fn encode_before(pixmap: &Pixmap) -> Vec<u8> {
-    encode_with(
+    picture::encode_png_with(
         pixmap,
         png::Filter::NoFilter,
         png::DeflateCompression::Level(1),
     )
-}
-
-/// The png crate with the given settings on the opaque picture's RGB rows.
-fn encode_with(pixmap: &Pixmap, filter: png::Filter, deflate: png::DeflateCompression) -> Vec<u8> {
-    let rgb: Vec<u8> = pixmap
-        .data()
-        .chunks_exact(4)
-        .flat_map(|p| [p[0], p[1], p[2]])
-        .collect();
-    let mut out = Vec::new();
-    let mut enc = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_deflate_compression(deflate);
-    enc.set_filter(filter);
-    let mut w = enc.write_header().unwrap();
-    w.write_image_data(&rgb).unwrap();
-    w.finish().unwrap();
-    out
+    .unwrap()
 }
 
 /// Step `i` (< 12) of a game on `pic`'s board as reader `reader` (0 or 1) sees it: the rangers
@@ -253,15 +235,22 @@ fn main() {
     assert_eq!(single.data(), two.data(), "the layers draw the same pixels");
     let (d, _) = measure(n, || encode_before(&two));
     println!("         encode before (zlib 1)  {:7.3} ms", ms(d));
-    let (d, ours) = measure(n, || picture::encode_png(&two).unwrap());
+    let (d, _) = measure(n, || {
+        picture::clear_static_cache();
+        picture::encode_png(&two).unwrap()
+    });
+    println!("         encode now, bands miss  {:7.3} ms", ms(d));
+    let (d, _) = measure(n, || picture::encode_png(&two).unwrap());
+    println!("         encode now, bands hit   {:7.3} ms", ms(d));
+
+    // PNG settings on the same pixels.
+    println!("  PNG settings (encode only):");
+    picture::clear_static_cache();
+    let ours = picture::encode_png(&two).unwrap();
     println!(
-        "         encode now (png, Fast)  {:7.3} ms  {:6} bytes",
-        ms(d),
+        "    own matcher, no filter (chosen)        {:6} bytes",
         ours.len()
     );
-
-    // PNG settings on the same pixels (`Fast` is fdeflate + adaptive).
-    println!("  PNG settings (encode only):");
     use png::{DeflateCompression as D, Filter as F};
     let deflates = [
         ("fdeflate", D::FdeflateUltraFast),
@@ -276,7 +265,9 @@ fn main() {
     ];
     for (dn, deflate) in deflates {
         for (fname, filter) in filters {
-            let (d, bytes) = measure(n / 4 + 1, || encode_with(&two, filter, deflate));
+            let (d, bytes) = measure(n / 4 + 1, || {
+                picture::encode_png_with(&two, filter, deflate).unwrap()
+            });
             println!(
                 "    {dn:9} {fname:12} {:7.3} ms  {:6} bytes",
                 ms(d),

@@ -1,7 +1,7 @@
 //! The picture's pixels, drawn in layers and items that are cached when they repeat (the static
 //! layer, the legend's rows, each counter, cover element, path, wreck and line of fire). Kept
-//! when the PNG encoding moved to the png crate (issue 11 item 7): drawing every picture in one
-//! pass made the whole intake run about four times slower (bench/README.md, "Picture encoding").
+//! (issue 11 item 7): drawing every picture in one pass made a whole intake run about four times
+//! slower in the same run of benches (bench/README.md, "Picture encoding").
 
 use super::svg::{background, dynamic_layer, legend_layer, render_svg, static_layer, svg_open};
 use super::{fonts, size, Layout, Picture, PictureError, Pixmap, FONT};
@@ -343,4 +343,5 @@ pub fn clear_static_cache() {
     STATIC_CACHE.clear();
     LEGEND_CACHE.clear();
     ITEM_CACHE.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    super::zlib::clear_cache();
 }

@@ -190,19 +190,62 @@ type Pixmap = resvg::tiny_skia::Pixmap;
 mod cache;
 pub use cache::{clear_static_cache, item_cache_stats, pixels, pixels_single_pass};
 
-/// The png crate's fast setting (fdeflate, adaptive row filters), instead of the own DEFLATE
-/// encoder and its cache of compressed bands (issue 11 item 7). Measured on a mid-game skirmish
-/// picture, 340×504 px (`cargo bench --bench picture`, encode only): 0.84 ms and 50.5 KB, where
-/// zlib level 1 without filters took 1.34 ms for 34.2 KB; what it costs a whole intake run is in
-/// bench/README.md, "Picture encoding".
-const COMPRESSION: png::Compression = png::Compression::Fast;
-
-/// PNG bytes of `pixmap`, encoded by the png crate ([`COMPRESSION`]). The board is drawn on an
-/// opaque background, so it is stored as RGB, and premultiplied colour is the straight colour
-/// when alpha is 255: the bytes are copied as they are (a transparent pixel, never drawn today,
-/// keeps RGBA and is demultiplied). The bytes depend on the pixels and the png crate's version.
+/// PNG bytes of `pixmap`: opaque RGB rows without filters, compressed by
+/// [`zlib::compress_rgba`] (bands of rows cached by their pixels).
+///
+/// Measured on a mid-game skirmish picture, 340×504 px (`cargo bench --bench picture`, release,
+/// encode only, a loaded 2-core machine):
+///   own matcher, every band compressed (cache miss)          0.82 ms  41.1 KB
+///   own matcher, every band from the cache                   0.03 ms  41.1 KB
+///   png's zlib 1 + no filter (used before)                   1.12 ms  34.2 KB
+///   png's fdeflate + adaptive (`Fast`) / Paeth / Up          0.70 / 0.83 / 0.72 ms  51 / 53 / 81 KB
+///   png's zlib 2 + no filter                                 1.95 ms  25.5 KB
+/// The board is flat colour: without filters, runs of one pixel and rows equal to the row above
+/// are whole repeats, which zlib's hash chains find slowly and a matcher trying only those few
+/// distances finds at once; its fixed Huffman code costs ~7 KB against zlib 1, well under the
+/// ~60 KB a mail can carry twice (inline and attached, base64). The bigger win is the band
+/// cache: a step changes a few squares, so most bands of a picture were compressed before (the
+/// other reader's picture of the same step, the same board a step earlier). The bytes depend on
+/// the pixels alone, never on the cache or a library's version.
+///
+/// Kept instead of the png crate's `Compression::Fast` (issue 11 item 7): in the same run of
+/// benches, the crate (with the pixel caches kept) made a whole intake run take 1.74 times as
+/// long and 39 % more CPU (medians of 6 rounds), its PNGs 23 % larger (bench/README.md,
+/// "Picture encoding").
 #[doc(hidden)]
 pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
+    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+    let Some(idat) = zlib::compress_rgba(pixmap.data(), w, h) else {
+        // Not reached today (the background is opaque): png's own encoder, with alpha.
+        return encode_png_with(pixmap, PNG_FILTER, PNG_DEFLATE);
+    };
+    let err = |e: png::EncodingError| PictureError::Encode(e.to_string());
+    let mut out = Vec::with_capacity(idat.len() + 128);
+    let mut enc = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut w = enc.write_header().map_err(err)?;
+    w.write_chunk(png::chunk::IDAT, &idat).map_err(err)?;
+    w.finish().map_err(err)?;
+    Ok(out)
+}
+
+mod zlib;
+
+// png's own encoder, for pictures with transparency (none today) and the bench's comparisons.
+const PNG_FILTER: png::Filter = png::Filter::NoFilter;
+const PNG_DEFLATE: png::DeflateCompression = png::DeflateCompression::Level(1);
+
+/// PNG bytes of `pixmap`. tiny-skia's own encoder uses zlib's default level, which cost a quarter
+/// of a whole batch run. The board is drawn on an opaque background, so it is stored as RGB, and
+/// premultiplied colour is the straight colour when alpha is 255: the bytes are copied as they
+/// are (a transparent pixel, never drawn today, keeps RGBA and is demultiplied).
+#[doc(hidden)]
+pub fn encode_png_with(
+    pixmap: &Pixmap,
+    filter: png::Filter,
+    deflate: png::DeflateCompression,
+) -> Result<Vec<u8>, PictureError> {
     let raw = pixmap.data();
     let opaque = raw.chunks_exact(4).all(|p| p[3] == 255);
     let (color, data) = if opaque {
@@ -220,11 +263,12 @@ pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
         (png::ColorType::Rgba, data)
     };
     let err = |e: png::EncodingError| PictureError::Encode(e.to_string());
-    let mut out = Vec::with_capacity(data.len() / 8);
+    let mut out = Vec::new();
     let mut enc = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     enc.set_color(color);
     enc.set_depth(png::BitDepth::Eight);
-    enc.set_compression(COMPRESSION);
+    enc.set_deflate_compression(deflate);
+    enc.set_filter(filter);
     let mut w = enc.write_header().map_err(err)?;
     w.write_image_data(&data).map_err(err)?;
     w.finish().map_err(err)?;
