@@ -36,7 +36,7 @@ const DEMO_MARKER: &str = ".dustmail-demo";
 #[command(
     name = "dustmail",
     version,
-    about = "A referee for Dust Tactics played by email: signed orders, auditable dice, a hash-chained ledger."
+    about = "A referee for the Dust games played by email (`dustmail games` lists them): signed orders, auditable dice, a hash-chained ledger."
 )]
 pub struct Cli {
     /// The referee's home directory.
