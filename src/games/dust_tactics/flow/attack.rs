@@ -138,9 +138,12 @@ pub(super) fn plan_fire(
                 }
                 let target = match &f.target {
                     TargetRef::Model { model, .. } => {
-                        if !has_skill(state, &shooter, Skill::Sniper) {
+                        if !sniper_line(state, &shooter, &w) {
                             return refuse(
-                                format!("{shooter} is not a sniper: only a Sniper names a model"),
+                                format!(
+                                    "{} of {shooter} is not a sniper's weapon: only a Sniper names a model, and he does not share it with the rest of his squad",
+                                    w.name
+                                ),
                                 RuleId::Sniper,
                                 format!("attack {} at {lead}", w.id),
                             );
@@ -172,12 +175,16 @@ pub(super) fn plan_fire(
                 };
                 (target, at, unit_type(state, &lead))
             }
+            TargetRef::Square(sq) if is_trees(state, *sq) => {
+                check_tree_attack(state, &w, *sq, fire)?;
+                (Target::Square { at: *sq }, *sq, UnitType::Vehicle)
+            }
             TargetRef::Square(sq) => {
                 if state.scenario.board.cover_at(*sq).is_none() {
                     return refuse(
                         format!("there is no cover element on {sq}"),
                         RuleId::CoverElements,
-                        "aim at a unit, or a square with an ammo crate or tank trap",
+                        "aim at a unit, or a square with an ammo crate, tank trap or trees",
                     );
                 }
                 if w.traits.contains(&WeaponTrait::Flamethrower)
@@ -458,6 +465,9 @@ pub(super) fn fire_line(
     }
     for t in targets {
         match &t {
+            Target::Square { at } if is_trees(state, *at) => {
+                fire_at_trees(state, &l.shooter, &w, *at, from, &how, dice, out);
+            }
             Target::Square { at } => {
                 let Some(ce) = state.scenario.board.cover_at(*at) else {
                     say(
@@ -616,4 +626,135 @@ pub(super) fn spotter_alive(state: &State, id: &str) -> bool {
         .map(|m| m.id.as_str())
         .collect();
     spotters.is_empty() || spotters.iter().any(|s| u.models.iter().any(|m| m == s))
+}
+
+/// Whether `w`, fired by `shooter`, is a sniper's line (004 "Sniper": "A sniper does not share
+/// this skill with the rest of his squad"; 000: "the squad's other attacks are resolved
+/// normally"). The skill must be on the shooter's own card, so a hero joined to a sniper squad
+/// does not get it; where the card names its sniper models (a model whose id or carried lines
+/// name "sniper"), only the lines a living sniper carries pick a model (ruling R148).
+pub(super) fn sniper_line(state: &State, shooter: &str, w: &WeaponLine) -> bool {
+    let Some(u) = state.unit(shooter) else {
+        return false;
+    };
+    let Some(c) = card(state, u) else {
+        return false;
+    };
+    if !c.has(Skill::Sniper) {
+        return false;
+    }
+    let snipers: Vec<&model::ModelSpec> = c
+        .models
+        .iter()
+        .filter(|m| m.id.contains("sniper") || m.carries.iter().any(|x| x.contains("sniper")))
+        .collect();
+    snipers.is_empty()
+        || snipers.iter().any(|m| {
+            u.models.iter().any(|x| x == &m.id)
+                && m.carries.iter().any(|x| x.eq_ignore_ascii_case(&w.id))
+        })
+}
+
+/// Whether `sq` is a trees square (004 "Terrain": no cover element stands on trees).
+pub(super) fn is_trees(state: &State, sq: Square) -> bool {
+    state.scenario.board.terrain(sq) == model::Terrain::Trees
+}
+
+/// 004 "Terrain": "A unit with a flamethrower or artillery weapon can destroy a tree tile by
+/// using an ATTACK action with the tree as its target. It cannot simultaneously target both the
+/// tree and a unit sharing the same space." The engine has no artillery weapons yet, so only a
+/// flamethrower line may; the line sprays nothing further (ruling R149).
+fn check_tree_attack(
+    state: &State,
+    w: &WeaponLine,
+    sq: Square,
+    fire: &[FireOrder],
+) -> Result<(), Refusal> {
+    let rule = RuleId::Terrain.with("a flamethrower or artillery weapon can destroy a tree tile");
+    if !w.traits.contains(&WeaponTrait::Flamethrower) {
+        return refuse(
+            format!("{} cannot destroy the trees on {sq}", w.name),
+            rule,
+            "attack trees with a flamethrower",
+        );
+    }
+    let standing: Vec<&str> = state
+        .units
+        .iter()
+        .filter(|x| !x.destroyed && x.at == Some(sq))
+        .map(|x| x.id.as_str())
+        .collect();
+    let both = fire.iter().any(|f| match &f.target {
+        TargetRef::Unit(t) | TargetRef::Model { unit: t, .. } => {
+            standing.iter().any(|s| s.eq_ignore_ascii_case(t))
+        }
+        TargetRef::Square(_) => false,
+    });
+    if both {
+        return refuse(
+            format!("one attack cannot target both the trees on {sq} and a unit standing there"),
+            RuleId::Terrain.with("cannot simultaneously target both the tree and a unit"),
+            "attack the trees or the unit, not both",
+        );
+    }
+    if fire
+        .iter()
+        .any(|f| f.target == TargetRef::Square(sq) && !f.through.is_empty())
+    {
+        return refuse(
+            format!("an attack on the trees on {sq} sprays no other square (ruling R149)"),
+            rule,
+            format!("attack {} at {sq}", w.id),
+        );
+    }
+    Ok(())
+}
+
+/// Rolls the 3 dice against trees: "on at least 1 [hit] remove the tree from the board" (004
+/// "Terrain"); the square becomes open ground.
+#[allow(clippy::too_many_arguments)]
+fn fire_at_trees(
+    state: &mut State,
+    shooter: &str,
+    w: &WeaponLine,
+    at: Square,
+    from: Square,
+    how: &str,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    let round = state.round;
+    let faces: Vec<u8> = (0..3).map(|_| dice.d6(round)).collect();
+    let rules = state.rules();
+    let hits = faces.iter().filter(|f| rules.is_hit(**f)).count() as u32;
+    let fell = hits > 0;
+    tell(
+        out,
+        format!(
+            "{shooter} fires {} ({how}) at the trees on {at}: 3 dice, {hits} hit{}{}",
+            w.name,
+            if hits == 1 { "" } else { "s" },
+            if fell {
+                ", the trees are destroyed"
+            } else {
+                ", the trees stand"
+            }
+        ),
+        DtEvent::Fired {
+            unit: shooter.to_string(),
+            weapon: w.name.clone(),
+            target: at.to_string(),
+            from,
+            to: at,
+            hits,
+        },
+        vec![Roll {
+            purpose: format!("attack {} at the trees on {at}", w.id),
+            round,
+            faces,
+        }],
+    );
+    if fell {
+        state.scenario.board.set_terrain(at, model::Terrain::Open);
+    }
 }

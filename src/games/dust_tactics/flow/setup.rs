@@ -150,10 +150,11 @@ pub(super) fn join(
             "hero {hero_id} cannot join {squad_id}: they are on different sides {rule}"
         )));
     }
-    let class = |a: model::Armour| std::mem::discriminant(&a);
-    if class(hc.armour) != class(sc.armour) {
+    // The armour class is kind and value: "A 2 hero may join a 2 squad, but not a 1, 3, or 4
+    // one" (000 "Heroes").
+    if hc.armour != sc.armour {
         return Err(SetupError(format!(
-            "hero {hero_id} ({:?}) cannot join squad {squad_id} ({:?}): the armour class must match {rule}",
+            "hero {hero_id} ({:?}) cannot join squad {squad_id} ({:?}): the armour class must match, kind and value {rule}",
             hc.armour, sc.armour
         )));
     }
