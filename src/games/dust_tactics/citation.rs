@@ -50,6 +50,7 @@ rule_ids! {
     Charge => "004", "Charge", None;
     CloseCombat => "004", "Close combat", Some(101);
     CoverElements => "000", "Cover elements", None;
+    CrushCrates => "004", "Cover & Movement", Some(150);
     Draws => "004", "End of the game", Some(67);
     EndOfGame => "004", "End of the game", None;
     FightingSpirit => "004", "Fighting Spirit", None;
@@ -79,6 +80,7 @@ rule_ids! {
     StandingRetaliate => "004", "Close combat", Some(101);
     TankHead => "004", "Tank Head", None;
     Terrain => "004", "Terrain", None;
+    TreeTiles => "004", "Terrain", Some(149);
     TrackedVehicle => "004", "Tracked Vehicle", None;
     Walls => "000", "Movement rules", Some(10);
     WeaponLines => "004", "Weapon lines", None;

@@ -5,7 +5,7 @@
 //! ```text
 //! first <side>
 //! activate <unit>
-//!   move <square> [<square> …]
+//!   move <square> [<square> …] [spare [<square> …]]
 //!   attack <weapon> at <target> [through <square> …][, <weapon> at <target> …]
 //!   sustained <weapon> at <target>[, …]
 //!   skill <name> [at <target>]
@@ -88,6 +88,15 @@ pub enum Action {
     /// Destination, or an explicit path (every square entered, in order).
     Move {
         squares: Vec<Square>,
+    },
+    /// A MOVE that leaves ammo crates standing (004 "Cover & Movement": vehicles "may choose to
+    /// crush the crate"; 000: "but this is not required"): `move D4 E4 spare` spares every crate
+    /// entered, `move D4 E4 spare D4` the crates named. A plain `Move` crushes every crate a
+    /// vehicle enters (ruling R20, R150).
+    MoveSparing {
+        squares: Vec<Square>,
+        /// The crate squares left standing; empty: all of them.
+        spare: Vec<Square>,
     },
     Attack {
         fire: Vec<FireOrder>,
@@ -184,6 +193,17 @@ impl fmt::Display for Action {
             Action::Move { squares } => {
                 f.write_str("move")?;
                 for s in squares {
+                    write!(f, " {s}")?;
+                }
+                Ok(())
+            }
+            Action::MoveSparing { squares, spare } => {
+                f.write_str("move")?;
+                for s in squares {
+                    write!(f, " {s}")?;
+                }
+                f.write_str(" spare")?;
+                for s in spare {
                     write!(f, " {s}")?;
                 }
                 Ok(())
@@ -531,14 +551,28 @@ fn parse_action(line: usize, text: &str, board: &Board) -> Result<Action, OrderE
                 .split(|c: char| c.is_whitespace() || c == ',')
                 .filter(|w| !w.is_empty())
                 .collect();
-            if words.is_empty() {
+            let spare_at = words.iter().position(|w| w.eq_ignore_ascii_case("spare"));
+            let (path, spared) = match spare_at {
+                Some(p) => (&words[..p], Some(&words[p + 1..])),
+                None => (&words[..], None),
+            };
+            if path.is_empty() {
                 return Err(err(line, "`move` needs a destination square", "move C4"));
             }
-            let squares = words
+            let squares = path
                 .iter()
                 .map(|w| square(line, w, board, "move C4"))
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(Action::Move { squares })
+            match spared {
+                None => Ok(Action::Move { squares }),
+                Some(spared) => {
+                    let spare = spared
+                        .iter()
+                        .map(|w| square(line, w, board, "move C4 spare C4"))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    Ok(Action::MoveSparing { squares, spare })
+                }
+            }
         }
         "attack" => Ok(Action::Attack {
             fire: fire_orders(line, rest, "attack", board)?,

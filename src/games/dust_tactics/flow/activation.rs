@@ -147,6 +147,10 @@ pub(super) fn plan_activation(
     for a in actions {
         match a {
             Action::Move { squares } => p.movement(squares)?,
+            Action::MoveSparing { squares, spare } => {
+                p.movement(squares)?;
+                p.spare_crates(spare)?;
+            }
             Action::Attack { fire } => p.attack(fire, false)?,
             Action::Sustained { fire } => p.attack(fire, true)?,
             Action::Skill { name, target } => p.skill_action(name, target.as_ref())?,

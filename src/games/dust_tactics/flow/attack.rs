@@ -632,7 +632,7 @@ pub(super) fn spotter_alive(state: &State, id: &str) -> bool {
 /// this skill with the rest of his squad"; 000: "the squad's other attacks are resolved
 /// normally"). The skill must be on the shooter's own card, so a hero joined to a sniper squad
 /// does not get it; where the card names its sniper models (a model whose id or carried lines
-/// name "sniper"), only the lines a living sniper carries pick a model (ruling R148).
+/// name "sniper"), only a line that living snipers alone carry picks a model (ruling R148).
 pub(super) fn sniper_line(state: &State, shooter: &str, w: &WeaponLine) -> bool {
     let Some(u) = state.unit(shooter) else {
         return false;
@@ -648,11 +648,19 @@ pub(super) fn sniper_line(state: &State, shooter: &str, w: &WeaponLine) -> bool 
         .iter()
         .filter(|m| m.id.contains("sniper") || m.carries.iter().any(|x| x.contains("sniper")))
         .collect();
-    snipers.is_empty()
-        || snipers.iter().any(|m| {
+    if snipers.is_empty() {
+        return true;
+    }
+    // The living models firing the line: all of them must be snipers.
+    let firing: Vec<&model::ModelSpec> = c
+        .models
+        .iter()
+        .filter(|m| {
             u.models.iter().any(|x| x == &m.id)
                 && m.carries.iter().any(|x| x.eq_ignore_ascii_case(&w.id))
         })
+        .collect();
+    !firing.is_empty() && firing.iter().all(|m| snipers.iter().any(|s| s.id == m.id))
 }
 
 /// Whether `sq` is a trees square (004 "Terrain": no cover element stands on trees).
@@ -670,7 +678,7 @@ fn check_tree_attack(
     sq: Square,
     fire: &[FireOrder],
 ) -> Result<(), Refusal> {
-    let rule = RuleId::Terrain.with("a flamethrower or artillery weapon can destroy a tree tile");
+    let rule = RuleId::TreeTiles.with("a flamethrower or artillery weapon can destroy a tree tile");
     if !w.traits.contains(&WeaponTrait::Flamethrower) {
         return refuse(
             format!("{} cannot destroy the trees on {sq}", w.name),
@@ -693,7 +701,7 @@ fn check_tree_attack(
     if both {
         return refuse(
             format!("one attack cannot target both the trees on {sq} and a unit standing there"),
-            RuleId::Terrain.with("cannot simultaneously target both the tree and a unit"),
+            RuleId::TreeTiles.with("cannot simultaneously target both the tree and a unit"),
             "attack the trees or the unit, not both",
         );
     }
@@ -702,7 +710,7 @@ fn check_tree_attack(
         .any(|f| f.target == TargetRef::Square(sq) && !f.through.is_empty())
     {
         return refuse(
-            format!("an attack on the trees on {sq} sprays no other square (ruling R149)"),
+            format!("an attack on the trees on {sq} sprays no other square"),
             rule,
             format!("attack {} at {sq}", w.id),
         );

@@ -139,3 +139,62 @@ fn entry_free(state: &State, side: &str) -> Vec<Square> {
         })
         .unwrap_or_default()
 }
+
+impl Planner<'_> {
+    /// `move … spare [<square> …]`: the MOVE just planned leaves the named ammo crates (none
+    /// named: all it enters) standing. 004 "Cover & Movement": vehicles "may choose to crush the
+    /// crate"; 000: "but this is not required" (ruling R150).
+    pub(super) fn spare_crates(&mut self, spare: &[Square]) -> Result<(), Refusal> {
+        let crushed = match self.steps.last_mut() {
+            Some(Step::Move { crushed, .. }) => crushed,
+            _ => {
+                if let Some(sq) = spare.first() {
+                    return refuse(
+                        format!(
+                            "{} crushes no ammo crate on {sq}: it enters the battlefield",
+                            self.u.id
+                        ),
+                        RuleId::CrushCrates
+                            .with("vehicles entering the space may choose to crush the crate"),
+                        "leave out `spare`",
+                    );
+                }
+                return Ok(());
+            }
+        };
+        for sq in spare {
+            if !crushed.contains(sq) {
+                let entered: Vec<String> = crushed.iter().map(|s| s.to_string()).collect();
+                return refuse(
+                    format!(
+                        "{} enters no ammo crate on {sq} in this move, so there is nothing to spare there",
+                        self.u.id
+                    ),
+                    RuleId::CrushCrates.with("vehicles entering the space may choose to crush the crate"),
+                    if entered.is_empty() {
+                        "leave out `spare`".to_string()
+                    } else {
+                        format!("spare one of: {}", entered.join(" "))
+                    },
+                );
+            }
+        }
+        let spared: Vec<Square> = if spare.is_empty() {
+            std::mem::take(crushed)
+        } else {
+            let s: Vec<Square> = crushed
+                .iter()
+                .copied()
+                .filter(|c| spare.contains(c))
+                .collect();
+            crushed.retain(|c| !spare.contains(c));
+            s
+        };
+        if let Some(t) = self.texts.last_mut() {
+            for sq in spared {
+                t.push_str(&format!(", sparing the ammo crate on {sq}"));
+            }
+        }
+        Ok(())
+    }
+}

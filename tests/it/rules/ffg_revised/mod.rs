@@ -8,3 +8,4 @@ mod flow;
 mod flow_random;
 mod games;
 mod geometry;
+mod sentences;
