@@ -268,6 +268,22 @@ fn activation_hint(state: &State, u: &super::state::UnitState, option: &str) -> 
             ));
         }
     }
+    // 004 "Cover & Movement": a vehicle "may choose to crush the crate" (R150).
+    let vehicle = members
+        .iter()
+        .filter_map(|m| state.cards.get(&m.card))
+        .any(|c| c.unit_type == super::model::UnitType::Vehicle);
+    let crates = state
+        .scenario
+        .board
+        .cover
+        .values()
+        .any(|c| c.kind == super::model::CoverKind::AmmoCrate);
+    if vehicle && crates {
+        s.push_str(
+            "#   it crushes each ammo crate it enters; `move <square> … spare` leaves them standing\n",
+        );
+    }
     for m in &members {
         let Some(c) = state.cards.get(&m.card) else {
             continue;

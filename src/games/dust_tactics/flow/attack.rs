@@ -670,8 +670,8 @@ pub(super) fn is_trees(state: &State, sq: Square) -> bool {
 
 /// 004 "Terrain": "A unit with a flamethrower or artillery weapon can destroy a tree tile by
 /// using an ATTACK action with the tree as its target. It cannot simultaneously target both the
-/// tree and a unit sharing the same space." The engine has no artillery weapons yet, so only a
-/// flamethrower line may; the line sprays nothing further (ruling R149).
+/// tree and a unit sharing the same space." A flamethrower line or a range `A` (artillery) line
+/// may; the line sprays nothing further (ruling R149).
 fn check_tree_attack(
     state: &State,
     w: &WeaponLine,
@@ -679,11 +679,14 @@ fn check_tree_attack(
     fire: &[FireOrder],
 ) -> Result<(), Refusal> {
     let rule = RuleId::TreeTiles.with("a flamethrower or artillery weapon can destroy a tree tile");
-    if !w.traits.contains(&WeaponTrait::Flamethrower) {
+    if !w.traits.contains(&WeaponTrait::Flamethrower) && w.range != WeaponRange::Artillery {
         return refuse(
-            format!("{} cannot destroy the trees on {sq}", w.name),
+            format!(
+                "{} cannot destroy the trees on {sq}: it is neither a flamethrower nor an artillery weapon",
+                w.name
+            ),
             rule,
-            "attack trees with a flamethrower",
+            "attack trees with a flamethrower or an artillery weapon",
         );
     }
     let standing: Vec<&str> = state

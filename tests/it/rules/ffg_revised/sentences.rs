@@ -255,7 +255,7 @@ fn terrain_004_the_trees_stand_without_a_hit() {
 #[test]
 fn terrain_004_only_a_flamethrower_or_artillery_destroys_trees() {
     // Issue 12 item 1. 004 "Terrain": "A unit with a flamethrower or artillery weapon can destroy
-    // a tree tile"; other weapons cannot (the engine has no artillery weapons yet, R149).
+    // a tree tile"; other weapons cannot (R149).
     let mut st = trees_game("A1");
     let e = refused_unchanged(
         &mut st,
@@ -264,6 +264,31 @@ fn terrain_004_only_a_flamethrower_or_artillery_destroys_trees() {
     );
     assert!(e.contains("004 'Terrain'"), "{e}");
     assert!(e.contains("R149"), "{e}");
+    // A range A (artillery) line can, at its minimum range of 4: from E9 to E5.
+    let gun = card(
+        "battery",
+        UnitType::Vehicle,
+        4,
+        1,
+        vec![weapon("howitzer", WeaponRange::Artillery, 1, 1)],
+    );
+    let mut s = scenario(
+        vec![unit("a1", "battery", Some("E9"))],
+        vec![unit("foes", "sq", Some("A1"))],
+    );
+    s.board.set_terrain(sq("E5"), Terrain::Trees);
+    let mut st = start_defaults(s, vec![gun, squad("sq")]);
+    begin(&mut st, "allies");
+    let mut d = ScriptedDice::new([2, 6, 6]);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate a1\nattack howitzer at E5\nnothing",
+        &mut d,
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(d.remaining(), 0);
+    assert_eq!(st.scenario.board.terrain(sq("E5")), Terrain::Open);
 }
 
 #[test]
@@ -339,6 +364,13 @@ fn cover_004_a_vehicle_may_choose_not_to_crush_the_crate() {
     assert!(first_result(&out).is_ok(), "{out:?}");
     assert!(st.scenario.board.cover_at(sq("E7")).is_none());
     assert!(texts(&out).contains("a1 crushes the ammo crate on E7"));
+    // The orders template tells the vehicle's owner how to decline.
+    let st = crate_game(&["E7"]);
+    let t = DustTactics.orders_template(&st, "allies");
+    assert!(
+        t.contains("`move <square> … spare` leaves them standing"),
+        "{t}"
+    );
 }
 
 #[test]
