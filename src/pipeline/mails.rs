@@ -6,6 +6,7 @@ use crate::mail::Incoming;
 use crate::outbox::{Attachment, Mail};
 use crate::pbem::citation::DocCitation;
 use crate::pbem::{control::*, error::*, replay::*, store::*};
+use crate::pipeline::outcomes::{answer_of, is_sender, nothing_applied_mail, Answer};
 use crate::pipeline::*;
 use crate::report::{self, html_with_ledger_head, ledger_head_line, with_ledger_head};
 use serde_json::json;
@@ -193,6 +194,14 @@ pub(crate) fn step_mails(
             }
             return Ok(out);
         }
+        // Issue 16 item 4: nothing applied is a refusal to the sender alone.
+        if answer_of(s) == Answer::NothingApplied {
+            out.extend(
+                to.map(|to| nothing_applied_mail(ctx, g, s, n, last_head, to))
+                    .transpose()?,
+            );
+            return Ok(out);
+        }
         if let Some(to) = to {
             let parts = render(ctx, "receipt", {
                 // A receipt stays small whatever the block held (src/limits.rs).
@@ -250,7 +259,13 @@ pub(crate) fn step_mails(
             public_key: String::new(),
         })
         .collect();
-    let readers: Vec<&Player> = players.iter().chain(&observers).collect();
+    // A mail that only asked for the report or the template is answered to its sender alone.
+    let requester = sub.filter(|s| answer_of(s) == Answer::RequesterOnly);
+    let readers: Vec<&Player> = players
+        .iter()
+        .chain(&observers)
+        .filter(|p| requester.is_none_or(|s| is_sender(s, p)))
+        .collect();
     let side_of = |p: &Player| (!p.side.is_empty()).then_some(p.side.clone());
     let views: Vec<serde_json::Value> = readers
         .iter()

@@ -26,6 +26,7 @@ mod deadlines;
 mod guard;
 mod mail_in;
 mod mails;
+mod outcomes;
 mod steps;
 pub use crate::pbem::{
     control::{deadline_of, deciders, parse_control, parse_player, side_deadline, CONTROL_FORMS},

@@ -103,7 +103,12 @@ pub(crate) fn submit_block(
     if refusal.is_some() {
         sum.refused += 1;
     } else {
-        sum.accepted += 1;
+        // A submission with nothing applied is recorded as accepted (its seq is used up) but
+        // answered and counted as a refusal (issue 16 item 4).
+        match crate::pipeline::outcomes::answer_of(&sub) {
+            crate::pipeline::outcomes::Answer::NothingApplied => sum.refused += 1,
+            _ => sum.accepted += 1,
+        }
         // Only a step that changed the game restarts the deadline clock: a `report` or a
         // refused command cannot be used to stall.
         if new_state != g.derived.state {

@@ -614,9 +614,10 @@ fn line_refused(c: &Case, side: &str, parts: &[&str]) {
         panic!()
     };
     assert!(s.step.happenings.is_empty(), "{:?}", s.step.happenings);
-    let r = c.one_reply(&address_of(side), &["REFUSED"]);
+    // Nothing applied: a refusal to the sender, not a receipt (issue 16 item 4).
+    let r = c.one_reply(&address_of(side), &["nothing in your mail was applied"]);
     for p in parts {
-        assert!(r.contains(p), "the receipt lacks `{p}`:\n{r}");
+        assert!(r.contains(p), "the refusal lacks `{p}`:\n{r}");
     }
 }
 
@@ -664,7 +665,7 @@ fn a_unicode_look_alike_unit_id_is_refused_not_matched() {
         };
         format!("activate {own}\nnothing\nnothing")
     });
-    line_refused(&c, &side, &["REFUSED"]);
+    line_refused(&c, &side, &["is not a unit id"]);
 }
 
 // ---------------------------------------------------------------------------------------------

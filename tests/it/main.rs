@@ -27,6 +27,7 @@ mod faults;
 mod fuzz_regressions;
 mod games_registry;
 mod golden_mails;
+mod honest_outcomes;
 mod layers;
 mod layout;
 mod ledger;

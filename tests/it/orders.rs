@@ -89,7 +89,8 @@ fn err_has(text: &str, line: usize, reason: &[&str], instead: &str) {
     } else {
         e.instead.clone()
     };
-    let fixed = run(&context);
+    // The neutral `<unit>` of a suggestion stands for one of the sender's units.
+    let fixed = run(&context.replace("<unit>", "x"));
     assert!(
         fixed.iter().all(|r| r.is_ok()),
         "{text}: suggestion `{}` does not parse: {fixed:?}",
@@ -401,7 +402,7 @@ fn action_lines_outside_an_activation() {
         "attack mg at ludwig",
         1,
         &["`attack` is an action: it must follow an `activate <unit>` line"],
-        "activate hotdog\n  attack mg at ludwig",
+        "activate <unit>\n  attack mg at ludwig",
     );
 }
 
@@ -411,19 +412,19 @@ fn activate_line_errors() {
         "activate\n move C4",
         1,
         &["`activate` needs the unit"],
-        "activate hotdog",
+        "activate <unit>",
     );
     err_has(
         "activate hot dog\n move C4",
         1,
         &["`activate` takes one unit id"],
-        "activate hotdog",
+        "activate <unit>",
     );
     err_has(
         "activate rang€rs\n move C4",
         1,
         &["`rang€rs` is not a unit id"],
-        "activate hotdog",
+        "activate <unit>",
     );
     err_has(
         "activate rangers: move C4",
@@ -582,14 +583,14 @@ fn misspelt_words_get_a_suggestion() {
         "atack mg at ludwig",
         1,
         &["did you mean `attack`?"],
-        "activate hotdog\n  attack mg at ludwig",
+        "activate <unit>\n  attack mg at ludwig",
     );
     // Too far from every keyword: no guess, the list of commands and an example.
     err_has(
         "fire everything",
         1,
         &["`fire` is not a command (first, activate, react"],
-        "activate hotdog\n  move C4",
+        "activate <unit>\n  move C4",
     );
     err_has(
         "activate rangers\n  charge!",
@@ -672,7 +673,7 @@ fn game_level_command_errors() {
         "pass",
         1,
         &["battlefront-2013"],
-        "activate hotdog\n  nothing",
+        "activate <unit>\n  nothing",
     );
 }
 

@@ -156,10 +156,11 @@ fn a_refused_command_is_reported_with_line_reason_and_what_to_send() {
         ),
     );
     h.run(T0);
-    let r = h.sink.get("g-toy-2-receipt").unwrap();
+    // Nothing applied: a refusal, not a receipt (issue 16 item 4).
+    let r = h.sink.get("g-toy-2-refusal").unwrap();
     assert!(
         r.text
-            .contains("line 5: REFUSED: N must be 1 to 5 (rule: toy rules); send instead: add 5"),
+            .contains("Line 5: N must be 1 to 5\nRule: toy rules\nSend instead: add 5"),
         "{}",
         r.text
     );
@@ -670,10 +671,10 @@ fn mails_are_processed_in_name_order() {
     assert_eq!(submission(&e[1]).side, "axis");
     assert!(h
         .sink
-        .get("g-toy-2-receipt")
+        .get("g-toy-2-refusal")
         .unwrap()
         .text
-        .contains("REFUSED: it is not your turn"));
+        .contains("Line 5: it is not your turn"));
     assert_eq!(submission(&e[2]).side, "allies");
 }
 

@@ -174,16 +174,23 @@ fn every_player_of_a_side_gets_the_welcome_the_reports_and_the_reminders() {
     for who in [ANN, AMY, BOB, BEN] {
         assert_eq!(table.texts("-welcome-", who).len(), 1, "{who}");
     }
+    // A `report` request is answered to the requester only (issue 16 item 4)…
     table.mail(BEN, "report", None);
     table.run("2026-03-01T10:00:00Z");
-    for who in [ANN, AMY, BOB, BEN] {
-        assert_eq!(table.texts("-report-", who).len(), 1, "{who}");
+    for (who, n) in [(ANN, 0), (AMY, 0), (BOB, 0), (BEN, 1)] {
+        assert_eq!(table.texts("-report-", who).len(), n, "{who}");
     }
     // The reminder goes to each player of each awaited side.
     let s = table.run("2026-03-03T09:00:00Z");
     assert_eq!(s.reminders, 4);
     for who in [ANN, AMY, BOB, BEN] {
         assert_eq!(table.texts("-reminder-", who).len(), 1, "{who}");
+    }
+    // An applied order is reported to every player.
+    table.mail(ANN, "standing react any with rangers", None);
+    table.run("2026-03-03T09:00:00Z");
+    for (who, n) in [(ANN, 1), (AMY, 1), (BOB, 1), (BEN, 2)] {
+        assert_eq!(table.texts("-report-", who).len(), n, "{who}");
     }
 }
 

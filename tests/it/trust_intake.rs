@@ -644,9 +644,12 @@ proptest! {
         prop_assert!(sum.is_ok(), "run failed: {:?}", sum.err());
         prop_assert!(in_dir(&r.h.maildir().join("new")).is_empty());
         let q = r.queued();
+        // Each good mail is answered: a receipt, or a refusal when a hostile mail carrying
+        // the same player's valid block played first and nothing of it applied (issue 16 item 4).
         for to in ["ann@example.org", "bob@example.org"] {
             prop_assert!(
-                q.iter().any(|(t, eml)| t == &vec![to.to_string()] && eml.starts_with("RECEIPT")),
+                q.iter().any(|(t, eml)| t == &vec![to.to_string()]
+                    && (eml.starts_with("RECEIPT") || eml.contains("nothing in your mail was applied"))),
                 "{} got no receipt", to
             );
         }

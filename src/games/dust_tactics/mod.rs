@@ -98,7 +98,8 @@ impl Game for DustTactics {
         dice: &mut dyn DiceSource,
     ) -> Outcome {
         let mut out = Outcome::default();
-        for parsed in orders::parse(lines, &state.scenario.board) {
+        let example = example_unit(state, &from);
+        for parsed in orders::parse_for(lines, &state.scenario.board, example) {
             match parsed {
                 Ok(p) => {
                     let outcome = match not_commanded(&from, &p.command) {
@@ -197,6 +198,19 @@ impl Game for DustTactics {
 }
 
 /// The refusal for a command naming a unit that a team player does not command, if it does.
+/// The unit a suggestion names: one the sender commands, preferably one that may still act.
+fn example_unit<'a>(state: &'a State, from: &Sender<'_>) -> Option<&'a str> {
+    let mine = |u: &&state::UnitState| {
+        u.side == from.side && from.units.is_none_or(|us| us.contains(&u.id))
+    };
+    let ready = |u: &&state::UnitState| u.health > 0 && !u.activated;
+    let units = || state.units.iter().filter(mine);
+    units()
+        .find(ready)
+        .or_else(|| units().next())
+        .map(|u| u.id.as_str())
+}
+
 fn not_commanded(from: &Sender<'_>, cmd: &orders::Command) -> Option<CommandOutcome> {
     use orders::{Command, StandingReaction};
     let units = from.units?;

@@ -334,8 +334,8 @@ fn keyword(text: &str) -> String {
 }
 
 /// Parses every command. Comments (`#`) and blank lines are skipped; a bad command is an error
-/// in place, and the commands around it still parse. A bad line inside an activation makes the
-/// whole activation one error.
+/// in place, and the commands around it still parse. A bad line inside an activation refuses
+/// the whole activation, with one error per bad line.
 pub fn parse(lines: &[Line], board: &Board) -> Vec<Result<Parsed, OrderError>> {
     let mut out = Vec::new();
     let mut i = 0;
@@ -359,13 +359,38 @@ pub fn parse(lines: &[Line], board: &Board) -> Vec<Result<Parsed, OrderError>> {
                 }
                 i += 1;
             }
-            out.push(parse_activation(line, text, &body, board));
+            match parse_activation(line, text, &body, board) {
+                Ok(p) => out.push(Ok(p)),
+                Err(errors) => out.extend(errors.into_iter().map(Err)),
+            }
         } else {
             out.push(parse_single(line.number, text, &kw).map(|command| Parsed {
                 first_line: line.number,
                 last_line: line.number,
                 command,
             }));
+        }
+    }
+    out
+}
+
+/// The example `activate` line of a suggestion when the parser knows no unit of the sender
+/// ([`parse_for`] names one of theirs instead).
+pub const EXAMPLE: &str = "activate <unit>";
+
+/// [`parse`], with the suggestions naming `unit` (one of the sender's units) instead of the
+/// neutral `<unit>`.
+pub fn parse_for(
+    lines: &[Line],
+    board: &Board,
+    unit: Option<&str>,
+) -> Vec<Result<Parsed, OrderError>> {
+    let mut out = parse(lines, board);
+    if let Some(unit) = unit.and_then(id) {
+        for e in out.iter_mut().filter_map(|r| r.as_mut().err()) {
+            if let Some(rest) = e.instead.strip_prefix(EXAMPLE) {
+                e.instead = format!("activate {unit}{rest}");
+            }
         }
     }
     out
@@ -675,7 +700,7 @@ fn unknown_word(line: usize, text: &str, kw: &str, top_level: bool) -> OrderErro
                 format!("{w} {rest}")
             };
             if top_level && ACTION_WORDS.contains(&w) {
-                instead = format!("activate hotdog\n  {instead}");
+                instead = format!("{EXAMPLE}\n  {instead}");
             }
             err(
                 line,
@@ -687,77 +712,82 @@ fn unknown_word(line: usize, text: &str, kw: &str, top_level: bool) -> OrderErro
             line,
             format!("`{shown}` is not {what}"),
             if top_level {
-                "activate hotdog\n  move C4"
+                format!("{EXAMPLE}\n  move C4")
             } else {
-                "move C4"
+                "move C4".into()
             },
         ),
     }
 }
 
-fn parse_activation(
-    head: &Line,
-    text: &str,
-    body: &[&Line],
-    board: &Board,
-) -> Result<Parsed, OrderError> {
-    let last_line = body.last().map(|l| l.number).unwrap_or(head.number);
+/// The unit of an `activate` line.
+fn activation_unit(head: &Line, text: &str) -> Result<String, OrderError> {
     let words: Vec<&str> = text.split_whitespace().collect();
-    let unit = match words.as_slice() {
+    match words.as_slice() {
         // `activate hotdog:` reads naturally too.
         [_, u] => id(u.trim_end_matches(':')).ok_or_else(|| {
             err(
                 head.number,
                 format!("`{u}` is not a unit id (letters, digits, - and _)"),
-                "activate hotdog",
+                EXAMPLE,
             )
-        })?,
-        [_] => {
-            return Err(err(
-                head.number,
-                "`activate` needs the unit to activate",
-                "activate hotdog",
-            ))
-        }
-        [_, u, next, ..] if ACTION_WORDS.contains(&next.to_ascii_lowercase().as_str()) => {
-            return Err(err(
-                head.number,
-                format!("put each action on its own line after `activate {u}`"),
-                format!(
-                    "activate {}\n  {}",
-                    u.trim_end_matches(':').to_ascii_lowercase(),
-                    words[2..].join(" ")
-                ),
-            ))
-        }
-        _ => {
-            return Err(err(
-                head.number,
-                "`activate` takes one unit id",
-                "activate hotdog",
-            ))
-        }
+        }),
+        [_] => Err(err(
+            head.number,
+            "`activate` needs the unit to activate",
+            EXAMPLE,
+        )),
+        [_, u, next, ..] if ACTION_WORDS.contains(&next.to_ascii_lowercase().as_str()) => Err(err(
+            head.number,
+            format!("put each action on its own line after `activate {u}`"),
+            format!(
+                "activate {}\n  {}",
+                u.trim_end_matches(':').to_ascii_lowercase(),
+                words[2..].join(" ")
+            ),
+        )),
+        _ => Err(err(head.number, "`activate` takes one unit id", EXAMPLE)),
+    }
+}
+
+/// An activation, or every error in it: its `activate` line's and each bad action line's.
+fn parse_activation(
+    head: &Line,
+    text: &str,
+    body: &[&Line],
+    board: &Board,
+) -> Result<Parsed, Vec<OrderError>> {
+    let last_line = body.last().map(|l| l.number).unwrap_or(head.number);
+    let (unit, mut errors) = match activation_unit(head, text) {
+        Ok(unit) => (unit, Vec::new()),
+        Err(e) => ("the unit".to_string(), vec![e]),
     };
-    if body.is_empty() {
-        return Err(err(
+    if errors.is_empty() && body.is_empty() {
+        return Err(vec![err(
             head.number,
             format!(
                 "`activate {unit}` has no actions: give its actions on the next lines, \
                 or `nothing`"
             ),
             format!("activate {unit}\n  nothing"),
-        ));
+        )]);
     }
+    // Every bad action line is reported at once (issue 16 item 4), not only the first.
     let mut actions = Vec::new();
     for l in body {
-        let a = parse_action(l.number, strip(&l.text), board).map_err(|mut e| {
-            e.reason = format!(
-                "in the activation of {unit} (line {}): {}",
-                head.number, e.reason
-            );
-            e
-        })?;
-        actions.push(a);
+        match parse_action(l.number, strip(&l.text), board) {
+            Ok(a) => actions.push(a),
+            Err(mut e) => {
+                e.reason = format!(
+                    "in the activation of {unit} (line {}): {}",
+                    head.number, e.reason
+                );
+                errors.push(e);
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
     }
     Ok(Parsed {
         first_line: head.number,
@@ -869,12 +899,12 @@ fn parse_single(line: usize, text: &str, kw: &str) -> Result<Command, OrderError
             line,
             "`pass` belongs to the battlefront-2013 rules, not this game: activate a unit \
                 with `nothing` instead",
-            "activate hotdog\n  nothing",
+            format!("{EXAMPLE}\n  nothing"),
         )),
         _ if ACTION_WORDS.contains(&kw) => Err(err(
             line,
             format!("`{kw}` is an action: it must follow an `activate <unit>` line"),
-            format!("activate hotdog\n  {text}"),
+            format!("{EXAMPLE}\n  {text}"),
         )),
         _ => Err(unknown_word(line, text, kw, true)),
     }
