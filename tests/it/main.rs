@@ -35,6 +35,7 @@ mod mail_intake;
 mod orders;
 mod outbox;
 mod outbox_smtp;
+mod phone;
 mod picture;
 mod pipeline;
 mod random_streams;
