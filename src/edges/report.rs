@@ -74,6 +74,14 @@ impl Templates {
             let n = s.chars().count();
             format!("{s}{}", " ".repeat(width.saturating_sub(n)))
         });
+        // `{{ a.deadline|when(now) }}`: a deadline to the minute with the time left, counted
+        // from the run's clock (`now`, which every mail's context carries).
+        env.add_filter(
+            "when",
+            |v: minijinja::Value, now: Option<String>| -> String {
+                when_text(&v.to_string(), now.as_deref())
+            },
+        );
         // Text templates are registered under their bare name (no escaping); HTML ones as
         // `<name>.html`, which minijinja auto-escapes.
         let files = TEMPLATES
@@ -153,6 +161,58 @@ fn escape(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// A time for people: `2026-11-26 18:31 UTC (in 2 days 3 hours)`, to the minute, with the time
+/// left counted from `now` (the run's clock, not the wall clock: the same run always writes the
+/// same mail). Without `now` the time alone; a text that is no RFC 3339 time is shown as it is.
+pub fn when_text(at: &str, now: Option<&str>) -> String {
+    let parse = |t: &str| chrono::DateTime::parse_from_rfc3339(t).ok();
+    let Some(at) = parse(at) else {
+        return at.to_string();
+    };
+    let at = at.with_timezone(&chrono::Utc);
+    let shown = at.format("%Y-%m-%d %H:%M UTC").to_string();
+    match now.and_then(parse) {
+        Some(now) => format!(
+            "{shown} ({})",
+            time_left(at - now.with_timezone(&chrono::Utc))
+        ),
+        None => shown,
+    }
+}
+
+/// "in 2 days 3 hours", "in 5 hours 12 minutes", "in 12 minutes", "3 hours ago": the two
+/// largest units, counted down to the minute.
+fn time_left(d: chrono::TimeDelta) -> String {
+    let minutes = d.num_minutes();
+    let unit = |n: i64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    let m = minutes.unsigned_abs() as i64;
+    let (days, hours, mins) = (m / 1440, m / 60 % 24, m % 60);
+    let span = if days > 0 {
+        match hours {
+            0 => unit(days, "day"),
+            h => format!("{} {}", unit(days, "day"), unit(h, "hour")),
+        }
+    } else if hours > 0 {
+        match mins {
+            0 => unit(hours, "hour"),
+            n => format!("{} {}", unit(hours, "hour"), unit(n, "minute")),
+        }
+    } else if mins > 0 {
+        unit(mins, "minute")
+    } else {
+        return if d < chrono::TimeDelta::zero() {
+            "just passed".into()
+        } else {
+            "in less than a minute".into()
+        };
+    };
+    if minutes < 0 {
+        format!("{span} ago")
+    } else {
+        format!("in {span}")
+    }
 }
 
 /// A game result in words: who won (or a draw), why, and the points.
@@ -577,4 +637,45 @@ pub fn replay_page(
     templates
         .render_html("replay", &ctx)
         .map_err(|e| RefereeError::Usage(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::when_text;
+
+    #[test]
+    fn deadlines_read_to_the_minute_with_the_time_left() {
+        let at = "2026-11-26T18:31:07.313078766+00:00";
+        let now = |t: &str| when_text(at, Some(t));
+        assert_eq!(
+            now("2026-11-24T15:20:00Z"),
+            "2026-11-26 18:31 UTC (in 2 days 3 hours)"
+        );
+        assert_eq!(
+            now("2026-11-25T18:31:07Z"),
+            "2026-11-26 18:31 UTC (in 1 day)"
+        );
+        assert_eq!(
+            now("2026-11-26T13:00:00Z"),
+            "2026-11-26 18:31 UTC (in 5 hours 31 minutes)"
+        );
+        assert_eq!(
+            now("2026-11-26T18:30:00Z"),
+            "2026-11-26 18:31 UTC (in 1 minute)"
+        );
+        assert_eq!(
+            now("2026-11-26T18:31:00Z"),
+            "2026-11-26 18:31 UTC (in less than a minute)"
+        );
+        assert_eq!(
+            now("2026-11-26T21:40:00Z"),
+            "2026-11-26 18:31 UTC (3 hours 8 minutes ago)"
+        );
+        // Another offset is shown in UTC; no clock, no time left; not a time, as it is.
+        assert_eq!(
+            when_text("2026-11-26T19:31:00+01:00", None),
+            "2026-11-26 18:31 UTC"
+        );
+        assert_eq!(when_text("soon", Some("2026-11-26T13:00:00Z")), "soon");
+    }
 }

@@ -18,7 +18,16 @@ pub(crate) struct Parts {
 }
 
 /// Renders the template pair `name` (`templates/<name>.txt` and `.html`) from one context.
-pub(crate) fn render(ctx: &Ctx, name: &str, v: serde_json::Value) -> Result<Parts, RefereeError> {
+pub(crate) fn render(
+    ctx: &Ctx,
+    name: &str,
+    mut v: serde_json::Value,
+) -> Result<Parts, RefereeError> {
+    // The run's clock, from which the templates count the time left to a deadline (`when`).
+    if let Some(m) = v.as_object_mut() {
+        m.entry("now")
+            .or_insert_with(|| json!(ctx.now.to_rfc3339()));
+    }
     let err = |e: crate::report::TemplateError| RefereeError::Usage(e.to_string());
     Ok(Parts {
         text: ctx.templates.render(name, &v).map_err(err)?,

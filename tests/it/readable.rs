@@ -1,3 +1,5 @@
+//! Issue 16, readable reports (items 5 and 6).
+//!
 //! Issue 16 item 6: the HTML mails fit a phone. Each HTML part (the welcome mail, a mid-game
 //! report, the end mail and `show --format html`) is opened in headless Chromium in a frame
 //! 390 px wide (a phone) and 1,200 px wide (a desktop). Headless Chromium does not make a
@@ -177,4 +179,80 @@ fn html_mails_fit_a_phone_and_a_desktop() {
     for (name, html, board) in &mails {
         check(d.path(), name, html, *board);
     }
+}
+
+/// The text and HTML parts of a mail in `sent/`.
+fn sent_parts(home: &Path, file: &str) -> (String, String) {
+    let raw = std::fs::read(home.join("sent").join(file)).unwrap();
+    let m = MessageParser::default().parse(&raw).unwrap();
+    (
+        m.body_text(0).expect("a text part").into_owned(),
+        m.body_html(0).expect("an HTML part").into_owned(),
+    )
+}
+
+/// Issue 16 item 5 (times): deadlines are shown to the minute with the time left, counted from
+/// the run's clock, in the text and HTML parts of reports and reminders; `show --format json`
+/// keeps the RFC 3339 time.
+#[test]
+fn deadlines_are_shown_to_the_minute_with_the_time_left() {
+    let (_d, h) = demo();
+    // A mid-game report of the demo: the next decision's deadline and the time left.
+    let (text, html) = sent_parts(&h, "g-demo-5-report-axis.eml");
+    for part in [&text, &html] {
+        assert!(
+            part.contains("deadline 2026-01-04 13:00 UTC (in "),
+            "no readable deadline in {part}"
+        );
+        assert!(!part.contains("T13:00:00"), "a raw RFC 3339 time in {part}");
+    }
+    // A reminder, 71 hours into a 72-hour deadline (the players of the demo game).
+    let log = std::fs::read_to_string(h.join("games/g-demo/log.jsonl")).unwrap();
+    let created: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    let mut args: Vec<String> = [
+        "new",
+        "--scenario",
+        "skirmish",
+        "--id",
+        "g-wait",
+        "--now",
+        "2026-02-01T09:00:00Z",
+    ]
+    .map(String::from)
+    .to_vec();
+    for p in created["players"].as_array().unwrap() {
+        args.push("--player".into());
+        args.push(format!(
+            "{}={}:{}",
+            p["side"].as_str().unwrap(),
+            p["address"].as_str().unwrap(),
+            p["public_key"].as_str().unwrap()
+        ));
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = dustmail(&h, &args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = dustmail(&h, &["run", "--now", "2026-02-04T07:48:30Z"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let reminder = std::fs::read_dir(h.join("sent"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .find(|n| n.starts_with("g-wait") && n.contains("reminder"))
+        .expect("a reminder of game g-wait");
+    let (text, html) = sent_parts(&h, &reminder);
+    assert!(
+        text.contains("Deadline: 2026-02-04 09:00 UTC (in 1 hour 11 minutes)."),
+        "{text}"
+    );
+    assert!(
+        html.contains("Deadline: <b>2026-02-04 09:00 UTC (in 1 hour 11 minutes)</b>"),
+        "{html}"
+    );
+    // The machine-readable view keeps the exact time.
+    let o = dustmail(&h, &["show", "g-wait", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["awaiting_players"][0]["deadline"], "2026-02-04T09:00:00+00:00",
+        "{v}"
+    );
 }
