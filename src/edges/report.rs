@@ -7,7 +7,7 @@
 //! orders are the game's own (`Game::picture`, `Game::roster`, `Game::standing`): a report asks
 //! for them and never reads a game's model.
 
-use crate::game::{Awaiting, GameResult, Happening, Png};
+use crate::game::{Awaiting, GameResult, Happening, Png, Roll};
 use crate::ledger::{self, Entry, Event};
 use crate::outbox::Attachment;
 use crate::pbem::{edges::Edges, error::RefereeError, replay::DiceMode, store::Loaded};
@@ -82,6 +82,11 @@ impl Templates {
                 when_text(&v.to_string(), now.as_deref())
             },
         );
+        // `{{ roll|dice }}`: the faces of a roll, each with its mark when the game gives them
+        // (`[2 hit] [5 miss]`, see `mark_dice`), else bare (`2 5`).
+        env.add_filter("dice", |roll: minijinja::Value| -> String {
+            dice_text(&serde_json::to_value(&roll).unwrap_or_default())
+        });
         // Text templates are registered under their bare name (no escaping); HTML ones as
         // `<name>.html`, which minijinja auto-escapes.
         let files = TEMPLATES
@@ -161,6 +166,29 @@ fn escape(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// The faces of a roll in a text mail: `[2 hit] [5 miss]` with marks, `2 5` without.
+pub fn dice_text(roll: &Value) -> String {
+    let faces: Vec<String> = roll
+        .get("faces")
+        .and_then(Value::as_array)
+        .map(|f| f.iter().map(|x| x.to_string()).collect())
+        .unwrap_or_default();
+    let marks: Vec<&str> = roll
+        .get("marks")
+        .and_then(Value::as_array)
+        .map(|m| m.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if marks.len() != faces.len() || faces.is_empty() {
+        return faces.join(" ");
+    }
+    faces
+        .iter()
+        .zip(marks)
+        .map(|(f, m)| format!("[{f} {m}]"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A time for people: `2026-11-26 18:31 UTC (in 2 days 3 hours)`, to the minute, with the time
@@ -271,6 +299,39 @@ fn happenings_json(hs: &[Happening]) -> Vec<Value> {
             json!({"text": h.text, "rolls": rolls})
         })
         .collect()
+}
+
+/// Adds to every roll of a template context (an object with `purpose`, `round` and `faces`)
+/// what each face shows in the game (`Game::die_marks`, read with the reader's `view`), as
+/// `marks`: the templates show `[2 hit] [5 miss]`, or the bare faces when a game says nothing.
+pub fn mark_dice(ctx: &mut Value, game: &dyn AnyGame, view: &Value) {
+    match ctx {
+        Value::Array(items) => items.iter_mut().for_each(|v| mark_dice(v, game, view)),
+        Value::Object(m) => {
+            let roll = match (m.get("purpose"), m.get("round"), m.get("faces")) {
+                (Some(Value::String(p)), Some(r), Some(Value::Array(f))) => Some(Roll {
+                    purpose: p.clone(),
+                    round: r.as_u64().and_then(|r| u32::try_from(r).ok()).unwrap_or(0),
+                    faces: f
+                        .iter()
+                        .filter_map(|x| x.as_u64().and_then(|x| u8::try_from(x).ok()))
+                        .collect(),
+                }),
+                _ => None,
+            };
+            match roll {
+                Some(roll) => {
+                    let marks = game.die_marks(view, &roll);
+                    // A mark per face or none: never a face beside another face's mark.
+                    if marks.len() == roll.faces.len() {
+                        m.insert("marks".into(), json!(marks));
+                    }
+                }
+                None => m.values_mut().for_each(|v| mark_dice(v, game, view)),
+            }
+        }
+        _ => {}
+    }
 }
 
 fn steps_json(steps: &[StepReport]) -> Vec<Value> {
@@ -489,7 +550,7 @@ pub fn show_context(
     });
     let view = game.view(&g.derived.state, side);
     let happenings: Vec<Happening> = steps.iter().flat_map(|s| s.happenings.clone()).collect();
-    let ctx = report_context(&ReportInput {
+    let mut ctx = report_context(&ReportInput {
         game: &g.id,
         side,
         view: &view,
@@ -516,6 +577,7 @@ pub fn show_context(
         roster: game.roster(&view),
         standing: game.standing(&view, side),
     });
+    mark_dice(&mut ctx, game, &view);
     Ok((ctx, happenings, view))
 }
 

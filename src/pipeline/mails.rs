@@ -204,14 +204,17 @@ pub(crate) fn step_mails(
         }
         if let Some(to) = to {
             let parts = render(ctx, "receipt", {
+                let view = g.game.view(&g.derived.state, Some(&s.side));
                 // A receipt stays small whatever the block held (src/limits.rs).
                 let (results, more_results) = crate::limits::listed(&s.step.results);
                 // The sender's receipt shows what their side may see (issue 11 item 3).
                 let mine = report::visible(&s.step.happenings, Some(&s.side), None);
                 let (happenings, more_happenings) = crate::limits::listed(&mine);
-                json!({"game": id, "side": s.side, "seq": s.player_seq, "ledger_seq": n,
+                let mut v = json!({"game": id, "side": s.side, "seq": s.player_seq, "ledger_seq": n,
                            "results": results, "more_results": more_results,
-                           "happenings": happenings, "more_happenings": more_happenings})
+                           "happenings": happenings, "more_happenings": more_happenings});
+                report::mark_dice(&mut v, g.game, &view);
+                v
             })?;
             let m = game_mail(
                 ctx,
@@ -324,6 +327,7 @@ pub(crate) fn step_mails(
             roster: g.game.roster(&view),
             standing: g.game.standing(&view, side),
         });
+        report::mark_dice(&mut v, g.game, &view);
         // Each decision with the players who make it and its side's own deadline (absence and
         // pause move one side's deadline only).
         if let Some(items) = v["awaiting"].as_array_mut() {

@@ -256,3 +256,24 @@ fn deadlines_are_shown_to_the_minute_with_the_time_left() {
         "{v}"
     );
 }
+
+/// Issue 16 item 5 (dice): each die of a report and a receipt is marked hit or miss as the
+/// game's ruleset reads it (ffg-revised: 1 and 2 hit), in the text and the HTML part.
+#[test]
+fn dice_are_marked_hit_or_miss() {
+    let (_d, h) = demo();
+    // The demo's first axis orders: ludwig fires at-gun-1 with a sustained re-roll.
+    let (text, html) = sent_parts(&h, "g-demo-5-report-axis.eml");
+    assert!(
+        text.contains("dice, attack at-gun-1 (round 1 key): [2 hit] [4 miss]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("dice, sustained re-roll at-gun-1 (round 1 key): [1 hit]"),
+        "{text}"
+    );
+    assert!(html.contains("<b>2</b> hit</span>"), "{html}");
+    assert!(html.contains(">4 miss</span>"), "{html}");
+    let (text, _) = sent_parts(&h, "g-demo-5-receipt.eml");
+    assert!(text.contains("[2 hit] [4 miss]"), "{text}");
+}
