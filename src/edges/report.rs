@@ -7,7 +7,7 @@
 //! orders are the game's own (`Game::picture`, `Game::roster`, `Game::standing`): a report asks
 //! for them and never reads a game's model.
 
-use crate::game::{Awaiting, GameResult, Happening, Png};
+use crate::game::{Awaiting, GameResult, Happening, Png, Roll};
 use crate::ledger::{self, Entry, Event};
 use crate::outbox::Attachment;
 use crate::pbem::{edges::Edges, error::RefereeError, replay::DiceMode, store::Loaded};
@@ -73,6 +73,19 @@ impl Templates {
             let s = v.to_string();
             let n = s.chars().count();
             format!("{s}{}", " ".repeat(width.saturating_sub(n)))
+        });
+        // `{{ a.deadline|when(now) }}`: a deadline to the minute with the time left, counted
+        // from the run's clock (`now`, which every mail's context carries).
+        env.add_filter(
+            "when",
+            |v: minijinja::Value, now: Option<String>| -> String {
+                when_text(&v.to_string(), now.as_deref())
+            },
+        );
+        // `{{ roll|dice }}`: the faces of a roll, each with its mark when the game gives them
+        // (`[2 hit] [5 miss]`, see `mark_dice`), else bare (`2 5`).
+        env.add_filter("dice", |roll: minijinja::Value| -> String {
+            dice_text(&serde_json::to_value(&roll).unwrap_or_default())
         });
         // Text templates are registered under their bare name (no escaping); HTML ones as
         // `<name>.html`, which minijinja auto-escapes.
@@ -155,6 +168,81 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// The faces of a roll in a text mail: `[2 hit] [5 miss]` with marks, `2 5` without.
+pub fn dice_text(roll: &Value) -> String {
+    let faces: Vec<String> = roll
+        .get("faces")
+        .and_then(Value::as_array)
+        .map(|f| f.iter().map(|x| x.to_string()).collect())
+        .unwrap_or_default();
+    let marks: Vec<&str> = roll
+        .get("marks")
+        .and_then(Value::as_array)
+        .map(|m| m.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if marks.len() != faces.len() || faces.is_empty() {
+        return faces.join(" ");
+    }
+    faces
+        .iter()
+        .zip(marks)
+        .map(|(f, m)| format!("[{f} {m}]"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A time for people: `2026-11-26 18:31 UTC (in 2 days 3 hours)`, to the minute, with the time
+/// left counted from `now` (the run's clock, not the wall clock: the same run always writes the
+/// same mail). Without `now` the time alone; a text that is no RFC 3339 time is shown as it is.
+pub fn when_text(at: &str, now: Option<&str>) -> String {
+    let parse = |t: &str| chrono::DateTime::parse_from_rfc3339(t).ok();
+    let Some(at) = parse(at) else {
+        return at.to_string();
+    };
+    let at = at.with_timezone(&chrono::Utc);
+    let shown = at.format("%Y-%m-%d %H:%M UTC").to_string();
+    match now.and_then(parse) {
+        Some(now) => format!(
+            "{shown} ({})",
+            time_left(at - now.with_timezone(&chrono::Utc))
+        ),
+        None => shown,
+    }
+}
+
+/// "in 2 days 3 hours", "in 5 hours 12 minutes", "in 12 minutes", "3 hours ago": the two
+/// largest units, counted down to the minute.
+fn time_left(d: chrono::TimeDelta) -> String {
+    let minutes = d.num_minutes();
+    let unit = |n: i64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    let m = minutes.unsigned_abs() as i64;
+    let (days, hours, mins) = (m / 1440, m / 60 % 24, m % 60);
+    let span = if days > 0 {
+        match hours {
+            0 => unit(days, "day"),
+            h => format!("{} {}", unit(days, "day"), unit(h, "hour")),
+        }
+    } else if hours > 0 {
+        match mins {
+            0 => unit(hours, "hour"),
+            n => format!("{} {}", unit(hours, "hour"), unit(n, "minute")),
+        }
+    } else if mins > 0 {
+        unit(mins, "minute")
+    } else {
+        return if d < chrono::TimeDelta::zero() {
+            "just passed".into()
+        } else {
+            "in less than a minute".into()
+        };
+    };
+    if minutes < 0 {
+        format!("{span} ago")
+    } else {
+        format!("in {span}")
+    }
+}
+
 /// A game result in words: who won (or a draw), why, and the points.
 pub fn result_text(r: &GameResult) -> String {
     let pts: Vec<String> = r.points.iter().map(|(s, p)| format!("{s} {p}")).collect();
@@ -211,6 +299,39 @@ fn happenings_json(hs: &[Happening]) -> Vec<Value> {
             json!({"text": h.text, "rolls": rolls})
         })
         .collect()
+}
+
+/// Adds to every roll of a template context (an object with `purpose`, `round` and `faces`)
+/// what each face shows in the game (`Game::die_marks`, read with the reader's `view`), as
+/// `marks`: the templates show `[2 hit] [5 miss]`, or the bare faces when a game says nothing.
+pub fn mark_dice(ctx: &mut Value, game: &dyn AnyGame, view: &Value) {
+    match ctx {
+        Value::Array(items) => items.iter_mut().for_each(|v| mark_dice(v, game, view)),
+        Value::Object(m) => {
+            let roll = match (m.get("purpose"), m.get("round"), m.get("faces")) {
+                (Some(Value::String(p)), Some(r), Some(Value::Array(f))) => Some(Roll {
+                    purpose: p.clone(),
+                    round: r.as_u64().and_then(|r| u32::try_from(r).ok()).unwrap_or(0),
+                    faces: f
+                        .iter()
+                        .filter_map(|x| x.as_u64().and_then(|x| u8::try_from(x).ok()))
+                        .collect(),
+                }),
+                _ => None,
+            };
+            match roll {
+                Some(roll) => {
+                    let marks = game.die_marks(view, &roll);
+                    // A mark per face or none: never a face beside another face's mark.
+                    if marks.len() == roll.faces.len() {
+                        m.insert("marks".into(), json!(marks));
+                    }
+                }
+                None => m.values_mut().for_each(|v| mark_dice(v, game, view)),
+            }
+        }
+        _ => {}
+    }
 }
 
 fn steps_json(steps: &[StepReport]) -> Vec<Value> {
@@ -429,7 +550,7 @@ pub fn show_context(
     });
     let view = game.view(&g.derived.state, side);
     let happenings: Vec<Happening> = steps.iter().flat_map(|s| s.happenings.clone()).collect();
-    let ctx = report_context(&ReportInput {
+    let mut ctx = report_context(&ReportInput {
         game: &g.id,
         side,
         view: &view,
@@ -456,6 +577,7 @@ pub fn show_context(
         roster: game.roster(&view),
         standing: game.standing(&view, side),
     });
+    mark_dice(&mut ctx, game, &view);
     Ok((ctx, happenings, view))
 }
 
@@ -577,4 +699,45 @@ pub fn replay_page(
     templates
         .render_html("replay", &ctx)
         .map_err(|e| RefereeError::Usage(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::when_text;
+
+    #[test]
+    fn deadlines_read_to_the_minute_with_the_time_left() {
+        let at = "2026-11-26T18:31:07.313078766+00:00";
+        let now = |t: &str| when_text(at, Some(t));
+        assert_eq!(
+            now("2026-11-24T15:20:00Z"),
+            "2026-11-26 18:31 UTC (in 2 days 3 hours)"
+        );
+        assert_eq!(
+            now("2026-11-25T18:31:07Z"),
+            "2026-11-26 18:31 UTC (in 1 day)"
+        );
+        assert_eq!(
+            now("2026-11-26T13:00:00Z"),
+            "2026-11-26 18:31 UTC (in 5 hours 31 minutes)"
+        );
+        assert_eq!(
+            now("2026-11-26T18:30:00Z"),
+            "2026-11-26 18:31 UTC (in 1 minute)"
+        );
+        assert_eq!(
+            now("2026-11-26T18:31:00Z"),
+            "2026-11-26 18:31 UTC (in less than a minute)"
+        );
+        assert_eq!(
+            now("2026-11-26T21:40:00Z"),
+            "2026-11-26 18:31 UTC (3 hours 8 minutes ago)"
+        );
+        // Another offset is shown in UTC; no clock, no time left; not a time, as it is.
+        assert_eq!(
+            when_text("2026-11-26T19:31:00+01:00", None),
+            "2026-11-26 18:31 UTC"
+        );
+        assert_eq!(when_text("soon", Some("2026-11-26T13:00:00Z")), "soon");
+    }
 }

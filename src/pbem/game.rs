@@ -466,6 +466,12 @@ pub trait Game: Sync {
         Vec::new()
     }
 
+    /// What each face of a recorded roll shows, one word per face (`hit`, `miss`…), for the
+    /// reports; empty (the default): the reports show the bare faces.
+    fn die_marks(&self, _view: &serde_json::Value, _roll: &Roll) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The board picture of a view, drawing what `happenings` (their typed events) did; `None`:
     /// the mails carry the text board only.
     fn picture(

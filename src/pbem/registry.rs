@@ -9,7 +9,7 @@
 
 use crate::game::{
     Awaiting, Catalog, Concession, DiceSource, Game, Happening, Line, NewPlan, NewRequest, Outcome,
-    Png, Sender, Setup, SetupError,
+    Png, Roll, Sender, Setup, SetupError,
 };
 use serde::{Serialize, Serializer};
 use serde_json::Value;
@@ -142,6 +142,7 @@ pub trait AnyGame: Sync {
     fn orders_template(&self, state: &AnyState, side: &str) -> String;
     fn roster(&self, view: &Value) -> Vec<Value>;
     fn standing(&self, view: &Value, side: Option<&str>) -> Vec<String>;
+    fn die_marks(&self, view: &Value, roll: &Roll) -> Vec<String>;
     fn picture(&self, view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Option<Png>;
     fn picture_svg(
         &self,
@@ -231,6 +232,9 @@ where
     }
     fn standing(&self, view: &Value, side: Option<&str>) -> Vec<String> {
         Game::standing(self, view, side)
+    }
+    fn die_marks(&self, view: &Value, roll: &Roll) -> Vec<String> {
+        Game::die_marks(self, view, roll)
     }
     fn picture(&self, view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Option<Png> {
         Game::picture(self, view, ours, happenings)

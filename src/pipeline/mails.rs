@@ -19,7 +19,16 @@ pub(crate) struct Parts {
 }
 
 /// Renders the template pair `name` (`templates/<name>.txt` and `.html`) from one context.
-pub(crate) fn render(ctx: &Ctx, name: &str, v: serde_json::Value) -> Result<Parts, RefereeError> {
+pub(crate) fn render(
+    ctx: &Ctx,
+    name: &str,
+    mut v: serde_json::Value,
+) -> Result<Parts, RefereeError> {
+    // The run's clock, from which the templates count the time left to a deadline (`when`).
+    if let Some(m) = v.as_object_mut() {
+        m.entry("now")
+            .or_insert_with(|| json!(ctx.now.to_rfc3339()));
+    }
     let err = |e: crate::report::TemplateError| RefereeError::Usage(e.to_string());
     Ok(Parts {
         text: ctx.templates.render(name, &v).map_err(err)?,
@@ -204,14 +213,17 @@ pub(crate) fn step_mails(
         }
         if let Some(to) = to {
             let parts = render(ctx, "receipt", {
+                let view = g.game.view(&g.derived.state, Some(&s.side));
                 // A receipt stays small whatever the block held (src/limits.rs).
                 let (results, more_results) = crate::limits::listed(&s.step.results);
                 // The sender's receipt shows what their side may see (issue 11 item 3).
                 let mine = report::visible(&s.step.happenings, Some(&s.side), None);
                 let (happenings, more_happenings) = crate::limits::listed(&mine);
-                json!({"game": id, "side": s.side, "seq": s.player_seq, "ledger_seq": n,
+                let mut v = json!({"game": id, "side": s.side, "seq": s.player_seq, "ledger_seq": n,
                            "results": results, "more_results": more_results,
-                           "happenings": happenings, "more_happenings": more_happenings})
+                           "happenings": happenings, "more_happenings": more_happenings});
+                report::mark_dice(&mut v, g.game, &view);
+                v
             })?;
             let m = game_mail(
                 ctx,
@@ -330,6 +342,7 @@ pub(crate) fn step_mails(
             roster: g.game.roster(&view),
             standing: g.game.standing(&view, side),
         });
+        report::mark_dice(&mut v, g.game, &view);
         // Each decision with the players who make it and its side's own deadline (absence and
         // pause move one side's deadline only).
         if let Some(items) = v["awaiting"].as_array_mut() {

@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
+pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
 
-fn dustmail(home: &Path, args: &[&str]) -> Output {
+pub(crate) fn dustmail(home: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dustmail"))
         .env_remove("DUSTMAIL_HOME")
         .arg("--home")
@@ -20,7 +20,7 @@ fn dustmail(home: &Path, args: &[&str]) -> Output {
 /// Issue 10 finding 19: whether to run these tests. They run unless DUSTMAIL_BROWSER_TESTS=0 is
 /// set in so many words (then the skip is said on stderr); a missing Chromium otherwise fails the
 /// test with what to install, not a bare panic deep inside a helper.
-fn browser_tests_wanted() -> bool {
+pub(crate) fn browser_tests_wanted() -> bool {
     if std::env::var("DUSTMAIL_BROWSER_TESTS").as_deref() == Ok("0") {
         eprintln!("skipped: DUSTMAIL_BROWSER_TESTS=0 is set, so the Chromium tests do not run");
         return false;
@@ -35,7 +35,7 @@ fn browser_tests_wanted() -> bool {
     true
 }
 
-fn chromium(extra: &[&str], page: &Path) -> Output {
+pub(crate) fn chromium(extra: &[&str], page: &Path) -> Output {
     let profile = tempfile::tempdir().unwrap();
     Command::new(CHROMIUM)
         .args([
@@ -105,7 +105,7 @@ fn near(p: [u8; 3], rgb: [u8; 3]) -> bool {
 
 /// Bounding box (x0, y0, x1, y1) of the rows and columns holding at least 40 pixels near `rgb`
 /// (so a legend swatch does not count), and the count of all such pixels.
-fn find(w: u32, px: &[[u8; 3]], rgb: [u8; 3]) -> (u32, u32, u32, u32, usize) {
+pub(crate) fn find(w: u32, px: &[[u8; 3]], rgb: [u8; 3]) -> (u32, u32, u32, u32, usize) {
     let h = px.len() as u32 / w.max(1);
     let mut cols = vec![0usize; w as usize];
     let mut rows = vec![0usize; h as usize];
@@ -126,7 +126,7 @@ fn find(w: u32, px: &[[u8; 3]], rgb: [u8; 3]) -> (u32, u32, u32, u32, usize) {
     (x0, y0, x1, y1, n)
 }
 
-fn demo() -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn demo() -> (tempfile::TempDir, PathBuf) {
     let d = tempfile::tempdir().unwrap();
     let h = d.path().join("home");
     let o = dustmail(&h, &["demo"]);
@@ -135,7 +135,7 @@ fn demo() -> (tempfile::TempDir, PathBuf) {
 }
 
 /// Open squares are drawn #ece4cc; a 6×6 board's squares span 6 × 48 px.
-const OPEN: [u8; 3] = [0xec, 0xe4, 0xcc];
+pub(crate) const OPEN: [u8; 3] = [0xec, 0xe4, 0xcc];
 
 #[test]
 fn html_report_loads_in_chromium_and_shows_the_board() {

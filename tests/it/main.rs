@@ -39,6 +39,7 @@ mod outbox_smtp;
 mod picture;
 mod pipeline;
 mod random_streams;
+mod readable;
 mod reports;
 mod scenarios;
 mod scripted_games;

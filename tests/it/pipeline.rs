@@ -579,7 +579,9 @@ fn deadline_reminder_once_then_default_applied_after_grace() {
     assert_eq!(r[0].0, "g-toy-1-reminder-allies");
     assert_eq!(r[0].1.to, vec!["ann@example.org".to_string()]);
     assert!(
-        r[0].1.text.contains("Deadline: 2026-01-04T12:00:00+00:00"),
+        r[0].1
+            .text
+            .contains("Deadline: 2026-01-04 12:00 UTC (in 23 hours)"),
         "{}",
         r[0].1.text
     );

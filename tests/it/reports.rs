@@ -249,11 +249,12 @@ fn report_text_has_grid_roster_dice_keys_awaited_decision_and_orders_template() 
     // The step with its event id and every die, named by purpose and round key.
     assert!(t.contains(&format!("Event {seq} (orders of side ")), "{t}");
     let round = roll["round"].as_u64().unwrap();
+    // Issue 16 item 5: each die marked as the ruleset reads it (ffg-revised: 1 and 2 hit).
     let faces: Vec<String> = roll["faces"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| f.to_string())
+        .map(|f| marked(f.as_u64().unwrap()))
         .collect();
     assert!(
         t.contains(&format!(
@@ -305,7 +306,7 @@ fn reports_to_one_side_tell_every_happening_and_die_of_the_ledger() {
                     .as_array()
                     .unwrap()
                     .iter()
-                    .map(|f| f.to_string())
+                    .map(|f| marked(f.as_u64().unwrap()))
                     .collect();
                 assert!(
                     t.contains(&format!(": {}\n", faces.join(" "))),
@@ -600,4 +601,9 @@ fn every_mail_template_is_a_text_and_html_pair() {
         );
     }
     assert!(TEMPLATES.iter().any(|(n, _)| *n == "control"));
+}
+
+/// A die as the reports show it under ffg-revised (issue 16 item 5): `[2 hit]`, `[5 miss]`.
+fn marked(face: u64) -> String {
+    format!("[{face} {}]", if face <= 2 { "hit" } else { "miss" })
 }

@@ -168,6 +168,18 @@ impl Game for DustTactics {
         present::standing_lines(view, side)
     }
 
+    /// Every Dust die shows a hit or a miss; which faces hit is the view's ruleset's.
+    fn die_marks(&self, view: &serde_json::Value, roll: &crate::game::Roll) -> Vec<String> {
+        let ruleset = view.get("ruleset").and_then(|r| r.as_str()).unwrap_or("");
+        let Ok(rules) = rules::Rules::for_id(ruleset) else {
+            return Vec::new();
+        };
+        roll.faces
+            .iter()
+            .map(|f| if rules.is_hit(*f) { "hit" } else { "miss" }.to_string())
+            .collect()
+    }
+
     fn picture(
         &self,
         view: &serde_json::Value,
