@@ -30,6 +30,7 @@ mod golden_mails;
 mod layers;
 mod layout;
 mod ledger;
+mod mail_clients;
 mod mail_crates;
 mod mail_intake;
 mod orders;

@@ -311,10 +311,11 @@ fn a_wrong_key_is_refused_and_recorded() {
         .unwrap()
         .reason
         .contains("does not verify against the key registered for side allies"));
+    // Signed with axis's registered key: the refusal says so (issue 16 item 1).
     let m = h.sink.get("g-toy-2-refusal").unwrap();
     assert!(m
         .text
-        .contains("sign the text with the secret key you registered"));
+        .contains("if you play side axis, write `side: axis`; otherwise sign with your own key"));
     assert_eq!(in_dir(&h.maildir().join("cur")), vec!["1:2,S".to_string()]);
 }
 
