@@ -249,3 +249,62 @@ fn unflow_joins_soft_breaks_per_quote_depth() {
     assert_eq!(unflow("split  \nword", true), "split word");
     assert_eq!(unflow("splitw \nord", true), "splitword");
 }
+
+/// The text part of every mail in `sent/` whose name contains `part`.
+fn sent_named(home: &Path, part: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(home.join("sent")).unwrap() {
+        let n = e.unwrap().file_name().to_string_lossy().into_owned();
+        if n.contains(part) {
+            let bytes = std::fs::read(home.join("sent").join(&n)).unwrap();
+            let m = MessageParser::default().parse(&bytes).unwrap();
+            out.push((n, m.body_text(0).unwrap().replace("\r\n", "\n")));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Lines over 72 characters, with the mail's name. Exempt: the `Ledger-Head` and
+/// `Ledger-Head-Signature` lines (a hash and a signature checked as one line, not wrappable).
+fn long_lines<'a>(name: &str, lines: impl Iterator<Item = &'a str>) -> Vec<String> {
+    lines
+        .filter(|l| !l.starts_with("Ledger-Head"))
+        .filter(|l| l.chars().count() > 72)
+        .map(|l| format!("{name}: {} chars: {l}", l.chars().count()))
+        .collect()
+}
+
+/// Issue 16 item 1 (lines of at most 72 characters): the welcome mails of a real Dust Tactics
+/// game, and in its reports the orders template (both sides: one to activate, one waiting)
+/// and the board legend, keep every line within 72 characters, so no client wraps them. Not
+/// yet covered: the event lines and refusal reasons inside reports (see the report of issue 16).
+#[test]
+fn welcome_mails_and_orders_templates_keep_lines_within_72_characters() {
+    let path = format!(
+        "{}/tests/mails/client-thunderbird.eml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (home, _d, _) = run_with(&std::fs::read(path).unwrap());
+    let mut long = Vec::new();
+    let welcomes = sent_named(&home, "-welcome-");
+    assert_eq!(welcomes.len(), 2);
+    for (n, t) in &welcomes {
+        assert!(t.contains("game: g-test\nside: "), "{t}");
+        long.extend(long_lines(n, t.lines()));
+    }
+    let reports = sent_named(&home, "-report-");
+    assert_eq!(reports.len(), 2);
+    for (n, t) in &reports {
+        let from = t
+            .find("Your next orders")
+            .unwrap_or_else(|| panic!("{n}: {t}"));
+        long.extend(long_lines(n, t[from..].lines()));
+        let legend = t
+            .lines()
+            .filter(|l| l.starts_with("Terrain:") || l.starts_with("Markers:"));
+        assert_eq!(legend.clone().count(), 2, "{t}");
+        long.extend(long_lines(n, legend));
+    }
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}

@@ -935,7 +935,10 @@ fn welcome_mails_carry_the_commitment_and_the_first_orders_to_sign() {
         let m = h.sink.get(&format!("g-toy-1-welcome-{side}")).unwrap();
         assert_eq!(m.to, vec![to.to_string()]);
         assert_eq!(m.subject, "[dustmail g-toy] round 1: welcome");
-        assert!(m.text.contains(&format!("Seed commitment K_0: {k0}")));
+        // Issue 16 item 1: the commitment is on its own line (lines of at most 72 characters).
+        assert!(m.text.contains(&format!(
+            "Seed commitment K_0 (at most 10 rounds):\n  {k0}\n"
+        )));
         assert!(
             m.text
                 .contains(&format!("game: {g}\nside: {side}\nseq: 1\n")),
