@@ -3,8 +3,10 @@
 //! Where blocks are looked for (DESIGN §4): every text body (text/plain; HTML-only bodies are
 //! converted to text by [`html_to_text`], which keeps line breaks of `<br>`, `<p>`, `<div>` and
 //! `<pre>` and turns `<blockquote>` quotes into `> ` lines), and every attachment that is
-//! text/plain or named `*.txt` / `*.asc`. Transfer encodings (quoted-printable, base64) and
-//! charsets (latin-1, UTF-16, …) are decoded by mail-parser first.
+//! text/plain or named `*.txt` / `*.asc`. Transfer encodings (quoted-printable, base64, and
+//! with them quoted-printable soft line breaks) and charsets (latin-1, UTF-16, …) are decoded by
+//! mail-parser first; a text/plain part sent `format=flowed` (RFC 3676: Thunderbird, Apple Mail)
+//! is then unwrapped by [`unflow`], so a long signed line a client soft-wrapped still verifies.
 //!
 //! A block is an ORDERS marker line, the signed lines, the END ORDERS marker, optional blank
 //! lines, then SIGNATURE … END SIGNATURE (the base64 may be wrapped over several lines). Marker
@@ -15,6 +17,7 @@ use crate::crypto::{canonical_text, ORDERS_BEGIN, ORDERS_END, SIG_BEGIN, SIG_END
 use crate::game::Line;
 use mail_parser::{MessageParser, MimeHeaders, PartType};
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 /// The longest `game:`, `side:` or `seq:` value (a game id is at most 64 characters).
@@ -70,9 +73,12 @@ pub fn parse_mail(raw: &[u8], own_address: &str, max_bytes: usize) -> Result<Inc
             if !seen.insert(id) {
                 continue;
             }
-            match msg.parts.get(id as usize).map(|p| &p.body) {
-                Some(PartType::Text(t)) => found.scan(t),
-                Some(PartType::Html(h)) => found.scan(&html_to_text(h)),
+            let Some(part) = msg.parts.get(id as usize) else {
+                continue;
+            };
+            match &part.body {
+                PartType::Text(t) => found.scan(&plain_text(part, t)),
+                PartType::Html(h) => found.scan(&html_to_text(h)),
                 _ => {}
             }
         }
@@ -105,7 +111,7 @@ pub fn parse_mail(raw: &[u8], own_address: &str, max_bytes: usize) -> Result<Inc
                     .is_some_and(|s| s.eq_ignore_ascii_case("plain"))
         });
         match &part.body {
-            PartType::Text(t) if plain || named_text => found.scan(t),
+            PartType::Text(t) if plain || named_text => found.scan(&plain_text(part, t)),
             PartType::Binary(b) | PartType::InlineBinary(b) if named_text => {
                 found.scan(&decode_text_bytes(b))
             }
@@ -127,6 +133,61 @@ pub fn parse_mail(raw: &[u8], own_address: &str, max_bytes: usize) -> Result<Inc
         sha256,
         problems: found.problems,
     })
+}
+
+/// A text part's text, unwrapped by [`unflow`] when its Content-Type says `format=flowed`.
+fn plain_text<'a>(part: &mail_parser::MessagePart<'_>, text: &'a str) -> Cow<'a, str> {
+    let attr = |name: &str| {
+        part.content_type()
+            .and_then(|ct| ct.attributes())
+            .and_then(|attrs| attrs.iter().find(|a| a.name.eq_ignore_ascii_case(name)))
+            .is_some_and(|a| {
+                let v: &str = a.value.as_ref();
+                let want = if name == "format" { "flowed" } else { "yes" };
+                v.trim().eq_ignore_ascii_case(want)
+            })
+    };
+    if attr("format") {
+        Cow::Owned(unflow(text, attr("delsp")))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// Undoes RFC 3676 `format=flowed`: a line ending in a space is soft-wrapped and joins the next
+/// line of the same quote depth (its trailing space dropped too when `del_sp`, for `DelSp=yes`);
+/// one leading space after the quote marks is space-stuffing and is removed; the signature
+/// separator `-- ` is never flowed. Quoted lines come out as `>… ` + text, so a marker in a
+/// quote stays a quoted line. The output is never longer than the input plus one byte a line.
+pub fn unflow(text: &str, del_sp: bool) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    // The quote depth of the paragraph the previous line left open (it ended in a space).
+    let mut open: Option<usize> = None;
+    for raw in text.split('\n') {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let depth = line.bytes().take_while(|&b| b == b'>').count();
+        let content = line.get(depth..).unwrap_or_default();
+        let content = content.strip_prefix(' ').unwrap_or(content);
+        let flowed = content.ends_with(' ') && content != "-- ";
+        let piece = match content.strip_suffix(' ') {
+            Some(cut) if flowed && del_sp => cut,
+            _ => content,
+        };
+        match lines.last_mut() {
+            Some(last) if open == Some(depth) => last.push_str(piece),
+            _ => {
+                let mut l = String::with_capacity(depth + 1 + piece.len());
+                if depth > 0 {
+                    l.push_str(line.get(..depth).unwrap_or_default());
+                    l.push(' ');
+                }
+                l.push_str(piece);
+                lines.push(l);
+            }
+        }
+        open = flowed.then_some(depth);
+    }
+    lines.join("\n")
 }
 
 /// An address we may write to: one `local@domain` that the outbox's parser (lettre) accepts

@@ -105,13 +105,20 @@ pub(crate) fn check_block<S>(
                 .map_err(|e| last_err = e)
                 .is_ok()
         }) else {
+            let (cause, instead) = signature_hint(players, body, block_sig, canonical, edges)
+                .unwrap_or_else(|| {
+                    (
+                        String::new(),
+                        "sign the text with the secret key you registered (`dustmail sign --key YOURKEY FILE`) and do not edit it after signing".into(),
+                    )
+                });
             return Err(Refusal::new(
                 format!(
-                    "the signature does not verify against the key registered for side {} ({last_err})",
+                    "the signature does not verify against the key registered for side {}{cause} ({last_err})",
                     body.side
                 ),
                 DocRule::SignedBlock.with("authority comes from the signature alone"),
-                "sign the text with the secret key you registered (`dustmail sign --key YOURKEY FILE`) and do not edit it after signing",
+                instead,
             ));
         };
         (Some(p.clone()), player_key(players, p))
@@ -149,4 +156,49 @@ pub(crate) fn check_block<S>(
         ));
     }
     Ok(signer)
+}
+
+/// Signed lines at least this long were likely wrapped by a mail client on the way (most wrap
+/// near 72 characters, so the first piece of a wrapped line is about this long or longer).
+pub const WRAP_HINT_CHARS: usize = 60;
+
+/// The likely cause of a block that does not verify for the side it names, when one can be
+/// told, and what to do instead: it verifies with another side's registered key (the wrong key,
+/// or the wrong `side:`), or it has a line long enough to have been wrapped by the mail client.
+/// `None` otherwise (the signature error itself says "changed after signing, or another key").
+/// The cause comes right after the side, short: a block no registered key signed is recorded
+/// with the first 200 characters of its reason only (`audit::digest_if_unregistered`).
+fn signature_hint(
+    players: &[Player],
+    body: &BlockBody,
+    block_sig: &str,
+    canonical: &str,
+    edges: &Edges,
+) -> Option<(String, String)> {
+    if let Some(other) = players.iter().find(|p| {
+        p.side != body.side && (edges.verify)(&p.public_key, canonical, block_sig).is_ok()
+    }) {
+        return Some((
+            format!(": it verifies with side {}'s registered key", other.side),
+            format!(
+                "if you play side {o}, write `side: {o}`; otherwise sign with your own key \
+                 (`dustmail sign --key YOURKEY FILE`)",
+                o = other.side
+            ),
+        ));
+    }
+    let (len, line) = canonical
+        .split('\n')
+        .enumerate()
+        .map(|(i, l)| (l.chars().count(), i + 1))
+        .max_by_key(|&(len, i)| (len, std::cmp::Reverse(i)))?;
+    (len >= WRAP_HINT_CHARS).then(|| {
+        (
+            format!(": line {line} is {len} characters long, likely wrapped by your mail client"),
+            format!(
+                "sign again keeping every line under {WRAP_HINT_CHARS} characters (mail \
+                 clients wrap long lines), or send the block as a .txt attachment"
+            ),
+        )
+    })
 }

@@ -31,6 +31,7 @@ mod honest_outcomes;
 mod layers;
 mod layout;
 mod ledger;
+mod mail_clients;
 mod mail_crates;
 mod mail_intake;
 mod orders;

@@ -312,10 +312,11 @@ fn a_wrong_key_is_refused_and_recorded() {
         .unwrap()
         .reason
         .contains("does not verify against the key registered for side allies"));
+    // Signed with axis's registered key: the refusal says so (issue 16 item 1).
     let m = h.sink.get("g-toy-2-refusal").unwrap();
     assert!(m
         .text
-        .contains("sign the text with the secret key you registered"));
+        .contains("if you play side axis, write `side: axis`; otherwise sign with your own key"));
     assert_eq!(in_dir(&h.maildir().join("cur")), vec!["1:2,S".to_string()]);
 }
 
@@ -937,7 +938,10 @@ fn welcome_mails_carry_the_commitment_and_the_first_orders_to_sign() {
         let m = h.sink.get(&format!("g-toy-1-welcome-{side}")).unwrap();
         assert_eq!(m.to, vec![to.to_string()]);
         assert_eq!(m.subject, "[dustmail g-toy] round 1: welcome");
-        assert!(m.text.contains(&format!("Seed commitment K_0: {k0}")));
+        // Issue 16 item 1: the commitment is on its own line (lines of at most 72 characters).
+        assert!(m.text.contains(&format!(
+            "Seed commitment K_0 (at most 10 rounds):\n  {k0}\n"
+        )));
         assert!(
             m.text
                 .contains(&format!("game: {g}\nside: {side}\nseq: 1\n")),

@@ -527,7 +527,8 @@ fn hidden_value_is_recorded_skipped_then_checked_at_the_end() {
     assert!(
         welcome
             .text
-            .contains(&format!("Hidden-values commitment C_H: {c_h}.")),
+            // Issue 16 item 1: on its own line (lines of at most 72 characters).
+            .contains(&format!("Hidden-values commitment C_H:\n  {c_h}\n")),
         "{}",
         welcome.text
     );

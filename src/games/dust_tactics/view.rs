@@ -141,8 +141,11 @@ pub fn board_text(state: &State) -> String {
         }
         s.push('\n');
     }
-    s.push_str("\nTerrain: . open  # impassable  ~ deep water  + rubble  * smoke  T trees  c ammo crate  x tank trap\n");
-    s.push_str("Markers: upper case = first side, lower case = other side; + hero joined, * units sharing a square\n");
+    // At most 72 characters a line: mail clients wrap longer ones (issue 16 item 1).
+    s.push_str("\nTerrain: . open  # impassable  ~ deep water  + rubble  * smoke\n");
+    s.push_str("         T trees  c ammo crate  x tank trap\n");
+    s.push_str("Markers: upper case = first side, lower case = other side;\n");
+    s.push_str("         + hero joined, * units sharing a square\n");
     s.push_str("Units:\n");
     for (id, m) in &marks {
         let Some(u) = state.unit(id) else { continue };
@@ -176,9 +179,54 @@ pub fn board_text(state: &State) -> String {
 
 /// A commented orders template for `side`: what it may send next.
 pub fn orders_template(state: &State, side: &str) -> String {
+    wrap_comments(&template_lines(state, side))
+}
+
+/// The longest line of a text the referee sends: mail clients wrap longer ones.
+pub const MAIL_LINE_CHARS: usize = 72;
+
+/// Comment lines (`#`) over [`MAIL_LINE_CHARS`] characters broken at spaces into `#   `
+/// continuation lines; order lines are left whole (a broken order would be another order).
+fn wrap_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for line in text.split_inclusive('\n') {
+        let (body, nl) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        let mut rest = body.to_string();
+        while rest.starts_with('#') && rest.chars().count() > MAIL_LINE_CHARS {
+            let limit = rest
+                .char_indices()
+                .nth(MAIL_LINE_CHARS)
+                .map_or(rest.len(), |(i, _)| i);
+            // The last gap within the limit and past a continuation's `#   ` (so each turn
+            // shortens the rest), a wide gap (between alternatives) rather than a word's
+            // space; without one the line stays whole.
+            let head = rest.get(..limit).unwrap_or_default();
+            let Some(cut) = head
+                .rfind("   ")
+                .filter(|&c| c > MAIL_LINE_CHARS / 2)
+                .or_else(|| head.rfind(' '))
+                .filter(|&c| c > 4)
+            else {
+                break;
+            };
+            out.push_str(rest.get(..cut).unwrap_or_default().trim_end());
+            out.push('\n');
+            // Continuations are `#   text`: still comments, indented under the line above.
+            rest = format!("#   {}", rest.get(cut..).unwrap_or_default().trim_start());
+        }
+        out.push_str(&rest);
+        out.push_str(nl);
+    }
+    out
+}
+
+fn template_lines(state: &State, side: &str) -> String {
     let mut s = String::new();
     s.push_str(&format!(
-        "# dustmail orders for {side}, round {}. Lines starting with # are comments.\n",
+        "# dustmail orders for {side}, round {}.\n# Lines starting with # are comments.\n",
         state.round
     ));
     let mine: Vec<_> = flow::awaiting(state)
@@ -190,7 +238,14 @@ pub fn orders_template(state: &State, side: &str) -> String {
         return s;
     }
     // Without standing orders only activations wait for a mail (R100); `ask` makes others wait.
-    s.push_str("# Standing orders (optional, see docs/orders.md): standing react <your unit|any> auto|never|ask,\n# standing casualties <unit>: <model> … | standing casualties <unit|any> ask,\n# standing retaliate <your unit|any> yes|no|ask, standing first <side>|ask\n");
+    s.push_str(
+        "# Standing orders (optional, see docs/orders.md):\n\
+         #   standing react <your unit|any> auto|never|ask\n\
+         #   standing casualties <unit>: <model> …\n\
+         #   standing casualties <unit|any> ask\n\
+         #   standing retaliate <your unit|any> yes|no|ask\n\
+         #   standing first <side>|ask\n",
+    );
     for a in mine {
         match a.decision.as_str() {
             "first" => {
@@ -202,7 +257,10 @@ pub fn orders_template(state: &State, side: &str) -> String {
                 }
             }
             "activate" => {
-                s.push_str("# Activate one unit with two actions (move, attack, skill, nothing) or one sustained attack:\n");
+                s.push_str(
+                    "# Activate one unit with two actions (move, attack, skill, nothing)\n\
+                     # or one sustained attack:\n",
+                );
                 for o in &a.options {
                     let id = o.trim_start_matches("activate ");
                     let Some(u) = state.unit(id) else { continue };
@@ -210,19 +268,28 @@ pub fn orders_template(state: &State, side: &str) -> String {
                 }
             }
             "react" => {
-                s.push_str("# Reactive fire: one unactivated unit may roll 1 die to fire at the activating unit (it is then activated):\n");
+                s.push_str(
+                    "# Reactive fire: one unactivated unit may roll 1 die to fire at the\n\
+                     # activating unit (it is then activated):\n",
+                );
                 for o in &a.options {
                     s.push_str(&format!("# {o}\n"));
                 }
             }
             "retaliate" => {
-                s.push_str("# Close combat: does your attacked unit strike back with its range C weapons?\n");
+                s.push_str(
+                    "# Close combat: does your attacked unit strike back with its\n\
+                     # range C weapons?\n",
+                );
                 for o in &a.options {
                     s.push_str(&format!("# {o}\n"));
                 }
             }
             "casualties" => {
-                s.push_str("# Choose the casualties, or which of hero or squad takes each point (default first):\n");
+                s.push_str(
+                    "# Choose the casualties, or which of hero or squad takes each point\n\
+                     # (default first):\n",
+                );
                 for o in &a.options {
                     s.push_str(&format!("# {o}\n"));
                 }

@@ -367,8 +367,15 @@ fn cover_004_a_vehicle_may_choose_not_to_crush_the_crate() {
     // The orders template tells the vehicle's owner how to decline.
     let st = crate_game(&["E7"]);
     let t = DustTactics.orders_template(&st, "allies");
+    // The template's comments may be wrapped to 72 characters (issue 16 item 1): read them as
+    // one text.
+    let flat: Vec<&str> = t
+        .lines()
+        .flat_map(|l| l.trim_start_matches('#').split_whitespace())
+        .collect();
     assert!(
-        t.contains("`move <square> … spare` leaves them standing"),
+        flat.join(" ")
+            .contains("`move <square> … spare` leaves them standing"),
         "{t}"
     );
 }
