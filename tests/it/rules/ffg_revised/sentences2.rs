@@ -1,0 +1,153 @@
+//! Issue 12 item 1, second batch: rulebook sentences the engine contradicted, one test per
+//! sentence, quoting it with its seed and section (000 = core rules 2010, 004 = FFG revised rules
+//! summary). Orders go through the real parser and state machine (`DustTactics::submit`).
+
+use crate::support_flow;
+
+use dustmail::dust_tactics::cards;
+use dustmail::dust_tactics::model::*;
+use dustmail::dust_tactics::state::State;
+use dustmail::dust_tactics::DustTactics;
+use dustmail::game::{CommandOutcome, DiceSource, Game, Line, Outcome, ScriptedDice, Sender};
+use support_flow::*;
+
+/// Dice for declarations whose exact rolls do not matter to the test.
+struct Cycle(u8);
+impl DiceSource for Cycle {
+    fn d6(&mut self, _round: u32) -> u8 {
+        self.0 = self.0 % 6 + 1;
+        self.0
+    }
+}
+
+fn real_cards() -> Vec<Card> {
+    cards::builtin()
+        .into_iter()
+        .map(|(f, t)| cards::parse_card(f, t).expect("shipped card"))
+        .collect()
+}
+
+fn send(st: &mut State, side: &str, text: &str, d: &mut dyn DiceSource) -> Outcome {
+    let lines: Vec<Line> = text
+        .lines()
+        .enumerate()
+        .map(|(i, t)| Line {
+            number: i + 1,
+            text: t.into(),
+        })
+        .collect();
+    DustTactics.submit(st, Sender::side(side), &lines, d)
+}
+
+fn first_result(out: &Outcome) -> Result<String, String> {
+    match &out.results[0].outcome {
+        CommandOutcome::Accepted { understood } => Ok(understood.clone()),
+        CommandOutcome::Refused { reason, rule, .. } => Err(format!("{reason} [{rule}]")),
+    }
+}
+
+/// The "fires" happenings of an outcome.
+fn fired(out: &Outcome) -> Vec<String> {
+    out.happenings
+        .iter()
+        .map(|h| h.text.clone())
+        .filter(|t| t.contains("fires"))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Flamethrowers": all units in spaces between the attacker and the target (ruling R151)
+// ---------------------------------------------------------------------------------------------
+
+/// The Hot Dog (Napalm Thrower, range 2) on E5; `allies` and `axis` units as (id, card, square).
+fn hot_dog(allies: &[(&str, &str, &str)], axis: &[(&str, &str, &str)]) -> State {
+    let mut a = vec![unit("hotdog", "m2b-hot-dog", Some("E5"))];
+    a.extend(allies.iter().map(|(i, c, s)| unit(i, c, Some(s))));
+    let x = axis.iter().map(|(i, c, s)| unit(i, c, Some(s))).collect();
+    let mut st = start_defaults(scenario(a, x), real_cards());
+    begin(&mut st, "allies");
+    st
+}
+
+#[test]
+fn flamethrower_004_damages_all_units_between_without_naming_them() {
+    // Issue 12 item 1. 004 "Flamethrowers": "Flamethrowers that fire farther than 1 space
+    // inflict damage on all units in spaces between the attacking unit and the target unit".
+    // The Laser Grenadiers on E4 stand between the Hot Dog (E5) and the Luther (E3): they burn
+    // although the order names no `through` square (ruling R151).
+    let mut st = hot_dog(
+        &[],
+        &[
+            ("luther", "luther", "E3"),
+            ("lasers", "laser-grenadiers", "E4"),
+        ],
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate hotdog\nattack napalm at luther\nnothing",
+        &mut Cycle(0),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let f = fired(&out);
+    assert!(f.iter().any(|t| t.contains("at luther")), "{f:?}");
+    assert!(f.iter().any(|t| t.contains("at lasers")), "{f:?}");
+}
+
+#[test]
+fn flamethrower_004_even_spaces_occupied_by_friendly_units() {
+    // Issue 12 item 1. 004 "Flamethrowers": "… between the attacking unit and the target
+    // unit—even spaces occupied by friendly units." (ruling R151)
+    let mut st = hot_dog(
+        &[("rangers", "recon-rangers", "E4")],
+        &[("luther", "luther", "E3")],
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate hotdog\nattack napalm at luther\nnothing",
+        &mut Cycle(0),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let f = fired(&out);
+    assert!(f.iter().any(|t| t.contains("at luther")), "{f:?}");
+    assert!(f.iter().any(|t| t.contains("at rangers")), "{f:?}");
+}
+
+#[test]
+fn flamethrower_004_the_spray_is_confined_to_the_spaces_between() {
+    // Issue 12 item 1. 004 "Flamethrowers": the damage falls on "spaces between the attacking
+    // unit and the target unit"; "choose the spaces where the flames spread" chooses among
+    // them (ruling R151). D5 is beside the Hot Dog, not between it and the Luther on E3.
+    let mut st = hot_dog(
+        &[],
+        &[
+            ("luther", "luther", "E3"),
+            ("lasers", "laser-grenadiers", "D5"),
+        ],
+    );
+    let before = st.clone();
+    let out = send(
+        &mut st,
+        "allies",
+        "activate hotdog\nattack napalm at luther through D5\nnothing",
+        &mut ScriptedDice::new([]),
+    );
+    let e = first_result(&out).unwrap_err();
+    assert!(
+        e.contains("D5 is not between E5 and the target on E3"),
+        "{e}"
+    );
+    assert!(e.contains("004 'Flamethrower"), "{e}");
+    assert_eq!(st, before, "a refused activation changes nothing");
+    // The unit aimed at alone: nothing between, nobody else burns.
+    let out = send(
+        &mut st,
+        "allies",
+        "activate hotdog\nattack napalm at luther\nnothing",
+        &mut Cycle(0),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let f = fired(&out);
+    assert!(!f.iter().any(|t| t.contains("at lasers")), "{f:?}");
+}
