@@ -151,3 +151,86 @@ fn flamethrower_004_the_spray_is_confined_to_the_spaces_between() {
     let f = fired(&out);
     assert!(!f.iter().any(|t| t.contains("at lasers")), "{f:?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "During the first round, units must enter the battlefield" (ruling R152, reviewing R52)
+// ---------------------------------------------------------------------------------------------
+
+/// Round 1, allies to act: a1 off the board, `placed` allied squads on the given squares.
+fn entering(placed: &[&str]) -> State {
+    let mut allies = vec![unit("a1", "sq", None)];
+    for (i, s) in placed.iter().enumerate() {
+        allies.push(unit(&format!("p{i}"), "sq", Some(s)));
+    }
+    let s = scenario(allies, vec![unit("x1", "sq", Some("E1"))]);
+    let mut st = start_defaults(s, vec![squad("sq")]);
+    begin(&mut st, "allies");
+    st
+}
+
+#[test]
+fn first_round_004_units_must_enter_the_battlefield() {
+    // Issue 12 item 1. 004: "During the first round, units must enter the battlefield: their
+    // first action on the battlefield is always a one space move." (000: "During the first
+    // round, the units must enter the gameboard.") Staying off is refused (ruling R152).
+    let mut st = entering(&[]);
+    let before = st.clone();
+    let out = send(
+        &mut st,
+        "allies",
+        "activate a1\nnothing\nnothing",
+        &mut ScriptedDice::new([]),
+    );
+    let e = first_result(&out).unwrap_err();
+    assert!(
+        e.contains("a1 must enter the battlefield during the first round"),
+        "{e}"
+    );
+    assert!(e.contains("004 'During the first round'"), "{e}");
+    assert_eq!(st, before, "a refused activation changes nothing");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate a1\nmove C9\nnothing",
+        &mut ScriptedDice::new([]),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(u(&st, "a1").at, Some(sq("C9")));
+}
+
+#[test]
+fn first_round_004_the_default_activation_enters_the_battlefield() {
+    // Issue 12 item 1. 004: "During the first round, units must enter the battlefield": when
+    // the deadline passes, the default activation of a unit off the board enters it on the
+    // first free square of its entry zone, then does nothing (ruling R152). A9 is taken.
+    let mut st = entering(&["A9"]);
+    let out = DustTactics.default_for(&mut st, "allies", &mut Cycle(0));
+    let acts: Vec<&str> = out
+        .happenings
+        .iter()
+        .map(|h| h.text.as_str())
+        .filter(|t| t.contains("activates"))
+        .collect();
+    assert!(
+        acts.iter().any(|t| t.contains("activates a1: enter at B9")),
+        "{acts:?}"
+    );
+    assert_eq!(u(&st, "a1").at, Some(sq("B9")));
+}
+
+#[test]
+fn first_round_004_a_unit_with_no_free_entry_square_waits_r52() {
+    // Issue 12 item 1, ruling R152 reviewing R52: a unit "must enter" only when it can; with
+    // every square of its entry zone taken it may wait off the board (R52 lets it enter later).
+    let row: Vec<String> = "ABCDEFGHI".chars().map(|c| format!("{c}9")).collect();
+    let row: Vec<&str> = row.iter().map(String::as_str).collect();
+    let mut st = entering(&row);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate a1\nnothing\nnothing",
+        &mut ScriptedDice::new([]),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(u(&st, "a1").at, None);
+}
