@@ -234,3 +234,57 @@ fn first_round_004_a_unit_with_no_free_entry_square_waits_r52() {
     assert!(first_result(&out).is_ok(), "{out:?}");
     assert_eq!(u(&st, "a1").at, None);
 }
+
+// ---------------------------------------------------------------------------------------------
+// 000/004 "Limited ammo weapons": comrades pick up the weapon (ruling R153)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn limited_ammo_000_comrades_pick_up_the_weapon_when_its_carrier_falls() {
+    // Issue 12 item 1. 000 "Limited ammo weapons": "Limited ammo weapons belong to the whole
+    // unit. Whenever a squad member equipped with such a weapon is eliminated, his comrades pick
+    // up the weapon automatically." 004 "Limited Ammo Weapons": "Any soldier in the squad may
+    // use them even if he is the only surviving member and the miniature is not carrying the
+    // limited-ammo weapon." (ruling R153)
+    let mut pf = weapon("pf", WeaponRange::Upto(3), 1, 1);
+    pf.ammo = Some(2);
+    let mut c = card(
+        "team",
+        UnitType::Squad,
+        3,
+        1,
+        vec![weapon("rifle", WeaponRange::Upto(4), 1, 1), pf],
+    );
+    c.models = ["m1", "m2", "m3"]
+        .iter()
+        .map(|m| ModelSpec {
+            id: m.to_string(),
+            carries: if *m == "m1" {
+                vec!["pf".into()]
+            } else {
+                vec!["rifle".into()]
+            },
+        })
+        .collect();
+    let s = scenario(
+        vec![unit("a1", "team", Some("E5"))],
+        vec![unit("foe", "sq", Some("E3"))],
+    );
+    let mut st = start_defaults(s, vec![c, squad("sq")]);
+    begin(&mut st, "allies");
+    // The panzerfaust's only carrier has fallen.
+    st.unit_mut("a1").unwrap().models.retain(|m| m != "m1");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate a1\nattack pf at foe\nnothing",
+        &mut Cycle(1),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let f = fired(&out);
+    assert!(
+        f.iter().any(|t| t.contains("pf") && t.contains("at foe")),
+        "{f:?}"
+    );
+    assert_eq!(u(&st, "a1").ammo.get("pf"), Some(&1), "one box is used");
+}
