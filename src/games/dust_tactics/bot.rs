@@ -174,10 +174,21 @@ impl Bot {
         };
         squares.sort_by_key(|sq| (nearest(*sq), *sq));
         let reach = card.movement as u32 + 2;
+        let entry: Vec<Square> = state
+            .scenario
+            .sides
+            .iter()
+            .find(|s| s.id == self.side)
+            .map(|s| s.entry.clone())
+            .unwrap_or_default();
         let steps: Vec<Square> = squares
             .into_iter()
-            .filter(|sq| from.is_none_or(|f| distance(f, *sq) <= reach && f != *sq))
-            .filter(|sq| nearest(*sq) >= 1)
+            // Off the board: the entry zone (004 "During the first round", R152).
+            .filter(|sq| match from {
+                Some(f) => distance(f, *sq) <= reach && f != *sq,
+                None => entry.contains(sq),
+            })
+            .filter(|sq| enemies.is_empty() || nearest(*sq) >= 1)
             .take(12)
             .collect();
         for sq in steps {

@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 mod los;
 mod movement;
 
-pub use los::{cover_explained, cover_for, line_of_sight, CoverReport, CoverSource};
+pub use los::{
+    cover_explained, cover_for, line_of_sight, squares_between, CoverReport, CoverSource,
+};
 pub use movement::{may_stand, plan_move};
 
 /// A unit standing on a square, as geometry needs to know it.

@@ -1,5 +1,6 @@
 //! 004 "Activation" and "Actions": a declared activation validated before any die is rolled.
 
+use super::movement::{entry_free, entry_text};
 use super::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -272,6 +273,22 @@ impl<'a> Planner<'a> {
                 ),
                 RuleId::FirstRound,
                 "move <entry square> first",
+            );
+        }
+        // 004: "During the first round, units must enter the battlefield" (R152):
+        // staying off is left only to a unit whose entry zone has no free square.
+        if u.at.is_none()
+            && self.state.round == 1
+            && kinds.first() != Some(&Kind::Move)
+            && !entry_free(self.state, &u.side).is_empty()
+        {
+            return refuse(
+                format!(
+                    "{} must enter the battlefield during the first round: its first action is the entering move",
+                    u.id
+                ),
+                RuleId::FirstRound.with("during the first round, units must enter the battlefield"),
+                format!("move <one of {}> first", entry_text(self.state, &u.side)),
             );
         }
         Ok(())

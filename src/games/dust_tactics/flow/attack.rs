@@ -371,8 +371,40 @@ pub(super) fn check_spray(
                 "choose squares the shooter can see",
             );
         }
+        // 004 "Flamethrowers": the flames spread on the spaces between shooter and target (R151).
+        let between = geometry::squares_between(&state.scenario.board, from, target);
+        if !between.contains(sq) {
+            return refuse(
+                format!(
+                    "{sq} is not between {from} and the target on {target}: the flames spread only on the squares between"
+                ),
+                RuleId::Flamethrower.with(
+                    "flamethrowers that fire farther than 1 space damage all units in spaces between the attacking unit and the target",
+                ),
+                "aim at the farthest unit you want to burn: every unit between is burnt with it",
+            );
+        }
     }
     Ok(())
+}
+
+/// 004 "Flamethrowers" (R151): a flamethrower reaching beyond 1 square burns every unit on the
+/// squares between the shooter and the unit it aims at, whether `through` names them or not.
+fn burnt_between(state: &State, w: &WeaponLine, from: Square, target: &Target) -> Vec<Square> {
+    let reach = match w.range {
+        WeaponRange::Upto(n) | WeaponRange::Between(_, n) => n,
+        _ => 1,
+    };
+    if !w.traits.contains(&WeaponTrait::Flamethrower) || reach < 2 {
+        return Vec::new();
+    }
+    let aimed = match target {
+        Target::Unit { unit } | Target::Model { unit, .. } => state.unit(unit).and_then(|u| u.at),
+        _ => None,
+    };
+    aimed
+        .map(|to| geometry::squares_between(&state.scenario.board, from, to))
+        .unwrap_or_default()
 }
 
 /// Resolves one line; damage to units is kept pending, cover elements take it at once.
@@ -448,7 +480,13 @@ pub(super) fn fire_line(
     // Targets: the aimed unit, plus (flamethrower spray) every unit on the chosen squares.
     let mut targets: Vec<Target> = vec![l.target.clone()];
     if w.traits.contains(&WeaponTrait::Flamethrower) {
+        let mut burnt = burnt_between(state, &w, from, &l.target);
         for sq in &l.through {
+            if !burnt.contains(sq) {
+                burnt.push(*sq);
+            }
+        }
+        for sq in &burnt {
             for u in &state.units {
                 if !u.destroyed
                     && u.joined.is_none()

@@ -1,5 +1,6 @@
 //! Decisions awaited and what the referee does when nobody answers (R100).
 
+use super::movement::entry_free;
 use super::*;
 
 /// Every distinct choice of casualties for `points` damage on `unit`, as full commands, the
@@ -133,6 +134,26 @@ pub fn awaiting(state: &State) -> Vec<crate::game::Awaiting> {
     }
 }
 
+/// The default activation (R59): NOTHING, NOTHING; in the first round a unit off the board
+/// enters on the first free square of its entry zone (board order) it may take, then NOTHING
+/// (004 "During the first round, units must enter the battlefield", R152).
+fn default_actions(state: &State, unit: &str) -> Vec<Action> {
+    let idle = vec![Action::Nothing, Action::Nothing];
+    let Some(u) = state.unit(unit) else {
+        return idle;
+    };
+    if u.at.is_some() || state.round != 1 {
+        return idle;
+    }
+    for sq in entry_free(state, &u.side) {
+        let enter = vec![Action::Move { squares: vec![sq] }, Action::Nothing];
+        if plan_activation(state, u, &enter).is_ok() {
+            return enter;
+        }
+    }
+    idle
+}
+
 /// The documented default for every decision awaited from `side` (R59).
 pub fn default_for(state: &mut State, side: &str, dice: &mut dyn DiceSource) -> Outcome {
     let mut out = Outcome::default();
@@ -151,8 +172,8 @@ pub fn default_for(state: &mut State, side: &str, dice: &mut dyn DiceSource) -> 
                     break;
                 };
                 Command::Activate {
+                    actions: default_actions(state, &u),
                     unit: u,
-                    actions: vec![Action::Nothing, Action::Nothing],
                 }
             }
             // The defaults of R100, as if no standing order said `ask`.

@@ -208,7 +208,15 @@ fn carriers(state: &State, u: &UnitState, w: &WeaponLine) -> u32 {
         .models
         .iter()
         .any(|m| m.carries.iter().any(|x| x == &w.id));
-    if listed {
+    if listed && w.ammo.is_some() {
+        // 000 "Limited ammo weapons belong to the whole unit … his comrades pick up the weapon";
+        // 004 "Any soldier in the squad may use them" (R153): the card's count, while men live.
+        (c.models
+            .iter()
+            .filter(|m| m.carries.iter().any(|x| x == &w.id))
+            .count() as u32)
+            .min(u.models.len() as u32)
+    } else if listed {
         c.models
             .iter()
             .filter(|m| m.carries.iter().any(|x| x == &w.id) && u.models.contains(&m.id))

@@ -115,7 +115,7 @@ impl Planner<'_> {
 }
 
 /// The free squares of a side's entry zone, for the `instead` of a refused entering move.
-fn entry_text(state: &State, side: &str) -> String {
+pub(super) fn entry_text(state: &State, side: &str) -> String {
     entry_free(state, side)
         .iter()
         .map(|s| s.to_string())
@@ -123,7 +123,7 @@ fn entry_text(state: &State, side: &str) -> String {
         .join(" ")
 }
 
-fn entry_free(state: &State, side: &str) -> Vec<Square> {
+pub(super) fn entry_free(state: &State, side: &str) -> Vec<Square> {
     let occ = occupancy(state, &[]);
     state
         .scenario

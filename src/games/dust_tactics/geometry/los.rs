@@ -197,6 +197,26 @@ pub fn line_of_sight(board: &Board, occ: &Occupancy, from: Sighter, to: Sighter)
     }
 }
 
+/// The squares "between" two squares (004 "Flamethrowers", ruling R151): those whose interior the
+/// dot-to-dot line crosses, ends excluded, in board order. A square the line only skims at a
+/// corner is not between.
+pub fn squares_between(board: &Board, a: Square, b: Square) -> Vec<Square> {
+    let (p, q) = (dot(a), dot(b));
+    let d = (q.0 - p.0, q.1 - p.1);
+    let mut out = Vec::new();
+    for row in a.row().min(b.row())..=a.row().max(b.row()) {
+        for col in a.col().min(b.col())..=a.col().max(b.col()) {
+            let Some(sq) = board.square(col as i32, row as i32) else {
+                continue;
+            };
+            if sq != a && sq != b && matches!(meet_square(p, d, sq), Meet::Cross) {
+                out.push(sq);
+            }
+        }
+    }
+    out
+}
+
 /// One reason a squad has cover against a shot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CoverSource {

@@ -1410,15 +1410,18 @@ fn view_board_and_template_show_the_state() {
 
 #[test]
 fn flamethrower_004_spray_hits_every_unit_on_the_chosen_squares() {
-    // R65: the spray attacks every unit standing on the squares named in `through`.
+    // R65: the spray attacks every unit standing on the squares named in `through`. Since R151
+    // (issue 12 item 1) those squares lie between the shooter and the target: x2 on E4 is
+    // between a1 (E5) and the vehicle x1 (E3), which a squad on E4 does not hide from soldiers.
     let mut flamer = weapon("flamer", WeaponRange::Upto(2), 1, 1);
     flamer.traits.push(WeaponTrait::Flamethrower);
     let c = card("fl", UnitType::Squad, 4, 1, vec![flamer]);
     let s = scenario(
         vec![unit("a1", "fl", Some("E5"))],
-        vec![unit("x1", "sq", Some("E4")), unit("x2", "sq", Some("D4"))],
+        vec![unit("x1", "veh", Some("E3")), unit("x2", "sq", Some("E4"))],
     );
-    let mut st = start(s, vec![c, squad("sq")]);
+    let veh = card("veh", UnitType::Vehicle, 4, 1, vec![]);
+    let mut st = start(s, vec![c, squad("sq"), veh]);
     begin(&mut st, "allies");
     let act = Command::Activate {
         unit: "a1".into(),
@@ -1426,7 +1429,7 @@ fn flamethrower_004_spray_hits_every_unit_on_the_chosen_squares() {
             fire: vec![FireOrder {
                 weapon: "flamer".into(),
                 target: TargetRef::Unit("x1".into()),
-                through: vec![sq("D4")],
+                through: vec![sq("E4")],
             }],
         }],
     };

@@ -9,3 +9,4 @@ mod flow_random;
 mod games;
 mod geometry;
 mod sentences;
+mod sentences2;
