@@ -51,6 +51,7 @@ pub fn create(env: &dt::InProc, id: &str, ps: &[dt::Player], seed: u8, rounds: u
                 scenario: text.clone(),
                 cards,
                 sides: parsed.sides.iter().map(|s| s.id.clone()).collect(),
+                rules_revision: dustmail::dust_tactics::rules::RULES_REVISION,
             },
             players: ps
                 .iter()

@@ -251,6 +251,15 @@ pub struct Setup {
     pub cards: BTreeMap<String, String>,
     /// The sides in scenario order.
     pub sides: Vec<String>,
+    /// The revision of the game's rules the game was made under ([`Game::rules_revision`]): a
+    /// game keeps the rules it started with when dustmail mends a rule later. 0 (absent): made
+    /// before revisions were recorded.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rules_revision: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A setup the game cannot start from.
@@ -374,6 +383,14 @@ pub trait Game: Sync {
 
     /// The `game` field of `created` lines ("dust-tactics").
     fn name(&self) -> &'static str;
+
+    /// The revision of this game's rules that new games get. A rule mended to follow the
+    /// rulebook better takes effect from the next revision; games recorded under an older one
+    /// keep the older behaviour (`Setup::rules_revision`), and their replay compares what was
+    /// applied, the dice and the states, not the wording of refusals and happenings.
+    fn rules_revision(&self) -> u32 {
+        0
+    }
 
     /// Rulesets and scenarios, for `dustmail games` and `new`. The default lists none (a game
     /// made only by code, like the test games).

@@ -114,6 +114,7 @@ impl Serialize for AnyState {
 /// [`Game`]; a game never implements it itself.
 pub trait AnyGame: Sync {
     fn name(&self) -> &'static str;
+    fn rules_revision(&self) -> u32;
     fn catalog(&self) -> Catalog;
     fn plan_new(&self, req: &NewRequest) -> Result<NewPlan, SetupError>;
     fn setup(&self, setup: &Setup) -> Result<AnyState, SetupError>;
@@ -173,6 +174,9 @@ where
 {
     fn name(&self) -> &'static str {
         Game::name(self)
+    }
+    fn rules_revision(&self) -> u32 {
+        Game::rules_revision(self)
     }
     fn catalog(&self) -> Catalog {
         Game::catalog(self)

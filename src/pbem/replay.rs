@@ -1,7 +1,7 @@
 //! Replay (DESIGN §5): a game re-derived from its ledger, every die, key, signature and state
 //! digest checked; the derived state the pipeline keeps.
 
-use crate::game::{Audience, DiceSource, GameResult, Outcome, Sender};
+use crate::game::{Audience, CommandOutcome, DiceSource, GameResult, Outcome, Sender};
 use crate::ledger::{
     self, sha256_hex, state_digest, Created, Draw, DrawKind, Entry, Event, Head, Player, Step,
 };
@@ -251,12 +251,83 @@ pub(crate) fn mismatch(file: &str, line: u64, msg: impl std::fmt::Display) -> Re
     RefereeError::Verify(format!("{file} line {line}: {msg}"))
 }
 
+/// How a replayed step is compared with the recorded one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Compare {
+    /// Everything, words included: the game's rules revision is the one that recorded it.
+    Exact,
+    /// What was applied, not how it was worded: the ledger was recorded under an older rules
+    /// revision, whose refusals and sentences later versions may word differently. The dice,
+    /// the lines applied, the rolls, the rounds ended, the winner and points, and (checked
+    /// apart) every state digest must still match.
+    Applied,
+}
+
+impl Compare {
+    pub(crate) fn for_game(game: &dyn AnyGame, created: &Created) -> Compare {
+        if created.setup.rules_revision < game.rules_revision() {
+            Compare::Applied
+        } else {
+            Compare::Exact
+        }
+    }
+}
+
+/// The lines whose command was applied.
+fn applied_lines(s: &Step) -> Vec<usize> {
+    s.results
+        .iter()
+        .filter(|r| matches!(r.outcome, CommandOutcome::Accepted { .. }))
+        .map(|r| r.line)
+        .collect()
+}
+
+/// The dice shown in a step's happenings, without their words.
+fn roll_faces(s: &Step) -> Vec<(u32, Vec<u8>)> {
+    s.rolls.iter().map(|r| (r.round, r.faces.clone())).collect()
+}
+
 pub(crate) fn compare_step(
     file: &str,
     line: u64,
     recorded: &Step,
     got: &Step,
+    how: Compare,
 ) -> Result<(), RefereeError> {
+    if how == Compare::Applied {
+        if recorded.draws != got.draws {
+            return Err(mismatch(
+                file,
+                line,
+                format!(
+                    "recorded dice {:?} differ from the dice the seed gives {:?}",
+                    faces(&recorded.draws),
+                    faces(&got.draws)
+                ),
+            ));
+        }
+        let what = if applied_lines(recorded) != applied_lines(got) {
+            Some("applied commands")
+        } else if roll_faces(recorded) != roll_faces(got) {
+            Some("rolls")
+        } else if recorded.rounds_ended != got.rounds_ended {
+            Some("rounds ended")
+        } else if recorded.finished.as_ref().map(|f| (&f.winner, &f.points))
+            != got.finished.as_ref().map(|f| (&f.winner, &f.points))
+        {
+            Some("game result")
+        } else {
+            None
+        };
+        return match what {
+            Some(what) => Err(mismatch(
+                file,
+                line,
+                format!("recorded {what} differ from what replaying the game gives"),
+            )),
+            None => Ok(()),
+        };
+    }
     if recorded.draws != got.draws {
         return Err(mismatch(
             file,
@@ -459,6 +530,7 @@ pub fn replay_observed(
         &created,
     );
     let mut sum = ReplaySummary::default();
+    let compare = Compare::for_game(game, &created);
     let mut last_key = commitment;
     let mut last_revealed_round = 0u32;
     // Draws of every step, kept to recompute once their round key is revealed (auditor).
@@ -578,7 +650,7 @@ pub fn replay_observed(
                     },
                 )
                 .map_err(|m| mismatch(file, n, m))?;
-                compare_step(file, n, &s.step, &got)?;
+                compare_step(file, n, &s.step, &got, compare)?;
                 sum.dice_checked += got.draws.len();
                 pending.push((n, keying, got.draws));
                 d.last_seq.insert(pkey.clone(), s.player_seq);
@@ -676,7 +748,7 @@ pub fn replay_observed(
                     |g, st, dice| g.default_for(st, &dl.side, dice),
                 )
                 .map_err(|m| mismatch(file, n, m))?;
-                compare_step(file, n, &dl.step, &got)?;
+                compare_step(file, n, &dl.step, &got, compare)?;
                 sum.defaults += 1;
                 sum.dice_checked += got.draws.len();
                 pending.push((n, keying, got.draws));
@@ -832,4 +904,46 @@ pub fn replay_bytes(
         .unwrap_or(body);
     d.head.hash = sha256_hex(last);
     Ok((c, d, s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::CommandResult;
+
+    fn step(reason: &str, accepted_line: Option<usize>) -> Step {
+        let mut results = vec![CommandResult {
+            line: 5,
+            outcome: CommandOutcome::Refused {
+                reason: reason.into(),
+                rule: "docs/orders.md".into(),
+                instead: "x".into(),
+            },
+        }];
+        if let Some(l) = accepted_line {
+            results.push(CommandResult {
+                line: l,
+                outcome: CommandOutcome::Accepted {
+                    understood: "y".into(),
+                },
+            });
+        }
+        Step {
+            results,
+            ..Step::default()
+        }
+    }
+
+    /// A ledger of an older rules revision replays by what was applied: a refusal worded
+    /// otherwise today passes, a command applied then and refused now does not.
+    #[test]
+    fn older_revisions_compare_what_was_applied_not_the_words() {
+        let recorded = step("old words", Some(6));
+        let reworded = step("new words", Some(6));
+        assert!(compare_step("log", 2, &recorded, &reworded, Compare::Applied).is_ok());
+        assert!(compare_step("log", 2, &recorded, &reworded, Compare::Exact).is_err());
+        let refused_now = step("old words", None);
+        let e = compare_step("log", 2, &recorded, &refused_now, Compare::Applied).unwrap_err();
+        assert!(e.to_string().contains("applied commands"), "{e}");
+    }
 }

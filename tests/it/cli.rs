@@ -262,6 +262,7 @@ fn dust_log(dir: &Path) -> std::path::PathBuf {
             scenario: String::new(),
             cards: Default::default(),
             sides: vec![],
+            rules_revision: dustmail::dust_tactics::rules::RULES_REVISION,
         },
         players: vec![],
         referee_address: "r@example.org".into(),

@@ -68,6 +68,14 @@ fn one_run_serves_a_second_game_beside_dust_tactics() {
     );
     new_dust_tactics(&h, &cy, &di);
     assert_eq!(created_game(&h, "g-toy"), "toy");
+    // A new game records the rules revision it is made under (R147–R153 came with 1).
+    match &h.entries("g-dt")[0].event {
+        Event::Created(c) => assert_eq!(
+            c.setup.rules_revision,
+            dustmail::dust_tactics::rules::RULES_REVISION
+        ),
+        e => panic!("{e:?}"),
+    }
     assert_eq!(created_game(&h, "g-dt"), "dust-tactics");
 
     // Who moves first in Dust Tactics is rolled; the side it awaits answers.

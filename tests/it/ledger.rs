@@ -16,6 +16,7 @@ fn created() -> Created {
             scenario: "text".into(),
             cards: BTreeMap::new(),
             sides: vec!["a".into(), "b".into()],
+            rules_revision: 0,
         },
         players: vec![],
         referee_address: "r@example.org".into(),

@@ -446,6 +446,7 @@ fn new_peek_game(h: &Harness) -> String {
                 scenario: "first to 10".into(),
                 cards: BTreeMap::new(),
                 sides: vec!["allies".into(), "axis".into()],
+                rules_revision: 0,
             },
             players: vec![
                 dustmail::ledger::Player {

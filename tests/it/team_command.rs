@@ -18,6 +18,7 @@ fn skirmish() -> <DustTactics as Game>::State {
             .map(|(f, t)| (f.to_string(), t.to_string()))
             .collect(),
         sides: vec!["allies".into(), "axis".into()],
+        rules_revision: dustmail::dust_tactics::rules::RULES_REVISION,
     };
     DustTactics.setup(&setup).unwrap()
 }

@@ -303,6 +303,7 @@ fn new_secret_game(h: &Harness) {
                 scenario: "first to 10".into(),
                 cards: BTreeMap::new(),
                 sides: vec!["allies".into(), "axis".into()],
+                rules_revision: 0,
             },
             players: vec![
                 player("allies", "ann@example.org", ALLIES_KEY),

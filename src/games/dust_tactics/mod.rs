@@ -39,7 +39,7 @@ impl DustTactics {
         scenario: scenario::Scenario,
         cards: Vec<Card>,
     ) -> Result<State, SetupError> {
-        flow::new_state(ruleset, scenario, cards)
+        flow::new_state(ruleset, rules::RULES_REVISION, scenario, cards)
     }
 
     /// Applies one typed command (what `submit` does per parsed command).
@@ -64,6 +64,10 @@ impl Game for DustTactics {
         new_game::NAME
     }
 
+    fn rules_revision(&self) -> u32 {
+        rules::RULES_REVISION
+    }
+
     fn catalog(&self) -> crate::game::Catalog {
         new_game::catalog()
     }
@@ -79,7 +83,7 @@ impl Game for DustTactics {
         }
         let scenario =
             scenario::parse(&setup.scenario_name, &setup.scenario).map_err(|e| SetupError(e.0))?;
-        flow::new_state(&setup.ruleset, scenario, cards)
+        flow::new_state(&setup.ruleset, setup.rules_revision, scenario, cards)
     }
 
     fn sides(&self, state: &State) -> Vec<String> {

@@ -98,6 +98,7 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
             scenario: text,
             cards: card_map,
             sides: parsed.sides.iter().map(|s| s.id.clone()).collect(),
+            rules_revision: super::rules::RULES_REVISION,
         },
         // One more key than rounds: the initiative of round r+1 may be rolled while closing
         // round r.

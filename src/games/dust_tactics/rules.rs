@@ -6,6 +6,11 @@
 
 use std::fmt;
 
+/// The revision of the Dust Tactics rules that new games get. 1: rulings R147–R153 (issue 12:
+/// hero armour value, sniper not shared, crates may be spared, trees destroyed, flames between,
+/// entering in round 1, comrades pick up limited ammo); games made before keep revision 0.
+pub const RULES_REVISION: u32 = 1;
+
 /// The policies of one ruleset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rules {

@@ -9,10 +9,18 @@ use crate::game::GameResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 /// The whole game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
     pub ruleset: String,
+    /// The rules revision the game was made under (`rules::RULES_REVISION`; 0: before
+    /// revisions). Rulings that mend a rule act from the revision that brought them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rules_revision: u32,
     pub scenario: Scenario,
     /// Card id → card, every card the forces use.
     pub cards: BTreeMap<String, Card>,
@@ -297,6 +305,12 @@ pub enum Target {
 }
 
 impl State {
+    /// Whether the game was made under rules revision `r` or later (`rules::RULES_REVISION`):
+    /// a ruling that mends a rule acts only in games made after it.
+    pub fn revised(&self, r: u32) -> bool {
+        self.rules_revision >= r
+    }
+
     /// The policies of the game's ruleset. Setup refuses unknown ids, so a state always names
     /// a known one; `ffg-revised` stands in otherwise.
     pub fn rules(&self) -> Rules {

@@ -335,11 +335,13 @@ fn activation_hint(state: &State, u: &super::state::UnitState, option: &str) -> 
             ));
         }
     }
-    // 004 "Cover & Movement": a vehicle "may choose to crush the crate" (R150).
-    let vehicle = members
-        .iter()
-        .filter_map(|m| state.cards.get(&m.card))
-        .any(|c| c.unit_type == super::model::UnitType::Vehicle);
+    // 004 "Cover & Movement": a vehicle "may choose to crush the crate" (R150, rules
+    // revision 1).
+    let vehicle = state.revised(1)
+        && members
+            .iter()
+            .filter_map(|m| state.cards.get(&m.card))
+            .any(|c| c.unit_type == super::model::UnitType::Vehicle);
     let crates = state
         .scenario
         .board

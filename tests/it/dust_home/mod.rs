@@ -118,6 +118,7 @@ impl Table {
                         .map(|(f, t)| (f.to_string(), t.to_string()))
                         .collect(),
                     sides: parsed.sides.iter().map(|s| s.id.clone()).collect(),
+                    rules_revision: dustmail::dust_tactics::rules::RULES_REVISION,
                 },
                 players: players.clone(),
                 seed: [7u8; 32],

@@ -21,6 +21,7 @@ fn setup(ruleset: &str) -> Setup {
             .map(|(f, t)| (f.to_string(), t.to_string()))
             .collect(),
         sides: vec![],
+        rules_revision: dustmail::dust_tactics::rules::RULES_REVISION,
     }
 }
 

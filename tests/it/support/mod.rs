@@ -458,6 +458,7 @@ impl Harness {
                     scenario: "first to 10".into(),
                     cards: BTreeMap::new(),
                     sides: vec!["allies".into(), "axis".into()],
+                    rules_revision: 0,
                 },
                 players: vec![
                     Player {
@@ -572,6 +573,7 @@ impl Harness {
                     scenario: "first to 10".into(),
                     cards: BTreeMap::new(),
                     sides: vec!["allies".into(), "axis".into()],
+                    rules_revision: 0,
                 },
                 players: vec![
                     Player {

@@ -149,6 +149,14 @@ pub(super) fn plan_activation(
         match a {
             Action::Move { squares } => p.movement(squares)?,
             Action::MoveSparing { squares, spare } => {
+                // R150 came with rules revision 1: a game made before has no `spare`.
+                if !state.revised(1) {
+                    return refuse(
+                        "`spare` is not in the rules this game was made under (rules revision 0): a vehicle crushes every crate it enters",
+                        RuleId::CrushCrates,
+                        "move <square> …",
+                    );
+                }
                 p.movement(squares)?;
                 p.spare_crates(spare)?;
             }
@@ -277,7 +285,9 @@ impl<'a> Planner<'a> {
         }
         // 004: "During the first round, units must enter the battlefield" (R152):
         // staying off is left only to a unit whose entry zone has no free square.
-        if u.at.is_none()
+        // Rules revision 1; in revision 0 a unit could stay off the board (R52 alone).
+        if self.state.revised(1)
+            && u.at.is_none()
             && self.state.round == 1
             && kinds.first() != Some(&Kind::Move)
             && !entry_free(self.state, &u.side).is_empty()

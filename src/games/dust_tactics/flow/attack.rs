@@ -138,7 +138,13 @@ pub(super) fn plan_fire(
                 }
                 let target = match &f.target {
                     TargetRef::Model { model, .. } => {
-                        if !sniper_line(state, &shooter, &w) {
+                        // R148 (rules revision 1); revision 0 shared the skill with the squad.
+                        let sniper = if state.revised(1) {
+                            sniper_line(state, &shooter, &w)
+                        } else {
+                            has_skill(state, &shooter, Skill::Sniper)
+                        };
+                        if !sniper {
                             return refuse(
                                 format!(
                                     "{} of {shooter} is not a sniper's weapon: only a Sniper names a model, and he does not share it with the rest of his squad",
@@ -175,7 +181,8 @@ pub(super) fn plan_fire(
                 };
                 (target, at, unit_type(state, &lead))
             }
-            TargetRef::Square(sq) if is_trees(state, *sq) => {
+            // R149 (rules revision 1): trees may be attacked; revision 0 refused it.
+            TargetRef::Square(sq) if is_trees(state, *sq) && state.revised(1) => {
                 check_tree_attack(state, &w, *sq, fire)?;
                 (Target::Square { at: *sq }, *sq, UnitType::Vehicle)
             }
@@ -372,8 +379,9 @@ pub(super) fn check_spray(
             );
         }
         // 004 "Flamethrowers": the flames spread on the spaces between shooter and target (R151).
+        // Rules revision 1; revision 0 let the spray fall on any square in range.
         let between = geometry::squares_between(&state.scenario.board, from, target);
-        if !between.contains(sq) {
+        if state.revised(1) && !between.contains(sq) {
             return refuse(
                 format!(
                     "{sq} is not between {from} and the target on {target}: the flames spread only on the squares between"
@@ -395,7 +403,8 @@ fn burnt_between(state: &State, w: &WeaponLine, from: Square, target: &Target) -
         WeaponRange::Upto(n) | WeaponRange::Between(_, n) => n,
         _ => 1,
     };
-    if !w.traits.contains(&WeaponTrait::Flamethrower) || reach < 2 {
+    // Rules revision 1; revision 0 burnt only the squares `through` named.
+    if !state.revised(1) || !w.traits.contains(&WeaponTrait::Flamethrower) || reach < 2 {
         return Vec::new();
     }
     let aimed = match target {

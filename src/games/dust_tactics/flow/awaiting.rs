@@ -142,7 +142,8 @@ fn default_actions(state: &State, unit: &str) -> Vec<Action> {
     let Some(u) = state.unit(unit) else {
         return idle;
     };
-    if u.at.is_some() || state.round != 1 {
+    // Rules revision 1; the default of revision 0 was NOTHING, NOTHING everywhere.
+    if !state.revised(1) || u.at.is_some() || state.round != 1 {
         return idle;
     }
     for sq in entry_free(state, &u.side) {

@@ -208,7 +208,8 @@ fn carriers(state: &State, u: &UnitState, w: &WeaponLine) -> u32 {
         .models
         .iter()
         .any(|m| m.carries.iter().any(|x| x == &w.id));
-    if listed && w.ammo.is_some() {
+    // Rules revision 1; revision 0 counted only the living listed carriers.
+    if listed && w.ammo.is_some() && state.revised(1) {
         // 000 "Limited ammo weapons belong to the whole unit … his comrades pick up the weapon";
         // 004 "Any soldier in the squad may use them" (R153): the card's count, while men live.
         (c.models

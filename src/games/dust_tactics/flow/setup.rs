@@ -5,7 +5,12 @@ use super::*;
 /// Builds the initial state from a validated scenario and the cards (004 "Heroes" joining rules,
 /// AP limit, unique ids). The first initiative is rolled on the first submission or default,
 /// when dice are available (R50).
-pub fn new_state(ruleset: &str, scenario: Scenario, cards: Vec<Card>) -> Result<State, SetupError> {
+pub fn new_state(
+    ruleset: &str,
+    rules_revision: u32,
+    scenario: Scenario,
+    cards: Vec<Card>,
+) -> Result<State, SetupError> {
     // Unknown ids are refused with the list of known ones.
     let rules = Rules::for_id(ruleset).map_err(|e| SetupError(e.to_string()))?;
     let mut by_id = BTreeMap::new();
@@ -98,11 +103,12 @@ pub fn new_state(ruleset: &str, scenario: Scenario, cards: Vec<Card>) -> Result<
                 Some(UnitType::Hero) => (spec.id.clone(), other.clone()),
                 _ => (other.clone(), spec.id.clone()),
             };
-            join(&mut units, &by_id, &hero_id, &squad_id)?;
+            join(&mut units, &by_id, &hero_id, &squad_id, rules_revision)?;
         }
     }
     let mut state = State {
         ruleset: rules.id().into(),
+        rules_revision,
         scenario,
         cards: by_id,
         units,
@@ -126,6 +132,7 @@ pub(super) fn join(
     cards: &BTreeMap<String, Card>,
     hero_id: &str,
     squad_id: &str,
+    rules_revision: u32,
 ) -> Result<(), SetupError> {
     let rule = "(004 'Heroes': joining)";
     let find = |id: &str| units.iter().position(|u| u.id.eq_ignore_ascii_case(id));
@@ -151,8 +158,14 @@ pub(super) fn join(
         )));
     }
     // The armour class is kind and value: "A 2 hero may join a 2 squad, but not a 1, 3, or 4
-    // one" (000 "Heroes").
-    if hc.armour != sc.armour {
+    // one" (000 "Heroes", R147, rules revision 1); revision 0 compared the kind only.
+    let class = |a: model::Armour| std::mem::discriminant(&a);
+    let differs = if rules_revision >= 1 {
+        hc.armour != sc.armour
+    } else {
+        class(hc.armour) != class(sc.armour)
+    };
+    if differs {
         return Err(SetupError(format!(
             "hero {hero_id} ({:?}) cannot join squad {squad_id} ({:?}): the armour class must match, kind and value {rule}",
             hc.armour, sc.armour

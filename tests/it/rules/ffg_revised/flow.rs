@@ -1620,6 +1620,7 @@ fn setup_reports_a_broken_card_file_by_name() {
             .into_iter()
             .collect(),
         sides: vec!["allies".into(), "axis".into()],
+        rules_revision: dustmail::dust_tactics::rules::RULES_REVISION,
     };
     let err = DustTactics.setup(&setup).unwrap_err();
     assert!(

@@ -32,6 +32,7 @@ fn setup(name: &str, text: &str) -> State {
             .map(|(f, t)| (f.to_string(), t.to_string()))
             .collect(),
         sides: vec![],
+        rules_revision: dustmail::dust_tactics::rules::RULES_REVISION,
     };
     DustTactics.setup(&setup).expect("shipped scenario sets up")
 }

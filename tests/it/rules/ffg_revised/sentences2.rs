@@ -288,3 +288,41 @@ fn limited_ammo_000_comrades_pick_up_the_weapon_when_its_carrier_falls() {
     );
     assert_eq!(u(&st, "a1").ammo.get("pf"), Some(&1), "one box is used");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rules revisions: a game made before a ruling keeps the rules it started with
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn a_game_made_under_rules_revision_0_keeps_r52_in_the_first_round() {
+    // R152 came with rules revision 1 (src/games/dust_tactics/rules.rs RULES_REVISION). A game
+    // whose `created` line records no revision (made before) keeps R52: its units may stay off
+    // the board in round 1 and the default does nothing, so its ledger replays as recorded.
+    let mut st = entering(&["A9"]);
+    st.rules_revision = 0;
+    let mut stay = st.clone();
+    let out = send(
+        &mut stay,
+        "allies",
+        "activate a1\nnothing\nnothing",
+        &mut ScriptedDice::new([]),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(u(&stay, "a1").at, None);
+    DustTactics.default_for(&mut st, "allies", &mut Cycle(0));
+    assert_eq!(
+        u(&st, "a1").at,
+        None,
+        "revision 0's default is NOTHING, NOTHING"
+    );
+    // The same game under revision 1 must enter.
+    let mut st = entering(&["A9"]);
+    assert!(st.rules_revision >= 1);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate a1\nnothing\nnothing",
+        &mut ScriptedDice::new([]),
+    );
+    assert!(first_result(&out).is_err(), "{out:?}");
+}
