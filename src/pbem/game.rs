@@ -473,6 +473,13 @@ pub trait Game: Sync {
         }
     }
 
+    /// The scenario as a player must know it before the first order (issue 16 item 2): what it
+    /// is about, how to win, when it ends, where `side`'s units come in. Plain text, lines of at
+    /// most 72 characters; empty: the mails say nothing of it.
+    fn briefing(&self, _state: &Self::State, _side: &str) -> String {
+        String::new()
+    }
+
     /// The report's roster rows (the `roster` of the report templates) from a view.
     fn roster(&self, _view: &serde_json::Value) -> Vec<serde_json::Value> {
         Vec::new()

@@ -141,6 +141,7 @@ pub trait AnyGame: Sync {
     fn view(&self, state: &AnyState, as_side: Option<&str>) -> Value;
     fn board_text(&self, state: &AnyState) -> String;
     fn orders_template(&self, state: &AnyState, side: &str) -> String;
+    fn briefing(&self, state: &AnyState, side: &str) -> String;
     fn roster(&self, view: &Value) -> Vec<Value>;
     fn standing(&self, view: &Value, side: Option<&str>) -> Vec<String>;
     fn die_marks(&self, view: &Value, roll: &Roll) -> Vec<String>;
@@ -230,6 +231,9 @@ where
     }
     fn orders_template(&self, state: &AnyState, side: &str) -> String {
         Game::orders_template(self, typed(self, state), side)
+    }
+    fn briefing(&self, state: &AnyState, side: &str) -> String {
+        Game::briefing(self, typed(self, state), side)
     }
     fn roster(&self, view: &Value) -> Vec<Value> {
         Game::roster(self, view)

@@ -145,6 +145,7 @@ pub fn create_team_game(
                 "reminder_hours": loaded.created.reminder_hours,
                 "grace_hours": loaded.created.grace_hours,
                 "template": game.orders_template(&loaded.derived.state, &p.side),
+                "briefing": game.briefing(&loaded.derived.state, &p.side),
                 "next_seq": 1}),
             &loaded,
             &p.side,

@@ -291,6 +291,8 @@ fn welcome_mails_and_orders_templates_keep_lines_within_72_characters() {
     assert_eq!(welcomes.len(), 2);
     for (n, t) in &welcomes {
         assert!(t.contains("game: g-test\nside: "), "{t}");
+        // Issue 16 item 2: the welcome mail briefs the player on the scenario.
+        assert!(t.contains("How to win:"), "{t}");
         long.extend(long_lines(n, t.lines()));
     }
     let reports = sent_named(&home, "-report-");

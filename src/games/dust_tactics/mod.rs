@@ -164,6 +164,10 @@ impl Game for DustTactics {
         view::orders_template(state, side)
     }
 
+    fn briefing(&self, state: &State, side: &str) -> String {
+        present::briefing(state, side)
+    }
+
     fn roster(&self, view: &serde_json::Value) -> Vec<serde_json::Value> {
         present::roster(view)
     }

@@ -236,3 +236,95 @@ pub fn png(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Option
         height,
     })
 }
+
+/// Words in lines of at most 72 characters (a longer word stands alone); `bullet` starts the
+/// first line of a list item, whose next lines are indented under it.
+fn wrap(text: &str, bullet: bool) -> Vec<String> {
+    let (first, rest) = if bullet { ("- ", "  ") } else { ("", "") };
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for w in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + w.chars().count() > 72 {
+            out.push(std::mem::take(&mut line));
+        }
+        if line.is_empty() {
+            line.push_str(if out.is_empty() { first } else { rest });
+        } else {
+            line.push(' ');
+        }
+        line.push_str(w);
+    }
+    if !line.is_empty() {
+        out.push(line);
+    }
+    out
+}
+
+/// The scenario as the welcome mail tells it (issue 16 item 2): its title and description, how
+/// to win (004 "Victory", "End of the game", R60), when it ends, and where `side` comes in.
+pub fn briefing(state: &super::state::State, side: &str) -> String {
+    use super::scenario::Objective;
+    let sc = &state.scenario;
+    let mut out: Vec<String> = vec![sc.title.clone()];
+    out.extend(wrap(&sc.description, false));
+    out.push(String::new());
+    out.push("How to win:".into());
+    for o in &sc.objectives {
+        if let Objective::Hold { side: s, at } = o {
+            out.extend(wrap(
+                &format!(
+                    "{s} wins at once at the end of a round in which one of its units stands on {at} and no enemy unit does."
+                ),
+                true,
+            ));
+        }
+    }
+    let extra: Vec<String> = sc
+        .objectives
+        .iter()
+        .filter_map(|o| match o {
+            Objective::Points { at, points } => Some(format!(
+                "{points} points for the side holding {at} at the end"
+            )),
+            _ => None,
+        })
+        .collect();
+    let extra = if extra.is_empty() {
+        String::new()
+    } else {
+        format!(", plus {}", extra.join(", "))
+    };
+    let holds = sc
+        .objectives
+        .iter()
+        .any(|o| matches!(o, Objective::Hold { .. }));
+    out.extend(wrap(
+        &format!(
+            "{} game ends after round {} (or when a side has no unit left): the side with the most victory points wins, and equal points are a draw. Points: the army points (AP) of every enemy unit destroyed{extra}.",
+            if holds { "Otherwise the" } else { "The" },
+            sc.rounds
+        ),
+        true,
+    ));
+    if let Some(spec) = sc.sides.iter().find(|s| s.id == side) {
+        let entry: Vec<String> = spec.entry.iter().map(|q| q.to_string()).collect();
+        let off: Vec<&str> = spec
+            .units
+            .iter()
+            .filter(|u| u.at.is_none() && u.joins.is_none())
+            .map(|u| u.id.as_str())
+            .collect();
+        if !entry.is_empty() && !off.is_empty() {
+            out.push(String::new());
+            out.extend(wrap(
+                &format!(
+                    "Off the board at the start: {}. Each enters by a move onto one of: {}.",
+                    off.join(", "),
+                    entry.join(" ")
+                ),
+                false,
+            ));
+        }
+    }
+    out.join("\n")
+}
