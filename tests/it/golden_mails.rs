@@ -4,10 +4,10 @@
 //! signatures redacted: the referee key is made fresh by `init`; dates come from `--now`).
 
 use mail_parser::{MessageParser, MimeHeaders};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn dustmail(home: &Path, args: &[&str]) -> Output {
+pub(crate) fn dustmail(home: &Path, args: &[&str]) -> Output {
     let o = Command::new(env!("CARGO_BIN_EXE_dustmail"))
         .env_remove("DUSTMAIL_HOME")
         .arg("--home")
@@ -23,8 +23,8 @@ fn dustmail(home: &Path, args: &[&str]) -> Output {
     o
 }
 
-const RED: &str = "ed25519:iojj3XQJ8ZX9UtstPLpdcspnCb8dlBIb83SIAbQPb1w=";
-const BLUE: &str = "ed25519:gTl3Dqh9F19Wo1Rmw0x+zMuNipG07jeiXfYPW4/Js5Q=";
+pub(crate) const RED: &str = "ed25519:iojj3XQJ8ZX9UtstPLpdcspnCb8dlBIb83SIAbQPb1w=";
+pub(crate) const BLUE: &str = "ed25519:gTl3Dqh9F19Wo1Rmw0x+zMuNipG07jeiXfYPW4/Js5Q=";
 
 /// The skirmish board with the fixtures' sides and unit ids (the fixtures order `activate R1`, which the game refuses: no such unit).
 const SCENARIO: &str = r#"
@@ -71,8 +71,9 @@ fn redact(s: &str) -> String {
         .join("\n")
 }
 
-/// The mails `run` sent for one fixture, as a reader sees them.
-fn replies(fixture: &str) -> String {
+/// A home with game g-test (red and blue with the fixtures' keys) and `mail` in its maildir
+/// under `name`, after one `dustmail run`: (home, tempdir guard, run's stdout).
+pub(crate) fn run_with(name: &str, mail: &[u8]) -> (PathBuf, tempfile::TempDir, String) {
     let d = tempfile::tempdir().unwrap();
     let home = d.path().join("home");
     dustmail(&home, &["init", "--referee", "referee@dust.example"]);
@@ -96,11 +97,17 @@ fn replies(fixture: &str) -> String {
             &format!("blue=blue@example.org:{BLUE}"),
         ],
     );
+    std::fs::write(home.join("maildir/new").join(name), mail).unwrap();
+    let o = dustmail(&home, &["run", "--now", "2026-03-01T10:00:00Z"]);
+    (home, d, String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
+/// The mails `run` sent for one fixture, as a reader sees them.
+fn replies(fixture: &str) -> String {
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/mails")
         .join(fixture);
-    std::fs::copy(&src, home.join("maildir/new").join(fixture)).unwrap();
-    dustmail(&home, &["run", "--now", "2026-03-01T10:00:00Z"]);
+    let (home, _d, _) = run_with(fixture, &std::fs::read(&src).unwrap());
     let mut names: Vec<String> = std::fs::read_dir(home.join("sent"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -6,92 +6,15 @@ use dustmail::crypto::sign_block;
 use ed25519_dalek::SigningKey;
 use mail_parser::MessageParser;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const RED: &str = "ed25519:iojj3XQJ8ZX9UtstPLpdcspnCb8dlBIb83SIAbQPb1w=";
-const BLUE: &str = "ed25519:gTl3Dqh9F19Wo1Rmw0x+zMuNipG07jeiXfYPW4/Js5Q=";
 
 /// The text every client fixture signed (tests/mails/clients.py `ORDERS`, canonical).
 const ORDERS: &str = "game: g-test\nside: red\nseq: 1\n\n# The rangers slip north along the \
                       west edge, out of sight of the grenadiers behind the wall.\nactivate \
                       rangers\n  move B5\n  move B4";
 
-/// The golden mails' game (tests/it/golden_mails.rs): red's rangers, blue's grenadiers.
-const SCENARIO: &str = r#"
-title = "Golden"
-description = "The fixtures' game: one squad a side."
-rounds = 4
-ap_limit = 16
-
-[board]
-rows = ["......", "..#...", "......", "......", "...#..", "......"]
-
-[[sides]]
-id = "red"
-name = "Red"
-entry = { rows = [6] }
-
-[[sides.units]]
-id = "rangers"
-card = "recon-rangers"
-at = "B6"
-
-[[sides]]
-id = "blue"
-name = "Blue"
-entry = { rows = [1] }
-
-[[sides.units]]
-id = "grenadiers"
-card = "battle-grenadiers"
-at = "E1"
-"#;
-
-fn dustmail(home: &Path, args: &[&str]) -> Output {
-    let o = Command::new(env!("CARGO_BIN_EXE_dustmail"))
-        .env_remove("DUSTMAIL_HOME")
-        .arg("--home")
-        .arg(home)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "dustmail {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    o
-}
-
-/// A home with game g-test (red and blue with the fixtures' keys) and `mail` in its maildir,
-/// after one `dustmail run`: (home, tempdir guard, run's stdout).
+/// The golden mails' home (tests/it/golden_mails.rs) with `mail` in its maildir, after a run.
 fn run_with(mail: &[u8]) -> (PathBuf, tempfile::TempDir, String) {
-    let d = tempfile::tempdir().unwrap();
-    let home = d.path().join("home");
-    dustmail(&home, &["init", "--referee", "referee@dust.example"]);
-    let scen = d.path().join("golden.toml");
-    std::fs::write(&scen, SCENARIO).unwrap();
-    dustmail(
-        &home,
-        &[
-            "new",
-            "--scenario",
-            scen.to_str().unwrap(),
-            "--id",
-            "g-test",
-            "--seed",
-            "0303030303030303030303030303030303030303030303030303030303030303",
-            "--now",
-            "2026-03-01T09:00:00Z",
-            "--player",
-            &format!("red=red@example.org:{RED}"),
-            "--player",
-            &format!("blue=blue@example.org:{BLUE}"),
-        ],
-    );
-    std::fs::write(home.join("maildir/new/orders.eml"), mail).unwrap();
-    let o = dustmail(&home, &["run", "--now", "2026-03-01T10:00:00Z"]);
-    (home, d, String::from_utf8_lossy(&o.stdout).into_owned())
+    crate::golden_mails::run_with("orders.eml", mail)
 }
 
 /// The text parts of the mails `run` sent (welcome mails left out), file name first.

@@ -228,3 +228,46 @@ pub fn texts(out: &Outcome) -> String {
 pub fn u<'a>(state: &'a State, id: &str) -> &'a dustmail::dust_tactics::state::UnitState {
     state.unit(id).expect("unit")
 }
+
+/// Dice for declarations whose exact rolls do not matter to the test.
+pub struct Cycle(pub u8);
+impl dustmail::game::DiceSource for Cycle {
+    fn d6(&mut self, _round: u32) -> u8 {
+        self.0 = self.0 % 6 + 1;
+        self.0
+    }
+}
+
+/// The shipped cards.
+pub fn real_cards() -> Vec<Card> {
+    dustmail::dust_tactics::cards::builtin()
+        .into_iter()
+        .map(|(f, t)| dustmail::dust_tactics::cards::parse_card(f, t).expect("shipped card"))
+        .collect()
+}
+
+/// Orders as a player writes them, one command a line, submitted by `side`.
+pub fn send(
+    st: &mut State,
+    side: &str,
+    text: &str,
+    d: &mut dyn dustmail::game::DiceSource,
+) -> Outcome {
+    let lines: Vec<dustmail::game::Line> = text
+        .lines()
+        .enumerate()
+        .map(|(i, t)| dustmail::game::Line {
+            number: i + 1,
+            text: t.into(),
+        })
+        .collect();
+    DustTactics.submit(st, dustmail::game::Sender::side(side), &lines, d)
+}
+
+/// The first command's outcome: what was understood, or the refusal with its rule.
+pub fn first_result(out: &Outcome) -> Result<String, String> {
+    match &out.results[0].outcome {
+        CommandOutcome::Accepted { understood } => Ok(understood.clone()),
+        CommandOutcome::Refused { reason, rule, .. } => Err(format!("{reason} [{rule}]")),
+    }
+}

@@ -7,36 +7,8 @@ use crate::support_flow;
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::{CommandOutcome, DiceSource, Game, Line, Outcome, ScriptedDice, Sender};
+use dustmail::game::{Game, ScriptedDice};
 use support_flow::*;
-
-/// Dice for declarations whose exact rolls do not matter to the test.
-struct Cycle(u8);
-impl DiceSource for Cycle {
-    fn d6(&mut self, _round: u32) -> u8 {
-        self.0 = self.0 % 6 + 1;
-        self.0
-    }
-}
-
-fn send(st: &mut State, side: &str, text: &str, d: &mut dyn DiceSource) -> Outcome {
-    let lines: Vec<Line> = text
-        .lines()
-        .enumerate()
-        .map(|(i, t)| Line {
-            number: i + 1,
-            text: t.into(),
-        })
-        .collect();
-    DustTactics.submit(st, Sender::side(side), &lines, d)
-}
-
-fn first_result(out: &Outcome) -> Result<String, String> {
-    match &out.results[0].outcome {
-        CommandOutcome::Accepted { understood } => Ok(understood.clone()),
-        CommandOutcome::Refused { reason, rule, .. } => Err(format!("{reason} [{rule}]")),
-    }
-}
 
 /// Sends `order` and expects a refusal containing `words` that changes nothing and rolls nothing.
 fn refused_unchanged(st: &mut State, order: &str, words: &str) -> String {
