@@ -605,23 +605,11 @@ pub fn replay_page(
 ) -> Result<String, RefereeError> {
     let entries = ledger::read_all(g.ledger.path())?;
     let mut frames: Vec<Value> = Vec::new();
-    let start_view: Option<Value> = entries
-        .first()
-        .and_then(|e| match &e.event {
-            Event::Created(c) => game.setup(&c.setup).ok(),
-            _ => None,
-        })
-        .map(|s| game.view(&s, None));
-    if let Some(v) = &start_view {
-        let svg = game.picture_svg(v, None, &[]);
-        frames.push(
-            json!({"n": 0, "event_id": 1, "what": "the game is created", "round": v.get("round"),
-                           "happenings": [], "revealed": [], "svg": svg, "roster": game.roster(v)}),
-        );
-    }
     let ranges = step_ranges(&entries);
-    // One replay for the whole page: the view and round after each step's last line.
-    let ends: std::collections::BTreeSet<usize> = ranges.iter().map(|r| r.end).collect();
+    // One replay for the whole page: the view and round once the `created` line made the game
+    // (n = 1) and after each step's last line.
+    let mut ends: std::collections::BTreeSet<usize> = ranges.iter().map(|r| r.end).collect();
+    ends.insert(1);
     let mut after: std::collections::BTreeMap<usize, (Value, u32)> = Default::default();
     crate::pbem::replay::replay_observed(
         game,
@@ -635,6 +623,13 @@ pub fn replay_page(
             }
         },
     )?;
+    if let Some((v, _)) = after.remove(&1) {
+        let svg = game.picture_svg(&v, None, &[]);
+        frames.push(
+            json!({"n": 0, "event_id": 1, "what": "the game is created", "round": v.get("round"),
+                           "happenings": [], "revealed": [], "svg": svg, "roster": game.roster(&v)}),
+        );
+    }
     for r in ranges {
         let Some(group) = entries.get(r.clone()) else {
             continue;

@@ -113,7 +113,14 @@ pub fn game_of(
     home: &Home,
     id: &str,
 ) -> Result<&'static dyn AnyGame, RefereeError> {
-    let created = read_created(home, id)?;
+    game_named(games, &read_created(home, id)?, id)
+}
+
+fn game_named(
+    games: &Registry,
+    created: &Created,
+    id: &str,
+) -> Result<&'static dyn AnyGame, RefereeError> {
     games.get(&created.game).ok_or_else(|| {
         RefereeError::Usage(format!(
             "game {id} is a `{}` game, which this dustmail does not know (it knows {}): run it with a dustmail that has that game",
@@ -130,7 +137,8 @@ pub fn load_any(
     home: &Home,
     id: &str,
 ) -> Result<Loaded, RefereeError> {
-    load_game(game_of(games, home, id)?, edges, home, id)
+    let created = read_created(home, id)?;
+    load_created(game_named(games, &created, id)?, edges, home, id, created)
 }
 
 /// Loads a game: from its snapshot when the snapshot's head matches the log's last line, else by
@@ -141,12 +149,22 @@ pub fn load_game(
     home: &Home,
     id: &str,
 ) -> Result<Loaded, RefereeError> {
+    load_created(game, edges, home, id, read_created(home, id)?)
+}
+
+/// [`load_game`] once the `created` line is read.
+fn load_created(
+    game: &'static dyn AnyGame,
+    edges: &Edges,
+    home: &Home,
+    id: &str,
+    created: Created,
+) -> Result<Loaded, RefereeError> {
     let dir = home.game_dir(id);
     let log = dir.join(ledger::LOG_FILE);
     let ledger = Ledger::open(&log)?;
     let secret = read_secret(&dir)?;
     let hidden = crate::hidden::read_hidden(&dir).map_err(RefereeError::Usage)?;
-    let created = read_created(home, id)?;
     if created.game != game.name() {
         return Err(RefereeError::Usage(format!(
             "game {id} is a `{}` game, not `{}`",
