@@ -29,8 +29,12 @@ pub(crate) fn answer_of(s: &Submission) -> Answer {
         || !st.rounds_ended.is_empty()
         || st.finished.is_some()
         || !st.draws.is_empty();
-    if !s.accepted || happened || st.results.is_empty() {
+    if !s.accepted || happened {
         return Answer::Everyone;
+    }
+    // A block of comments only (the orders template sent back without choosing a line).
+    if st.results.is_empty() {
+        return Answer::NothingApplied;
     }
     // The signed lines by number, to tell a `report`/`template` request from a game command.
     let body = crate::mail::parse_body(&s.canonical).ok();
@@ -95,17 +99,32 @@ pub(crate) fn nothing_applied_mail(
         CommandOutcome::Refused { rule, .. } => Some(rule.clone()),
         CommandOutcome::Accepted { .. } => None,
     });
-    let parts = render(
-        ctx,
-        "refusal",
-        json!({"game": g.id, "ledger_seq": ledger_seq,
+    let parts = if refused.is_empty() {
+        // A block of comments only: most often the orders template sent back unchanged.
+        render(
+            ctx,
+            "refusal",
+            json!({"game": g.id, "ledger_seq": ledger_seq,
+               "reason": "your signed block holds no command, only comments and blank \
+                          lines: the orders template's suggestions start with `#`",
+               "rule": crate::pbem::citation::DocRule::Orders.to_string(),
+               "instead": format!("remove the `#` before the line you choose (or write a \
+                                   command) and send it with seq: {next} (seq {} is used \
+                                   up)", s.player_seq)}),
+        )?
+    } else {
+        render(
+            ctx,
+            "refusal",
+            json!({"game": g.id, "ledger_seq": ledger_seq,
                "reason": "nothing in your mail was applied: every command was refused, \
                           so nothing changed and the other side was told nothing",
                "rule": first.unwrap_or_default(),
                "instead": format!("correct the lines above and send them again \
                                    with seq: {next} (seq {} is used up)", s.player_seq),
                "lines": lines, "more_lines": more_lines}),
-    )?;
+        )?
+    };
     let m = game_mail(
         ctx,
         (&g.id, g.game.round(&g.derived.state)),

@@ -260,3 +260,30 @@ fn a_suggestion_names_one_of_the_senders_units() {
         m.text
     );
 }
+
+/// Issue 16 item 4: a signed block of comments only (the orders template sent back without
+/// choosing a line) applies nothing: a refusal to its sender that says why, nothing to the
+/// other side. Its seq is used up, as for any recorded block.
+#[test]
+fn a_block_of_comments_only_is_a_refusal_that_says_to_uncomment_a_line() {
+    let h = Harness::new();
+    let g = h.new_game();
+    // The toy game reads every line as a command; a block with none stands for the template.
+    let canon = orders(&g, "allies", 1, &[]);
+    h.drop_mail(
+        "1.mail",
+        &signed_mail("ann@example.org", "<m1@x>", ALLIES_KEY, &canon, ""),
+    );
+    let sum = h.run(T0);
+    assert_eq!((sum.accepted, sum.refused), (0, 1), "{sum:?}");
+    assert_eq!(after_welcome(&h), vec!["g-toy-2-refusal".to_string()]);
+    let m = h.sink.get("g-toy-2-refusal").unwrap();
+    assert_eq!(m.to, vec!["ann@example.org".to_string()]);
+    for part in [
+        "holds no command, only comments",
+        "remove the `#` before the line you choose",
+        "seq: 2 (seq 1 is used up)",
+    ] {
+        assert!(m.text.contains(part), "{part:?} in {}", m.text);
+    }
+}
