@@ -43,12 +43,14 @@ ensure_aiosmtpd() {
 }
 
 # Report screenshots are taken with Debian's headless chromium.
+# chromedriver (Debian's chromium-driver, the same version as chromium) lets the replay page
+# tests click and type (tests/it/support/webdriver.rs).
 ensure_chromium() {
-    if [ -x /usr/bin/chromium ]; then
+    if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
         return 0
     fi
-    echo "scripts/test.sh: installing chromium" >&2
-    apt_install chromium
+    echo "scripts/test.sh: installing chromium and chromium-driver" >&2
+    apt_install chromium chromium-driver
 }
 
 ensure_aiosmtpd

@@ -597,6 +597,8 @@ pub fn revealed_of(entries: &[Entry]) -> Vec<(u32, String)> {
 
 /// `replay GAME --html FILE`: one self-contained page stepping through the whole game, round by
 /// round and activation by activation, with the board (inline SVG) after each step and every die.
+/// Without scripts it reads as one long page; its script turns it into a stepper (previous,
+/// next, arrow keys, a slider) that folds the steps where nothing visible happened.
 pub fn replay_page(
     game: &dyn AnyGame,
     edges: &Edges,
@@ -657,6 +659,9 @@ pub fn replay_page(
         }));
     }
     let count = frames.len();
+    // Identical boards are drawn once: a frame whose picture an earlier frame already drew
+    // points at that frame's board (`board_of`), so a long game's page stays small.
+    let mut first_of: std::collections::BTreeMap<String, usize> = Default::default();
     for (i, f) in frames.iter_mut().enumerate() {
         if let Value::Object(m) = f {
             m.insert("prev".into(), json!(i.checked_sub(1)));
@@ -664,6 +669,33 @@ pub fn replay_page(
                 "next".into(),
                 json!(if i + 1 < count { Some(i + 1) } else { None }),
             );
+            // A step that changed nothing a reader can see is folded by the stepper.
+            let quiet = i > 0
+                && m.get("happenings")
+                    .and_then(Value::as_array)
+                    .is_none_or(|h| h.is_empty())
+                && m.get("revealed")
+                    .and_then(Value::as_array)
+                    .is_none_or(|r| r.is_empty());
+            m.insert("quiet".into(), json!(quiet));
+            let svg = m
+                .get("svg")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            if svg.is_empty() {
+                continue;
+            }
+            match first_of.get(&svg) {
+                Some(&j) => {
+                    m.insert("svg".into(), Value::Null);
+                    m.insert("board_of".into(), json!(j));
+                }
+                None => {
+                    first_of.insert(svg, i);
+                    m.insert("board_of".into(), json!(i));
+                }
+            }
         }
     }
     let mut rounds: Vec<Value> = Vec::new();
@@ -690,6 +722,8 @@ pub fn replay_page(
         "finished": finished.as_ref().map(result_text),
         "secret": secret,
         "lines": entries.len(),
+        "boards": first_of.len(),
+        "quiet": frames.iter().filter(|f| f.get("quiet") == Some(&json!(true))).count(),
     });
     templates
         .render_html("replay", &ctx)

@@ -42,6 +42,7 @@ mod picture;
 mod pipeline;
 mod random_streams;
 mod readable;
+mod replay_page;
 mod reports;
 mod scenarios;
 mod scripted_games;

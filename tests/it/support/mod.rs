@@ -5,6 +5,7 @@
 pub mod dt;
 pub mod own_process;
 pub mod smtp;
+pub mod webdriver;
 
 use base64::Engine as _;
 use chrono::{DateTime, Utc};
