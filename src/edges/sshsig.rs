@@ -31,11 +31,6 @@ pub const SSH_SIG_END: &str = "-----END SSH SIGNATURE-----";
 pub const NAMESPACE: &str = "dustmail-orders";
 const MAGIC: &[u8] = b"SSHSIG";
 
-/// What to type to sign, for the error messages.
-const HOW: &str = "sign the file holding the text between the ORDERS markers with \
-                   `ssh-keygen -Y sign -f ~/.ssh/id_ed25519 -n dustmail-orders FILE` and paste \
-                   the ORDERS block and the whole content of FILE.sig (docs/signing.md)";
-
 /// Whether decoded signature bytes are an SSHSIG blob (rather than a raw 64-byte signature).
 pub fn is_sshsig(raw: &[u8]) -> bool {
     raw.len() != 64 && raw.starts_with(MAGIC)
@@ -64,9 +59,9 @@ impl<'a> Reader<'a> {
 }
 
 fn bad(what: String) -> VerifyError {
+    // Short: a refusal nobody's key signed keeps 200 characters of its reason.
     VerifyError(format!(
-        "the SSH SIGNATURE block is not a valid OpenSSH signature ({what}): paste the whole \
-         content of the .sig file ssh-keygen wrote, unchanged; {HOW}"
+        "not a valid OpenSSH signature ({what}): paste the .sig file unchanged"
     ))
 }
 
@@ -117,9 +112,8 @@ pub fn verify(key: &VerifyingKey, canonical: &str, blob: &[u8]) -> Result<(), Ve
     let kind = k.string("public key type")?;
     if kind != OPENSSH_ED25519.as_bytes() {
         return Err(VerifyError(format!(
-            "the orders were signed with an OpenSSH `{}` key: dustmail takes ed25519 keys \
-             only; sign with the ed25519 key you registered (`ssh-keygen -t ed25519` makes \
-             one; the referee registers its .pub line)",
+            "signed with an OpenSSH `{}` key: dustmail takes ed25519 keys only \
+             (`ssh-keygen -t ed25519`)",
             String::from_utf8_lossy(kind)
                 .chars()
                 .take(40)
@@ -129,17 +123,14 @@ pub fn verify(key: &VerifyingKey, canonical: &str, blob: &[u8]) -> Result<(), Ve
     let registered = ssh_ed25519_blob(key);
     if public_key != registered.as_slice() {
         return Err(VerifyError(format!(
-            "the orders were signed with the OpenSSH key {}, not the key registered for this \
-             side ({}; compare `ssh-keygen -lf ~/.ssh/id_ed25519.pub`): sign with the key you \
-             registered",
-            fingerprint(public_key),
-            fingerprint(&registered)
+            "signed with the OpenSSH key {}, not the key registered for this side \
+             (`ssh-keygen -lf KEY.pub` shows a key's)",
+            fingerprint(public_key)
         )));
     }
     if namespace != NAMESPACE.as_bytes() {
         return Err(VerifyError(format!(
-            "the signature was made for the namespace `{}`, not `{NAMESPACE}`: sign again \
-             with `-n {NAMESPACE}` ({HOW})",
+            "signed for the namespace `{}`, not `{NAMESPACE}`: sign with `-n {NAMESPACE}`",
             String::from_utf8_lossy(namespace)
                 .chars()
                 .take(40)
@@ -185,11 +176,8 @@ pub fn verify(key: &VerifyingKey, canonical: &str, blob: &[u8]) -> Result<(), Ve
         .map(|_| ())
         .ok_or_else(|| {
             VerifyError(
-                "the OpenSSH signature does not match the orders: the text was changed after \
-                 signing, or the signed file held more than the text between the ORDERS \
-                 markers (trailing spaces, blank lines at its start or end, CRLF line ends); \
-                 put exactly that text in the file and sign it again with \
-                 `ssh-keygen -Y sign -f ~/.ssh/id_ed25519 -n dustmail-orders FILE`"
+                "the text does not match the signed file (edited after signing, or the file \
+                 has trailing spaces, blank end lines or CRLF)"
                     .into(),
             )
         })

@@ -164,8 +164,7 @@ fn sign_how(players: &[Player], side: &str) -> &'static str {
         .iter()
         .any(|p| p.side == side && crate::pbem::keys::is_openssh_key(&p.public_key));
     if openssh {
-        "`ssh-keygen -Y sign -f ~/.ssh/id_ed25519 -n dustmail-orders FILE`, then paste the \
-         ORDERS block and FILE.sig; docs/signing.md"
+        "`ssh-keygen -Y sign -n dustmail-orders -f KEY FILE`, docs/signing.md"
     } else {
         "`dustmail sign --key YOURKEY FILE`"
     }
