@@ -474,3 +474,60 @@ fn new_refuses_openssh_ecdsa_and_rsa_keys() {
         assert!(!home.game_dir("g").exists(), "{out}");
     }
 }
+
+// issue 17 item 1: an OpenSSH-signed block is found where a dustmail one is: in an HTML-only
+// body (one <div> per line, as webmail composes), in a text attachment, and in a
+// format=flowed body; each is accepted, and the same mail delivered again is not applied twice.
+#[test]
+fn ssh_signed_blocks_in_html_attachments_and_flowed_bodies_are_accepted() {
+    let t = table("ssh-intake");
+    let header = |from: &str, id: &str, ctype: &str| {
+        format!(
+            "From: {from}\r\nTo: {}\r\nSubject: orders\r\nMessage-ID: <{id}@p>\r\nMIME-Version: 1.0\r\nContent-Type: {ctype}\r\n\r\n",
+            dt::REFEREE
+        )
+    };
+    for (n, form) in ["html", "attachment", "flowed"].into_iter().enumerate() {
+        let (side, commands) = t.legal();
+        let g = InProc::open(&t.home).load(&t.id);
+        let seq = g.derived.last_seq.get(&side).copied().unwrap_or(0) + 1;
+        let (key, addr) = &t.keys[&side];
+        let text = dt::orders(&t.id, &side, seq, &commands);
+        let file = t.orders_file(&format!("{form}.txt"), &text);
+        let block = armored(&text, &sign_file(key, "dustmail-orders", &file));
+        let m = match form {
+            "html" => {
+                let divs: String = block
+                    .lines()
+                    .map(|l| match l {
+                        "" => "<div><br></div>".to_string(),
+                        l => format!("<div>{l}</div>"),
+                    })
+                    .collect();
+                header(addr, form, "text/html; charset=utf-8")
+                    + &format!("<html><body><p>My orders:</p>{divs}</body></html>")
+            }
+            "attachment" => {
+                header(addr, form, "multipart/mixed; boundary=\"b\"")
+                    + "--b\r\nContent-Type: text/plain\r\n\r\nOrders attached.\r\n--b\r\n"
+                    + "Content-Type: text/plain; name=\"orders.txt\"\r\n"
+                    + "Content-Disposition: attachment; filename=\"orders.txt\"\r\n\r\n"
+                    + &block.replace('\n', "\r\n")
+                    + "\r\n--b--\r\n"
+            }
+            _ => {
+                header(addr, form, "text/plain; charset=utf-8; format=flowed")
+                    + &format!("My orders:\r\n\r\n{}", block.replace('\n', "\r\n"))
+            }
+        };
+        let (new, _) = t.deliver(&format!("{n}.eml"), &m);
+        let subs = submissions(&new);
+        assert!(subs.len() == 1 && subs[0].accepted, "{form}: {new:?}");
+        assert!(subs[0].signature.starts_with("U1NIU0lH"), "{form}");
+        // Delivered again (a redelivery after a crash, say): not applied twice.
+        let digest = t.digest();
+        let (again, _) = t.deliver(&format!("{n}-again.eml"), &m);
+        assert!(submissions(&again).iter().all(|s| !s.accepted), "{form}: {again:?}");
+        assert_eq!(t.digest(), digest, "{form}: applied twice");
+    }
+}
