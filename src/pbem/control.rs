@@ -34,7 +34,7 @@ pub fn parse_player(arg: &str) -> Result<Player, String> {
         ));
     }
     crate::pbem::keys::parse_public_key(key).map_err(|e| {
-        format!("`{arg}`: the public key is not usable ({e}); copy the last line `dustmail keygen` printed")
+        format!("`{arg}`: the public key is not usable ({e}); copy the last line `dustmail keygen` printed, or the line of an OpenSSH ~/.ssh/id_ed25519.pub (quoted: it holds spaces)")
     })?;
     Ok(Player {
         side: side.to_string(),
