@@ -527,7 +527,164 @@ fn ssh_signed_blocks_in_html_attachments_and_flowed_bodies_are_accepted() {
         // Delivered again (a redelivery after a crash, say): not applied twice.
         let digest = t.digest();
         let (again, _) = t.deliver(&format!("{n}-again.eml"), &m);
-        assert!(submissions(&again).iter().all(|s| !s.accepted), "{form}: {again:?}");
+        assert!(
+            submissions(&again).iter().all(|s| !s.accepted),
+            "{form}: {again:?}"
+        );
         assert_eq!(t.digest(), digest, "{form}: applied twice");
     }
+}
+
+/// An SSHSIG blob made by hand (PROTOCOL.sshsig) with these fields, validly signed by `key`
+/// over `message`: the armor's base64.
+fn sshsig_b64(
+    key: &ed25519_dalek::SigningKey,
+    version: u32,
+    namespace: &str,
+    reserved: &[u8],
+    hash: &str,
+    message: &[u8],
+    trailing: &[u8],
+) -> String {
+    use ed25519_dalek::Signer;
+    use sha2::Digest;
+    fn string(out: &mut Vec<u8>, s: &[u8]) {
+        out.extend_from_slice(&(s.len() as u32).to_be_bytes());
+        out.extend_from_slice(s);
+    }
+    let h = match hash {
+        "sha256" => sha2::Sha256::digest(message).to_vec(),
+        _ => sha2::Sha512::digest(message).to_vec(),
+    };
+    let mut signed = b"SSHSIG".to_vec();
+    string(&mut signed, namespace.as_bytes());
+    string(&mut signed, reserved);
+    string(&mut signed, hash.as_bytes());
+    string(&mut signed, &h);
+    let mut pk = Vec::new();
+    string(&mut pk, b"ssh-ed25519");
+    string(&mut pk, key.verifying_key().as_bytes());
+    let mut sig = Vec::new();
+    string(&mut sig, b"ssh-ed25519");
+    string(&mut sig, &key.sign(&signed).to_bytes());
+    let mut blob = b"SSHSIG".to_vec();
+    blob.extend_from_slice(&version.to_be_bytes());
+    string(&mut blob, &pk);
+    string(&mut blob, namespace.as_bytes());
+    string(&mut blob, reserved);
+    string(&mut blob, hash.as_bytes());
+    string(&mut blob, &sig);
+    blob.extend_from_slice(trailing);
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(blob)
+}
+
+// issue 17 item 1: verification is strict: a blob validly signed but with a reserved field, a
+// hash other than sha512/sha256, a version other than 1 or bytes after the signature is refused;
+// the well-formed one (which the real `ssh-keygen -Y check-novalidate` also accepts, so the
+// format is OpenSSH's) verifies with sha512 and sha256, over the text with or without its final
+// newline.
+#[test]
+fn sshsig_verification_is_strict_and_matches_openssh() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = ed25519_dalek::SigningKey::from_bytes(&[42; 32]);
+    let vk = key.verifying_key();
+    let canonical = "game: g\nside: allies\nseq: 1\n\nactivate rangers\n  nothing";
+    let file_bytes = format!("{canonical}\n");
+    let ok = sshsig_b64(
+        &key,
+        1,
+        "dustmail-orders",
+        b"",
+        "sha512",
+        file_bytes.as_bytes(),
+        b"",
+    );
+    dustmail::crypto::verify(&vk, canonical, &ok).unwrap();
+    // OpenSSH reads the hand-made blob as its own.
+    let sig = dir.path().join("o.sig");
+    let armor: Vec<String> = ok
+        .as_bytes()
+        .chunks(70)
+        .map(|c| String::from_utf8(c.to_vec()).unwrap())
+        .collect();
+    std::fs::write(
+        &sig,
+        format!(
+            "-----BEGIN SSH SIGNATURE-----\n{}\n-----END SSH SIGNATURE-----\n",
+            armor.join("\n")
+        ),
+    )
+    .unwrap();
+    let msg = dir.path().join("o.txt");
+    std::fs::write(&msg, &file_bytes).unwrap();
+    let o = ssh_keygen()
+        .args(["-Y", "check-novalidate", "-n", "dustmail-orders", "-s"])
+        .arg(&sig)
+        .stdin(std::fs::File::open(&msg).unwrap())
+        .output()
+        .expect("ssh-keygen (openssh-client)");
+    assert!(o.status.success(), "{}", dt::text(&o));
+
+    for good in [
+        sshsig_b64(
+            &key,
+            1,
+            "dustmail-orders",
+            b"",
+            "sha256",
+            file_bytes.as_bytes(),
+            b"",
+        ),
+        sshsig_b64(
+            &key,
+            1,
+            "dustmail-orders",
+            b"",
+            "sha512",
+            canonical.as_bytes(),
+            b"",
+        ),
+    ] {
+        dustmail::crypto::verify(&vk, canonical, &good).unwrap();
+    }
+    let m = file_bytes.as_bytes();
+    for (bad, why) in [
+        (
+            sshsig_b64(&key, 1, "dustmail-orders", b"x", "sha512", m, b""),
+            "reserved field",
+        ),
+        (
+            sshsig_b64(&key, 1, "dustmail-orders", b"", "sha1", m, b""),
+            "hash algorithm `sha1`",
+        ),
+        (
+            sshsig_b64(&key, 2, "dustmail-orders", b"", "sha512", m, b""),
+            "version 2",
+        ),
+        (
+            sshsig_b64(&key, 1, "dustmail-orders", b"", "sha512", m, b"\0"),
+            "after the signature",
+        ),
+        (
+            sshsig_b64(&key, 1, "dustmail-order", b"", "sha512", m, b""),
+            "namespace `dustmail-order`",
+        ),
+        (
+            sshsig_b64(&key, 1, "dustmail-orders", b"", "sha512", b"seq: 2\n", b""),
+            "does not match the signed file",
+        ),
+    ] {
+        let e = dustmail::crypto::verify(&vk, canonical, &bad)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(why), "{why}: {e}");
+    }
+    // Another key's signature names the key that signed.
+    let other = ed25519_dalek::SigningKey::from_bytes(&[7; 32]);
+    let theirs = sshsig_b64(&other, 1, "dustmail-orders", b"", "sha512", m, b"");
+    let e = dustmail::crypto::verify(&vk, canonical, &theirs)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("signed with the OpenSSH key SHA256:"), "{e}");
 }
