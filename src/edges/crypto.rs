@@ -175,6 +175,7 @@ pub fn verify(key: &VerifyingKey, canonical: &str, signature_b64: &str) -> Resul
     match B64.decode(&compact) {
         Ok(raw) if crate::edges::sshsig::is_sshsig(&raw) => {
             crate::edges::sshsig::verify(key, &canonical_text(canonical), &raw)
+                .map_err(|e| VerifyError(e.0))
         }
         _ => verify_text(key, &canonical_text(canonical), signature_b64),
     }

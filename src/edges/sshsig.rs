@@ -19,7 +19,6 @@
 //! The message is the §4 canonical text followed by one `\n` (a file an editor saved), or the
 //! canonical text alone (a file written without a final newline): both name the same orders.
 
-use crate::crypto::VerifyError;
 use crate::pbem::keys::{ssh_ed25519_blob, OPENSSH_ED25519};
 use ed25519_dalek::{Signature, VerifyingKey};
 use sha2::{Digest, Sha256, Sha512};
@@ -30,6 +29,12 @@ pub const SSH_SIG_END: &str = "-----END SSH SIGNATURE-----";
 /// files) cannot be replayed as orders.
 pub const NAMESPACE: &str = "dustmail-orders";
 const MAGIC: &[u8] = b"SSHSIG";
+
+/// Why an OpenSSH signature was refused: a sentence for the player (src/edges/crypto.rs makes
+/// it a `VerifyError`; this module does not import crypto, which imports it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct VerifyError(pub String);
 
 /// Whether decoded signature bytes are an SSHSIG blob (rather than a raw 64-byte signature).
 pub fn is_sshsig(raw: &[u8]) -> bool {
