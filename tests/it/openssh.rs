@@ -688,3 +688,37 @@ fn sshsig_verification_is_strict_and_matches_openssh() {
         .to_string();
     assert!(e.contains("signed with the OpenSSH key SHA256:"), "{e}");
 }
+
+// issue 17 item 1: `control GAME replace-key SIDE=ADDRESS:ssh-ed25519 AAAA… comment` gives a
+// side a new OpenSSH key: orders signed with it are accepted, with the old one refused, and the
+// game replays.
+#[test]
+fn replace_key_takes_an_openssh_key_line() {
+    let t = table("ssh-replace");
+    let (side, commands) = t.legal();
+    let (old_key, _) = t.keys[&side].clone();
+    let (new_key, new_pub) = keygen(&t.work, "ann-new", "ed25519");
+    let o = dt::dustmail(
+        &t.home.root,
+        &[
+            "control",
+            &t.id,
+            "replace-key",
+            &format!("{side}={ANN}:{new_pub}"),
+            "--now",
+            dt::NOW,
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    InProc::open(&t.home).run(dt::NOW);
+    let text = dt::orders(&t.id, &side, 1, &commands);
+    let file = t.orders_file("replace.txt", &text);
+    let stale = armored(&text, &sign_file(&old_key, "dustmail-orders", &file));
+    refused(&t, "old-key", &stale, &["not the key registered"]);
+    let fresh = armored(&text, &sign_file(&new_key, "dustmail-orders", &file));
+    let (new, _) = t.deliver("new-key.eml", &mail(ANN, "new-key@p", &fresh));
+    let subs = submissions(&new);
+    assert!(subs.len() == 1 && subs[0].accepted, "{new:?}");
+    let replay = dt::dustmail(&t.home.root, &["replay", &t.id]);
+    assert_eq!(replay.status.code(), Some(0), "{}", dt::text(&replay));
+}
