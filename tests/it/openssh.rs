@@ -722,3 +722,37 @@ fn replace_key_takes_an_openssh_key_line() {
     let replay = dt::dustmail(&t.home.root, &["replay", &t.id]);
     assert_eq!(replay.status.code(), Some(0), "{}", dt::text(&replay));
 }
+
+// issue 17 item 1: one key in its two spellings (`ed25519:…` and `ssh-ed25519 AAAA…`) is one
+// key: two players cannot share it.
+#[test]
+fn new_refuses_one_key_registered_in_both_forms() {
+    use base64::Engine;
+    let dir = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&dir.path().join("home"), "file");
+    let key = ed25519_dalek::SigningKey::from_bytes(&[9; 32]).verifying_key();
+    let plain = dustmail::crypto::public_key_text(&key);
+    let blob = dustmail::pbem::keys::ssh_ed25519_blob(&key);
+    let ssh = format!(
+        "ssh-ed25519 {} same@host",
+        base64::engine::general_purpose::STANDARD.encode(blob)
+    );
+    let o = dt::dustmail(
+        &home.root,
+        &[
+            "new",
+            "--scenario",
+            "skirmish",
+            "--id",
+            "g",
+            "--player",
+            &format!("allies={ANN}:{plain}"),
+            "--player",
+            &format!("axis={BOB}:{ssh}"),
+        ],
+    );
+    let out = dt::text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(out.contains("a key of their own"), "{out}");
+    assert!(!home.game_dir("g").exists(), "{out}");
+}
