@@ -53,7 +53,21 @@ ensure_chromium() {
     apt_install chromium chromium-driver
 }
 
+# Orders signed with OpenSSH (tests/it/openssh.rs) are made by the real ssh-keygen.
+ensure_ssh_keygen() {
+    if command -v ssh-keygen >/dev/null 2>&1; then
+        return 0
+    fi
+    echo "scripts/test.sh: installing openssh-client (ssh-keygen)" >&2
+    apt_install openssh-client
+    command -v ssh-keygen >/dev/null 2>&1 || {
+        echo "scripts/test.sh: ssh-keygen still not found after installing openssh-client" >&2
+        exit 1
+    }
+}
+
 ensure_aiosmtpd
+ensure_ssh_keygen
 if [ "${DUSTMAIL_BROWSER_TESTS:-1}" != "0" ]; then
     ensure_chromium
 fi

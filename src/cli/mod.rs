@@ -77,7 +77,8 @@ pub enum Command {
         /// file of your own (docs/scenarios.md).
         #[arg(long)]
         scenario: String,
-        /// A player: SIDE=ADDRESS:PUBKEY (PUBKEY as printed by keygen). Repeat a side for a
+        /// A player: SIDE=ADDRESS:PUBKEY (PUBKEY as printed by keygen, or the quoted line of an
+        /// OpenSSH ed25519 .pub file: "SIDE=ADDRESS:ssh-ed25519 AAAA…"). Repeat a side for a
         /// team: its units are then divided by the scenario's `player` fields and --assign.
         #[arg(long = "player", required = true)]
         players: Vec<String>,

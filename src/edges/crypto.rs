@@ -165,8 +165,20 @@ pub fn sign_block(key: &SigningKey, orders_text: &str) -> String {
 
 /// Strict ed25519 verification of `canonical` (canonicalised again, which changes nothing for a
 /// text already canonical) against a base64 signature.
+/// A signature that decodes to an SSHSIG blob (the armor of `ssh-keygen -Y sign`, docs/signing.md)
+/// is verified as one (src/edges/sshsig.rs).
 pub fn verify(key: &VerifyingKey, canonical: &str, signature_b64: &str) -> Result<(), VerifyError> {
-    verify_text(key, &canonical_text(canonical), signature_b64)
+    let compact: String = signature_b64
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    match B64.decode(&compact) {
+        Ok(raw) if crate::edges::sshsig::is_sshsig(&raw) => {
+            crate::edges::sshsig::verify(key, &canonical_text(canonical), &raw)
+                .map_err(|e| VerifyError(e.0))
+        }
+        _ => verify_text(key, &canonical_text(canonical), signature_b64),
+    }
 }
 
 /// Strict ed25519 verification of exactly these bytes (ledger-head lines signed by

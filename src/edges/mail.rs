@@ -14,6 +14,7 @@
 //! marker, so blocks inside quoted replies are ignored.
 
 use crate::crypto::{canonical_text, ORDERS_BEGIN, ORDERS_END, SIG_BEGIN, SIG_END};
+use crate::edges::sshsig::{SSH_SIG_BEGIN, SSH_SIG_END};
 use crate::game::Line;
 use mail_parser::{MessageParser, MimeHeaders, PartType};
 use sha2::{Digest, Sha256};
@@ -358,16 +359,22 @@ impl Found {
             let k = (j + 1..lines.len())
                 .find(|&k| !lines.get(k).is_some_and(|l| l.trim().is_empty()))
                 .unwrap_or(lines.len());
-            if !at(k, SIG_BEGIN) {
+            // The signature of `dustmail sign`, or the armor of `ssh-keygen -Y sign`.
+            let sig_end = if at(k, SIG_BEGIN) {
+                SIG_END
+            } else if at(k, SSH_SIG_BEGIN) {
+                SSH_SIG_END
+            } else {
                 self.problem(format!(
-                    "an ORDERS block is not followed by a `{SIG_BEGIN}` block: {paste}"
+                    "an ORDERS block is not followed by a `{SIG_BEGIN}` block (or the \
+                     `{SSH_SIG_BEGIN}` block of `ssh-keygen -Y sign`): {paste}"
                 ));
                 i = j + 1;
                 continue;
-            }
-            let Some(m) = find_end(k + 1, SIG_END) else {
+            };
+            let Some(m) = find_end(k + 1, sig_end) else {
                 self.problem(format!(
-                    "a SIGNATURE block has no `{SIG_END}` line: {paste}"
+                    "a SIGNATURE block has no `{sig_end}` line: {paste}"
                 ));
                 i = k + 1;
                 continue;

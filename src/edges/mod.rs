@@ -9,3 +9,4 @@ pub mod lock;
 pub mod mail;
 pub mod outbox;
 pub mod report;
+pub mod sshsig;

@@ -34,12 +34,12 @@ pub fn parse_player(arg: &str) -> Result<Player, String> {
         ));
     }
     crate::pbem::keys::parse_public_key(key).map_err(|e| {
-        format!("`{arg}`: the public key is not usable ({e}); copy the last line `dustmail keygen` printed")
+        format!("`{arg}`: the public key is not usable ({e}); copy the last line `dustmail keygen` printed, or the line of an OpenSSH ~/.ssh/id_ed25519.pub (quoted: it holds spaces)")
     })?;
     Ok(Player {
         side: side.to_string(),
         address: address.to_string(),
-        public_key: key.to_string(),
+        public_key: crate::pbem::keys::registered_form(key),
     })
 }
 
@@ -63,6 +63,10 @@ pub fn parse_control(text: &str) -> Result<ControlAction, String> {
         },
         ("replace-key", [_, p]) => {
             parse_player(p).map(|player| ControlAction::ReplaceKey { player })
+        }
+        // An OpenSSH key has a space in it: `replace-key SIDE=ADDRESS:ssh-ed25519 AAAA… [comment]`.
+        ("replace-key", [_, p, b64, ..]) if p.ends_with(":ssh-ed25519") => {
+            parse_player(&format!("{p} {b64}")).map(|player| ControlAction::ReplaceKey { player })
         }
         ("observe", [_, a]) if a.contains('@') => Ok(ControlAction::Observe {
             address: a.to_string(),
@@ -195,7 +199,9 @@ pub(crate) fn apply_control<S>(
                 },
             };
             if d.players.iter().enumerate().any(|(i, p)| {
-                i != target && (p.public_key == player.public_key || p.address == player.address)
+                i != target
+                    && (crate::pbem::keys::same_key(&p.public_key, &player.public_key)
+                        || p.address == player.address)
             }) {
                 return control_refusal(
                     "another player of this game already has that key or address",

@@ -109,7 +109,7 @@ pub(crate) fn check_block<S>(
                 .unwrap_or_else(|| {
                     (
                         String::new(),
-                        "sign the text with the secret key you registered (`dustmail sign --key YOURKEY FILE`) and do not edit it after signing".into(),
+                        format!("sign the text with the secret key you registered ({}) and do not edit it after signing", sign_how(players, &body.side)),
                     )
                 });
             return Err(Refusal::new(
@@ -158,6 +158,18 @@ pub(crate) fn check_block<S>(
     Ok(signer)
 }
 
+/// What a player of `side` types to sign: OpenSSH keys sign with `ssh-keygen -Y sign`.
+fn sign_how(players: &[Player], side: &str) -> &'static str {
+    let openssh = players
+        .iter()
+        .any(|p| p.side == side && crate::pbem::keys::is_openssh_key(&p.public_key));
+    if openssh {
+        "`ssh-keygen -Y sign -n dustmail-orders -f KEY FILE`, docs/signing.md"
+    } else {
+        "`dustmail sign --key YOURKEY FILE`"
+    }
+}
+
 /// Signed lines at least this long were likely wrapped by a mail client on the way (most wrap
 /// near 72 characters, so the first piece of a wrapped line is about this long or longer).
 pub const WRAP_HINT_CHARS: usize = 60;
@@ -182,7 +194,8 @@ fn signature_hint(
             format!(": it verifies with side {}'s registered key", other.side),
             format!(
                 "if you play side {o}, write `side: {o}`; otherwise sign with your own key \
-                 (`dustmail sign --key YOURKEY FILE`)",
+                 ({})",
+                sign_how(players, &body.side),
                 o = other.side
             ),
         ));

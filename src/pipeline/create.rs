@@ -65,10 +65,9 @@ pub fn create_team_game(
         )));
     }
     for (i, p) in new.players.iter().enumerate() {
-        if new.players[..i]
-            .iter()
-            .any(|q| q.address == p.address || q.public_key == p.public_key)
-        {
+        if new.players[..i].iter().any(|q| {
+            q.address == p.address || crate::pbem::keys::same_key(&q.public_key, &p.public_key)
+        }) {
             return Err(RefereeError::Usage(format!(
                 "--player {}={}: every player needs an address and a key of their own",
                 p.side, p.address
@@ -138,7 +137,9 @@ pub fn create_team_game(
             json!({
                 "game": id, "game_name": game.name(), "ruleset": loaded.created.ruleset,
                 "scenario": loaded.created.setup.scenario_name, "side": p.side,
-                "players": loaded.created.players, "commitment": loaded.created.commitment,
+                "players": players_shown(&loaded.created.players),
+                "ssh_key": crate::pbem::keys::is_openssh_key(&p.public_key),
+                "commitment": loaded.created.commitment,
                 "hidden_commitment": loaded.created.hidden_commitment,
                 "max_rounds": loaded.created.max_rounds,
                 "deadline_hours": loaded.created.deadline_hours,
@@ -169,4 +170,18 @@ pub fn create_team_game(
         )?;
     }
     Ok(id)
+}
+
+/// The players for the welcome mail: an OpenSSH key is also shown by its fingerprint
+/// (`key_shown`), which fits a 72-character line where the key itself does not.
+fn players_shown(players: &[Player]) -> serde_json::Value {
+    let mut v = json!(players);
+    if let Some(items) = v.as_array_mut() {
+        for (item, p) in items.iter_mut().zip(players) {
+            if let Some(shown) = crate::edges::sshsig::key_shown(&p.public_key) {
+                item["key_shown"] = json!(shown);
+            }
+        }
+    }
+    v
 }

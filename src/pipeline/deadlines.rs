@@ -166,6 +166,7 @@ pub(crate) fn deadlines(
                                "decision": a.decision, "deadline": due.to_rfc3339(),
                                "grace_hours": g.created.grace_hours,
                                "next_seq": next_seq(&g.derived, &player_key(&players, p)),
+                               "ssh_key": crate::pbem::keys::is_openssh_key(&p.public_key),
                                "template": g.game.orders_template(&g.derived.state, &a.side)}),
                         g,
                         &a.side,

@@ -343,6 +343,7 @@ pub(crate) fn step_mails(
             standing: g.game.standing(&view, side),
         });
         report::mark_dice(&mut v, g.game, &view);
+        v["ssh_key"] = json!(crate::pbem::keys::is_openssh_key(&p.public_key));
         // Each decision with the players who make it and its side's own deadline (absence and
         // pause move one side's deadline only).
         if let Some(items) = v["awaiting"].as_array_mut() {

@@ -35,6 +35,7 @@ mod ledger;
 mod mail_clients;
 mod mail_crates;
 mod mail_intake;
+mod openssh;
 mod orders;
 mod outbox;
 mod outbox_smtp;
