@@ -5,7 +5,7 @@ use crate::config::{Config, Home};
 use crate::game::NewRequest;
 use crate::ledger::{self, Event, Player};
 use crate::outbox::Outbox;
-use crate::pipeline::{self as referee, Ctx, Edges, NewGame, RefereeError};
+use crate::pipeline::{self as referee, Ctx, DiceMode, Edges, NewGame, RefereeError};
 use crate::registry::Registry;
 use crate::report::Templates;
 use chrono::{DateTime, Utc};
@@ -876,8 +876,10 @@ fn replay(
 ) -> Result<(), Failure> {
     check_game(home, game)?;
     let kind = referee::game_of(games, home, game)?;
-    let progress = output::Progress::start(output, "replaying");
-    let sum = referee::replay_game(kind, &Edges::real(), home, game)?;
+    let mut progress = output::Progress::start(output, "replaying");
+    let mut step = |n, total| progress.step(n, total);
+    let sum =
+        crate::pbem::store::replay_game_observed(kind, &Edges::real(), home, game, &mut step)?;
     progress.done();
     if let Some(file) = html {
         let config = Config::load(home).map_err(|e| usage(e.to_string()))?;
@@ -924,7 +926,10 @@ fn audit(
     })?;
     let edges = Edges::real();
     let mut progress = output::Progress::start(output, "auditing");
-    let sum = output::audit_observed(game, &edges, &name, &data, &entries, &mut progress)?;
+    let mut step = |n, total| progress.step(n, total);
+    let mode = DiceMode::Recorded;
+    let (_, _, sum) =
+        crate::pbem::replay::replay_bytes_observed(game, &edges, &name, &data, mode, &mut step)?;
     progress.done();
     if let (Some(h), Some(s)) = (head, sig) {
         referee::check_head(&edges, created, &data, h, s)?;

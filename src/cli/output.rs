@@ -5,10 +5,9 @@
 
 use super::{Failure, OutputArgs};
 use crate::edges::outbox::DeliveryReport;
-use crate::ledger::Entry;
 use crate::pipeline::ReplaySummary;
-use crate::pipeline::{DiceMode, Edges, RefereeError, RunSummary};
-use crate::registry::{AnyGame, Registry};
+use crate::pipeline::RunSummary;
+use crate::registry::Registry;
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -201,27 +200,4 @@ impl Progress {
             let _ = e.flush();
         }
     }
-}
-
-/// `audit`'s replay ([`crate::pipeline::replay_bytes`] with the recorded dice), showing
-/// progress line by line.
-pub(super) fn audit_observed(
-    game: &dyn AnyGame,
-    edges: &Edges,
-    name: &str,
-    data: &[u8],
-    entries: &[Entry],
-    progress: &mut Progress,
-) -> Result<ReplaySummary, RefereeError> {
-    crate::audit::check_line_signatures(edges, name, data, entries)?;
-    let total = entries.len();
-    let (_, _, sum) = crate::pbem::replay::replay_observed(
-        game,
-        edges,
-        name,
-        entries,
-        DiceMode::Recorded,
-        &mut |n, _| progress.step(n, total),
-    )?;
-    Ok(sum)
 }
