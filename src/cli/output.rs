@@ -183,7 +183,7 @@ impl Progress {
     /// `n` of `total` lines done; redrawn about a hundred times in all, whatever the length.
     pub(super) fn step(&mut self, n: usize, total: usize) {
         let every = (total / 100).max(1);
-        if !self.on || (n % every != 0 && n != total) {
+        if !self.on || (!n.is_multiple_of(every) && n != total) {
             return;
         }
         self.shown = true;

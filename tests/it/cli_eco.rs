@@ -65,11 +65,7 @@ fn json(o: &Output) -> Value {
 fn demo_home() -> (tempfile::TempDir, std::path::PathBuf) {
     let d = tempfile::tempdir().unwrap();
     let home = d.path().join("home");
-    ok(bin()
-        .args(["demo", "--home"])
-        .arg(&home)
-        .output()
-        .unwrap());
+    ok(bin().args(["demo", "--home"]).arg(&home).output().unwrap());
     (d, home)
 }
 
@@ -121,7 +117,10 @@ fn manpage_is_roff_with_every_command() {
 fn version_lists_the_ledger_formats() {
     let o = ok(run(&["--version"]));
     let s = stdout(&o);
-    assert!(s.starts_with(&format!("dustmail {}", env!("CARGO_PKG_VERSION"))), "{s}");
+    assert!(
+        s.starts_with(&format!("dustmail {}", env!("CARGO_PKG_VERSION"))),
+        "{s}"
+    );
     assert!(s.contains("dice v1") && s.contains("v2"), "{s}");
     assert!(s.contains("dustmail/ledger-line/v2"), "{s}");
     assert!(s.contains("dust-tactics: rules revisions 0 to"), "{s}");
@@ -137,7 +136,13 @@ fn help_hides_now_and_seed() {
     }
     let d = tempfile::tempdir().unwrap();
     let home = d.path().join("home");
-    ok(run(&["--home", p(&home), "init", "--referee", "ref@example.org"]));
+    ok(run(&[
+        "--home",
+        p(&home),
+        "init",
+        "--referee",
+        "ref@example.org",
+    ]));
     let o = ok(run(&[
         "--home",
         p(&home),
@@ -168,7 +173,13 @@ fn home_only_where_it_means_something() {
     }
     // After the command, before it, and from the environment.
     let after = d.path().join("after");
-    ok(run(&["init", "--home", p(&after), "--referee", "r@example.org"]));
+    ok(run(&[
+        "init",
+        "--home",
+        p(&after),
+        "--referee",
+        "r@example.org",
+    ]));
     assert!(after.join("config.toml").is_file());
     let env_home = d.path().join("env");
     ok(bin()
@@ -282,7 +293,11 @@ fn json_and_quiet_output_for_scripts() {
 fn progress_only_on_a_terminal() {
     let (_d, home) = demo_home();
     let o = ok(run(&["--home", p(&home), "replay", "g-demo"]));
-    assert!(!String::from_utf8_lossy(&o.stderr).contains("line"), "{}", show(&o));
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("line"),
+        "{}",
+        show(&o)
+    );
     let script = Path::new("/usr/bin/script");
     assert!(
         script.exists(),
@@ -307,7 +322,10 @@ fn progress_only_on_a_terminal() {
             .unwrap();
         let s = String::from_utf8_lossy(&o.stdout);
         assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-        assert!(s.contains(": line 1 of "), "no progress on a terminal:\n{s}");
+        assert!(
+            s.contains(": line 1 of "),
+            "no progress on a terminal:\n{s}"
+        );
         assert!(s.contains("ok: "), "{s}");
     }
 }
@@ -408,7 +426,10 @@ fn systemd_units_verify() {
     let tim = ini_keys(&timer, "Timer");
     assert_eq!(get(&tim, "Unit"), "dustmail.service");
     assert!(!get(&tim, "OnCalendar").is_empty());
-    assert_eq!(get(&ini_keys(&timer, "Install"), "WantedBy"), "timers.target");
+    assert_eq!(
+        get(&ini_keys(&timer, "Install"), "WantedBy"),
+        "timers.target"
+    );
 
     let Ok(analyze) = which("systemd-analyze") else {
         eprintln!("systemd-analyze is not installed: the units were checked as INI files only");
