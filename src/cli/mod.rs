@@ -43,7 +43,7 @@ const DEMO_MARKER: &str = ".dustmail-demo";
 )]
 pub struct Cli {
     /// The referee's home directory, for the commands that use one (default: $DUSTMAIL_HOME,
-    /// else ./dustmail-home). keygen, sign, audit, completions and manpage use none.
+    /// else ./dustmail-home). keygen, sign, audit, games, completions and manpage use none.
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
     #[command(subcommand)]

@@ -153,12 +153,12 @@ fn help_hides_now_and_seed() {
     assert!(stdout(&o).contains("mails 0"), "{}", show(&o));
 }
 
-/// issue 17 item 4: keygen, sign, audit, completions and manpage neither list nor take
+/// issue 17 item 4: keygen, sign, audit, games, completions and manpage neither list nor take
 /// `--home`; the commands with a home take it before or after the command, or from
 /// DUSTMAIL_HOME (DESIGN §3).
 #[test]
 fn home_only_where_it_means_something() {
-    for cmd in ["keygen", "sign", "audit", "completions", "manpage"] {
+    for cmd in ["keygen", "sign", "audit", "games", "completions", "manpage"] {
         let s = stdout(&ok(run(&[cmd, "--help"])));
         assert!(!s.contains("--home"), "{cmd} --help offers --home:\n{s}");
     }
