@@ -166,6 +166,11 @@ Examples:
   dustmail audit log.jsonl
   dustmail audit log.jsonl --head 'GAME SEQ HASH' --sig SIGNATURE     (from a referee mail's Ledger-Head lines)";
 
+pub(super) const GAMES_EXAMPLES: &str = "\
+Examples:
+  dustmail games
+  dustmail games --json     (each game's catalog and rules revision)";
+
 pub(super) const DEMO_EXAMPLES: &str = "\
 Example:
   dustmail demo --home /tmp/dustmail-demo     (then run the commands it prints)";

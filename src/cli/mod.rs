@@ -222,6 +222,7 @@ pub enum Command {
         sig: Option<String>,
     },
     /// List the games and rulesets this build referees, with their scenarios.
+    #[command(after_help = eco::GAMES_EXAMPLES)]
     Games {
         #[command(flatten)]
         output: OutputArgs,
