@@ -85,6 +85,10 @@ cargo test --no-fail-fast --doc || failed=1
 # Test targets only: the benches (harness = false) are programs for `cargo bench`;
 # clippy above has compiled them.
 cargo test --no-fail-fast --lib --bins --tests || failed=1
+# The man pages, the shell completions and the Debian package, from the debug binary the tests
+# built (installs cargo-deb the first time: about 2 minutes; then about 20 seconds). A release
+# package: `bash packaging/build-deb.sh`.
+bash packaging/build-deb.sh --profile dev || failed=1
 if [ "$failed" -ne 0 ]; then
     echo "scripts/test.sh: some tests failed (see above)" >&2
     exit 1

@@ -1,7 +1,9 @@
 //! The command line's games: the registry this binary fills (DESIGN §2: the one place that
 //! names the games), `dustmail games`, team assignments and `dustmail demo`.
 
-use super::{init, new_game, parse_now, run_once, usage, Failure, NewArgs, DEMO_MARKER};
+use super::{
+    init, new_game, parse_now, run_once, usage, Failure, NewArgs, OutputArgs, DEMO_MARKER,
+};
 use crate::config::Home;
 use crate::game::TeamUnit;
 use crate::ledger::Player;
@@ -209,6 +211,7 @@ pub fn demo(
     new_game(
         games,
         home,
+        OutputArgs::default(),
         NewArgs {
             game: game_name,
             scenario: &scenario.name,
@@ -272,8 +275,14 @@ pub fn demo(
     outln!("player keys:     {root}/demo-keys/");
     outln!("mails received:  {root}/maildir/cur/");
     outln!("mails sent:      {root}/sent/");
-    outln!("try: dustmail --home {root} show {id}");
-    outln!("     dustmail --home {root} replay {id}");
-    outln!("     dustmail audit {root}/games/{id}/log.jsonl");
+    // Commands that work as printed: this very binary (by its name only when the PATH finds
+    // it) and the home by its absolute path, so they work from any directory.
+    let bin = super::eco::invocation();
+    let abs = std::fs::canonicalize(&home.root).unwrap_or_else(|_| home.root.clone());
+    let h = super::eco::shell_word(&abs.display().to_string());
+    let log = super::eco::shell_word(&format!("{}/games/{id}/log.jsonl", abs.display()));
+    outln!("try: {bin} --home {h} show {id}");
+    outln!("     {bin} --home {h} replay {id}");
+    outln!("     {bin} audit {log}");
     Ok(())
 }

@@ -26,7 +26,9 @@ macro_rules! out {
     }};
 }
 
+mod eco;
 mod games;
+mod output;
 pub use games::{registry, team_assignments};
 
 /// The file that marks a home made by `dustmail demo` (safe for the next demo to replace).
@@ -36,25 +38,46 @@ const DEMO_MARKER: &str = ".dustmail-demo";
 #[command(
     name = "dustmail",
     version,
-    about = "A referee for the Dust games played by email (`dustmail games` lists them): signed orders, auditable dice, a hash-chained ledger."
+    about = "A referee for the Dust games played by email (`dustmail games` lists them): signed orders, auditable dice, a hash-chained ledger.",
+    after_help = eco::EXAMPLES
 )]
 pub struct Cli {
-    /// The referee's home directory.
-    #[arg(
-        long,
-        global = true,
-        env = "DUSTMAIL_HOME",
-        default_value = "./dustmail-home"
-    )]
-    pub home: PathBuf,
+    /// The referee's home directory, for the commands that use one (default: $DUSTMAIL_HOME,
+    /// else ./dustmail-home). keygen, sign, audit, games, completions and manpage use none.
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// `--home` where a home means something (DESIGN §3: before the command, or after it).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct HomeArg {
+    /// The referee's home directory (default: $DUSTMAIL_HOME, else ./dustmail-home).
+    #[arg(long = "home", value_name = "DIR")]
+    pub home: Option<PathBuf>,
+}
+
+/// `--quiet` and `--json`, on the commands scripts call (DESIGN §3 exit codes either way).
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct OutputArgs {
+    /// Print only what a script needs on stdout (`new`: the game id; others: nothing); the exit
+    /// status tells the outcome, and errors still go to stderr.
+    #[arg(long, short = 'q', conflicts_with = "json")]
+    pub quiet: bool,
+    /// Print one JSON document on stdout instead of text; on failure it is
+    /// {"error": MESSAGE, "exit": STATUS}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Create a home: config.toml, the referee's signing key, maildir/, outbox/, sent/, rejected/, games/.
+    #[command(after_help = eco::INIT_EXAMPLES)]
     Init {
+        #[command(flatten)]
+        home: HomeArg,
         /// The referee's own mail address (From: of every mail it sends).
         #[arg(long)]
         referee: String,
@@ -63,13 +86,19 @@ pub enum Command {
         transport: String,
     },
     /// Write a player's secret key (mode 0600) and print the public key as the last line.
+    #[command(after_help = eco::KEYGEN_EXAMPLES)]
     Keygen {
         /// Where to write the secret key (must not exist).
         #[arg(long)]
         out: PathBuf,
     },
     /// Create a game, queue a welcome mail per player, print the game id as the last line.
+    #[command(after_help = eco::NEW_EXAMPLES)]
     New {
+        #[command(flatten)]
+        home: HomeArg,
+        #[command(flatten)]
+        output: OutputArgs,
         /// The game (`dustmail games` lists them).
         #[arg(long, default_value = games::DEFAULT_GAME)]
         game: String,
@@ -90,7 +119,7 @@ pub enum Command {
         #[arg(long)]
         ruleset: Option<String>,
         /// The 32-byte seed secret as 64 hex digits (tests and demos only; default: from the OS).
-        #[arg(long)]
+        #[arg(long, hide = true)]
         seed: Option<String>,
         /// Game id (default g- and 8 hex digits of the seed commitment).
         #[arg(long)]
@@ -99,10 +128,11 @@ pub enum Command {
         #[arg(long)]
         cards: Option<PathBuf>,
         /// Creation time (RFC 3339), for tests.
-        #[arg(long)]
+        #[arg(long, hide = true)]
         now: Option<String>,
     },
     /// Print the signed block for orders read from FILE (or stdin), ready to paste into a mail.
+    #[command(after_help = eco::SIGN_EXAMPLES)]
     Sign {
         /// The player's secret key file.
         #[arg(long)]
@@ -111,15 +141,20 @@ pub enum Command {
         file: Option<PathBuf>,
     },
     /// Process every mail in maildir/new, handle deadlines, deliver the outbox.
+    #[command(after_help = eco::RUN_EXAMPLES)]
     Run {
+        #[command(flatten)]
+        home: HomeArg,
+        #[command(flatten)]
+        output: OutputArgs,
         /// Process once and exit (the default).
         #[arg(long, conflicts_with = "watch")]
         once: bool,
         /// Keep running, processing every 60 seconds.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "json")]
         watch: bool,
         /// Fix the clock (RFC 3339), for tests.
-        #[arg(long)]
+        #[arg(long, hide = true)]
         now: Option<String>,
         /// Read mail from this Maildir instead of <home>/maildir.
         #[arg(long)]
@@ -130,8 +165,14 @@ pub enum Command {
         strict: bool,
     },
     /// Render the current state of a game.
+    #[command(after_help = eco::SHOW_EXAMPLES)]
     Show {
+        #[command(flatten)]
+        home: HomeArg,
+        /// The game id (as printed by `new`; games/ in the home lists them).
         game: String,
+        /// text and html: the report a player would get; json: units, round and who is
+        /// awaited; png: the board picture.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
         /// Show what this side may see.
@@ -140,17 +181,27 @@ pub enum Command {
     },
     /// Referee control of a game: pause, resume, extend HOURS, replace-key SIDE=ADDRESS:PUBKEY,
     /// observe ADDRESS, unobserve ADDRESS. Recorded in the ledger; every player is told.
+    #[command(after_help = eco::CONTROL_EXAMPLES)]
     Control {
+        #[command(flatten)]
+        home: HomeArg,
+        /// The game id.
         game: String,
         /// The command and its argument, e.g. `extend 24`.
         #[arg(required = true, num_args = 1..)]
         command: Vec<String>,
         /// Fix the clock (RFC 3339), for tests.
-        #[arg(long)]
+        #[arg(long, hide = true)]
         now: Option<String>,
     },
     /// Re-derive a whole game from its log and check everything; exit 1 on the first mismatch.
+    #[command(after_help = eco::REPLAY_EXAMPLES)]
     Replay {
+        #[command(flatten)]
+        home: HomeArg,
+        #[command(flatten)]
+        output: OutputArgs,
+        /// The game id.
         game: String,
         /// Also write a self-contained HTML page stepping through the game (board and dice at
         /// every step).
@@ -158,7 +209,11 @@ pub enum Command {
         html: Option<PathBuf>,
     },
     /// Check a published log file without a home; exit 1 on the first mismatch.
+    #[command(after_help = eco::AUDIT_EXAMPLES)]
     Audit {
+        #[command(flatten)]
+        output: OutputArgs,
+        /// The published ledger (a game's log.jsonl, e.g. from its end mail).
         logfile: PathBuf,
         /// A `Ledger-Head: GAME SEQ HASH` line from a referee mail, checked against the log.
         #[arg(long, requires = "sig")]
@@ -168,10 +223,17 @@ pub enum Command {
         sig: Option<String>,
     },
     /// List the games and rulesets this build referees, with their scenarios.
-    Games,
+    #[command(after_help = eco::GAMES_EXAMPLES)]
+    Games {
+        #[command(flatten)]
+        output: OutputArgs,
+    },
     /// Play a complete sample game between local players through the real pipeline (signed
     /// mails into the Maildir, run, reports out) in a fresh --home, and print where everything is.
+    #[command(after_help = eco::DEMO_EXAMPLES)]
     Demo {
+        #[command(flatten)]
+        home: HomeArg,
         /// The game (`dustmail games` lists them).
         #[arg(long, default_value = games::DEFAULT_GAME)]
         game: String,
@@ -179,13 +241,45 @@ pub enum Command {
         #[arg(long)]
         ruleset: Option<String>,
     },
+    /// Print a shell completion script (install it where your shell looks: see the README).
+    #[command(after_help = eco::COMPLETIONS_EXAMPLES)]
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) of dustmail, or write one page per command into a directory.
+    #[command(after_help = eco::MANPAGE_EXAMPLES)]
+    Manpage {
+        /// Write dustmail.1 and dustmail-COMMAND.1 for every command into DIR instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+}
+
+impl Command {
+    /// Its `--quiet`/`--json` (none: text).
+    pub fn output(&self) -> OutputArgs {
+        match self {
+            Command::New { output, .. }
+            | Command::Run { output, .. }
+            | Command::Replay { output, .. }
+            | Command::Audit { output, .. }
+            | Command::Games { output } => *output,
+            _ => OutputArgs::default(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// The report as plain text.
     Text,
+    /// The JSON view: units, round, who is awaited.
     Json,
+    /// The report as an HTML page, board picture inline.
     Html,
+    /// The board picture (PNG bytes).
     Png,
 }
 
@@ -214,7 +308,8 @@ impl From<RefereeError> for Failure {
 
 /// Parses the arguments, runs the command, prints errors; returns the exit status.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    let games = registry();
+    let cli = match eco::parse(&games, std::env::args_os()) {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -222,10 +317,14 @@ pub fn main() -> i32 {
             return code;
         }
     };
-    match dispatch(cli) {
+    let json = cli.command.output().json;
+    match dispatch_with(&games, cli) {
         Ok(()) => 0,
         Err(f) => {
             eprintln!("dustmail: {}", f.msg);
+            if json {
+                output::failure(&f);
+            }
             f.code
         }
     }
@@ -251,9 +350,15 @@ pub fn dispatch(cli: Cli) -> Result<(), Failure> {
 
 /// Runs one parsed command with these games (a build, or a test, with games of its own).
 pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure> {
-    let home = Home::new(cli.home.clone());
+    let top = cli.home;
+    // `--home` after the command wins over one before it (DESIGN §3 reads both).
+    let home_of = |h: HomeArg| eco::home(h.home.or_else(|| top.clone()));
     match cli.command {
-        Command::Init { referee, transport } => init(&home, &referee, &transport),
+        Command::Init {
+            home,
+            referee,
+            transport,
+        } => init(&home_of(home), &referee, &transport),
         Command::Keygen { out } => {
             let key = crate::crypto::generate_key();
             crate::crypto::write_secret_key(&out, &key).map_err(|e| {
@@ -294,6 +399,8 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
             Ok(())
         }
         Command::New {
+            home,
+            output,
             game,
             scenario,
             players,
@@ -305,7 +412,8 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
             now,
         } => new_game(
             games,
-            &home,
+            &home_of(home),
+            output,
             NewArgs {
                 game: &game,
                 scenario: &scenario,
@@ -319,6 +427,8 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
             },
         ),
         Command::Run {
+            home,
+            output,
             once: _,
             watch,
             now,
@@ -327,13 +437,16 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
         } => {
             let fixed = now.as_deref().map(|t| parse_now(Some(t))).transpose()?;
             let md = maildir.as_deref();
+            let home = home_of(home);
             if !watch {
-                return run_once(games, &home, fixed.unwrap_or_else(Utc::now), md, strict);
+                let now = fixed.unwrap_or_else(Utc::now);
+                return run_once_as(games, &home, now, md, strict, output);
             }
             loop {
                 // A broken game (exit 1) is reported and the watch goes on; a configuration or
                 // lock problem (exit 2) ends it.
-                match run_once(games, &home, fixed.unwrap_or_else(Utc::now), md, strict) {
+                let now = fixed.unwrap_or_else(Utc::now);
+                match run_once_as(games, &home, now, md, strict, output) {
                     Err(f) if f.code == 1 => eprintln!("dustmail: {}", f.msg),
                     Err(f) => return Err(f),
                     Ok(()) => {}
@@ -342,26 +455,46 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
             }
         }
         Command::Show {
+            home,
             game,
             format,
             as_side,
-        } => show(games, &home, &game, format, as_side.as_deref()),
-        Command::Control { game, command, now } => control(
+        } => show(games, &home_of(home), &game, format, as_side.as_deref()),
+        Command::Control {
+            home,
+            game,
+            command,
+            now,
+        } => control(
             games,
-            &home,
+            &home_of(home),
             &game,
             &command.join(" "),
             parse_now(now.as_deref())?,
         ),
-        Command::Replay { game, html } => replay(games, &home, &game, html.as_deref()),
-        Command::Audit { logfile, head, sig } => {
-            audit(games, &logfile, head.as_deref(), sig.as_deref())
-        }
-        Command::Games => {
-            games::list(games);
+        Command::Replay {
+            home,
+            output,
+            game,
+            html,
+        } => replay(games, &home_of(home), output, &game, html.as_deref()),
+        Command::Audit {
+            output,
+            logfile,
+            head,
+            sig,
+        } => audit(games, output, &logfile, head.as_deref(), sig.as_deref()),
+        Command::Games { output } => {
+            output::games(games, output);
             Ok(())
         }
-        Command::Demo { game, ruleset } => games::demo(games, &home, &game, ruleset.as_deref()),
+        Command::Demo {
+            home,
+            game,
+            ruleset,
+        } => games::demo(games, &home_of(home), &game, ruleset.as_deref()),
+        Command::Completions { shell } => eco::completions(games, shell),
+        Command::Manpage { dir } => eco::manpage(games, dir.as_deref()),
     }
 }
 
@@ -486,7 +619,12 @@ pub(crate) struct NewArgs<'a> {
     pub now: DateTime<Utc>,
 }
 
-pub(crate) fn new_game(games: &Registry, home: &Home, a: NewArgs) -> Result<(), Failure> {
+pub(crate) fn new_game(
+    games: &Registry,
+    home: &Home,
+    output: OutputArgs,
+    a: NewArgs,
+) -> Result<(), Failure> {
     let env = open_home(home)?;
     let game = games.find(a.game).map_err(usage)?;
     // A run must not see a game half created.
@@ -559,11 +697,7 @@ pub(crate) fn new_game(games: &Registry, home: &Home, a: NewArgs) -> Result<(), 
         },
         assignments,
     )?;
-    outln!(
-        "created game {id}; welcome mails queued in {}",
-        home.root.join("outbox").display()
-    );
-    outln!("{id}");
+    output::created(&id, &home.root.join("outbox"), output);
     Ok(())
 }
 
@@ -574,12 +708,24 @@ pub(crate) fn run_once(
     maildir: Option<&Path>,
     strict: bool,
 ) -> Result<(), Failure> {
+    run_once_as(games, home, now, maildir, strict, OutputArgs::default())
+}
+
+/// One run, its summary printed as text, not at all (`--quiet`) or as JSON (`--json`).
+pub(crate) fn run_once_as(
+    games: &Registry,
+    home: &Home,
+    now: DateTime<Utc>,
+    maildir: Option<&Path>,
+    strict: bool,
+    output: OutputArgs,
+) -> Result<(), Failure> {
     let env = open_home(home)?;
     let _lock = match referee::try_lock_home(home) {
         Ok(Ok(lock)) => lock,
         // Cron started this run while the last one is still working: that run does the work.
         Ok(Err(busy)) if !strict => {
-            outln!("{}", busy.quiet_line());
+            output::busy(&busy.quiet_line(), output);
             return Ok(());
         }
         Ok(Err(busy)) => return Err(usage(busy.to_string())),
@@ -602,16 +748,7 @@ pub(crate) fn run_once(
     for b in &sum.broken {
         eprintln!("dustmail: {b}");
     }
-    outln!(
-        "mails {} accepted {} refused {} rejected {} re-queued {} reminders {} defaults {}",
-        sum.mails,
-        sum.accepted,
-        sum.refused,
-        sum.rejected,
-        sum.deduplicated,
-        sum.reminders,
-        sum.defaults
-    );
+    output::run_summary(&sum, output);
     let transport = env
         .config
         .outbox_transport()
@@ -623,12 +760,7 @@ pub(crate) fn run_once(
     for e in &rep.errors {
         eprintln!("delivery: {e}");
     }
-    outln!(
-        "delivered {} failed {} waiting {}",
-        rep.delivered,
-        rep.failed,
-        rep.waiting
-    );
+    output::delivered(&sum, &rep, output);
     if !sum.broken.is_empty() {
         return Err(Failure {
             code: 1,
@@ -737,11 +869,20 @@ fn check_game(home: &Home, game: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-fn replay(games: &Registry, home: &Home, game: &str, html: Option<&Path>) -> Result<(), Failure> {
+fn replay(
+    games: &Registry,
+    home: &Home,
+    output: OutputArgs,
+    game: &str,
+    html: Option<&Path>,
+) -> Result<(), Failure> {
     check_game(home, game)?;
     let kind = referee::game_of(games, home, game)?;
-    let sum = referee::replay_game(kind, &Edges::real(), home, game)?;
-    print_summary(&sum);
+    let mut progress = output::Progress::start(output, "replaying");
+    let mut step = |n, total| progress.step(n, total);
+    let sum =
+        crate::pbem::store::replay_game_observed(kind, &Edges::real(), home, game, &mut step)?;
+    progress.done();
     if let Some(file) = html {
         let config = Config::load(home).map_err(|e| usage(e.to_string()))?;
         let templates = home_templates(home, &config)?;
@@ -749,28 +890,14 @@ fn replay(games: &Registry, home: &Home, game: &str, html: Option<&Path>) -> Res
         let page = crate::report::replay_page(kind, &Edges::real(), &g, &templates)?;
         std::fs::write(file, page)
             .map_err(|e| usage(format!("cannot write {}: {e}", file.display())))?;
-        outln!("replay page written to {}", file.display());
     }
+    output::replayed(&sum, output, None, html);
     Ok(())
-}
-
-fn print_summary(sum: &referee::ReplaySummary) {
-    outln!(
-        "ok: {} lines, hash chain intact; {} submissions, {} signatures, {} deadline defaults, {} dice, {} round keys, {} state digests checked{}{}",
-        sum.lines,
-        sum.submissions,
-        sum.signatures,
-        sum.defaults,
-        sum.dice_checked,
-        sum.keys_revealed,
-        sum.digests,
-        if sum.finished { "; game finished, secret checked" } else { "" },
-        sum.hidden_note()
-    );
 }
 
 fn audit(
     games: &Registry,
+    output: OutputArgs,
     path: &Path,
     head: Option<&str>,
     sig: Option<&str>,
@@ -800,11 +927,15 @@ fn audit(
         ))
     })?;
     let edges = Edges::real();
-    let (_, _, sum) = referee::replay_bytes(game, &edges, &name, &data, DiceMode::Recorded)?;
+    let mut progress = output::Progress::start(output, "auditing");
+    let mut step = |n, total| progress.step(n, total);
+    let mode = DiceMode::Recorded;
+    let (_, _, sum) =
+        crate::pbem::replay::replay_bytes_observed(game, &edges, &name, &data, mode, &mut step)?;
+    progress.done();
     if let (Some(h), Some(s)) = (head, sig) {
         referee::check_head(&edges, created, &data, h, s)?;
-        outln!("ledger head verified: {h}");
     }
-    print_summary(&sum);
+    output::replayed(&sum, output, head.zip(sig).map(|(h, _)| h), None);
     Ok(())
 }

@@ -893,9 +893,25 @@ pub fn replay_bytes(
     data: &[u8],
     mode: DiceMode,
 ) -> Result<(Created, Derived<AnyState>, ReplaySummary), RefereeError> {
+    replay_bytes_observed(game, edges, file, data, mode, &mut |_, _| {})
+}
+
+/// [`replay_bytes`], telling `progress(n, total)` after each of the log's `total` lines (the
+/// CLI's progress line on a terminal).
+pub fn replay_bytes_observed(
+    game: &dyn AnyGame,
+    edges: &Edges,
+    file: &str,
+    data: &[u8],
+    mode: DiceMode,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<(Created, Derived<AnyState>, ReplaySummary), RefereeError> {
     let entries = ledger::parse_log(file, data)?;
     crate::audit::check_line_signatures(edges, file, data, &entries)?;
-    let (c, mut d, s) = replay(game, edges, file, &entries, mode)?;
+    let total = entries.len();
+    let (c, mut d, s) = replay_observed(game, edges, file, &entries, mode, &mut |n, _| {
+        progress(n, total)
+    })?;
     let body = data.strip_suffix(b"\n").unwrap_or(data);
     let last = body
         .iter()

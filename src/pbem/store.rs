@@ -230,17 +230,29 @@ pub fn replay_game(
     home: &Home,
     id: &str,
 ) -> Result<ReplaySummary, RefereeError> {
+    replay_game_observed(game, edges, home, id, &mut |_, _| {})
+}
+
+/// [`replay_game`], telling `progress(n, total)` after each ledger line.
+pub fn replay_game_observed(
+    game: &dyn AnyGame,
+    edges: &Edges,
+    home: &Home,
+    id: &str,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<ReplaySummary, RefereeError> {
     let dir = home.game_dir(id);
     let log = dir.join(ledger::LOG_FILE);
     let data = std::fs::read(&log).map_err(io_err(&log.display().to_string()))?;
     let secret = read_secret(&dir)?;
     let hidden = crate::hidden::read_hidden(&dir).map_err(RefereeError::Usage)?;
-    let (created, d, sum) = replay_bytes(
+    let (created, d, sum) = crate::pbem::replay::replay_bytes_observed(
         game,
         edges,
         ledger::LOG_FILE,
         &data,
         DiceMode::Secret(&secret, hidden),
+        progress,
     )?;
     let snap_path = dir.join(SNAPSHOT_FILE);
     if let Ok(bytes) = std::fs::read(&snap_path) {

@@ -20,6 +20,7 @@ mod browser;
 mod cards;
 mod citations;
 mod cli;
+mod cli_eco;
 mod control;
 mod crash;
 mod crypto;
