@@ -127,6 +127,10 @@ pub enum Command {
         /// one working says so in one line and exits 0, so cron runs may overlap quietly).
         #[arg(long)]
         strict: bool,
+        /// Fetch new mail from the [imap] mailbox of config.toml first (docs/imap.md); it is
+        /// moved out of its folder only after the run committed.
+        #[arg(long, conflicts_with = "maildir")]
+        imap: bool,
     },
     /// Render the current state of a game.
     Show {
@@ -323,16 +327,31 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
             now,
             maildir,
             strict,
+            imap,
         } => {
             let fixed = now.as_deref().map(|t| parse_now(Some(t))).transpose()?;
             let md = maildir.as_deref();
             if !watch {
-                return run_once(games, &home, fixed.unwrap_or_else(Utc::now), md, strict);
+                return run_once(
+                    games,
+                    &home,
+                    fixed.unwrap_or_else(Utc::now),
+                    md,
+                    strict,
+                    imap,
+                );
             }
             loop {
                 // A broken game (exit 1) is reported and the watch goes on; a configuration or
                 // lock problem (exit 2) ends it.
-                match run_once(games, &home, fixed.unwrap_or_else(Utc::now), md, strict) {
+                match run_once(
+                    games,
+                    &home,
+                    fixed.unwrap_or_else(Utc::now),
+                    md,
+                    strict,
+                    imap,
+                ) {
                     Err(f) if f.code == 1 => eprintln!("dustmail: {}", f.msg),
                     Err(f) => return Err(f),
                     Ok(()) => {}
@@ -572,6 +591,7 @@ pub(crate) fn run_once(
     now: DateTime<Utc>,
     maildir: Option<&Path>,
     strict: bool,
+    imap: bool,
 ) -> Result<(), Failure> {
     let env = open_home(home)?;
     let _lock = match referee::try_lock_home(home) {
@@ -594,7 +614,13 @@ pub(crate) fn run_once(
     let md = maildir
         .map(Path::to_path_buf)
         .unwrap_or_else(|| home.maildir());
-    let sum = referee::run(&c, &md)?;
+    let sum = if imap {
+        let (sum, fetched) = referee::run_imap(&c, &md)?;
+        outln!("{fetched}");
+        sum
+    } else {
+        referee::run(&c, &md)?
+    };
     for w in &sum.warnings {
         eprintln!("warning: {w}");
     }
