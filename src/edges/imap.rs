@@ -7,7 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 use std::io::Write;
+use std::net::{TcpStream, ToSocketAddrs};
 use std::path::Path;
+use std::time::Duration;
 
 /// How the connection is protected.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -211,6 +213,137 @@ pub fn file_name(t: &ImapTarget, uid_validity: u32, uid: u32) -> String {
     format!("imap.{}.{uid_validity}.{uid:010}", &tag[..8])
 }
 
+/// Read, write and connect timeout of the IMAP socket: a server that stops answering ends the
+/// run with an error instead of holding the home's lock for ever.
+const NET_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The connection, greeting read (and STARTTLS done), with the socket's timeouts set before
+/// any TLS is layered on it.
+fn connect(t: &ImapTarget) -> Result<imap::Client<imap::Connection>, ImapError> {
+    let at = format!("{}:{}", t.host, t.port);
+    let fail = |what: &str, e: &dyn std::fmt::Display| {
+        ImapError::Server(format!(
+            "IMAP server {at}: {what}: {e} (check host, port and tls in [imap])"
+        ))
+    };
+    let host = t.host.trim_start_matches('[').trim_end_matches(']');
+    let addrs: Vec<_> = (host, t.port)
+        .to_socket_addrs()
+        .map_err(|e| fail("cannot resolve the host", &e))?
+        .collect();
+    let mut last: Option<std::io::Error> = None;
+    let tcp = addrs
+        .iter()
+        .find_map(|a| match TcpStream::connect_timeout(a, NET_TIMEOUT) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                last = Some(e);
+                None
+            }
+        })
+        .ok_or_else(|| match &last {
+            Some(e) => fail("cannot connect", e),
+            None => fail("cannot connect", &"the host has no address"),
+        })?;
+    for r in [
+        tcp.set_read_timeout(Some(NET_TIMEOUT)),
+        tcp.set_write_timeout(Some(NET_TIMEOUT)),
+    ] {
+        r.map_err(|e| fail("cannot set the socket's timeouts", &e))?;
+    }
+    let tls = |tcp: TcpStream| -> Result<imap::Connection, ImapError> {
+        let connector = rustls_connector::RustlsConnector::new_with_native_certs()
+            .map_err(|e| fail("cannot read the system's certificates", &e))?;
+        let s = connector
+            .connect(host, tcp)
+            .map_err(|e| fail("TLS handshake failed", &e))?;
+        Ok(Box::new(s))
+    };
+    let greet = |c: &mut imap::Client<imap::Connection>| {
+        c.read_greeting()
+            .map(drop)
+            .map_err(|e| fail("no IMAP greeting", &e))
+    };
+    match t.tls {
+        ImapTls::None => {
+            let mut c = imap::Client::new(Box::new(tcp) as imap::Connection);
+            greet(&mut c)?;
+            Ok(c)
+        }
+        ImapTls::Tls => {
+            let mut c = imap::Client::new(tls(tcp)?);
+            greet(&mut c)?;
+            Ok(c)
+        }
+        ImapTls::Starttls => {
+            let mut tcp = tcp;
+            starttls(&mut tcp).map_err(|e| match e {
+                Plain::NoStarttls => ImapError::Settings(format!(
+                    "IMAP server {at} offers no STARTTLS: use tls = \"tls\" (port 993) in [imap]"
+                )),
+                Plain::Failed(e) => fail("STARTTLS failed", &e),
+            })?;
+            let mut c = imap::Client::new(tls(tcp)?);
+            // After STARTTLS the server sends no second greeting.
+            c.greeting_read = true;
+            Ok(c)
+        }
+    }
+}
+
+enum Plain {
+    NoStarttls,
+    Failed(String),
+}
+
+/// Greeting, CAPABILITY and STARTTLS on the plain socket (the `imap` crate keeps its STARTTLS to
+/// its own connector, which sets no timeouts). Only short lines are read.
+fn starttls(tcp: &mut TcpStream) -> Result<(), Plain> {
+    use std::io::Read;
+    let io = |e: std::io::Error| Plain::Failed(e.to_string());
+    // One byte at a time: nothing after the STARTTLS reply may be buffered away from the TLS
+    // handshake.
+    let line = |tcp: &mut TcpStream| -> Result<String, Plain> {
+        let mut l = Vec::new();
+        let mut b = [0u8; 1];
+        while !l.ends_with(b"\n") {
+            if l.len() > 8192 || tcp.read(&mut b).map_err(io)? == 0 {
+                return Err(Plain::Failed("the server's reply line was cut".into()));
+            }
+            l.push(b[0]);
+        }
+        Ok(String::from_utf8_lossy(&l).into_owned())
+    };
+    let tagged = |tcp: &mut TcpStream, tag: &str, cmd: &str| -> Result<Vec<String>, Plain> {
+        tcp.write_all(format!("{tag} {cmd}\r\n").as_bytes())
+            .map_err(io)?;
+        let mut lines = Vec::new();
+        loop {
+            let l = line(tcp)?;
+            if let Some(rest) = l.strip_prefix(&format!("{tag} ")) {
+                if !rest.starts_with("OK") {
+                    return Err(Plain::Failed(format!("{cmd}: {}", rest.trim())));
+                }
+                return Ok(lines);
+            }
+            lines.push(l);
+        }
+    };
+    let greeting = line(tcp)?;
+    if !greeting.starts_with("* OK") {
+        return Err(Plain::Failed(format!("greeting {:?}", greeting.trim())));
+    }
+    let caps = tagged(tcp, "d1", "CAPABILITY")?;
+    if !caps.iter().any(|l| {
+        l.split_whitespace()
+            .any(|w| w.eq_ignore_ascii_case("STARTTLS"))
+    }) {
+        return Err(Plain::NoStarttls);
+    }
+    tagged(tcp, "d2", "STARTTLS")?;
+    Ok(())
+}
+
 /// A logged-in session with the folder selected.
 pub struct Mailbox {
     session: imap::Session<imap::Connection>,
@@ -229,19 +362,7 @@ fn server(t: &ImapTarget, what: &str) -> impl FnOnce(imap::Error) -> ImapError {
 impl Mailbox {
     /// Connects, logs in and selects the folder.
     pub fn open(t: &ImapTarget) -> Result<Mailbox, ImapError> {
-        let mode = match t.tls {
-            ImapTls::Tls => imap::ConnectionMode::Tls,
-            ImapTls::Starttls => imap::ConnectionMode::StartTls,
-            ImapTls::None => imap::ConnectionMode::Plaintext,
-        };
-        let client = imap::ClientBuilder::new(t.host.as_str(), t.port)
-            .mode(mode)
-            .tls_kind(imap::TlsKind::Rust)
-            .connect()
-            .map_err(server(
-                t,
-                "cannot connect (check host, port and tls in [imap])",
-            ))?;
+        let client = connect(t)?;
         let password = password_of(t)?;
         let mut session = client
             .login(&t.user, &password)

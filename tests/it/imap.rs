@@ -400,3 +400,69 @@ fn bad_imap_settings_exit_2_with_the_lines_to_write_and_touch_nothing() {
     assert!(dt::names(&home.maildir().join("new")).is_empty());
     assert!(dt::names(&home.rejected()).is_empty());
 }
+
+/// Issue 17 item 2: `tls = "starttls"` and `tls = "tls"` reach a real TLS server (the
+/// certificate trusted through SSL_CERT_FILE, as a system store would), and a certificate the
+/// referee's machine does not trust is refused: exit 2, nothing fetched, the mail stays.
+#[test]
+fn starttls_and_tls_connect_and_an_untrusted_certificate_is_refused() {
+    let server = Dovecot::start_tls();
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let base = std::fs::read_to_string(home.config_path()).unwrap();
+    let cert = server.cert_path();
+    let run = |tls: &str, port: u16, trust: Option<&Path>| {
+        std::fs::write(
+            home.config_path(),
+            format!(
+                "{base}\n[imap]\nhost = \"127.0.0.1\"\nport = {port}\ntls = \"{tls}\"\nuser = \"{}\"\npassword = \"{}\"\n",
+                crate::support::dovecot::USER,
+                crate::support::dovecot::PASSWORD
+            ),
+        )
+        .unwrap();
+        let mut c = Command::new(dt::bin());
+        c.env_remove("DUSTMAIL_HOME").env_remove("SSL_CERT_DIR");
+        match trust {
+            Some(p) => c.env("SSL_CERT_FILE", p),
+            // An empty store: this test's certificate is in no system store anyway.
+            None => c.env("SSL_CERT_FILE", d.path().join("none.pem")),
+        };
+        c.arg("--home")
+            .arg(&home.root)
+            .args(["run", "--once", "--imap", "--now", dt::NOW])
+            .output()
+            .unwrap()
+    };
+    std::fs::write(d.path().join("none.pem"), "").unwrap();
+    server.append("INBOX", &blockless(1));
+    let o = run("starttls", server.port(), None);
+    assert_eq!(o.status.code(), Some(2), "{}", dt::text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("TLS handshake failed"),
+        "{}",
+        dt::text(&o)
+    );
+    let o = run("tls", server.imaps_port(), None);
+    assert_eq!(o.status.code(), Some(2), "{}", dt::text(&o));
+    assert_eq!(server.messages("INBOX").len(), 1, "nothing moved");
+    assert!(dt::names(&home.maildir().join("new")).is_empty());
+
+    let o = run("starttls", server.port(), Some(&cert));
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert!(
+        stdout(&o).contains("imap listed 1 fetched 1 moved 1"),
+        "{}",
+        dt::text(&o)
+    );
+    server.append("INBOX", &blockless(2));
+    let o = run("tls", server.imaps_port(), Some(&cert));
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert!(
+        stdout(&o).contains("imap listed 1 fetched 1 moved 1"),
+        "{}",
+        dt::text(&o)
+    );
+    assert!(server.messages("INBOX").is_empty());
+    assert_eq!(server.messages(REJECTED).len(), 2);
+}

@@ -18,6 +18,9 @@ pub const PASSWORD: &str = "imap-secret";
 
 pub struct Dovecot {
     port: u16,
+    /// With [`Dovecot::start_tls`]: the port of TLS from the first byte (the plain port then
+    /// offers STARTTLS).
+    imaps_port: Option<u16>,
     dir: tempfile::TempDir,
     child: Child,
 }
@@ -43,11 +46,22 @@ fn id(args: &[&str]) -> String {
 impl Dovecot {
     /// Starts dovecot on a free loopback port and waits until it answers.
     pub fn start() -> Dovecot {
+        Dovecot::start_with(false)
+    }
+
+    /// Also TLS: STARTTLS on [`Dovecot::port`], TLS from the first byte on
+    /// [`Dovecot::imaps_port`], with a self-signed certificate for 127.0.0.1
+    /// ([`Dovecot::cert_path`], made with `openssl`).
+    pub fn start_tls() -> Dovecot {
+        Dovecot::start_with(true)
+    }
+
+    fn start_with(tls: bool) -> Dovecot {
         let bin = dovecot_binary();
         // A port picked by the OS may be taken again before dovecot binds it: try a few.
         let mut last = String::new();
         for _ in 0..5 {
-            match Dovecot::try_start(&bin) {
+            match Dovecot::try_start(&bin, tls) {
                 Ok(d) => return d,
                 Err(e) => last = e,
             }
@@ -55,10 +69,21 @@ impl Dovecot {
         panic!("dovecot did not start: {last}");
     }
 
-    fn try_start(bin: &Path) -> Result<Dovecot, String> {
+    fn try_start(bin: &Path, tls: bool) -> Result<Dovecot, String> {
         let dir = tempfile::tempdir().expect("temp dir for dovecot");
         let root = dir.path();
         let port = crate::support::smtp::free_port();
+        let imaps_port = tls.then(crate::support::smtp::free_port);
+        let ssl = match imaps_port {
+            None => "ssl = no\n".to_string(),
+            Some(_) => {
+                make_cert(root);
+                format!(
+                    "ssl = yes\nssl_cert = <{r}/cert.pem\nssl_key = <{r}/key.pem\n",
+                    r = root.display()
+                )
+            }
+        };
         let uid = id(&["-u"]);
         let (internal, login, mail_user) = if uid == "0" {
             // Dovecot serves no mail as root: the package's users hold the mail.
@@ -97,7 +122,7 @@ impl Dovecot {
              log_path = {r}/dovecot.log\n\
              listen = 127.0.0.1\n\
              protocols = imap\n\
-             ssl = no\n\
+             {ssl}\
              disable_plaintext_auth = no\n\
              auth_mechanisms = plain login\n\
              mail_location = maildir:{r}/mail/%u\n\
@@ -109,7 +134,8 @@ impl Dovecot {
              userdb {{\n  driver = static\n  args = uid={mail_user} gid={mail_group} home={r}/mail/%u\n}}\n\
              namespace inbox {{\n  inbox = yes\n  separator = /\n}}\n\
              service anvil {{\n  chroot =\n}}\n\
-             service imap-login {{\n  chroot =\n  inet_listener imap {{\n    address = 127.0.0.1\n    port = {port}\n  }}\n  inet_listener imaps {{\n    port = 0\n  }}\n}}\n",
+             service imap-login {{\n  chroot =\n  inet_listener imap {{\n    address = 127.0.0.1\n    port = {port}\n  }}\n  inet_listener imaps {{\n    address = 127.0.0.1\n    port = {imaps}\n  }}\n}}\n",
+            imaps = imaps_port.unwrap_or(0),
             internal_group = if uid == "0" { "dovecot".to_string() } else { id(&["-gn"]) },
             mail_group = if uid == "0" { "dovecot".to_string() } else { id(&["-g"]) },
         );
@@ -123,7 +149,12 @@ impl Dovecot {
             .stderr(std::fs::File::create(root.join("stderr.txt")).unwrap())
             .spawn()
             .expect("start dovecot");
-        let mut d = Dovecot { port, dir, child };
+        let mut d = Dovecot {
+            port,
+            imaps_port,
+            dir,
+            child,
+        };
         // Polls the port a bounded number of times (no sleep stands for readiness).
         for _ in 0..400 {
             if let Some(status) = d.child.try_wait().unwrap() {
@@ -154,6 +185,15 @@ impl Dovecot {
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    pub fn imaps_port(&self) -> u16 {
+        self.imaps_port.expect("started with start_tls")
+    }
+
+    /// The server's self-signed certificate (PEM), to trust through `SSL_CERT_FILE`.
+    pub fn cert_path(&self) -> PathBuf {
+        self.dir.path().join("cert.pem")
     }
 
     /// The `[imap]` table for a home's config.toml.
@@ -202,6 +242,27 @@ impl Dovecot {
     pub fn log(&self) -> String {
         std::fs::read_to_string(self.dir.path().join("dovecot.log")).unwrap_or_default()
     }
+}
+
+/// A self-signed certificate for 127.0.0.1 (SAN, CA:FALSE) in `dir`: cert.pem and key.pem.
+fn make_cert(dir: &Path) {
+    let out = Command::new("openssl")
+        .args(["req", "-x509", "-newkey", "ec", "-pkeyopt"])
+        .args(["ec_paramgen_curve:prime256v1", "-nodes", "-days", "2"])
+        .args(["-subj", "/CN=127.0.0.1"])
+        .args(["-addext", "subjectAltName=IP:127.0.0.1"])
+        .args(["-addext", "basicConstraints=critical,CA:FALSE"])
+        .arg("-keyout")
+        .arg(dir.join("key.pem"))
+        .arg("-out")
+        .arg(dir.join("cert.pem"))
+        .output()
+        .expect("run openssl (install it: apt-get install openssl)");
+    assert!(
+        out.status.success(),
+        "openssl could not make a test certificate: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 impl Drop for Dovecot {
