@@ -262,7 +262,7 @@ impl Config {
              # host = \"imap.example.org\"\n\
              # tls = \"tls\"\n\
              # user = \"referee@example.org\"\n\
-             # password_command = \"pass show mail/referee\"\n",
+             # and password_command (or password), as under [smtp]\n",
             referee = q(&self.referee),
             transport = q(&self.transport),
             max = self.max_mail_bytes,

@@ -12,11 +12,9 @@ use std::path::Path;
 use std::time::Duration;
 
 /// How the connection is protected.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImapTls {
     /// TLS from the first byte (port 993).
-    #[default]
     Tls,
     /// Plain, then STARTTLS before the login (port 143).
     Starttls,
@@ -33,8 +31,9 @@ pub struct ImapSettings {
     pub host: Option<String>,
     /// Default: 993 with `tls`, 143 otherwise.
     pub port: Option<u16>,
-    #[serde(default)]
-    pub tls: ImapTls,
+    /// `tls` (default), `starttls` or `none`: checked by [`ImapSettings::check`], so a wrong
+    /// word is answered with the lines to write.
+    pub tls: Option<String>,
     pub user: Option<String>,
     pub password: Option<String>,
     /// A command run with `sh -c`; its first stdout line is the password.
@@ -117,7 +116,17 @@ impl ImapSettings {
             Some(h) if !h.is_empty() => h.to_string(),
             _ => return Err(settings_error("[imap] has no host")),
         };
-        if s.tls == ImapTls::None && !is_loopback(&host) {
+        let tls = match s.tls.as_deref().map(str::trim) {
+            None | Some("tls") => ImapTls::Tls,
+            Some("starttls") => ImapTls::Starttls,
+            Some("none") => ImapTls::None,
+            Some(other) => {
+                return Err(settings_error(&format!(
+                    "[imap] tls = {other:?}: write \"tls\", \"starttls\" or \"none\""
+                )))
+            }
+        };
+        if tls == ImapTls::None && !is_loopback(&host) {
             return Err(settings_error(&format!(
                 "[imap] tls = \"none\" is allowed only for a server on this machine (localhost, 127.0.0.1, ::1), not `{host}`: the password would cross the network in the clear; use tls = \"tls\" or \"starttls\""
             )));
@@ -158,12 +167,12 @@ impl ImapSettings {
             )));
         }
         Ok(ImapTarget {
-            port: s.port.unwrap_or(match s.tls {
+            port: s.port.unwrap_or(match tls {
                 ImapTls::Tls => 993,
                 _ => 143,
             }),
             host,
-            tls: s.tls,
+            tls,
             user,
             password: s.password.clone(),
             password_command: s.password_command.clone(),
@@ -419,7 +428,8 @@ impl Mailbox {
             .collect();
         let query = format!("(UID BODY.PEEK[]<0.{}>)", max_bytes.saturating_add(1));
         let mut n = 0;
-        for chunk in wanted.chunks(100) {
+        // Small chunks: each message may be up to max_mail_bytes in memory.
+        for chunk in wanted.chunks(16) {
             let set = uid_set(chunk);
             let fetches = self
                 .session
@@ -536,7 +546,7 @@ mod tests {
     fn names_sort_in_uid_order_and_loopback_is_recognised() {
         let t = ImapSettings::check(Some(&ImapSettings {
             host: Some("127.0.0.1".into()),
-            tls: ImapTls::None,
+            tls: Some("none".into()),
             user: Some("me".into()),
             password: Some("pw".into()),
             ..Default::default()
@@ -558,7 +568,7 @@ mod tests {
         assert!(e.contains("no [imap] table") && e.contains("host = \"imap.example.org\""));
         let s = ImapSettings {
             host: Some("imap.example.org".into()),
-            tls: ImapTls::None,
+            tls: Some("none".into()),
             user: Some("me".into()),
             password: Some("pw".into()),
             ..Default::default()

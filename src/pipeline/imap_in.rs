@@ -45,7 +45,7 @@ fn imap_err(e: ImapError) -> RefereeError {
     match e {
         ImapError::Settings(m) => RefereeError::Usage(m),
         ImapError::Server(m) => RefereeError::Usage(format!(
-            "{m}; nothing was fetched or changed, the mail stays on the server"
+            "{m}; no mail was moved or marked on the server: it stays there until a run gets through"
         )),
         ImapError::Local(m) => RefereeError::Io(m),
     }

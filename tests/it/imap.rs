@@ -376,7 +376,11 @@ fn bad_imap_settings_exit_2_with_the_lines_to_write_and_touch_nothing() {
     expect_settings_error(
         &home.root,
         "\n[imap]\nhost = \"127.0.0.1\"\ntls = \"plain\"\nuser = \"me\"\npassword = \"x\"\n",
-        &["tls", "plain"],
+        &[
+            "[imap] tls = \"plain\"",
+            "write \"tls\", \"starttls\" or \"none\"",
+            example,
+        ],
     );
     expect_settings_error(
         &home.root,
@@ -393,7 +397,7 @@ fn bad_imap_settings_exit_2_with_the_lines_to_write_and_touch_nothing() {
         &wrong,
         &[
             "login refused (check user and password in [imap])",
-            "stays on the server",
+            "no mail was moved or marked on the server",
         ],
     );
     assert_eq!(server.messages("INBOX"), vec![blockless(1).into_bytes()]);

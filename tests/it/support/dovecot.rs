@@ -156,7 +156,7 @@ impl Dovecot {
             child,
         };
         // Polls the port a bounded number of times (no sleep stands for readiness).
-        for _ in 0..400 {
+        for _ in 0..1200 {
             if let Some(status) = d.child.try_wait().unwrap() {
                 let err =
                     std::fs::read_to_string(d.dir.path().join("stderr.txt")).unwrap_or_default();
