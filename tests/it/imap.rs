@@ -470,3 +470,44 @@ fn starttls_and_tls_connect_and_an_untrusted_certificate_is_refused() {
     assert!(server.messages("INBOX").is_empty());
     assert_eq!(server.messages(REJECTED).len(), 2);
 }
+
+/// Issue 17 item 2: a message is moved out of the inbox only once its mail was processed: while
+/// its game's ledger cannot be verified, the mail waits in maildir/new and the message stays in
+/// INBOX (exit 1, "left 1"), is not downloaded twice, and goes once the ledger is repaired.
+#[test]
+fn a_mail_whose_game_cannot_be_read_stays_in_the_inbox_until_it_is_processed() {
+    let server = Dovecot::start();
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let ps = dt::players(0);
+    dt::new_game(&home, "g-imapb", &ps, 4);
+    add_imap(&home, &server);
+    let env = InProc::open(&home);
+    let mut bots = Bots::new("g-imapb", &ps, |i| Style::Random(5 + i as u64));
+    let (_, m) = bots.next_mail(&env.load("g-imapb")).unwrap();
+    server.append("INBOX", &m);
+    let log = dt::log_path(&home, "g-imapb");
+    let good = std::fs::read_to_string(&log).unwrap();
+    let tampered = good.replacen("skirmish", "skirmisx", 1);
+    assert_ne!(good, tampered);
+    std::fs::write(&log, &tampered).unwrap();
+    for _ in 0..2 {
+        let o = run_imap(&home);
+        assert_eq!(o.status.code(), Some(1), "{}", dt::text(&o));
+        assert!(stdout(&o).contains("moved 0 left 1"), "{}", dt::text(&o));
+        assert_eq!(server.messages("INBOX"), vec![m.clone().into_bytes()]);
+        assert_eq!(dt::names(&home.maildir().join("new")).len(), 1);
+    }
+    std::fs::write(&log, &good).unwrap();
+    let o = run_imap(&home);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    // Already held in maildir/new: not fetched again, processed, then moved.
+    assert!(
+        stdout(&o).contains("imap listed 1 fetched 0 moved 1 left 0"),
+        "{}",
+        dt::text(&o)
+    );
+    assert!(server.messages("INBOX").is_empty());
+    assert_eq!(server.messages(PROCESSED), vec![m.into_bytes()]);
+    assert_eq!(dt::submissions(&home, "g-imapb").len(), 1);
+}
