@@ -472,6 +472,8 @@ impl Mailbox {
                 &self.target,
                 &format!("cannot create folder `{name}`"),
             ))?;
+            // So that mail clients show it; a server without subscriptions changes nothing.
+            let _ = self.session.subscribe(&name);
         }
         let caps = self
             .session
