@@ -66,8 +66,19 @@ ensure_ssh_keygen() {
     }
 }
 
+# The IMAP tests (run --imap) start their own dovecot on a loopback port
+# (tests/it/support/dovecot.rs); the package also creates the dovecot users a root run needs.
+ensure_dovecot() {
+    if [ -x /usr/sbin/dovecot ] && id dovecot >/dev/null 2>&1; then
+        return 0
+    fi
+    echo "scripts/test.sh: installing dovecot-imapd" >&2
+    apt_install dovecot-imapd
+}
+
 ensure_aiosmtpd
 ensure_ssh_keygen
+ensure_dovecot
 if [ "${DUSTMAIL_BROWSER_TESTS:-1}" != "0" ]; then
     ensure_chromium
 fi

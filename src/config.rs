@@ -36,6 +36,9 @@ pub struct Config {
     /// `once-per-day` (per address) or `never`. Bounds backscatter to forged senders.
     #[serde(default)]
     pub stranger_replies: crate::intake::StrangerPolicy,
+    /// The mailbox `run --imap` reads (docs/imap.md); checked when `--imap` is used.
+    #[serde(default)]
+    pub imap: Option<crate::edges::imap::ImapSettings>,
 }
 
 fn default_true() -> bool {
@@ -108,6 +111,7 @@ impl Config {
             board_pictures: true,
             template_dir: None,
             stranger_replies: Default::default(),
+            imap: None,
         };
         c.validate()?;
         Ok(c)
@@ -251,7 +255,14 @@ impl Config {
              # Send the password over a connection without TLS (only for a relay on this machine).\n\
              # insecure = false\n\
              # SMTP connections used in parallel, 1 to 16 (default 4).\n\
-             # connections = 4\n",
+             # connections = 4\n\
+             \n\
+             # `run --imap` reads new mail from this mailbox (docs/imap.md):\n\
+             # [imap]\n\
+             # host = \"imap.example.org\"\n\
+             # tls = \"tls\"\n\
+             # user = \"referee@example.org\"\n\
+             # and password_command (or password), as under [smtp]\n",
             referee = q(&self.referee),
             transport = q(&self.transport),
             max = self.max_mail_bytes,

@@ -163,6 +163,10 @@ pub enum Command {
         /// one working says so in one line and exits 0, so cron runs may overlap quietly).
         #[arg(long)]
         strict: bool,
+        /// Fetch new mail from the [imap] mailbox of config.toml first (docs/imap.md); it is
+        /// moved out of its folder only after the run committed.
+        #[arg(long, conflicts_with = "maildir")]
+        imap: bool,
     },
     /// Render the current state of a game.
     #[command(after_help = eco::SHOW_EXAMPLES)]
@@ -434,19 +438,20 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
             now,
             maildir,
             strict,
+            imap,
         } => {
             let fixed = now.as_deref().map(|t| parse_now(Some(t))).transpose()?;
             let md = maildir.as_deref();
             let home = home_of(home);
             if !watch {
                 let now = fixed.unwrap_or_else(Utc::now);
-                return run_once_as(games, &home, now, md, strict, output);
+                return run_once_as(games, &home, now, md, strict, imap, output);
             }
             loop {
                 // A broken game (exit 1) is reported and the watch goes on; a configuration or
                 // lock problem (exit 2) ends it.
                 let now = fixed.unwrap_or_else(Utc::now);
-                match run_once_as(games, &home, now, md, strict, output) {
+                match run_once_as(games, &home, now, md, strict, imap, output) {
                     Err(f) if f.code == 1 => eprintln!("dustmail: {}", f.msg),
                     Err(f) => return Err(f),
                     Ok(()) => {}
@@ -707,8 +712,17 @@ pub(crate) fn run_once(
     now: DateTime<Utc>,
     maildir: Option<&Path>,
     strict: bool,
+    imap: bool,
 ) -> Result<(), Failure> {
-    run_once_as(games, home, now, maildir, strict, OutputArgs::default())
+    run_once_as(
+        games,
+        home,
+        now,
+        maildir,
+        strict,
+        imap,
+        OutputArgs::default(),
+    )
 }
 
 /// One run, its summary printed as text, not at all (`--quiet`) or as JSON (`--json`).
@@ -718,6 +732,7 @@ pub(crate) fn run_once_as(
     now: DateTime<Utc>,
     maildir: Option<&Path>,
     strict: bool,
+    imap: bool,
     output: OutputArgs,
 ) -> Result<(), Failure> {
     let env = open_home(home)?;
@@ -741,7 +756,15 @@ pub(crate) fn run_once_as(
     let md = maildir
         .map(Path::to_path_buf)
         .unwrap_or_else(|| home.maildir());
-    let sum = referee::run(&c, &md)?;
+    let sum = if imap {
+        let (sum, fetched) = referee::run_imap(&c, &md)?;
+        if !output.quiet && !output.json {
+            outln!("{fetched}");
+        }
+        sum
+    } else {
+        referee::run(&c, &md)?
+    };
     for w in &sum.warnings {
         eprintln!("warning: {w}");
     }

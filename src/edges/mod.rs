@@ -4,6 +4,7 @@
 //! its own views and pictures.
 
 pub mod crypto;
+pub mod imap;
 pub mod intake;
 pub mod lock;
 pub mod mail;

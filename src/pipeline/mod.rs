@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 mod create;
 mod deadlines;
 mod guard;
+mod imap_in;
 mod mail_in;
 mod mails;
 mod outcomes;
@@ -44,6 +45,7 @@ pub use crate::pbem::{
     verify::check_head,
 };
 pub use create::{create_game, create_team_game, NewGame};
+pub use imap_in::{run_imap, ImapSummary};
 use mail_in::{bounded_reason, process_mail};
 pub use mails::result_text;
 pub use steps::control_game;

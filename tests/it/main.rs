@@ -30,6 +30,7 @@ mod fuzz_regressions;
 mod games_registry;
 mod golden_mails;
 mod honest_outcomes;
+mod imap;
 mod layers;
 mod layout;
 mod ledger;

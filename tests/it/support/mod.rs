@@ -2,6 +2,7 @@
 //! placeholders until crypto.rs and mail.rs land), and a recording outbox.
 #![allow(dead_code)]
 
+pub mod dovecot;
 pub mod dt;
 pub mod own_process;
 pub mod smtp;
