@@ -1,9 +1,10 @@
 //! Rulesets as policies. One [`Rules`] value per ruleset, chosen from the ruleset id at setup
 //! and derived from the state ([`crate::dust_tactics::state::State::rules`]); the engine asks it
-//! wherever the rule families differ. Only `ffg-revised` (004, with 000 where 004 is silent) is
-//! offered today; `classic-2010` and `battlefront-2013` will be new constructors plus the
-//! variants and code paths where they differ (DESIGN §1).
+//! wherever the rule families differ. `ffg-revised` (004, with 000 where 004 is silent) and
+//! `classic-2010` (000 alone, the 2010 core rulebook) are offered; `battlefront-2013` will be a
+//! new constructor plus the variants and code paths where it differs (DESIGN §1).
 
+use super::model::Terrain;
 use std::fmt;
 
 /// The revision of the Dust Tactics rules that new games get. 1: rulings R147–R153 (issue 12:
@@ -19,6 +20,16 @@ pub struct Rules {
     double_move: DoubleMove,
     reactive_fire: ReactiveFire,
     sustained: SustainedAttack,
+    terrain: TerrainTypes,
+}
+
+/// Which terrain a board may have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TerrainTypes {
+    /// 004 "Terrain": adds deep water, rubble, smoke and trees to the dot / no-dot squares.
+    Revised,
+    /// 000 "Movement rules": a square has a dot or not (a terrain square covers its dot).
+    DotOrNoDot,
 }
 
 /// Which faces of a die are hits.
@@ -33,6 +44,8 @@ enum HitFaces {
 enum DoubleMove {
     /// 004: MOVE + MOVE are two actions, with the reactive-fire window after the first.
     TwoActions,
+    /// 000 "Move twice": one move of double Movement (a diagonal beyond the first still costs 2).
+    OneDoubleMove,
 }
 
 /// Whether the opponent may fire at an activating unit.
@@ -40,6 +53,8 @@ enum DoubleMove {
 enum ReactiveFire {
     /// 004 "Reactive fire": one window after the first action of an activation.
     AfterFirstAction,
+    /// 000 has no reactive fire.
+    None,
 }
 
 /// What a sustained attack is.
@@ -58,7 +73,7 @@ pub struct UnknownRuleset {
 
 impl Rules {
     /// The ruleset ids offered, in the order `dustmail games` lists them.
-    pub const KNOWN: &'static [&'static str] = &["ffg-revised"];
+    pub const KNOWN: &'static [&'static str] = &["ffg-revised", "classic-2010"];
 
     /// `ffg-revised`: 004 (the FFG revised rules), with 000 where 004 is silent.
     pub const fn ffg_revised() -> Rules {
@@ -68,6 +83,20 @@ impl Rules {
             double_move: DoubleMove::TwoActions,
             reactive_fire: ReactiveFire::AfterFirstAction,
             sustained: SustainedAttack::BothActionsRerollMisses,
+            terrain: TerrainTypes::Revised,
+        }
+    }
+
+    /// `classic-2010`: the 2010 core rulebook (seed 000) alone, never mixed with 004.
+    pub const fn classic_2010() -> Rules {
+        Rules {
+            id: "classic-2010",
+            hits: HitFaces::OneAndTwo,
+            double_move: DoubleMove::OneDoubleMove,
+            reactive_fire: ReactiveFire::None,
+            // 000 "Sustained attack (SHOOT + SHOOT)": each miss may be re-rolled once.
+            sustained: SustainedAttack::BothActionsRerollMisses,
+            terrain: TerrainTypes::DotOrNoDot,
         }
     }
 
@@ -75,6 +104,7 @@ impl Rules {
     pub fn for_id(id: &str) -> Result<Rules, UnknownRuleset> {
         match id {
             "ffg-revised" => Ok(Rules::ffg_revised()),
+            "classic-2010" => Ok(Rules::classic_2010()),
             _ => Err(UnknownRuleset { id: id.to_string() }),
         }
     }
@@ -100,6 +130,7 @@ impl Rules {
     pub fn moves_are_separate_actions(&self) -> bool {
         match self.double_move {
             DoubleMove::TwoActions => true,
+            DoubleMove::OneDoubleMove => false,
         }
     }
 
@@ -107,6 +138,7 @@ impl Rules {
     pub fn reactive_fire(&self) -> bool {
         match self.reactive_fire {
             ReactiveFire::AfterFirstAction => true,
+            ReactiveFire::None => false,
         }
     }
 
@@ -118,8 +150,18 @@ impl Rules {
     }
 }
 
+impl Rules {
+    /// Whether a board of this ruleset may have `terrain`.
+    pub fn allows_terrain(&self, terrain: Terrain) -> bool {
+        match self.terrain {
+            TerrainTypes::Revised => true,
+            TerrainTypes::DotOrNoDot => matches!(terrain, Terrain::Open | Terrain::Impassable),
+        }
+    }
+}
+
 impl Default for Rules {
-    /// `ffg-revised`, the one ruleset offered; what [`crate::dust_tactics::combat::FireOptions`]
+    /// `ffg-revised`, the default ruleset; what [`crate::dust_tactics::combat::FireOptions`]
     /// uses unless told otherwise.
     fn default() -> Self {
         Rules::ffg_revised()
@@ -149,11 +191,22 @@ mod tests {
     }
 
     #[test]
+    fn classic_2010_policies() {
+        let r = Rules::classic_2010();
+        assert_eq!(r.id(), "classic-2010");
+        assert_eq!(r.hit_faces(), vec![1, 2]);
+        assert!(!r.moves_are_separate_actions());
+        assert!(!r.reactive_fire());
+        assert!(r.sustained_attack());
+        assert_eq!(Rules::for_id("classic-2010"), Ok(r));
+    }
+
+    #[test]
     fn unknown_ids_are_refused_with_the_known_ones() {
-        let e = Rules::for_id("classic-2010").unwrap_err();
+        let e = Rules::for_id("battlefront-2013").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "ruleset `classic-2010` is not available: use one of ffg-revised"
+            "ruleset `battlefront-2013` is not available: use one of ffg-revised, classic-2010"
         );
     }
 }
