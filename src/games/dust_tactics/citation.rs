@@ -84,6 +84,9 @@ rule_ids! {
     TrackedVehicle => "004", "Tracked Vehicle", None;
     Walls => "000", "Movement rules", Some(10);
     WeaponLines => "004", "Weapon lines", None;
+    // classic-2010: the 2010 core rulebook alone (seed 000).
+    MoveTwice2010 => "000", "Move twice (MOVE + MOVE)", Some(200);
+    NoReactiveFire2010 => "000", "What can a unit do when it is activated?", Some(201);
 }
 
 impl RuleId {

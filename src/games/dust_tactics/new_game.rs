@@ -126,7 +126,9 @@ pub fn suits(s: &scenario::Scenario, rules: Rules) -> Result<(), String> {
         ));
     }
     let board = &s.board;
-    let odd = board.squares().find(|sq| !rules.allows_terrain(board.terrain(*sq)));
+    let odd = board
+        .squares()
+        .find(|sq| !rules.allows_terrain(board.terrain(*sq)));
     if let Some(sq) = odd {
         return Err(format!(
             "scenario `{}` does not suit ruleset {id}: {sq} is {:?} terrain, and the 2010 rules know only squares with a dot (`.`) or without (`#`); use `--ruleset ffg-revised` or a board of `.` and `#`",

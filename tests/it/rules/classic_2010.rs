@@ -6,7 +6,6 @@ use crate::support::dt;
 use crate::support_flow::*;
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::orders::Command;
-use dustmail::dust_tactics::rules::Rules;
 use dustmail::dust_tactics::scenario::Scenario;
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
@@ -60,14 +59,20 @@ fn classic_2010_games_lists_the_ruleset_and_the_scenarios_it_suits() {
     let o = dt::dustmail(dir.path(), &["games"]);
     let out = dt::text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
-    assert!(out.contains("classic-2010           the 2010 core rulebook (000)"), "{out}");
+    assert!(
+        out.contains("classic-2010           the 2010 core rulebook (000)"),
+        "{out}"
+    );
     let line = |name: &str| {
         out.lines()
             .find(|l| l.trim_start().starts_with(name))
             .unwrap_or_else(|| panic!("{name} missing:\n{out}"))
             .to_string()
     };
-    assert!(line("skirmish").contains("rulesets ffg-revised, classic-2010"), "{out}");
+    assert!(
+        line("skirmish").contains("rulesets ffg-revised, classic-2010"),
+        "{out}"
+    );
     assert!(line("full-box").ends_with("rulesets ffg-revised)"), "{out}");
 }
 
@@ -80,8 +85,7 @@ fn classic_2010_new_records_the_ruleset_and_replay_and_audit_pass() {
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let log = dir.path().join("games/g-c/log.jsonl");
     let first = std::fs::read_to_string(&log).unwrap();
-    let created: serde_json::Value =
-        serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    let created: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
     assert_eq!(created["kind"], "created");
     assert_eq!(created["ruleset"], "classic-2010");
     assert_eq!(created["setup"]["ruleset"], "classic-2010");
@@ -123,7 +127,10 @@ fn water_scenario(dir: &Path) -> String {
         .collect::<Vec<_>>()
         .join("\n");
     let text = text.replacen("  \"......\",", "  \"..~...\",", 1);
-    assert!(text.contains("..~..."), "the skirmish board has an open row to flood");
+    assert!(
+        text.contains("..~..."),
+        "the skirmish board has an open row to flood"
+    );
     let path = dir.join("water.toml");
     std::fs::write(&path, text).unwrap();
     path.to_str().unwrap().to_string()
@@ -139,7 +146,10 @@ fn terrain_000_only_dot_or_no_dot_squares() {
     let o = new_game(dir.path(), "classic-2010", &file);
     let out = dt::text(&o);
     assert_eq!(o.status.code(), Some(2), "{out}");
-    assert!(out.contains("DeepWater terrain") && out.contains("dot"), "{out}");
+    assert!(
+        out.contains("DeepWater terrain") && out.contains("dot"),
+        "{out}"
+    );
     assert!(!dir.path().join("games/g-c").exists());
 }
 
@@ -180,4 +190,177 @@ fn classic_2010_demo_plays_a_whole_game() {
     assert!(out.contains("the demo game ended"), "{out}");
     let o = dt::dustmail(&home, &["replay", "g-demo"]);
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 2: the action economy. 000 "What can a unit do when it is activated?"
+// ---------------------------------------------------------------------------------------------
+
+/// Allies squad `a1` at E5, axis squad `x1` at E2 (in gun range 4), under `ruleset`; allies
+/// activate first.
+fn duel_under(ruleset: &str) -> State {
+    let s = scenario(
+        vec![unit("a1", "sq", Some("E5"))],
+        vec![unit("x1", "sq", Some("E2"))],
+    );
+    let mut st = if ruleset == "classic-2010" {
+        start_classic(s, vec![squad("sq")])
+    } else {
+        start(s, vec![squad("sq")])
+    };
+    begin(&mut st, "allies");
+    st
+}
+
+// issue 13 item 2, §13.1 "Double move": 000 "Move twice (MOVE + MOVE)": "double your unit's
+// Movement ... (however any diagonal move beyond the first still costs 2)": one move, so the
+// second diagonal of the two MOVEs costs 2 and a Movement-1 squad cannot make it.
+#[test]
+fn move_twice_000_is_one_move_of_double_movement() {
+    let mut st = duel_under("classic-2010");
+    let before = st.clone();
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("D6"), mv("C7")]),
+        &mut ScriptedDice::new([]),
+    );
+    let (reason, rule) = refused(&out);
+    assert!(
+        reason.contains("C7 is 3 movement points away") && reason.contains("a1 has 2"),
+        "{reason}"
+    );
+    assert!(rule.starts_with("000 'Move twice (MOVE + MOVE)'"), "{rule}");
+    assert_eq!(st, before, "a refused activation changes nothing");
+    // Straight on, the two MOVEs are one move of 2 squares: one step, no stop between.
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E6"), mv("E7")]),
+        &mut ScriptedDice::new([]),
+    );
+    accepted(&out);
+    assert!(
+        texts(&out).contains("a1 moves to E7 (E6 E7)"),
+        "{}",
+        texts(&out)
+    );
+    assert_eq!(u(&st, "a1").at, Some(sq("E7")));
+}
+
+// issue 13 item 2, §13.1 "Double move": 004 "Actions": MOVE + MOVE are two MOVE actions of up to
+// the unit's Movement each; the first diagonal of each costs 1.
+#[test]
+fn move_twice_004_is_two_move_actions() {
+    let mut st = duel_under("ffg-revised");
+    // Out of x1's reach the window stays shut; each MOVE's diagonal is its first.
+    st.unit_mut("x1").unwrap().at = Some(sq("A1"));
+    st.unit_mut("a1").unwrap().at = Some(sq("I5"));
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("H6"), mv("G7")]),
+        &mut ScriptedDice::new([]),
+    );
+    accepted(&out);
+    let t = texts(&out);
+    assert!(
+        t.contains("a1 moves to H6") && t.contains("a1 moves to G7"),
+        "{t}"
+    );
+    assert_eq!(u(&st, "a1").at, Some(sq("G7")));
+}
+
+// issue 13 item 2, §13.1 "Reactive fire": 000 has none: MOVE + ATTACK and MOVE + MOVE with an
+// enemy in reach run to their end, and nothing is awaited from the enemy.
+#[test]
+fn reactive_fire_000_absent_no_window_opens() {
+    let mut st = duel_under("classic-2010");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E4"), mv("F4")]),
+        &mut ScriptedDice::new([]),
+    );
+    accepted(&out);
+    assert_eq!(u(&st, "a1").at, Some(sq("F4")));
+    assert_eq!(awaited(&st), vec![("axis".into(), "activate".into())]);
+    assert!(!texts(&out).contains("react"), "{}", texts(&out));
+    // MOVE + ATTACK: the attack is rolled at once (4 misses), no reactive die before it; then
+    // the round ends and round 2's initiative is rolled (allies 1 hit, axis none).
+    let mut d = ScriptedDice::new([6, 6, 6, 6, 1, 5, 5, 5, 5, 5]);
+    let out = cmd(
+        &mut st,
+        "axis",
+        activate("x1", vec![mv("E3"), attack("gun", "a1")]),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0);
+    let first_roll = out.happenings.iter().find_map(|h| h.rolls.first()).unwrap();
+    assert_eq!(
+        first_roll.faces,
+        vec![6, 6, 6, 6],
+        "the attack is the first roll"
+    );
+    assert!(!texts(&out).contains("react"), "{}", texts(&out));
+}
+
+// issue 13 item 2, §13.1 "Reactive fire": 004 "Reactive fire situations": after the first MOVE
+// of MOVE + MOVE the enemy may react.
+#[test]
+fn reactive_fire_004_window_after_the_first_move() {
+    let mut st = duel_under("ffg-revised");
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E4"), mv("F4")]),
+        &mut ScriptedDice::new([]),
+    ));
+    assert_eq!(u(&st, "a1").at, Some(sq("E4")));
+    assert_eq!(awaited(&st), vec![("axis".into(), "react".into())]);
+}
+
+// issue 13 item 2: a `react` or `standing react` line under classic-2010 is refused saying the
+// 2010 rules have no reactive fire, and changes nothing.
+#[test]
+fn reactive_fire_000_a_react_line_is_refused() {
+    let mut st = duel_under("classic-2010");
+    let before = st.clone();
+    for c in [
+        Command::React {
+            unit: Some("x1".into()),
+        },
+        Command::React { unit: None },
+        Command::StandingReact {
+            trigger: None,
+            answer: dustmail::dust_tactics::orders::StandingReaction::Ask,
+        },
+    ] {
+        let out = cmd(&mut st, "axis", c, &mut ScriptedDice::new([]));
+        let (reason, rule) = refused(&out);
+        assert!(
+            reason.contains("the 2010 rules (ruleset classic-2010) have no reactive fire"),
+            "{reason}"
+        );
+        assert!(
+            rule.starts_with("000 'What can a unit do when it is activated?'"),
+            "{rule}"
+        );
+        assert_eq!(st, before);
+    }
+}
+
+// issue 13 item 2: the orders template of a classic-2010 game offers no `react`, and says what
+// MOVE + MOVE is; ffg-revised's still offers `standing react`.
+#[test]
+fn reactive_fire_000_the_orders_template_offers_no_react() {
+    let st = duel_under("classic-2010");
+    let t = DustTactics.orders_template(&st, "allies");
+    assert!(!t.contains("react"), "{t}");
+    assert!(t.contains("one move of double Movement"), "{t}");
+    let st = duel_under("ffg-revised");
+    let t = DustTactics.orders_template(&st, "allies");
+    assert!(t.contains("standing react"), "{t}");
+    assert!(!t.contains("double Movement"), "{t}");
 }

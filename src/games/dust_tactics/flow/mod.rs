@@ -313,6 +313,9 @@ pub fn apply(
         }
         .into();
     }
+    if let Some(r) = no_reactive_fire(state, cmd) {
+        return r.into();
+    }
     // Round 1: a `first` sent before the initiative is rolled answers that roll if its sender
     // wins it (R50); the standing order or default (R100) applies only after it.
     let pre_first =
@@ -387,6 +390,22 @@ pub fn apply(
         }
         Err(e) => e.into(),
     }
+}
+
+/// A `react` or `standing react` line under a ruleset without reactive fire (000): refused
+/// before anything else, so it changes nothing.
+fn no_reactive_fire(state: &State, cmd: &Command) -> Option<Refusal> {
+    let react = matches!(cmd, Command::React { .. } | Command::StandingReact { .. });
+    (react && !state.rules().reactive_fire()).then(|| Refusal {
+        reason: format!(
+            "the 2010 rules (ruleset {}) have no reactive fire: no unit fires out of its own activation",
+            state.ruleset
+        ),
+        rule: RuleId::NoReactiveFire2010
+            .with("a unit may move then shoot, shoot then move, move twice, or perform a sustained attack")
+            .to_string(),
+        instead: "leave out the react line; send `activate` orders for your units".into(),
+    })
 }
 
 /// Runs automatic steps: a pending initiative roll, a running activation.

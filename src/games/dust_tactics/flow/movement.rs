@@ -86,6 +86,9 @@ impl Planner<'_> {
         if self.flags.assault {
             mp *= 2;
         }
+        if let Some(double) = self.double_move(mp) {
+            return self.move_twice(mover, double, squares);
+        }
         // Fast: +1 on one MOVE of the activation (004 "Fast").
         let fast = has_skill(state, &u.id, Skill::Fast) && !self.fast_used;
         let plan = geometry::plan_move(
@@ -109,6 +112,84 @@ impl Planner<'_> {
         self.steps.push(Step::Move {
             path: plan.path,
             crushed: plan.crushed,
+        });
+        Ok(to)
+    }
+}
+
+impl Planner<'_> {
+    /// 000 "Move twice (MOVE + MOVE)": under a ruleset where two MOVEs are one move, the second
+    /// MOVE right after a first one on the board continues it: `Some` of the start square and
+    /// the doubled Movement.
+    fn double_move(&self, mp: u32) -> Option<(Square, u32)> {
+        if self.rules.moves_are_separate_actions() || self.last_kind != Some(Kind::Move) {
+            return None;
+        }
+        let start = self.u.at?;
+        matches!(self.steps.last(), Some(Step::Move { .. })).then_some((start, 2 * mp))
+    }
+
+    /// The second MOVE of a double move: the first MOVE's path and `squares` planned again as one
+    /// move of `mp` (doubled) Movement from `start`, so a diagonal beyond the first costs 2 over
+    /// the whole move; Fast adds 1, not doubled (000 "Fast").
+    fn move_twice(
+        &mut self,
+        mover: Mover,
+        (start, mp): (Square, u32),
+        squares: &[Square],
+    ) -> Result<Square, Refusal> {
+        let (state, u) = (self.state, self.u);
+        let (path, crushed_before) = match self.steps.last() {
+            Some(Step::Move { path, crushed }) => (path.clone(), crushed.clone()),
+            _ => {
+                return refuse(
+                    "there is no first move to continue",
+                    RuleId::MoveTwice2010,
+                    "move <square>",
+                )
+            }
+        };
+        let waypoints: Vec<Square> = path.iter().chain(squares).copied().collect();
+        let fast = has_skill(state, &u.id, Skill::Fast);
+        let plan = geometry::plan_move(
+            &state.scenario.board,
+            &self.occ,
+            &mover,
+            start,
+            &waypoints,
+            mp + fast as u32,
+        )
+        .map_err(|e| Refusal {
+            reason: format!("{} cannot move twice: {}", u.id, e.reason),
+            // Too far: 000's doubled Movement, not 004's two moves, is the rule broken.
+            rule: if e.rule == RuleId::MovementPoints.with("movement points").to_string() {
+                RuleId::MoveTwice2010
+                    .with("double your unit's Movement")
+                    .to_string()
+            } else {
+                e.rule.clone()
+            },
+            instead: format!(
+                "a double move of at most {} movement points in all from {start}",
+                mp + fast as u32
+            ),
+        })?;
+        self.fast_used = fast && plan.cost > mp;
+        let to = plan.path.last().copied().unwrap_or(start);
+        // The crates of the first MOVE's squares keep what it said of them (`spare`).
+        let crushed = plan
+            .crushed
+            .into_iter()
+            .filter(|c| !path.contains(c) || crushed_before.contains(c))
+            .collect();
+        self.steps.pop();
+        self.texts.pop();
+        self.texts.push(format!(
+            "move to {to} (MOVE + MOVE: one move of double Movement)"
+        ));
+        self.steps.push(Step::Move {
+            path: plan.path,
+            crushed,
         });
         Ok(to)
     }
