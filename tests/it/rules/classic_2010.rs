@@ -4,6 +4,7 @@
 
 use crate::support::dt;
 use crate::support_flow::*;
+use dustmail::dust_tactics::bot::{Bot, Style};
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::orders::Command;
 use dustmail::dust_tactics::scenario::Scenario;
@@ -363,4 +364,110 @@ fn reactive_fire_000_the_orders_template_offers_no_react() {
     let t = DustTactics.orders_template(&st, "allies");
     assert!(t.contains("standing react"), "{t}");
     assert!(!t.contains("double Movement"), "{t}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 4: whole games under classic-2010
+// ---------------------------------------------------------------------------------------------
+
+/// SplitMix64 dice, so the games are the same on every machine.
+struct Rng(u64);
+
+impl dustmail::game::DiceSource for Rng {
+    fn d6(&mut self, _round: u32) -> u8 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % 6) as u8 + 1
+    }
+}
+
+/// Plays shipped scenario `name` under classic-2010 to its end with two bots sending the text a
+/// player would sign; every command must be accepted and nobody may ever be asked to react.
+fn play_classic(name: &str, text: &str, style: impl Fn(usize) -> Style, seed: u64) {
+    use dustmail::game::{CommandOutcome, Line, Sender, Setup};
+    let setup = Setup {
+        ruleset: "classic-2010".into(),
+        scenario_name: name.into(),
+        scenario: text.into(),
+        cards: dustmail::dust_tactics::cards::builtin()
+            .into_iter()
+            .map(|(f, t)| (f.to_string(), t.to_string()))
+            .collect(),
+        sides: vec![],
+        rules_revision: dustmail::dust_tactics::rules::RULES_REVISION,
+    };
+    let mut st = DustTactics
+        .setup(&setup)
+        .expect("a classic scenario sets up");
+    let mut bots: Vec<Bot> = st
+        .sides()
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Bot::new(s, style(i)))
+        .collect();
+    // Every standing order but `react`, which this ruleset does not have.
+    for b in bots.iter_mut() {
+        b.set_standing(
+            "standing first ask\nstanding casualties any ask\nstanding retaliate any ask",
+        );
+    }
+    let mut dice = Rng(seed);
+    for _ in 0..3000 {
+        if st.result.is_some() {
+            break;
+        }
+        let awaited = DustTactics.awaiting(&st);
+        assert!(
+            awaited.iter().all(|a| a.decision != "react"),
+            "{name}: {awaited:?}"
+        );
+        let b = bots
+            .iter_mut()
+            .find(|b| awaited.iter().any(|a| a.side == b.side))
+            .unwrap_or_else(|| panic!("{name}: nobody can answer {awaited:?}"));
+        let orders = b.orders(&st).expect("the bot answers");
+        let lines: Vec<Line> = orders
+            .lines()
+            .enumerate()
+            .map(|(i, t)| Line {
+                number: i + 1,
+                text: t.into(),
+            })
+            .collect();
+        let out = DustTactics.submit(&mut st, Sender::side(&b.side), &lines, &mut dice);
+        for r in &out.results {
+            assert!(
+                matches!(r.outcome, CommandOutcome::Accepted { .. }),
+                "{name} seed {seed}: {orders}\n{:?}",
+                r.outcome
+            );
+        }
+        assert!(!texts(&out).contains("reactive"), "{}", texts(&out));
+    }
+    assert!(st.result.is_some(), "{name} seed {seed} did not end");
+    assert!(st.round <= st.scenario.rounds);
+}
+
+// issue 13 item 4 ("done means: two players can play every shipped scenario under classic-2010
+// ... to its end"): every shipped scenario that suits classic-2010, played by the bundled bots.
+#[test]
+fn classic_2010_every_suiting_scenario_plays_to_its_end() {
+    let mut played = 0;
+    for (name, text) in dustmail::dust_tactics::scenario::builtin() {
+        let s = dustmail::dust_tactics::scenario::parse(name, text).unwrap();
+        if !s.rulesets.iter().any(|r| r == "classic-2010") {
+            continue;
+        }
+        play_classic(name, text, |_| Style::Aggressive, 11);
+        for seed in 1..=2u64 {
+            play_classic(name, text, |i| Style::Random(seed * 31 + i as u64), seed);
+        }
+        played += 1;
+    }
+    assert_eq!(
+        played, 4,
+        "skirmish, reconnaissance, crossroads, two-on-two"
+    );
 }
