@@ -87,6 +87,7 @@ rule_ids! {
     // classic-2010: the 2010 core rulebook alone (seed 000).
     MoveTwice2010 => "000", "Move twice (MOVE + MOVE)", Some(200);
     NoReactiveFire2010 => "000", "What can a unit do when it is activated?", Some(201);
+    Berserk2010 => "000", "Berserk", Some(204);
 }
 
 impl RuleId {

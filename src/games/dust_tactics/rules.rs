@@ -4,7 +4,8 @@
 //! `classic-2010` (000 alone, the 2010 core rulebook) are offered; `battlefront-2013` will be a
 //! new constructor plus the variants and code paths where it differs (DESIGN §1).
 
-use super::model::Terrain;
+use super::model::{Terrain, WeaponLine, WeaponRange, WeaponTrait};
+use super::skill::Skill;
 use std::fmt;
 
 /// The revision of the Dust Tactics rules that new games get. 1: rulings R147–R153 (issue 12:
@@ -21,6 +22,30 @@ pub struct Rules {
     reactive_fire: ReactiveFire,
     sustained: SustainedAttack,
     terrain: TerrainTypes,
+    skills: SkillWording,
+    ap_incendiary: ApIncendiary,
+}
+
+/// Which rulebook's wording of the skills whose 000 and 004 texts differ (Damage Resilient,
+/// Fighting Spirit, Berserk, Jump): one switch, as each of them differs in one place only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SkillWording {
+    /// 004 "Skills": Damage Resilient against every attack; Fighting Spirit and Berserk once per
+    /// game, Berserk for any unit that has it; a hero and squad join only if both have Jump.
+    Revised2013,
+    /// 000 "Abilities": Damage Resilient not against flame, artillery or range 1; Fighting Spirit
+    /// whenever the hero moved before attacking; Berserk for heroes only; a hero does not share
+    /// Jump with his squad.
+    Core2010,
+}
+
+/// What a hit of an anti-tank incendiary cell (`X/(+)`) does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ApIncendiary {
+    /// 004 "AP Incendiary Blast": at least one hit eliminates the entire unit (ruling R34).
+    EliminatesTheUnit,
+    /// 000 "Special damage types": each hit makes one target (one miniature) lose all its health.
+    EachHitOneTarget,
 }
 
 /// Which terrain a board may have.
@@ -84,6 +109,8 @@ impl Rules {
             reactive_fire: ReactiveFire::AfterFirstAction,
             sustained: SustainedAttack::BothActionsRerollMisses,
             terrain: TerrainTypes::Revised,
+            skills: SkillWording::Revised2013,
+            ap_incendiary: ApIncendiary::EliminatesTheUnit,
         }
     }
 
@@ -97,6 +124,8 @@ impl Rules {
             // 000 "Sustained attack (SHOOT + SHOOT)": each miss may be re-rolled once.
             sustained: SustainedAttack::BothActionsRerollMisses,
             terrain: TerrainTypes::DotOrNoDot,
+            skills: SkillWording::Core2010,
+            ap_incendiary: ApIncendiary::EachHitOneTarget,
         }
     }
 
@@ -157,6 +186,55 @@ impl Rules {
             TerrainTypes::Revised => true,
             TerrainTypes::DotOrNoDot => matches!(terrain, Terrain::Open | Terrain::Impassable),
         }
+    }
+}
+
+impl Rules {
+    /// Whether Damage Resilient rolls against an attack with this weapon line.
+    pub fn damage_resilient_against(&self, weapon: &WeaponLine) -> bool {
+        match self.skills {
+            SkillWording::Revised2013 => true,
+            // 000 "Damage Resilient": "does not work against Flame weapons, artillery weapons
+            // (range A), and any weapons with range 1" (R202: close combat `C` is range 1).
+            SkillWording::Core2010 => {
+                !weapon.traits.contains(&WeaponTrait::Flamethrower)
+                    && !matches!(
+                        weapon.range,
+                        WeaponRange::Artillery | WeaponRange::Close | WeaponRange::Upto(1)
+                    )
+            }
+        }
+    }
+
+    /// Whether `skill` may be used once per game only, whatever the card says.
+    pub fn once_per_game(&self, skill: Skill) -> bool {
+        match self.skills {
+            SkillWording::Revised2013 => skill.once_per_game(),
+            // 000 "Fighting Spirit": every time the hero moved before attacking.
+            SkillWording::Core2010 => skill != Skill::FightingSpirit && skill.once_per_game(),
+        }
+    }
+
+    /// Whether Fighting Spirit works by itself whenever the hero moved before attacking (000),
+    /// rather than when declared with `skill fighting-spirit` (004).
+    pub fn fighting_spirit_always(&self) -> bool {
+        self.skills == SkillWording::Core2010
+    }
+
+    /// Whether only a hero's Berserk may be used (000 "Berserk": "A hero with this ability").
+    pub fn berserk_heroes_only(&self) -> bool {
+        self.skills == SkillWording::Core2010
+    }
+
+    /// Whether a hero and a squad may join only if both or neither have Jump (004 "Jump").
+    pub fn join_needs_matching_jump(&self) -> bool {
+        self.skills == SkillWording::Revised2013
+    }
+
+    /// Whether each hit of an anti-tank incendiary cell kills one target (000) rather than the
+    /// first hit eliminating the whole unit (004).
+    pub fn ap_incendiary_per_hit(&self) -> bool {
+        self.ap_incendiary == ApIncendiary::EachHitOneTarget
     }
 }
 

@@ -7,6 +7,7 @@ use crate::support_flow::*;
 use dustmail::dust_tactics::bot::{Bot, Style};
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::orders::Command;
+use dustmail::dust_tactics::rules::Rules;
 use dustmail::dust_tactics::scenario::Scenario;
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
@@ -470,4 +471,512 @@ fn classic_2010_every_suiting_scenario_plays_to_its_end() {
         played, 4,
         "skirmish, reconnaissance, crossroads, two-on-two"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 3: the other differences of §13.1, a pair of tests each
+// ---------------------------------------------------------------------------------------------
+
+/// A game of `allies` against `axis` under `ruleset`, allies activating first. Standing react
+/// `never` under ffg-revised keeps its windows out of these tests.
+fn game_under(
+    ruleset: &str,
+    allies: Vec<dustmail::dust_tactics::scenario::UnitSpec>,
+    axis: Vec<dustmail::dust_tactics::scenario::UnitSpec>,
+    cards: Vec<Card>,
+) -> State {
+    let mut st = DustTactics
+        .start(ruleset, scenario(allies, axis), cards)
+        .expect("setup");
+    if st.rules().reactive_fire() {
+        for side in st.sides() {
+            dustmail::dust_tactics::flow::standing_react(
+                &mut st,
+                &side,
+                None,
+                dustmail::dust_tactics::state::Policy::Never,
+            )
+            .expect("standing react never");
+        }
+    }
+    begin(&mut st, "allies");
+    st
+}
+
+/// Allies `a1` (squad, knife range 1) at E5 next to axis `x1` (squad with Damage Resilient) at
+/// E4.
+fn resilient_duel(ruleset: &str) -> State {
+    let knife = card(
+        "kn",
+        UnitType::Squad,
+        4,
+        1,
+        vec![weapon("knife", WeaponRange::Upto(1), 1, 1)],
+    );
+    let tough = with_skill(squad("dr"), "damage-resilient", None);
+    game_under(
+        ruleset,
+        vec![unit("a1", "kn", Some("E5"))],
+        vec![unit("x1", "dr", Some("E4"))],
+        vec![knife, tough],
+    )
+}
+
+// issue 13 item 3, §13.1 "Damage Resilient": 000 "Damage Resilient": "Damage resilient does not
+// work against Flame weapons, artillery weapons (range A), and any weapons with range 1": the
+// knife's hit is not rolled against.
+#[test]
+fn damage_resilient_000_not_against_range_1() {
+    let mut st = resilient_duel("classic-2010");
+    // 4 knife dice: one hit; no resilient die.
+    let mut d = ScriptedDice::new([1, 6, 6, 6]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![attack("knife", "x1"), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0);
+    assert!(!texts(&out).contains("Damage Resilient"), "{}", texts(&out));
+    assert_eq!(u(&st, "x1").health, 3);
+}
+
+// issue 13 item 3, §13.1 "Damage Resilient": 004 "Damage Resilient" lists no exclusion: the
+// knife's damage point is rolled against, and a hit ignores it.
+#[test]
+fn damage_resilient_004_against_every_weapon() {
+    let mut st = resilient_duel("ffg-revised");
+    let mut d = ScriptedDice::new([1, 6, 6, 6, /* resilient */ 2]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![attack("knife", "x1"), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0);
+    assert!(
+        texts(&out).contains("1 ignored (Damage Resilient)"),
+        "{}",
+        texts(&out)
+    );
+    assert_eq!(u(&st, "x1").health, 4);
+}
+
+/// A `1/(+)` line against a four-model squad.
+fn ap_incendiary_at_a_squad(
+    rules: Rules,
+    faces: &[u8],
+) -> dustmail::dust_tactics::combat::LineOutcome {
+    use dustmail::dust_tactics::combat::{resolve_line_under, FireOptions, TargetProfile};
+    let mut w = weapon("napalm", WeaponRange::Upto(2), 1, 1);
+    w.soldier = [Fire::ApIncendiary { dice: 1 }; 4];
+    let t = TargetProfile {
+        armour: Armour::Soldier(2),
+        unit_type: UnitType::Squad,
+        models: 4,
+        remaining: 4,
+        cover: Cover::None,
+        soft_save: Save::None,
+        hard_save: Save::None,
+        damage_resilient: false,
+    };
+    let o = FireOptions {
+        carriers: 1,
+        ..FireOptions::default()
+    };
+    let mut d = ScriptedDice::new(faces.iter().copied());
+    let out = resolve_line_under(rules, &w, &t, &o, 1, &mut d);
+    assert_eq!(d.remaining(), 0);
+    out
+}
+
+// issue 13 item 3, §13.1 "AP Incendiary": 000 "Special damage types" (`1/(+)`): "roll 1 die per
+// miniature targeted ... Each hit means a target loses all its remaining health": two hits on
+// four soldiers kill two.
+#[test]
+fn ap_incendiary_000_each_hit_kills_one_target() {
+    let out = ap_incendiary_at_a_squad(Rules::classic_2010(), &[1, 2, 5, 6]);
+    assert_eq!((out.hits, out.damage), (2, 2));
+    assert!(!out.eliminate);
+    // Four hits: every target, the whole squad.
+    let out = ap_incendiary_at_a_squad(Rules::classic_2010(), &[1, 2, 1, 2]);
+    assert_eq!((out.hits, out.damage), (4, 4));
+    assert!(out.eliminate);
+}
+
+// issue 13 item 3, §13.1 "AP Incendiary": 004 "AP Incendiary Blast": "eliminate the entire unit
+// on at least one HIT" (R34).
+#[test]
+fn ap_incendiary_004_one_hit_eliminates_the_unit() {
+    let out = ap_incendiary_at_a_squad(Rules::ffg_revised(), &[1, 2, 5, 6]);
+    assert_eq!(out.damage, 4);
+    assert!(out.eliminate);
+}
+
+// issue 13 item 3: 000 "Special damage types" worked example under classic-2010: the Hot Dog's
+// Napalm Thrower rolls 1 die at a JagdLuther (vehicle armour 5, 6 health); one hit and it is
+// removed.
+#[test]
+fn ap_incendiary_000_example_napalm_thrower_destroys_a_jagdluther() {
+    use dustmail::dust_tactics::combat::{resolve_line_under, FireOptions, TargetProfile};
+    let napalm = dustmail::dust_tactics::cards::builtin_cards()
+        .unwrap()
+        .into_iter()
+        .find(|c| c.id == "m2b-hot-dog")
+        .unwrap()
+        .weapon("napalm")
+        .unwrap()
+        .clone();
+    let t = TargetProfile {
+        armour: Armour::Vehicle(5),
+        unit_type: UnitType::Vehicle,
+        models: 1,
+        remaining: 6,
+        cover: Cover::None,
+        soft_save: Save::None,
+        hard_save: Save::None,
+        damage_resilient: false,
+    };
+    let o = FireOptions {
+        carriers: 1,
+        ..FireOptions::default()
+    };
+    let out = resolve_line_under(
+        Rules::classic_2010(),
+        &napalm,
+        &t,
+        &o,
+        1,
+        &mut ScriptedDice::new([2]),
+    );
+    assert!(out.eliminate);
+    assert_eq!(out.damage, 6);
+}
+
+/// Allies hero `h` (pistol range 4, 1 die) with `skill` at E6, axis squad `x1` at E2.
+fn hero_duel(ruleset: &str, skill: &str) -> State {
+    let hero = with_skill(
+        card(
+            "hero",
+            UnitType::Hero,
+            3,
+            1,
+            vec![weapon("pistol", WeaponRange::Upto(4), 1, 1)],
+        ),
+        skill,
+        None,
+    );
+    game_under(
+        ruleset,
+        vec![unit("h", "hero", Some("E6"))],
+        vec![unit("x1", "sq", Some("E2"))],
+        vec![hero, squad("sq")],
+    )
+}
+
+// issue 13 item 3, §13.1 "Fighting Spirit": 000 "Fighting Spirit": "The hero treats all misses
+// as hits when attacking with all of his weapons, as long as he also moved once this round":
+// every time, undeclared, and not counted as a use.
+#[test]
+fn fighting_spirit_000_every_time_the_hero_moved_before_attacking() {
+    let mut st = hero_duel("classic-2010", "fighting-spirit");
+    // As if used in an earlier round: 000 has no limit.
+    st.unit_mut("h")
+        .unwrap()
+        .skills_used
+        .insert("fighting-spirit".into(), 1);
+    let mut d = ScriptedDice::new([6]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("h", vec![mv("E5"), attack("pistol", "x1")]),
+        &mut d,
+    );
+    accepted(&out);
+    let t = texts(&out);
+    assert!(t.contains("reversed dice") && t.contains("1 hit"), "{t}");
+    assert_eq!(u(&st, "x1").health, 3);
+    // Declared, it is accepted again as well.
+    let mut st = hero_duel("classic-2010", "fighting-spirit");
+    st.unit_mut("h")
+        .unwrap()
+        .skills_used
+        .insert("fighting-spirit".into(), 1);
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate(
+            "h",
+            vec![skill("fighting-spirit"), mv("E5"), attack("pistol", "x1")],
+        ),
+        &mut ScriptedDice::new([6]),
+    ));
+    // Without a move first, the dice are not reversed: the 6 misses.
+    let mut st = hero_duel("classic-2010", "fighting-spirit");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("h", vec![attack("pistol", "x1"), mv("E7")]),
+        &mut ScriptedDice::new([6]),
+    );
+    accepted(&out);
+    assert!(!texts(&out).contains("reversed dice"), "{}", texts(&out));
+    assert_eq!(u(&st, "x1").health, 4);
+}
+
+// issue 13 item 3, §13.1 "Fighting Spirit": 004 "Fighting Spirit": once per game, declared:
+// undeclared the dice are not reversed, and a second use is refused.
+#[test]
+fn fighting_spirit_004_once_per_game() {
+    let mut st = hero_duel("ffg-revised", "fighting-spirit");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("h", vec![mv("E5"), attack("pistol", "x1")]),
+        &mut ScriptedDice::new([6]),
+    );
+    accepted(&out);
+    assert!(!texts(&out).contains("reversed dice"), "{}", texts(&out));
+    let mut st = hero_duel("ffg-revised", "fighting-spirit");
+    st.unit_mut("h")
+        .unwrap()
+        .skills_used
+        .insert("fighting-spirit".into(), 1);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate(
+            "h",
+            vec![skill("fighting-spirit"), mv("E5"), attack("pistol", "x1")],
+        ),
+        &mut ScriptedDice::new([]),
+    );
+    assert!(
+        refused(&out).0.contains("already used fighting-spirit"),
+        "{:?}",
+        refused(&out)
+    );
+}
+
+/// A squad (not a hero) with Berserk at E6, axis squad `x1` at E2.
+fn berserk_squad(ruleset: &str) -> State {
+    let c = with_skill(squad("bs"), "berserk", None);
+    game_under(
+        ruleset,
+        vec![unit("a1", "bs", Some("E6"))],
+        vec![unit("x1", "sq", Some("E2"))],
+        vec![c, squad("sq")],
+    )
+}
+
+// issue 13 item 3, §13.1 "Berserk": 000 "Berserk": "A hero with this ability ... Once per game,
+// the hero may re-roll all of his failed attacks": a squad's own Berserk is refused; a hero's
+// is used.
+#[test]
+fn berserk_000_heroes_only() {
+    let mut st = berserk_squad("classic-2010");
+    let before = st.clone();
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![skill("berserk"), attack("gun", "x1"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    let (reason, rule) = refused(&out);
+    assert!(reason.contains("a1 is not a hero"), "{reason}");
+    assert!(rule.starts_with("000 'Berserk'"), "{rule}");
+    assert_eq!(st, before);
+    let mut st = hero_duel("classic-2010", "berserk");
+    // 1 pistol die misses, Berserk re-rolls it: a hit.
+    let mut d = ScriptedDice::new([6, 1]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate(
+            "h",
+            vec![skill("berserk"), attack("pistol", "x1"), nothing()],
+        ),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!(u(&st, "x1").health, 3);
+}
+
+// issue 13 item 3, §13.1 "Berserk": 004 "Berserk": any unit with it, once per game, per weapon
+// line: the squad's Berserk re-rolls its misses.
+#[test]
+fn berserk_004_any_unit_with_it() {
+    let mut st = berserk_squad("ffg-revised");
+    // 4 gun dice miss, all 4 re-rolled: one hit.
+    let mut d = ScriptedDice::new([6, 6, 6, 6, 1, 6, 6, 6]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![skill("berserk"), attack("gun", "x1"), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!(u(&st, "x1").health, 3);
+}
+
+/// A hero with Jump joining a squad without it, set up under `ruleset`.
+fn jump_join(ruleset: &str) -> Result<State, dustmail::game::SetupError> {
+    let hero = with_skill(card("jh", UnitType::Hero, 3, 1, vec![]), "jump", None);
+    let mut s = scenario(
+        vec![unit("a1", "sq", Some("E5")), unit("jh", "jh", None)],
+        vec![unit("x1", "sq", Some("E2"))],
+    );
+    s.sides[0].units[1].joins = Some("a1".into());
+    DustTactics.start(ruleset, s, vec![squad("sq"), hero])
+}
+
+// issue 13 item 3, §13.1 "Jump": 000 "Jump": "A hero with this ability does not share it with
+// any squad he joins": he may join a squad without Jump (R203), and the squad does not jump.
+#[test]
+fn jump_000_a_hero_with_jump_joins_a_squad_without_it() {
+    let mut st = jump_join("classic-2010").expect("000 lets the hero join");
+    assert_eq!(u(&st, "jh").joined.as_deref(), Some("a1"));
+    begin(&mut st, "allies");
+    // A friendly unit in the way is walked through anyway; an enemy square is not jumped.
+    st.unit_mut("x1").unwrap().at = Some(sq("E4"));
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate(
+            "a1",
+            vec![
+                dustmail::dust_tactics::orders::Action::Move {
+                    squares: vec![sq("E4"), sq("E3")],
+                },
+                nothing(),
+            ],
+        ),
+        &mut ScriptedDice::new([]),
+    );
+    assert!(
+        refused(&out).0.contains("occupied by enemy unit x1"),
+        "{:?}",
+        refused(&out)
+    );
+}
+
+// issue 13 item 3, §13.1 "Jump": 004 "Jump": "Both the hero and the squad must have Jump to
+// join": the same join is refused at setup.
+#[test]
+fn jump_004_hero_and_squad_both_need_jump_to_join() {
+    let e = jump_join("ffg-revised").unwrap_err();
+    assert!(e.0.contains("both hero and squad must have it"), "{}", e.0);
+}
+
+/// Allies `h1` (Black Ops hero) and squad `a1`, axis squad `x1`, under `ruleset`, with the hero
+/// eliminated; the first initiative is still to roll.
+fn black_ops_hero_dead(ruleset: &str) -> State {
+    let hero = with_skill(card("bo", UnitType::Hero, 3, 1, vec![]), "black-ops", None);
+    let mut st = DustTactics
+        .start(
+            ruleset,
+            scenario(
+                vec![unit("h1", "bo", Some("A5")), unit("a1", "sq", Some("B5"))],
+                vec![unit("x1", "sq", Some("E2"))],
+            ),
+            vec![squad("sq"), hero],
+        )
+        .unwrap();
+    st.unit_mut("h1").unwrap().destroyed = true;
+    st.unit_mut("h1").unwrap().at = None;
+    st
+}
+
+// issue 13 item 3, §13.1 "Black Ops": 000 "Black Ops": "should the hero be eliminated during the
+// game, you lose this bonus": 3 initiative dice, not 4.
+#[test]
+fn black_ops_000_lost_when_the_hero_dies() {
+    let mut st = black_ops_hero_dead("classic-2010");
+    let mut d = ScriptedDice::new([5, 5, 1, 5, 5, 5]);
+    let out = DustTactics.default_for(&mut st, "axis", &mut d);
+    assert_eq!(out.happenings[0].rolls[0].faces.len(), 3);
+    assert_eq!(d.remaining(), 0);
+}
+
+// issue 13 item 3, §13.1 "Black Ops": 004 "Black Ops" does not repeat the death clause; the
+// ffg-revised ruleset takes it from 000 where 004 is silent, so the bonus is lost as well (the
+// two rulesets agree here).
+#[test]
+fn black_ops_004_bonus_while_the_hero_lives() {
+    let mut st = black_ops_hero_dead("ffg-revised");
+    st.unit_mut("h1").unwrap().destroyed = false;
+    st.unit_mut("h1").unwrap().at = Some(sq("A5"));
+    let mut d = ScriptedDice::new([5, 5, 5, 1, 5, 5, 5]);
+    let out = DustTactics.default_for(&mut st, "axis", &mut d);
+    assert_eq!(out.happenings[0].rolls[0].faces.len(), 4);
+    let mut st = black_ops_hero_dead("ffg-revised");
+    let mut d = ScriptedDice::new([5, 5, 1, 5, 5, 5]);
+    let out = DustTactics.default_for(&mut st, "axis", &mut d);
+    assert_eq!(out.happenings[0].rolls[0].faces.len(), 3);
+}
+
+/// Allies squad `a1` (Movement 1, Fast) at E9, axis far away at A1, under `ruleset`.
+fn fast_squad(ruleset: &str) -> State {
+    let c = with_skill(squad("fs"), "fast", None);
+    game_under(
+        ruleset,
+        vec![unit("a1", "fs", Some("E9"))],
+        vec![unit("x1", "sq", Some("A1"))],
+        vec![c, squad("sq")],
+    )
+}
+
+// issue 13 item 3, §13.1 "Fast": 000 "Fast" example: Assault Rangers (Movement 1, Fast) "move
+// three squares (Movement 1 multiplied by two + 1 for Fast)" when they move twice; not four.
+#[test]
+fn fast_000_plus_one_not_doubled_on_a_double_move() {
+    let mut st = fast_squad("classic-2010");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E8"), mv("E5")]),
+        &mut ScriptedDice::new([]),
+    );
+    assert!(refused(&out).0.contains("a1 has 3"), "{:?}", refused(&out));
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E8"), mv("E6")]),
+        &mut ScriptedDice::new([]),
+    );
+    accepted(&out);
+    assert_eq!(u(&st, "a1").at, Some(sq("E6")));
+    // MOVE + SHOOT: two squares.
+    let mut st = fast_squad("classic-2010");
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E7"), nothing()]),
+        &mut ScriptedDice::new([]),
+    ));
+}
+
+// issue 13 item 3, §13.1 "Fast": 004 "Fast": +1 space on one of the MOVEs: 2 + 1 squares over
+// two MOVE actions, not 2 + 2.
+#[test]
+fn fast_004_plus_one_on_one_move() {
+    let mut st = fast_squad("ffg-revised");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E7"), mv("E5")]),
+        &mut ScriptedDice::new([]),
+    );
+    assert!(refused(&out).0.contains("a1 has 1"), "{:?}", refused(&out));
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E7"), mv("E6")]),
+        &mut ScriptedDice::new([]),
+    ));
+    assert_eq!(u(&st, "a1").at, Some(sq("E6")));
 }
