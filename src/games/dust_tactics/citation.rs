@@ -88,6 +88,7 @@ rule_ids! {
     MoveTwice2010 => "000", "Move twice (MOVE + MOVE)", Some(200);
     NoReactiveFire2010 => "000", "What can a unit do when it is activated?", Some(201);
     Berserk2010 => "000", "Berserk", Some(204);
+    Charge2010 => "000", "Charge", Some(206);
 }
 
 impl RuleId {

@@ -24,6 +24,17 @@ pub struct Rules {
     terrain: TerrainTypes,
     skills: SkillWording,
     ap_incendiary: ApIncendiary,
+    charge: ChargeMove,
+}
+
+/// How a Charge moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ChargeMove {
+    /// 004 "Charge": two MOVE actions, then an ATTACK with range 1 or C weapons.
+    TwoMovesThenAttack,
+    /// 000 "Charge": one or two MOVEs plus one free square into a square adjacent to an enemy
+    /// unit, then an attack with range 1 weapons.
+    MovesPlusOneSquare,
 }
 
 /// Which rulebook's wording of the skills whose 000 and 004 texts differ (Damage Resilient,
@@ -111,6 +122,7 @@ impl Rules {
             terrain: TerrainTypes::Revised,
             skills: SkillWording::Revised2013,
             ap_incendiary: ApIncendiary::EliminatesTheUnit,
+            charge: ChargeMove::TwoMovesThenAttack,
         }
     }
 
@@ -126,6 +138,7 @@ impl Rules {
             terrain: TerrainTypes::DotOrNoDot,
             skills: SkillWording::Core2010,
             ap_incendiary: ApIncendiary::EachHitOneTarget,
+            charge: ChargeMove::MovesPlusOneSquare,
         }
     }
 
@@ -235,6 +248,14 @@ impl Rules {
     /// first hit eliminating the whole unit (004).
     pub fn ap_incendiary_per_hit(&self) -> bool {
         self.ap_incendiary == ApIncendiary::EachHitOneTarget
+    }
+}
+
+impl Rules {
+    /// Whether a Charge adds one free square into a square adjacent to an enemy and may be made
+    /// with one MOVE or two (000), rather than being exactly MOVE, MOVE, ATTACK (004).
+    pub fn charge_extra_square(&self) -> bool {
+        self.charge == ChargeMove::MovesPlusOneSquare
     }
 }
 

@@ -980,3 +980,106 @@ fn fast_004_plus_one_on_one_move() {
     ));
     assert_eq!(u(&st, "a1").at, Some(sq("E6")));
 }
+
+/// Allies squad `a1` (Movement 1, Charge, a claw of range C) at E5, axis squad `x1` at `enemy`.
+fn charger(ruleset: &str, enemy: &str) -> State {
+    let mut c = with_skill(squad("ch"), "charge", None);
+    c.weapons.push(weapon("claw", WeaponRange::Close, 1, 1));
+    game_under(
+        ruleset,
+        vec![unit("a1", "ch", Some("E5"))],
+        vec![unit("x1", "sq", Some(enemy))],
+        vec![c, squad("sq")],
+    )
+}
+
+// issue 13 item 3, §13.1 "Charge": 000 "Charge": "move one extra square at the end of its
+// movement ... only ... into a square adjacent to an enemy unit. After this extra movement, the
+// unit must attack with all of its weapons that have range 1 ... MOVE + MOVE + 1 free square +
+// attack ... The second MOVE is not required".
+#[test]
+fn charge_000_moves_plus_one_free_square_then_attack() {
+    // MOVE + MOVE + free square: E5 to E2 (3 squares for Movement 1), next to x1 on E1.
+    let mut st = charger("classic-2010", "E1");
+    let mut d = ScriptedDice::new([1, 6, 6, 6]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate(
+            "a1",
+            vec![skill("charge"), mv("E4"), mv("E2"), attack("claw", "x1")],
+        ),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!(u(&st, "a1").at, Some(sq("E2")));
+    assert_eq!(u(&st, "x1").health, 3);
+    // MOVE + free square: E5 to E3, next to x1 on E2.
+    let mut st = charger("classic-2010", "E2");
+    let mut d = ScriptedDice::new([6, 6, 6, 6]);
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![skill("charge"), mv("E3"), attack("claw", "x1")]),
+        &mut d,
+    ));
+    assert_eq!(u(&st, "a1").at, Some(sq("E3")));
+    // The free square only into a square next to an enemy: E5 to E3 with x1 on E1 is refused.
+    let mut st = charger("classic-2010", "E1");
+    let before = st.clone();
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![skill("charge"), mv("E3"), attack("claw", "x1")]),
+        &mut ScriptedDice::new([]),
+    );
+    let (reason, rule) = refused(&out);
+    assert!(
+        reason.contains("which is not next to an enemy unit"),
+        "{reason}"
+    );
+    assert!(rule.starts_with("000 'Charge'"), "{rule}");
+    assert_eq!(st, before);
+}
+
+// issue 13 item 3, §13.1 "Charge": 004 "Charge": "an ATTACK action with all of its range 1 or
+// range C weapons after performing 2 MOVE actions": no free square, and both MOVEs are needed.
+#[test]
+fn charge_004_two_moves_then_attack_no_extra_square() {
+    let mut st = charger("ffg-revised", "E1");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate(
+            "a1",
+            vec![skill("charge"), mv("E4"), mv("E2"), attack("claw", "x1")],
+        ),
+        &mut ScriptedDice::new([]),
+    );
+    assert!(refused(&out).0.contains("a1 has 1"), "{:?}", refused(&out));
+    let mut st = charger("ffg-revised", "E3");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![skill("charge"), mv("E4"), attack("claw", "x1")]),
+        &mut ScriptedDice::new([]),
+    );
+    assert!(
+        refused(&out).0.contains("Charge is move, move, attack"),
+        "{:?}",
+        refused(&out)
+    );
+    let mut st = charger("ffg-revised", "E2");
+    let mut d = ScriptedDice::new([6, 6, 6, 6]);
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate(
+            "a1",
+            vec![skill("charge"), mv("E4"), mv("E3"), attack("claw", "x1")],
+        ),
+        &mut d,
+    ));
+    assert_eq!(u(&st, "a1").at, Some(sq("E3")));
+}

@@ -13,6 +13,9 @@ impl Planner<'_> {
                 "move <entry square> first".to_string(),
             );
         };
+        if self.flags.charge && self.rules.charge_extra_square() {
+            self.check_charge_square()?;
+        }
         let lines = plan_fire(state, u, from, fire, &self.occ, self.flags.charge)?;
         self.texts.push(format!(
             "{} {}",
@@ -106,7 +109,11 @@ pub(super) fn plan_fire(
                     w.name,
                     range_text(w.range)
                 ),
-                RuleId::Charge,
+                if state.rules().charge_extra_square() {
+                    RuleId::Charge2010
+                } else {
+                    RuleId::Charge
+                },
                 "drop that weapon line",
             );
         }

@@ -91,13 +91,14 @@ impl Planner<'_> {
         }
         // Fast: +1 on one MOVE of the activation (004 "Fast").
         let fast = has_skill(state, &u.id, Skill::Fast) && !self.fast_used;
+        let extra = self.charge_extra();
         let plan = geometry::plan_move(
             &state.scenario.board,
             &self.occ,
             &mover,
             from,
             squares,
-            mp + fast as u32,
+            mp + fast as u32 + extra,
         )
         .map_err(|e| Refusal {
             reason: format!("{} cannot move: {}", u.id, e.reason),
@@ -108,6 +109,9 @@ impl Planner<'_> {
             self.fast_used = true;
         }
         let to = plan.path.last().copied().unwrap_or(from);
+        if extra > 0 {
+            self.note_charge_square(plan.cost, mp + fast as u32, to);
+        }
         self.texts.push(format!("move to {to}"));
         self.steps.push(Step::Move {
             path: plan.path,
@@ -151,13 +155,14 @@ impl Planner<'_> {
         };
         let waypoints: Vec<Square> = path.iter().chain(squares).copied().collect();
         let fast = has_skill(state, &u.id, Skill::Fast);
+        let extra = self.charge_extra();
         let plan = geometry::plan_move(
             &state.scenario.board,
             &self.occ,
             &mover,
             start,
             &waypoints,
-            mp + fast as u32,
+            mp + fast as u32 + extra,
         )
         .map_err(|e| Refusal {
             reason: format!("{} cannot move twice: {}", u.id, e.reason),
@@ -171,11 +176,14 @@ impl Planner<'_> {
             },
             instead: format!(
                 "a double move of at most {} movement points in all from {start}",
-                mp + fast as u32
+                mp + fast as u32 + extra
             ),
         })?;
         self.fast_used = fast && plan.cost > mp;
         let to = plan.path.last().copied().unwrap_or(start);
+        if extra > 0 {
+            self.note_charge_square(plan.cost, mp + fast as u32, to);
+        }
         // The crates of the first MOVE's squares keep what it said of them (`spare`).
         let crushed = plan
             .crushed
@@ -274,6 +282,61 @@ impl Planner<'_> {
         if let Some(t) = self.texts.last_mut() {
             for sq in spared {
                 t.push_str(&format!(", sparing the ammo crate on {sq}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Planner<'_> {
+    /// The free square of a 000 Charge: one more movement point when the unit charges.
+    pub(super) fn charge_extra(&self) -> u32 {
+        (self.flags.charge && self.rules.charge_extra_square()) as u32
+    }
+
+    /// Notes where a move ends that needed the Charge's free square (`cost` over `budget`
+    /// without it), for [`Planner::check_charge_2010`].
+    pub(super) fn note_charge_square(&mut self, cost: u32, budget: u32, to: Square) {
+        self.charge_square = (cost > budget).then_some(to);
+    }
+
+    /// 000 "Charge": MOVE (+ MOVE) + 1 free square + an attack with range 1 weapons, all the
+    /// unit's actions; the free square only into a square adjacent to an enemy unit.
+    pub(super) fn check_charge_2010(&self) -> Result<(), Refusal> {
+        let rule = RuleId::Charge2010;
+        if !matches!(
+            self.kinds.as_slice(),
+            [Kind::Move, Kind::Attack] | [Kind::Move, Kind::Move, Kind::Attack]
+        ) {
+            return refuse(
+                format!(
+                    "a Charge is move (+ move) + attack with range 1 weapons, using all the unit's actions; declared: {}",
+                    self.texts.join(", ")
+                ),
+                rule.with("the unit performs MOVE + MOVE + 1 free square + attack with range 1 weapons"),
+                "skill charge + move <square> (+ move <square>) + attack <range 1 weapon> at <target>",
+            );
+        }
+        self.check_charge_square()
+    }
+
+    /// 000 "Charge": the free square only into a square adjacent to an enemy unit (checked when
+    /// the charge's attack is planned, after its moves).
+    pub(super) fn check_charge_square(&self) -> Result<(), Refusal> {
+        let rule = RuleId::Charge2010;
+        if let Some(to) = self.charge_square {
+            let next_to_enemy = self.state.units.iter().any(|o| {
+                o.side != self.u.side && !o.destroyed && o.at.is_some_and(|at| at.adjacent(to))
+            });
+            if !next_to_enemy {
+                return refuse(
+                    format!(
+                        "{} needs the Charge's free square to reach {to}, which is not next to an enemy unit",
+                        self.u.id
+                    ),
+                    rule.with("this extra square can only be used to move into a square adjacent to an enemy unit"),
+                    "move one square less, or end the charge next to an enemy",
+                );
             }
         }
         Ok(())
