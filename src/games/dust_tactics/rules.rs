@@ -239,6 +239,12 @@ impl Rules {
         self.skills == SkillWording::Core2010
     }
 
+    /// Whether Jump passes over a vehicle's square too (000 "Jump": "an enemy unit, a
+    /// vehicle, or obstacles"); 004 forbids jumping a vehicle.
+    pub fn jump_over_vehicles(&self) -> bool {
+        self.skills == SkillWording::Core2010
+    }
+
     /// Whether a hero and a squad may join only if both or neither have Jump (004 "Jump").
     pub fn join_needs_matching_jump(&self) -> bool {
         self.skills == SkillWording::Revised2013

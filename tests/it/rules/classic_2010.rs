@@ -1083,3 +1083,69 @@ fn charge_004_two_moves_then_attack_no_extra_square() {
     ));
     assert_eq!(u(&st, "a1").at, Some(sq("E3")));
 }
+
+/// Allies squad `a1` (Movement 2, Jump) at E5, an axis vehicle `v1` at E4 in its way.
+fn jumper_and_vehicle(ruleset: &str) -> State {
+    let mut j = with_skill(squad("jp"), "jump", None);
+    j.movement = 2;
+    let v = card(
+        "veh",
+        UnitType::Vehicle,
+        4,
+        1,
+        vec![weapon("mg", WeaponRange::Upto(4), 1, 1)],
+    );
+    game_under(
+        ruleset,
+        vec![unit("a1", "jp", Some("E5"))],
+        vec![unit("v1", "veh", Some("E4"))],
+        vec![j, v],
+    )
+}
+
+// issue 13 item 3, §13.1 "Jump": 000 "Jump": "A unit with Jump can jump over an enemy unit, a
+// vehicle, or obstacles": E5 over the vehicle on E4 to E3.
+#[test]
+fn jump_000_over_a_vehicle() {
+    let mut st = jumper_and_vehicle("classic-2010");
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate(
+            "a1",
+            vec![
+                dustmail::dust_tactics::orders::Action::Move {
+                    squares: vec![sq("E4"), sq("E3")],
+                },
+                nothing(),
+            ],
+        ),
+        &mut ScriptedDice::new([]),
+    ));
+    assert_eq!(u(&st, "a1").at, Some(sq("E3")));
+}
+
+// issue 13 item 3, §13.1 "Jump": 004 "Jump": a unit may not jump a vehicle's space.
+#[test]
+fn jump_004_not_over_a_vehicle() {
+    let mut st = jumper_and_vehicle("ffg-revised");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate(
+            "a1",
+            vec![
+                dustmail::dust_tactics::orders::Action::Move {
+                    squares: vec![sq("E4"), sq("E3")],
+                },
+                nothing(),
+            ],
+        ),
+        &mut ScriptedDice::new([]),
+    );
+    assert!(
+        refused(&out).0.contains("Jump cannot pass over a vehicle"),
+        "{:?}",
+        refused(&out)
+    );
+}

@@ -94,7 +94,7 @@ impl Planner<'_> {
         let extra = self.charge_extra();
         let plan = geometry::plan_move(
             &state.scenario.board,
-            &self.occ,
+            &self.occupancy_for(&mover),
             &mover,
             from,
             squares,
@@ -158,7 +158,7 @@ impl Planner<'_> {
         let extra = self.charge_extra();
         let plan = geometry::plan_move(
             &state.scenario.board,
-            &self.occ,
+            &self.occupancy_for(&mover),
             &mover,
             start,
             &waypoints,
@@ -340,5 +340,22 @@ impl Planner<'_> {
             }
         }
         Ok(())
+    }
+}
+
+impl Planner<'_> {
+    /// The board as a move sees it. 000 "Jump": a jumping unit passes over a vehicle as over any
+    /// other unit (R203), so vehicles are read as plain units for its move only, not for sight.
+    fn occupancy_for(&self, mover: &Mover) -> std::borrow::Cow<'_, Occupancy> {
+        if !(mover.jump && self.rules.jump_over_vehicles()) {
+            return std::borrow::Cow::Borrowed(&self.occ);
+        }
+        let mut occ = self.occ.clone();
+        for o in occ.values_mut().flatten() {
+            if o.unit_type == UnitType::Vehicle {
+                o.unit_type = UnitType::Squad;
+            }
+        }
+        std::borrow::Cow::Owned(occ)
     }
 }
