@@ -1149,3 +1149,136 @@ fn jump_004_not_over_a_vehicle() {
         refused(&out)
     );
 }
+
+/// The 000 "End of the game" example's losses: the Allies lost 14 AP (three 2 AP squads, two
+/// 4 AP robots), the Axis 12 AP; the last round is then played out with `nothing`.
+fn losses_example(ruleset: &str) -> State {
+    use dustmail::dust_tactics::state::Destruction;
+    let mut st = game_under(
+        ruleset,
+        vec![unit("a1", "sq", Some("E5"))],
+        vec![unit("x1", "sq", Some("E2"))],
+        vec![squad("sq")],
+    );
+    let lost = |side: &str, unit: &str, ap: u32| Destruction {
+        unit: unit.into(),
+        side: side.into(),
+        by: if side == "allies" { "axis" } else { "allies" }.into(),
+        ap,
+        round: 1,
+    };
+    st.destroyed = vec![
+        lost("allies", "s1", 2),
+        lost("allies", "s2", 2),
+        lost("allies", "s3", 2),
+        lost("allies", "r1", 4),
+        lost("allies", "r2", 4),
+        lost("axis", "s4", 2),
+        lost("axis", "s5", 2),
+        lost("axis", "r3", 4),
+        lost("axis", "r4", 4),
+    ];
+    st.round = st.scenario.rounds;
+    for side in ["allies", "axis"] {
+        let id = if side == "allies" { "a1" } else { "x1" };
+        accepted(&cmd(
+            &mut st,
+            side,
+            activate(id, vec![nothing(), nothing()]),
+            &mut ScriptedDice::new([]),
+        ));
+    }
+    st
+}
+
+// issue 13 item 3, §13.1 "VP": 000 "End of the game" example: "the player who lost less Army
+// Points wins": the Allies lost 14, the Axis 12, so the Axis wins.
+#[test]
+fn victory_000_the_side_that_lost_the_most_ap_loses() {
+    let st = losses_example("classic-2010");
+    let r = st.result.as_ref().expect("the round limit ends the game");
+    assert_eq!(r.winner.as_deref(), Some("axis"), "{r:?}");
+}
+
+// issue 13 item 3, §13.1 "VP": 004 "Victory": the winner destroyed the most enemy AP (the same
+// outcome for two sides: the Axis destroyed 14, the Allies 12).
+#[test]
+fn victory_004_the_side_that_destroyed_the_most_ap_wins() {
+    let st = losses_example("ffg-revised");
+    let r = st.result.as_ref().expect("the round limit ends the game");
+    assert_eq!(r.winner.as_deref(), Some("axis"), "{r:?}");
+    assert_eq!(r.points.get("axis"), Some(&14));
+    assert_eq!(r.points.get("allies"), Some(&12));
+}
+
+/// Allies squad `a1` with two UGLs (two boxes) fires them at axis squad `x1` (on an ammo crate,
+/// soft cover with a HIT save); returns the state and the dice left unused.
+fn ugl_volley(ruleset: &str) -> (State, usize) {
+    let mut c = squad("ug");
+    let mut ugl = weapon("ugl", WeaponRange::Upto(4), 1, 1);
+    ugl.ammo = Some(2);
+    ugl.carriers = Some(2);
+    ugl.traits.push(WeaponTrait::GrenadeLauncher);
+    c.weapons.push(ugl);
+    let mut target = squad("sq");
+    target.soft_save = Save::Hit;
+    let mut st = game_under(
+        ruleset,
+        vec![unit("a1", "ug", Some("E5"))],
+        vec![unit("x1", "sq", Some("E2"))],
+        vec![c, target],
+    );
+    st.scenario.board.cover.insert(
+        sq("E2"),
+        CoverElement {
+            kind: CoverKind::AmmoCrate,
+            damage: 0,
+        },
+    );
+    // 2 UGL dice, both hit; no cover save is rolled.
+    let mut d = ScriptedDice::new([1, 1]);
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![attack("ugl", "x1"), nothing()]),
+        &mut d,
+    ));
+    (st, d.remaining())
+}
+
+/// After the volley the boxes are gone: another UGL attack is refused.
+fn ugl_out_of_boxes(mut st: State) {
+    assert_eq!(u(&st, "a1").ammo["ugl"], 0);
+    assert_eq!(u(&st, "x1").health, 2, "both hits went through the crate");
+    st.unit_mut("a1").unwrap().activated = false;
+    st.next_side = Some("allies".into());
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![attack("ugl", "x1"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    assert!(
+        refused(&out).0.contains("out of ammo"),
+        "{:?}",
+        refused(&out)
+    );
+}
+
+// issue 13 item 3, §13.1 "UGL": 000 "UGL": "These weapons can only be used once per game ... Each
+// time you use this weapon, mark the box ... UGL grenades always ignore cover".
+#[test]
+fn ugl_000_once_per_game_per_box_ignores_cover() {
+    let (st, left) = ugl_volley("classic-2010");
+    assert_eq!(left, 0);
+    ugl_out_of_boxes(st);
+}
+
+// issue 13 item 3, §13.1 "UGL": 004 "UGL": ignores cover; limited through its ammo boxes (the
+// two rulesets agree).
+#[test]
+fn ugl_004_ignores_cover_limited_by_boxes() {
+    let (st, left) = ugl_volley("ffg-revised");
+    assert_eq!(left, 0);
+    ugl_out_of_boxes(st);
+}
