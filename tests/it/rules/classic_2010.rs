@@ -1282,3 +1282,98 @@ fn ugl_004_ignores_cover_limited_by_boxes() {
     assert_eq!(left, 0);
     ugl_out_of_boxes(st);
 }
+
+// ---------------------------------------------------------------------------------------------
+// 000 worked examples played under classic-2010
+// ---------------------------------------------------------------------------------------------
+
+// issue 13 item 3: 000 "Attack!" example: the Hot Dog (Movement 1) "spends [its Movement] to
+// enter the gameboard, and decides to perform a double movement. So it moves another square and
+// is deactivated (MOVE + MOVE)"; then the Ludwig enters and shoots at it (MOVE + SHOOT), and
+// nobody reacts in between.
+#[test]
+fn attack_000_example_hot_dog_enters_and_moves_ludwig_enters_and_shoots() {
+    let hd = card(
+        "hd",
+        UnitType::Vehicle,
+        4,
+        1,
+        vec![weapon("napalm", WeaponRange::Upto(2), 1, 1)],
+    );
+    let ludwig = card(
+        "lw",
+        UnitType::Vehicle,
+        4,
+        1,
+        vec![weapon("cannon", WeaponRange::Unlimited, 1, 1)],
+    );
+    let mut st = game_under(
+        "classic-2010",
+        vec![unit("hotdog", "hd", None)],
+        vec![unit("ludwig", "lw", None)],
+        vec![hd, ludwig],
+    );
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("hotdog", vec![mv("E9"), mv("E8")]),
+        &mut ScriptedDice::new([]),
+    );
+    accepted(&out);
+    assert_eq!(u(&st, "hotdog").at, Some(sq("E8")));
+    // The Ludwig enters on E1 and fires its cannon at once (1 die, a hit); then round 2's
+    // initiative is rolled.
+    let mut d = ScriptedDice::new([1, 1, 5, 5, 5, 5, 5]);
+    let out = cmd(
+        &mut st,
+        "axis",
+        activate("ludwig", vec![mv("E1"), attack("cannon", "hotdog")]),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!(u(&st, "hotdog").health, 3);
+    assert!(!texts(&out).contains("react"), "{}", texts(&out));
+}
+
+// issue 13 item 3: 000 "Berserk" example under classic-2010 (Sigrid, a hero, with her Laser
+// Grenadiers): 8 laser dice, sustained and Berserk, 4 damage, as under ffg-revised.
+#[test]
+fn berserk_000_example_sigrid_under_classic_2010() {
+    use dustmail::dust_tactics::combat::{resolve_line_under, FireOptions, TargetProfile};
+    let cards = dustmail::dust_tactics::cards::builtin_cards().unwrap();
+    let card_of = |id: &str| cards.iter().find(|c| c.id == id).unwrap().clone();
+    let rangers = card_of("assault-rangers");
+    let t = TargetProfile {
+        armour: rangers.armour,
+        unit_type: rangers.unit_type,
+        models: 5,
+        remaining: 8,
+        cover: Cover::None,
+        soft_save: rangers.soft_save,
+        hard_save: rangers.hard_save,
+        damage_resilient: false,
+    };
+    let o = FireOptions {
+        carriers: 8,
+        sustained: true,
+        berserk: true,
+        ..FireOptions::default()
+    };
+    let faces = [
+        1, 3, 4, 5, 6, 3, 4, 5, // first roll: 1 hit
+        4, // its laser chain misses
+        2, 3, 4, 5, 6, 3, 4, // sustained: 1 hit, 6 misses
+        5, // its chain misses
+        1, 2, 3, 4, 5, 6, // Berserk: 2 hits, 4 misses
+        3, 4, // both chains miss
+    ];
+    let gewehr = card_of("laser-grenadiers")
+        .weapon("laser-gewehr")
+        .unwrap()
+        .clone();
+    let mut d = ScriptedDice::new(faces);
+    let out = resolve_line_under(Rules::classic_2010(), &gewehr, &t, &o, 1, &mut d);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!((out.hits, out.damage), (4, 4));
+}
