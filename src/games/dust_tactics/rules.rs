@@ -245,6 +245,15 @@ impl Rules {
         self.skills == SkillWording::Core2010
     }
 
+    /// The Movement of a hero and the squad he joined, from theirs: 004 "Heroes" the faster;
+    /// 000 is silent, and its joined unit always stands in one square, so the slower (R207).
+    pub fn joined_movement(&self, movements: impl Iterator<Item = u32>) -> u32 {
+        match self.skills {
+            SkillWording::Revised2013 => movements.max().unwrap_or(0),
+            SkillWording::Core2010 => movements.min().unwrap_or(0),
+        }
+    }
+
     /// Whether a hero and a squad may join only if both or neither have Jump (004 "Jump").
     pub fn join_needs_matching_jump(&self) -> bool {
         self.skills == SkillWording::Revised2013

@@ -319,12 +319,12 @@ fn activation_hint(state: &State, u: &super::state::UnitState, option: &str) -> 
         .iter()
         .filter(|m| m.id == u.id || m.joined.as_deref() == Some(u.id.as_str()))
         .collect();
-    let movement = members
-        .iter()
-        .filter_map(|m| state.cards.get(&m.card))
-        .map(|c| c.movement)
-        .max()
-        .unwrap_or(0);
+    let movement = state.rules().joined_movement(
+        members
+            .iter()
+            .filter_map(|m| state.cards.get(&m.card))
+            .map(|c| c.movement as u32),
+    );
     match u.at {
         Some(at) => s.push_str(&format!(
             "# {option}      (at {at}, Movement {movement})

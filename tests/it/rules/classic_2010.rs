@@ -1377,3 +1377,69 @@ fn berserk_000_example_sigrid_under_classic_2010() {
     assert_eq!(d.remaining(), 0);
     assert_eq!((out.hits, out.damage), (4, 4));
 }
+
+/// Hero `joe` (Movement 2) joined to squad `a1` (Movement 1) at E5, under `ruleset`.
+fn joined_hero(ruleset: &str) -> State {
+    let hero = card(
+        "joe",
+        UnitType::Hero,
+        3,
+        2,
+        vec![weapon("pistol", WeaponRange::Upto(2), 1, 1)],
+    );
+    let mut s = scenario(
+        vec![unit("a1", "sq", Some("E5")), unit("joe", "joe", None)],
+        vec![unit("x1", "sq", Some("A1"))],
+    );
+    s.sides[0].units[1].joins = Some("a1".into());
+    let mut st = DustTactics
+        .start(ruleset, s, vec![squad("sq"), hero])
+        .unwrap();
+    if st.rules().reactive_fire() {
+        for side in st.sides() {
+            dustmail::dust_tactics::flow::standing_react(
+                &mut st,
+                &side,
+                None,
+                dustmail::dust_tactics::state::Policy::Never,
+            )
+            .unwrap();
+        }
+    }
+    begin(&mut st, "allies");
+    st
+}
+
+// issue 13 item 3, §13.1 "Hero joined movement": 000 does not state it; a joined hero and squad
+// are "always in the same square", so they move at the slower Movement (R207).
+#[test]
+fn heroes_000_joined_unit_moves_at_the_slower_movement() {
+    let mut st = joined_hero("classic-2010");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E7"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    assert!(refused(&out).0.contains("a1 has 1"), "{:?}", refused(&out));
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E6"), nothing()]),
+        &mut ScriptedDice::new([]),
+    ));
+    assert_eq!(u(&st, "joe").at, Some(sq("E6")));
+}
+
+// issue 13 item 3, §13.1 "Hero joined movement": 004 "Heroes": the faster of the two.
+#[test]
+fn heroes_004_joined_unit_moves_at_the_faster_movement() {
+    let mut st = joined_hero("ffg-revised");
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E7"), nothing()]),
+        &mut ScriptedDice::new([]),
+    ));
+    assert_eq!(u(&st, "joe").at, Some(sq("E7")));
+}

@@ -264,13 +264,13 @@ fn armour_of(state: &State, id: &str) -> Option<super::model::Armour> {
 }
 
 fn movement_of(state: &State, leader: &str) -> u32 {
-    // 004 "Heroes": a joined unit moves at the faster Movement of the two.
-    group(state, leader)
-        .iter()
-        .filter_map(|m| state.unit(m).and_then(|u| card(state, u)))
-        .map(|c| c.movement as u32)
-        .max()
-        .unwrap_or(0)
+    // 004 "Heroes": a joined unit moves at the faster Movement of the two (000: R207).
+    state.rules().joined_movement(
+        group(state, leader)
+            .iter()
+            .filter_map(|m| state.unit(m).and_then(|u| card(state, u)))
+            .map(|c| c.movement as u32),
+    )
 }
 
 fn sides_list(state: &State) -> Vec<String> {
