@@ -1443,3 +1443,67 @@ fn heroes_004_joined_unit_moves_at_the_faster_movement() {
     ));
     assert_eq!(u(&st, "joe").at, Some(sq("E7")));
 }
+
+// issue 13 item 2, through the real binary: a signed mail with a `react` line to a classic-2010
+// game is answered by a refusal that says the 2010 rules have no reactive fire, and the game's
+// state does not move.
+#[test]
+fn reactive_fire_000_a_mailed_react_line_is_refused_by_the_referee() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let o = new_game(root, "classic-2010", "skirmish");
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let axis = dt::players(7)
+        .into_iter()
+        .find(|p| p.side == "axis")
+        .unwrap();
+    let log = root.join("games/g-c/log.jsonl");
+    let lines_before = std::fs::read_to_string(&log).unwrap().lines().count();
+    let mail = dt::mail(
+        &axis.address,
+        "react-1@players.example",
+        &axis.key,
+        &dt::orders("g-c", "axis", 1, "react none"),
+    );
+    std::fs::write(root.join("maildir/new/react-1"), mail).unwrap();
+    let o = dt::dustmail(root, &["run", "--once", "--now", dt::NOW]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    // The answers to the axis player (its refusal or receipt), decoded.
+    let answers: Vec<String> = std::fs::read_dir(root.join("sent"))
+        .unwrap()
+        .filter_map(|e| std::fs::read(e.unwrap().path()).ok())
+        .filter_map(|raw| {
+            let m = mail_parser::MessageParser::default().parse(&raw)?;
+            let to_axis = m.to().is_some_and(|a| {
+                a.iter()
+                    .any(|x| x.address.as_deref() == Some(&axis.address))
+            });
+            let subject = m.subject().unwrap_or("").to_string();
+            (to_axis && (subject.contains("refused") || subject.ends_with("receipt")))
+                .then(|| m.body_text(0).unwrap_or_default().into_owned())
+        })
+        .collect();
+    assert_eq!(
+        answers.len(),
+        1,
+        "one answer to the axis player: {answers:#?}"
+    );
+    let flat = answers[0].split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("have no reactive fire"), "{}", answers[0]);
+    assert!(
+        flat.contains("000 'What can a unit do when it is activated?'"),
+        "{}",
+        answers[0]
+    );
+    // The refused submission is recorded (one ledger line), and no state digest follows it.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let new_lines: Vec<&str> = text.lines().skip(lines_before).collect();
+    assert_eq!(new_lines.len(), 1, "{new_lines:#?}");
+    assert!(
+        new_lines[0].contains("have no reactive fire"),
+        "{}",
+        new_lines[0]
+    );
+    let o = dt::dustmail(root, &["replay", "g-c"]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+}
