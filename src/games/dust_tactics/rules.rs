@@ -25,6 +25,16 @@ pub struct Rules {
     skills: SkillWording,
     ap_incendiary: ApIncendiary,
     charge: ChargeMove,
+    rulebook: Rulebook,
+}
+
+/// The rulebook a game's refusals cite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rulebook {
+    /// 004 first, 000 where 004 is silent.
+    Revised2013,
+    /// 000 only: a 004 section is restated as the 000 section with the same rule.
+    Core2010,
 }
 
 /// How a Charge moves.
@@ -123,6 +133,7 @@ impl Rules {
             skills: SkillWording::Revised2013,
             ap_incendiary: ApIncendiary::EliminatesTheUnit,
             charge: ChargeMove::TwoMovesThenAttack,
+            rulebook: Rulebook::Revised2013,
         }
     }
 
@@ -139,6 +150,7 @@ impl Rules {
             skills: SkillWording::Core2010,
             ap_incendiary: ApIncendiary::EachHitOneTarget,
             charge: ChargeMove::MovesPlusOneSquare,
+            rulebook: Rulebook::Core2010,
         }
     }
 
@@ -271,6 +283,13 @@ impl Rules {
     /// with one MOVE or two (000), rather than being exactly MOVE, MOVE, ATTACK (004).
     pub fn charge_extra_square(&self) -> bool {
         self.charge == ChargeMove::MovesPlusOneSquare
+    }
+}
+
+impl Rules {
+    /// Whether refusals cite the 2010 rulebook (000) only.
+    pub fn cites_2010_only(&self) -> bool {
+        self.rulebook == Rulebook::Core2010
     }
 }
 

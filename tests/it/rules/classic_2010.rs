@@ -1507,3 +1507,48 @@ fn reactive_fire_000_a_mailed_react_line_is_refused_by_the_referee() {
     let o = dt::dustmail(root, &["replay", "g-c"]);
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
 }
+
+// issue 13 ("never mixing 004 into it"): a refusal in a classic-2010 game cites the 2010
+// rulebook's section for the rule, not 004's.
+#[test]
+fn citations_000_a_classic_game_cites_the_2010_rulebook() {
+    let mut st = duel_under("classic-2010");
+    st.unit_mut("x1").unwrap().at = Some(sq("A1"));
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![attack("gun", "x1"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    let (reason, rule) = refused(&out);
+    assert!(reason.contains("not in range"), "{reason}");
+    assert_eq!(rule, "000 'How do you measure movement and ranges?'");
+    let out = cmd(
+        &mut st,
+        "axis",
+        activate("x1", vec![nothing(), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    assert_eq!(refused(&out).1, "000 'Who plays first?'");
+}
+
+// issue 13: the same refusals in an ffg-revised game cite 004 as before.
+#[test]
+fn citations_004_an_ffg_revised_game_cites_004() {
+    let mut st = duel_under("ffg-revised");
+    st.unit_mut("x1").unwrap().at = Some(sq("A1"));
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![attack("gun", "x1"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    assert_eq!(refused(&out).1, "004 'Range'");
+    let out = cmd(
+        &mut st,
+        "axis",
+        activate("x1", vec![nothing(), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    assert_eq!(refused(&out).1, "004 'Alternating activations'");
+}

@@ -297,6 +297,29 @@ pub fn apply(
     dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) -> CommandOutcome {
+    let outcome = apply_command(state, side, cmd, dice, out);
+    match outcome {
+        // A 2010 game's players have the 2010 rulebook: cite its section for the same rule.
+        CommandOutcome::Refused {
+            reason,
+            rule,
+            instead,
+        } if state.rules().cites_2010_only() => CommandOutcome::Refused {
+            reason,
+            rule: super::citation::restate_2010(&rule),
+            instead,
+        },
+        other => other,
+    }
+}
+
+fn apply_command(
+    state: &mut State,
+    side: &str,
+    cmd: &Command,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) -> CommandOutcome {
     if state.result.is_some() || matches!(state.phase, Phase::Finished) {
         return Refusal {
             reason: "the game is over".into(),
