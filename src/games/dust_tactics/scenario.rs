@@ -23,8 +23,8 @@ pub struct Scenario {
     #[serde(default)]
     pub objectives: Vec<Objective>,
     /// The rulesets the scenario suits (`rulesets = [...]` in its file; none listed: every
-    /// ruleset its board allows). Kept in the state only when listed, so older states read back
-    /// unchanged.
+    /// ruleset its board allows). Only `new` asks: a game's state keeps none (setup clears it),
+    /// so states are as they were before the field.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rulesets: Vec<String>,
 }

@@ -8,11 +8,13 @@ use super::*;
 pub fn new_state(
     ruleset: &str,
     rules_revision: u32,
-    scenario: Scenario,
+    mut scenario: Scenario,
     cards: Vec<Card>,
 ) -> Result<State, SetupError> {
     // Unknown ids are refused with the list of known ones.
     let rules = Rules::for_id(ruleset).map_err(|e| SetupError(e.to_string()))?;
+    // Which rulesets suit the scenario is `new`'s question; a game's state keeps none of it.
+    scenario.rulesets.clear();
     let mut by_id = BTreeMap::new();
     for c in cards {
         by_id.insert(c.id.clone(), c);
