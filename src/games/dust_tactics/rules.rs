@@ -47,16 +47,18 @@ enum ChargeMove {
     MovesPlusOneSquare,
 }
 
-/// Which rulebook's wording of the skills whose 000 and 004 texts differ (Damage Resilient,
-/// Fighting Spirit, Berserk, Jump): one switch, as each of them differs in one place only.
+/// Which rulebook's wording of the skills and heroes whose 000 and 004 texts differ (Damage
+/// Resilient, Fighting Spirit, Berserk, Jump, a joined hero's Movement): one switch, as each of
+/// them differs in one place only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum SkillWording {
     /// 004 "Skills": Damage Resilient against every attack; Fighting Spirit and Berserk once per
-    /// game, Berserk for any unit that has it; a hero and squad join only if both have Jump.
+    /// game, Berserk for any unit that has it; no jumping over a vehicle, and a hero and squad
+    /// join only if both have Jump; 004 "Heroes": a joined unit moves at the faster Movement.
     Revised2013,
     /// 000 "Abilities": Damage Resilient not against flame, artillery or range 1; Fighting Spirit
-    /// whenever the hero moved before attacking; Berserk for heroes only; a hero does not share
-    /// Jump with his squad.
+    /// whenever the hero moved before attacking; Berserk for heroes only; Jump over vehicles, not
+    /// shared by a hero with his squad; a joined unit moves at the slower Movement (R207).
     Core2010,
 }
 
