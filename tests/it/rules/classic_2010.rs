@@ -1552,3 +1552,94 @@ fn citations_004_an_ffg_revised_game_cites_004() {
     );
     assert_eq!(refused(&out).1, "004 'Alternating activations'");
 }
+
+/// A built-in card by id.
+fn real_card(id: &str) -> Card {
+    dustmail::dust_tactics::cards::builtin_cards()
+        .unwrap()
+        .into_iter()
+        .find(|c| c.id == id)
+        .unwrap()
+}
+
+/// One weapon line resolved under classic-2010, every scripted die used.
+fn classic_line(
+    shooter: &str,
+    weapon_id: &str,
+    target: dustmail::dust_tactics::combat::TargetProfile,
+    o: dustmail::dust_tactics::combat::FireOptions,
+    faces: &[u8],
+) -> dustmail::dust_tactics::combat::LineOutcome {
+    let w = real_card(shooter).weapon(weapon_id).unwrap().clone();
+    let mut d = ScriptedDice::new(faces.iter().copied());
+    let out = dustmail::dust_tactics::combat::resolve_line_under(
+        Rules::classic_2010(),
+        &w,
+        &target,
+        &o,
+        1,
+        &mut d,
+    );
+    assert_eq!(d.remaining(), 0, "{out:?}");
+    out
+}
+
+/// A squad of `card` as a target, with `models` models left, in `cover`.
+fn squad_target(
+    card: &str,
+    models: u32,
+    cover: Cover,
+) -> dustmail::dust_tactics::combat::TargetProfile {
+    let c = real_card(card);
+    dustmail::dust_tactics::combat::TargetProfile {
+        armour: c.armour,
+        unit_type: c.unit_type,
+        models,
+        remaining: models,
+        cover,
+        soft_save: c.soft_save,
+        hard_save: c.hard_save,
+        damage_resilient: false,
+    }
+}
+
+// issue 13: 000 "Sustained attack (SHOOT + SHOOT)" example under classic-2010: "a unit rolls 5
+// attack dice and gets 2 hits and 3 misses ... the 3 misses are re-rolled and produce 1 hit. The
+// unit's final attack score is 3 hits" (five one-die weapons at a squad in the open).
+#[test]
+fn sustained_000_example_misses_rerolled_once() {
+    let w = weapon("rifle", WeaponRange::Upto(4), 1, 1);
+    let o = dustmail::dust_tactics::combat::FireOptions {
+        carriers: 5,
+        sustained: true,
+        ..Default::default()
+    };
+    let mut d = ScriptedDice::new([1, 2, 3, 4, 5, /* the 3 misses again */ 2, 6, 6]);
+    let out = dustmail::dust_tactics::combat::resolve_line_under(
+        Rules::classic_2010(),
+        &w,
+        &squad_target("combat-rangers", 5, Cover::None),
+        &o,
+        1,
+        &mut d,
+    );
+    assert_eq!(d.remaining(), 0);
+    assert_eq!((out.hits, out.damage), (3, 3));
+}
+
+// issue 13: 000 "What are the effects of cover?" example under classic-2010: Combat Rangers in
+// hard cover take 4 hits, roll 3 misses and 1 hit: with a MISS save 3 are blocked, 1 Ranger dies.
+#[test]
+fn cover_000_example_combat_rangers_miss_save_under_classic_2010() {
+    let out = classic_line(
+        "recon-grenadiers",
+        "rifles",
+        squad_target("combat-rangers", 5, Cover::Hard),
+        dustmail::dust_tactics::combat::FireOptions {
+            carriers: 4,
+            ..Default::default()
+        },
+        &[1, 2, 1, 2, 3, 4, 5, 6, /* saves */ 3, 4, 5, 1],
+    );
+    assert_eq!((out.hits, out.saved, out.damage), (4, 3, 1));
+}
