@@ -84,6 +84,11 @@ rule_ids! {
     TrackedVehicle => "004", "Tracked Vehicle", None;
     Walls => "000", "Movement rules", Some(10);
     WeaponLines => "004", "Weapon lines", None;
+    // classic-2010: the 2010 core rulebook alone (seed 000).
+    MoveTwice2010 => "000", "Move twice (MOVE + MOVE)", Some(200);
+    NoReactiveFire2010 => "000", "What can a unit do when it is activated?", Some(201);
+    Berserk2010 => "000", "Berserk", Some(204);
+    Charge2010 => "000", "Charge", Some(206);
 }
 
 impl RuleId {
@@ -131,4 +136,40 @@ impl fmt::Display for Citation {
         }
         Ok(())
     }
+}
+
+/// The 000 section that states the rule of 004 section `section`, where the 2010 rulebook has it.
+fn section_2010(section: &str) -> Option<&'static str> {
+    Some(match section {
+        "Actions" | "Activation" => "What can a unit do when it is activated?",
+        "Alternating activations" | "Initiative" => "Who plays first?",
+        "Attack" | "Attacking" | "Weapon lines" => "Open fire!",
+        "Range" => "How do you measure movement and ranges?",
+        "Line of sight" => "What blocks line of sight?",
+        "Move" | "Movement" | "Terrain" => "Movement rules",
+        "Cover & Movement" => "Effects of cover",
+        "During the first round" => "Attack!",
+        "Heroes" => "Heroes",
+        "Limited ammo" => "Limited ammo weapons",
+        "End of the game" => "End of the game",
+        "Skills" => "Abilities and special units",
+        "Close combat" => "Close combat: squad vs. squad",
+        "Flamethrower" => "Flamethrowers",
+        "Fighting Spirit" => "Fighting Spirit",
+        "Jump" => "Jump",
+        "Sniper" => "Sniper",
+        "Tank Head" => "Tank Head",
+        _ => return None,
+    })
+}
+
+/// A rendered citation restated for a game under the 2010 rules: `004 'Range'…` becomes
+/// `000 'How do you measure movement and ranges?'…` where 000 states the same rule, so its
+/// players are pointed at the rulebook they play by; the rest (detail, ruling) is kept.
+pub fn restate_2010(rule: &str) -> String {
+    let restated = rule
+        .strip_prefix("004 '")
+        .and_then(|rest| rest.split_once('\''))
+        .and_then(|(section, tail)| Some(format!("000 '{}'{tail}", section_2010(section)?)));
+    restated.unwrap_or_else(|| rule.to_string())
 }

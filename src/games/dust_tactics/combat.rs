@@ -335,6 +335,8 @@ pub fn resolve_line_under(
     // Once nothing can cancel a hit, the target is destroyed when the hits reach `remaining`.
     let destroyed_at = if saves || target.damage_resilient {
         None
+    } else if plan.ap_incendiary && rules.ap_incendiary_per_hit() {
+        Some(target.models.max(1))
     } else if plan.ap_incendiary {
         Some(1)
     } else {
@@ -403,7 +405,13 @@ fn finish(
     let mut eliminate = false;
     let mut damage = 0;
     let mut resilient = 0;
-    if plan.ap_incendiary {
+    if plan.ap_incendiary && rules.ap_incendiary_per_hit() {
+        // 000 "Special damage types" (`1/(+)`): "Each hit means a target loses all its remaining
+        // health": one miniature per hit (a squad's models share its health evenly, R205).
+        let per_target = target.remaining.div_ceil(target.models.max(1));
+        damage = (through * per_target).min(target.remaining);
+        eliminate = through > 0 && damage == target.remaining;
+    } else if plan.ap_incendiary {
         // 004 "AP Incendiary Blast": at least one hit eliminates the entire unit (ruling R34);
         // Damage Resilient has no damage points to roll against.
         if through > 0 {

@@ -19,6 +19,7 @@ pub fn catalog() -> Catalog {
             name: id.to_string(),
             title: match *id {
                 "ffg-revised" => "the FFG revised rules (004, with 000 where 004 is silent)",
+                "classic-2010" => "the 2010 core rulebook (000): double moves, no reactive fire",
                 _ => "",
             }
             .to_string(),
@@ -31,7 +32,11 @@ pub fn catalog() -> Catalog {
             name: s.name.clone(),
             title: s.title.clone(),
             sides: s.sides.iter().map(|d| d.id.clone()).collect(),
-            rulesets: Rules::KNOWN.iter().map(|r| r.to_string()).collect(),
+            rulesets: Rules::KNOWN
+                .iter()
+                .filter(|r| Rules::for_id(r).is_ok_and(|r| suits(&s, r).is_ok()))
+                .map(|r| r.to_string())
+                .collect(),
         })
         .collect();
     Catalog {
@@ -62,7 +67,7 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
         .ruleset
         .clone()
         .unwrap_or_else(|| Rules::KNOWN[0].into());
-    Rules::for_id(&ruleset).map_err(|e| SetupError(e.to_string()))?;
+    let rules = Rules::for_id(&ruleset).map_err(|e| SetupError(e.to_string()))?;
     let (name, text) = match (&req.scenario_file, &req.scenario) {
         (Some((n, t)), _) => (n.clone(), t.clone()),
         (None, wanted) => {
@@ -82,6 +87,7 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
     };
     let parsed = scenario::parse(&name, &text)
         .map_err(|e| SetupError(format!("{} (see docs/scenarios.md)", e.0)))?;
+    suits(&parsed, rules).map_err(SetupError)?;
     let mut card_map: BTreeMap<String, String> = cards::builtin()
         .into_iter()
         .map(|(f, t)| (f.to_string(), t.to_string()))
@@ -105,4 +111,30 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
         max_rounds: parsed.rounds + 1,
         units,
     })
+}
+
+/// Whether scenario `s` suits `rules`: listed in its `rulesets` (none listed: every ruleset), and
+/// its board has only terrain the ruleset knows (000: dot or no dot). The error says what to do.
+pub fn suits(s: &scenario::Scenario, rules: Rules) -> Result<(), String> {
+    let id = rules.id();
+    if !s.rulesets.is_empty() && !s.rulesets.iter().any(|r| r == id) {
+        return Err(format!(
+            "scenario `{}` does not suit ruleset {id}: it is written for {}; use `--ruleset {}` or another scenario (`dustmail games` lists which suit which)",
+            s.name,
+            s.rulesets.join(", "),
+            s.rulesets[0]
+        ));
+    }
+    let board = &s.board;
+    let odd = board
+        .squares()
+        .find(|sq| !rules.allows_terrain(board.terrain(*sq)));
+    if let Some(sq) = odd {
+        return Err(format!(
+            "scenario `{}` does not suit ruleset {id}: {sq} is {:?} terrain, and the 2010 rules know only squares with a dot (`.`) or without (`#`); use `--ruleset ffg-revised` or a board of `.` and `#`",
+            s.name,
+            board.terrain(sq)
+        ));
+    }
+    Ok(())
 }

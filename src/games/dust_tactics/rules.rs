@@ -1,9 +1,11 @@
 //! Rulesets as policies. One [`Rules`] value per ruleset, chosen from the ruleset id at setup
 //! and derived from the state ([`crate::dust_tactics::state::State::rules`]); the engine asks it
-//! wherever the rule families differ. Only `ffg-revised` (004, with 000 where 004 is silent) is
-//! offered today; `classic-2010` and `battlefront-2013` will be new constructors plus the
-//! variants and code paths where they differ (DESIGN §1).
+//! wherever the rule families differ. `ffg-revised` (004, with 000 where 004 is silent) and
+//! `classic-2010` (000 alone, the 2010 core rulebook) are offered; `battlefront-2013` will be a
+//! new constructor plus the variants and code paths where it differs (DESIGN §1).
 
+use super::model::{Terrain, WeaponLine, WeaponRange, WeaponTrait};
+use super::skill::Skill;
 use std::fmt;
 
 /// The revision of the Dust Tactics rules that new games get. 1: rulings R147–R153 (issue 12:
@@ -19,6 +21,63 @@ pub struct Rules {
     double_move: DoubleMove,
     reactive_fire: ReactiveFire,
     sustained: SustainedAttack,
+    terrain: TerrainTypes,
+    skills: SkillWording,
+    ap_incendiary: ApIncendiary,
+    charge: ChargeMove,
+    rulebook: Rulebook,
+}
+
+/// The rulebook a game's refusals cite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rulebook {
+    /// 004 first, 000 where 004 is silent.
+    Revised2013,
+    /// 000 only: a 004 section is restated as the 000 section with the same rule.
+    Core2010,
+}
+
+/// How a Charge moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ChargeMove {
+    /// 004 "Charge": two MOVE actions, then an ATTACK with range 1 or C weapons.
+    TwoMovesThenAttack,
+    /// 000 "Charge": one or two MOVEs plus one free square into a square adjacent to an enemy
+    /// unit, then an attack with range 1 weapons.
+    MovesPlusOneSquare,
+}
+
+/// Which rulebook's wording of the skills and heroes whose 000 and 004 texts differ (Damage
+/// Resilient, Fighting Spirit, Berserk, Jump, a joined hero's Movement): one switch, as each of
+/// them differs in one place only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SkillWording {
+    /// 004 "Skills": Damage Resilient against every attack; Fighting Spirit and Berserk once per
+    /// game, Berserk for any unit that has it; no jumping over a vehicle, and a hero and squad
+    /// join only if both have Jump; 004 "Heroes": a joined unit moves at the faster Movement.
+    Revised2013,
+    /// 000 "Abilities": Damage Resilient not against flame, artillery or range 1; Fighting Spirit
+    /// whenever the hero moved before attacking; Berserk for heroes only; Jump over vehicles, not
+    /// shared by a hero with his squad; a joined unit moves at the slower Movement (R207).
+    Core2010,
+}
+
+/// What a hit of an anti-tank incendiary cell (`X/(+)`) does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ApIncendiary {
+    /// 004 "AP Incendiary Blast": at least one hit eliminates the entire unit (ruling R34).
+    EliminatesTheUnit,
+    /// 000 "Special damage types": each hit makes one target (one miniature) lose all its health.
+    EachHitOneTarget,
+}
+
+/// Which terrain a board may have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TerrainTypes {
+    /// 004 "Terrain": adds deep water, rubble, smoke and trees to the dot / no-dot squares.
+    Revised,
+    /// 000 "Movement rules": a square has a dot or not (a terrain square covers its dot).
+    DotOrNoDot,
 }
 
 /// Which faces of a die are hits.
@@ -33,6 +92,8 @@ enum HitFaces {
 enum DoubleMove {
     /// 004: MOVE + MOVE are two actions, with the reactive-fire window after the first.
     TwoActions,
+    /// 000 "Move twice": one move of double Movement (a diagonal beyond the first still costs 2).
+    OneDoubleMove,
 }
 
 /// Whether the opponent may fire at an activating unit.
@@ -40,6 +101,8 @@ enum DoubleMove {
 enum ReactiveFire {
     /// 004 "Reactive fire": one window after the first action of an activation.
     AfterFirstAction,
+    /// 000 has no reactive fire.
+    None,
 }
 
 /// What a sustained attack is.
@@ -58,7 +121,7 @@ pub struct UnknownRuleset {
 
 impl Rules {
     /// The ruleset ids offered, in the order `dustmail games` lists them.
-    pub const KNOWN: &'static [&'static str] = &["ffg-revised"];
+    pub const KNOWN: &'static [&'static str] = &["ffg-revised", "classic-2010"];
 
     /// `ffg-revised`: 004 (the FFG revised rules), with 000 where 004 is silent.
     pub const fn ffg_revised() -> Rules {
@@ -68,6 +131,28 @@ impl Rules {
             double_move: DoubleMove::TwoActions,
             reactive_fire: ReactiveFire::AfterFirstAction,
             sustained: SustainedAttack::BothActionsRerollMisses,
+            terrain: TerrainTypes::Revised,
+            skills: SkillWording::Revised2013,
+            ap_incendiary: ApIncendiary::EliminatesTheUnit,
+            charge: ChargeMove::TwoMovesThenAttack,
+            rulebook: Rulebook::Revised2013,
+        }
+    }
+
+    /// `classic-2010`: the 2010 core rulebook (seed 000) alone, never mixed with 004.
+    pub const fn classic_2010() -> Rules {
+        Rules {
+            id: "classic-2010",
+            hits: HitFaces::OneAndTwo,
+            double_move: DoubleMove::OneDoubleMove,
+            reactive_fire: ReactiveFire::None,
+            // 000 "Sustained attack (SHOOT + SHOOT)": each miss may be re-rolled once.
+            sustained: SustainedAttack::BothActionsRerollMisses,
+            terrain: TerrainTypes::DotOrNoDot,
+            skills: SkillWording::Core2010,
+            ap_incendiary: ApIncendiary::EachHitOneTarget,
+            charge: ChargeMove::MovesPlusOneSquare,
+            rulebook: Rulebook::Core2010,
         }
     }
 
@@ -75,6 +160,7 @@ impl Rules {
     pub fn for_id(id: &str) -> Result<Rules, UnknownRuleset> {
         match id {
             "ffg-revised" => Ok(Rules::ffg_revised()),
+            "classic-2010" => Ok(Rules::classic_2010()),
             _ => Err(UnknownRuleset { id: id.to_string() }),
         }
     }
@@ -100,6 +186,7 @@ impl Rules {
     pub fn moves_are_separate_actions(&self) -> bool {
         match self.double_move {
             DoubleMove::TwoActions => true,
+            DoubleMove::OneDoubleMove => false,
         }
     }
 
@@ -107,6 +194,7 @@ impl Rules {
     pub fn reactive_fire(&self) -> bool {
         match self.reactive_fire {
             ReactiveFire::AfterFirstAction => true,
+            ReactiveFire::None => false,
         }
     }
 
@@ -118,8 +206,97 @@ impl Rules {
     }
 }
 
+impl Rules {
+    /// Whether a board of this ruleset may have `terrain`.
+    pub fn allows_terrain(&self, terrain: Terrain) -> bool {
+        match self.terrain {
+            TerrainTypes::Revised => true,
+            TerrainTypes::DotOrNoDot => matches!(terrain, Terrain::Open | Terrain::Impassable),
+        }
+    }
+}
+
+impl Rules {
+    /// Whether Damage Resilient rolls against an attack with this weapon line.
+    pub fn damage_resilient_against(&self, weapon: &WeaponLine) -> bool {
+        match self.skills {
+            SkillWording::Revised2013 => true,
+            // 000 "Damage Resilient": "does not work against Flame weapons, artillery weapons
+            // (range A), and any weapons with range 1" (R202: close combat `C` is range 1).
+            SkillWording::Core2010 => {
+                !weapon.traits.contains(&WeaponTrait::Flamethrower)
+                    && !matches!(
+                        weapon.range,
+                        WeaponRange::Artillery | WeaponRange::Close | WeaponRange::Upto(1)
+                    )
+            }
+        }
+    }
+
+    /// Whether `skill` may be used once per game only, whatever the card says.
+    pub fn once_per_game(&self, skill: Skill) -> bool {
+        match self.skills {
+            SkillWording::Revised2013 => skill.once_per_game(),
+            // 000 "Fighting Spirit": every time the hero moved before attacking.
+            SkillWording::Core2010 => skill != Skill::FightingSpirit && skill.once_per_game(),
+        }
+    }
+
+    /// Whether Fighting Spirit works by itself whenever the hero moved before attacking (000),
+    /// rather than when declared with `skill fighting-spirit` (004).
+    pub fn fighting_spirit_always(&self) -> bool {
+        self.skills == SkillWording::Core2010
+    }
+
+    /// Whether only a hero's Berserk may be used (000 "Berserk": "A hero with this ability").
+    pub fn berserk_heroes_only(&self) -> bool {
+        self.skills == SkillWording::Core2010
+    }
+
+    /// Whether Jump passes over a vehicle's square too (000 "Jump": "an enemy unit, a
+    /// vehicle, or obstacles"); 004 forbids jumping a vehicle.
+    pub fn jump_over_vehicles(&self) -> bool {
+        self.skills == SkillWording::Core2010
+    }
+
+    /// The Movement of a hero and the squad he joined, from theirs: 004 "Heroes" the faster;
+    /// 000 is silent, and its joined unit always stands in one square, so the slower (R207).
+    pub fn joined_movement(&self, movements: impl Iterator<Item = u32>) -> u32 {
+        match self.skills {
+            SkillWording::Revised2013 => movements.max().unwrap_or(0),
+            SkillWording::Core2010 => movements.min().unwrap_or(0),
+        }
+    }
+
+    /// Whether a hero and a squad may join only if both or neither have Jump (004 "Jump").
+    pub fn join_needs_matching_jump(&self) -> bool {
+        self.skills == SkillWording::Revised2013
+    }
+
+    /// Whether each hit of an anti-tank incendiary cell kills one target (000) rather than the
+    /// first hit eliminating the whole unit (004).
+    pub fn ap_incendiary_per_hit(&self) -> bool {
+        self.ap_incendiary == ApIncendiary::EachHitOneTarget
+    }
+}
+
+impl Rules {
+    /// Whether a Charge adds one free square into a square adjacent to an enemy and may be made
+    /// with one MOVE or two (000), rather than being exactly MOVE, MOVE, ATTACK (004).
+    pub fn charge_extra_square(&self) -> bool {
+        self.charge == ChargeMove::MovesPlusOneSquare
+    }
+}
+
+impl Rules {
+    /// Whether refusals cite the 2010 rulebook (000) only.
+    pub fn cites_2010_only(&self) -> bool {
+        self.rulebook == Rulebook::Core2010
+    }
+}
+
 impl Default for Rules {
-    /// `ffg-revised`, the one ruleset offered; what [`crate::dust_tactics::combat::FireOptions`]
+    /// `ffg-revised`, the default ruleset; what [`crate::dust_tactics::combat::FireOptions`]
     /// uses unless told otherwise.
     fn default() -> Self {
         Rules::ffg_revised()
@@ -149,11 +326,22 @@ mod tests {
     }
 
     #[test]
+    fn classic_2010_policies() {
+        let r = Rules::classic_2010();
+        assert_eq!(r.id(), "classic-2010");
+        assert_eq!(r.hit_faces(), vec![1, 2]);
+        assert!(!r.moves_are_separate_actions());
+        assert!(!r.reactive_fire());
+        assert!(r.sustained_attack());
+        assert_eq!(Rules::for_id("classic-2010"), Ok(r));
+    }
+
+    #[test]
     fn unknown_ids_are_refused_with_the_known_ones() {
-        let e = Rules::for_id("classic-2010").unwrap_err();
+        let e = Rules::for_id("battlefront-2013").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "ruleset `classic-2010` is not available: use one of ffg-revised"
+            "ruleset `battlefront-2013` is not available: use one of ffg-revised, classic-2010"
         );
     }
 }

@@ -22,6 +22,11 @@ pub struct Scenario {
     pub sides: Vec<SideSpec>,
     #[serde(default)]
     pub objectives: Vec<Objective>,
+    /// The rulesets the scenario suits (`rulesets = [...]` in its file; none listed: every
+    /// ruleset its board allows). Only `new` asks: a game's state keeps none (setup clears it),
+    /// so states are as they were before the field.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rulesets: Vec<String>,
 }
 
 /// One side of a scenario.
@@ -127,6 +132,8 @@ struct RawScenario {
     sides: Vec<RawSide>,
     #[serde(default)]
     objectives: Vec<RawObjective>,
+    #[serde(default)]
+    rulesets: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -289,6 +296,11 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 raw.rounds
             ),
         ));
+    }
+    for r in &raw.rulesets {
+        if let Err(e) = super::rules::Rules::for_id(r) {
+            return Err(ctx.err("rulesets", e));
+        }
     }
     if raw.ap_limit == 0 {
         return Err(ctx.err(
@@ -621,6 +633,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         ap_limit: raw.ap_limit,
         sides: out_sides,
         objectives,
+        rulesets: raw.rulesets,
     })
 }
 

@@ -238,10 +238,13 @@ fn template_lines(state: &State, side: &str) -> String {
         return s;
     }
     // Without standing orders only activations wait for a mail (R100); `ask` makes others wait.
+    s.push_str("# Standing orders (optional, see docs/orders.md):\n");
+    // Only a ruleset with reactive fire has a react order (000 has none).
+    if state.rules().reactive_fire() {
+        s.push_str("#   standing react <your unit|any> auto|never|ask\n");
+    }
     s.push_str(
-        "# Standing orders (optional, see docs/orders.md):\n\
-         #   standing react <your unit|any> auto|never|ask\n\
-         #   standing casualties <unit>: <model> …\n\
+        "#   standing casualties <unit>: <model> …\n\
          #   standing casualties <unit|any> ask\n\
          #   standing retaliate <your unit|any> yes|no|ask\n\
          #   standing first <side>|ask\n",
@@ -261,6 +264,12 @@ fn template_lines(state: &State, side: &str) -> String {
                     "# Activate one unit with two actions (move, attack, skill, nothing)\n\
                      # or one sustained attack:\n",
                 );
+                if !state.rules().moves_are_separate_actions() {
+                    s.push_str(
+                        "# (000: `move` + `move` is one move of double Movement; no unit\n\
+                         # fires outside its own activation)\n",
+                    );
+                }
                 for o in &a.options {
                     let id = o.trim_start_matches("activate ");
                     let Some(u) = state.unit(id) else { continue };
@@ -310,12 +319,12 @@ fn activation_hint(state: &State, u: &super::state::UnitState, option: &str) -> 
         .iter()
         .filter(|m| m.id == u.id || m.joined.as_deref() == Some(u.id.as_str()))
         .collect();
-    let movement = members
-        .iter()
-        .filter_map(|m| state.cards.get(&m.card))
-        .map(|c| c.movement)
-        .max()
-        .unwrap_or(0);
+    let movement = state.rules().joined_movement(
+        members
+            .iter()
+            .filter_map(|m| state.cards.get(&m.card))
+            .map(|c| c.movement as u32),
+    );
     match u.at {
         Some(at) => s.push_str(&format!(
             "# {option}      (at {at}, Movement {movement})

@@ -202,6 +202,8 @@ pub(super) struct Planner<'a> {
     pub(super) moved_before: bool,
     pub(super) last_kind: Option<Kind>,
     pub(super) fast_used: bool,
+    /// 000 Charge: where the last move ends when it needed the free extra square.
+    pub(super) charge_square: Option<Square>,
 }
 
 impl<'a> Planner<'a> {
@@ -221,6 +223,7 @@ impl<'a> Planner<'a> {
             moved_before: u.moved,
             last_kind: None,
             fast_used: false,
+            charge_square: None,
         }
     }
 
@@ -232,7 +235,9 @@ impl<'a> Planner<'a> {
     /// The legal sequences of 004 "Actions", and the entering rules of ruling 2.
     fn check_sequence(&self) -> Result<(), Refusal> {
         let (u, kinds, flags) = (self.u, &self.kinds, &self.flags);
-        let legal = if flags.charge {
+        let legal = if flags.charge && self.rules.charge_extra_square() {
+            return self.check_charge_2010();
+        } else if flags.charge {
             *kinds == [Kind::Move, Kind::Move, Kind::Attack]
         } else {
             match kinds.as_slice() {

@@ -13,6 +13,9 @@ impl Planner<'_> {
                 "move <entry square> first".to_string(),
             );
         };
+        if self.flags.charge && self.rules.charge_extra_square() {
+            self.check_charge_square()?;
+        }
         let lines = plan_fire(state, u, from, fire, &self.occ, self.flags.charge)?;
         self.texts.push(format!(
             "{} {}",
@@ -23,6 +26,14 @@ impl Planner<'_> {
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
+        // 000 "Fighting Spirit": the hero treats misses as hits whenever he moved before
+        // attacking, declared or not (R204).
+        if self.rules.fighting_spirit_always()
+            && self.moved_before
+            && skill_owner(state, &u.id, Skill::FightingSpirit).is_some()
+        {
+            self.flags.fighting_spirit = true;
+        }
         if self.flags.fighting_spirit && !self.moved_before {
             return refuse(
                 "Fighting Spirit needs at least one MOVE before attacking this round",
@@ -98,7 +109,11 @@ pub(super) fn plan_fire(
                     w.name,
                     range_text(w.range)
                 ),
-                RuleId::Charge,
+                if state.rules().charge_extra_square() {
+                    RuleId::Charge2010
+                } else {
+                    RuleId::Charge
+                },
                 "drop that weapon line",
             );
         }
@@ -606,7 +621,8 @@ pub(super) fn fire_line(
                     cover,
                     soft_save: if lone_hero { Save::None } else { tc.soft_save },
                     hard_save: if lone_hero { Save::None } else { tc.hard_save },
-                    damage_resilient: tc.has(Skill::DamageResilient),
+                    damage_resilient: tc.has(Skill::DamageResilient)
+                        && rules.damage_resilient_against(&w),
                 };
                 let o = combat::resolve_line_under(rules, &w, &profile, &opts, round, dice);
                 tell(

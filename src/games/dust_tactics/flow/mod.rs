@@ -264,13 +264,13 @@ fn armour_of(state: &State, id: &str) -> Option<super::model::Armour> {
 }
 
 fn movement_of(state: &State, leader: &str) -> u32 {
-    // 004 "Heroes": a joined unit moves at the faster Movement of the two.
-    group(state, leader)
-        .iter()
-        .filter_map(|m| state.unit(m).and_then(|u| card(state, u)))
-        .map(|c| c.movement as u32)
-        .max()
-        .unwrap_or(0)
+    // 004 "Heroes": a joined unit moves at the faster Movement of the two (000: R207).
+    state.rules().joined_movement(
+        group(state, leader)
+            .iter()
+            .filter_map(|m| state.unit(m).and_then(|u| card(state, u)))
+            .map(|c| c.movement as u32),
+    )
 }
 
 fn sides_list(state: &State) -> Vec<String> {
@@ -297,6 +297,29 @@ pub fn apply(
     dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) -> CommandOutcome {
+    let outcome = apply_command(state, side, cmd, dice, out);
+    match outcome {
+        // A 2010 game's players have the 2010 rulebook: cite its section for the same rule.
+        CommandOutcome::Refused {
+            reason,
+            rule,
+            instead,
+        } if state.rules().cites_2010_only() => CommandOutcome::Refused {
+            reason,
+            rule: super::citation::restate_2010(&rule),
+            instead,
+        },
+        other => other,
+    }
+}
+
+fn apply_command(
+    state: &mut State,
+    side: &str,
+    cmd: &Command,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) -> CommandOutcome {
     if state.result.is_some() || matches!(state.phase, Phase::Finished) {
         return Refusal {
             reason: "the game is over".into(),
@@ -312,6 +335,9 @@ pub fn apply(
             instead: format!("sign as one of: {}", sides_list(state).join(", ")),
         }
         .into();
+    }
+    if let Some(r) = no_reactive_fire(state, cmd) {
+        return r.into();
     }
     // Round 1: a `first` sent before the initiative is rolled answers that roll if its sender
     // wins it (R50); the standing order or default (R100) applies only after it.
@@ -387,6 +413,22 @@ pub fn apply(
         }
         Err(e) => e.into(),
     }
+}
+
+/// A `react` or `standing react` line under a ruleset without reactive fire (000): refused
+/// before anything else, so it changes nothing.
+fn no_reactive_fire(state: &State, cmd: &Command) -> Option<Refusal> {
+    let react = matches!(cmd, Command::React { .. } | Command::StandingReact { .. });
+    (react && !state.rules().reactive_fire()).then(|| Refusal {
+        reason: format!(
+            "the 2010 rules (ruleset {}) have no reactive fire: no unit fires out of its own activation",
+            state.ruleset
+        ),
+        rule: RuleId::NoReactiveFire2010
+            .with("a unit may move then shoot, shoot then move, move twice, or perform a sustained attack")
+            .to_string(),
+        instead: "leave out the react line; send `activate` orders for your units".into(),
+    })
 }
 
 /// Runs automatic steps: a pending initiative roll, a running activation.

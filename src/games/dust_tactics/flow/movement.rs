@@ -86,15 +86,19 @@ impl Planner<'_> {
         if self.flags.assault {
             mp *= 2;
         }
+        if let Some(double) = self.double_move(mp) {
+            return self.move_twice(mover, double, squares);
+        }
         // Fast: +1 on one MOVE of the activation (004 "Fast").
         let fast = has_skill(state, &u.id, Skill::Fast) && !self.fast_used;
+        let extra = self.charge_extra();
         let plan = geometry::plan_move(
             &state.scenario.board,
-            &self.occ,
+            &self.occupancy_for(&mover),
             &mover,
             from,
             squares,
-            mp + fast as u32,
+            mp + fast as u32 + extra,
         )
         .map_err(|e| Refusal {
             reason: format!("{} cannot move: {}", u.id, e.reason),
@@ -105,10 +109,95 @@ impl Planner<'_> {
             self.fast_used = true;
         }
         let to = plan.path.last().copied().unwrap_or(from);
+        if extra > 0 {
+            self.note_charge_square(plan.cost, mp + fast as u32, to);
+        }
         self.texts.push(format!("move to {to}"));
         self.steps.push(Step::Move {
             path: plan.path,
             crushed: plan.crushed,
+        });
+        Ok(to)
+    }
+}
+
+impl Planner<'_> {
+    /// 000 "Move twice (MOVE + MOVE)": under a ruleset where two MOVEs are one move, the second
+    /// MOVE right after a first one on the board continues it: `Some` of the start square and
+    /// the doubled Movement.
+    fn double_move(&self, mp: u32) -> Option<(Square, u32)> {
+        if self.rules.moves_are_separate_actions() || self.last_kind != Some(Kind::Move) {
+            return None;
+        }
+        let start = self.u.at?;
+        matches!(self.steps.last(), Some(Step::Move { .. })).then_some((start, 2 * mp))
+    }
+
+    /// The second MOVE of a double move: the first MOVE's path and `squares` planned again as one
+    /// move of `mp` (doubled) Movement from `start`, so a diagonal beyond the first costs 2 over
+    /// the whole move; Fast adds 1, not doubled (000 "Fast").
+    fn move_twice(
+        &mut self,
+        mover: Mover,
+        (start, mp): (Square, u32),
+        squares: &[Square],
+    ) -> Result<Square, Refusal> {
+        let (state, u) = (self.state, self.u);
+        let (path, crushed_before) = match self.steps.last() {
+            Some(Step::Move { path, crushed }) => (path.clone(), crushed.clone()),
+            _ => {
+                return refuse(
+                    "there is no first move to continue",
+                    RuleId::MoveTwice2010,
+                    "move <square>",
+                )
+            }
+        };
+        let waypoints: Vec<Square> = path.iter().chain(squares).copied().collect();
+        let fast = has_skill(state, &u.id, Skill::Fast);
+        let extra = self.charge_extra();
+        let plan = geometry::plan_move(
+            &state.scenario.board,
+            &self.occupancy_for(&mover),
+            &mover,
+            start,
+            &waypoints,
+            mp + fast as u32 + extra,
+        )
+        .map_err(|e| Refusal {
+            reason: format!("{} cannot move twice: {}", u.id, e.reason),
+            // Too far: 000's doubled Movement, not 004's two moves, is the rule broken.
+            rule: if e.rule == RuleId::MovementPoints.with("movement points").to_string() {
+                RuleId::MoveTwice2010
+                    .with("double your unit's Movement")
+                    .to_string()
+            } else {
+                e.rule.clone()
+            },
+            instead: format!(
+                "a double move of at most {} movement points in all from {start}",
+                mp + fast as u32 + extra
+            ),
+        })?;
+        self.fast_used = fast && plan.cost > mp;
+        let to = plan.path.last().copied().unwrap_or(start);
+        if extra > 0 {
+            self.note_charge_square(plan.cost, mp + fast as u32, to);
+        }
+        // The crates of the first MOVE's squares keep what it said of them (`spare`).
+        let crushed = plan
+            .crushed
+            .into_iter()
+            .filter(|c| !path.contains(c) || crushed_before.contains(c))
+            .collect();
+        self.steps.pop();
+        self.texts.pop();
+        self.texts.push(format!(
+            "move to {to} (MOVE + MOVE: one move of double Movement)"
+        ));
+        self.steps.push(Step::Move {
+            path: plan.path,
+            crushed,
         });
         Ok(to)
     }
@@ -196,5 +285,77 @@ impl Planner<'_> {
             }
         }
         Ok(())
+    }
+}
+
+impl Planner<'_> {
+    /// The free square of a 000 Charge: one more movement point when the unit charges.
+    pub(super) fn charge_extra(&self) -> u32 {
+        (self.flags.charge && self.rules.charge_extra_square()) as u32
+    }
+
+    /// Notes where a move ends that needed the Charge's free square (`cost` over `budget`
+    /// without it), for [`Planner::check_charge_2010`].
+    pub(super) fn note_charge_square(&mut self, cost: u32, budget: u32, to: Square) {
+        self.charge_square = (cost > budget).then_some(to);
+    }
+
+    /// 000 "Charge": MOVE (+ MOVE) + 1 free square + an attack with range 1 weapons, all the
+    /// unit's actions; the free square only into a square adjacent to an enemy unit.
+    pub(super) fn check_charge_2010(&self) -> Result<(), Refusal> {
+        let rule = RuleId::Charge2010;
+        if !matches!(
+            self.kinds.as_slice(),
+            [Kind::Move, Kind::Attack] | [Kind::Move, Kind::Move, Kind::Attack]
+        ) {
+            return refuse(
+                format!(
+                    "a Charge is move (+ move) + attack with range 1 weapons, using all the unit's actions; declared: {}",
+                    self.texts.join(", ")
+                ),
+                rule.with("the unit performs MOVE + MOVE + 1 free square + attack with range 1 weapons"),
+                "skill charge + move <square> (+ move <square>) + attack <range 1 weapon> at <target>",
+            );
+        }
+        self.check_charge_square()
+    }
+
+    /// 000 "Charge": the free square only into a square adjacent to an enemy unit (checked when
+    /// the charge's attack is planned, after its moves).
+    pub(super) fn check_charge_square(&self) -> Result<(), Refusal> {
+        let rule = RuleId::Charge2010;
+        if let Some(to) = self.charge_square {
+            let next_to_enemy = self.state.units.iter().any(|o| {
+                o.side != self.u.side && !o.destroyed && o.at.is_some_and(|at| at.adjacent(to))
+            });
+            if !next_to_enemy {
+                return refuse(
+                    format!(
+                        "{} needs the Charge's free square to reach {to}, which is not next to an enemy unit",
+                        self.u.id
+                    ),
+                    rule.with("this extra square can only be used to move into a square adjacent to an enemy unit"),
+                    "move one square less, or end the charge next to an enemy",
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Planner<'_> {
+    /// The board as a move sees it. 000 "Jump": a jumping unit passes over a vehicle as over any
+    /// other unit (R203), so vehicles are read as plain units for its move only, not for sight.
+    fn occupancy_for(&self, mover: &Mover) -> std::borrow::Cow<'_, Occupancy> {
+        if !(mover.jump && self.rules.jump_over_vehicles()) {
+            return std::borrow::Cow::Borrowed(&self.occ);
+        }
+        let mut occ = self.occ.clone();
+        for o in occ.values_mut().flatten() {
+            if o.unit_type == UnitType::Vehicle {
+                o.unit_type = UnitType::Squad;
+            }
+        }
+        std::borrow::Cow::Owned(occ)
     }
 }

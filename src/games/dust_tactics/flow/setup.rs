@@ -8,11 +8,13 @@ use super::*;
 pub fn new_state(
     ruleset: &str,
     rules_revision: u32,
-    scenario: Scenario,
+    mut scenario: Scenario,
     cards: Vec<Card>,
 ) -> Result<State, SetupError> {
     // Unknown ids are refused with the list of known ones.
     let rules = Rules::for_id(ruleset).map_err(|e| SetupError(e.to_string()))?;
+    // Which rulesets suit the scenario is `new`'s question; a game's state keeps none of it.
+    scenario.rulesets.clear();
     let mut by_id = BTreeMap::new();
     for c in cards {
         by_id.insert(c.id.clone(), c);
@@ -103,7 +105,14 @@ pub fn new_state(
                 Some(UnitType::Hero) => (spec.id.clone(), other.clone()),
                 _ => (other.clone(), spec.id.clone()),
             };
-            join(&mut units, &by_id, &hero_id, &squad_id, rules_revision)?;
+            join(
+                &mut units,
+                &by_id,
+                &hero_id,
+                &squad_id,
+                rules_revision,
+                rules,
+            )?;
         }
     }
     let mut state = State {
@@ -133,6 +142,7 @@ pub(super) fn join(
     hero_id: &str,
     squad_id: &str,
     rules_revision: u32,
+    rules: Rules,
 ) -> Result<(), SetupError> {
     let rule = "(004 'Heroes': joining)";
     let find = |id: &str| units.iter().position(|u| u.id.eq_ignore_ascii_case(id));
@@ -171,7 +181,8 @@ pub(super) fn join(
             hc.armour, sc.armour
         )));
     }
-    if hc.has(Skill::Jump) != sc.has(Skill::Jump) {
+    // 000 "Jump": a hero simply does not share it with his squad (R203).
+    if rules.join_needs_matching_jump() && hc.has(Skill::Jump) != sc.has(Skill::Jump) {
         return Err(SetupError(format!(
             "hero {hero_id} cannot join squad {squad_id}: with Jump, both hero and squad must have it (004 'Jump')"
         )));

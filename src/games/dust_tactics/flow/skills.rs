@@ -47,8 +47,9 @@ pub(super) fn uses_left(state: &State, owner: &str, skill: Skill) -> u8 {
         .iter()
         .find(|s| s.name == skill.id())
         .map(|s| {
-            // 004 words these "once per game" whatever the card file says.
-            let once = skill.once_per_game();
+            // 004 words these "once per game" whatever the card file says (000: all but
+            // Fighting Spirit).
+            let once = state.rules().once_per_game(skill);
             s.uses
                 .map(|n| if once { n.min(1) } else { n })
                 .unwrap_or(if once { 1 } else { u8::MAX })
@@ -113,6 +114,16 @@ impl Planner<'_> {
                     "remove that skill line",
                 );
             }
+            if n == Skill::Berserk
+                && self.rules.berserk_heroes_only()
+                && unit_type(state, &owner) != UnitType::Hero
+            {
+                return refuse(
+                    format!("{owner} is not a hero: in the 2010 rules only a hero has Berserk"),
+                    RuleId::Berserk2010.with("a hero with this ability ... once per game"),
+                    "remove `skill berserk`",
+                );
+            }
             match n {
                 Skill::Berserk => self.flags.berserk = true,
                 Skill::Assault => self.flags.assault = true,
@@ -120,8 +131,11 @@ impl Planner<'_> {
                 Skill::FightingSpirit => self.flags.fighting_spirit = true,
                 _ => {}
             }
-            // Charge has no use counter (004: not limited per game).
-            if n != Skill::Charge {
+            // Charge has no use counter (004: not limited per game), nor has Fighting Spirit in
+            // 000 (every time the hero moved before attacking).
+            let unlimited = n == Skill::Charge
+                || (n == Skill::FightingSpirit && self.rules.fighting_spirit_always());
+            if !unlimited {
                 self.uses.push((owner, n));
             }
             self.texts.push(format!("skill {n}"));
