@@ -940,7 +940,7 @@ fn welcome_mails_carry_the_commitment_and_the_first_orders_to_sign() {
         assert_eq!(m.subject, "[dustmail g-toy] round 1: welcome");
         // Issue 16 item 1: the commitment is on its own line (lines of at most 72 characters).
         assert!(m.text.contains(&format!(
-            "Seed commitment K_0 (at most 10 rounds):\n  {k0}\n"
+            "Seed commitment K_0 (the head of a chain of 10 round keys):\n  {k0}\n"
         )));
         assert!(
             m.text

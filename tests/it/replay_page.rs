@@ -204,6 +204,17 @@ fn clicking_next_and_pressing_keys_step_through_the_game_in_chromium() {
     );
     assert!(next_disabled, "nothing after the last step");
 
+    // The address names a step: opening replay.html#s2 shows step 2, at the top of the page.
+    b.open("about:blank");
+    b.open(&format!("file://{}#s2", file.display()));
+    assert_eq!(current().0, "s2", "the address names the step in view");
+    assert_eq!(
+        b.eval("return window.scrollY;"),
+        0,
+        "the page opens at its top"
+    );
+    b.send_keys("#slider", END);
+
     // The screenshot holds one board, not a long scroll of them.
     let shot = b.screenshot();
     let dec = png::Decoder::new(std::io::Cursor::new(shot));
