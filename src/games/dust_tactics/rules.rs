@@ -10,8 +10,9 @@ use std::fmt;
 
 /// The revision of the Dust Tactics rules that new games get. 1: rulings R147–R153 (issue 12:
 /// hero armour value, sniper not shared, crates may be spared, trees destroyed, flames between,
-/// entering in round 1, comrades pick up limited ammo); games made before keep revision 0.
-pub const RULES_REVISION: u32 = 1;
+/// entering in round 1, comrades pick up limited ammo); 2: R154 (the default casualties keep the
+/// special-weapon carrier); games made before keep the revision they were made with.
+pub const RULES_REVISION: u32 = 2;
 
 /// The policies of one ruleset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,15 +10,34 @@ pub fn default_casualties(state: &State, unit: &str, points: u32) -> Vec<String>
     };
     let mut order: Vec<String> = vec![];
     if let Some(c) = card(state, u) {
+        // Revision 2 (R154): a special weapon is a line fewer of the card's models carry than
+        // its most carried line (the HMG of one model beside the rifles of four); before, any
+        // line with a carrier count was special, so on every core-box squad all models were
+        // "carriers" and the default took the last listed model, often the HMG carrier, first.
+        let carried_by = |w: &str| {
+            c.models
+                .iter()
+                .filter(|m| m.carries.iter().any(|x| x == w))
+                .count()
+        };
+        let most = c
+            .weapons
+            .iter()
+            .map(|w| carried_by(&w.id))
+            .max()
+            .unwrap_or(0);
+        let special_line = |w: &str| {
+            if state.revised(2) {
+                carried_by(w) < most
+            } else {
+                c.weapon(w).map(|w| w.carriers.is_some()).unwrap_or(false)
+            }
+        };
         let special = |m: &str| {
             c.models
                 .iter()
                 .find(|x| x.id == m)
-                .map(|x| {
-                    x.carries
-                        .iter()
-                        .any(|w| c.weapon(w).map(|w| w.carriers.is_some()).unwrap_or(false))
-                })
+                .map(|x| x.carries.iter().any(|w| special_line(w)))
                 .unwrap_or(false)
         };
         let plain: Vec<String> = u

@@ -290,3 +290,41 @@ fn a_game_made_under_rules_revision_0_keeps_r52_in_the_first_round() {
     );
     assert!(first_result(&out).is_err(), "{out:?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// R58 reviewed (issue 12 item 1): the default casualties keep the special weapon (ruling R154)
+// ---------------------------------------------------------------------------------------------
+
+/// Recon Rangers (E7) fire their HMG at Battle Grenadiers (E3); `Cycle(0)` rolls 1, 2, 3: two
+/// hits, two damage, casualties by default. The grenadiers' model 5 carries the Panzerschreck.
+fn grenadiers_after_two_hits(revision: u32) -> Vec<String> {
+    let mut st = start_defaults(
+        scenario(
+            vec![unit("rangers", "recon-rangers", Some("E7"))],
+            vec![unit("grenadiers", "battle-grenadiers", Some("E3"))],
+        ),
+        real_cards(),
+    );
+    st.rules_revision = revision;
+    begin(&mut st, "allies");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate rangers\nattack hmg at grenadiers\nnothing",
+        &mut Cycle(0),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    u(&st, "grenadiers").models.clone()
+}
+
+#[test]
+fn casualties_r154_the_default_keeps_the_special_weapon_carrier() {
+    // Issue 12 item 1: "R58's default casualty order removes the special-weapon carrier first on
+    // every core-box squad (each rifle line lists all four models as carriers), against R58's own
+    // aim" ("the default keeps the unit's firepower"). R154 (rules revision 2): a special weapon
+    // is a line fewer models carry than the unit's most carried line, so the four rifle carriers
+    // fall first, last listed first, and model 5 keeps the Panzerschreck.
+    assert_eq!(grenadiers_after_two_hits(2), vec!["1", "2", "5"]);
+    // A game made before revision 2 keeps R58 as it was applied: model 5 falls first.
+    assert_eq!(grenadiers_after_two_hits(1), vec!["1", "2", "3"]);
+}
