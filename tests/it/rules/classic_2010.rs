@@ -1643,3 +1643,51 @@ fn cover_000_example_combat_rangers_miss_save_under_classic_2010() {
     );
     assert_eq!((out.hits, out.saved, out.damage), (4, 3, 1));
 }
+
+// issue 12 item 1 (review of the 000 Hot Dog example, ruling R156): 000 "Jump" example: "The
+// Hot Dog cannot get past this tank-trap normally ... There is only one solution...jump! It will
+// need to perform a double movement (MOVE + MOVE) (it will be unable to attack), and can land on
+// any of the colored squares." The shipped Hot Dog card carries Jump (cited from this example).
+// Under classic-2010 the example itself is not playable yet: each `move` line of a double move
+// is still checked as a stop, so the first cannot end on the trap (docs/rulings.md R156).
+fn hot_dog_before_a_tank_trap(ruleset: &str) -> State {
+    let mut s = scenario(
+        vec![unit("hotdog", "m2b-hot-dog", Some("E6"))],
+        vec![unit("x1", "sq", Some("A1"))],
+    );
+    s.board
+        .place_cover(sq("E5"), CoverKind::TankTrap)
+        .expect("a tank trap on E5");
+    let mut cards = real_cards();
+    cards.push(squad("sq"));
+    let mut st = if ruleset == "classic-2010" {
+        start_classic(s, cards)
+    } else {
+        start(s, cards)
+    };
+    begin(&mut st, "allies");
+    st
+}
+
+#[test]
+fn jump_004_a_movement_1_vehicle_cannot_stop_on_the_trap_between_two_moves() {
+    // 004 "Jump": "the unit can ignore an obstacle ... but must land in an empty space"; 004
+    // "Structures": a jump needs a move "far enough to reach the other side"; MOVE + MOVE are two
+    // MOVE actions with a reactive-fire window between them (004 "Reactive fire"), so a
+    // Movement-1 Hot Dog's first MOVE would end on the trap: refused (R14, R156).
+    let mut st = hot_dog_before_a_tank_trap("ffg-revised");
+    assert!(
+        st.cards["m2b-hot-dog"].skills.iter().any(|s| s.name == "jump"),
+        "the shipped Hot Dog card carries Jump (000 'Jump' example)"
+    );
+    let before = st.clone();
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("hotdog", vec![mv("E5"), mv("E4")]),
+        &mut ScriptedDice::new([]),
+    );
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("E5"), "{reason}");
+    assert_eq!(st, before, "a refused activation changes nothing");
+}
