@@ -751,4 +751,9 @@ impl Game for DustStrategy {
     fn briefing(&self, s: &State, side: &str) -> String {
         present::briefing(s, side)
     }
+
+    /// The reader's own hand (a view made for one side holds that side's hand only).
+    fn standing(&self, view: &serde_json::Value, side: Option<&str>) -> Vec<String> {
+        present::standing(view, side)
+    }
 }

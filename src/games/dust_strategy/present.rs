@@ -224,6 +224,29 @@ pub fn orders_template(s: &State, side: &str) -> String {
     t
 }
 
+/// The lines only `side` reads: its hand and its sealed card.
+pub fn standing(view: &Value, side: Option<&str>) -> Vec<String> {
+    if side.is_none() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if let Some(hand) = view.get("hand").and_then(Value::as_array) {
+        let cards: Vec<&str> = hand.iter().filter_map(Value::as_str).collect();
+        out.push(format!(
+            "your hand: {}",
+            if cards.is_empty() {
+                "no card".to_string()
+            } else {
+                cards.join("; ")
+            }
+        ));
+    }
+    if let Some(c) = view.get("my_sealed_card").and_then(Value::as_str) {
+        out.push(format!("your card, face down: {c}"));
+    }
+    out
+}
+
 pub fn briefing(s: &State, side: &str) -> String {
     let mut lines = vec![
         format!("dust-strategy (001), you play {side}."),

@@ -200,13 +200,6 @@ fn build_pc(s: &mut State, side: &str, area: &str, b: &mut Budget) -> Result<u32
             "build tanks, robots, fighters or bombers at your production centres",
         ));
     }
-    if 6 > b.left {
-        return Err(no(
-            format!("a production centre costs 6 PP and {} are left", b.left),
-            "001 'Costi di produzione'",
-            "build fewer units first",
-        ));
-    }
     if !s.map.is_land(area) || !s.owns(side, area) {
         return Err(no(
             format!("you do not hold the land area `{area}`"),
@@ -233,6 +226,13 @@ fn build_pc(s: &mut State, side: &str, area: &str, b: &mut Budget) -> Result<u32
             format!("all {MAX_PCS} production centres are on the board"),
             "001 'Componenti': never more than 24",
             "build units instead",
+        ));
+    }
+    if 6 > b.left {
+        return Err(no(
+            format!("a production centre costs 6 PP and {} are left", b.left),
+            "001 'Costi di produzione'",
+            "build fewer units first",
         ));
     }
     s.areas.entry(area.to_string()).or_default().pc = true;
