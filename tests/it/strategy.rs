@@ -264,6 +264,11 @@ fn a_map_breaking_a_rule_of_001_is_refused_naming_file_and_field() {
             base.replacen("capital = \"east\"", "capital = \"west\"", 1),
             "field capital",
         ),
+        // A capital that is also a deposit (ruling R302).
+        (
+            base.replacen("capital = \"west\"\n", "capital = \"west\"\nvk = true\n", 1),
+            "cannot also be a VK deposit",
+        ),
         // Eleven VK deposits on land.
         (base.replacen("vk = true\n", "", 1), "field vk"),
         // A coast link (land–sea) written as a land link.
@@ -897,4 +902,77 @@ fn a_sealed_card_reaches_no_other_players_mail_before_the_reveal() {
     );
     let o = dustmail(&home, &["replay", "g1"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defaults, the end, and the rulings cited.
+
+/// issue 14 item 1, ruling R311: a deadline passed plays the first card of the hand, places no
+/// reinforcement and ends the turn; the game goes on.
+#[test]
+fn deadline_defaults_play_the_first_card_and_end_the_turn() {
+    let mut s = new_state(&["red", "blue"]);
+    all_ok(&send(&mut s, "blue", &["play c09"]));
+    let o = DustStrategy.default_for(&mut s, "red", &mut FirstCard);
+    assert!(o.accepted_any(), "{o:?}");
+    assert_eq!(s.played["red"], "c01", "the first card of c01–c06");
+    assert_eq!(s.phase, Phase::Reinforce);
+    DustStrategy.default_for(&mut s, "red", &mut FirstCard);
+    DustStrategy.default_for(&mut s, "blue", &mut FirstCard);
+    assert_eq!(s.phase, Phase::Cards);
+    DustStrategy.default_for(&mut s, "red", &mut FirstCard);
+    DustStrategy.default_for(&mut s, "blue", &mut FirstCard);
+    let first = s.current().unwrap().to_string();
+    DustStrategy.default_for(&mut s, &first, &mut FirstCard);
+    assert_ne!(s.current(), Some(first.as_str()));
+}
+
+/// issue 14 item 1: 001 "Conclusione del gioco" (digest 001 §7 step 3): the game ends in the VP
+/// phase where someone reaches 40; the highest total wins.
+#[test]
+fn the_game_ends_when_a_player_reaches_40() {
+    let mut s = two_in_round_one();
+    s.vp.insert("red".into(), 38);
+    s.vp.insert("blue".into(), 39);
+    all_ok(&send(
+        &mut s,
+        "red",
+        &["build 1 sub at caribbean-sea", "end"],
+    ));
+    let o = send(&mut s, "blue", &["end"]);
+    all_ok(&o);
+    // Red: 38 + 2 (capital) + 2 (sea) + 1 (three deposits) = 43; blue: 39 + 2 = 41.
+    let r = o.finished.expect("the game ends");
+    assert_eq!(r.winner.as_deref(), Some("red"));
+    assert_eq!(r.points["red"], 43);
+    assert_eq!(s.phase, Phase::Over);
+    assert!(DustStrategy.awaiting(&s).is_empty());
+}
+
+/// issue 14: every ruling the game's code cites (R3nn) is a heading of docs/rulings.md.
+#[test]
+fn every_ruling_dust_strategy_cites_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rulings = std::fs::read_to_string(root.join("docs/rulings.md")).unwrap();
+    let dir = root.join("src/games/dust_strategy");
+    let mut cited = std::collections::BTreeSet::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let t = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        for (i, _) in t.match_indices("ruling R3") {
+            let n: String = t[i + 8..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if n.len() == 3 {
+                cited.insert(n);
+            }
+        }
+    }
+    assert!(cited.len() >= 8, "{cited:?}");
+    for n in cited {
+        assert!(
+            rulings.contains(&format!("\n### R{n}. ")),
+            "R{n} is cited but not in docs/rulings.md"
+        );
+    }
 }

@@ -701,14 +701,17 @@ impl Game for DustStrategy {
             Phase::Setup | Phase::Cards if !step.s.sealed.contains_key(side) => {
                 let first = step.s.hands.get(side).and_then(|h| h.first().cloned());
                 if let Some(c) = first {
-                    step.play(0, &c);
+                    let r = step.play(0, &c);
+                    step.out.results.push(r);
                 }
             }
             Phase::Reinforce if !step.s.done.contains(side) => {
-                step.command(0, "done", None);
+                let r = step.command(0, "done", None);
+                step.out.results.push(r);
             }
             Phase::Turn { .. } if step.s.current() == Some(side) => {
-                step.command(0, "end", None);
+                let r = step.command(0, "end", None);
+                step.out.results.push(r);
             }
             _ => {}
         }
