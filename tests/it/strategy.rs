@@ -181,7 +181,7 @@ fn new_home(home: &Path, sides: &[&str], extra: &[&str]) -> Output {
         "--now",
         "2026-01-01T00:00:00Z",
     ];
-    if !extra.iter().any(|a| *a == "--map") {
+    if !extra.contains(&"--map") {
         args.extend(["--scenario", "world"]);
     }
     args.extend(extra.iter().copied());
@@ -442,7 +442,7 @@ fn new_makes_a_game_of_two_to_six_and_the_welcome_carries_map_and_template() {
         "links: yukon, kamchatka*",
         "capital: appalachia",
         "#play highest cp",
-        "Not yet: combat and special powers",
+        "naval attacks, bombardment, anti-sub strikes, retreats, powers",
     ] {
         assert!(welcome.contains(want), "welcome lacks `{want}`");
     }
@@ -775,22 +775,24 @@ fn amphibious_and_strategic_moves() {
     refused_with(&o, 1, "made them");
 }
 
-/// issue 14 item 1: what is not built yet is refused as such, never pretended (combat of 001
-/// "Fase di combattimento", the powers of "Poteri Speciali"); the turn then ends on `end`.
+/// issue 14 item 1: what is not built yet is refused as such, never pretended (naval attacks,
+/// bombardment, anti-sub strikes of 001 "Attacchi navali", "Attacchi via mare", "Lotta ai
+/// Sottomarini"; the powers of "Poteri Speciali"); the turn then ends on `end`.
 #[test]
-fn combat_and_powers_are_refused_as_not_implemented_yet() {
+fn unbuilt_attacks_and_powers_are_refused_as_not_implemented_yet() {
     let mut s = two_in_round_one();
     let before = s.clone();
     let o = send(
         &mut s,
         "red",
         &[
-            "attack 1 tank from mexico to caribe",
+            "naval 1 sub from caribbean-sea to north-sea",
             "koshka before blue",
             "missiles at gallia",
+            "bombard 1 sub from caribbean-sea to caribe",
         ],
     );
-    for i in 1..=3 {
+    for i in 1..=4 {
         refused_with(&o, i, "not implemented yet");
     }
     assert_eq!(s, before, "a refused order changes nothing");
@@ -975,4 +977,236 @@ fn every_ruling_dust_strategy_cites_exists() {
             "R{n} is cited but not in docs/rulings.md"
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Combat: land and amphibious attacks.
+
+/// Dice given in advance (faces 1–2 hit); hidden draws take the first card.
+struct Faces(std::collections::VecDeque<u8>);
+
+impl DiceSource for Faces {
+    fn d6(&mut self, _round: u32) -> u8 {
+        self.0
+            .pop_front()
+            .expect("the test scripted fewer dice than the battle rolled")
+    }
+    fn uniform(&mut self, _round: u32, _n: u32) -> u32 {
+        0
+    }
+    fn hidden(&mut self, _audience: &Audience, _n: u32) -> u32 {
+        0
+    }
+}
+
+fn send_rolling(s: &mut State, side: &str, lines: &[&str], faces: &[u8]) -> Outcome {
+    let lines: Vec<Line> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Line {
+            number: i + 1,
+            text: t.to_string(),
+        })
+        .collect();
+    let mut d = Faces(faces.iter().copied().collect());
+    let o = DustStrategy.submit(s, Sender::side(side), &lines, &mut d);
+    assert!(
+        d.0.is_empty(),
+        "{} scripted faces were not rolled",
+        d.0.len()
+    );
+    o
+}
+
+/// Red's tanks and robot at mexico against the neutral tank and robot at caribe.
+fn red_at_mexico(units: &[(Unit, u32)]) -> State {
+    let mut s = two_in_round_one();
+    let m = s.areas.get_mut("mexico").unwrap();
+    for (u, n) in units {
+        m.add("red", *u, *n);
+    }
+    s
+}
+
+/// issue 14 item 1: 001 "Regole di base" (digest 001 §6.2): initiative goes to the attacker only
+/// when its total is strictly higher; fire alternates; each hit kills a unit the firer chooses,
+/// a robot only once no tank protects it; the survivors take the area.
+#[test]
+fn a_land_attack_alternates_volleys_with_shielding_and_takes_the_area() {
+    // Mexico: 1 tank (setup) + 2 tanks + 1 robot: initiative 1 against the neutrals' 1 (tank +
+    // robot): a tie, so the defender fires first.
+    let mut s = red_at_mexico(&[(Unit::Tank, 2), (Unit::Robot, 1)]);
+    let o = send_rolling(
+        &mut s,
+        "red",
+        &["attack 3 tanks, 1 robot from mexico to caribe"],
+        // Neutral: 3 dice (tank 1 + robot 2), one hit: a tank (the robot hides behind tanks).
+        // Red: 2 tanks + robot = 4 dice, two hits: the neutral tank, then the robot.
+        &[1, 5, 6, 2, 1, 6, 6],
+    );
+    all_ok(&o);
+    let h = &o.happenings[0];
+    assert_eq!(h.rolls.len(), 2);
+    assert!(
+        h.text.contains("neutral fires 3 dice, 1 hit (1 tank lost)"),
+        "{}",
+        h.text
+    );
+    assert!(
+        h.text
+            .contains("red fires 4 dice, 2 hits (1 tank, 1 robot lost)"),
+        "{}",
+        h.text
+    );
+    assert_eq!(s.owner("caribe"), Some("red"));
+    assert_eq!(s.holding("caribe").units[&Unit::Tank], 2);
+    assert!(
+        s.owner("mexico").is_none(),
+        "the whole garrison attacked (001 'Guarnigioni')"
+    );
+}
+
+/// issue 14 item 1: 001 "Regole di base" example (digest 001 §6.2): hits kill the last fighter,
+/// then the bomber it no longer shields; a robot stays out of reach while a tank stands.
+#[test]
+fn hits_are_assigned_one_at_a_time_with_protection_checked_again() {
+    let mut s = red_at_mexico(&[(Unit::Robot, 2), (Unit::Fighter, 1), (Unit::Bomber, 1)]);
+    // Caribe: the neutrals' tank and robot, and 4 more tanks.
+    s.areas
+        .get_mut("caribe")
+        .unwrap()
+        .add("neutral", Unit::Tank, 4);
+    // Red: 1 tank + 2 robots + fighter + bomber: initiative 4 > 1, so red fires first, 8 dice,
+    // no hit; the neutrals (5 tanks, 1 robot: 7 dice) hit 3. The firer's order (bombers first,
+    // ruling R314) meets the shields: the fighter shields the bomber and the tank the robots,
+    // so the fighter falls, then the bomber, then the tank.
+    let o = send_rolling(
+        &mut s,
+        "red",
+        &["attack all from mexico to caribe"],
+        &[
+            3, 3, 3, 3, 3, 3, 3, 3, // red, 8 dice: blank
+            1, 1, 1, 6, 6, 6, 6, // neutral, 7 dice: 3 hits
+            6, 6, 6, 6, // red, 4 dice: blank
+            6, 6, 6, 6, 6, 6, 6, // neutral: blank
+            6, 6, 6, 6, // red: the third blank roll in a row
+        ],
+    );
+    all_ok(&o);
+    let t = &o.happenings[0].text;
+    assert!(
+        t.contains("neutral fires 7 dice, 3 hits (1 tank, 1 fighter, 1 bomber lost)"),
+        "{t}"
+    );
+    // Then red (2 robots: 4 dice), the neutrals (7 dice), red (4): three blank rolls: ceasefire.
+    assert!(
+        t.contains("ceasefire; red's survivors (2 robots) return to mexico"),
+        "{t}"
+    );
+    assert_eq!(s.holding("mexico").units[&Unit::Robot], 2);
+    assert_eq!(s.owner("caribe"), Some("neutral"));
+}
+
+/// issue 14 item 1: 001 "Primo turno", "Capitali", "Aree di terra libere", "Ripetizione degli
+/// attacchi", "Regole di base" (digest 001 §6.1, §6.5, §6.7): no attack on a PC or a deposit in
+/// round 1, none on a player's capital before someone has 20 VP, none on an empty area, not the
+/// same attack twice, one CP an attack, only linked land areas; no moves after an attack.
+#[test]
+fn attacks_follow_the_restrictions_of_001() {
+    let mut s = red_at_mexico(&[(Unit::Tank, 6)]);
+    s.areas.get_mut("caribe").unwrap().units.clear();
+    s.areas.get_mut("caribe").unwrap().owner = None;
+    let o = send(
+        &mut s,
+        "red",
+        &[
+            "attack 1 tank from mexico to caribe",
+            "attack 1 tank from prairies to great-lakes",
+            "attack 1 tank from mexico to gallia",
+            "attack 1 tank from mexico to amazonia",
+        ],
+    );
+    refused_with(&o, 1, "empty");
+    refused_with(&o, 2, "is yours");
+    refused_with(&o, 3, "not linked land areas");
+    refused_with(&o, 4, "not linked land areas");
+    // Round 1: the deposit at amazonia is barred even by sea.
+    s.areas
+        .get_mut("caribbean-sea")
+        .unwrap()
+        .add("red", Unit::Sub, 1);
+    let o = send(
+        &mut s,
+        "red",
+        &["amphibious attack 1 tank from mexico to amazonia"],
+    );
+    refused_with(&o, 1, "VK deposit");
+    // Blue's capital before 20 VP, by a sea route red's subs hold.
+    s.round = 2;
+    for sea in ["central-atlantic", "north-atlantic", "north-sea"] {
+        s.areas.get_mut(sea).unwrap().add("red", Unit::Sub, 1);
+    }
+    let o = send(
+        &mut s,
+        "red",
+        &["amphibious attack 1 tank from mexico to rhineland"],
+    );
+    refused_with(&o, 1, "nobody has 20 VP");
+    // Two CP (c02 has CP 4: use them up), then no repeat and no more moves.
+    s.turn.as_mut().unwrap().attacks = 1;
+    s.areas
+        .get_mut("caribe")
+        .unwrap()
+        .add("neutral", Unit::Tank, 1);
+    let o = send_rolling(
+        &mut s,
+        "red",
+        &[
+            "attack 1 tank from mexico to caribe",
+            "attack 1 tank from mexico to caribe",
+            "move 1 tank from mexico to cascadia",
+        ],
+        // Tie at 0: the neutral fires first, misses; red hits.
+        &[6, 1],
+    );
+    assert_eq!(reasons(&o)[0], "");
+    refused_with(&o, 2, "you have made them");
+    refused_with(&o, 3, "movement is over");
+}
+
+/// issue 14 item 1: 001 "Centri di Produzione", "Capitali", "Cessate il fuoco" (digest 001
+/// §6.6, §6.7, §6.13): a PC gives the defender 3 more dice each volley; a player's capital 5
+/// and the first volley; three blank rolls in a row end the battle and the attackers go home.
+#[test]
+fn pc_and_capital_dice_and_the_ceasefire() {
+    let mut s = red_at_mexico(&[(Unit::Robot, 3)]);
+    s.round = 2;
+    s.vp.insert("red".into(), 20);
+    // Blue's capital rhineland by sea: red holds the seas of the route.
+    for sea in [
+        "caribbean-sea",
+        "central-atlantic",
+        "north-atlantic",
+        "north-sea",
+    ] {
+        s.areas.get_mut(sea).unwrap().add("red", Unit::Sub, 1);
+    }
+    // Red's initiative 3 > blue's 0, but the capital fires first: 1 tank + 5 = 6 dice.
+    let o = send_rolling(
+        &mut s,
+        "red",
+        &["amphibious attack all from mexico to rhineland"],
+        &[6; 19],
+    );
+    all_ok(&o);
+    let h = &o.happenings[0];
+    assert!(h.text.contains("capital: +5 dice"), "{}", h.text);
+    assert!(h.text.starts_with("red attacks rhineland"), "{}", h.text);
+    let counts: Vec<usize> = h.rolls.iter().map(|r| r.faces.len()).collect();
+    // blue 6, red 1 tank + 3 robots = 7, blue 6: three blanks.
+    assert_eq!(counts, [6, 7, 6]);
+    assert!(h.text.contains("ceasefire"), "{}", h.text);
+    assert_eq!(s.owner("mexico"), Some("red"));
+    assert_eq!(s.holding("mexico").count(), 4);
+    assert_eq!(s.owner("rhineland"), Some("blue"));
 }

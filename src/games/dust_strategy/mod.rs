@@ -1,9 +1,10 @@
 //! dust-strategy, the world-map strategy game of seed 001 ("Dust – il gioco di strategia"), for
 //! 2 to 6 players by mail (issue 14). Built so far: the map and deck as validated data, setup by
 //! ranked preferences, the sealed card choice and turn order, production and the four moves,
-//! the VP phase. Not built yet, and refused as such: combat and the special powers
-//! (docs/strategy.md).
+//! land and amphibious attacks, the VP phase. Not built yet, and refused as such: naval attacks,
+//! bombardment, anti-sub strikes, retreats and the special powers (docs/strategy.md).
 
+pub mod combat;
 pub mod deck;
 pub mod map;
 pub mod model;
@@ -60,9 +61,7 @@ fn no(line: usize, n: (String, String, String)) -> Reply {
 }
 
 /// The orders of rules not built yet: refused, never pretended.
-const NOT_BUILT: [&str; 19] = [
-    "attack",
-    "amphibious-attack",
+const NOT_BUILT: [&str; 17] = [
     "naval",
     "bombard",
     "antisub",
@@ -85,16 +84,16 @@ const NOT_BUILT: [&str; 19] = [
 fn not_built(line: usize, word: &str) -> Reply {
     refused(
         line,
-        format!("`{word}`: combat and the special powers are not implemented yet in dust-strategy"),
+        format!("`{word}`: naval attacks, bombardment, anti-sub strikes, retreats and the special powers are not implemented yet in dust-strategy"),
         "docs/strategy.md 'Not built yet'",
-        "leave it out: production, moves and `end` work now",
+        "leave it out: production, moves, land and amphibious attacks and `end` work now",
     )
 }
 
 pub fn catalog() -> Catalog {
     Catalog {
         name: NAME.into(),
-        title: "Dust, the world-map strategy game (seed 001), 2 to 6 players; provisional map and cards, combat not built yet".into(),
+        title: "Dust, the world-map strategy game (seed 001), 2 to 6 players; provisional map and cards; naval combat, retreats and powers not built yet".into(),
         rulesets: vec![CatalogEntry {
             name: RULESET.into(),
             title: "001's rules (digest 001; rulings R300–R399)".into(),
@@ -297,7 +296,7 @@ impl Step<'_> {
         let (word, rest) = text.split_once([' ', ':']).unwrap_or((text, ""));
         let rest = rest.trim();
         let phase = self.s.phase;
-        if NOT_BUILT.contains(&word) || (word == "amphibious" && rest.starts_with("attack")) {
+        if NOT_BUILT.contains(&word) {
             return not_built(line, word);
         }
         match (phase, word) {
@@ -440,7 +439,7 @@ impl Step<'_> {
         let production_over = || {
             refused(
                 line,
-                "production comes before movement, and you have moved",
+                "production comes first, and you have moved or attacked",
                 "001 'Il turno di gioco': production, movement, combat in this order",
                 "production lines first in your mail",
             )
@@ -525,6 +524,16 @@ impl Step<'_> {
                     Err(n) => no(line, n),
                 }
             }
+            "attack" => return self.attack(line, rest, false, t),
+            "amphibious" if rest.starts_with("attack ") => {
+                return self.attack(line, rest.trim_start_matches("attack "), true, t)
+            }
+            "move" | "sea" | "amphibious" | "strategic" if t.stage == Stage::Combat => refused(
+                line,
+                "you have attacked: movement is over",
+                "001 'Fase di movimenti': after a combat no return to movement",
+                "moves before the first attack",
+            ),
             "move" | "sea" | "amphibious" | "strategic" => {
                 if t.moved >= t.moves {
                     return refused(
@@ -606,6 +615,56 @@ impl Step<'_> {
             self.s.turn = Some(t);
         }
         reply
+    }
+}
+
+impl Step<'_> {
+    /// `attack UNITS from A to B [hits: …]` (or `amphibious attack …`): one CP, fought at once.
+    fn attack(&mut self, line: usize, rest: &str, amphibious: bool, mut t: TurnState) -> Reply {
+        let (order, hits) = match rest.split_once("hits") {
+            Some((o, h)) => (o.trim(), h.trim_start_matches([':', ' '])),
+            None => (rest, ""),
+        };
+        let priority = match combat::parse_priority(hits) {
+            Ok(p) => p,
+            Err(n) => return no(line, n),
+        };
+        let Some((spec, from, to)) = split_move(order) else {
+            return refused(
+                line,
+                "an attack names its units, its origin and its target",
+                "docs/strategy.md",
+                "attack 3 tanks, 1 robot from mexico to caribe",
+            );
+        };
+        let units = match turn::parse_units(&spec, self.s, &from, false) {
+            Ok(u) => u,
+            Err(n) => return no(line, n),
+        };
+        let o = combat::Order {
+            units,
+            from: &from,
+            to: &to,
+            amphibious,
+            priority,
+        };
+        if let Err(n) = combat::check(self.s, self.side, &t, &o) {
+            return no(line, n);
+        }
+        let h = combat::fight(self.s, self.side, &o, self.dice);
+        t.stage = Stage::Combat;
+        t.attacked += 1;
+        t.attacks_made.push((from.clone(), to.clone()));
+        let said = format!(
+            "{}attack {} from {from} to {to} ({} of {} attacks)",
+            if amphibious { "amphibious " } else { "" },
+            units_text(&o.units),
+            t.attacked,
+            t.attacks
+        );
+        self.s.turn = Some(t);
+        self.happen(h);
+        accepted(line, said)
     }
 }
 

@@ -93,6 +93,22 @@ impl Unit {
     pub fn air_land(self) -> bool {
         self != Unit::Sub
     }
+
+    /// Dice in each volley (001 "Pezzi di gioco").
+    pub fn firepower(self) -> u32 {
+        match self {
+            Unit::Robot | Unit::Bomber => 2,
+            Unit::Tank | Unit::Fighter | Unit::Sub => 1,
+        }
+    }
+
+    /// 001 "Regole di base": robots, fighters and bombers add 1 to initiative, tanks nothing.
+    pub fn initiative(self) -> u32 {
+        match self {
+            Unit::Robot | Unit::Fighter | Unit::Bomber => 1,
+            Unit::Tank | Unit::Sub => 0,
+        }
+    }
 }
 
 pub type Units = BTreeMap<Unit, u32>;
@@ -184,6 +200,8 @@ pub enum Phase {
 pub enum Stage {
     Production,
     Movement,
+    /// After the first attack: no more production or moves (001 "Fase di movimenti").
+    Combat,
 }
 
 /// The turn in progress.
@@ -205,6 +223,14 @@ pub struct TurnState {
     pub new_pcs: BTreeSet<String>,
     #[serde(default)]
     pub bought: bool,
+    /// Attacks allowed (the card's CP) and made.
+    #[serde(default)]
+    pub attacks: u32,
+    #[serde(default)]
+    pub attacked: u32,
+    /// (origin, target) of each attack made: the same attack is not made twice a turn.
+    #[serde(default)]
+    pub attacks_made: Vec<(String, String)>,
 }
 
 impl TurnState {

@@ -211,7 +211,12 @@ pub fn orders_template(s: &State, side: &str) -> String {
             t.push_str("#build pc at AREA\n#build 1 sub at SEA\n");
             t.push_str("#move 2 tanks, 1 robot from A to B\n#sea 2 subs from S1 to S2\n");
             t.push_str("#amphibious 3 tanks from A to B\n#strategic 2 bombers from A to B\n");
-            t.push_str("# Attacks and special powers are not built yet.\nend\n");
+            t.push_str("# Attacks, 1 CP each, after the moves (hits: your casualty order):\n");
+            t.push_str("#attack 3 tanks, 1 robot from A to B hits: fighters, bombers\n");
+            t.push_str("#amphibious attack 2 tanks from A to B\n");
+            t.push_str(
+                "# Naval attacks, bombardment, anti-sub, retreats, powers: not built yet.\nend\n",
+            );
         }
         Phase::Turn { .. } => {
             t.push_str(&format!(
@@ -257,7 +262,8 @@ pub fn briefing(s: &State, side: &str) -> String {
         "VP each round: 2 per capital held, 2 per supremacy (production,".to_string(),
         "land, sea), 1 per 3 VK deposits.".to_string(),
         "Built so far: setup, card choice and turn order, production,".to_string(),
-        "the four moves, VP. Not yet: combat and special powers.".to_string(),
+        "the four moves, land and amphibious attacks, VP. Not yet:".to_string(),
+        "naval attacks, bombardment, anti-sub strikes, retreats, powers.".to_string(),
     ];
     lines.retain(|l| !l.is_empty());
     lines.join("\n")

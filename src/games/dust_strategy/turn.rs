@@ -1,8 +1,7 @@
 //! A player's turn (001 "Il turno di gioco"): production, then movement (001 "Fase di
 //! movimenti": air/land, sea, amphibious and strategic moves, 1 MP each), then `end`; the
 //! round's card choice and turn order; the Victory Point phase (001 "Fase di calcolo dei Punti
-//! Vittoria", "La Supremazia", "Conclusione del gioco"). Combat is not built yet: its orders are
-//! refused as such (docs/strategy.md).
+//! Vittoria", "La Supremazia", "Conclusione del gioco"). Attacks: combat.rs.
 
 use super::model::*;
 use super::setup::{draw, reveal};
@@ -37,9 +36,12 @@ pub fn start_turn(s: &mut State, index: usize, out: &mut Vec<Happening>) {
         placed: BTreeMap::new(),
         new_pcs: BTreeSet::new(),
         bought: false,
+        attacks: cp,
+        attacked: 0,
+        attacks_made: Vec::new(),
     });
     out.push(Happening::text(format!(
-        "round {}: {side}'s turn: {budget} PP, {mp} move{}, {cp} attack{} (combat is not built yet)",
+        "round {}: {side}'s turn: {budget} PP, {mp} move{}, {cp} attack{}",
         s.round,
         if mp == 1 { "" } else { "s" },
         if cp == 1 { "" } else { "s" }
@@ -232,7 +234,13 @@ pub fn parse_units(spec: &str, s: &State, from: &str, subs: bool) -> Result<Unit
     Ok(u)
 }
 
-fn check_units(s: &State, side: &str, from: &str, u: &Units, subs: bool) -> Result<(), No> {
+pub(super) fn check_units(
+    s: &State,
+    side: &str,
+    from: &str,
+    u: &Units,
+    subs: bool,
+) -> Result<(), No> {
     if !s.owns(side, from) {
         return Err(no(
             format!("you have no units in `{from}`"),
@@ -403,10 +411,7 @@ pub fn amphibious(
         ));
     }
     dest_free(s, side, to, rule)?;
-    // Land → sea → … → sea → land; every sea holds own subs.
-    let link = |a: &str, b: &str| s.map.is_sea(a) || s.map.is_sea(b);
-    let carried = |a: &str| s.map.is_sea(a) && s.owns(side, a);
-    if !reachable(s, from, to, &link, &carried) {
+    if !sea_route(s, side, from, to) {
         return Err(no(
             format!("no sea route from {from} to {to} where every sea holds your subs"),
             rule,
@@ -415,6 +420,13 @@ pub fn amphibious(
     }
     shift(s, side, from, to, u);
     Ok(format!("amphibious {} from {from} to {to}", units_text(u)))
+}
+
+/// Land → sea → … → sea → land, every sea holding `side`'s subs (001 "Movimento anfibio" 3–4).
+pub(super) fn sea_route(s: &State, side: &str, from: &str, to: &str) -> bool {
+    let link = |a: &str, b: &str| s.map.is_sea(a) || s.map.is_sea(b);
+    let carried = |a: &str| s.map.is_sea(a) && s.owns(side, a);
+    reachable(s, from, to, &link, &carried)
 }
 
 /// `strategic 2 bombers from A, 1 bomber from B to C`: bombers from anywhere to one land area
