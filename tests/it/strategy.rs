@@ -1210,3 +1210,28 @@ fn pc_and_capital_dice_and_the_ceasefire() {
     assert_eq!(s.holding("mexico").count(), 4);
     assert_eq!(s.owner("rhineland"), Some("blue"));
 }
+
+/// issue 14: counts in a mail that would overflow are refused with a clear answer, never a
+/// panic (house rule: no panics reachable from mail content).
+#[test]
+fn huge_counts_in_a_mail_are_refused_not_a_panic() {
+    let mut s = two_in_round_one();
+    let before = s.clone();
+    let o = send(
+        &mut s,
+        "red",
+        &[
+            "build 4294967295 tanks at appalachia",
+            "build 2147483648 robots at appalachia",
+            "move 4000000000 tanks, 4000000000 tanks from mexico to cascadia",
+            "attack 4294967295 tanks from mexico to caribe",
+            "buy 4294967295",
+        ],
+    );
+    refused_with(&o, 1, "PP are left");
+    refused_with(&o, 2, "PP are left");
+    refused_with(&o, 3, "holds 1 tank, not 4294967295");
+    refused_with(&o, 4, "holds 1 tank, not 4294967295");
+    refused_with(&o, 5, "hand holds at most 5");
+    assert_eq!(s, before);
+}

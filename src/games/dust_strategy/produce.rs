@@ -70,7 +70,8 @@ pub fn build(
     let Some(unit) = unit else {
         return build_pc(s, side, &area, b);
     };
-    let cost = unit.cost() * n;
+    // Counts come from mail: saturate rather than overflow.
+    let cost = unit.cost().saturating_mul(n);
     if cost > b.left {
         return Err(no(
             format!(
@@ -83,7 +84,7 @@ pub fn build(
         ));
     }
     let on = s.on_board(side, unit);
-    if on + n > unit.stock() {
+    if on.saturating_add(n) > unit.stock() {
         return Err(no(
             format!(
                 "you have {on} {} on the board and the box holds {}",
@@ -167,7 +168,7 @@ pub fn build(
         ));
     }
     let used = b.placed.get(&pc_area).copied().unwrap_or(0);
-    if used + n > PER_PC {
+    if used.saturating_add(n) > PER_PC {
         return Err(no(
             format!(
                 "the production centre at {pc_area} has placed {used} unit{} this turn; it places at most {PER_PC}",

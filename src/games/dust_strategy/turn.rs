@@ -229,7 +229,8 @@ pub fn parse_units(spec: &str, s: &State, from: &str, subs: bool) -> Result<Unit
                 "e.g. move 2 tanks, 1 robot from hudson to prairies",
             ));
         };
-        *u.entry(t).or_insert(0) += n;
+        let c = u.entry(t).or_insert(0);
+        *c = c.saturating_add(n);
     }
     Ok(u)
 }
