@@ -442,7 +442,7 @@ fn new_makes_a_game_of_two_to_six_and_the_welcome_carries_map_and_template() {
         "links: yukon, kamchatka*",
         "capital: appalachia",
         "#play highest cp",
-        "naval attacks, bombardment, anti-sub strikes, retreats, powers",
+        "Not yet: retreats and the special powers",
     ] {
         assert!(welcome.contains(want), "welcome lacks `{want}`");
     }
@@ -775,9 +775,8 @@ fn amphibious_and_strategic_moves() {
     refused_with(&o, 1, "made them");
 }
 
-/// issue 14 item 1: what is not built yet is refused as such, never pretended (naval attacks,
-/// bombardment, anti-sub strikes of 001 "Attacchi navali", "Attacchi via mare", "Lotta ai
-/// Sottomarini"; the powers of "Poteri Speciali"); the turn then ends on `end`.
+/// issue 14 item 1: what is not built yet is refused as such, never pretended (retreats of 001
+/// "Ritirata"; the powers of "Poteri Speciali"); the turn then ends on `end`.
 #[test]
 fn unbuilt_attacks_and_powers_are_refused_as_not_implemented_yet() {
     let mut s = two_in_round_one();
@@ -786,10 +785,10 @@ fn unbuilt_attacks_and_powers_are_refused_as_not_implemented_yet() {
         &mut s,
         "red",
         &[
-            "naval 1 sub from caribbean-sea to north-sea",
+            "retreat 1 tank to mexico",
             "koshka before blue",
             "missiles at gallia",
-            "bombard 1 sub from caribbean-sea to caribe",
+            "sigrid",
         ],
     );
     for i in 1..=4 {
@@ -1234,4 +1233,94 @@ fn huge_counts_in_a_mail_are_refused_not_a_panic() {
     refused_with(&o, 4, "holds 1 tank, not 4294967295");
     refused_with(&o, 5, "hand holds at most 5");
     assert_eq!(s, before);
+}
+
+/// issue 14 item 1: 001 "Attacchi navali" (digest 001 §6.4): subs sail to an enemy-held sea and
+/// both fleets roll at once; the survivors take the sea.
+#[test]
+fn a_naval_attack_rolls_both_fleets_at_once() {
+    let mut s = two_in_round_one();
+    s.areas
+        .get_mut("caribbean-sea")
+        .unwrap()
+        .add("red", Unit::Sub, 2);
+    s.areas
+        .get_mut("central-atlantic")
+        .unwrap()
+        .add("blue", Unit::Sub, 1);
+    // Red 2 dice, one hit; blue 1 die, one hit: both land together.
+    let o = send_rolling(
+        &mut s,
+        "red",
+        &["naval 2 subs from caribbean-sea to central-atlantic"],
+        &[1, 6, 2],
+    );
+    all_ok(&o);
+    assert_eq!(o.happenings[0].rolls.len(), 2);
+    assert!(
+        o.happenings[0].text.contains("red 1 hit, blue 1"),
+        "{}",
+        o.happenings[0].text
+    );
+    assert_eq!(s.owner("central-atlantic"), Some("red"));
+    assert_eq!(s.holding("central-atlantic").units[&Unit::Sub], 1);
+    assert!(s.owner("caribbean-sea").is_none());
+}
+
+/// issue 14 item 1: 001 "Attacchi via mare" and "Lotta ai Sottomarini" (digest 001 §6.10,
+/// §6.11): a die a sub at the coast, protection kept, no return fire, the subs never land; two
+/// dice a bomber at the subs of a next sea, no defence.
+#[test]
+fn bombardment_and_the_anti_sub_strike() {
+    let mut s = two_in_round_one();
+    s.areas
+        .get_mut("east-pacific")
+        .unwrap()
+        .add("red", Unit::Sub, 2);
+    // Andes: the neutrals' tank and robot. Red asks for robots first; the tank shields it.
+    let o = send_rolling(
+        &mut s,
+        "red",
+        &["bombard 2 subs from east-pacific to andes hits: robots"],
+        &[1, 2],
+    );
+    all_ok(&o);
+    assert!(
+        o.happenings[0]
+            .text
+            .contains("2 hits, 1 tank, 1 robot lost; andes is empty"),
+        "{}",
+        o.happenings[0].text
+    );
+    assert!(s.owner("andes").is_none());
+    assert_eq!(
+        s.holding("east-pacific").units[&Unit::Sub],
+        2,
+        "the subs stay at sea"
+    );
+    // Blue's subs at the gulf of alaska, red's bombers at cascadia.
+    s.areas
+        .get_mut("gulf-of-alaska")
+        .unwrap()
+        .add("blue", Unit::Sub, 3);
+    s.areas
+        .get_mut("cascadia")
+        .unwrap()
+        .add("red", Unit::Bomber, 2);
+    let o = send_rolling(
+        &mut s,
+        "red",
+        &["antisub 2 bombers from cascadia to gulf-of-alaska"],
+        &[1, 2, 6, 6],
+    );
+    all_ok(&o);
+    assert_eq!(o.happenings[0].rolls[0].faces.len(), 4);
+    assert_eq!(s.holding("gulf-of-alaska").units[&Unit::Sub], 1);
+    // Not the same attack twice.
+    let o = send(
+        &mut s,
+        "red",
+        &["antisub 1 bomber from cascadia to gulf-of-alaska"],
+    );
+    refused_with(&o, 1, "you have attacked gulf-of-alaska from cascadia");
 }

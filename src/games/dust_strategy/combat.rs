@@ -3,8 +3,8 @@
 //! "Guarnigioni", "Ripetizione degli attacchi", "Attacchi combinati", "Aree neutrali", "Cessate il
 //! fuoco"; digest 001 §6.1–§6.9, §6.13): one origin, one CP an attack, initiative, alternate
 //! volleys with the shielding rules, PC and capital dice, ceasefire after three blank rolls, the
-//! survivors occupying the area. Retreats, powers, naval attacks, bombardment and anti-sub
-//! strikes are not built yet (docs/strategy.md).
+//! survivors occupying the area. Naval attacks, bombardment, anti-sub strikes: naval.rs.
+//! Retreats and powers are not built yet (docs/strategy.md).
 
 use super::model::*;
 use super::turn::{check_units, sea_route};
@@ -71,7 +71,7 @@ fn hittable(u: &Units, t: Unit) -> bool {
 
 /// Applies `hits` one at a time, checking the shielding again after each; hits with no legal
 /// target are lost. Returns the units killed.
-fn assign(target: &mut Units, hits: u32, priority: &[Unit]) -> Units {
+pub(super) fn assign(target: &mut Units, hits: u32, priority: &[Unit]) -> Units {
     let mut killed = Units::new();
     for _ in 0..hits {
         let Some(t) = priority.iter().copied().find(|t| hittable(target, *t)) else {

@@ -1,13 +1,14 @@
 //! dust-strategy, the world-map strategy game of seed 001 ("Dust – il gioco di strategia"), for
 //! 2 to 6 players by mail (issue 14). Built so far: the map and deck as validated data, setup by
 //! ranked preferences, the sealed card choice and turn order, production and the four moves,
-//! land and amphibious attacks, the VP phase. Not built yet, and refused as such: naval attacks,
-//! bombardment, anti-sub strikes, retreats and the special powers (docs/strategy.md).
+//! every kind of attack but the powers', the VP phase. Not built yet, and refused as such:
+//! retreats and the special powers (docs/strategy.md).
 
 pub mod combat;
 pub mod deck;
 pub mod map;
 pub mod model;
+pub mod naval;
 pub mod present;
 pub mod produce;
 pub mod setup;
@@ -61,10 +62,7 @@ fn no(line: usize, n: (String, String, String)) -> Reply {
 }
 
 /// The orders of rules not built yet: refused, never pretended.
-const NOT_BUILT: [&str; 17] = [
-    "naval",
-    "bombard",
-    "antisub",
+const NOT_BUILT: [&str; 14] = [
     "missiles",
     "drop",
     "koshka",
@@ -84,16 +82,18 @@ const NOT_BUILT: [&str; 17] = [
 fn not_built(line: usize, word: &str) -> Reply {
     refused(
         line,
-        format!("`{word}`: naval attacks, bombardment, anti-sub strikes, retreats and the special powers are not implemented yet in dust-strategy"),
+        format!(
+            "`{word}`: retreats and the special powers are not implemented yet in dust-strategy"
+        ),
         "docs/strategy.md 'Not built yet'",
-        "leave it out: production, moves, land and amphibious attacks and `end` work now",
+        "leave it out: production, moves, attacks and `end` work now",
     )
 }
 
 pub fn catalog() -> Catalog {
     Catalog {
         name: NAME.into(),
-        title: "Dust, the world-map strategy game (seed 001), 2 to 6 players; provisional map and cards; naval combat, retreats and powers not built yet".into(),
+        title: "Dust, the world-map strategy game (seed 001), 2 to 6 players; provisional map and cards; retreats and powers not built yet".into(),
         rulesets: vec![CatalogEntry {
             name: RULESET.into(),
             title: "001's rules (digest 001; rulings R300–R399)".into(),
@@ -525,6 +525,7 @@ impl Step<'_> {
                 }
             }
             "attack" => return self.attack(line, rest, false, t),
+            "naval" | "bombard" | "antisub" => return self.strike(line, word, rest, t),
             "amphibious" if rest.starts_with("attack ") => {
                 return self.attack(line, rest.trim_start_matches("attack "), true, t)
             }
@@ -665,6 +666,77 @@ impl Step<'_> {
         self.s.turn = Some(t);
         self.happen(h);
         accepted(line, said)
+    }
+}
+
+impl Step<'_> {
+    /// `naval N subs from S1 to S2`, `bombard N subs from S to L [hits: …]`, `antisub N bombers
+    /// from L to S`.
+    fn strike(&mut self, line: usize, word: &str, rest: &str, mut t: TurnState) -> Reply {
+        let (order, hits) = match rest.split_once("hits") {
+            Some((o, h)) => (o.trim(), h.trim_start_matches([':', ' '])),
+            None => (rest, ""),
+        };
+        let (want, example) = match word {
+            "antisub" => (Unit::Bomber, "antisub 2 bombers from alaska to bering-sea"),
+            "bombard" => (
+                Unit::Sub,
+                "bombard 2 subs from caribbean-sea to caribe hits: tanks",
+            ),
+            _ => (
+                Unit::Sub,
+                "naval 2 subs from caribbean-sea to central-atlantic",
+            ),
+        };
+        let parsed = split_move(order).and_then(|(spec, from, to)| {
+            let w: Vec<&str> = spec.split_whitespace().collect();
+            match w.as_slice() {
+                [n, u] if Unit::parse(u) == Some(want) => {
+                    n.parse::<u32>().ok().map(|n| (n, from, to))
+                }
+                [u] if Unit::parse(u) == Some(want) => Some((1, from, to)),
+                _ => None,
+            }
+        });
+        let Some((n, from, to)) = parsed else {
+            return refused(
+                line,
+                format!("`{word} {rest}` is not of the form {example}"),
+                "docs/strategy.md",
+                example,
+            );
+        };
+        let priority = match combat::parse_priority(hits) {
+            Ok(p) => p,
+            Err(e) => return no(line, e),
+        };
+        let k = naval::Strike {
+            n,
+            from: &from,
+            to: &to,
+        };
+        let r = match word {
+            "naval" => naval::naval(self.s, self.side, &t, &k, self.dice),
+            "bombard" => naval::bombard(self.s, self.side, &t, &k, &priority, self.dice),
+            _ => naval::antisub(self.s, self.side, &t, &k, self.dice),
+        };
+        match r {
+            Ok(h) => {
+                t.stage = Stage::Combat;
+                t.attacked += 1;
+                t.attacks_made.push((from.clone(), to.clone()));
+                let said = format!(
+                    "{word} {n} {} from {from} to {to} ({} of {} attacks)",
+                    want.word(n),
+                    t.attacked,
+                    t.attacks
+                );
+                self.s.turn = Some(t);
+                self.happen(h);
+                accepted(line, said)
+            }
+            Err(e) => no(line, e),
+        }
     }
 }
 

@@ -287,7 +287,7 @@ pub(super) fn check_units(
 
 /// Areas reachable from `from` through transit areas `pass` accepts, ending in one `end`
 /// accepts (transit areas are never the start).
-fn reachable(
+pub(super) fn reachable(
     s: &State,
     from: &str,
     to: &str,
