@@ -442,7 +442,7 @@ fn new_makes_a_game_of_two_to_six_and_the_welcome_carries_map_and_template() {
         "links: yukon, kamchatka*",
         "capital: appalachia",
         "#play highest cp",
-        "Not yet: retreats and the special powers",
+        "retreats and eight powers",
     ] {
         assert!(welcome.contains(want), "welcome lacks `{want}`");
     }
@@ -776,7 +776,7 @@ fn amphibious_and_strategic_moves() {
 }
 
 /// issue 14 item 1: what is not built yet is refused as such, never pretended (retreats of 001
-/// "Ritirata"; the powers of "Poteri Speciali"); the turn then ends on `end`.
+/// "Ritirata"; Koshka, Sgancia Robot, Sigrid… of "Poteri Speciali"); the turn then ends on `end`.
 #[test]
 fn unbuilt_attacks_and_powers_are_refused_as_not_implemented_yet() {
     let mut s = two_in_round_one();
@@ -787,7 +787,7 @@ fn unbuilt_attacks_and_powers_are_refused_as_not_implemented_yet() {
         &[
             "retreat 1 tank to mexico",
             "koshka before blue",
-            "missiles at gallia",
+            "sgancia-robot 2 robots from mexico to gallia",
             "sigrid",
         ],
     );
@@ -1323,4 +1323,92 @@ fn bombardment_and_the_anti_sub_strike() {
         &["antisub 1 bomber from cascadia to gulf-of-alaska"],
     );
     refused_with(&o, 1, "you have attacked gulf-of-alaska from cascadia");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Powers.
+
+/// Setup done, then round 1 with red playing `red_card` and blue `blue_card` (red's CP higher).
+fn round_one_with(red_card: &str, blue_card: &str) -> State {
+    let mut s = two_after_setup();
+    all_ok(&send(&mut s, "red", &["done"]));
+    all_ok(&send(&mut s, "blue", &["done"]));
+    all_ok(&send(&mut s, "red", &[&format!("play {red_card}")]));
+    all_ok(&send(&mut s, "blue", &[&format!("play {blue_card}")]));
+    assert_eq!(s.current(), Some("red"));
+    s
+}
+
+/// issue 14 item 1: 001 "Diplomatico" and "Costruttore di Robot" (digest 001 §8.2; rulings
+/// R317, R318): the power of the card played, once a round: a truce both ways for the rest of
+/// the round; a free robot at a PC beyond its five.
+#[test]
+fn diplomatico_and_costruttore_di_robot() {
+    // c04 carries diplomatico (CP 3), c09 costruttore-di-robot (CP 2).
+    let mut s = round_one_with("c04", "c09");
+    s.areas
+        .get_mut("north-atlantic")
+        .unwrap()
+        .add("red", Unit::Sub, 1);
+    let o = send(
+        &mut s,
+        "red",
+        &[
+            "costruttore-di-robot at appalachia",
+            "diplomatico blue",
+            "diplomatico blue",
+            "bombard 1 sub from north-atlantic to britannia",
+            "end",
+        ],
+    );
+    refused_with(&o, 1, "does not carry costruttore-di-robot");
+    assert_eq!(reasons(&o)[1], "");
+    refused_with(&o, 3, "used diplomatico this round");
+    refused_with(&o, 4, "truce");
+    refused_with(&o, 5, "line 1 of this mail was refused");
+    all_ok(&send(&mut s, "red", &["end"]));
+    let o = send(
+        &mut s,
+        "blue",
+        &[
+            "build 5 tanks at rhineland",
+            "costruttore-di-robot at rhineland",
+            "end",
+        ],
+    );
+    all_ok(&o);
+    assert_eq!(s.holding("rhineland").units[&Unit::Robot], 1);
+    assert_eq!(s.holding("rhineland").units[&Unit::Tank], 6);
+    // The round is over: the truce and the uses end with it.
+    assert_eq!(s.round, 2);
+    assert!(s.truces.is_empty() && s.powers_used.is_empty());
+}
+
+/// issue 14 item 1: 001 "Missili Balistici" (digest 001 §8.2 11): 1 CP, a die per PC held,
+/// any enemy land area but a capital, hits ignoring the protection rules, no return fire.
+#[test]
+fn missili_balistici_ignore_protection_and_spare_capitals() {
+    // c11 carries missili-balistici (CP 1).
+    let mut s = round_one_with("c02", "c11");
+    all_ok(&send(&mut s, "red", &["end"]));
+    s.areas
+        .get_mut("cascadia")
+        .unwrap()
+        .add("red", Unit::Robot, 1);
+    let o = send_rolling(
+        &mut s,
+        "blue",
+        &[
+            "missili-balistici at appalachia",
+            "missili-balistici at cascadia hits: robots",
+        ],
+        // Blue holds 3 PCs: 3 dice, one hit: the robot, though a tank stands there.
+        &[1, 6, 6],
+    );
+    refused_with(&o, 1, "is a capital");
+    assert_eq!(reasons(&o)[1], "");
+    let c = s.holding("cascadia");
+    assert_eq!(c.units.get(&Unit::Robot), None);
+    assert_eq!(c.units[&Unit::Tank], 1);
+    assert_eq!(c.owner.as_deref(), Some("red"), "missiles never occupy");
 }

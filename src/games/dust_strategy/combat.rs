@@ -140,6 +140,13 @@ pub fn check(s: &State, side: &str, t: &TurnState, o: &Order) -> Result<(), No> 
             "attack an area another side holds",
         ));
     }
+    if s.truce(side, enemy) {
+        return Err(no(
+            format!("a Diplomatico truce binds you and {enemy} this round"),
+            "001 'Diplomatico'",
+            "attack another side",
+        ));
+    }
     if o.amphibious {
         if !sea_route(s, side, o.from, o.to) {
             return Err(no(

@@ -1,14 +1,15 @@
 //! dust-strategy, the world-map strategy game of seed 001 ("Dust – il gioco di strategia"), for
 //! 2 to 6 players by mail (issue 14). Built so far: the map and deck as validated data, setup by
 //! ranked preferences, the sealed card choice and turn order, production and the four moves,
-//! every kind of attack but the powers', the VP phase. Not built yet, and refused as such:
-//! retreats and the special powers (docs/strategy.md).
+//! every kind of attack, three of the eleven powers, the VP phase. Not built yet, and refused as
+//! such: retreats and the other eight powers (docs/strategy.md).
 
 pub mod combat;
 pub mod deck;
 pub mod map;
 pub mod model;
 pub mod naval;
+pub mod powers;
 pub mod present;
 pub mod produce;
 pub mod setup;
@@ -62,28 +63,25 @@ fn no(line: usize, n: (String, String, String)) -> Reply {
 }
 
 /// The orders of rules not built yet: refused, never pretended.
-const NOT_BUILT: [&str; 14] = [
-    "missiles",
+const NOT_BUILT: [&str; 11] = [
     "drop",
     "koshka",
-    "diplomat",
     "retreat",
     "raketen-truppen",
     "infermiera",
     "arma-segreta",
-    "diplomatico",
     "radar-alieno",
     "sgancia-robot",
     "asso-del-cielo",
-    "costruttore-di-robot",
     "sigrid",
+    "radar",
 ];
 
 fn not_built(line: usize, word: &str) -> Reply {
     refused(
         line,
         format!(
-            "`{word}`: retreats and the special powers are not implemented yet in dust-strategy"
+            "`{word}`: retreats, Koshka, Sgancia Robot and the powers used in battle are not implemented yet in dust-strategy"
         ),
         "docs/strategy.md 'Not built yet'",
         "leave it out: production, moves, attacks and `end` work now",
@@ -93,7 +91,7 @@ fn not_built(line: usize, word: &str) -> Reply {
 pub fn catalog() -> Catalog {
     Catalog {
         name: NAME.into(),
-        title: "Dust, the world-map strategy game (seed 001), 2 to 6 players; provisional map and cards; retreats and powers not built yet".into(),
+        title: "Dust, the world-map strategy game (seed 001), 2 to 6 players; provisional map and cards; retreats and eight powers not built yet".into(),
         rulesets: vec![CatalogEntry {
             name: RULESET.into(),
             title: "001's rules (digest 001; rulings R300–R399)".into(),
@@ -223,6 +221,8 @@ fn initial(setup: &Setup) -> Result<State, SetupError> {
         turn: None,
         vp: setup.sides.iter().map(|s| (s.clone(), 0)).collect(),
         supremacy: BTreeMap::new(),
+        powers_used: Default::default(),
+        truces: Vec::new(),
         last_scored: BTreeMap::new(),
     })
 }
@@ -525,6 +525,51 @@ impl Step<'_> {
                 }
             }
             "attack" => return self.attack(line, rest, false, t),
+            "costruttore-di-robot" | "robot-builder" | "diplomatico" | "diplomat" => {
+                if t.stage != Stage::Production {
+                    return production_over();
+                }
+                let area = rest.trim_start_matches("at ").trim();
+                let r = if word.starts_with("diplomat") {
+                    powers::diplomat(self.s, self.side, rest)
+                } else {
+                    powers::robot_builder(self.s, self.side, &t, area)
+                };
+                match r {
+                    Ok(said) => {
+                        self.happen(vec![Happening::text(format!("{}: {said}", self.side))]);
+                        accepted(line, said)
+                    }
+                    Err(n) => no(line, n),
+                }
+            }
+            "missili-balistici" | "missiles" => {
+                let (target, hits) = match rest.split_once("hits") {
+                    Some((o, h)) => (o.trim(), h.trim_start_matches([':', ' '])),
+                    None => (rest, ""),
+                };
+                let priority = match combat::parse_priority(hits) {
+                    Ok(p) => p,
+                    Err(n) => return no(line, n),
+                };
+                let target = target.trim_start_matches("at ").trim().to_string();
+                match powers::missiles(self.s, self.side, &t, &target, &priority, self.dice) {
+                    Ok(h) => {
+                        t.stage = Stage::Combat;
+                        t.attacked += 1;
+                        t.attacks_made
+                            .push(("missili-balistici".into(), target.clone()));
+                        let said = format!(
+                            "missili-balistici at {target} ({} of {} attacks)",
+                            t.attacked, t.attacks
+                        );
+                        self.s.turn = Some(t);
+                        self.happen(h);
+                        return accepted(line, said);
+                    }
+                    Err(n) => no(line, n),
+                }
+            }
             "naval" | "bombard" | "antisub" => return self.strike(line, word, rest, t),
             "amphibious" if rest.starts_with("attack ") => {
                 return self.attack(line, rest.trim_start_matches("attack "), true, t)

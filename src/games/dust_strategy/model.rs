@@ -286,6 +286,12 @@ pub struct State {
     /// Sector (`production`, `land`, `sea`) → holder.
     #[serde(default)]
     pub supremacy: BTreeMap<String, String>,
+    /// Sides that used their card's power this round (once a round, 001 "Poteri Speciali").
+    #[serde(default)]
+    pub powers_used: BTreeSet<String>,
+    /// Diplomatico's truces this round: no hostile action either way.
+    #[serde(default)]
+    pub truces: Vec<(String, String)>,
     /// VP scored in the last VP phase (the first tie-break at the end).
     #[serde(default)]
     pub last_scored: BTreeMap<String, u32>,
@@ -373,6 +379,13 @@ impl State {
         let pcs = self.pcs_of(side).len() as u32;
         let centres = 3 * pcs.min(self.vk_of(side));
         (capital + centres + card_production).max(6)
+    }
+
+    /// Whether a Diplomatico truce binds `a` and `b` this round.
+    pub fn truce(&self, a: &str, b: &str) -> bool {
+        self.truces
+            .iter()
+            .any(|(x, y)| (x == a && y == b) || (x == b && y == a))
     }
 
     /// The side whose turn it is, if any.

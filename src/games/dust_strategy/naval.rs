@@ -58,6 +58,13 @@ pub fn check_common(
             "attack an area another side holds",
         ));
     };
+    if s.truce(side, enemy) {
+        return Err(no(
+            format!("a Diplomatico truce binds you and {enemy} this round"),
+            "001 'Diplomatico'",
+            "attack another side",
+        ));
+    }
     let h = s.holding(to);
     if s.round == 1 && (h.pc || s.map.area(to).is_some_and(|a| a.vk)) {
         return Err(no(

@@ -98,6 +98,9 @@ pub fn end_turn(
     }
     s.discard.sort();
     s.round += 1;
+    // 001 "Poteri Speciali": every power's effect ends with the round.
+    s.powers_used.clear();
+    s.truces.clear();
     out.push(Happening::text(format!(
         "round {} begins: every player chooses a card face down",
         s.round
