@@ -4,6 +4,7 @@
 //! every kind of attack, three of the eleven powers, the VP phase. Not built yet, and refused as
 //! such: retreats and the other eight powers (docs/strategy.md).
 
+mod attack_orders;
 pub mod combat;
 pub mod deck;
 pub mod map;
@@ -661,127 +662,6 @@ impl Step<'_> {
             self.s.turn = Some(t);
         }
         reply
-    }
-}
-
-impl Step<'_> {
-    /// `attack UNITS from A to B [hits: …]` (or `amphibious attack …`): one CP, fought at once.
-    fn attack(&mut self, line: usize, rest: &str, amphibious: bool, mut t: TurnState) -> Reply {
-        let (order, hits) = match rest.split_once("hits") {
-            Some((o, h)) => (o.trim(), h.trim_start_matches([':', ' '])),
-            None => (rest, ""),
-        };
-        let priority = match combat::parse_priority(hits) {
-            Ok(p) => p,
-            Err(n) => return no(line, n),
-        };
-        let Some((spec, from, to)) = split_move(order) else {
-            return refused(
-                line,
-                "an attack names its units, its origin and its target",
-                "docs/strategy.md",
-                "attack 3 tanks, 1 robot from mexico to caribe",
-            );
-        };
-        let units = match turn::parse_units(&spec, self.s, &from, false) {
-            Ok(u) => u,
-            Err(n) => return no(line, n),
-        };
-        let o = combat::Order {
-            units,
-            from: &from,
-            to: &to,
-            amphibious,
-            priority,
-        };
-        if let Err(n) = combat::check(self.s, self.side, &t, &o) {
-            return no(line, n);
-        }
-        let h = combat::fight(self.s, self.side, &o, self.dice);
-        t.stage = Stage::Combat;
-        t.attacked += 1;
-        t.attacks_made.push((from.clone(), to.clone()));
-        let said = format!(
-            "{}attack {} from {from} to {to} ({} of {} attacks)",
-            if amphibious { "amphibious " } else { "" },
-            units_text(&o.units),
-            t.attacked,
-            t.attacks
-        );
-        self.s.turn = Some(t);
-        self.happen(h);
-        accepted(line, said)
-    }
-}
-
-impl Step<'_> {
-    /// `naval N subs from S1 to S2`, `bombard N subs from S to L [hits: …]`, `antisub N bombers
-    /// from L to S`.
-    fn strike(&mut self, line: usize, word: &str, rest: &str, mut t: TurnState) -> Reply {
-        let (order, hits) = match rest.split_once("hits") {
-            Some((o, h)) => (o.trim(), h.trim_start_matches([':', ' '])),
-            None => (rest, ""),
-        };
-        let (want, example) = match word {
-            "antisub" => (Unit::Bomber, "antisub 2 bombers from alaska to bering-sea"),
-            "bombard" => (
-                Unit::Sub,
-                "bombard 2 subs from caribbean-sea to caribe hits: tanks",
-            ),
-            _ => (
-                Unit::Sub,
-                "naval 2 subs from caribbean-sea to central-atlantic",
-            ),
-        };
-        let parsed = split_move(order).and_then(|(spec, from, to)| {
-            let w: Vec<&str> = spec.split_whitespace().collect();
-            match w.as_slice() {
-                [n, u] if Unit::parse(u) == Some(want) => {
-                    n.parse::<u32>().ok().map(|n| (n, from, to))
-                }
-                [u] if Unit::parse(u) == Some(want) => Some((1, from, to)),
-                _ => None,
-            }
-        });
-        let Some((n, from, to)) = parsed else {
-            return refused(
-                line,
-                format!("`{word} {rest}` is not of the form {example}"),
-                "docs/strategy.md",
-                example,
-            );
-        };
-        let priority = match combat::parse_priority(hits) {
-            Ok(p) => p,
-            Err(e) => return no(line, e),
-        };
-        let k = naval::Strike {
-            n,
-            from: &from,
-            to: &to,
-        };
-        let r = match word {
-            "naval" => naval::naval(self.s, self.side, &t, &k, self.dice),
-            "bombard" => naval::bombard(self.s, self.side, &t, &k, &priority, self.dice),
-            _ => naval::antisub(self.s, self.side, &t, &k, self.dice),
-        };
-        match r {
-            Ok(h) => {
-                t.stage = Stage::Combat;
-                t.attacked += 1;
-                t.attacks_made.push((from.clone(), to.clone()));
-                let said = format!(
-                    "{word} {n} {} from {from} to {to} ({} of {} attacks)",
-                    want.word(n),
-                    t.attacked,
-                    t.attacks
-                );
-                self.s.turn = Some(t);
-                self.happen(h);
-                accepted(line, said)
-            }
-            Err(e) => no(line, e),
-        }
     }
 }
 
