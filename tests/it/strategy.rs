@@ -13,6 +13,8 @@ use std::process::{Command, Output};
 
 /// Attacks and powers.
 mod combat;
+/// A whole game by mail.
+mod game;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.

@@ -5,6 +5,7 @@
 //! such: retreats and the other eight powers (docs/strategy.md).
 
 mod attack_orders;
+pub mod bot;
 pub mod combat;
 pub mod deck;
 pub mod map;
@@ -809,6 +810,11 @@ impl Game for DustStrategy {
 
     fn briefing(&self, s: &State, side: &str) -> String {
         present::briefing(s, side)
+    }
+
+    /// The demo's sample player (bot.rs).
+    fn sample_orders(&self, s: &State, side: &str, _style: u32) -> Option<String> {
+        bot::orders(s, side)
     }
 
     /// The reader's own hand (a view made for one side holds that side's hand only).
