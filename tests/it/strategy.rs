@@ -447,7 +447,7 @@ fn new_makes_a_game_of_two_to_six_and_the_welcome_carries_map_and_template() {
         "links: yukon, kamchatka*",
         "capital: appalachia",
         "#play highest cp",
-        "retreats and eight powers",
+        "retreats and five powers",
     ] {
         assert!(welcome.contains(want), "welcome lacks `{want}`");
     }

@@ -20,6 +20,27 @@ impl Step<'_> {
             Ok(p) => p,
             Err(n) => return no(line, n),
         };
+        // `… with sigrid`: a battle power of the card played (ruling R319).
+        let (order, power) = match order.split_once(" with ") {
+            Some((o, p)) => (o.trim(), Some(p.trim().to_string())),
+            None => (order, None),
+        };
+        if let Some(p) = &power {
+            if !combat::BATTLE_POWERS.contains(&p.as_str()) {
+                return refused(
+                    line,
+                    format!(
+                        "`with {p}`: an attack may call {} only",
+                        combat::BATTLE_POWERS.join(", ")
+                    ),
+                    "001 'Poteri Speciali'",
+                    "attack … with sigrid",
+                );
+            }
+            if let Err(n) = powers::ready(self.s, self.side, p) {
+                return no(line, n);
+            }
+        }
         let Some((spec, from, to)) = split_move(order) else {
             return refused(
                 line,
@@ -38,18 +59,35 @@ impl Step<'_> {
             to: &to,
             amphibious,
             priority,
+            power: power.clone(),
         };
         if let Err(n) = combat::check(self.s, self.side, &t, &o) {
             return no(line, n);
+        }
+        let ground = o
+            .units
+            .keys()
+            .any(|u| matches!(u, Unit::Tank | Unit::Robot));
+        if power.as_deref() == Some("raketen-truppen") && !ground {
+            return refused(
+                line,
+                "Raketen Truppen need a tank or a robot of yours in the battle",
+                "001 'Raketen Truppen' (ruling R319)",
+                "attack with a tank or a robot, or without the power",
+            );
+        }
+        if power.is_some() {
+            self.s.powers_used.insert(self.side.to_string());
         }
         let h = combat::fight(self.s, self.side, &o, self.dice);
         t.stage = Stage::Combat;
         t.attacked += 1;
         t.attacks_made.push((from.clone(), to.clone()));
         let said = format!(
-            "{}attack {} from {from} to {to} ({} of {} attacks)",
+            "{}attack {} from {from} to {to}{} ({} of {} attacks)",
             if amphibious { "amphibious " } else { "" },
             units_text(&o.units),
+            power.map(|p| format!(" with {p}")).unwrap_or_default(),
             t.attacked,
             t.attacks
         );

@@ -117,6 +117,7 @@ pub fn orders(s: &State, side: &str) -> Option<String> {
                             to: &to,
                             amphibious: false,
                             priority: combat::DEFAULT_PRIORITY.to_vec(),
+                            power: None,
                         },
                     )
                     .is_ok()

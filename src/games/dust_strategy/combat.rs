@@ -95,6 +95,23 @@ pub struct Order<'a> {
     pub to: &'a str,
     pub amphibious: bool,
     pub priority: Vec<Unit>,
+    /// A battle power of the attacker's card: `asso-del-cielo`, `sigrid` or `raketen-truppen`.
+    pub power: Option<String>,
+}
+
+/// The battle powers an attack line may call (`with POWER`), and when each acts (ruling R319).
+pub const BATTLE_POWERS: [&str; 3] = ["asso-del-cielo", "sigrid", "raketen-truppen"];
+
+/// Firepower under L'Asso del cielo: fighters 2, bombers 3 (001 "L'Asso del cielo").
+fn ace_firepower(t: Unit) -> u32 {
+    match t {
+        Unit::Fighter | Unit::Bomber => t.firepower() + 1,
+        _ => t.firepower(),
+    }
+}
+
+fn hits_of(faces: &[u8]) -> u32 {
+    faces.iter().filter(|f| **f <= 2).count() as u32
 }
 
 /// Checks an attack (nothing changes when it is refused).
@@ -224,18 +241,53 @@ pub fn fight(s: &mut State, side: &str, o: &Order, dice: &mut dyn DiceSource) ->
     let mut log = Vec::new();
     let mut blanks = 0;
     let mut ceasefire = false;
+    // A battle power acts once (Sigrid, Raketen Truppen) or all battle long (the Ace).
+    let power = o.power.as_deref();
+    let ace = power == Some("asso-del-cielo");
+    let mut reroll_left = matches!(power, Some("sigrid") | Some("raketen-truppen"));
     for volley in 1..=MAX_VOLLEYS {
         if att.is_empty() || def.is_empty() {
             break;
         }
         let (who, n) = if attacker_fires {
-            (side, sum(&att, Unit::firepower))
+            (
+                side,
+                sum(&att, if ace { ace_firepower } else { Unit::firepower }),
+            )
         } else {
             (enemy.as_str(), sum(&def, Unit::firepower) + bonus)
         };
-        let faces: Vec<u8> = (0..n).map(|_| dice.d6(s.round)).collect();
+        let mut faces: Vec<u8> = (0..n).map(|_| dice.d6(s.round)).collect();
         // Two faces of six hit (001 "Dadi"): 1 and 2, as ruling R3.
-        let hits = faces.iter().filter(|f| **f <= 2).count() as u32;
+        let mut hits = hits_of(&faces);
+        if attacker_fires && reroll_left {
+            let first = faces.clone();
+            let again = match power {
+                // Sigrid: the misses of the first volley with a miss are rolled again.
+                Some("sigrid") if hits < n => {
+                    let kept = first.iter().filter(|f| **f <= 2).count();
+                    let mut f: Vec<u8> = first.iter().copied().filter(|f| *f <= 2).collect();
+                    f.extend((kept..first.len()).map(|_| dice.d6(s.round)));
+                    Some((f, "Sigrid rolls the misses again"))
+                }
+                // Raketen Truppen: the first volley without a hit is rolled again, all of it.
+                Some("raketen-truppen") if hits == 0 && n > 0 => Some((
+                    (0..n).map(|_| dice.d6(s.round)).collect(),
+                    "Raketen Truppen roll it all again",
+                )),
+                _ => None,
+            };
+            if let Some((f, what)) = again {
+                rolls.push(Roll {
+                    purpose: format!("{who} volley {volley} at {} (rolled again)", o.to),
+                    round: s.round,
+                    faces: std::mem::replace(&mut faces, f),
+                });
+                hits = hits_of(&faces);
+                log.push(what.to_string());
+                reroll_left = false;
+            }
+        }
         let killed = if attacker_fires {
             assign(&mut def, hits, &o.priority)
         } else {

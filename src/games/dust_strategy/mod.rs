@@ -1,8 +1,8 @@
 //! dust-strategy, the world-map strategy game of seed 001 ("Dust – il gioco di strategia"), for
 //! 2 to 6 players by mail (issue 14). Built so far: the map and deck as validated data, setup by
 //! ranked preferences, the sealed card choice and turn order, production and the four moves,
-//! every kind of attack, three of the eleven powers, the VP phase. Not built yet, and refused as
-//! such: retreats and the other eight powers (docs/strategy.md).
+//! every kind of attack, six of the eleven powers, the VP phase. Not built yet, and refused as
+//! such: retreats and the other five powers (docs/strategy.md).
 
 mod attack_orders;
 pub mod bot;
@@ -78,12 +78,14 @@ const NOT_BUILT: [&str; 11] = [
     "sigrid",
     "radar",
 ];
+// Asso del cielo, Sigrid and Raketen Truppen work on an attack line (`attack … with sigrid`);
+// alone on a line they are refused, saying so.
 
 fn not_built(line: usize, word: &str) -> Reply {
     refused(
         line,
         format!(
-            "`{word}`: retreats, Koshka, Sgancia Robot and the powers used in battle are not implemented yet in dust-strategy"
+            "`{word}`: retreats, Koshka, Sgancia Robot, Arma Segreta, Radar Alieno and Infermiera are not implemented yet in dust-strategy, nor any power alone on a line (asso-del-cielo, sigrid and raketen-truppen work as `attack … with POWER`)"
         ),
         "docs/strategy.md 'Not built yet'",
         "leave it out: production, moves, attacks and `end` work now",
@@ -93,7 +95,7 @@ fn not_built(line: usize, word: &str) -> Reply {
 pub fn catalog() -> Catalog {
     Catalog {
         name: NAME.into(),
-        title: "Dust, the world-map strategy game (seed 001), 2 to 6 players; provisional map and cards; retreats and eight powers not built yet".into(),
+        title: "Dust, the world-map strategy game (seed 001), 2 to 6 players; provisional map and cards; retreats and five powers not built yet".into(),
         rulesets: vec![CatalogEntry {
             name: RULESET.into(),
             title: "001's rules (digest 001; rulings R300–R399)".into(),

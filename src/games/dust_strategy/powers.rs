@@ -1,6 +1,7 @@
 //! The special powers built so far (001 "Poteri Speciali"; digest 001 §8.2): the power of the
 //! card a side played, once a round, its effect ending with the round. Built: Costruttore di
-//! Robot, Diplomatico, Missili Balistici. The others are refused as not implemented yet.
+//! Robot, Diplomatico, Missili Balistici here; L'Asso del cielo, Sigrid and Raketen Truppen on
+//! an attack line (combat.rs). The others are refused as not implemented yet.
 
 use super::combat::No;
 use super::model::*;
@@ -12,7 +13,7 @@ fn no(reason: impl Into<String>, rule: &str, instead: impl Into<String>) -> No {
 }
 
 /// Checks that `side` played a card with `power` this round and has not used it yet.
-fn ready(s: &State, side: &str, power: &str) -> Result<(), No> {
+pub(super) fn ready(s: &State, side: &str, power: &str) -> Result<(), No> {
     let played = s.played.get(side).and_then(|c| s.card(c));
     if played.map(|c| c.power.as_str()) != Some(power) {
         return Err(no(

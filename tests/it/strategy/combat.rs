@@ -437,3 +437,95 @@ fn missili_balistici_ignore_protection_and_spare_capitals() {
     assert_eq!(c.units[&Unit::Tank], 1);
     assert_eq!(c.owner.as_deref(), Some("red"), "missiles never occupy");
 }
+
+/// Setup done, then round 1 with red holding and playing `red_card`, blue `c15` (CP 1).
+fn red_plays(red_card: &str) -> State {
+    let mut s = two_after_setup();
+    all_ok(&send(&mut s, "red", &["done"]));
+    all_ok(&send(&mut s, "blue", &["done"]));
+    s.hands.insert("red".into(), vec![red_card.into()]);
+    s.hands.insert("blue".into(), vec!["c15".into()]);
+    all_ok(&send(&mut s, "red", &[&format!("play {red_card}")]));
+    all_ok(&send(&mut s, "blue", &["play c15"]));
+    assert_eq!(s.current(), Some("red"));
+    s
+}
+
+/// issue 14 item 1: 001 "L'Asso del cielo" (digest 001 §8.2 8; ruling R319): for one battle the
+/// attacker's fighters fire 2 dice and bombers 3.
+#[test]
+fn asso_del_cielo_raises_the_air_units_firepower_for_a_battle() {
+    // c08 carries asso-del-cielo.
+    let mut s = red_plays("c08");
+    let m = s.areas.get_mut("mexico").unwrap();
+    m.add("red", Unit::Fighter, 1);
+    m.add("red", Unit::Bomber, 1);
+    // Initiative 2 > 1: red fires first, tank 1 + fighter 2 + bomber 3 = 6 dice (4 without).
+    let o = send_rolling(
+        &mut s,
+        "red",
+        &["attack all from mexico to caribe with asso-del-cielo"],
+        &[1, 1, 6, 6, 6, 6],
+    );
+    all_ok(&o);
+    assert_eq!(o.happenings[0].rolls[0].faces.len(), 6);
+    assert_eq!(s.owner("caribe"), Some("red"));
+    // Once a round.
+    s.areas
+        .get_mut("cascadia")
+        .unwrap()
+        .add("red", Unit::Fighter, 1);
+    let o = send(
+        &mut s,
+        "red",
+        &["attack all from cascadia to andes with asso-del-cielo"],
+    );
+    refused_with(&o, 1, "used asso-del-cielo this round");
+}
+
+/// issue 14 item 1: 001 "Sigrid" and "Raketen Truppen" (digest 001 §8.2 1, 10; ruling R319):
+/// Sigrid rolls the misses of the attacker's first volley with a miss again, hits kept;
+/// Raketen Truppen roll the attacker's first blank volley again, all of it.
+#[test]
+fn sigrid_and_raketen_truppen_roll_again() {
+    // c10 carries sigrid. Mexico: 4 tanks (initiative 0): the neutrals fire first.
+    let mut s = red_plays("c10");
+    s.areas.get_mut("mexico").unwrap().add("red", Unit::Tank, 3);
+    let o = send_rolling(
+        &mut s,
+        "red",
+        &["attack all from mexico to caribe with sigrid"],
+        // Neutrals 3 dice: blank. Red 4 dice, 1 hit; Sigrid rolls the 3 misses: 1 more hit.
+        &[6, 6, 6, 1, 6, 6, 6, 1, 6, 6],
+    );
+    all_ok(&o);
+    let t = &o.happenings[0].text;
+    assert!(
+        t.contains("Sigrid rolls the misses again; red fires 4 dice, 2 hits"),
+        "{t}"
+    );
+    assert_eq!(s.owner("caribe"), Some("red"));
+
+    // c01 carries raketen-truppen.
+    let mut s = red_plays("c01");
+    s.areas.get_mut("mexico").unwrap().add("red", Unit::Tank, 3);
+    let o = send_rolling(
+        &mut s,
+        "red",
+        &["attack all from mexico to caribe with raketen-truppen"],
+        // Neutrals: blank. Red: blank; all 4 again: 2 hits.
+        &[6, 6, 6, 6, 6, 6, 6, 1, 2, 6, 6],
+    );
+    all_ok(&o);
+    let t = &o.happenings[0].text;
+    assert!(
+        t.contains("Raketen Truppen roll it all again; red fires 4 dice, 2 hits"),
+        "{t}"
+    );
+    assert_eq!(
+        o.happenings[0].rolls.len(),
+        3,
+        "the first roll is recorded too"
+    );
+    assert_eq!(s.owner("caribe"), Some("red"));
+}
