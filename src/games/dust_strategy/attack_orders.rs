@@ -60,6 +60,7 @@ impl Step<'_> {
             amphibious,
             priority,
             power: power.clone(),
+            drop: Vec::new(),
         };
         if let Err(n) = combat::check(self.s, self.side, &t, &o) {
             return no(line, n);
@@ -171,5 +172,76 @@ impl Step<'_> {
             }
             Err(e) => no(line, e),
         }
+    }
+
+    /// `sgancia-robot 2 robots from A, 1 robot from B to C`: 1 CP, robots of several areas
+    /// dropped on any enemy land area, fought as a land battle, never retreating (001 "Sgancia
+    /// Robot"; ruling R320).
+    pub(super) fn robot_drop(&mut self, line: usize, rest: &str, mut t: TurnState) -> Reply {
+        let rule = "001 'Sgancia Robot'";
+        let example = "sgancia-robot 2 robots from hudson, 1 robot from yukon to caribe";
+        if let Err(n) = powers::ready(self.s, self.side, "sgancia-robot") {
+            return no(line, n);
+        }
+        let Some((froms, to)) = rest.rsplit_once(" to ") else {
+            return refused(line, "the drop names its target", rule, example);
+        };
+        let to = to.trim().to_string();
+        let mut drop: Vec<(String, u32)> = Vec::new();
+        for part in froms.split(',') {
+            let Some((spec, from)) = part.rsplit_once(" from ") else {
+                return refused(
+                    line,
+                    format!("`{}` names no origin", part.trim()),
+                    rule,
+                    example,
+                );
+            };
+            let from = from.trim().to_string();
+            let u = match turn::parse_units(spec, self.s, &from, false) {
+                Ok(u) => u,
+                Err(n) => return no(line, n),
+            };
+            if u.keys().any(|k| *k != Unit::Robot) {
+                return refused(line, "only robots are dropped", rule, example);
+            }
+            if let Err(n) = turn::check_units(self.s, self.side, &from, &u, false) {
+                return no(line, n);
+            }
+            if drop.iter().any(|(a, _)| *a == from) {
+                return refused(line, format!("`{from}` is named twice"), rule, example);
+            }
+            drop.push((from, u.values().sum()));
+        }
+        if !self.s.map.is_land(&to) {
+            return refused(line, format!("`{to}` is no land area"), rule, example);
+        }
+        if let Err(n) = naval::check_common(self.s, self.side, &t, "sgancia-robot", &to) {
+            return no(line, n);
+        }
+        let total: u32 = drop.iter().map(|(_, n)| *n).sum();
+        let o = combat::Order {
+            units: [(Unit::Robot, total)].into_iter().collect(),
+            from: "the air",
+            to: &to,
+            amphibious: false,
+            priority: combat::DEFAULT_PRIORITY.to_vec(),
+            power: None,
+            drop,
+        };
+        self.s.powers_used.insert(self.side.to_string());
+        let h = combat::fight(self.s, self.side, &o, self.dice);
+        t.stage = Stage::Combat;
+        t.attacked += 1;
+        t.attacks_made.push(("sgancia-robot".into(), to.clone()));
+        let said = format!(
+            "sgancia-robot: {total} robot{} dropped on {to} ({} of {} attacks)",
+            if total == 1 { "" } else { "s" },
+            t.attacked,
+            t.attacks
+        );
+        self.s.turn = Some(t);
+        self.happen(h);
+        accepted(line, said)
     }
 }

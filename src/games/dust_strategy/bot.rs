@@ -118,6 +118,7 @@ pub fn orders(s: &State, side: &str) -> Option<String> {
                             amphibious: false,
                             priority: combat::DEFAULT_PRIORITY.to_vec(),
                             power: None,
+                            drop: Vec::new(),
                         },
                     )
                     .is_ok()

@@ -97,6 +97,8 @@ pub struct Order<'a> {
     pub priority: Vec<Unit>,
     /// A battle power of the attacker's card: `asso-del-cielo`, `sigrid` or `raketen-truppen`.
     pub power: Option<String>,
+    /// Sgancia Robot: robots from several areas (area, count); `from` is then only a label.
+    pub drop: Vec<(String, u32)>,
 }
 
 /// The battle powers an attack line may call (`with POWER`), and when each acts (ruling R319).
@@ -217,11 +219,19 @@ pub fn check(s: &State, side: &str, t: &TurnState, o: &Order) -> Result<(), No> 
 pub fn fight(s: &mut State, side: &str, o: &Order, dice: &mut dyn DiceSource) -> Vec<Happening> {
     let enemy = s.owner(o.to).unwrap_or(NEUTRAL).to_string();
     let mut att = o.units.clone();
-    for (t, n) in &o.units {
+    if o.drop.is_empty() {
+        for (t, n) in &o.units {
+            s.areas
+                .entry(o.from.to_string())
+                .or_default()
+                .remove(*t, *n);
+        }
+    }
+    for (area, n) in &o.drop {
         s.areas
-            .entry(o.from.to_string())
+            .entry(area.clone())
             .or_default()
-            .remove(*t, *n);
+            .remove(Unit::Robot, *n);
     }
     let mut def = s.holding(o.to).units;
     let def_before = def.clone();
@@ -315,8 +325,18 @@ pub fn fight(s: &mut State, side: &str, o: &Order, dice: &mut dyn DiceSource) ->
         attacker_fires = !attacker_fires;
     }
     let end = if ceasefire || (!att.is_empty() && !def.is_empty()) {
-        // 001 "Cessate il fuoco": the attackers go back where they came from.
-        for (t, n) in &att {
+        // 001 "Cessate il fuoco": the attackers go back where they came from; dropped robots
+        // to their origins in the order listed (ruling R320).
+        let mut left = att.get(&Unit::Robot).copied().unwrap_or(0);
+        for (area, n) in &o.drop {
+            let back = left.min(*n);
+            s.areas
+                .entry(area.clone())
+                .or_default()
+                .add(side, Unit::Robot, back);
+            left -= back;
+        }
+        for (t, n) in att.iter().filter(|_| o.drop.is_empty()) {
             s.areas
                 .entry(o.from.to_string())
                 .or_default()

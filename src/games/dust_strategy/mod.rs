@@ -1,8 +1,8 @@
 //! dust-strategy, the world-map strategy game of seed 001 ("Dust – il gioco di strategia"), for
 //! 2 to 6 players by mail (issue 14). Built so far: the map and deck as validated data, setup by
 //! ranked preferences, the sealed card choice and turn order, production and the four moves,
-//! every kind of attack, six of the eleven powers, the VP phase. Not built yet, and refused as
-//! such: retreats and the other five powers (docs/strategy.md).
+//! every kind of attack, seven of the eleven powers, the VP phase. Not built yet, and refused as
+//! such: retreats and the other four powers (docs/strategy.md).
 
 mod attack_orders;
 pub mod bot;
@@ -65,15 +65,13 @@ fn no(line: usize, n: (String, String, String)) -> Reply {
 }
 
 /// The orders of rules not built yet: refused, never pretended.
-const NOT_BUILT: [&str; 11] = [
-    "drop",
+const NOT_BUILT: [&str; 9] = [
     "koshka",
     "retreat",
     "raketen-truppen",
     "infermiera",
     "arma-segreta",
     "radar-alieno",
-    "sgancia-robot",
     "asso-del-cielo",
     "sigrid",
     "radar",
@@ -85,7 +83,7 @@ fn not_built(line: usize, word: &str) -> Reply {
     refused(
         line,
         format!(
-            "`{word}`: retreats, Koshka, Sgancia Robot, Arma Segreta, Radar Alieno and Infermiera are not implemented yet in dust-strategy, nor any power alone on a line (asso-del-cielo, sigrid and raketen-truppen work as `attack … with POWER`)"
+            "`{word}`: retreats, Koshka, Arma Segreta, Radar Alieno and Infermiera are not implemented yet in dust-strategy, nor any power alone on a line (asso-del-cielo, sigrid and raketen-truppen work as `attack … with POWER`)"
         ),
         "docs/strategy.md 'Not built yet'",
         "leave it out: production, moves, attacks and `end` work now",
@@ -95,7 +93,7 @@ fn not_built(line: usize, word: &str) -> Reply {
 pub fn catalog() -> Catalog {
     Catalog {
         name: NAME.into(),
-        title: "Dust, the world-map strategy game (seed 001), 2 to 6 players; provisional map and cards; retreats and five powers not built yet".into(),
+        title: "Dust, the world-map strategy game (seed 001), 2 to 6 players; provisional map and cards; retreats and four powers not built yet".into(),
         rulesets: vec![CatalogEntry {
             name: RULESET.into(),
             title: "001's rules (digest 001; rulings R300–R399)".into(),
@@ -575,6 +573,7 @@ impl Step<'_> {
                 }
             }
             "naval" | "bombard" | "antisub" => return self.strike(line, word, rest, t),
+            "sgancia-robot" | "drop" => return self.robot_drop(line, rest, t),
             "amphibious" if rest.starts_with("attack ") => {
                 return self.attack(line, rest.trim_start_matches("attack "), true, t)
             }

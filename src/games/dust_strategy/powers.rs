@@ -1,7 +1,8 @@
 //! The special powers built so far (001 "Poteri Speciali"; digest 001 §8.2): the power of the
 //! card a side played, once a round, its effect ending with the round. Built: Costruttore di
 //! Robot, Diplomatico, Missili Balistici here; L'Asso del cielo, Sigrid and Raketen Truppen on
-//! an attack line (combat.rs). The others are refused as not implemented yet.
+//! an attack line (combat.rs); Sgancia Robot (attack_orders.rs). The others are refused as not
+//! implemented yet.
 
 use super::combat::No;
 use super::model::*;

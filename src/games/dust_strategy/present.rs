@@ -262,8 +262,8 @@ pub fn briefing(s: &State, side: &str) -> String {
         "VP each round: 2 per capital held, 2 per supremacy (production,".to_string(),
         "land, sea), 1 per 3 VK deposits.".to_string(),
         "Built so far: setup, card choice and turn order, production,".to_string(),
-        "the four moves, every attack, six powers, VP. Not yet:".to_string(),
-        "retreats and five powers (Koshka, Infermiera ...).".to_string(),
+        "the four moves, every attack, seven powers, VP. Not yet:".to_string(),
+        "retreats and four powers (Koshka, Infermiera ...).".to_string(),
     ];
     lines.retain(|l| !l.is_empty());
     lines.join("\n")

@@ -529,3 +529,48 @@ fn sigrid_and_raketen_truppen_roll_again() {
     );
     assert_eq!(s.owner("caribe"), Some("red"));
 }
+
+/// issue 14 item 1: 001 "Sgancia Robot" (digest 001 §8.2 7; ruling R320): 1 CP, robots from
+/// several areas dropped on an enemy land area anywhere, a land battle; on a ceasefire each
+/// robot goes back to its own area.
+#[test]
+fn sgancia_robot_drops_robots_from_several_areas() {
+    // c07 carries sgancia-robot.
+    let drop = "sgancia-robot 2 robots from hudson, 1 robot from yukon to caribe";
+    let mut s = red_plays("c07");
+    s.areas
+        .get_mut("hudson")
+        .unwrap()
+        .add("red", Unit::Robot, 2);
+    s.areas.get_mut("yukon").unwrap().add("red", Unit::Robot, 1);
+    // Initiative 3 > 1: red fires 6 dice, two hits: the tank, then the robot.
+    let o = send_rolling(&mut s, "red", &[drop], &[1, 2, 6, 6, 6, 6]);
+    all_ok(&o);
+    assert_eq!(s.owner("caribe"), Some("red"));
+    assert_eq!(s.holding("caribe").units[&Unit::Robot], 3);
+    assert_eq!(s.holding("hudson").units.get(&Unit::Robot), None);
+    let o = send(&mut s, "red", &[drop]);
+    refused_with(&o, 1, "used sgancia-robot this round");
+
+    // A ceasefire: the robots fly home, two to hudson, one to yukon.
+    let mut s = red_plays("c07");
+    s.areas
+        .get_mut("hudson")
+        .unwrap()
+        .add("red", Unit::Robot, 2);
+    s.areas.get_mut("yukon").unwrap().add("red", Unit::Robot, 1);
+    s.areas
+        .get_mut("caribe")
+        .unwrap()
+        .add("neutral", Unit::Tank, 10);
+    // Red 6 dice, the neutrals 13, red 6: three blank rolls.
+    let o = send_rolling(&mut s, "red", &[drop], &[6; 25]);
+    all_ok(&o);
+    assert!(
+        o.happenings[0].text.contains("ceasefire"),
+        "{}",
+        o.happenings[0].text
+    );
+    assert_eq!(s.holding("hudson").units[&Unit::Robot], 2);
+    assert_eq!(s.holding("yukon").units[&Unit::Robot], 1);
+}
