@@ -26,6 +26,20 @@ fn six_bots_play_a_whole_game_by_mail_and_no_hidden_card_leaks() {
         "{}",
         text(&o)
     );
+    // issue 14 item 3 (in part): mails per player per round. Setup takes two (the setup card
+    // with the preferences, then the reinforcements); each round then one card and one turn.
+    let out = text(&o);
+    let show = dustmail(&home, &["show", "g-demo", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&show.stdout).unwrap();
+    let rounds = v["round"].as_u64().unwrap() as usize;
+    for side in ["red", "blue", "green", "yellow", "black", "white"] {
+        let sent = out.matches(&format!("\n{side} sends: ")).count();
+        eprintln!("{side}: {sent} mails in {rounds} rounds, 2 of them for setup");
+        assert!(
+            sent >= 2 && sent - 2 <= 2 * rounds,
+            "{side}: {sent} mails in {rounds} rounds"
+        );
+    }
     let log = home.join("games/g-demo/log.jsonl");
     let o = Command::new(env!("CARGO_BIN_EXE_dustmail"))
         .arg("audit")
