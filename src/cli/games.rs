@@ -12,7 +12,10 @@ use crate::registry::{AnyGame, Registry};
 use std::collections::BTreeMap;
 
 /// Every game this build referees. Adding a game adds one line here.
-static GAMES: [&dyn AnyGame; 1] = [&crate::dust_tactics::DustTactics];
+static GAMES: [&dyn AnyGame; 2] = [
+    &crate::dust_tactics::DustTactics,
+    &crate::games::dust_strategy::DustStrategy,
+];
 
 /// The registry the binary runs with.
 pub fn registry() -> Registry<'static> {

@@ -103,8 +103,8 @@ pub enum Command {
         #[arg(long, default_value = games::DEFAULT_GAME)]
         game: String,
         /// Scenario: a built-in name (`dustmail games` lists them) or the path of a scenario
-        /// file of your own (docs/scenarios.md).
-        #[arg(long)]
+        /// file of your own (docs/scenarios.md). `--map FILE` says the same for dust-strategy.
+        #[arg(long, alias = "map")]
         scenario: String,
         /// A player: SIDE=ADDRESS:PUBKEY (PUBKEY as printed by keygen, or the quoted line of an
         /// OpenSSH ed25519 .pub file: "SIDE=ADDRESS:ssh-ed25519 AAAA…"). Repeat a side for a
@@ -640,6 +640,7 @@ pub(crate) fn new_game(
     }
     let mut req = NewRequest {
         ruleset: (!a.ruleset.is_empty()).then(|| a.ruleset.to_string()),
+        sides: ps.iter().map(|p| p.side.clone()).collect(),
         ..NewRequest::default()
     };
     // A scenario is a built-in name, or a path to a scenario file of the referee's own.

@@ -341,6 +341,9 @@ pub struct NewRequest {
     /// A scenario file the referee brings instead: (name, content).
     pub scenario_file: Option<(String, String)>,
     pub data: BTreeMap<String, String>,
+    /// The sides of the `--player` options, in order, each once: a game whose sides are the
+    /// players' (dust-strategy, 2 to 6 army colours) takes them from here.
+    pub sides: Vec<String>,
 }
 
 /// A game's answer to [`NewRequest`]: the setup to record, how many rounds its seed chain needs,

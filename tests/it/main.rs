@@ -51,6 +51,7 @@ mod scenarios;
 mod scripted_games;
 mod seed;
 mod soak;
+mod strategy;
 mod team_command;
 mod teams;
 mod trust_intake;

@@ -1677,7 +1677,10 @@ fn jump_004_a_movement_1_vehicle_cannot_stop_on_the_trap_between_two_moves() {
     // Movement-1 Hot Dog's first MOVE would end on the trap: refused (R14, R156).
     let mut st = hot_dog_before_a_tank_trap("ffg-revised");
     assert!(
-        st.cards["m2b-hot-dog"].skills.iter().any(|s| s.name == "jump"),
+        st.cards["m2b-hot-dog"]
+            .skills
+            .iter()
+            .any(|s| s.name == "jump"),
         "the shipped Hot Dog card carries Jump (000 'Jump' example)"
     );
     let before = st.clone();
