@@ -182,8 +182,9 @@ fn setup(d: &Path) -> (Home, Home, Vec<(String, String)>) {
     dt::copy_tree(&base.root, &reference.root);
     dt::copy_tree(&base.root, &crashed.root);
     let batch = reference_batch(&reference, 40);
+    // Enough mails for many kill points (57 since rules revision 2 changed these bot games).
     assert!(
-        batch.len() >= 60,
+        batch.len() >= 50,
         "the bots stopped early: {} mails",
         batch.len()
     );
