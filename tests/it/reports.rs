@@ -203,13 +203,14 @@ fn snap(name: &str, id: &str) {
 fn welcome_mail_snapshot() {
     snap("welcome", "g-demo-1-welcome-axis");
 }
+// Issue 17 item 3: the receipt heads the sender's (axis's) report; allies get the report alone.
 #[test]
 fn receipt_mail_snapshot() {
-    snap("receipt", &mail_id("receipt", attack_step().0, ""));
+    snap("receipt", &mail_id("report", attack_step().0, "axis"));
 }
 #[test]
 fn report_mail_snapshot() {
-    snap("report", &mail_id("report", attack_step().0, "axis"));
+    snap("report", &mail_id("report", attack_step().0, "allies"));
 }
 #[test]
 fn end_mail_snapshot() {
@@ -381,7 +382,7 @@ fn report_mail_carries_the_board_png_inline_and_attached() {
 fn html_parts_have_no_scripts_and_no_external_resources() {
     for id in [
         "g-demo-1-welcome-axis".to_string(),
-        mail_id("receipt", attack_step().0, ""),
+        mail_id("report", attack_step().0, "allies"),
         mail_id("report", attack_step().0, "axis"),
         mail_id("end", last_step(), "axis"),
         "g-wait-1-reminder-allies".to_string(),
