@@ -58,7 +58,10 @@ fn a_step_makes_one_mail_per_reader_and_the_senders_report_starts_with_the_recei
     let (receipt, report) = mine.text.split_once("Game g-toy").expect("the report part");
     assert!(receipt.contains("line 5: understood: add 3"), "{receipt}");
     // The report part is the whole report: what happened and the next orders.
-    assert!(report.contains("What happened since your last report"), "{report}");
+    assert!(
+        report.contains("What happened since your last report"),
+        "{report}"
+    );
     assert!(report.contains("seq: 2"), "{report}");
     let html = mine.html.as_deref().unwrap();
     assert!(html.contains("Orders received"), "{html}");

@@ -83,7 +83,11 @@ fn report_and_template_requests_are_answered_to_the_requester_only() {
     assert_eq!(ids, vec!["g-toy-2-report-axis"]);
     let receipt = h.sink.get("g-toy-2-report-axis").unwrap();
     assert_eq!(receipt.to, vec!["bob@example.org".to_string()]);
-    assert!(receipt.text.contains("received and applied"), "{}", receipt.text);
+    assert!(
+        receipt.text.contains("received and applied"),
+        "{}",
+        receipt.text
+    );
     assert!(
         receipt
             .text

@@ -50,7 +50,10 @@ fn accepted_orders_are_recorded_receipted_reported_and_moved_to_cur() {
         .get("g-toy-2-report-allies")
         .expect("a receipt and report");
     assert_eq!(receipt.to, vec!["ann@example.org".to_string()]);
-    assert_eq!(receipt.subject, "[dustmail g-toy] round 1: receipt and report");
+    assert_eq!(
+        receipt.subject,
+        "[dustmail g-toy] round 1: receipt and report"
+    );
     assert_eq!(receipt.in_reply_to.as_deref(), Some("<m1@x>"));
     assert_eq!(receipt.references, vec!["<m1@x>".to_string()]);
     assert!(
