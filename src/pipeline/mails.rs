@@ -1,12 +1,13 @@
 //! The mails of a step: receipts, reports and refusals, rendered from the templates for each
 //! reader with what that reader may see.
 
-use crate::ledger::{Entry, Event, Head, Player, Refusal};
+use crate::ledger::{Entry, Event, Head, Player, Refusal, Submission};
 use crate::mail::Incoming;
 use crate::outbox::{Attachment, Mail};
 use crate::pbem::citation::DocCitation;
 use crate::pbem::{control::*, error::*, replay::*, store::*};
 use crate::pipeline::outcomes::{answer_of, is_sender, nothing_applied_mail, Answer};
+use crate::pipeline::receipt::{receipt_goes, receipt_part, ReceiptGoes};
 use crate::pipeline::*;
 use crate::report::{self, html_with_ledger_head, ledger_head_line, with_ledger_head};
 use serde_json::json;
@@ -177,6 +178,8 @@ pub(crate) fn step_mails(
         Event::Deadline(_) => None,
         _ => return Ok(out),
     };
+    // The reply address of accepted orders: their receipt goes there (issue 17 item 3).
+    let mut receipt_to: Option<String> = None;
     if let Some(s) = sub {
         let to = match (&s.reply_to, &s.no_reply) {
             (Some(t), None) => Some(t.clone()),
@@ -211,31 +214,7 @@ pub(crate) fn step_mails(
             );
             return Ok(out);
         }
-        if let Some(to) = to {
-            let parts = render(ctx, "receipt", {
-                let view = g.game.view(&g.derived.state, Some(&s.side));
-                // A receipt stays small whatever the block held (src/limits.rs).
-                let (results, more_results) = crate::limits::listed(&s.step.results);
-                // The sender's receipt shows what their side may see (issue 11 item 3).
-                let mine = report::visible(&s.step.happenings, Some(&s.side), None);
-                let (happenings, more_happenings) = crate::limits::listed(&mine);
-                let mut v = json!({"game": id, "side": s.side, "seq": s.player_seq, "ledger_seq": n,
-                           "results": results, "more_results": more_results,
-                           "happenings": happenings, "more_happenings": more_happenings});
-                report::mark_dice(&mut v, g.game, &view);
-                v
-            })?;
-            let m = game_mail(
-                ctx,
-                (&g.id, g.game.round(&g.derived.state)),
-                vec![to],
-                "receipt",
-                parts,
-                s.message_id.as_deref(),
-                last_head,
-            );
-            out.push((format!("{id}-{n}-receipt"), m));
-        }
+        receipt_to = to;
     }
     // Every report follows every accepted step, so the reader's last report is the previous
     // step's: this step is all that happened since.
@@ -278,6 +257,15 @@ pub(crate) fn step_mails(
         .chain(&observers)
         .filter(|p| requester.is_none_or(|s| is_sender(s, p)))
         .collect();
+    // Issue 17 item 3: the receipt heads the sender's own report (one mail per reader), or is a
+    // mail of its own when it goes to another address than that report.
+    let mut carrier = None;
+    if let Some((s, to)) = sub.zip(receipt_to) {
+        match receipt_goes(s, &to, &readers) {
+            ReceiptGoes::InReport(i) => carrier = Some((i, s)),
+            ReceiptGoes::Alone => out.push(receipt_mail(ctx, g, s, n, to, last_head)?),
+        }
+    }
     let side_of = |p: &Player| (!p.side.is_empty()).then_some(p.side.clone());
     let views: Vec<serde_json::Value> = readers
         .iter()
@@ -318,7 +306,7 @@ pub(crate) fn step_mails(
                 .collect()
         })
     };
-    for ((p, view), picture) in readers.into_iter().zip(views).zip(pictures) {
+    for (i, ((p, view), picture)) in readers.into_iter().zip(views).zip(pictures).enumerate() {
         let side = (!p.side.is_empty()).then_some(p.side.as_str());
         let mut v = report::report_context(&report::ReportInput {
             game: id,
@@ -363,15 +351,24 @@ pub(crate) fn step_mails(
             v["board_img"] = img;
             attachments = atts;
         }
+        // The sender's report answers their mail: headed by the receipt, in its thread.
+        let receipt = carrier.filter(|(c, _)| *c == i).map(|(_, s)| s);
+        if let Some(s) = receipt {
+            v["receipt"] = receipt_part(s, n);
+        }
         let mut parts = render(ctx, "report", v.clone())?;
         parts.attachments = attachments;
         let m = game_mail(
             ctx,
             (&g.id, g.game.round(&g.derived.state)),
             vec![p.address.clone()],
-            "report",
+            if receipt.is_some() {
+                "receipt and report"
+            } else {
+                "report"
+            },
             parts,
-            None,
+            receipt.and_then(|s| s.message_id.as_deref()),
             last_head,
         );
         out.push((format!("{id}-{n}-report-{}", recipient_part(players, p)), m));
@@ -400,6 +397,42 @@ pub(crate) fn step_mails(
         }
     }
     Ok(out)
+}
+
+/// The receipt as a mail of its own, for a reply address that is not the sender's registered
+/// one (which gets the report): the lines and what the sender's side may see of what happened.
+fn receipt_mail(
+    ctx: &Ctx,
+    g: &GameAt,
+    s: &Submission,
+    n: u64,
+    to: String,
+    last_head: &Head,
+) -> Result<(String, Mail), RefereeError> {
+    let id = &g.id;
+    let parts = render(ctx, "receipt", {
+        let view = g.game.view(&g.derived.state, Some(&s.side));
+        // A receipt stays small whatever the block held (src/limits.rs).
+        let (results, more_results) = crate::limits::listed(&s.step.results);
+        // The sender's receipt shows what their side may see (issue 11 item 3).
+        let mine = report::visible(&s.step.happenings, Some(&s.side), None);
+        let (happenings, more_happenings) = crate::limits::listed(&mine);
+        let mut v = json!({"game": id, "side": s.side, "seq": s.player_seq, "ledger_seq": n,
+                   "results": results, "more_results": more_results,
+                   "happenings": happenings, "more_happenings": more_happenings});
+        report::mark_dice(&mut v, g.game, &view);
+        v
+    })?;
+    let m = game_mail(
+        ctx,
+        (&g.id, g.game.round(&g.derived.state)),
+        vec![to],
+        "receipt",
+        parts,
+        s.message_id.as_deref(),
+        last_head,
+    );
+    Ok((format!("{id}-{n}-receipt"), m))
 }
 
 /// A game result in words (kept here for callers of the referee).

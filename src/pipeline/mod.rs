@@ -28,6 +28,7 @@ mod imap_in;
 mod mail_in;
 mod mails;
 mod outcomes;
+mod receipt;
 mod steps;
 pub use crate::pbem::{
     control::{deadline_of, deciders, parse_control, parse_player, side_deadline, CONTROL_FORMS},

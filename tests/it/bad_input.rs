@@ -137,8 +137,8 @@ impl Case {
         }
     }
 
-    /// The answers to the mail (receipts and refusals, not reports) sent to `to`, as
-    /// decoded bodies; every mail sent goes to one recipient, with no Cc/Bcc.
+    /// The answers to the mail (receipts, the sender's report that starts with its receipt since
+    /// issue 17 item 3, and refusals; not the other reports) sent to `to`, as decoded bodies; every mail sent goes to one recipient, with no Cc/Bcc.
     fn replies_to(&self, to: &str) -> Vec<String> {
         let mut out = Vec::new();
         for r in &self.replies {
@@ -156,7 +156,7 @@ impl Case {
             assert!(m.cc().is_none() && m.bcc().is_none(), "{r}");
             assert_eq!(rcpt.len(), 1, "{r}");
             let subject = m.subject().unwrap_or("");
-            if rcpt[0] == to && (subject.ends_with("receipt") || subject.contains("refused")) {
+            if rcpt[0] == to && (subject.contains("receipt") || subject.contains("refused")) {
                 out.push(m.body_text(0).unwrap_or_default().into_owned());
             }
         }

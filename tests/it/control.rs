@@ -95,8 +95,9 @@ fn report_template_and_absent_are_answered_by_the_referee_each_line_on_its_own()
         understood(&got[3].1).contains("deadlines wait for you until then"),
         "the line after a refused one still counts"
     );
-    // The receipt restates what the referee understood; the report carries the template.
-    let receipt = table.texts("-receipt", ANN).join("\n");
+    // The receipt (heading ann's report since issue 17 item 3) restates what the referee
+    // understood; the report carries the template.
+    let receipt = table.texts("-report-allies", ANN).join("\n");
     assert!(
         receipt.contains("absent until 2026-03-06T00:00:00+00:00"),
         "{receipt}"

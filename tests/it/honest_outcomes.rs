@@ -65,7 +65,8 @@ fn a_mail_with_every_command_refused_is_a_refusal_to_the_sender_only() {
 }
 
 /// Issue 16 item 4: a mail that only asks for `report` or `template` is answered to the
-/// requester only: their receipt and their report; the opponent gets nothing.
+/// requester only: their report headed by the receipt (one mail since issue 17 item 3); the
+/// opponent gets nothing.
 #[test]
 fn report_and_template_requests_are_answered_to_the_requester_only() {
     let h = Harness::new();
@@ -79,11 +80,14 @@ fn report_and_template_requests_are_answered_to_the_requester_only() {
     assert_eq!((sum.accepted, sum.refused), (1, 0), "{sum:?}");
     let mut ids = after_welcome(&h);
     ids.sort();
-    assert_eq!(ids, vec!["g-toy-2-receipt", "g-toy-2-report-axis"]);
-    let r = h.sink.get("g-toy-2-report-axis").unwrap();
-    assert_eq!(r.to, vec!["bob@example.org".to_string()]);
-    let receipt = h.sink.get("g-toy-2-receipt").unwrap();
+    assert_eq!(ids, vec!["g-toy-2-report-axis"]);
+    let receipt = h.sink.get("g-toy-2-report-axis").unwrap();
     assert_eq!(receipt.to, vec!["bob@example.org".to_string()]);
+    assert!(
+        receipt.text.contains("received and applied"),
+        "{}",
+        receipt.text
+    );
     assert!(
         receipt
             .text
@@ -107,8 +111,8 @@ fn a_request_beside_refused_commands_is_answered_to_the_requester_only() {
     h.run(T0);
     let mut ids = after_welcome(&h);
     ids.sort();
-    assert_eq!(ids, vec!["g-toy-2-receipt", "g-toy-2-report-axis"]);
-    let receipt = h.sink.get("g-toy-2-receipt").unwrap();
+    assert_eq!(ids, vec!["g-toy-2-report-axis"]);
+    let receipt = h.sink.get("g-toy-2-report-axis").unwrap();
     assert!(
         receipt.text.contains("REFUSED: it is not your turn"),
         "{}",
@@ -132,11 +136,8 @@ fn an_applied_command_is_still_reported_to_everyone() {
     ids.sort();
     assert_eq!(
         ids,
-        vec![
-            "g-toy-2-receipt",
-            "g-toy-2-report-allies",
-            "g-toy-2-report-axis"
-        ]
+        vec!["g-toy-2-report-allies", "g-toy-2-report-axis"],
+        "the receipt heads allies' report (issue 17 item 3)"
     );
 }
 

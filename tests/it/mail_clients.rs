@@ -37,7 +37,8 @@ fn sent_texts(home: &Path) -> Vec<(String, String)> {
 }
 
 /// The mail is accepted: one mail accepted and none refused or rejected, ledger line 2 holds
-/// exactly the signed orders, and red gets a receipt, not a refusal.
+/// exactly the signed orders, and red gets a receipt (heading red's report since issue 17 item
+/// 3), not a refusal.
 fn assert_accepted(fixture: &str) {
     let path = format!("{}/tests/mails/{fixture}.eml", env!("CARGO_MANIFEST_DIR"));
     let (home, _d, stdout) = run_with(&std::fs::read(&path).unwrap());
@@ -53,7 +54,7 @@ fn assert_accepted(fixture: &str) {
     let sent = sent_texts(&home);
     assert!(
         sent.iter()
-            .any(|(n, t)| n.contains("-receipt") && t.contains("side red, seq 1 were received")),
+            .any(|(n, t)| n.contains("-report-red") && t.contains("side red, seq 1 were received")),
         "{fixture}: {sent:?}"
     );
     assert!(

@@ -118,7 +118,9 @@ fn an_outlook_html_mail_with_named_entities_is_accepted() {
         sum.warnings
     );
     assert!(
-        h.sink.get("g-toy-2-receipt").is_some(),
+        h.sink
+            .get("g-toy-2-report-allies")
+            .is_some_and(|m| m.text.contains("received and applied")),
         "{:?}",
         h.sink.ids()
     );

@@ -26,6 +26,7 @@ mod crash;
 mod crypto;
 mod due_index;
 mod faults;
+mod fewer_mails;
 mod fuzz_regressions;
 mod games_registry;
 mod golden_mails;

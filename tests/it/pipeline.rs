@@ -44,9 +44,16 @@ fn accepted_orders_are_recorded_receipted_reported_and_moved_to_cur() {
     assert_eq!(s.step.draws.len(), 1, "the die rolled is recorded");
     assert_eq!(s.step.rolls[0].purpose, "bonus");
 
-    let receipt = h.sink.get("g-toy-2-receipt").expect("a receipt");
+    // The receipt heads the sender's report (issue 17 item 3).
+    let receipt = h
+        .sink
+        .get("g-toy-2-report-allies")
+        .expect("a receipt and report");
     assert_eq!(receipt.to, vec!["ann@example.org".to_string()]);
-    assert_eq!(receipt.subject, "[dustmail g-toy] round 1: receipt");
+    assert_eq!(
+        receipt.subject,
+        "[dustmail g-toy] round 1: receipt and report"
+    );
     assert_eq!(receipt.in_reply_to.as_deref(), Some("<m1@x>"));
     assert_eq!(receipt.references, vec!["<m1@x>".to_string()]);
     assert!(
@@ -99,7 +106,7 @@ fn every_game_mail_carries_a_signed_ledger_head_that_audit_accepts() {
         ),
     );
     h.run(T0);
-    let m = h.sink.get("g-toy-2-receipt").unwrap();
+    let m = h.sink.get("g-toy-2-report-allies").unwrap();
     let line = m
         .text
         .lines()
@@ -368,7 +375,7 @@ fn a_mail_left_in_new_after_a_crash_is_not_applied_twice_only_its_replies_requeu
     );
     h.drop_mail("1", &text);
     h.run(T0);
-    let before = h.sink.get("g-toy-2-receipt").unwrap();
+    let before = h.sink.get("g-toy-2-report-allies").unwrap();
     h.sink.clear();
     std::fs::remove_file(h.maildir().join("cur").join("1:2,S")).unwrap();
     h.drop_mail("1", &text);
@@ -376,9 +383,9 @@ fn a_mail_left_in_new_after_a_crash_is_not_applied_twice_only_its_replies_requeu
     assert_eq!((sum.accepted, sum.refused, sum.deduplicated), (0, 0, 1));
     assert_eq!(h.entries(&g).len(), 2, "no second ledger line");
     assert_eq!(
-        h.sink.get("g-toy-2-receipt"),
+        h.sink.get("g-toy-2-report-allies"),
         Some(before),
-        "the same receipt, same id"
+        "the same receipt and report, same id"
     );
     assert!(h.sink.get("g-toy-2-report-axis").is_some());
     assert_eq!(in_dir(&h.maildir().join("cur")), vec!["1:2,S".to_string()]);
@@ -713,7 +720,7 @@ fn real_signed_mails_are_verified_applied_and_audited() {
         "{:?}",
         sum.warnings
     );
-    let r = h.sink.get("g-toy-2-receipt").unwrap();
+    let r = h.sink.get("g-toy-2-report-allies").unwrap();
     assert_eq!(r.to, vec!["ann@example.org".to_string()]);
     assert!(r.text.contains("understood: add 5"));
     assert_eq!(
@@ -883,7 +890,7 @@ fn a_line_torn_by_a_crash_is_removed_by_the_next_run_and_its_mail_processed_agai
         sum.warnings
     );
     assert_eq!(h.entries(&g).len(), 2);
-    assert!(h.sink.get("g-toy-2-receipt").is_some());
+    assert!(h.sink.get("g-toy-2-report-allies").is_some());
     assert!(referee::replay_game(&Toy, &h.edges, &h.home, &g).is_ok());
 }
 
@@ -1002,7 +1009,11 @@ fn golden_receipt_refusal_and_report_texts() {
         ),
     );
     h.run(T0);
-    for id in ["g-toy-2-receipt", "g-toy-2-report-axis", "g-toy-3-refusal"] {
+    for id in [
+        "g-toy-2-report-allies",
+        "g-toy-2-report-axis",
+        "g-toy-3-refusal",
+    ] {
         let m = h.sink.get(id).unwrap();
         // Hashes and signatures change with any field of the ledger: redacted.
         let body: Vec<String> = m

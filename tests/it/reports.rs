@@ -203,13 +203,31 @@ fn snap(name: &str, id: &str) {
 fn welcome_mail_snapshot() {
     snap("welcome", "g-demo-1-welcome-axis");
 }
+/// The side that sent the attack step's orders, and the other side.
+fn attack_sides() -> (String, String) {
+    let seq = attack_step().0;
+    let sender = ledger()
+        .into_iter()
+        .find(|e| e["seq"].as_u64() == Some(seq))
+        .and_then(|e| e["side"].as_str().map(str::to_string))
+        .expect("the attack step names its side");
+    let other = if sender == "axis" { "allies" } else { "axis" };
+    (sender, other.to_string())
+}
+// Issue 17 item 3: the receipt heads the sender's report; the other side gets the report alone.
 #[test]
 fn receipt_mail_snapshot() {
-    snap("receipt", &mail_id("receipt", attack_step().0, ""));
+    snap(
+        "receipt",
+        &mail_id("report", attack_step().0, &attack_sides().0),
+    );
 }
 #[test]
 fn report_mail_snapshot() {
-    snap("report", &mail_id("report", attack_step().0, "axis"));
+    snap(
+        "report",
+        &mail_id("report", attack_step().0, &attack_sides().1),
+    );
 }
 #[test]
 fn end_mail_snapshot() {
@@ -381,7 +399,7 @@ fn report_mail_carries_the_board_png_inline_and_attached() {
 fn html_parts_have_no_scripts_and_no_external_resources() {
     for id in [
         "g-demo-1-welcome-axis".to_string(),
-        mail_id("receipt", attack_step().0, ""),
+        mail_id("report", attack_step().0, "allies"),
         mail_id("report", attack_step().0, "axis"),
         mail_id("end", last_step(), "axis"),
         "g-wait-1-reminder-allies".to_string(),

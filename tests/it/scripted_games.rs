@@ -7,7 +7,7 @@
 //! them and, in the same mail, whatever follows that they can foresee (a pending `first` and the
 //! activation after it, several activations in a row): the commands that turn out not to apply
 //! yet are refused alone (issue 4, point 3). The number of mails per activation is printed
-//! (`cargo test --test it scripted_games:: -- --nocapture`).
+//! (`cargo test --test it scripted_games:: -- --nocapture`), and the mails the referee sent.
 
 use crate::dust_home;
 use crate::support;
@@ -32,6 +32,10 @@ struct Played {
     foreign: usize,
     finished: bool,
     result: String,
+    /// Mails the referee sent, and how many of them are reports headed by a receipt: before
+    /// issue 17 item 3 each such receipt was a mail of its own.
+    referee_mails: usize,
+    headed: usize,
 }
 
 /// Plays `table` to the end: at each step the seat owning the awaited decision mails orders.
@@ -216,6 +220,13 @@ fn play(table: &mut Table, standing: bool) -> Played {
         foreign,
         finished: !result.is_empty(),
         result,
+        referee_mails: table.sink.ids().len(),
+        headed: table
+            .sink
+            .matching("")
+            .iter()
+            .filter(|(_, m)| m.subject.ends_with(": receipt and report"))
+            .count(),
     }
 }
 
@@ -227,6 +238,12 @@ fn report(name: &str, p: &Played) {
         p.mails as f64 / p.activations.max(1) as f64,
         p.refused_commands,
         p.result
+    );
+    println!(
+        "{name}: the referee sent {} mails ({} before issue 17 item 3, when the {} receipts were mails of their own)",
+        p.referee_mails,
+        p.referee_mails + p.headed,
+        p.headed
     );
 }
 

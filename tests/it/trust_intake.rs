@@ -41,8 +41,8 @@ impl Real {
         self.h.drop_mail(name, raw);
     }
 
-    /// Every queued mail but the welcomes: (recipients, raw .eml text); receipts are marked by
-    /// a first line `RECEIPT`.
+    /// Every queued mail but the welcomes: (recipients, raw .eml text); receipts (alone, or
+    /// heading the sender's report since issue 17 item 3) are marked by a first line `RECEIPT`.
     fn queued(&self) -> Vec<(Vec<String>, String)> {
         self.outbox
             .queued()
@@ -59,7 +59,7 @@ impl Real {
                         .join(format!("{}.eml", e.id)),
                 )
                 .unwrap();
-                let mark = if e.id.ends_with("-receipt") {
+                let mark = if e.id.ends_with("-receipt") || eml.contains(": receipt and report") {
                     "RECEIPT\n"
                 } else {
                     ""

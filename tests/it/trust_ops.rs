@@ -462,7 +462,9 @@ fn a_block_of_thousands_of_bad_lines_is_refused_after_20_errors() {
         "{}",
         dt::text(&o)
     );
+    // No receipt, alone or heading a report (issue 17 item 3).
     assert!(sent_named(&home, "-receipt").is_empty());
+    assert!(sent_named(&home, "-report-").is_empty());
     let refusals = sent_named(&home, "-refusal");
     assert_eq!(refusals.len(), 1, "{refusals:?}");
     let (_, eml) = &refusals[0];
@@ -498,7 +500,8 @@ fn a_receipt_lists_at_most_100_results_and_says_how_many_more() {
     let o = dt::dustmail(&home.root, &["run", "--once", "--now", dt::NOW]);
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     assert!(stdout(&o).contains("accepted 1"), "{}", dt::text(&o));
-    let receipts = sent_named(&home, "-receipt");
+    // The receipt heads the sender's report (issue 17 item 3).
+    let receipts = sent_named(&home, "-report-allies");
     assert_eq!(receipts.len(), 1);
     let text = text_of(&receipts[0].1);
     assert_eq!(text.matches("understood: report").count(), 100, "{text}");
