@@ -41,9 +41,9 @@ const FONT_EXTRA: &[char] = &['·', '×', '–', '—', '•', '…'];
 pub struct Picture {
     /// Terrain per square and the cover elements still standing.
     pub board: Board,
-    /// Sides in the order their colours are given: the first gets the blue/olive colours, the
-    /// second the red/grey ones. Sides that only appear on units are added after these, in the
-    /// order of the units.
+    /// Sides in the order their colours are given: the first gets the blue colours, the second
+    /// the orange ones ([`side_colours`]). Sides that only appear on units or entry zones are
+    /// added after these, in that order.
     #[serde(default)]
     pub sides: Vec<SideId>,
     /// The side the picture is drawn for, marked "(you)" in the legend; `None` for spectators.
