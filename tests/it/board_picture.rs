@@ -276,8 +276,7 @@ fn every_weapon_line_has_its_own_line_of_fire() {
         .iter()
         .map(|g| {
             g.children()
-                .filter(|c| c.has_tag_name("path"))
-                .last()
+                .rfind(|c| c.has_tag_name("path"))
                 .and_then(|p| p.attribute("d"))
                 .unwrap_or("")
                 .replace(' ', "")
