@@ -143,9 +143,10 @@ pub fn board_text(state: &State) -> String {
                 format!(" {} ", b.terrain(sq).symbol())
             };
             // A wall on the square's left side (issue 16 item 2).
-            let cell = match super::board_marks::wall_left(state, sq) {
-                true => format!("|{}", &cell[1..]),
-                false => cell,
+            let cell = if super::board_marks::wall_left(state, sq) {
+                format!("|{}", cell.get(1..).unwrap_or_default())
+            } else {
+                cell
             };
             s.push_str(&cell);
         }
