@@ -134,7 +134,9 @@ pub(crate) fn demo() -> (tempfile::TempDir, PathBuf) {
     (d, h)
 }
 
-/// Open squares are drawn #ece4cc; a 6×6 board's squares span 6 × 48 px.
+/// Open squares are drawn #ece4cc; a 6×6 board's squares span 6 × 60 px (issue 16 item 7: was
+/// 48). The skirmish's entry zones (rows 1 and 6) are tinted, so its plain open squares span
+/// rows 2 to 5: 4 × 60 px high.
 pub(crate) const OPEN: [u8; 3] = [0xec, 0xe4, 0xcc];
 
 #[test]
@@ -152,15 +154,15 @@ fn html_report_loads_in_chromium_and_shows_the_board() {
     // Not blank: the page has a board, text and colours.
     let distinct: std::collections::BTreeSet<[u8; 3]> = px.iter().copied().collect();
     assert!(distinct.len() > 50, "a nearly blank screenshot");
-    // The board picture is visible where the page places it: below the title bar, 288 px of
-    // squares wide, in the content column.
+    // The board picture is visible where the page places it: below the title bar, 360 px of
+    // squares wide (rows 2 to 5 of open squares high), in the content column.
     let (x0, y0, x1, y1, n) = find(w, &px, OPEN);
     assert!(n > 20_000, "only {n} board pixels");
-    assert!((280..=292).contains(&(x1 - x0)), "board {x0}..{x1} wide");
-    assert!((280..=292).contains(&(y1 - y0)), "board {y0}..{y1} high");
+    assert!((352..=364).contains(&(x1 - x0)), "board {x0}..{x1} wide");
+    assert!((232..=244).contains(&(y1 - y0)), "board {y0}..{y1} high");
     assert!(y0 > 150 && x0 > 100, "board at {x0},{y0}");
     // Both sides' counters (axis red is full colour: its unit was the target).
-    assert!(find(w, &px, [0x24, 0x56, 0xa6]).4 > 20, "no allies colour");
+    assert!(find(w, &px, [0x00, 0x72, 0xb2]).4 > 20, "no allies colour");
 }
 
 #[test]
@@ -200,7 +202,7 @@ fn replay_page_loads_in_chromium_and_shows_the_first_steps_board() {
     let (x0, y0, x1, _, n) = find(w, &px, OPEN);
     // The stepper shows one step, so one board is in view (issue 16 item 8).
     assert!(n > 15_000, "only {n} board pixels: no board in view");
-    assert!((280..=292).contains(&(x1 - x0)), "boards {x0}..{x1} wide");
+    assert!((352..=364).contains(&(x1 - x0)), "boards {x0}..{x1} wide");
     assert!(y0 > 100, "board at {x0},{y0}, under the header");
-    assert!(find(w, &px, [0xc0, 0x28, 0x2d]).4 > 100, "no axis counter");
+    assert!(find(w, &px, [0xe6, 0x9f, 0x00]).4 > 100, "no axis counter");
 }

@@ -174,8 +174,10 @@ fn svg_parses_and_shows_every_label_letter_and_number() {
     for label in ["A1", "A2", "A3", "X1", "X2"] {
         assert!(texts.iter().any(|t| t == label), "counter {label} missing");
     }
-    // A long id is shortened on the counter but kept whole in the counter's title.
-    assert!(texts.iter().any(|t| t == "grena…"));
+    // A long id is abbreviated on the counter, spelled out in the legend (issue 16 item 5: never
+    // cut short, as "grena…" was) and kept whole in the counter's title.
+    assert!(texts.iter().any(|t| t == "gre"));
+    assert!(texts.iter().any(|t| t == "gre = grenadiers"));
     assert!(text.contains("<title>grenadiers (axis) 5/5</title>"));
     // 000 "Cover elements": a tank trap has 4 health; this one took 1 damage.
     assert!(
@@ -284,11 +286,12 @@ fn png_size_follows_the_board() {
         // The legend goes below the board and its bottom margin.
         assert!(image.height > 2 * MARGIN_PX + SQUARE_PX * rows as u32);
     }
-    // The exact numbers, for whoever sizes an <img> tag: 48 px a square, 26 px margins.
+    // The exact numbers, for whoever sizes an <img> tag: 60 px a square, 28 px margins (issue 16
+    // item 7: were 48 and 26).
     let mut pic = sample();
-    assert_eq!(picture::size(&pic).0, 484);
+    assert_eq!(picture::size(&pic).0, 596);
     pic.board = Board::open(12, 9).unwrap();
-    assert_eq!(picture::size(&pic).0, 628);
+    assert_eq!(picture::size(&pic).0, 776);
 }
 
 #[test]

@@ -381,13 +381,14 @@ fn report_mail_carries_the_board_png_inline_and_attached() {
         .iter()
         .any(|(_, cid, _)| cid.as_deref() == Some("board@dustmail")));
     assert_eq!(pngs[0].2, pngs[1].2);
-    // 6×6 squares of 48 px with a 26 px margin each side; the legend below.
+    // 6×6 squares of 60 px with a 28 px margin each side (issue 16 item 7); the legend below.
     let (w, h, px) = decode_png(&pngs[0].2);
-    assert_eq!(w, 2 * 26 + 6 * 48);
+    assert_eq!(w, 2 * 28 + 6 * 60);
     assert!(h > w, "board plus legend: {w}×{h}");
-    // Both sides' counters are drawn: allies blue #2456a6, axis red #c0282d.
-    assert!(count(&px, [0x24, 0x56, 0xa6]) > 200, "no allies counter");
-    assert!(count(&px, [0xc0, 0x28, 0x2d]) > 200, "no axis counter");
+    // Both sides' counters are drawn, in the Okabe–Ito palette (issue 16 item 7): allies blue
+    // #0072b2, axis orange #e69f00.
+    assert!(count(&px, [0x00, 0x72, 0xb2]) > 200, "no allies counter");
+    assert!(count(&px, [0xe6, 0x9f, 0x00]) > 200, "no axis counter");
     assert!(
         bytes.len() < 200_000,
         "a report mail of {} bytes",
@@ -478,10 +479,10 @@ fn show_renders_text_html_png_and_json_as_a_side() {
     let png = dustmail(h, &["show", "g-demo", "--format", "png", "--as", "allies"]);
     assert!(png.status.success());
     let (w, _, px) = decode_png(&png.stdout);
-    assert_eq!(w, 2 * 26 + 6 * 48);
+    assert_eq!(w, 2 * 28 + 6 * 60);
     // Every unit has activated in the last round (dimmed counters); the legend's swatch keeps
     // the side colour.
-    assert!(count(&px, [0x24, 0x56, 0xa6]) > 30);
+    assert!(count(&px, [0x00, 0x72, 0xb2]) > 30);
 
     let json = dustmail(h, &["show", "g-demo", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();

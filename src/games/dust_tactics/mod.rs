@@ -2,6 +2,7 @@
 //!
 //! Rulesets: `ffg-revised` (004 with 000 where 004 is silent) first; see DESIGN §1.
 
+pub mod board_marks;
 pub mod bot;
 pub mod cards;
 pub mod citation;

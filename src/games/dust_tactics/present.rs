@@ -218,11 +218,32 @@ pub fn picture(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Op
             }),
         });
     }
+    scenario_marks(view, &mut pic);
     let d = drawing(happenings);
     pic.path = d.path;
     pic.fire = d.fire;
     pic.destroyed = d.destroyed;
     Some(pic)
+}
+
+/// The scenario's objectives and entry zones of the view, onto `pic` (issue 16 item 2).
+fn scenario_marks(view: &Value, pic: &mut Picture) {
+    for o in view
+        .get("objectives")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(at) = square(o.get("at")) {
+            if !pic.objectives.contains(&at) {
+                pic.objectives.push(at);
+            }
+        }
+    }
+    pic.entry = view
+        .get("entry")
+        .and_then(|e| serde_json::from_value(e.clone()).ok())
+        .unwrap_or_default();
 }
 
 /// The picture of a view as PNG, with its size ([`picture`]).

@@ -51,6 +51,9 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
         "sides": state.sides(),
         // Terrain and cover still standing, for the reports' board picture.
         "board": state.scenario.board,
+        // The scenario's objectives and entry zones, for the board picture (issue 16 item 2).
+        "objectives": state.scenario.objectives,
+        "entry": state.scenario.sides.iter().map(|s| json!({"side": s.id, "squares": s.entry})).collect::<Vec<_>>(),
         "round": state.round,
         "rounds": state.scenario.rounds,
         "initiative": state.initiative,
@@ -134,18 +137,34 @@ pub fn board_text(state: &State) -> String {
                     CoverKind::AmmoCrate => " c ".into(),
                     CoverKind::TankTrap => " x ".into(),
                 }
+            } else if let Some(m) = super::board_marks::cell_mark(state, sq) {
+                format!(" {m} ")
             } else {
                 format!(" {} ", b.terrain(sq).symbol())
+            };
+            // A wall on the square's left side (issue 16 item 2).
+            let cell = if super::board_marks::wall_left(state, sq) {
+                format!("|{}", cell.get(1..).unwrap_or_default())
+            } else {
+                cell
             };
             s.push_str(&cell);
         }
         s.push('\n');
+        if let Some(line) = super::board_marks::wall_line(state, r) {
+            s.push_str(&line);
+            s.push('\n');
+        }
     }
     // At most 72 characters a line: mail clients wrap longer ones (issue 16 item 1).
     s.push_str("\nTerrain: . open  # impassable  ~ deep water  + rubble  * smoke\n");
     s.push_str("         T trees  c ammo crate  x tank trap\n");
     s.push_str("Markers: upper case = first side, lower case = other side;\n");
     s.push_str("         + hero joined, * units sharing a square\n");
+    for line in super::board_marks::legend(state) {
+        s.push_str(&line);
+        s.push('\n');
+    }
     s.push_str("Units:\n");
     for (id, m) in &marks {
         let Some(u) = state.unit(id) else { continue };

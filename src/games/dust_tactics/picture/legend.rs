@@ -1,16 +1,21 @@
 //! The legend under the board, and the text escaping every label goes through.
 
-use super::svg::{cover_icon, star, terrain_fill, terrain_symbol, wreck, Layout};
-use super::svg::{LEGEND_ITEM_W, LEGEND_PAD, LEGEND_ROW_H};
+use super::labels::counter_labels;
+use super::marks::{entry_swatch, objective_icon, wall_swatch};
+use super::svg::{cover_icon, star, terrain_fill, terrain_symbol, unit_shape, wreck, Layout};
+use super::svg::{LEGEND_CHAR_W, LEGEND_PAD, LEGEND_TEXT_X};
 use super::{side_colours, Picture, SideColours, FONT_EXTRA};
-use crate::dust_tactics::model::{CoverKind, SideId, Terrain, UnitType};
+use crate::dust_tactics::model::{CoverKind, Terrain, UnitType};
 use std::fmt::Write as _;
 
 /// One entry of the legend.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum LegendItem {
     Side(usize),
-    Vehicle,
+    /// A unit type's counter shape.
+    Shape(UnitType),
+    /// "abbreviation = id" for a counter whose id is too long to write on it.
+    Abbreviation(String, String),
     JoinedHero,
     Activated,
     Movement,
@@ -19,13 +24,20 @@ pub(super) enum LegendItem {
     Destroyed,
     Terrain(Terrain),
     Cover(CoverKind),
+    /// A side's entry zone, by the side's index.
+    Entry(usize),
+    Wall,
+    Objective,
 }
 
 /// Only what the picture shows, in a fixed order.
 pub(super) fn legend_items(pic: &Picture) -> Vec<LegendItem> {
-    let mut items: Vec<LegendItem> = (0..pic.side_order().len()).map(LegendItem::Side).collect();
-    if pic.units.iter().any(|u| u.unit_type == UnitType::Vehicle) {
-        items.push(LegendItem::Vehicle);
+    let sides = pic.side_order();
+    let mut items: Vec<LegendItem> = (0..sides.len()).map(LegendItem::Side).collect();
+    for t in [UnitType::Squad, UnitType::Hero, UnitType::Vehicle] {
+        if pic.units.iter().any(|u| u.unit_type == t) {
+            items.push(LegendItem::Shape(t));
+        }
     }
     if pic.units.iter().any(|u| u.joined_hero) {
         items.push(LegendItem::JoinedHero);
@@ -63,65 +75,121 @@ pub(super) fn legend_items(pic: &Picture) -> Vec<LegendItem> {
             items.push(LegendItem::Cover(kind));
         }
     }
+    for (index, side) in sides.iter().enumerate() {
+        if pic
+            .entry
+            .iter()
+            .any(|z| z.side == *side && !z.squares.is_empty())
+        {
+            items.push(LegendItem::Entry(index));
+        }
+    }
+    if pic.board.walls().next().is_some() {
+        items.push(LegendItem::Wall);
+    }
+    if !pic.objectives.is_empty() {
+        items.push(LegendItem::Objective);
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for (u, (short, abbreviated)) in pic.units.iter().zip(counter_labels(pic)) {
+        if abbreviated && !seen.contains(&u.label.as_str()) {
+            seen.push(&u.label);
+            items.push(LegendItem::Abbreviation(short, u.label.clone()));
+        }
+    }
     items
 }
 
-pub(super) fn legend(
-    out: &mut String,
-    pic: &Picture,
-    layout: &Layout,
-    sides: &[SideId],
-    text: &dyn Fn(&str) -> String,
-) {
-    out.push_str(r##"<g id="legend" font-size="11" fill="#2a2a2a">"##);
-    out.push('\n');
-    for (i, item) in layout.items.iter().enumerate() {
-        let i = i as u32;
-        let x = LEGEND_PAD + (i % layout.legend_cols) * LEGEND_ITEM_W;
-        let y = layout.legend_y + (i / layout.legend_cols) * LEGEND_ROW_H;
-        // Icon in a 16×16 box at (x, y+1); text after it.
-        let (cx, cy) = (x + 8, y + 9);
-        let label: String = match item {
+/// The text of each legend item, whole: the layout gives a long one more room instead of
+/// cutting it (issue 16 item 5). Only a side name wider than the whole picture is shortened.
+pub(super) fn legend_labels(pic: &Picture, items: &[LegendItem]) -> Vec<String> {
+    let sides = pic.side_order();
+    let width = 2 * super::MARGIN_PX + pic.board.width() as u32 * super::SQUARE_PX;
+    let room = ((width.saturating_sub(2 * LEGEND_PAD + LEGEND_TEXT_X)) / LEGEND_CHAR_W).max(8);
+    let room = room as usize;
+    let side_name = |index: usize| -> String {
+        let name = sides.get(index).map(String::as_str).unwrap_or("?");
+        if name.chars().count() > room {
+            name.chars().take(room - 1).chain(['…']).collect()
+        } else {
+            name.to_string()
+        }
+    };
+    items
+        .iter()
+        .map(|item| match item {
             LegendItem::Side(index) => {
-                let SideColours { fill, rim } = side_colours(*index);
-                let _ = write!(
-                    out,
-                    r##"<circle cx="{cx}" cy="{cy}" r="7" fill="{fill}" stroke="{rim}" stroke-width="2"/>"##
-                );
-                let name = sides.get(*index).map(String::as_str).unwrap_or("?");
-                let ours = pic.ours.as_deref() == Some(name);
-                // About 14 characters fit before the next legend column.
-                let room = if ours { 8 } else { 14 };
-                let name: String = if name.chars().count() > room {
-                    name.chars().take(room - 1).chain(['…']).collect()
-                } else {
-                    name.to_string()
-                };
+                let ours = pic.ours.as_deref() == sides.get(*index).map(String::as_str);
+                let name = side_name(*index);
                 if ours {
                     format!("{name} (you)")
                 } else {
                     name
                 }
             }
-            LegendItem::Vehicle => {
+            LegendItem::Shape(t) => match t {
+                UnitType::Squad => "squad",
+                UnitType::Hero => "hero",
+                UnitType::Vehicle => "vehicle",
+            }
+            .to_string(),
+            LegendItem::Abbreviation(short, full) => format!("{short} = {full}"),
+            LegendItem::JoinedHero => "hero joined".to_string(),
+            LegendItem::Activated => "activated".to_string(),
+            LegendItem::Movement => "moved".to_string(),
+            LegendItem::Hit => "fire: hit".to_string(),
+            LegendItem::Miss => "fire: missed".to_string(),
+            LegendItem::Destroyed => "destroyed".to_string(),
+            LegendItem::Terrain(t) => match t {
+                Terrain::Open => "open",
+                Terrain::Impassable => "impassable",
+                Terrain::DeepWater => "deep water",
+                Terrain::Rubble => "rubble",
+                Terrain::Smoke => "smoke",
+                Terrain::Trees => "trees",
+            }
+            .to_string(),
+            LegendItem::Cover(kind) => cover_name(*kind).to_string(),
+            LegendItem::Entry(index) => format!("{} entry", side_name(*index)),
+            LegendItem::Wall => "wall".to_string(),
+            LegendItem::Objective => "objective".to_string(),
+        })
+        .collect()
+}
+
+pub(super) fn legend(
+    out: &mut String,
+    pic: &Picture,
+    layout: &Layout,
+    text: &dyn Fn(&str) -> String,
+) {
+    let labels = legend_labels(pic, &layout.items);
+    out.push_str(r##"<g id="legend" font-size="11" fill="#2a2a2a">"##);
+    out.push('\n');
+    for ((item, &(x, y)), label) in layout.items.iter().zip(&layout.slots).zip(&labels) {
+        // Icon in a 16×16 box at (x, y+1); text after it.
+        let (cx, cy) = (x + 8, y + 9);
+        match item {
+            LegendItem::Side(index) => {
+                let SideColours { fill, rim, .. } = side_colours(*index);
                 let _ = write!(
                     out,
-                    r##"<rect x="{}" y="{}" width="14" height="14" rx="3" fill="#888" stroke="#444" stroke-width="2"/>"##,
-                    cx - 7,
-                    cy - 7
+                    r##"<circle cx="{cx}" cy="{cy}" r="7" fill="{fill}" stroke="{rim}" stroke-width="2"/>"##
                 );
-                "vehicle".to_string()
             }
-            LegendItem::JoinedHero => {
-                star(out, cx, cy, 7);
-                "hero joined".to_string()
+            LegendItem::Shape(t) => unit_shape(out, *t, cx, cy, 7, "#888", "#444", 2),
+            LegendItem::Abbreviation(..) => {
+                let _ = write!(
+                    out,
+                    r##"<circle cx="{cx}" cy="{cy}" r="7" fill="#fff" stroke="#444" stroke-width="2"/>"##
+                );
             }
+            LegendItem::JoinedHero => star(out, cx, cy, 7),
             LegendItem::Activated => {
                 let _ = write!(
                     out,
                     r##"<circle cx="{cx}" cy="{cy}" r="7" fill="#888" stroke="#444" stroke-width="2" opacity="0.45"/>"##
                 );
-                "activated".to_string()
             }
             LegendItem::Movement => {
                 let _ = write!(
@@ -130,7 +198,6 @@ pub(super) fn legend(
                     x - 2,
                     x + 14
                 );
-                "moved".to_string()
             }
             LegendItem::Hit | LegendItem::Miss => {
                 let dash = if *item == LegendItem::Miss {
@@ -144,17 +211,8 @@ pub(super) fn legend(
                     x - 2,
                     x + 14
                 );
-                if *item == LegendItem::Hit {
-                    "fire: hit"
-                } else {
-                    "fire: missed"
-                }
-                .to_string()
             }
-            LegendItem::Destroyed => {
-                wreck(out, cx, cy, 7);
-                "destroyed".to_string()
-            }
+            LegendItem::Destroyed => wreck(out, cx, cy, 7),
             LegendItem::Terrain(t) => {
                 let _ = write!(
                     out,
@@ -163,27 +221,18 @@ pub(super) fn legend(
                     terrain_fill(*t)
                 );
                 terrain_symbol(out, cx, cy, *t, 3);
-                match t {
-                    Terrain::Open => "open",
-                    Terrain::Impassable => "impassable",
-                    Terrain::DeepWater => "deep water",
-                    Terrain::Rubble => "rubble",
-                    Terrain::Smoke => "smoke",
-                    Terrain::Trees => "trees",
-                }
-                .to_string()
             }
-            LegendItem::Cover(kind) => {
-                cover_icon(out, x + 1, y + 2, *kind);
-                cover_name(*kind).to_string()
-            }
-        };
+            LegendItem::Cover(kind) => cover_icon(out, x + 1, y + 2, *kind),
+            LegendItem::Entry(index) => entry_swatch(out, x, y + 1, side_colours(*index).fill),
+            LegendItem::Wall => wall_swatch(out, cx, cy),
+            LegendItem::Objective => objective_icon(out, cx, cy, 7),
+        }
         let _ = writeln!(
             out,
             r##"<text x="{}" y="{}">{}</text>"##,
-            x + 22,
+            x + LEGEND_TEXT_X,
             y + 13,
-            text(&label)
+            text(label)
         );
     }
     out.push_str("</g>\n");

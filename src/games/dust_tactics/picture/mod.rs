@@ -1,5 +1,6 @@
-//! The board picture: an SVG drawing of a Dust Tactics board (terrain, cover, unit counters, the
-//! last activation's movement and fire) and the same drawing as a PNG.
+//! The board picture: an SVG drawing of a Dust Tactics board (terrain, cover, walls, objectives,
+//! entry zones, unit counters, the last activation's movement and fire) and the same drawing as a
+//! PNG.
 //!
 //! Pure data in, bytes out: no game logic, no file or network access, no wall clock. The same
 //! [`Picture`] always gives the same SVG text and the same PNG bytes. The SVG holds no scripts and
@@ -13,15 +14,20 @@ use crate::dust_tactics::model::{Board, SideId, Square, UnitType};
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, OnceLock};
 
+mod labels;
 mod legend;
+mod marks;
 mod svg;
 
 use svg::{render_svg, Layout};
 
-/// Pixels per board square.
-pub const SQUARE_PX: u32 = 48;
+/// Pixels per board square (issue 16 item 7: was 48). 60 px gives counters room for a whole
+/// 7-letter id and a shape per unit type, and keeps the 9-column boards of the shipped scenarios
+/// at 596 px, inside the 600 px column mail clients lay out; the PNG of the full-box scenario
+/// stays well under the ~60 KB a mail can carry twice (tests/it/board_picture.rs prints them).
+pub const SQUARE_PX: u32 = 60;
 /// Width of the margin around the board that holds the column letters and row numbers.
-pub const MARGIN_PX: u32 = 26;
+pub const MARGIN_PX: u32 = 28;
 
 /// The font family every text element names; the PNG renderer has only this family.
 const FONT: &str = "DejaVu Sans";
@@ -35,9 +41,9 @@ const FONT_EXTRA: &[char] = &['·', '×', '–', '—', '•', '…'];
 pub struct Picture {
     /// Terrain per square and the cover elements still standing.
     pub board: Board,
-    /// Sides in the order their colours are given: the first gets the blue/olive colours, the
-    /// second the red/grey ones. Sides that only appear on units are added after these, in the
-    /// order of the units.
+    /// Sides in the order their colours are given: the first gets the blue colours, the second
+    /// the orange ones ([`side_colours`]). Sides that only appear on units or entry zones are
+    /// added after these, in that order.
     #[serde(default)]
     pub sides: Vec<SideId>,
     /// The side the picture is drawn for, marked "(you)" in the legend; `None` for spectators.
@@ -55,6 +61,19 @@ pub struct Picture {
     /// Squares where units were destroyed by the last activation: drawn as a wreck cross.
     #[serde(default)]
     pub destroyed: Vec<Square>,
+    /// The scenario's objective squares: drawn as a ringed flag.
+    #[serde(default)]
+    pub objectives: Vec<Square>,
+    /// Each side's entry zone: its squares drawn tinted and edged in the side's colour.
+    #[serde(default)]
+    pub entry: Vec<EntryZone>,
+}
+
+/// The squares where a side's units enter the board (ruling 2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryZone {
+    pub side: SideId,
+    pub squares: Vec<Square>,
 }
 
 /// One unit counter on the board.
@@ -97,13 +116,19 @@ impl Picture {
             path: Vec::new(),
             fire: Vec::new(),
             destroyed: Vec::new(),
+            objectives: Vec::new(),
+            entry: Vec::new(),
         }
     }
 
     /// The sides in colour order: `sides` first, then any other side a unit names.
     pub fn side_order(&self) -> Vec<SideId> {
         let mut order: Vec<SideId> = Vec::new();
-        let named = self.sides.iter().chain(self.units.iter().map(|u| &u.side));
+        let named = self
+            .sides
+            .iter()
+            .chain(self.units.iter().map(|u| &u.side))
+            .chain(self.entry.iter().map(|z| &z.side));
         for side in named {
             if !order.contains(side) {
                 order.push(side.clone());
@@ -135,30 +160,44 @@ pub struct SideColours {
     pub fill: &'static str,
     /// The counter's rim.
     pub rim: &'static str,
+    /// The text written on the counter: white on dark fills, near-black on light ones.
+    pub text: &'static str,
 }
 
-/// The colours of the side at `index` in [`Picture::side_order`]: blue with an olive rim first
-/// (Allies), red with a grey rim second (Axis), then fallbacks for unusual scenarios.
+/// The colours of the side at `index` in [`Picture::side_order`], from the Okabe–Ito palette
+/// (issue 16 item 7: safe for the common colour-vision deficiencies): blue first (Allies),
+/// orange second (Axis), then reddish purple and bluish green for unusual scenarios. Blue and
+/// orange stay far apart, and apart from every terrain colour, under simulated deuteranopia and
+/// protanopia (tests/it/board_picture.rs); the counter's shape tells the unit type.
 pub fn side_colours(index: usize) -> SideColours {
     const COLOURS: [SideColours; 4] = [
         SideColours {
-            fill: "#2456a6",
-            rim: "#6b7a2c",
+            fill: "#0072b2",
+            rim: "#003a5c",
+            text: "#ffffff",
         },
         SideColours {
-            fill: "#c0282d",
-            rim: "#4d4d4d",
+            fill: "#e69f00",
+            rim: "#6b4a00",
+            text: "#1b1b1b",
         },
         SideColours {
-            fill: "#7b3fa0",
-            rim: "#3d2050",
+            fill: "#cc79a7",
+            rim: "#5c2d47",
+            text: "#1b1b1b",
         },
         SideColours {
-            fill: "#d9861c",
-            rim: "#6a3f08",
+            fill: "#009e73",
+            rim: "#00452f",
+            text: "#ffffff",
         },
     ];
     COLOURS[index % COLOURS.len()]
+}
+
+/// The fill of each terrain, for tests and tools that check the palette.
+pub fn terrain_colour(t: crate::dust_tactics::model::Terrain) -> &'static str {
+    svg::terrain_fill(t)
 }
 
 /// Width and height in pixels of the picture of `pic` (SVG user units and PNG pixels alike).

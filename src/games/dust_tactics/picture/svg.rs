@@ -1,6 +1,8 @@
 //! The picture's SVG document: layout, board, counters, movement and fire.
 
-use super::legend::{cover_name, legend, legend_items, text_content, LegendItem};
+use super::labels::{counter_labels, label_size};
+use super::legend::{cover_name, legend, legend_items, legend_labels, text_content, LegendItem};
+use super::marks;
 use super::{side_colours, square_centre, FireLine, Picture, SideColours, UnitMarker, FONT};
 use super::{MARGIN_PX, SQUARE_PX};
 use crate::dust_tactics::model::{CoverKind, Square, Terrain, UnitType};
@@ -15,13 +17,18 @@ pub(super) struct Layout {
     pub(super) height: u32,
     /// Top of the legend.
     pub(super) legend_y: u32,
-    pub(super) legend_cols: u32,
     pub(super) items: Vec<LegendItem>,
+    /// Top-left corner of each legend item; a long one takes several columns.
+    pub(super) slots: Vec<(u32, u32)>,
 }
 
-pub(super) const LEGEND_ITEM_W: u32 = 112;
+pub(super) const LEGEND_ITEM_W: u32 = 130;
 pub(super) const LEGEND_ROW_H: u32 = 22;
 pub(super) const LEGEND_PAD: u32 = 10;
+/// Where an item's text starts, after its 16 px icon.
+pub(super) const LEGEND_TEXT_X: u32 = 22;
+/// A generous width of one character of the legend's 11 px text, to lay items out.
+pub(super) const LEGEND_CHAR_W: u32 = 7;
 
 impl Layout {
     pub(super) fn new(pic: &Picture) -> Layout {
@@ -31,7 +38,30 @@ impl Layout {
         let legend_y = 2 * MARGIN_PX + rows * SQUARE_PX;
         let items = legend_items(pic);
         let legend_cols = ((width - 2 * LEGEND_PAD) / LEGEND_ITEM_W).max(1);
-        let legend_rows = (items.len() as u32).div_ceil(legend_cols);
+        let labels = legend_labels(pic, &items);
+        // Items fill the rows left to right; one whose text is wider than a column takes as
+        // many columns as it needs (so no name is cut short) and starts a new row if they are
+        // not left on this one.
+        let (mut col, mut row) = (0u32, 0u32);
+        let mut slots = Vec::with_capacity(items.len());
+        for label in &labels {
+            let need = LEGEND_TEXT_X + label.chars().count() as u32 * LEGEND_CHAR_W;
+            let span = need.div_ceil(LEGEND_ITEM_W).clamp(1, legend_cols);
+            if col > 0 && col + span > legend_cols {
+                col = 0;
+                row += 1;
+            }
+            slots.push((
+                LEGEND_PAD + col * LEGEND_ITEM_W,
+                legend_y + row * LEGEND_ROW_H,
+            ));
+            col += span;
+            if col >= legend_cols {
+                col = 0;
+                row += 1;
+            }
+        }
+        let legend_rows = row + u32::from(col > 0);
         let height = legend_y + legend_rows * LEGEND_ROW_H + LEGEND_PAD;
         Layout {
             cols,
@@ -39,8 +69,8 @@ impl Layout {
             width,
             height,
             legend_y,
-            legend_cols,
             items,
+            slots,
         }
     }
 }
@@ -69,8 +99,9 @@ pub(super) fn svg_open(out: &mut String, layout: &Layout) {
     out.push_str(DEFS);
 }
 
-/// What depends on the board's terrain and size alone: background, terrain, grid, coordinates.
-/// Drawn first; the PNG keeps it rendered in the static layer cache (`cache.rs`).
+/// What depends on the board and the scenario alone: background, terrain, entry zones, grid,
+/// walls, objectives, coordinates. Drawn first; the PNG keeps it rendered in the static layer
+/// cache (`cache.rs`, keyed by this text).
 pub(super) fn static_layer(out: &mut String, pic: &Picture, layout: &Layout) {
     background(out, layout);
 
@@ -81,7 +112,10 @@ pub(super) fn static_layer(out: &mut String, pic: &Picture, layout: &Layout) {
     }
     out.push_str("</g>\n");
 
+    marks::entry_zones(out, pic);
     grid(out, layout);
+    marks::walls(out, pic);
+    marks::objectives(out, pic);
     coordinates(out, layout);
 }
 
@@ -135,11 +169,12 @@ pub(super) fn dynamic_layer(
     items.push(start..out.len());
 
     out.push_str("<g id=\"units\">\n");
-    for unit in &pic.units {
+    let labels = counter_labels(pic);
+    for (unit, (label, _)) in pic.units.iter().zip(&labels) {
         let index = sides.iter().position(|s| *s == unit.side).unwrap_or(0);
         let (cx, cy) = square_centre(unit.square);
         let start = out.len();
-        counter(out, unit, cx, cy, side_colours(index), &text);
+        counter(out, unit, label, (cx, cy), side_colours(index), &text);
         items.push(start..out.len());
     }
     out.push_str("</g>\n");
@@ -148,16 +183,17 @@ pub(super) fn dynamic_layer(
     for sq in &pic.destroyed {
         let (cx, cy) = square_centre(*sq);
         let start = out.len();
-        wreck(out, cx, cy, 13);
+        wreck(out, cx, cy, 16);
         items.push(start..out.len());
     }
     out.push_str("</g>\n");
 
     // Fire goes over the counters so a line is never hidden under a unit it passes.
     out.push_str("<g id=\"fire\">\n");
-    for line in &pic.fire {
+    for (i, line) in pic.fire.iter().enumerate() {
         let start = out.len();
-        fire_line(out, line);
+        let (nth, of) = parallel_rank(&pic.fire, i);
+        fire_line(out, line, nth, of);
         items.push(start..out.len());
     }
     out.push_str("</g>\n");
@@ -166,9 +202,8 @@ pub(super) fn dynamic_layer(
 /// The legend, below the board's bottom margin: it names "(you)" and only what the picture shows,
 /// so it changes with the recipient and the step, but it is drawn on the bare background only.
 pub(super) fn legend_layer(out: &mut String, pic: &Picture, layout: &Layout, font_safe: bool) {
-    let sides = pic.side_order();
     let text = |s: &str| text_content(s, font_safe);
-    legend(out, pic, layout, &sides, &text);
+    legend(out, pic, layout, &text);
 }
 
 /// A destroyed unit's square: a dark red cross on a pale disc.
@@ -205,7 +240,8 @@ pub(super) fn terrain_fill(t: Terrain) -> &'static str {
     match t {
         Terrain::Open => "#ece4cc",
         Terrain::Impassable => "#2e2e2e",
-        Terrain::DeepWater => "#3f86c9",
+        // Okabe–Ito sky blue: lighter than the first side's blue counters.
+        Terrain::DeepWater => "#56b4e9",
         Terrain::Rubble => "#b08a5e",
         Terrain::Smoke => "#bdbdbd",
         Terrain::Trees => "#5e9c48",
@@ -409,7 +445,7 @@ fn movement(out: &mut String, path: &[Square]) {
         return;
     };
     let before = points[points.len() - 2];
-    let tip = pull_back(before, end, 21);
+    let tip = pull_back(before, end, 27);
     let n = points.len();
     let mut d = String::new();
     for (i, (x, y)) in points.iter().enumerate() {
@@ -423,16 +459,44 @@ fn movement(out: &mut String, path: &[Square]) {
     );
 }
 
-/// A line of fire from the attacker's counter edge to the target's.
-fn fire_line(out: &mut String, line: &FireLine) {
+/// Which of the lines of fire between the same two squares (either way) line `i` is, and how
+/// many there are: two weapon lines at one target are two lines side by side, never one
+/// (issue 16 item 5).
+fn parallel_rank(fire: &[FireLine], i: usize) -> (usize, usize) {
+    let key = |f: &FireLine| (f.from.min(f.to), f.from.max(f.to));
+    let k = key(&fire[i]);
+    let nth = fire[..i].iter().filter(|f| key(f) == k).count();
+    let of = fire.iter().filter(|f| key(f) == k).count();
+    (nth, of)
+}
+
+/// Pixels between two lines of fire drawn side by side.
+const FIRE_GAP: i64 = 9;
+
+/// A line of fire from the attacker's counter edge to the target's; the `nth` of `of` lines
+/// between the same squares is shifted sideways so each shows.
+fn fire_line(out: &mut String, line: &FireLine, nth: usize, of: usize) {
     let (fx, fy) = square_centre(line.from);
     let (tx, ty) = square_centre(line.to);
     let (from, to) = ((fx as i64, fy as i64), (tx as i64, ty as i64));
     if from == to {
         return;
     }
-    let a = pull_back(to, from, 18);
-    let b = pull_back(from, to, 19);
+    // Perpendicular shift, in whole pixels, centred on the straight line.
+    let shift = (2 * nth as i64 - (of as i64 - 1)) * FIRE_GAP / 2;
+    let (from, to) = if shift == 0 {
+        (from, to)
+    } else {
+        // The normal of the segment taken in the same direction for both ends of a pair, so
+        // lines fired back the other way are shifted consistently.
+        let (lo, hi) = if from <= to { (from, to) } else { (to, from) };
+        let (dx, dy) = (hi.0 - lo.0, hi.1 - lo.1);
+        let len = (dx * dx + dy * dy).unsigned_abs().isqrt().max(1) as i64;
+        let (nx, ny) = (-dy * shift / len, dx * shift / len);
+        ((from.0 + nx, from.1 + ny), (to.0 + nx, to.1 + ny))
+    };
+    let a = pull_back(to, from, 24);
+    let b = pull_back(from, to, 25);
     let dash = if line.hit {
         ""
     } else {
@@ -465,82 +529,112 @@ fn pull_back(from: (i64, i64), to: (i64, i64), by: i64) -> (i64, i64) {
     (to.0 - dx * by / len, to.1 - dy * by / len)
 }
 
-/// A unit counter: circle for squads and heroes, rounded square for vehicles, with its id and
-/// "left/max" written on it.
+/// Radius of a counter: 48 px across on a 60 px square.
+const COUNTER_R: u32 = 24;
+
+/// A unit counter whose shape tells the unit type (issue 16 item 7): a disc for a squad, a
+/// pointed hexagon for a hero, a rounded square for a vehicle; `label` (the id, or its
+/// abbreviation from the legend) and "left/max" written on it.
 fn counter(
     out: &mut String,
     unit: &UnitMarker,
-    cx: u32,
-    cy: u32,
+    label: &str,
+    (cx, cy): (u32, u32),
     colours: SideColours,
     text: &dyn Fn(&str) -> String,
 ) {
-    let SideColours { fill, rim } = colours;
+    let SideColours {
+        fill,
+        rim,
+        text: ink,
+    } = colours;
     let dim = if unit.activated {
         r#" opacity="0.45""#
     } else {
         ""
     };
+    let kind = match unit.unit_type {
+        UnitType::Squad => "squad",
+        UnitType::Hero => "hero",
+        UnitType::Vehicle => "vehicle",
+    };
     let _ = write!(
         out,
-        r##"<g class="unit"{dim}><title>{}</title>"##,
+        r##"<g class="unit {kind}"{dim}><title>{}</title>"##,
         text(&format!(
             "{} ({}) {}/{}",
             unit.label, unit.side, unit.left, unit.max
         ))
     );
-    match unit.unit_type {
-        UnitType::Vehicle => {
-            let _ = write!(
-                out,
-                r##"<rect x="{}" y="{}" width="38" height="38" rx="8" fill="{fill}" stroke="{rim}" stroke-width="3"/>"##,
-                cx - 19,
-                cy - 19
-            );
-        }
-        UnitType::Squad | UnitType::Hero => {
-            let _ = write!(
-                out,
-                r##"<circle cx="{cx}" cy="{cy}" r="19" fill="{fill}" stroke="{rim}" stroke-width="3"/>"##
-            );
-        }
-    }
-    let (label, size) = fit_label(&unit.label);
+    unit_shape(out, unit.unit_type, cx, cy, COUNTER_R, fill, rim, 3);
+    let size = label_size(label.chars().count());
     let _ = write!(
         out,
-        r##"<text x="{cx}" y="{}" font-size="{size}" font-weight="bold" fill="#fff" text-anchor="middle">{}</text>"##,
+        r##"<text x="{cx}" y="{}" font-size="{size}" font-weight="bold" fill="{ink}" text-anchor="middle">{}</text>"##,
         cy - 1,
-        text(&label)
+        text(label)
     );
     let _ = write!(
         out,
-        r##"<text x="{cx}" y="{}" font-size="10" fill="#fff" text-anchor="middle">{}/{}</text>"##,
-        cy + 11,
+        r##"<text x="{cx}" y="{}" font-size="11" fill="{ink}" text-anchor="middle">{}/{}</text>"##,
+        cy + 13,
         unit.left,
         unit.max
     );
     if unit.joined_hero {
-        star(out, cx + 15, cy - 15, 7);
+        star(out, cx + 19, cy - 19, 8);
     }
     out.push_str("</g>\n");
 }
 
-/// The label as it fits on a counter and its font size; long ids are cut with "…" (the full id
-/// is in the counter's `<title>`).
-fn fit_label(label: &str) -> (String, u32) {
-    let n = label.chars().count();
-    // Sizes measured so the text stays inside the 38 px counter in DejaVu Sans Bold.
-    let size = match n {
-        0..=2 => 12,
-        3 => 11,
-        4 => 10,
-        5 => 9,
-        _ => 8,
-    };
-    if n <= 6 {
-        (label.to_string(), size)
-    } else {
-        (label.chars().take(5).chain(['…']).collect(), size)
+/// The shape of a unit type, of radius `r`, centred at (cx, cy): also the legend's swatches.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn unit_shape(
+    out: &mut String,
+    t: UnitType,
+    cx: u32,
+    cy: u32,
+    r: u32,
+    fill: &str,
+    rim: &str,
+    stroke: u32,
+) {
+    match t {
+        UnitType::Vehicle => {
+            let _ = write!(
+                out,
+                r##"<rect x="{}" y="{}" width="{}" height="{}" rx="{}" fill="{fill}" stroke="{rim}" stroke-width="{stroke}"/>"##,
+                cx - r,
+                cy - r,
+                2 * r,
+                2 * r,
+                r / 3
+            );
+        }
+        UnitType::Hero => {
+            // Pointed top and bottom, flat sides: as wide as a disc where the label goes.
+            let h = r / 2;
+            let _ = write!(
+                out,
+                r##"<path d="M{cx},{} L{},{} L{},{} L{cx},{} L{},{} L{},{} z" fill="{fill}" stroke="{rim}" stroke-width="{stroke}" stroke-linejoin="round"/>"##,
+                cy - r - 1,
+                cx + r,
+                cy - h,
+                cx + r,
+                cy + h + 2,
+                cy + r + 1,
+                cx - r,
+                cy + h + 2,
+                cx - r,
+                cy - h,
+            );
+        }
+        UnitType::Squad => {
+            let _ = write!(
+                out,
+                r##"<circle cx="{cx}" cy="{cy}" r="{r}" fill="{fill}" stroke="{rim}" stroke-width="{stroke}"/>"##
+            );
+        }
     }
 }
 

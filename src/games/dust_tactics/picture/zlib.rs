@@ -2,7 +2,8 @@
 //! pictures that repeat most of the previous one.
 //!
 //! DEFLATE with the fixed Huffman code whose matches are only "the pixel before" (distance 3),
-//! "the same bytes one row up" (distance `stride`) and the two diagonals next to it. A board is
+//! "the same bytes one row up" (distance `stride`), the two diagonals next to it and "the same
+//! bytes one board square to the left". A board is
 //! mostly runs of one colour and rows equal to the row above, which these find in a few u64
 //! comparisons per 258 bytes; everything else (anti-aliased edges, text) goes out as literals.
 //!
@@ -172,8 +173,11 @@ fn adler32_combine(a: u32, b: u32, len_b: usize) -> u32 {
 
 /// Fixed-Huffman symbols for `raw[start..]`; matches may reach back before `start`.
 fn deflate_fixed(raw: &[u8], start: usize, stride: usize, out: &mut Bits) {
-    // The row above first: on a board most rows repeat the one above, whole.
-    let candidates: [usize; 4] = [stride, 3, stride.saturating_sub(3), stride + 3];
+    // The row above first: on a board most rows repeat the one above, whole. Then one square to
+    // the left: the terrain dots, grid and entry zones repeat square by square along a row
+    // (issue 16 item 7: it keeps the larger picture small).
+    let square = 3 * super::SQUARE_PX as usize;
+    let candidates: [usize; 5] = [stride, 3, stride.saturating_sub(3), stride + 3, square];
     let n = raw.len();
     let mut i = start;
     // The first three bytes at `j` (a match is at least three long).

@@ -1,0 +1,119 @@
+//! The scenario on the text board (issue 16 item 2): `@` on an objective, `=` on the first
+//! side's entry zone and `:` on the other sides' (on open squares nothing stands on), `|`
+//! between two squares side by side with a wall between them and `---` under a square walled
+//! below, and the legend lines that name them and list the objectives.
+
+use super::model::{Square, Terrain};
+use super::scenario::Objective;
+use super::state::State;
+
+/// The most characters of a line the referee sends (issue 16 item 1).
+const LINE: usize = 72;
+
+/// The scenario's mark of an empty square, if any: objectives first, then entry zones (only on
+/// open squares, so the terrain stays readable).
+pub fn cell_mark(state: &State, sq: Square) -> Option<char> {
+    let sc = &state.scenario;
+    if sc.objectives.iter().any(|o| objective_square(o) == sq) {
+        return Some('@');
+    }
+    if state.scenario.board.terrain(sq) != Terrain::Open {
+        return None;
+    }
+    let side = sc.sides.iter().position(|s| s.entry.contains(&sq))?;
+    Some(if side == 0 { '=' } else { ':' })
+}
+
+/// True when a wall runs between `sq` and the square on its left.
+pub fn wall_left(state: &State, sq: Square) -> bool {
+    let b = &state.scenario.board;
+    b.square(sq.col() as i32 - 1, sq.row() as i32)
+        .is_some_and(|left| b.wall_between(left, sq))
+}
+
+/// The line drawn under row `row` (0-based) when walls run under some of its squares: `---`
+/// under each walled square, in the board's columns.
+pub fn wall_line(state: &State, row: u8) -> Option<String> {
+    let b = &state.scenario.board;
+    let mut line = String::from("    ");
+    let mut any = false;
+    for c in 0..b.width() {
+        let walled = match (
+            b.square(c as i32, row as i32),
+            b.square(c as i32, row as i32 + 1),
+        ) {
+            (Some(a), Some(below)) => b.wall_between(a, below),
+            _ => false,
+        };
+        any |= walled;
+        line.push_str(if walled { "---" } else { "   " });
+    }
+    any.then(|| line.trim_end().to_string())
+}
+
+/// The legend lines of what the board shows of the scenario, at most 72 characters each.
+pub fn legend(state: &State) -> Vec<String> {
+    let sc = &state.scenario;
+    let mut parts: Vec<String> = Vec::new();
+    if !sc.objectives.is_empty() {
+        parts.push("@ objective".into());
+    }
+    if sc.board.walls().next().is_some() {
+        parts.push("| --- wall".into());
+    }
+    for (i, side) in sc.sides.iter().enumerate() {
+        if !side.entry.is_empty() {
+            let mark = if i == 0 { '=' } else { ':' };
+            parts.push(format!("{mark} {} entry zone", side.id));
+        }
+    }
+    let mut out = wrap("Scenario:", &parts, "  ");
+    let objectives: Vec<String> = sc
+        .objectives
+        .iter()
+        .map(|o| match o {
+            Objective::Hold { side, at } => format!("{at} ({side} win by holding it)"),
+            Objective::Points { at, points } => format!("{at} ({points} points to its holder)"),
+        })
+        .collect();
+    if !objectives.is_empty() {
+        let mut items = objectives;
+        let last = items.len() - 1;
+        for item in &mut items[..last] {
+            item.push(',');
+        }
+        out.extend(wrap("Objectives:", &items, " "));
+    }
+    out
+}
+
+fn objective_square(o: &Objective) -> Square {
+    match o {
+        Objective::Hold { at, .. } | Objective::Points { at, .. } => *at,
+    }
+}
+
+/// `head` then the parts separated by `sep`, continued on lines indented under the first part.
+fn wrap(head: &str, parts: &[String], sep: &str) -> Vec<String> {
+    if parts.is_empty() {
+        return Vec::new();
+    }
+    let indent = " ".repeat(head.chars().count() + 1);
+    let mut out = Vec::new();
+    let mut line = format!("{head} ");
+    let mut fresh = true;
+    for p in parts {
+        if !fresh && line.chars().count() + sep.len() + p.chars().count() > LINE {
+            out.push(line.trim_end().to_string());
+            line = indent.clone();
+            fresh = true;
+        }
+        if !fresh {
+            line.push_str(sep);
+        }
+        line.push_str(p);
+        fresh = false;
+    }
+    out.push(line.trim_end().to_string());
+    out
+}
