@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 const NEW_EXAMPLES: &str = "Example:\n  dustmail campaign new --id club --rules league.toml \\\n    --player ann=ann@example.org:ed25519:AbC… --player bob=bob@example.org:ed25519:DeF…";
 const SHOW_EXAMPLES: &str =
     "Example:\n  dustmail campaign show club\n  dustmail campaign show club --format html > club.html";
-const AUDIT_EXAMPLES: &str =
-    "Example:\n  dustmail campaign audit ./dustmail-home/campaigns/club";
+const AUDIT_EXAMPLES: &str = "Example:\n  dustmail campaign audit ./dustmail-home/campaigns/club";
 
 #[derive(Debug, Subcommand)]
 pub enum CampaignCommand {
@@ -80,7 +79,15 @@ pub(super) fn dispatch(
             players,
             seed,
             now,
-        } => new(games, &home_of(home), &id, &rules, &players, seed.as_deref(), now.as_deref()),
+        } => new(
+            games,
+            &home_of(home),
+            &id,
+            &rules,
+            &players,
+            seed.as_deref(),
+            now.as_deref(),
+        ),
         CampaignCommand::Show { home, id, format } => show(&home_of(home), &id, format),
         CampaignCommand::Audit { dir } => audit(games, &dir),
     }
@@ -96,8 +103,12 @@ fn new(
     now: Option<&str>,
 ) -> Result<(), Failure> {
     let env = open_home(home)?;
-    let text = std::fs::read_to_string(rules)
-        .map_err(|e| usage(format!("--rules {}: cannot read the file ({e})", rules.display())))?;
+    let text = std::fs::read_to_string(rules).map_err(|e| {
+        usage(format!(
+            "--rules {}: cannot read the file ({e})",
+            rules.display()
+        ))
+    })?;
     let mut ps = Vec::new();
     for arg in players {
         let p = referee::parse_player(arg)
@@ -126,7 +137,11 @@ fn new(
         },
     )?;
     let state = campaign::load(&campaign::campaign_dir(&c, &id))?;
-    let open: Vec<&str> = state.games.iter().map(|g| g.opened.game_id.as_str()).collect();
+    let open: Vec<&str> = state
+        .games
+        .iter()
+        .map(|g| g.opened.game_id.as_str())
+        .collect();
     outln!(
         "created campaign {id}; games opened: {}; welcome mails queued in {}",
         open.join(", "),

@@ -8,8 +8,7 @@ use crate::ledger::{self, sha256_hex, CampaignRef, Event as GameEvent, Player};
 use crate::outbox::Mail;
 use crate::pbem::campaign::state::{Campaign, Planned};
 use crate::pbem::campaign::{
-    self as core, CampaignPlayer, Created, Event, Finished, GameEnded, GameOpened, Kind, Log,
-    Rules,
+    self as core, CampaignPlayer, Created, Event, Finished, GameEnded, GameOpened, Kind, Log, Rules,
 };
 use crate::pbem::{error::*, store::*};
 use crate::pipeline::{create::create_game_in, mails::queue, Ctx, NewGame, RunSummary};
@@ -154,7 +153,9 @@ pub(crate) fn after_steps(ctx: &Ctx, games: &BTreeMap<String, Loaded>, sum: &mut
 }
 
 /// The game's `finished` line: its seq, hash and result.
-fn finished_line(path: &Path) -> Result<Option<(u64, String, crate::game::GameResult)>, RefereeError> {
+fn finished_line(
+    path: &Path,
+) -> Result<Option<(u64, String, crate::game::GameResult)>, RefereeError> {
     // The campaign's line about this end is fsync'ed at once: the game's lines (deferred in a
     // batch) must be durable before it.
     std::fs::File::open(path)
@@ -202,8 +203,8 @@ fn advance(ctx: &Ctx, id: &str, games: &BTreeMap<String, Loaded>) -> Result<(), 
         if let Some((seq, head, result)) = finished_line(&path)? {
             let e = GameEnded {
                 game_id: gid.clone(),
-                seq,
-                head,
+                final_seq: seq,
+                final_head: head,
                 result,
                 at: ctx.now.to_rfc3339(),
             };
@@ -268,9 +269,17 @@ fn open_game(
         let mut players = Vec::new();
         for side in &plan.setup.sides {
             let name = p.sides.get(side).cloned().unwrap_or_default();
-            let cp = c.created.players.iter().find(|q| q.name == name).ok_or_else(|| {
-                RefereeError::Usage(format!("side {side} of scenario {} has no player", p.scenario))
-            })?;
+            let cp = c
+                .created
+                .players
+                .iter()
+                .find(|q| q.name == name)
+                .ok_or_else(|| {
+                    RefereeError::Usage(format!(
+                        "side {side} of scenario {} has no player",
+                        p.scenario
+                    ))
+                })?;
             players.push(Player {
                 side: side.clone(),
                 address: cp.address.clone(),
@@ -329,6 +338,8 @@ pub fn render(view: &Value, html: bool) -> Result<String, RefereeError> {
     env.add_template(name, src)
         .and_then(|_| env.get_template(name))
         .and_then(|t| t.render(minijinja::Value::from(minijinja::value::Serde(view))))
+        // minijinja drops a template's final newline; a printed report ends its last line.
+        .map(|t| if t.ends_with('\n') { t } else { t + "\n" })
         .map_err(|e| RefereeError::Io(format!("template {name}: {e}")))
 }
 
@@ -349,7 +360,10 @@ fn report_mails(ctx: &Ctx, c: &Campaign, e: &GameEnded) -> Result<(), RefereeErr
         let mail = Mail {
             from: ctx.config.referee.clone(),
             to: vec![p.address.clone()],
-            subject: format!("[dustmail campaign {cid}] game {} ended: standings", e.game_id),
+            subject: format!(
+                "[dustmail campaign {cid}] game {} ended: standings",
+                e.game_id
+            ),
             in_reply_to: None,
             references: Vec::new(),
             text: text.clone(),
@@ -360,7 +374,11 @@ fn report_mails(ctx: &Ctx, c: &Campaign, e: &GameEnded) -> Result<(), RefereeErr
                 format!("{cid} {} {}", c.seq, c.head),
             )],
         };
-        queue(ctx, &format!("{cid}-campaign-{}-{}", e.game_id, p.name), &mail)?;
+        queue(
+            ctx,
+            &format!("{cid}-campaign-{}-{}", e.game_id, p.name),
+            &mail,
+        )?;
     }
     Ok(())
 }

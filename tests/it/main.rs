@@ -17,6 +17,7 @@ mod rules;
 mod bad_input;
 mod briefing;
 mod browser;
+mod campaign;
 mod cards;
 mod citations;
 mod cli;

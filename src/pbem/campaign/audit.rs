@@ -98,41 +98,51 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
         if created.setup.scenario_name != rec.opened.scenario {
             return Err(gbad(
                 1,
-                format!("the scenario is not {} as the campaign recorded", rec.opened.scenario),
+                format!(
+                    "the scenario is not {} as the campaign recorded",
+                    rec.opened.scenario
+                ),
             ));
         }
         for p in &created.players {
             let Some(name) = rec.opened.sides.get(&p.side) else {
-                return Err(gbad(1, format!("side {} is not a side the campaign gave", p.side)));
+                return Err(gbad(
+                    1,
+                    format!("side {} is not a side the campaign gave", p.side),
+                ));
             };
             let cp = c.created.players.iter().find(|q| &q.name == name);
             if !cp.is_some_and(|q| q.address == p.address && q.public_key == p.public_key) {
                 return Err(gbad(
                     1,
-                    format!("side {} is not played by the campaign's player {name} (address and key)", p.side),
+                    format!(
+                        "side {} is not played by the campaign's player {name} (address and key)",
+                        p.side
+                    ),
                 ));
             }
         }
         if let Some(end) = &rec.ended {
-            let n = end.seq as usize;
+            let n = end.final_seq as usize;
             let line = lines.get(n.wrapping_sub(1)).filter(|_| n >= 1).ok_or_else(|| {
                 CampaignError::Verify(format!(
                     "{file}: game {gid}'s recorded end is line {n} of {gfile}, which has no such line"
                 ))
             })?;
-            if sha256_hex(line) != end.head {
+            if sha256_hex(line) != end.final_head {
                 return Err(CampaignError::Verify(format!(
                     "{gfile} line {n}: its hash is not the final head the campaign recorded for game {gid}"
                 )));
             }
             let e: ledger::Entry = serde_json::from_slice(line)
-                .map_err(|e| gbad(end.seq, format!("not a ledger line ({e})")))?;
+                .map_err(|e| gbad(end.final_seq, format!("not a ledger line ({e})")))?;
             match e.event {
                 Event::Finished(f) if f.result == end.result => {}
                 _ => {
                     return Err(gbad(
-                        end.seq,
-                        "not the game's `finished` line with the result the campaign recorded".into(),
+                        end.final_seq,
+                        "not the game's `finished` line with the result the campaign recorded"
+                            .into(),
                     ))
                 }
             }

@@ -10,7 +10,9 @@ pub mod audit;
 pub mod state;
 
 use crate::game::GameResult;
-use crate::ledger::{line_sig_text, sha256_hex, split_referee_sig, LineSigner, SIG_MEMBER, ZERO_HASH};
+use crate::ledger::{
+    line_sig_text, sha256_hex, split_referee_sig, LineSigner, SIG_MEMBER, ZERO_HASH,
+};
 use ed25519_dalek::SigningKey;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -167,9 +169,10 @@ pub struct GameOpened {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameEnded {
     pub game_id: String,
-    /// The game ledger's `finished` line: its seq and hex hash.
-    pub seq: u64,
-    pub head: String,
+    /// The game ledger's `finished` line: its seq and hex hash (not `seq`/`head`: those
+    /// are the campaign line's own).
+    pub final_seq: u64,
+    pub final_head: String,
     pub result: GameResult,
     pub at: String,
 }
@@ -238,7 +241,11 @@ pub fn game_id(campaign: &str, number: u32) -> String {
 
 /// The commitment to the campaign secret S.
 pub fn commitment(secret: &[u8; 32]) -> String {
-    hex::encode(Sha256::new_with_prefix(b"dustmail/campaign/v1").chain_update(secret).finalize())
+    hex::encode(
+        Sha256::new_with_prefix(b"dustmail/campaign/v1")
+            .chain_update(secret)
+            .finalize(),
+    )
 }
 
 /// The seed of a game the campaign opens: only the referee, who holds S, knows it before the

@@ -178,7 +178,10 @@ impl Campaign {
                 }
                 Event::Finished(f) => {
                     if !c.all_ended() {
-                        return Err(bad(e.seq, "`finished` while games are still due or open".into()));
+                        return Err(bad(
+                            e.seq,
+                            "`finished` while games are still due or open".into(),
+                        ));
                     }
                     let s = c.standings();
                     if f.standings != s {
@@ -315,7 +318,7 @@ impl Campaign {
                         .and_then(|w| g.opened.sides.get(w))),
                     "reason": g.ended.as_ref().map(|e| e.result.reason.clone()),
                     "points": g.ended.as_ref().map(|e| e.result.points.clone()),
-                    "head": g.ended.as_ref().map(|e| format!("{} {}", e.seq, e.head)),
+                    "head": g.ended.as_ref().map(|e| format!("{} {}", e.final_seq, e.final_head)),
                 })
             })
             .collect();
