@@ -270,6 +270,65 @@ fn a_scenario_chain_opens_the_next_game_when_the_last_ends_and_carries_points() 
     assert_eq!(sent_with(&home, "[dustmail campaign ch]").len(), 3 * 2);
 
     audit_and_tamper(&home, "ch", "ch-2", d.path());
+
+    // The referee (who holds the key) rewrites the carried points of the third game and signs
+    // the whole ledger again: every line verifies, but the value does not follow from the
+    // recorded results, and the audit names that line.
+    let copy = d.path().join("forged-carry");
+    dt::copy_tree(&home.root, &copy);
+    let log = copy.join("campaigns/ch/log.jsonl");
+    let mut lines: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let third = c.games[2].line as usize;
+    assert_eq!(lines[third - 1]["game_id"], "ch-3");
+    lines[third - 1]["carried"]["ann"] = Value::from(so_far_before_third(&c) + 5);
+    std::fs::write(&log, resign(lines, &home)).unwrap();
+    let o = audit(&copy.join("campaigns/ch"));
+    assert_eq!(o.status.code(), Some(1), "{}", dt::text(&o));
+    let want = format!("campaigns/ch/log.jsonl line {third}: the carried-over points");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(&want),
+        "{want}\n{}",
+        dt::text(&o)
+    );
+}
+
+/// Ann's points from the first two games of the chain, as recorded.
+fn so_far_before_third(c: &Campaign) -> u32 {
+    c.games[..2]
+        .iter()
+        .map(|g| {
+            let end = g.ended.as_ref().unwrap();
+            g.opened
+                .sides
+                .iter()
+                .filter(|(_, p)| *p == "ann")
+                .map(|(side, _)| end.result.points.get(side).copied().unwrap_or(0))
+                .sum::<u32>()
+        })
+        .sum()
+}
+
+/// Lines re-chained and re-signed with the home's referee key (as a dishonest referee could).
+fn resign(lines: Vec<Value>, home: &Home) -> String {
+    let key = dustmail::crypto::read_secret_key(&home.key_path()).unwrap();
+    let mut prev = dustmail::ledger::ZERO_HASH.to_string();
+    let mut out = String::new();
+    for mut v in lines {
+        v["prev"] = Value::from(prev.clone());
+        v.as_object_mut().unwrap().remove("referee_sig");
+        let mut line = v.to_string();
+        let sig = dustmail::crypto::sign_text(&key, &dustmail::ledger::line_sig_text(&line));
+        line.pop();
+        line.push_str(&format!(",\"referee_sig\":\"{sig}\"}}"));
+        prev = dustmail::ledger::sha256_hex(line.as_bytes());
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
 }
 
 /// issue 15 item 1: a bad rules file gets a clear answer and changes nothing.
