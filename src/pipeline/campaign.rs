@@ -106,9 +106,13 @@ pub fn create_campaign(ctx: &Ctx, new: NewCampaign) -> Result<String, RefereeErr
         )));
     }
     std::fs::create_dir_all(&dir).map_err(io_err(&dir.display().to_string()))?;
-    if !dir.join(SECRET_FILE).exists() {
-        write_secret(&dir, &new.seed)?;
+    // A secret left by an attempt that died before its ledger was written made no game: this
+    // campaign's own replaces it.
+    let secret = dir.join(SECRET_FILE);
+    if secret.exists() {
+        std::fs::remove_file(&secret).map_err(io_err(&secret.display().to_string()))?;
     }
+    write_secret(&dir, &new.seed)?;
     let created = Created {
         engine_version: ENGINE_VERSION.into(),
         campaign_id: new.id.clone(),
