@@ -364,3 +364,44 @@ fn a_bad_campaign_rules_file_is_refused_and_creates_nothing() {
     );
     assert!(dt::names(&home.games()).is_empty());
 }
+
+/// issue 15 item 1: a run that died after creating a campaign's game but before its
+/// `game_opened` line: the next run finds the game, checks that it names this campaign at this
+/// head, and records it, so the campaign ledger ends as if nothing had happened.
+#[test]
+fn a_game_opened_but_not_recorded_is_recorded_by_the_next_run() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let ps = players(&["ann", "bob"]);
+    let o = new_campaign(
+        &home,
+        "cr",
+        "kind = \"chain\"\nscenarios = [\"skirmish\"]\n",
+        &ps,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let log = home.root.join("campaigns/cr/log.jsonl");
+    let whole = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(whole.lines().count(), 2);
+    let first = format!("{}\n", whole.lines().next().unwrap());
+    std::fs::write(&log, &first).unwrap();
+
+    let o = dt::dustmail(&home.root, &["run", "--once", "--now", dt::NOW]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let again = std::fs::read_to_string(&log).unwrap();
+    let (a, b): (Value, Value) = (
+        serde_json::from_str(whole.lines().nth(1).unwrap()).unwrap(),
+        serde_json::from_str(again.lines().nth(1).unwrap()).unwrap(),
+    );
+    // The same line but for its time (`at`, the run's clock) and so its signature.
+    let strip = |mut v: Value| {
+        let m = v.as_object_mut().unwrap();
+        m.remove("at");
+        m.remove("referee_sig");
+        v
+    };
+    assert_eq!(strip(a), strip(b));
+    assert_eq!(dt::names(&home.games()), vec!["cr-1".to_string()]);
+    let o = audit(&home.root.join("campaigns/cr"));
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+}
