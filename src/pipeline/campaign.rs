@@ -304,7 +304,7 @@ fn open_game(
             Some(cref),
         )?;
     }
-    let (_, first) = first_line(&path)?;
+    let first = first_line(&path)?;
     log.append(Event::GameOpened(GameOpened {
         game_id: gid,
         number: p.number,
@@ -317,10 +317,11 @@ fn open_game(
     Ok(())
 }
 
-fn first_line(path: &Path) -> Result<(u64, Vec<u8>), RefereeError> {
+/// The bytes of a game ledger's `created` line.
+fn first_line(path: &Path) -> Result<Vec<u8>, RefereeError> {
     let data = std::fs::read(path).map_err(io_err(&path.display().to_string()))?;
     let line = data.split(|&b| b == b'\n').next().unwrap_or_default();
-    Ok((1, line.to_vec()))
+    Ok(line.to_vec())
 }
 
 const TEXT: &str = include_str!("../../templates/campaign.txt");
