@@ -26,6 +26,7 @@ macro_rules! out {
     }};
 }
 
+mod campaign;
 mod eco;
 mod games;
 mod output;
@@ -244,6 +245,11 @@ pub enum Command {
         /// Ruleset id (default: the game's first).
         #[arg(long)]
         ruleset: Option<String>,
+    },
+    /// Campaigns: many games as one story (`campaign new`, `show`, `audit`; docs/campaigns.md).
+    Campaign {
+        #[command(subcommand)]
+        command: campaign::CampaignCommand,
     },
     /// Print a shell completion script (install it where your shell looks: see the README).
     #[command(after_help = eco::COMPLETIONS_EXAMPLES)]
@@ -498,6 +504,7 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
             game,
             ruleset,
         } => games::demo(games, &home_of(home), &game, ruleset.as_deref()),
+        Command::Campaign { command } => campaign::dispatch(games, home_of, command),
         Command::Completions { shell } => eco::completions(games, shell),
         Command::Manpage { dir } => eco::manpage(games, dir.as_deref()),
     }

@@ -57,7 +57,7 @@ pub fn line_sig_text(unsigned: &str) -> String {
     format!("{LINE_SIG_TAG}\n{unsigned}")
 }
 
-const SIG_MEMBER: &str = ",\"referee_sig\":\"";
+pub(crate) const SIG_MEMBER: &str = ",\"referee_sig\":\"";
 
 /// Splits a signed line into (the line without its `referee_sig` member, the signature), or
 /// None when the line does not end with that member. Inside JSON strings a quote is escaped, so
@@ -134,6 +134,19 @@ pub struct Created {
     /// before hidden values existed, which cannot draw any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hidden_commitment: Option<String>,
+    /// A game opened by a campaign (DESIGN §6): the campaign's id and its ledger head when the
+    /// game was opened. Absent outside campaigns, so older ledgers replay byte for byte.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign: Option<CampaignRef>,
+}
+
+/// The campaign a game belongs to, as its `created` line records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CampaignRef {
+    pub id: String,
+    /// The campaign ledger's head (seq and hex hash of that line) when the game was opened.
+    pub seq: u64,
+    pub head: String,
 }
 
 fn default_absence_days() -> u32 {

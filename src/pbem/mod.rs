@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod block;
+pub mod campaign;
 pub mod citation;
 pub mod control;
 pub mod dedup;

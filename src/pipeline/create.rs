@@ -32,6 +32,16 @@ pub fn create_team_game(
     new: NewGame,
     assignments: BTreeMap<String, String>,
 ) -> Result<String, RefereeError> {
+    create_game_in(ctx, new, assignments, None)
+}
+
+/// [`create_team_game`], for a game a campaign opens: its `created` line names the campaign.
+pub fn create_game_in(
+    ctx: &Ctx,
+    new: NewGame,
+    assignments: BTreeMap<String, String>,
+    campaign: Option<ledger::CampaignRef>,
+) -> Result<String, RefereeError> {
     let commitment = chain_key(&new.seed, new.max_rounds, 0);
     let id = new
         .id
@@ -111,6 +121,7 @@ pub fn create_team_game(
         max_absence_days: ctx.config.max_absence_days,
         dice_version: ledger::DICE_VERSION,
         hidden_commitment: Some(crate::hidden::commitment_hex(&hidden)),
+        campaign,
     };
     let ledger =
         Ledger::create_signed(&dir, created.clone(), ctx.key.clone(), ctx.edges.sign_text)?;

@@ -21,6 +21,7 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+pub mod campaign;
 mod create;
 mod deadlines;
 mod guard;
@@ -233,6 +234,8 @@ pub fn run(ctx: &Ctx, maildir: &Path) -> Result<RunSummary, RefereeError> {
         }
     }
     deadlines(ctx, &mut games, &mut sum)?;
+    // Games that ended in this run are recorded in their campaigns, which open what is due.
+    campaign::after_steps(ctx, &games, &mut sum);
     save_strangers(ctx, &mut strangers, &mut sum);
     let w = commit(ctx, &mut games, &mut moves, true)?;
     sum.warnings.extend(w);

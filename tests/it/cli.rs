@@ -277,6 +277,7 @@ fn dust_log(dir: &Path) -> std::path::PathBuf {
         max_absence_days: 14,
         dice_version: 1,
         hidden_commitment: None,
+        campaign: None,
     };
     let mut l = Ledger::create(dir, created).unwrap();
     for r in 1..=3 {

@@ -31,6 +31,7 @@ fn created() -> Created {
         max_absence_days: 14,
         dice_version: 1,
         hidden_commitment: None,
+        campaign: None,
     }
 }
 

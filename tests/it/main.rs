@@ -18,6 +18,7 @@ mod bad_input;
 mod board_picture;
 mod briefing;
 mod browser;
+mod campaign;
 mod cards;
 mod citations;
 mod cli;

@@ -1,0 +1,347 @@
+//! A campaign as its ledger says it stands: the plan of its games (a function of its rules and
+//! players only), which are open and ended, the standings, what carries over and what opens
+//! next. Everything here is derived from the recorded lines, so `audit` recomputes it.
+
+use super::{CampaignError, Created, Entry, Event, GameEnded, GameOpened, Kind};
+use crate::game::GameResult;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A game of the campaign's plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Planned {
+    pub number: u32,
+    pub scenario: String,
+    /// Side → player name.
+    pub sides: BTreeMap<String, String>,
+}
+
+/// Every game the rules call for, in order. League: for each scenario, every pairing (i < j)
+/// of the players in the order given, the first player taking the first side in odd-numbered
+/// scenarios and the second side in even-numbered ones. Chain: each scenario once, the N-th
+/// player on the N-th side.
+pub fn plan(c: &Created) -> Vec<Planned> {
+    let r = &c.rules;
+    let names: Vec<&str> = c.players.iter().map(|p| p.name.as_str()).collect();
+    let mut out = Vec::new();
+    for (si, scenario) in r.scenarios.iter().enumerate() {
+        let pairs: Vec<(&str, &str)> = match r.kind {
+            Kind::League => {
+                let mut v = Vec::new();
+                for i in 0..names.len() {
+                    for j in i + 1..names.len() {
+                        v.push(if si % 2 == 0 {
+                            (names[i], names[j])
+                        } else {
+                            (names[j], names[i])
+                        });
+                    }
+                }
+                v
+            }
+            Kind::Chain => names
+                .first()
+                .zip(names.get(1))
+                .map(|(a, b)| vec![(*a, *b)])
+                .unwrap_or_default(),
+        };
+        for (a, b) in pairs {
+            out.push(Planned {
+                number: out.len() as u32 + 1,
+                scenario: scenario.clone(),
+                sides: BTreeMap::from([
+                    (r.sides[0].clone(), a.to_string()),
+                    (r.sides[1].clone(), b.to_string()),
+                ]),
+            });
+        }
+    }
+    out
+}
+
+/// One game as the campaign ledger records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameRecord {
+    pub opened: GameOpened,
+    /// The campaign ledger line that opened it, and the head before that line (which the
+    /// game's `created` line must name).
+    pub line: u64,
+    pub head_before: String,
+    pub ended: Option<GameEnded>,
+}
+
+/// A player's line in the standings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    pub player: String,
+    pub played: u32,
+    pub won: u32,
+    pub drawn: u32,
+    pub lost: u32,
+    /// By the rules' scoring (win, draw, loss).
+    pub score: u32,
+    /// Victory points summed over the player's ended games.
+    pub points: u32,
+}
+
+/// The campaign as its ledger stands.
+#[derive(Debug, Clone, Serialize)]
+pub struct Campaign {
+    pub created: Created,
+    pub games: Vec<GameRecord>,
+    pub finished: bool,
+    /// The ledger's head: seq and hex hash of its last line.
+    pub seq: u64,
+    pub head: String,
+}
+
+impl Campaign {
+    /// Folds the lines (each with its hash, as [`super::parse_log`] gives them), checking that
+    /// each follows from those before it: games opened in plan order and only when due, with
+    /// the carried-over values the recorded results give; ends of open games only; the final
+    /// standings as computed. `file` names the ledger in errors.
+    pub fn fold(file: &str, entries: &[(Entry, String)]) -> Result<Campaign, CampaignError> {
+        let bad = |n: u64, msg: String| CampaignError::Verify(format!("{file} line {n}: {msg}"));
+        let Some((
+            Entry {
+                event: Event::Created(created),
+                ..
+            },
+            h1,
+        )) = entries.first()
+        else {
+            return Err(bad(1, "the first line is not `created`".into()));
+        };
+        let mut c = Campaign {
+            created: (**created).clone(),
+            games: Vec::new(),
+            finished: false,
+            seq: 1,
+            head: h1.clone(),
+        };
+        for (e, hash) in &entries[1..] {
+            if c.finished {
+                return Err(bad(e.seq, "a line after the campaign's `finished`".into()));
+            }
+            match &e.event {
+                Event::Created(_) => return Err(bad(e.seq, "a second `created` line".into())),
+                Event::GameOpened(o) => {
+                    let due = c.due();
+                    let Some(p) = due.iter().find(|p| p.number == o.number) else {
+                        return Err(bad(
+                            e.seq,
+                            format!(
+                                "game {} (number {}) is not due by the campaign's rules and the results recorded before it",
+                                o.game_id, o.number
+                            ),
+                        ));
+                    };
+                    let want_id = super::game_id(&c.created.campaign_id, p.number);
+                    if o.game_id != want_id || o.scenario != p.scenario || o.sides != p.sides {
+                        return Err(bad(
+                            e.seq,
+                            format!(
+                                "game {} does not match the plan: the rules give game {want_id}, scenario {}, sides {:?}",
+                                o.game_id, p.scenario, p.sides
+                            ),
+                        ));
+                    }
+                    let carried = c.carried();
+                    if o.carried != carried {
+                        return Err(bad(
+                            e.seq,
+                            format!(
+                                "the carried-over points {:?} do not follow from the recorded results, which give {:?}",
+                                o.carried, carried
+                            ),
+                        ));
+                    }
+                    c.games.push(GameRecord {
+                        opened: o.clone(),
+                        line: e.seq,
+                        head_before: c.head.clone(),
+                        ended: None,
+                    });
+                }
+                Event::GameEnded(g) => {
+                    let Some(rec) = c.games.iter_mut().find(|r| r.opened.game_id == g.game_id)
+                    else {
+                        return Err(bad(
+                            e.seq,
+                            format!("game {} ended but the campaign never opened it", g.game_id),
+                        ));
+                    };
+                    if rec.ended.is_some() {
+                        return Err(bad(e.seq, format!("game {} ended twice", g.game_id)));
+                    }
+                    rec.ended = Some(g.clone());
+                }
+                Event::Finished(f) => {
+                    if !c.all_ended() {
+                        return Err(bad(
+                            e.seq,
+                            "`finished` while games are still due or open".into(),
+                        ));
+                    }
+                    let s = c.standings();
+                    if f.standings != s {
+                        return Err(bad(
+                            e.seq,
+                            "the final standings do not follow from the recorded results".into(),
+                        ));
+                    }
+                    c.finished = true;
+                }
+            }
+            c.seq = e.seq;
+            c.head = hash.clone();
+        }
+        Ok(c)
+    }
+
+    /// The games of the plan that should be open now and are not: a league opens all at once;
+    /// a chain opens the next scenario when every game before it has ended.
+    pub fn due(&self) -> Vec<Planned> {
+        let opened = self.games.len();
+        let plan = plan(&self.created);
+        match self.created.rules.kind {
+            Kind::League => plan.into_iter().skip(opened).collect(),
+            Kind::Chain => {
+                if self.games.iter().all(|g| g.ended.is_some()) {
+                    plan.into_iter().skip(opened).take(1).collect()
+                } else {
+                    Vec::new()
+                }
+            }
+        }
+    }
+
+    /// Every game of the plan opened and ended.
+    pub fn all_ended(&self) -> bool {
+        self.games.len() == plan(&self.created).len()
+            && self.games.iter().all(|g| g.ended.is_some())
+    }
+
+    /// Each player's (side → player) result in one ended game: (player, won, drawn, points).
+    fn outcomes(rec: &GameRecord, r: &GameResult) -> Vec<(String, Option<bool>, u32)> {
+        rec.opened
+            .sides
+            .iter()
+            .map(|(side, player)| {
+                let won = r.winner.as_ref().map(|w| w == side);
+                let pts = r.points.get(side).copied().unwrap_or(0);
+                (player.clone(), won, pts)
+            })
+            .collect()
+    }
+
+    /// The standings: by score, then points, then name.
+    pub fn standings(&self) -> Vec<Standing> {
+        let sc = &self.created.rules.scoring;
+        let mut by: BTreeMap<String, Standing> = self
+            .created
+            .players
+            .iter()
+            .map(|p| {
+                (
+                    p.name.clone(),
+                    Standing {
+                        player: p.name.clone(),
+                        played: 0,
+                        won: 0,
+                        drawn: 0,
+                        lost: 0,
+                        score: 0,
+                        points: 0,
+                    },
+                )
+            })
+            .collect();
+        for rec in &self.games {
+            let Some(end) = &rec.ended else { continue };
+            for (player, won, pts) in Self::outcomes(rec, &end.result) {
+                let Some(s) = by.get_mut(&player) else {
+                    continue;
+                };
+                s.played += 1;
+                s.points = s.points.saturating_add(pts);
+                match won {
+                    Some(true) => {
+                        s.won += 1;
+                        s.score = s.score.saturating_add(sc.win);
+                    }
+                    Some(false) => {
+                        s.lost += 1;
+                        s.score = s.score.saturating_add(sc.loss);
+                    }
+                    None => {
+                        s.drawn += 1;
+                        s.score = s.score.saturating_add(sc.draw);
+                    }
+                }
+            }
+        }
+        let mut v: Vec<Standing> = by.into_values().collect();
+        v.sort_by(|a, b| {
+            b.score
+                .cmp(&a.score)
+                .then(b.points.cmp(&a.points))
+                .then(a.player.cmp(&b.player))
+        });
+        v
+    }
+
+    /// What carries into the next game: each player's points so far, when the rules carry
+    /// points (else nothing).
+    pub fn carried(&self) -> BTreeMap<String, u32> {
+        if !self.created.rules.carry_over.points {
+            return BTreeMap::new();
+        }
+        self.standings()
+            .into_iter()
+            .map(|s| (s.player, s.points))
+            .collect()
+    }
+
+    /// The JSON of `campaign show --format json` and the reports' context.
+    pub fn view(&self) -> serde_json::Value {
+        let games: Vec<serde_json::Value> = self
+            .games
+            .iter()
+            .map(|g| {
+                serde_json::json!({
+                    "game": g.opened.game_id, "number": g.opened.number,
+                    "scenario": g.opened.scenario, "sides": g.opened.sides,
+                    "carried": g.opened.carried,
+                    "ended": g.ended.is_some(),
+                    "winner": g.ended.as_ref().and_then(|e| e.result.winner.as_ref()
+                        .and_then(|w| g.opened.sides.get(w))),
+                    "reason": g.ended.as_ref().map(|e| e.result.reason.clone()),
+                    "points": g.ended.as_ref().map(|e| e.result.points.clone()),
+                    "head": g.ended.as_ref().map(|e| format!("{} {}", e.final_seq, e.final_head)),
+                })
+            })
+            .collect();
+        let next: Vec<serde_json::Value> = self
+            .due()
+            .iter()
+            .map(|p| serde_json::json!({"number": p.number, "scenario": p.scenario, "sides": p.sides}))
+            .collect();
+        serde_json::json!({
+            "campaign": self.created.campaign_id,
+            "kind": self.created.rules.kind,
+            "game_name": self.created.rules.game,
+            "scenarios": self.created.rules.scenarios,
+            "carry_over": self.created.rules.carry_over,
+            "scoring": self.created.rules.scoring,
+            "players": self.created.players.iter().map(|p| &p.name).collect::<Vec<_>>(),
+            "games": games,
+            "open": self.games.iter().filter(|g| g.ended.is_none()).map(|g| &g.opened.game_id).collect::<Vec<_>>(),
+            "next": next,
+            "carried": self.carried(),
+            "standings": self.standings(),
+            "finished": self.finished,
+            "ledger_head": format!("{} {}", self.seq, self.head),
+        })
+    }
+}
