@@ -293,6 +293,10 @@ fn the_template_offers_no_target_out_of_sight() {
         orders.iter().all(|o| !o.contains(" at grens")),
         "grens is out of sight:\n{t}"
     );
+    assert!(
+        !t.lines().any(|l| l.contains("hmg") && l.contains("grens")),
+        "{t}"
+    );
     assert!(t.contains("no target now for: hmg"), "{t}");
     // The square D4 is impassable: no move goes there.
     assert!(orders.iter().all(|o| !o.contains("move D4")), "{t}");

@@ -4,10 +4,11 @@
 //! damage, see or reach, nor a square the unit cannot reach.
 //!
 //! How the template marks them: a line `# <order>` (an order word in lower case after the `#`)
-//! is accepted as it stands once its `#` is deleted; the words after a second `#` are notes. An
-//! action line is checked followed by `nothing` (a `sustained` line alone); an `#     or to:` /
-//! `#     or at:` line names the other squares or targets that line may take. Lines with
-//! `<…>` are forms to fill in, not suggestions.
+//! is accepted as it stands once its `#` is deleted (an `activate` line heads its action
+//! lines); the words after a second `#` are notes. An action line is checked followed by
+//! `nothing` (a `sustained` line alone); an `#     or to:` / `#     or at:` line names the
+//! other squares or targets that line may take. Lines with `<…>` are forms to fill in, not
+//! suggestions. docs/orders.md says the same to players.
 
 use super::super::flow;
 use super::super::model::{CoverKind, UnitType, WeaponRange};
