@@ -1,11 +1,12 @@
 //! What players and templates see: the JSON view, the text board and the orders template.
 
 use super::flow;
-
-mod legal;
 use super::model::{CoverKind, UnitType};
 use super::state::{Phase, State};
 use serde_json::{json, Value};
+
+// The activation lines of the orders template, checked by the engine (issue 16 item 3).
+mod legal;
 
 /// The state as JSON: round, units, awaited decisions, result.
 pub fn view(state: &State, as_side: Option<&str>) -> Value {
