@@ -3,7 +3,8 @@
 //! `Game::submit`, the parser and the state machine) on a copy of the game, so the game does
 //! not advance, and none may be refused: in whole games of the shipped scenarios played by the
 //! bots, under both rulesets, and in the two cases of the issue (a heavy machine gun offered
-//! against a vehicle it cannot damage, a target out of sight).
+//! against a vehicle it cannot damage, a target out of sight). One game is also played through
+//! the real pipeline from the templates in the report mails, one signed suggestion a mail.
 //!
 //! How a template marks a suggestion (docs in src/games/dust_tactics/view/legal.rs): a line
 //! `# <order>` with an order word in lower case and no `<…>` form; notes follow a second `#`.
@@ -301,4 +302,88 @@ fn the_template_offers_no_target_out_of_sight() {
     // The square D4 is impassable: no move goes there.
     assert!(orders.iter().all(|o| !o.contains("move D4")), "{t}");
     every_suggestion_accepted(&st, "allies", "line of sight");
+}
+
+/// The orders template in the newest mail to `to` (the highest ledger line in its
+/// `Ledger-Head`), from its first line on.
+fn mailed_template(table: &crate::dust_home::Table, to: &str) -> String {
+    let mails = table.sink.mails.lock().unwrap();
+    let head = |t: &str| -> u64 {
+        t.lines()
+            .find_map(|l| l.strip_prefix("Ledger-Head: "))
+            .and_then(|h| h.split_whitespace().nth(1))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    let text = mails
+        .values()
+        .filter(|m| m.to.iter().any(|a| a == to))
+        .map(|m| m.text.clone())
+        .filter(|t| t.contains("# dustmail orders for"))
+        .max_by_key(|t| head(t))
+        .unwrap_or_else(|| panic!("no mail to {to} carries a template"));
+    let from = text.find("# dustmail orders for").unwrap_or(0);
+    text[from..].to_string()
+}
+
+// issue 16 item 3: a player who plays only from the template in the report mail they got, through
+// the real pipeline (signed mails, `referee::run`): each mail is one suggested activation (the
+// first attack offered, else the first move), and none is refused.
+#[test]
+fn a_player_playing_from_the_mailed_template_is_never_refused() {
+    use dustmail::ledger::Event;
+    const ANN: &str = "ann@example.org";
+    const BOB: &str = "bob@example.org";
+    let mut table = crate::dust_home::Table::new(
+        "games/dust-tactics/scenarios/skirmish.toml",
+        &[("allies", ANN), ("axis", BOB)],
+    );
+    // One step a run, so each player's last report is the newest state.
+    table.mail(ANN, "first allies", None);
+    table.run("2026-03-01T10:00:00Z");
+    let mut attacks = 0;
+    for step in 0..24 {
+        let g = table.loaded();
+        if g.derived.finished.is_some() {
+            break;
+        }
+        let awaited = DustTactics.awaiting(g.derived.state.typed::<State>());
+        let side = awaited.first().expect("a decision is awaited").side.clone();
+        let address = if side == "allies" { ANN } else { BOB };
+        let template = mailed_template(&table, address);
+        let orders = suggestions(&template);
+        let order = orders
+            .iter()
+            .find(|o| o.contains("\n  attack"))
+            .or_else(|| orders.iter().find(|o| o.contains("\n  move")))
+            .or_else(|| orders.first())
+            .unwrap_or_else(|| panic!("step {step}: nothing suggested\n{template}"))
+            .clone();
+        attacks += usize::from(order.contains("\n  attack"));
+        table.mail(address, &order, None);
+        let now = format!("2026-03-01T11:{step:02}:00Z");
+        let sum = table.run(&now);
+        assert_eq!(
+            (sum.accepted, sum.refused),
+            (1, 0),
+            "step {step}: {side} sent\n{order}\nfrom\n{template}"
+        );
+        let entries = table.entries();
+        let Some(Event::Submission(s)) = entries
+            .iter()
+            .rev()
+            .map(|e| &e.event)
+            .find(|e| matches!(e, Event::Submission(_)))
+        else {
+            panic!("no submission in the ledger");
+        };
+        for r in &s.step.results {
+            assert!(
+                matches!(r.outcome, CommandOutcome::Accepted { .. }),
+                "step {step}: {side} sent\n{order}\nrefused: {:?}\n\n{template}",
+                r.outcome
+            );
+        }
+    }
+    assert!(attacks > 0, "no attack was ever suggested");
 }
