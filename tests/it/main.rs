@@ -37,6 +37,7 @@ mod imap;
 mod layers;
 mod layout;
 mod ledger;
+mod legal_template;
 mod mail_clients;
 mod mail_crates;
 mod mail_intake;

@@ -5,6 +5,9 @@ use super::model::{CoverKind, UnitType};
 use super::state::{Phase, State};
 use serde_json::{json, Value};
 
+// The activation lines of the orders template, checked by the engine (issue 16 item 3).
+mod legal;
+
 /// The state as JSON: round, units, awaited decisions, result.
 pub fn view(state: &State, as_side: Option<&str>) -> Value {
     // A side sees only its own standing orders; the referee's view (None) sees all.
@@ -280,8 +283,11 @@ fn template_lines(state: &State, side: &str) -> String {
             }
             "activate" => {
                 s.push_str(
-                    "# Activate one unit with two actions (move, attack, skill, nothing)\n\
-                     # or one sustained attack:\n",
+                    "# Activate one unit: its `activate` line, then two action lines\n\
+                     # (`nothing` is one), or one `sustained` line alone. The lines\n\
+                     # below are accepted now, from where each unit stands: delete a\n\
+                     # line's `#` to send it; an `or to:` or `or at:` line names other\n\
+                     # squares or targets for the line above it.\n",
                 );
                 if !state.rules().moves_are_separate_actions() {
                     s.push_str(
@@ -292,7 +298,7 @@ fn template_lines(state: &State, side: &str) -> String {
                 for o in &a.options {
                     let id = o.trim_start_matches("activate ");
                     let Some(u) = state.unit(id) else { continue };
-                    s.push_str(&activation_hint(state, u, o));
+                    s.push_str(&legal::activation_block(state, u, o));
                 }
             }
             "react" => {
@@ -326,103 +332,6 @@ fn template_lines(state: &State, side: &str) -> String {
             _ => {}
         }
     }
-    s
-}
-
-/// One unit's block in the template: where it is, what it carries, which enemies it could reach.
-fn activation_hint(state: &State, u: &super::state::UnitState, option: &str) -> String {
-    use super::geometry::{distance, in_range};
-    let mut s = String::new();
-    let members: Vec<&super::state::UnitState> = state
-        .units
-        .iter()
-        .filter(|m| m.id == u.id || m.joined.as_deref() == Some(u.id.as_str()))
-        .collect();
-    let movement = state.rules().joined_movement(
-        members
-            .iter()
-            .filter_map(|m| state.cards.get(&m.card))
-            .map(|c| c.movement as u32),
-    );
-    match u.at {
-        Some(at) => s.push_str(&format!(
-            "# {option}      (at {at}, Movement {movement})
-"
-        )),
-        None => {
-            let entry: Vec<String> = state
-                .scenario
-                .sides
-                .iter()
-                .find(|x| x.id == u.side)
-                .map(|x| x.entry.iter().map(|q| q.to_string()).collect())
-                .unwrap_or_default();
-            s.push_str(&format!(
-                "# {option}      (off board: the first action enters, `move <one of {}>`)\n",
-                entry.join(" ")
-            ));
-        }
-    }
-    // 004 "Cover & Movement": a vehicle "may choose to crush the crate" (R150, rules
-    // revision 1).
-    let vehicle = state.revised(1)
-        && members
-            .iter()
-            .filter_map(|m| state.cards.get(&m.card))
-            .any(|c| c.unit_type == super::model::UnitType::Vehicle);
-    let crates = state
-        .scenario
-        .board
-        .cover
-        .values()
-        .any(|c| c.kind == super::model::CoverKind::AmmoCrate);
-    if vehicle && crates {
-        s.push_str(
-            "#   it crushes each ammo crate it enters; `move <square> … spare` leaves them standing\n",
-        );
-    }
-    for m in &members {
-        let Some(c) = state.cards.get(&m.card) else {
-            continue;
-        };
-        for w in &c.weapons {
-            let ammo = match (w.ammo, m.ammo.get(&w.id)) {
-                (Some(_), Some(left)) => format!(", {left} ammo left"),
-                _ => String::new(),
-            };
-            let range = match w.range {
-                super::model::WeaponRange::Close => "C".to_string(),
-                super::model::WeaponRange::Upto(n) => n.to_string(),
-                super::model::WeaponRange::Between(a, b) => format!("{a}-{b}"),
-                super::model::WeaponRange::Unlimited => "U".into(),
-                super::model::WeaponRange::Artillery => "A".into(),
-            };
-            let targets: Vec<String> = match u.at {
-                Some(at) => state
-                    .units
-                    .iter()
-                    .filter(|e| e.side != u.side && !e.destroyed && e.joined.is_none())
-                    .filter_map(|e| e.at.map(|t| (e, distance(at, t))))
-                    .filter(|(_, d)| in_range(w.range, *d))
-                    .map(|(e, d)| format!("{} ({d})", e.id))
-                    .collect(),
-                None => vec![],
-            };
-            s.push_str(&format!(
-                "#   attack {} at <target>   ({}, range {range}{ammo}{})\n",
-                w.id,
-                w.name,
-                if targets.is_empty() {
-                    String::new()
-                } else {
-                    format!("; in range: {}", targets.join(", "))
-                }
-            ));
-        }
-    }
-    s.push_str(
-        "#   move <square>   |   sustained <weapon> at <target>   |   skill <name>   |   nothing\n",
-    );
     s
 }
 

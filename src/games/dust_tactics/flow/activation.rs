@@ -364,3 +364,16 @@ pub(super) fn target_text(t: &Target) -> String {
         Target::Square { at } => at.to_string(),
     }
 }
+
+/// Whether `side` may activate `unit` with `actions` now: every check `activate` makes, run on
+/// a copy of the state, no die rolled (the orders template offers only orders that pass them,
+/// issue 16 item 3).
+pub fn check_activation(
+    state: &State,
+    side: &str,
+    unit: &str,
+    actions: &[Action],
+) -> Result<(), Refusal> {
+    let mut copy = state.clone();
+    cmd_activate(&mut copy, side, unit, actions, &mut Outcome::default()).map(|_| ())
+}

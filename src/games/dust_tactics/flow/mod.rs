@@ -52,6 +52,7 @@ use standing::*;
 use steps::*;
 use victory::*;
 
+pub use activation::check_activation;
 pub use awaiting::awaiting;
 pub use awaiting::casualty_options;
 pub use awaiting::default_for;

@@ -1,0 +1,239 @@
+//! The activation block of the orders template (issue 16 item 3): only actions the engine
+//! accepts now. Each candidate is put to the same checks `activate` makes
+//! ([`flow::check_activation`]), so the template never offers a target the weapon cannot
+//! damage, see or reach, nor a square the unit cannot reach.
+//!
+//! How the template marks them: a line `# <order>` (an order word in lower case after the `#`)
+//! is accepted as it stands once its `#` is deleted (an `activate` line heads its action
+//! lines); the words after a second `#` are notes. An action line is checked followed by
+//! `nothing` (a `sustained` line alone); an `#     or to:` / `#     or at:` line names the
+//! other squares or targets that line may take. Lines with `<…>` are forms to fill in, not
+//! suggestions. docs/orders.md says the same to players.
+
+use super::super::flow;
+use super::super::model::{CoverKind, UnitType, WeaponRange};
+use super::super::orders::{parse, Action, Command, FireOrder, TargetRef};
+use super::super::skill::Skill;
+use super::super::state::{State, UnitState};
+use super::MAIL_LINE_CHARS;
+use crate::game::Line;
+
+fn range_text(r: WeaponRange) -> String {
+    match r {
+        WeaponRange::Close => "C".into(),
+        WeaponRange::Upto(n) => n.to_string(),
+        WeaponRange::Between(a, b) => format!("{a}-{b}"),
+        WeaponRange::Unlimited => "U".into(),
+        WeaponRange::Artillery => "A".into(),
+    }
+}
+
+/// `order`, with `note` after a `#` when the line stays within [`MAIL_LINE_CHARS`]: an order
+/// line is never wrapped (a broken order would be another order).
+fn with_note(order: &str, note: &str) -> String {
+    let line = format!("#   {order}   # {note}");
+    if line.chars().count() <= MAIL_LINE_CHARS {
+        line
+    } else {
+        format!("#   {order}")
+    }
+}
+
+/// `#     or <word>: a b c` lines of at most [`MAIL_LINE_CHARS`] characters.
+fn or_lines(word: &str, items: &[String]) -> String {
+    let head = format!("#     or {word}:");
+    let mut out = String::new();
+    let mut line = head.clone();
+    for it in items {
+        if line.len() > head.len() && line.len() + 1 + it.len() > MAIL_LINE_CHARS {
+            out.push_str(&line);
+            out.push('\n');
+            line = head.clone();
+        }
+        line.push(' ');
+        line.push_str(it);
+    }
+    if line.len() > head.len() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// True when the activation, printed as the template prints it, parses back to itself: an
+/// id shaped like a square (`x1`) would be read as one.
+fn reads_back(state: &State, unit: &str, actions: &[Action]) -> bool {
+    let cmd = Command::Activate {
+        unit: unit.to_string(),
+        actions: actions.to_vec(),
+    };
+    let text = cmd.to_string();
+    let lines: Vec<Line> = text
+        .lines()
+        .enumerate()
+        .map(|(i, t)| Line {
+            number: i + 1,
+            text: t.to_string(),
+        })
+        .collect();
+    matches!(
+        parse(&lines, &state.scenario.board).as_slice(),
+        [Ok(p)] if p.command == cmd
+    )
+}
+
+/// One unit's block: its `activate` line, then the actions it may take now.
+pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> String {
+    let side = u.side.as_str();
+    let ok = |actions: Vec<Action>| {
+        reads_back(state, &u.id, &actions)
+            && flow::check_activation(state, side, &u.id, &actions).is_ok()
+    };
+    let members: Vec<&UnitState> = state
+        .units
+        .iter()
+        .filter(|m| m.id == u.id || m.joined.as_deref() == Some(u.id.as_str()))
+        .collect();
+    let movement = state.rules().joined_movement(
+        members
+            .iter()
+            .filter_map(|m| state.cards.get(&m.card))
+            .map(|c| c.movement as u32),
+    );
+    let mut s = match u.at {
+        Some(at) => with_note(option, &format!("at {at}, Movement {movement}")),
+        None => with_note(option, "off board: its first action enters"),
+    };
+    // `with_note` indents action lines; the `activate` line itself starts at the `#`.
+    s = s.replacen("#   ", "# ", 1);
+    s.push('\n');
+
+    // Moves: every square one MOVE action reaches now (the entering move for a unit off the
+    // board), in board order.
+    let reach: Vec<String> = state
+        .scenario
+        .board
+        .squares()
+        .filter(|&sq| Some(sq) != u.at)
+        .filter(|&sq| ok(vec![Action::Move { squares: vec![sq] }, Action::Nothing]))
+        .map(|sq| sq.to_string())
+        .collect();
+    if let Some((first, rest)) = reach.split_first() {
+        s.push_str(&format!("#   move {first}\n"));
+        s.push_str(&or_lines("to", rest));
+    }
+    // 004 "Cover & Movement": a vehicle "may choose to crush the crate" (R150, rules
+    // revision 1).
+    let vehicle = state.revised(1)
+        && members
+            .iter()
+            .filter_map(|m| state.cards.get(&m.card))
+            .any(|c| c.unit_type == UnitType::Vehicle);
+    let crates = state
+        .scenario
+        .board
+        .cover
+        .values()
+        .any(|c| c.kind == CoverKind::AmmoCrate);
+    if vehicle && crates && !reach.is_empty() {
+        s.push_str(
+            "#   it crushes each ammo crate it enters; `move <square> … spare` leaves them standing\n",
+        );
+    }
+
+    // Attacks from where it stands: per weapon line, the enemy units it can damage, see and
+    // reach.
+    let enemies: Vec<&UnitState> = state
+        .units
+        .iter()
+        .filter(|e| e.side != u.side && !e.destroyed && e.joined.is_none() && e.at.is_some())
+        .collect();
+    let fire = |w: &str, t: &str| FireOrder {
+        weapon: w.to_string(),
+        target: TargetRef::Unit(t.to_string()),
+        through: vec![],
+    };
+    let mut sustained: Option<String> = None;
+    // Weapon lines with no target they can damage, see and reach from here.
+    let mut idle: Vec<String> = vec![];
+    let mut seen: Vec<String> = vec![];
+    for m in &members {
+        let Some(c) = state.cards.get(&m.card) else {
+            continue;
+        };
+        for w in &c.weapons {
+            // The engine finds a weapon id on the squad first: a second line of that id is
+            // not the one fired.
+            if seen.contains(&w.id) {
+                continue;
+            }
+            seen.push(w.id.clone());
+            let ammo = match (w.ammo, m.ammo.get(&w.id)) {
+                (Some(_), Some(left)) => format!(", {left} ammo"),
+                _ => String::new(),
+            };
+            let note = format!("{}, range {}{ammo}", w.name, range_text(w.range));
+            let targets: Vec<String> = enemies
+                .iter()
+                .filter(|e| {
+                    ok(vec![
+                        Action::Attack {
+                            fire: vec![fire(&w.id, &e.id)],
+                        },
+                        Action::Nothing,
+                    ])
+                })
+                .map(|e| e.id.clone())
+                .collect();
+            let Some((first, rest)) = targets.split_first() else {
+                idle.push(w.id.clone());
+                continue;
+            };
+            s.push_str(&with_note(&format!("attack {} at {first}", w.id), &note));
+            s.push('\n');
+            s.push_str(&or_lines("at", rest));
+            if sustained.is_none() {
+                sustained = targets
+                    .iter()
+                    .find(|t| {
+                        ok(vec![Action::Sustained {
+                            fire: vec![fire(&w.id, t)],
+                        }])
+                    })
+                    .map(|t| format!("sustained {} at {t}", w.id));
+            }
+        }
+    }
+    if u.at.is_some() && !idle.is_empty() {
+        s.push_str(&format!("#   no target now for: {}\n", idle.join(", ")));
+    }
+    if let Some(line) = sustained {
+        s.push_str(&with_note(&line, "alone: both actions"));
+        s.push('\n');
+    }
+    // Skills taken as an action; free and passive ones need no line of their own here.
+    let mut skills: Vec<String> = vec![];
+    for c in members.iter().filter_map(|m| state.cards.get(&m.card)) {
+        for sk in &c.skills {
+            let Some(skill) = Skill::from_id(&sk.name) else {
+                continue;
+            };
+            let name = skill.id().to_string();
+            if skills.contains(&name) {
+                continue;
+            }
+            let action = Action::Skill {
+                name: name.clone(),
+                target: None,
+            };
+            if ok(vec![action, Action::Nothing]) {
+                s.push_str(&format!("#   skill {name}\n"));
+            }
+            skills.push(name);
+        }
+    }
+    if ok(vec![Action::Nothing, Action::Nothing]) {
+        s.push_str("#   nothing\n");
+    }
+    s
+}
