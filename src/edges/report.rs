@@ -82,6 +82,12 @@ impl Templates {
                 when_text(&v.to_string(), now.as_deref())
             },
         );
+        // `{{ h.text|wrap(5) }}`: a sentence wrapped at spaces so that, printed after a prefix
+        // of `indent` characters, no line passes 72 characters (issue 16 item 1); the next
+        // lines are indented by `indent` spaces. A word longer than a line stays whole.
+        env.add_filter("wrap", |v: minijinja::Value, indent: usize| -> String {
+            wrap_text(&v.to_string(), indent, MAIL_WIDTH)
+        });
         // `{{ roll|dice }}`: the faces of a roll, each with its mark when the game gives them
         // (`[2 hit] [5 miss]`, see `mark_dice`), else bare (`2 5`).
         env.add_filter("dice", |roll: minijinja::Value| -> String {
@@ -595,6 +601,29 @@ pub fn revealed_of(entries: &[Entry]) -> Vec<(u32, String)> {
 // ---------------------------------------------------------------------------------------------
 // The replay page.
 
+/// The widest line a text mail should have (issue 16 item 1: clients wrap longer ones, which
+/// breaks signatures of quoted orders and tables).
+pub const MAIL_WIDTH: usize = 72;
+
+/// `text` broken at spaces into lines that fit `width` after an `indent` of that many
+/// characters; the lines after the first start with `indent` spaces.
+pub fn wrap_text(text: &str, indent: usize, width: usize) -> String {
+    let room = width.saturating_sub(indent).max(20);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > room {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines.join(&format!("\n{}", " ".repeat(indent)))
+}
+
 /// `replay GAME --html FILE`: one self-contained page stepping through the whole game, round by
 /// round and activation by activation, with the board (inline SVG) after each step and every die.
 /// Without scripts it reads as one long page; its script turns it into a stepper (previous,
@@ -732,7 +761,26 @@ pub fn replay_page(
 
 #[cfg(test)]
 mod tests {
-    use super::when_text;
+    use super::{when_text, wrap_text};
+
+    #[test]
+    fn sentences_wrap_within_the_mail_width_after_their_prefix() {
+        let t = "round 1 initiative: allies 1 hit(s) on 3 dice, axis 1 hit(s) on 3 dice; tie, re-roll: allies 1 hit(s) on 3 dice";
+        let w = wrap_text(t, 5, 72);
+        for (i, l) in w.lines().enumerate() {
+            let shown = if i == 0 { 5 } else { 0 } + l.chars().count();
+            assert!(shown <= 72, "{l}");
+        }
+        assert!(w
+            .lines()
+            .skip(1)
+            .all(|l| l.starts_with("     ") && !l.starts_with("      ")));
+        assert_eq!(
+            w.split_whitespace().collect::<Vec<_>>(),
+            t.split_whitespace().collect::<Vec<_>>()
+        );
+        assert_eq!(wrap_text("short", 5, 72), "short");
+    }
 
     #[test]
     fn deadlines_read_to_the_minute_with_the_time_left() {

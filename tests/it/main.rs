@@ -41,6 +41,7 @@ mod legal_template;
 mod mail_clients;
 mod mail_crates;
 mod mail_intake;
+mod mail_width;
 mod openssh;
 mod orders;
 mod outbox;

@@ -878,7 +878,10 @@ fn a_sealed_card_reaches_no_other_players_mail_before_the_reveal() {
     // own receipt, then check blue's mails never name it.
     // Receipts go to their sender alone: the only one so far is red's.
     let red = unfold(&(mails(&home.join("sent"), "receipt") + &mails(&home.join("sent"), "red")));
-    let at = red.find("you play ").expect("red's receipt names the card");
+    // (Since issue 17 item 3 the receipt heads red's report, whose briefing says "you play red".)
+    let at = red
+        .find("you play c")
+        .expect("red's receipt names the card");
     let card: String = red[at + 9..].chars().take(3).collect();
     assert!(card.starts_with('c'), "{card}");
     let blue = unfold(&mails(&home.join("sent"), "blue"));
