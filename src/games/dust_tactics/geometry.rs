@@ -58,6 +58,8 @@ pub struct Mover {
     pub jump: bool,
     pub agile: bool,
     pub tracked: bool,
+    /// 004 "Amphibious Unit": may enter water.
+    pub amphibious: bool,
 }
 
 /// A legal move: the squares entered in order (not the start), its cost, and the ammo-crate

@@ -146,6 +146,89 @@ impl Skill {
     }
 }
 
+/// 004 skills the engine does not implement, with what they need: a card naming one is refused
+/// at `new` (issue 12: no card may carry a rule the engine ignores). Card name, the skills
+/// reference's title, and why. Skills of the enum are listed by [`Skill::refused_because`].
+pub const NOT_IN_ENUM: &[(&str, &str, &str)] = &[
+    (
+        "air-alt",
+        "Air Alt",
+        "aircraft (sustained attacks against armour class 4+) are not in the engine",
+    ),
+    (
+        "blutkreuz-ape",
+        "Blutkreuz Ape",
+        "heroes joining squads by this skill is not in the engine",
+    ),
+    (
+        "blutkreuz-zombie",
+        "Blutkreuz Zombie",
+        "heroes joining squads by this skill is not in the engine",
+    ),
+    (
+        "carry-capacity-vehicle",
+        "Carry Capacity: Vehicle",
+        "transport is not in the engine",
+    ),
+    (
+        "commissar",
+        "Commissar",
+        "joining a unit as a Commissar is not in the engine",
+    ),
+    (
+        "pilot",
+        "Pilot: Name",
+        "piloting vehicles is not in the engine",
+    ),
+    (
+        "reload",
+        "[Weapon Name]: Reload",
+        "reloadable weapons and their Loaded token are not in the engine",
+    ),
+];
+
+impl Skill {
+    /// Why the engine refuses a card carrying this skill, or `None` when it implements it.
+    pub fn refused_because(self) -> Option<&'static str> {
+        use Skill::*;
+        Some(match self {
+            AcePilot => "piloting vehicles is not in the engine",
+            AirSuperiority => "aircraft are not in the engine",
+            ArtilleryStrike => "observers and artillery (indirect fire) are not in the engine",
+            Badass => "not implemented yet",
+            CarryCapacity => "transport is not in the engine",
+            CheatDeath => "not implemented yet",
+            CombineShots => "not implemented yet",
+            CommandSquad => "command squads are not in the engine",
+            CommandVehicle => "command squads are not in the engine",
+            Commander => "command squads are not in the engine",
+            DozerBlade => "not implemented yet",
+            EngineerVehicle => "minefields and bunkers are not in the engine",
+            Frenzy => "not implemented yet",
+            HeroicAttack => "not implemented yet",
+            Hover => "aircraft are not in the engine",
+            LegendaryTactician => "not implemented yet",
+            MagazineReload => "artillery reload is not in the engine",
+            MedalOfHonor => "not implemented yet",
+            NcoCommandSquad => "command squads are not in the engine",
+            RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
+            ScoutVehicle => "not implemented yet",
+            TankRiders => "transport is not in the engine",
+            Wiederbelebungsserum => "not implemented yet",
+            AdvancedReactiveFire | Agile | AllInOne | Assault | Berserk | BlackOps | Charge
+            | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
+            | SuperiorReactiveFire | TankHead | TrackedVehicle => return None,
+            // Issue 12 item 3: implemented here.
+            Amphibious | RareUnit | TakeAim => return None,
+        })
+    }
+
+    /// Whether a card may carry this skill (the engine implements it).
+    pub fn is_implemented(self) -> bool {
+        self.refused_because().is_none()
+    }
+}
+
 impl fmt::Display for Skill {
     /// Writes the card name ("black-ops"), as orders and refusals use it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -475,14 +475,19 @@ pub(super) fn fire_line(
     let lead = leader_of(state, &l.shooter).unwrap_or_else(|| l.shooter.clone());
     let is_active = lead == act.unit;
     let hero_weapon = unit_type(state, &l.shooter) == UnitType::Hero;
+    // 004 "Take Aim": the hero's own sustained lines reverse the dice instead of re-rolling
+    // (not shared with his squad, so only the hero's card counts).
+    let take_aim =
+        sustained && hero_weapon && card(state, &su).is_some_and(|c| c.has(Skill::TakeAim));
     let opts = FireOptions {
         carriers: n,
-        sustained,
+        sustained: sustained && !take_aim,
         berserk: is_active && act.flags.berserk,
         reversed: has_skill(state, &lead, Skill::Spotter) && spotter_alive(state, &lead)
             || (is_active
                 && act.flags.fighting_spirit
-                && (hero_weapon || shared_spirit(state, &lead))),
+                && (hero_weapon || shared_spirit(state, &lead)))
+            || take_aim,
         doubled: su.all_in_one_round == Some(state.round),
     };
     let rules = state.rules();
@@ -492,6 +497,7 @@ pub(super) fn fire_line(
     let mut how = vec![format!("{n} carrier{}", if n == 1 { "" } else { "s" })];
     for (on, name) in [
         (opts.sustained, "sustained"),
+        (take_aim, "sustained with take-aim"),
         (opts.berserk, Skill::Berserk.id()),
         (opts.reversed, "reversed dice"),
         (opts.doubled, "double dice"),

@@ -81,6 +81,7 @@ impl Planner<'_> {
             jump: has_skill(state, &u.id, Skill::Jump),
             agile: has_skill(state, &u.id, Skill::Agile),
             tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
+            amphibious: has_skill(state, &u.id, Skill::Amphibious),
         };
         let mut mp = movement_of(state, &u.id);
         if self.flags.assault {

@@ -62,9 +62,9 @@ fn pass_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Opti
                 RULE_TERRAIN,
             ))
         }
-        Terrain::DeepWater if !mover.jump => {
+        Terrain::DeepWater if !mover.jump && !mover.amphibious => {
             return Some(err(
-                format!("{sq} is deep water: only units with Jump may enter it"),
+                format!("{sq} is deep water: only units with Jump or Amphibious Unit may enter it"),
                 RuleId::Terrain.with("deep water (triangle)"),
             ))
         }

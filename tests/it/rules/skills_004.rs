@@ -1,0 +1,323 @@
+//! Issue 12 items 3 and 5: the skills of 004's skills reference. A card naming a skill the engine
+//! does not implement is refused at `new`; the skills implemented here each get a test quoting
+//! 004's text (seed 004, "Skills"). Orders go through the real state machine; `new` through the
+//! real binary.
+
+use crate::support::dt;
+use crate::support_flow::*;
+
+use dustmail::dust_tactics::cards::{self, parse_card_for_new};
+use dustmail::dust_tactics::model::*;
+use dustmail::dust_tactics::skill::{Skill, NOT_IN_ENUM};
+use dustmail::game::ScriptedDice;
+
+/// A shipped card's text with `skill` added and its id renamed to `id` (file `id.toml`).
+fn card_with(base: &str, id: &str, skill: &str) -> (String, String) {
+    let (file, text) = cards::builtin()
+        .into_iter()
+        .find(|(f, _)| *f == format!("{base}.toml"))
+        .expect("shipped card");
+    let stem = file.trim_end_matches(".toml");
+    let text = text
+        .replacen(&format!("id = \"{stem}\""), &format!("id = \"{id}\""), 1)
+        .replacen(
+            "[[weapons]]",
+            &format!("[[skills]]\nname = \"{skill}\"\n\n[[weapons]]"),
+            1,
+        );
+    (format!("{id}.toml"), text)
+}
+
+fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+/// `dustmail new --cards DIR` (plus any extra arguments) on a fresh home.
+fn new_with_cards(
+    files: &[(String, String)],
+    extra: &[&str],
+) -> (std::process::Output, dt_home::Dirs) {
+    let dirs = dt_home::Dirs::new();
+    dt::init_home(dirs.home.path(), "file");
+    for (f, t) in files {
+        std::fs::write(dirs.cards.path().join(f), t).unwrap();
+    }
+    let ps = dt::players(3);
+    let mut args: Vec<String> = vec![
+        "new".into(),
+        "--seed".into(),
+        hex::encode([7u8; 32]),
+        "--id".into(),
+        "g-skills".into(),
+        "--now".into(),
+        dt::T0.into(),
+        "--cards".into(),
+        dirs.cards.path().display().to_string(),
+    ];
+    if !extra.contains(&"--scenario") {
+        args.extend(["--scenario".to_string(), "skirmish".to_string()]);
+    }
+    args.extend(extra.iter().map(|s| s.to_string()));
+    for p in &ps {
+        args.push("--player".into());
+        args.push(format!(
+            "{}={}:{}",
+            p.side,
+            p.address,
+            dustmail::crypto::public_key_text(&p.key.verifying_key())
+        ));
+    }
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    (dt::dustmail(dirs.home.path(), &a), dirs)
+}
+
+mod dt_home {
+    pub struct Dirs {
+        pub home: tempfile::TempDir,
+        pub cards: tempfile::TempDir,
+    }
+    impl Dirs {
+        pub fn new() -> Dirs {
+            Dirs {
+                home: super::tempdir(),
+                cards: super::tempdir(),
+            }
+        }
+        /// Whether `new` left a game directory behind.
+        pub fn has_game(&self) -> bool {
+            self.home.path().join("games").join("g-skills").exists()
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// No card carries a rule the engine ignores
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn skills_004_a_card_with_a_skill_the_engine_ignores_is_refused_at_new() {
+    // Issue 12 item 3: "A card naming a skill or weapon rule the engine does not implement is
+    // refused at `new` with the name and the file." Hover (004: "An aircraft with this skill can
+    // remain stationary while it is in the air") needs aircraft, which the engine has not.
+    let (o, dirs) = new_with_cards(&[card_with("luther", "hover-luther", "hover")], &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_ne!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert!(err.contains("hover-luther.toml"), "{err}");
+    assert!(err.contains("`hover` (Hover)"), "{err}");
+    assert!(err.contains("aircraft"), "{err}");
+    assert!(!dirs.has_game(), "a refused `new` creates no game");
+}
+
+#[test]
+fn skills_004_the_same_directory_without_the_skill_is_accepted() {
+    // Issue 12 item 3: the refusal is the skill's, not the directory's: the same card with an
+    // implemented skill (Take Aim) makes a game.
+    let (o, dirs) = new_with_cards(&[card_with("luther", "aim-luther", "take-aim")], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert!(dirs.has_game());
+}
+
+#[test]
+fn skills_004_every_skill_the_engine_does_not_implement_is_refused_with_its_name_and_file() {
+    // Issue 12 item 3: every 004 skill the engine does not implement, whether or not the enum
+    // names it, is refused when a card for a new game carries it; the shipped cards all load.
+    let mut names: Vec<String> = Skill::ALL
+        .iter()
+        .filter(|s| !s.is_implemented())
+        .map(|s| s.id().to_string())
+        .collect();
+    names.extend(NOT_IN_ENUM.iter().map(|(id, _, _)| id.to_string()));
+    assert!(names.len() >= 20, "{names:?}");
+    for n in &names {
+        let (file, text) = card_with("joseph-brown", "x-hero", n);
+        let e = parse_card_for_new(&file, &text).unwrap_err();
+        assert_eq!(e.file, "x-hero.toml");
+        assert_eq!(e.field, "skills[0].name", "{e}");
+        assert!(e.reason.contains(&format!("`{n}`")), "{e}");
+        assert!(e.reason.contains("refused"), "{e}");
+        assert!(e.instead.contains("take-aim"), "{e}");
+    }
+    for s in Skill::ALL.iter().filter(|s| s.is_implemented()) {
+        let (file, text) = card_with("joseph-brown", "x-hero", s.id());
+        assert!(parse_card_for_new(&file, &text).is_ok(), "{s}");
+    }
+    for (f, t) in cards::builtin() {
+        parse_card_for_new(f, t).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Take Aim"
+// ---------------------------------------------------------------------------------------------
+
+/// A hero (2 dice 1/1, range 4) with `skills`, on E5; a four-model squad `x1` on E2.
+fn hero_against_squad(skills: &[&str]) -> dustmail::dust_tactics::state::State {
+    let mut h = card(
+        "aimer",
+        UnitType::Hero,
+        3,
+        1,
+        vec![weapon("gun", WeaponRange::Upto(4), 2, 1)],
+    );
+    for s in skills {
+        h = with_skill(h, s, None);
+    }
+    let mut st = start_defaults(
+        scenario(
+            vec![unit("h", "aimer", Some("E5"))],
+            vec![unit("x1", "sq", Some("E2"))],
+        ),
+        vec![h, squad("sq")],
+    );
+    begin(&mut st, "allies");
+    st
+}
+
+#[test]
+fn take_aim_004_a_sustained_attack_reverses_the_dice_instead_of_rerolling() {
+    // Issue 12 item 3. 004 "Take Aim": "When a hero with this skill makes a SUSTAINED ATTACK,
+    // reverse the die results (consider [miss] as [hit] and [hit] as [miss]) instead of
+    // re-rolling the dice." Two misses (5, 6) reversed are two hits; nothing is re-rolled.
+    let mut st = hero_against_squad(&["take-aim"]);
+    let mut d = ScriptedDice::new([5, 6, 5, 6]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("h", vec![sustained("gun", "x1")]),
+        &mut d,
+    );
+    accepted(&out);
+    assert!(texts(&out).contains("take-aim"), "{}", texts(&out));
+    assert_eq!(u(&st, "x1").models.len(), 2, "{}", texts(&out));
+    assert_eq!(d.remaining(), 2, "no die re-rolled");
+}
+
+#[test]
+fn take_aim_004_without_the_skill_a_sustained_attack_rerolls() {
+    // Issue 12 item 3, the control: the same hero without Take Aim re-rolls his two misses
+    // (004 "Sustained Attack") and, missing again, does no damage.
+    let mut st = hero_against_squad(&[]);
+    let mut d = ScriptedDice::new([5, 6, 5, 6]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("h", vec![sustained("gun", "x1")]),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(u(&st, "x1").models.len(), 4, "{}", texts(&out));
+    assert_eq!(d.remaining(), 0);
+}
+
+#[test]
+fn take_aim_004_is_not_shared_with_the_squad() {
+    // Issue 12 item 3. 004 "Take Aim": "A hero with this skill does not share it with any squad
+    // he joins." A squad whose card carries it (a card error the engine tolerates) still
+    // re-rolls: only a hero's own weapon lines take aim.
+    let c = with_skill(squad("aimers"), "take-aim", None);
+    let mut st = start_defaults(
+        scenario(
+            vec![unit("a1", "aimers", Some("E5"))],
+            vec![unit("x1", "sq", Some("E2"))],
+        ),
+        vec![c, squad("sq")],
+    );
+    begin(&mut st, "allies");
+    let mut d = ScriptedDice::new([5, 6, 5, 6, 5, 6, 5, 6]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![sustained("gun", "x1")]),
+        &mut d,
+    );
+    accepted(&out);
+    assert!(!texts(&out).contains("take-aim"), "{}", texts(&out));
+    assert_eq!(u(&st, "x1").models.len(), 4, "{}", texts(&out));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Amphibious Unit"
+// ---------------------------------------------------------------------------------------------
+
+fn by_the_water(card_skills: &[&str]) -> dustmail::dust_tactics::state::State {
+    let mut c = squad("swimmers");
+    for s in card_skills {
+        c = with_skill(c, s, None);
+    }
+    let mut s = scenario(
+        vec![unit("a1", "swimmers", Some("E5"))],
+        vec![unit("x1", "sq", Some("A9"))],
+    );
+    s.board.set_terrain(sq("E4"), Terrain::DeepWater);
+    let mut st = start_defaults(s, vec![c, squad("sq")]);
+    begin(&mut st, "allies");
+    st
+}
+
+#[test]
+fn amphibious_unit_004_can_enter_water() {
+    // Issue 12 item 3. 004 "Amphibious Unit": "A unit with this skill can enter water and land."
+    let mut st = by_the_water(&["amphibious"]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E4"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    accepted(&out);
+    assert_eq!(u(&st, "a1").at, Some(sq("E4")));
+}
+
+#[test]
+fn amphibious_unit_004_without_the_skill_water_is_closed() {
+    // Issue 12 item 3, the control. 004 "Terrain": deep water is closed to units without Jump.
+    let mut st = by_the_water(&[]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E4"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("deep water"), "{reason}");
+    assert_eq!(u(&st, "a1").at, Some(sq("E5")));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Rare Unit"
+// ---------------------------------------------------------------------------------------------
+
+/// The skirmish scenario with a second Ludwig for the axis.
+fn two_ludwigs() -> String {
+    let text = dustmail::dust_tactics::scenario::builtin()
+        .into_iter()
+        .find(|(n, _)| *n == "skirmish")
+        .expect("skirmish")
+        .1
+        .to_string();
+    format!("{text}\n[[sides.units]]\nid = \"ludwig2\"\ncard = \"ludwig\"\nat = \"C1\"\n")
+}
+
+#[test]
+fn rare_unit_004_a_side_may_field_one_of_each_rare_unit() {
+    // Issue 12 item 3. 004 "Rare Unit": "A player may only include one of each rare unit in his
+    // army." A Ludwig card marked rare, fielded twice by the axis: `new` is refused, naming the
+    // card and both units, and creates no game.
+    let dir = tempdir();
+    let scen = dir.path().join("two-ludwigs.toml");
+    std::fs::write(&scen, two_ludwigs()).unwrap();
+    let scen = scen.display().to_string();
+    let (o, dirs) = new_with_cards(
+        &[card_with("ludwig", "ludwig", "rare-unit")],
+        &["--scenario", &scen],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_ne!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert!(err.contains("rare unit `ludwig` twice"), "{err}");
+    assert!(err.contains("ludwig2"), "{err}");
+    assert!(!dirs.has_game());
+    // Without the skill, the same scenario makes a game.
+    let (o, dirs) = new_with_cards(&[], &["--scenario", &scen]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert!(dirs.has_game());
+}
