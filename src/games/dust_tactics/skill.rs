@@ -212,14 +212,13 @@ impl Skill {
             MedalOfHonor => "not implemented yet",
             NcoCommandSquad => "command squads are not in the engine",
             RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
-            ScoutVehicle => "not implemented yet",
             TankRiders => "transport is not in the engine",
             Wiederbelebungsserum => "not implemented yet",
             AdvancedReactiveFire | Agile | AllInOne | Assault | Berserk | BlackOps | Charge
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
             | SuperiorReactiveFire | TankHead | TrackedVehicle => return None,
             // Issue 12 item 3: implemented here.
-            Amphibious | RareUnit | TakeAim => return None,
+            Amphibious | RareUnit | ScoutVehicle | TakeAim => return None,
         })
     }
 

@@ -321,3 +321,83 @@ fn rare_unit_004_a_side_may_field_one_of_each_rare_unit() {
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     assert!(dirs.has_game());
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Scout Vehicle"
+// ---------------------------------------------------------------------------------------------
+
+/// A Movement 2 vehicle `v` on E9 with `skills`; an axis squad far off on A1.
+fn scout_game(skills: &[&str]) -> dustmail::dust_tactics::state::State {
+    let mut c = card(
+        "scout",
+        UnitType::Vehicle,
+        3,
+        2,
+        vec![weapon("gun", WeaponRange::Upto(2), 1, 1)],
+    );
+    for s in skills {
+        c = with_skill(c, s, None);
+    }
+    let mut st = start_defaults(
+        scenario(
+            vec![unit("v", "scout", Some("I9"))],
+            vec![unit("x1", "sq", Some("A1"))],
+        ),
+        vec![c, squad("sq")],
+    );
+    begin(&mut st, "allies");
+    st
+}
+
+#[test]
+fn scout_vehicle_004_moves_2_extra_spaces_in_the_first_round() {
+    // Issue 12 item 3. 004 "Scout Vehicle": "During the first round only, this vehicle can move
+    // 2 extra spaces." Movement 2 + 2: I9 to I5 in one MOVE.
+    let mut st = scout_game(&["scout-vehicle"]);
+    assert_eq!(st.round, 1);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("v", vec![mv("I5"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    accepted(&out);
+    assert_eq!(u(&st, "v").at, Some(sq("I5")));
+}
+
+#[test]
+fn scout_vehicle_004_the_extra_spaces_are_spent_once() {
+    // Issue 12 item 3. 004 "Scout Vehicle": 2 extra spaces in the first round, not on each MOVE
+    // (R404): 4 then 4 is refused, 4 then 2 accepted.
+    let mut st = scout_game(&["scout-vehicle"]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("v", vec![mv("I5"), mv("I1")]),
+        &mut ScriptedDice::new([]),
+    );
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("cannot move"), "{reason}");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("v", vec![mv("I5"), mv("I3")]),
+        &mut ScriptedDice::new([]),
+    );
+    accepted(&out);
+    assert_eq!(u(&st, "v").at, Some(sq("I3")));
+}
+
+#[test]
+fn scout_vehicle_004_without_the_skill_movement_is_the_card_s() {
+    // Issue 12 item 3, the control: Movement 2 does not reach I5 from I9.
+    let mut st = scout_game(&[]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("v", vec![mv("I5"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("cannot move"), "{reason}");
+}
