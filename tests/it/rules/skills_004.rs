@@ -401,3 +401,47 @@ fn scout_vehicle_004_without_the_skill_movement_is_the_card_s() {
     let (reason, _) = refused(&out);
     assert!(reason.contains("cannot move"), "{reason}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Superior Reactive Fire"
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn superior_reactive_fire_004_rolls_three_dice() {
+    // Issue 12 item 3. 004 "Superior Reactive Fire": "When this unit attempts to use reactive
+    // fire, roll 3 dice instead of 1. If you roll at least one [hit], you may perform the
+    // attack." Misses on the first two dice, a hit on the third: it fires.
+    let c = with_skill(squad("srf"), "superior-reactive-fire", None);
+    let s = scenario(
+        vec![unit("a1", "sq", Some("E5"))],
+        vec![unit("x1", "srf", Some("E2"))],
+    );
+    let mut st = start(s, vec![squad("sq"), c]);
+    begin(&mut st, "allies");
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E6"), nothing()]),
+        &mut ScriptedDice::new([]),
+    ));
+    let mut d = ScriptedDice::new([
+        5, 5, 2, /* gun */ 5, 5, 5, 5, /* round 2 */ 1, 5, 5, 5, 5, 5,
+    ]);
+    let out = cmd(
+        &mut st,
+        "axis",
+        dustmail::dust_tactics::orders::Command::React {
+            unit: Some("x1".into()),
+        },
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0);
+    let attempt = out
+        .happenings
+        .iter()
+        .find(|h| h.text.contains("attempts"))
+        .expect("an attempt");
+    assert_eq!(attempt.rolls[0].faces, vec![5, 5, 2]);
+    assert!(attempt.text.contains("HIT, it fires"), "{}", attempt.text);
+}
