@@ -113,6 +113,7 @@ impl Skill {
     pub const SHARED: &'static [Skill] = &[
         Skill::Agile,
         Skill::Assault,
+        Skill::Badass,
         Skill::Berserk,
         Skill::Charge,
         Skill::FightingSpirit,
@@ -195,7 +196,6 @@ impl Skill {
             AcePilot => "piloting vehicles is not in the engine",
             AirSuperiority => "aircraft are not in the engine",
             ArtilleryStrike => "observers and artillery (indirect fire) are not in the engine",
-            Badass => "not implemented yet",
             CarryCapacity => "transport is not in the engine",
             CheatDeath => "not implemented yet",
             CombineShots => "not implemented yet",
@@ -218,7 +218,7 @@ impl Skill {
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
             | SuperiorReactiveFire | TankHead | TrackedVehicle => return None,
             // Issue 12 item 3: implemented here.
-            Amphibious | RareUnit | ScoutVehicle | TakeAim => return None,
+            Amphibious | Badass | RareUnit | ScoutVehicle | TakeAim => return None,
         })
     }
 

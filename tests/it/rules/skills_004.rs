@@ -445,3 +445,105 @@ fn superior_reactive_fire_004_rolls_three_dice() {
     assert_eq!(attempt.rolls[0].faces, vec![5, 5, 2]);
     assert!(attempt.text.contains("HIT, it fires"), "{}", attempt.text);
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Badass"
+// ---------------------------------------------------------------------------------------------
+
+/// Round 1: squad `a1` (E9) fires its one-box limited weapon at `x1` (E4, out of x1's range 4,
+/// so no reactive fire); x1 does nothing and the round ends. Returns the outcome of a1 firing
+/// the same weapon in round 2.
+fn fire_the_box_twice(
+    skills: &[&str],
+) -> (
+    dustmail::dust_tactics::state::State,
+    dustmail::game::Outcome,
+) {
+    let mut boxed = weapon("box", WeaponRange::Upto(6), 1, 1);
+    boxed.ammo = Some(1);
+    let mut c = card("boxers", UnitType::Squad, 4, 1, vec![boxed]);
+    for s in skills {
+        c = with_skill(c, s, None);
+    }
+    let mut st = start_defaults(
+        scenario(
+            vec![unit("a1", "boxers", Some("E9"))],
+            vec![unit("x1", "sq", Some("E4"))],
+        ),
+        vec![c, squad("sq")],
+    );
+    begin(&mut st, "allies");
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![attack("box", "x1"), nothing()]),
+        &mut ScriptedDice::new([5]),
+    ));
+    assert_eq!(u(&st, "a1").ammo.get("box"), Some(&0));
+    let mut d = ScriptedDice::new([/* initiative */ 1, 5, 5, 5, 5, 5]);
+    accepted(&cmd(
+        &mut st,
+        "axis",
+        activate("x1", vec![nothing(), nothing()]),
+        &mut d,
+    ));
+    assert_eq!(st.round, 2);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![attack("box", "x1"), nothing()]),
+        &mut ScriptedDice::new([5]),
+    );
+    (st, out)
+}
+
+#[test]
+fn badass_004_limited_ammo_is_unlimited_but_only_the_boxes_per_activation() {
+    // Issue 12 item 3. 004 "Badass": "All of the unit's limited ammo weapons are considered
+    // unlimited, but it can use only up to the limited ammo per activation." The one box spent
+    // in round 1 is there again in round 2 (R405).
+    let (st, out) = fire_the_box_twice(&["badass"]);
+    accepted(&out);
+    assert!(texts(&out).contains("fires box"), "{}", texts(&out));
+    assert_eq!(u(&st, "a1").ammo.get("box"), Some(&0));
+}
+
+#[test]
+fn badass_004_without_the_skill_the_box_is_spent_for_good() {
+    // Issue 12 item 3, the control. 004 "Limited Ammo Weapons": a spent box is gone.
+    let (_, out) = fire_the_box_twice(&[]);
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("out of ammo"), "{reason}");
+}
+
+#[test]
+fn badass_004_only_up_to_the_boxes_in_one_activation() {
+    // Issue 12 item 3. 004 "Badass": "... but it can use only up to the limited ammo per
+    // activation": four soldiers, one box: one die is fired, not four (an activation holds one
+    // attack, 004 "Actions"). A guard of the second half: it held before Badass was implemented.
+    let mut boxed = weapon("box", WeaponRange::Upto(6), 1, 1);
+    boxed.ammo = Some(1);
+    let c = with_skill(
+        card("boxers", UnitType::Squad, 4, 1, vec![boxed]),
+        "badass",
+        None,
+    );
+    let mut st = start_defaults(
+        scenario(
+            vec![unit("a1", "boxers", Some("E9"))],
+            vec![unit("x1", "sq", Some("E4"))],
+        ),
+        vec![c, squad("sq")],
+    );
+    begin(&mut st, "allies");
+    let mut d = ScriptedDice::new([5]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![attack("box", "x1"), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    assert!(texts(&out).contains("(1 carrier"), "{}", texts(&out));
+    assert_eq!(d.remaining(), 0);
+}

@@ -28,6 +28,45 @@ pub(super) fn has_skill(state: &State, id: &str, skill: Skill) -> bool {
     false
 }
 
+/// 004 "Badass": "All of the unit's limited ammo weapons are considered unlimited, but it can use
+/// only up to the limited ammo per activation." A unit fires in one activation a round (its own,
+/// or the reactive fire that activates it), so its boxes are filled again as each round ends
+/// (R405).
+pub(super) fn badass_refill(state: &mut State, out: &mut Outcome) {
+    let ids: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| !u.destroyed)
+        .map(|u| u.id.clone())
+        .collect();
+    for id in ids {
+        if !has_skill(state, &id, Skill::Badass) {
+            continue;
+        }
+        let Some(c) = state.unit(&id).and_then(|u| card(state, u)).cloned() else {
+            continue;
+        };
+        let Some(x) = state.unit_mut(&id) else {
+            continue;
+        };
+        let mut filled = vec![];
+        for w in &c.weapons {
+            if let Some(boxes) = w.ammo {
+                if x.ammo.get(&w.id).copied() != Some(boxes) {
+                    x.ammo.insert(w.id.clone(), boxes);
+                    filled.push(w.name.clone());
+                }
+            }
+        }
+        if !filled.is_empty() {
+            say(
+                out,
+                format!("Badass: {id} has its ammo again for {}", filled.join(", ")),
+            );
+        }
+    }
+}
+
 /// The member of the group whose card carries `skill` (where its use counter lives).
 pub(super) fn skill_owner(state: &State, id: &str, skill: Skill) -> Option<String> {
     group(state, id).into_iter().find(|m| {
