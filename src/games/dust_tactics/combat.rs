@@ -50,7 +50,12 @@ pub struct FireOptions {
     pub reversed: bool,
     /// All In One: double dice.
     pub doubled: bool,
+    /// Medal of Honor: re-roll one failed die of this line after the other re-rolls.
+    pub medal: bool,
 }
+
+/// The purpose of the die Medal of Honor re-rolls (the flow reads it to spend the skill).
+pub const MEDAL_REROLL: &str = "medal of honor re-roll";
 
 /// The resolution of one line.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -255,7 +260,13 @@ impl AttackRoll<'_> {
         }
         if opts.berserk && fails > 0 {
             notes.push(format!("{fails} re-rolled (Berserk)"));
-            self.roll_batch(fails, format!("berserk re-roll {id}"), dice, rolls);
+            fails = self.roll_batch(fails, format!("berserk re-roll {id}"), dice, rolls);
+        }
+        // 004 "Medal of Honor": "reroll one combat die during an attack and apply the new
+        // result" (R406: one die that failed, the last chance of the line).
+        if opts.medal && fails > 0 {
+            notes.push("1 re-rolled (Medal of Honor)".into());
+            self.roll_batch(1, format!("{MEDAL_REROLL} {id}"), dice, rolls);
         }
     }
 

@@ -209,7 +209,6 @@ impl Skill {
             Hover => "aircraft are not in the engine",
             LegendaryTactician => "not implemented yet",
             MagazineReload => "artillery reload is not in the engine",
-            MedalOfHonor => "not implemented yet",
             NcoCommandSquad => "command squads are not in the engine",
             RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
             TankRiders => "transport is not in the engine",
@@ -218,7 +217,7 @@ impl Skill {
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
             | SuperiorReactiveFire | TankHead | TrackedVehicle => return None,
             // Issue 12 item 3: implemented here.
-            Amphibious | Badass | RareUnit | ScoutVehicle | TakeAim => return None,
+            Amphibious | Badass | MedalOfHonor | RareUnit | ScoutVehicle | TakeAim => return None,
         })
     }
 

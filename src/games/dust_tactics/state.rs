@@ -136,6 +136,9 @@ pub struct UnitState {
     /// The round in which All In One doubles this unit's dice.
     #[serde(default)]
     pub all_in_one_round: Option<u32>,
+    /// The round in which this hero used Medal of Honor (004: once per round).
+    #[serde(default)]
+    pub medal_round: Option<u32>,
     #[serde(default)]
     pub destroyed: bool,
 }

@@ -547,3 +547,94 @@ fn badass_004_only_up_to_the_boxes_in_one_activation() {
     assert!(texts(&out).contains("(1 carrier"), "{}", texts(&out));
     assert_eq!(d.remaining(), 0);
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Medal of Honor"
+// ---------------------------------------------------------------------------------------------
+
+/// A hero on E9 with two 1-die lines (range 6) and `skills`; squad `x1` on E4, out of its reach.
+fn medal_game(skills: &[&str]) -> dustmail::dust_tactics::state::State {
+    let mut h = card(
+        "medalist",
+        UnitType::Hero,
+        3,
+        1,
+        vec![
+            weapon("gun", WeaponRange::Upto(6), 1, 1),
+            weapon("gun2", WeaponRange::Upto(6), 1, 1),
+        ],
+    );
+    for s in skills {
+        h = with_skill(h, s, None);
+    }
+    let mut st = start_defaults(
+        scenario(
+            vec![unit("h", "medalist", Some("E9"))],
+            vec![unit("x1", "sq", Some("E4"))],
+        ),
+        vec![h, squad("sq")],
+    );
+    begin(&mut st, "allies");
+    st
+}
+
+#[test]
+fn medal_of_honor_004_rerolls_one_die_and_applies_the_new_result() {
+    // Issue 12 item 3. 004 "Medal of Honor": "When a hero uses this skill, reroll one combat die
+    // during an attack and apply the new result." The miss (5) is re-rolled into a hit (1).
+    let mut st = medal_game(&["medal-of-honor"]);
+    let mut d = ScriptedDice::new([5, 1]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("h", vec![attack("gun", "x1"), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0);
+    assert!(texts(&out).contains("Medal of Honor"), "{}", texts(&out));
+    assert_eq!(u(&st, "x1").models.len(), 3, "{}", texts(&out));
+}
+
+#[test]
+fn medal_of_honor_004_one_die_per_attack_not_per_line() {
+    // Issue 12 item 3. 004 "Medal of Honor": "reroll one combat die during an attack ... A hero
+    // can only use this skill once per round." Two lines miss: only the first line's die is
+    // re-rolled (and misses again: the new result stands).
+    let mut st = medal_game(&["medal-of-honor"]);
+    let mut d = ScriptedDice::new([5, 6, 5]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate(
+            "h",
+            vec![
+                dustmail::dust_tactics::orders::Action::Attack {
+                    fire: vec![fire("gun", "x1"), fire("gun2", "x1")],
+                },
+                nothing(),
+            ],
+        ),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0, "{}", texts(&out));
+    assert_eq!(texts(&out).matches("Medal of Honor").count(), 1);
+    assert_eq!(u(&st, "x1").models.len(), 4);
+}
+
+#[test]
+fn medal_of_honor_004_without_the_skill_a_miss_stands() {
+    // Issue 12 item 3, the control: no re-roll.
+    let mut st = medal_game(&[]);
+    let mut d = ScriptedDice::new([5]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("h", vec![attack("gun", "x1"), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!(u(&st, "x1").models.len(), 4);
+}

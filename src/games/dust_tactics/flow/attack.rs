@@ -489,7 +489,12 @@ pub(super) fn fire_line(
                 && (hero_weapon || shared_spirit(state, &lead)))
             || take_aim,
         doubled: su.all_in_one_round == Some(state.round),
+        medal: false,
     };
+    // 004 "Medal of Honor": the hero's own lines (not shared), once per round (R406).
+    let medal = hero_weapon
+        && su.medal_round != Some(state.round)
+        && card(state, &su).is_some_and(|c| c.has(Skill::MedalOfHonor));
     let rules = state.rules();
     let by = su.side.clone();
     let round = state.round;
@@ -630,7 +635,23 @@ pub(super) fn fire_line(
                     damage_resilient: tc.has(Skill::DamageResilient)
                         && rules.damage_resilient_against(&w),
                 };
-                let o = combat::resolve_line_under(rules, &w, &profile, &opts, round, dice);
+                let medal = medal
+                    && state
+                        .unit(&l.shooter)
+                        .is_some_and(|x| x.medal_round != Some(round));
+                let line_opts = FireOptions {
+                    medal,
+                    ..opts.clone()
+                };
+                let o = combat::resolve_line_under(rules, &w, &profile, &line_opts, round, dice);
+                if o.rolls
+                    .iter()
+                    .any(|r| r.purpose.starts_with(combat::MEDAL_REROLL))
+                {
+                    if let Some(x) = state.unit_mut(&l.shooter) {
+                        x.medal_round = Some(round);
+                    }
+                }
                 tell(
                     out,
                     format!(
