@@ -204,7 +204,6 @@ impl Skill {
             Commander => "command squads are not in the engine",
             DozerBlade => "not implemented yet",
             EngineerVehicle => "minefields and bunkers are not in the engine",
-            Frenzy => "not implemented yet",
             HeroicAttack => "not implemented yet",
             Hover => "aircraft are not in the engine",
             LegendaryTactician => "not implemented yet",
@@ -217,7 +216,9 @@ impl Skill {
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
             | SuperiorReactiveFire | TankHead | TrackedVehicle => return None,
             // Issue 12 item 3: implemented here.
-            Amphibious | Badass | MedalOfHonor | RareUnit | ScoutVehicle | TakeAim => return None,
+            Amphibious | Badass | Frenzy | MedalOfHonor | RareUnit | ScoutVehicle | TakeAim => {
+                return None
+            }
         })
     }
 

@@ -638,3 +638,85 @@ fn medal_of_honor_004_without_the_skill_a_miss_stands() {
     assert_eq!(d.remaining(), 0);
     assert_eq!(u(&st, "x1").models.len(), 4);
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Frenzy"
+// ---------------------------------------------------------------------------------------------
+
+/// A hero (2 dice 1/1, range 6) with `skills` on E9 against `target` (a card) on E4.
+fn frenzy_game(skills: &[&str], target: Card) -> dustmail::dust_tactics::state::State {
+    let mut h = card(
+        "frenzied",
+        UnitType::Hero,
+        3,
+        1,
+        vec![weapon("gun", WeaponRange::Upto(6), 2, 1)],
+    );
+    for s in skills {
+        h = with_skill(h, s, None);
+    }
+    let id = target.id.clone();
+    let mut st = start_defaults(
+        scenario(
+            vec![unit("h", "frenzied", Some("E9"))],
+            vec![unit("x1", &id, Some("E4"))],
+        ),
+        vec![h, target],
+    );
+    begin(&mut st, "allies");
+    st
+}
+
+#[test]
+fn frenzy_004_rerolls_every_hit_until_all_dice_miss() {
+    // Issue 12 item 3. 004 "Frenzy": "When a hero uses this skill, deal damage for each [hit]
+    // result and then reroll all [hit] results. Continue dealing damage and rerolling each [hit]
+    // result until all dice show [miss] results." 1 and 5: one hit; its re-roll 2 hits again,
+    // then 6 misses: 2 damage.
+    let mut st = frenzy_game(&["frenzy"], squad("sq"));
+    let mut d = ScriptedDice::new([1, 5, 2, 6]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("h", vec![attack("gun", "x1"), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0, "{}", texts(&out));
+    assert!(texts(&out).contains("frenzy re-roll"), "{}", texts(&out));
+    assert_eq!(u(&st, "x1").models.len(), 2, "{}", texts(&out));
+}
+
+#[test]
+fn frenzy_004_not_against_vehicles() {
+    // Issue 12 item 3. 004 "Frenzy": "This skill can only be used when the hero fires on
+    // soldiers, not vehicles." The hit is not re-rolled.
+    let tank = card("tank", UnitType::Vehicle, 5, 1, vec![]);
+    let mut st = frenzy_game(&["frenzy"], tank);
+    let mut d = ScriptedDice::new([1, 5]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("h", vec![attack("gun", "x1"), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0, "{}", texts(&out));
+    assert_eq!(u(&st, "x1").health, 4, "{}", texts(&out));
+}
+
+#[test]
+fn frenzy_004_without_the_skill_a_hit_is_one_damage() {
+    // Issue 12 item 3, the control.
+    let mut st = frenzy_game(&[], squad("sq"));
+    let mut d = ScriptedDice::new([1, 5]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("h", vec![attack("gun", "x1"), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!(u(&st, "x1").models.len(), 3);
+}

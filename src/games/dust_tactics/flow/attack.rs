@@ -490,7 +490,10 @@ pub(super) fn fire_line(
             || take_aim,
         doubled: su.all_in_one_round == Some(state.round),
         medal: false,
+        frenzy: false,
     };
+    // 004 "Frenzy": the hero's own lines (not shared), when he fires on soldiers (R407).
+    let frenzy = hero_weapon && card(state, &su).is_some_and(|c| c.has(Skill::Frenzy));
     // 004 "Medal of Honor": the hero's own lines (not shared), once per round (R406).
     let medal = hero_weapon
         && su.medal_round != Some(state.round)
@@ -641,6 +644,7 @@ pub(super) fn fire_line(
                         .is_some_and(|x| x.medal_round != Some(round));
                 let line_opts = FireOptions {
                     medal,
+                    frenzy: frenzy && tc.unit_type.is_soldier(),
                     ..opts.clone()
                 };
                 let o = combat::resolve_line_under(rules, &w, &profile, &line_opts, round, dice);
