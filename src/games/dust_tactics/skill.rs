@@ -211,14 +211,12 @@ impl Skill {
             NcoCommandSquad => "command squads are not in the engine",
             RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
             TankRiders => "transport is not in the engine",
-            Wiederbelebungsserum => "not implemented yet",
             AdvancedReactiveFire | Agile | AllInOne | Assault | Berserk | BlackOps | Charge
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
             | SuperiorReactiveFire | TankHead | TrackedVehicle => return None,
             // Issue 12 item 3: implemented here.
-            Amphibious | Badass | Frenzy | MedalOfHonor | RareUnit | ScoutVehicle | TakeAim => {
-                return None
-            }
+            Amphibious | Badass | Frenzy | MedalOfHonor | RareUnit | ScoutVehicle | TakeAim
+            | Wiederbelebungsserum => return None,
         })
     }
 

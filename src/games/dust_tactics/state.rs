@@ -282,6 +282,13 @@ pub enum Step {
     TankHead {
         target: String,
     },
+    /// 004 "Wiederbelebungsserum": after an attack's lines, `hero` recovers 1 health per hit
+    /// his own lines scored on enemy soldiers (`hits`, counted as they are resolved; R408).
+    Serum {
+        hero: String,
+        #[serde(default)]
+        hits: u32,
+    },
     /// The hero leaves the squad for good.
     Detach {
         hero: String,

@@ -720,3 +720,70 @@ fn frenzy_004_without_the_skill_a_hit_is_one_damage() {
     assert_eq!(d.remaining(), 0);
     assert_eq!(u(&st, "x1").models.len(), 3);
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Wiederbelebungsserum"
+// ---------------------------------------------------------------------------------------------
+
+/// The Frenzy duel with a hero carrying `skills`, wounded down to `health` of 3; two hits (1, 2).
+fn serum_duel(
+    skills: &[&str],
+    target: Card,
+    health: u8,
+) -> (
+    dustmail::dust_tactics::state::State,
+    dustmail::game::Outcome,
+) {
+    let mut st = frenzy_game(skills, target);
+    st.unit_mut("h").unwrap().health = health;
+    let mut d = ScriptedDice::new([1, 2]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("h", vec![attack("gun", "x1"), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0, "{}", texts(&out));
+    (st, out)
+}
+
+#[test]
+fn wiederbelebungsserum_004_the_hero_recovers_one_health_per_hit() {
+    // Issue 12 item 3. 004 "Wiederbelebungsserum": "When this hero attacks an enemy squad or
+    // hero, he recovers 1 health point for each [hit] result. He recovers health after all
+    // weapon lines are resolved." Two hits: 1 health becomes 3.
+    let (st, out) = serum_duel(&["wiederbelebungsserum"], squad("sq"), 1);
+    assert_eq!(u(&st, "x1").models.len(), 2, "{}", texts(&out));
+    assert_eq!(u(&st, "h").health, 3, "{}", texts(&out));
+    let t = texts(&out);
+    assert!(
+        t.find("fires gun").unwrap() < t.find("Wiederbelebungsserum").unwrap(),
+        "{t}"
+    );
+}
+
+#[test]
+fn wiederbelebungsserum_004_not_beyond_the_starting_health() {
+    // Issue 12 item 3. 004 "Wiederbelebungsserum": "He cannot recover more than his starting
+    // health points." Two hits at 2 of 3: 3.
+    let (st, out) = serum_duel(&["wiederbelebungsserum"], squad("sq"), 2);
+    assert_eq!(u(&st, "h").health, 3, "{}", texts(&out));
+}
+
+#[test]
+fn wiederbelebungsserum_004_not_from_a_vehicle() {
+    // Issue 12 item 3. 004 "Wiederbelebungsserum": "an enemy squad or hero": hits on a vehicle
+    // heal nothing.
+    let tank = card("tank", UnitType::Vehicle, 5, 1, vec![]);
+    let (st, out) = serum_duel(&["wiederbelebungsserum"], tank, 1);
+    assert_eq!(u(&st, "x1").health, 3, "{}", texts(&out));
+    assert_eq!(u(&st, "h").health, 1, "{}", texts(&out));
+}
+
+#[test]
+fn wiederbelebungsserum_004_without_the_skill_no_recovery() {
+    // Issue 12 item 3, the control.
+    let (st, _) = serum_duel(&[], squad("sq"), 1);
+    assert_eq!(u(&st, "h").health, 1);
+}

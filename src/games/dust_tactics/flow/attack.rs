@@ -648,6 +648,9 @@ pub(super) fn fire_line(
                     ..opts.clone()
                 };
                 let o = combat::resolve_line_under(rules, &w, &profile, &line_opts, round, dice);
+                if hero_weapon && tc.unit_type.is_soldier() && tu.side != su.side {
+                    serum_count(act, &l.shooter, o.hits);
+                }
                 if o.rolls
                     .iter()
                     .any(|r| r.purpose.starts_with(combat::MEDAL_REROLL))

@@ -67,6 +67,75 @@ pub(super) fn badass_refill(state: &mut State, out: &mut Outcome) {
     }
 }
 
+/// The shooters of the lines of an attack's stages.
+pub(super) fn lines_of(stages: &[Step]) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for s in stages {
+        if let Step::Fire { lines, .. } | Step::Close { lines, .. } = s {
+            for l in lines {
+                if !out.contains(&l.shooter) {
+                    out.push(l.shooter.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// One `Serum` step for each hero among `shooters` whose own card carries Wiederbelebungsserum,
+/// placed after the attack's lines (004: "He recovers health after all weapon lines are
+/// resolved").
+pub(super) fn serum_steps(state: &State, shooters: &[String]) -> Vec<Step> {
+    shooters
+        .iter()
+        .filter(|s| {
+            state.unit(s).and_then(|u| card(state, u)).is_some_and(|c| {
+                c.unit_type == UnitType::Hero && c.has(Skill::Wiederbelebungsserum)
+            })
+        })
+        .map(|s| Step::Serum {
+            hero: s.clone(),
+            hits: 0,
+        })
+        .collect()
+}
+
+/// Counts the hits of `shooter`'s line on an enemy squad or hero into its pending Serum step.
+pub(super) fn serum_count(act: &mut Activation, shooter: &str, hits: u32) {
+    for s in act.steps.iter_mut() {
+        if let Step::Serum { hero, hits: h } = s {
+            if hero == shooter {
+                *h += hits;
+                return;
+            }
+        }
+    }
+}
+
+/// 004 "Wiederbelebungsserum": "he recovers 1 health point for each [hit] result ... He cannot
+/// recover more than his starting health points."
+pub(super) fn serum(state: &mut State, hero: &str, hits: u32, out: &mut Outcome) {
+    let Some(full) = state
+        .unit(hero)
+        .and_then(|u| card(state, u))
+        .map(|c| c.health)
+    else {
+        return;
+    };
+    let Some(h) = state.unit_mut(hero) else {
+        return;
+    };
+    if h.destroyed || hits == 0 {
+        return;
+    }
+    let gained = (hits.min(u8::MAX as u32) as u8).min(full.saturating_sub(h.health));
+    h.health += gained;
+    say(
+        out,
+        format!("Wiederbelebungsserum: {hero} recovers {gained} health ({hits} hits)"),
+    );
+}
+
 /// The member of the group whose card carries `skill` (where its use counter lives).
 pub(super) fn skill_owner(state: &State, id: &str, skill: Skill) -> Option<String> {
     group(state, id).into_iter().find(|m| {

@@ -168,6 +168,7 @@ pub(super) fn exec_step(
                     sustained,
                 });
             }
+            pre.extend(serum_steps(state, &lines_of(&pre)));
             pre.append(&mut act.steps);
             act.steps = pre;
         }
@@ -232,6 +233,7 @@ pub(super) fn exec_step(
                 act.wait = Some(Wait::React { side, candidates });
             }
         }
+        Step::Serum { hero, hits } => serum(state, &hero, hits, out),
         Step::TankHead { target } => {
             if !alive {
                 return;
