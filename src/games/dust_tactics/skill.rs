@@ -92,6 +92,7 @@ impl Skill {
         Skill::Assault,
         Skill::FightingSpirit,
         Skill::Charge,
+        Skill::HeroicAttack,
     ];
 
     /// Skills that work by themselves (R61): declaring one is accepted and changes nothing.
@@ -114,6 +115,7 @@ impl Skill {
         Skill::Agile,
         Skill::Assault,
         Skill::Badass,
+        Skill::HeroicAttack,
         Skill::Berserk,
         Skill::Charge,
         Skill::FightingSpirit,
@@ -124,6 +126,7 @@ impl Skill {
     /// Skills 004 limits to once per game, whatever the card file says.
     pub const ONCE_PER_GAME: &'static [Skill] = &[
         Skill::Berserk,
+        Skill::HeroicAttack,
         Skill::AllInOne,
         Skill::Assault,
         Skill::FightingSpirit,
@@ -204,7 +207,6 @@ impl Skill {
             Commander => "command squads are not in the engine",
             DozerBlade => "not implemented yet",
             EngineerVehicle => "minefields and bunkers are not in the engine",
-            HeroicAttack => "not implemented yet",
             Hover => "aircraft are not in the engine",
             LegendaryTactician => "not implemented yet",
             MagazineReload => "artillery reload is not in the engine",
@@ -215,8 +217,8 @@ impl Skill {
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
             | SuperiorReactiveFire | TankHead | TrackedVehicle => return None,
             // Issue 12 item 3: implemented here.
-            Amphibious | Badass | Frenzy | MedalOfHonor | RareUnit | ScoutVehicle | TakeAim
-            | Wiederbelebungsserum => return None,
+            Amphibious | Badass | Frenzy | HeroicAttack | MedalOfHonor | RareUnit
+            | ScoutVehicle | TakeAim | Wiederbelebungsserum => return None,
         })
     }
 

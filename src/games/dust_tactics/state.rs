@@ -139,6 +139,10 @@ pub struct UnitState {
     /// The round in which this hero used Medal of Honor (004: once per round).
     #[serde(default)]
     pub medal_round: Option<u32>,
+    /// The round in which this hero declared Heroic Attack: attacks on him (and the squad he
+    /// joined) cause no damage that round.
+    #[serde(default)]
+    pub heroic_round: Option<u32>,
     #[serde(default)]
     pub destroyed: bool,
 }

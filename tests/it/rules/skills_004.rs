@@ -787,3 +787,78 @@ fn wiederbelebungsserum_004_without_the_skill_no_recovery() {
     let (st, _) = serum_duel(&[], squad("sq"), 1);
     assert_eq!(u(&st, "h").health, 1);
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Heroic Attack"
+// ---------------------------------------------------------------------------------------------
+
+/// A hero `h` (health 3) on E9 with `skills` activates with `first` (his actions); then the
+/// axis squad on E6 (gun 1 die, range 4) attacks him with `faces`.
+fn heroic_round(
+    skills: &[&str],
+    first: Vec<dustmail::dust_tactics::orders::Action>,
+    faces: &[u8],
+) -> (
+    dustmail::dust_tactics::state::State,
+    dustmail::game::Outcome,
+) {
+    let mut h = card(
+        "heroic",
+        UnitType::Hero,
+        3,
+        1,
+        vec![weapon("pistol", WeaponRange::Upto(1), 1, 1)],
+    );
+    for s in skills {
+        h = with_skill(h, s, None);
+    }
+    let mut st = start_defaults(
+        scenario(
+            vec![unit("h", "heroic", Some("E9"))],
+            vec![unit("x1", "sq", Some("E6"))],
+        ),
+        vec![h, squad("sq")],
+    );
+    begin(&mut st, "allies");
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("h", first),
+        &mut ScriptedDice::new([]),
+    ));
+    let mut d = ScriptedDice::new(faces.iter().copied());
+    let out = cmd(
+        &mut st,
+        "axis",
+        activate("x1", vec![attack("gun", "h"), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    (st, out)
+}
+
+#[test]
+fn heroic_attack_004_attacks_on_the_hero_cause_no_damage_that_round() {
+    // Issue 12 item 3. 004 "Heroic Attack": "Once per game, all attacks made against this hero
+    // during this round (including artillery fire, close combat, etc.) do not cause any damage.
+    // Using this skill does not require an action, but the hero must activate in order to use
+    // the skill." Two hits on the hero: no damage.
+    let (st, out) = heroic_round(
+        &["heroic-attack"],
+        vec![skill("heroic-attack"), nothing(), nothing()],
+        &[1, 1, 5, 5, /* round 2's initiative */ 1, 5, 5, 5, 5, 5],
+    );
+    assert_eq!(u(&st, "h").health, 3, "{}", texts(&out));
+    assert!(texts(&out).contains("Heroic Attack"), "{}", texts(&out));
+}
+
+#[test]
+fn heroic_attack_004_only_when_declared() {
+    // Issue 12 item 3: the hero carries the skill but did not declare it: the hits hurt.
+    let (st, out) = heroic_round(
+        &["heroic-attack"],
+        vec![nothing(), nothing()],
+        &[1, 1, 1, 1],
+    );
+    assert!(u(&st, "h").health < 3, "{}", texts(&out));
+}

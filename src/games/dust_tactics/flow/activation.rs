@@ -104,6 +104,9 @@ pub(super) fn cmd_activate(
             if *skill == Skill::AllInOne {
                 x.all_in_one_round = Some(round);
             }
+            if *skill == Skill::HeroicAttack {
+                x.heroic_round = Some(round);
+            }
         }
     }
     say(out, format!("{} activates {}: {}", side, u.id, plan.text));

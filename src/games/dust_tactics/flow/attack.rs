@@ -678,6 +678,13 @@ pub(super) fn fire_line(
                     },
                     o.rolls,
                 );
+                if heroic(state, &tu.id, round) {
+                    say(
+                        out,
+                        format!("Heroic Attack: the attack causes {} no damage", tu.id),
+                    );
+                    continue;
+                }
                 let p = act.damage.entry(tu.id.clone()).or_insert_with(|| Pending {
                     by: by.clone(),
                     ..Default::default()

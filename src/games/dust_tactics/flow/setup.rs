@@ -88,6 +88,7 @@ pub fn new_state(
                 skills_used: BTreeMap::new(),
                 all_in_one_round: None,
                 medal_round: None,
+                heroic_round: None,
                 destroyed: false,
             });
         }

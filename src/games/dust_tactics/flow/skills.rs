@@ -67,6 +67,13 @@ pub(super) fn badass_refill(state: &mut State, out: &mut Outcome) {
     }
 }
 
+/// 004 "Heroic Attack": "all attacks made against this hero during this round ... do not cause
+/// any damage"; shared with the squad he joined (R409).
+pub(super) fn heroic(state: &State, id: &str, round: u32) -> bool {
+    let on = |u: &UnitState| u.heroic_round == Some(round);
+    state.unit(id).is_some_and(on) || state.hero_of(id).is_some_and(on)
+}
+
 /// The shooters of the lines of an attack's stages.
 pub(super) fn lines_of(stages: &[Step]) -> Vec<String> {
     let mut out: Vec<String> = vec![];
