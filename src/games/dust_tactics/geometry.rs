@@ -60,6 +60,8 @@ pub struct Mover {
     pub tracked: bool,
     /// 004 "Amphibious Unit": may enter water.
     pub amphibious: bool,
+    /// 004 "Dozer Blade": a vehicle that may enter an anti-tank trap's square (destroying it).
+    pub dozer: bool,
 }
 
 /// A legal move: the squares entered in order (not the start), its cost, and the ammo-crate

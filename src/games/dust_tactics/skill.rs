@@ -108,6 +108,16 @@ impl Skill {
         Skill::TrackedVehicle,
         Skill::AdvancedReactiveFire,
         Skill::SuperiorReactiveFire,
+        // Issue 12 item 3.
+        Skill::Amphibious,
+        Skill::Badass,
+        Skill::DozerBlade,
+        Skill::Frenzy,
+        Skill::MedalOfHonor,
+        Skill::RareUnit,
+        Skill::ScoutVehicle,
+        Skill::TakeAim,
+        Skill::Wiederbelebungsserum,
     ];
 
     /// Skills a joined hero shares with his squad (digest §8 "share").
@@ -205,7 +215,6 @@ impl Skill {
             CommandSquad => "command squads are not in the engine",
             CommandVehicle => "command squads are not in the engine",
             Commander => "command squads are not in the engine",
-            DozerBlade => "not implemented yet",
             EngineerVehicle => "minefields and bunkers are not in the engine",
             Hover => "aircraft are not in the engine",
             LegendaryTactician => "not implemented yet",
@@ -217,7 +226,7 @@ impl Skill {
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
             | SuperiorReactiveFire | TankHead | TrackedVehicle => return None,
             // Issue 12 item 3: implemented here.
-            Amphibious | Badass | Frenzy | HeroicAttack | MedalOfHonor | RareUnit
+            Amphibious | Badass | DozerBlade | Frenzy | HeroicAttack | MedalOfHonor | RareUnit
             | ScoutVehicle | TakeAim | Wiederbelebungsserum => return None,
         })
     }

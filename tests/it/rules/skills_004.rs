@@ -862,3 +862,68 @@ fn heroic_attack_004_only_when_declared() {
     );
     assert!(u(&st, "h").health < 3, "{}", texts(&out));
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Dozer Blade"
+// ---------------------------------------------------------------------------------------------
+
+/// A Movement 2 vehicle on E9 with `skills`, an anti-tank trap on E8; it moves to `to`.
+fn dozer_move(
+    skills: &[&str],
+    to: &str,
+) -> (
+    dustmail::dust_tactics::state::State,
+    dustmail::game::Outcome,
+) {
+    let mut c = card(
+        "dozer",
+        UnitType::Vehicle,
+        3,
+        2,
+        vec![weapon("gun", WeaponRange::Upto(2), 1, 1)],
+    );
+    for s in skills {
+        c = with_skill(c, s, None);
+    }
+    let mut s = scenario(
+        vec![unit("v", "dozer", Some("E9"))],
+        vec![unit("x1", "sq", Some("A1"))],
+    );
+    s.board.place_cover(sq("E8"), CoverKind::TankTrap).unwrap();
+    let mut st = start_defaults(s, vec![c, squad("sq")]);
+    begin(&mut st, "allies");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("v", vec![mv(to), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    (st, out)
+}
+
+#[test]
+fn dozer_blade_004_enters_the_tank_trap_and_destroys_it() {
+    // Issue 12 item 3. 004 "Dozer Blade": "A vehicle with this skill can enter a space with an
+    // anti-tank trap. That cover element is destroyed and removed from the board."
+    let (st, out) = dozer_move(&["dozer-blade"], "E8");
+    accepted(&out);
+    assert_eq!(u(&st, "v").at, Some(sq("E8")));
+    assert_eq!(st.scenario.board.cover_kind(sq("E8")), None);
+    assert!(
+        texts(&out).contains("dozer blade destroys"),
+        "{}",
+        texts(&out)
+    );
+}
+
+#[test]
+fn dozer_blade_004_without_the_skill_the_trap_stops_the_vehicle() {
+    // Issue 12 item 3, the control. 004 "Cover & Movement": vehicles cannot enter a tank trap.
+    let (st, out) = dozer_move(&[], "E8");
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("anti-tank trap"), "{reason}");
+    assert_eq!(
+        st.scenario.board.cover_kind(sq("E8")),
+        Some(CoverKind::TankTrap)
+    );
+}

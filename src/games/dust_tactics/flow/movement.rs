@@ -82,6 +82,7 @@ impl Planner<'_> {
             agile: has_skill(state, &u.id, Skill::Agile),
             tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
             amphibious: has_skill(state, &u.id, Skill::Amphibious),
+            dozer: has_skill(state, &u.id, Skill::DozerBlade),
         };
         let mut mp = movement_of(state, &u.id);
         if self.flags.assault {

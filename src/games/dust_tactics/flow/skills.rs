@@ -74,6 +74,23 @@ pub(super) fn heroic(state: &State, id: &str, round: u32) -> bool {
     state.unit(id).is_some_and(on) || state.hero_of(id).is_some_and(on)
 }
 
+/// 004 "Dozer Blade": "A vehicle with this skill can enter a space with an anti-tank trap. That
+/// cover element is destroyed and removed from the board." (R410)
+pub(super) fn dozer_blade(state: &mut State, lead: &str, path: &[Square], out: &mut Outcome) {
+    if unit_type(state, lead) != UnitType::Vehicle || !has_skill(state, lead, Skill::DozerBlade) {
+        return;
+    }
+    for sq in path {
+        if state.scenario.board.cover_kind(*sq) == Some(model::CoverKind::TankTrap) {
+            state.scenario.board.cover.remove(sq);
+            say(
+                out,
+                format!("{lead}'s dozer blade destroys the anti-tank trap on {sq}"),
+            );
+        }
+    }
+}
+
 /// The shooters of the lines of an attack's stages.
 pub(super) fn lines_of(stages: &[Step]) -> Vec<String> {
     let mut out: Vec<String> = vec![];

@@ -96,6 +96,7 @@ pub(super) fn exec_step(
                 state.scenario.board.cover.remove(&sq);
                 say(out, format!("{lead} crushes the ammo crate on {sq}"));
             }
+            dozer_blade(state, &lead, &path, out);
             tell(
                 out,
                 format!(

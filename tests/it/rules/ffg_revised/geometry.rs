@@ -118,6 +118,7 @@ fn mover(id: &str, side: &str, unit_type: UnitType) -> Mover {
         agile: false,
         tracked: false,
         amphibious: false,
+        dozer: false,
     }
 }
 fn squad() -> Mover {
