@@ -113,6 +113,7 @@ impl Skill {
         Skill::Badass,
         Skill::DozerBlade,
         Skill::Frenzy,
+        Skill::LegendaryTactician,
         Skill::MedalOfHonor,
         Skill::RareUnit,
         Skill::ScoutVehicle,
@@ -217,7 +218,6 @@ impl Skill {
             Commander => "command squads are not in the engine",
             EngineerVehicle => "minefields and bunkers are not in the engine",
             Hover => "aircraft are not in the engine",
-            LegendaryTactician => "not implemented yet",
             MagazineReload => "artillery reload is not in the engine",
             NcoCommandSquad => "command squads are not in the engine",
             RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
@@ -226,8 +226,10 @@ impl Skill {
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
             | SuperiorReactiveFire | TankHead | TrackedVehicle => return None,
             // Issue 12 item 3: implemented here.
-            Amphibious | Badass | DozerBlade | Frenzy | HeroicAttack | MedalOfHonor | RareUnit
-            | ScoutVehicle | TakeAim | Wiederbelebungsserum => return None,
+            Amphibious | Badass | DozerBlade | Frenzy | HeroicAttack | LegendaryTactician
+            | MedalOfHonor | RareUnit | ScoutVehicle | TakeAim | Wiederbelebungsserum => {
+                return None
+            }
         })
     }
 

@@ -927,3 +927,118 @@ fn dozer_blade_004_without_the_skill_the_trap_stops_the_vehicle() {
         Some(CoverKind::TankTrap)
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Legendary Tactician"
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn legendary_tactician_004_initiative_misses_count_as_hits() {
+    // Issue 12 item 3. 004 "Legendary Tactician": "When rolling for initiative, treat [hit] as
+    // [miss] and [miss] as [hit]." Allies roll 5 5 5 (three hits, reversed), axis 1 1 5 (two):
+    // the allies win.
+    for (skills, winner) in [(vec!["legendary-tactician"], "allies"), (vec![], "axis")] {
+        let mut h = card(
+            "tactician",
+            UnitType::Hero,
+            3,
+            1,
+            vec![weapon("pistol", WeaponRange::Upto(1), 1, 1)],
+        );
+        for s in &skills {
+            h = with_skill(h, s, None);
+        }
+        let mut st = start_defaults(
+            scenario(
+                vec![unit("h", "tactician", Some("E9"))],
+                vec![unit("x1", "sq", Some("E1"))],
+            ),
+            vec![h, squad("sq")],
+        );
+        let mut d = ScriptedDice::new([5, 5, 5, 1, 1, 5]);
+        let _ = cmd(
+            &mut st,
+            winner,
+            dustmail::dust_tactics::orders::Command::First {
+                side: winner.into(),
+            },
+            &mut d,
+        );
+        assert_eq!(st.initiative.as_deref(), Some(winner), "{skills:?}");
+    }
+}
+
+/// Allied squad `a1` (saves on a hit in soft cover, knives only) on E7 in the open, hero `h` on
+/// `hero_at` with `skills`; the axis squad on E3 fires its 4 dice (1 5 5 5: one hit) at a1.
+fn tactician_cover_game(
+    skills: &[&str],
+    hero_at: &str,
+) -> (
+    dustmail::dust_tactics::state::State,
+    dustmail::game::Outcome,
+) {
+    let mut h = card(
+        "tactician",
+        UnitType::Hero,
+        3,
+        1,
+        vec![weapon("pistol", WeaponRange::Upto(1), 1, 1)],
+    );
+    for s in skills {
+        h = with_skill(h, s, None);
+    }
+    let mut guards = card(
+        "guards",
+        UnitType::Squad,
+        4,
+        1,
+        vec![weapon("knife", WeaponRange::Upto(1), 1, 1)],
+    );
+    guards.soft_save = Save::Hit;
+    guards.hard_save = Save::Hit;
+    let mut st = start_defaults(
+        scenario(
+            vec![
+                unit("h", "tactician", Some(hero_at)),
+                unit("a1", "guards", Some("E7")),
+            ],
+            vec![unit("x1", "sq", Some("E3"))],
+        ),
+        vec![h, guards, squad("sq")],
+    );
+    begin(&mut st, "allies");
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("h", vec![nothing(), nothing()]),
+        &mut ScriptedDice::new([]),
+    ));
+    let mut d = ScriptedDice::new([1, 5, 5, 5, 1]);
+    let out = cmd(
+        &mut st,
+        "axis",
+        activate("x1", vec![attack("gun", "a1"), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    (st, out)
+}
+
+#[test]
+fn legendary_tactician_004_an_adjacent_squad_in_the_open_has_soft_cover() {
+    // Issue 12 item 3. 004 "Legendary Tactician": "infantry squads in the army that are adjacent
+    // to the hero ... gain a level of cover up to hard cover. A unit without any cover is treated
+    // as if it is in soft cover." The hit is saved (1 on the save die).
+    let (st, out) = tactician_cover_game(&["legendary-tactician"], "E8");
+    assert!(texts(&out).contains("saved by cover"), "{}", texts(&out));
+    assert_eq!(u(&st, "a1").models.len(), 4, "{}", texts(&out));
+}
+
+#[test]
+fn legendary_tactician_004_not_for_a_squad_out_of_reach() {
+    // Issue 12 item 3: two squares away, no cover; the same without the skill.
+    for (skills, at) in [(vec!["legendary-tactician"], "C9"), (vec![], "E8")] {
+        let (st, out) = tactician_cover_game(&skills, at);
+        assert_eq!(u(&st, "a1").models.len(), 3, "{skills:?} {}", texts(&out));
+    }
+}

@@ -625,6 +625,11 @@ pub(super) fn fire_line(
                 } else {
                     Cover::None
                 };
+                let cover = if cover_counts && !close && tactician_cover(state, &tu) {
+                    cover.add_soft()
+                } else {
+                    cover
+                };
                 // A lone hero has no cover saves (004 "Heroes").
                 let lone_hero = tc.unit_type == UnitType::Hero;
                 let profile = TargetProfile {

@@ -91,6 +91,31 @@ pub(super) fn dozer_blade(state: &mut State, lead: &str, path: &[Square], out: &
     }
 }
 
+/// Whether `side` has a living Legendary Tactician on the battlefield (004: "When rolling for
+/// initiative, treat [hit] as [miss] and [miss] as [hit]"; R411).
+pub(super) fn legendary_tactician(state: &State, side: &str) -> bool {
+    state.units.iter().any(|u| {
+        u.side == side
+            && !u.destroyed
+            && card(state, u).is_some_and(|c| c.has(Skill::LegendaryTactician))
+    })
+}
+
+/// 004 "Legendary Tactician": "infantry squads in the army that are adjacent to the hero (and
+/// any squad the hero joins) gain a level of cover up to hard cover" (R411).
+pub(super) fn tactician_cover(state: &State, target: &UnitState) -> bool {
+    if target.destroyed || card(state, target).map(|c| c.unit_type) != Some(UnitType::Squad) {
+        return false;
+    }
+    state.units.iter().any(|h| {
+        h.side == target.side
+            && !h.destroyed
+            && card(state, h).is_some_and(|c| c.has(Skill::LegendaryTactician))
+            && (h.joined.as_deref() == Some(target.id.as_str())
+                || matches!((h.at, target.at), (Some(a), Some(b)) if a.adjacent(b)))
+    })
+}
+
 /// The shooters of the lines of an attack's stages.
 pub(super) fn lines_of(stages: &[Step]) -> Vec<String> {
     let mut out: Vec<String> = vec![];
