@@ -52,6 +52,7 @@ mod random_streams;
 mod readable;
 mod replay_page;
 mod reports;
+mod rules_coverage;
 mod scenarios;
 mod scripted_games;
 mod seed;

@@ -5,7 +5,7 @@
 //! error names the file, the field and what to write instead.
 
 use super::model::{Armour, Card, Fire, Save, UnitType, WeaponRange};
-use super::skill::Skill;
+use super::skill::{Skill, NOT_IN_ENUM};
 use std::collections::BTreeSet;
 
 /// A card file that cannot be used: which file, which field, what is wrong and what to write.
@@ -51,6 +51,52 @@ pub fn builtin_cards() -> Result<Vec<Card>, CardError> {
         .into_iter()
         .map(|(f, t)| parse_card(f, t))
         .collect()
+}
+
+/// Parses one card file for a new game (`new`, `--cards DIR`): validated, and refused when it
+/// names a skill the engine does not implement (issue 12: no card carries a rule the engine
+/// ignores). Games already created keep loading their cards with [`parse_card`].
+pub fn parse_card_for_new(file_name: &str, text: &str) -> Result<Card, CardError> {
+    let card = parse_card(file_name, text)?;
+    refuse_unimplemented(file_name, &card)?;
+    Ok(card)
+}
+
+/// Refuses a card carrying a 004 skill the engine does not implement, naming it and the file.
+pub fn refuse_unimplemented(file_name: &str, card: &Card) -> Result<(), CardError> {
+    for (i, s) in card.skills.iter().enumerate() {
+        let Some(skill) = Skill::from_id(&s.name) else {
+            continue;
+        };
+        if let Some(why) = skill.refused_because() {
+            return Err(CardError {
+                file: file_name.to_string(),
+                field: format!("skills[{i}].name"),
+                reason: format!(
+                    "the 004 skill `{skill}` ({}) is refused: {why}, so the card would carry a rule the engine ignores",
+                    skill.title()
+                ),
+                instead: format!(
+                    "remove it from the card (and note it in `provisional`), or {}",
+                    implemented_instead()
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The skills a card may name (docs/rules-coverage.md lists the others and why).
+fn implemented_instead() -> String {
+    format!(
+        "write one of: {} (lower-case, dashes; docs/rules-coverage.md lists the others)",
+        Skill::ALL
+            .iter()
+            .filter(|s| s.is_implemented())
+            .map(|s| s.id())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// Parses and validates one card file. `file_name` is the file's name (`m2c-pounder.toml`); the
@@ -265,17 +311,16 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
     let mut skills = BTreeSet::new();
     for (i, s) in card.skills.iter().enumerate() {
         if Skill::from_id(&s.name).is_none() {
+            let reason = match NOT_IN_ENUM.iter().find(|(id, _, _)| *id == s.name) {
+                Some((_, title, why)) => {
+                    format!("the 004 skill `{}` ({title}) is refused: {why}", s.name)
+                }
+                None => format!("`{}` is not a skill the engine knows", s.name),
+            };
             return Err(err(
                 &format!("skills[{i}].name"),
-                format!("`{}` is not a skill the engine knows", s.name),
-                format!(
-                    "write one of: {} (lower-case, dashes)",
-                    Skill::ALL
-                        .iter()
-                        .map(|s| s.id())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                reason,
+                implemented_instead(),
             ));
         }
         if !skills.insert(s.name.as_str()) {

@@ -50,7 +50,14 @@ pub struct FireOptions {
     pub reversed: bool,
     /// All In One: double dice.
     pub doubled: bool,
+    /// Medal of Honor: re-roll one failed die of this line after the other re-rolls.
+    pub medal: bool,
+    /// Frenzy: every hit is re-rolled until it misses, as a laser's (against soldiers only).
+    pub frenzy: bool,
 }
+
+/// The purpose of the die Medal of Honor re-rolls (the flow reads it to spend the skill).
+pub const MEDAL_REROLL: &str = "medal of honor re-roll";
 
 /// The resolution of one line.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -222,6 +229,8 @@ struct AttackRoll<'a> {
     rules: Rules,
     reversed: bool,
     laser: bool,
+    /// What the chained dice are called in reports ("laser chain", "frenzy re-roll").
+    chain_name: &'static str,
     /// Successes after which the target is surely destroyed (ruling R31); `None`: never sure.
     destroyed_at: Option<u32>,
     round: u32,
@@ -255,7 +264,13 @@ impl AttackRoll<'_> {
         }
         if opts.berserk && fails > 0 {
             notes.push(format!("{fails} re-rolled (Berserk)"));
-            self.roll_batch(fails, format!("berserk re-roll {id}"), dice, rolls);
+            fails = self.roll_batch(fails, format!("berserk re-roll {id}"), dice, rolls);
+        }
+        // 004 "Medal of Honor": "reroll one combat die during an attack and apply the new
+        // result" (R406: one die that failed, the last chance of the line).
+        if opts.medal && fails > 0 {
+            notes.push("1 re-rolled (Medal of Honor)".into());
+            self.roll_batch(1, format!("{MEDAL_REROLL} {id}"), dice, rolls);
         }
     }
 
@@ -292,7 +307,7 @@ impl AttackRoll<'_> {
         if !faces.is_empty() {
             self.chain_dice += faces.len() as u32;
             rolls.push(Roll {
-                purpose: format!("laser chain {}", self.weapon.id),
+                purpose: format!("{} {}", self.chain_name, self.weapon.id),
                 round: self.round,
                 faces,
             });
@@ -347,7 +362,12 @@ pub fn resolve_line_under(
         weapon,
         rules,
         reversed: opts.reversed,
-        laser: weapon.traits.contains(&WeaponTrait::Laser),
+        laser: weapon.traits.contains(&WeaponTrait::Laser) || opts.frenzy,
+        chain_name: if opts.frenzy && !weapon.traits.contains(&WeaponTrait::Laser) {
+            "frenzy re-roll"
+        } else {
+            "laser chain"
+        },
         destroyed_at,
         round,
         successes: 0,
@@ -357,7 +377,7 @@ pub fn resolve_line_under(
     let mut notes = Vec::new();
     atk.reroll_failures(fails, opts, dice, &mut rolls, &mut notes);
     if atk.chain_dice > 0 {
-        notes.push(format!("{} laser chain dice", atk.chain_dice));
+        notes.push(format!("{} {} dice", atk.chain_dice, atk.chain_name));
     }
     let hits = atk.successes;
     finish(
@@ -537,6 +557,7 @@ pub fn resolve_cover_attack_under(
         rules,
         reversed: opts.reversed,
         laser: weapon.traits.contains(&WeaponTrait::Laser),
+        chain_name: "laser chain",
         destroyed_at: Some(target.remaining.div_ceil(plan.damage.max(1))),
         round,
         successes: 0,

@@ -58,6 +58,10 @@ pub struct Mover {
     pub jump: bool,
     pub agile: bool,
     pub tracked: bool,
+    /// 004 "Amphibious Unit": may enter water.
+    pub amphibious: bool,
+    /// 004 "Dozer Blade": a vehicle that may enter an anti-tank trap's square (destroying it).
+    pub dozer: bool,
 }
 
 /// A legal move: the squares entered in order (not the start), its cost, and the ammo-crate

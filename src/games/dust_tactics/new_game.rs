@@ -93,9 +93,10 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
         .map(|(f, t)| (f.to_string(), t.to_string()))
         .collect();
     for (file, text) in &req.data {
-        cards::parse_card(file, text).map_err(|e| SetupError(e.to_string()))?;
+        cards::parse_card_for_new(file, text).map_err(|e| SetupError(e.to_string()))?;
         card_map.insert(file.clone(), text.clone());
     }
+    rare_once(&parsed, &card_map).map_err(SetupError)?;
     let units = team_units(&parsed);
     Ok(NewPlan {
         setup: Setup {
@@ -111,6 +112,30 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
         max_rounds: parsed.rounds + 1,
         units,
     })
+}
+
+/// 004 "Rare Unit": "A player may only include one of each rare unit in his army." A side
+/// listing a rare card twice is refused at `new`, naming the card and the units.
+fn rare_once(s: &scenario::Scenario, cards: &BTreeMap<String, String>) -> Result<(), String> {
+    for side in &s.sides {
+        let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
+        for u in &side.units {
+            let rare = cards
+                .get(&format!("{}.toml", u.card))
+                .and_then(|t| cards::parse_card(&format!("{}.toml", u.card), t).ok())
+                .is_some_and(|c| c.has(super::skill::Skill::RareUnit));
+            if !rare {
+                continue;
+            }
+            if let Some(first) = seen.insert(&u.card, &u.id) {
+                return Err(format!(
+                    "scenario `{}`: side {} fields the rare unit `{}` twice ({first} and {}); 004 \"Rare Unit\": a player may only include one of each rare unit in his army: remove one of them",
+                    s.name, side.id, u.card, u.id
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether scenario `s` suits `rules`: listed in its `rulesets` (none listed: every ruleset), and

@@ -92,6 +92,7 @@ impl Skill {
         Skill::Assault,
         Skill::FightingSpirit,
         Skill::Charge,
+        Skill::HeroicAttack,
     ];
 
     /// Skills that work by themselves (R61): declaring one is accepted and changes nothing.
@@ -107,12 +108,25 @@ impl Skill {
         Skill::TrackedVehicle,
         Skill::AdvancedReactiveFire,
         Skill::SuperiorReactiveFire,
+        // Issue 12 item 3.
+        Skill::Amphibious,
+        Skill::Badass,
+        Skill::DozerBlade,
+        Skill::Frenzy,
+        Skill::LegendaryTactician,
+        Skill::MedalOfHonor,
+        Skill::RareUnit,
+        Skill::ScoutVehicle,
+        Skill::TakeAim,
+        Skill::Wiederbelebungsserum,
     ];
 
     /// Skills a joined hero shares with his squad (digest §8 "share").
     pub const SHARED: &'static [Skill] = &[
         Skill::Agile,
         Skill::Assault,
+        Skill::Badass,
+        Skill::HeroicAttack,
         Skill::Berserk,
         Skill::Charge,
         Skill::FightingSpirit,
@@ -123,6 +137,7 @@ impl Skill {
     /// Skills 004 limits to once per game, whatever the card file says.
     pub const ONCE_PER_GAME: &'static [Skill] = &[
         Skill::Berserk,
+        Skill::HeroicAttack,
         Skill::AllInOne,
         Skill::Assault,
         Skill::FightingSpirit,
@@ -143,6 +158,84 @@ impl Skill {
 
     pub fn once_per_game(self) -> bool {
         Skill::ONCE_PER_GAME.contains(&self)
+    }
+}
+
+/// 004 skills the engine does not implement, with what they need: a card naming one is refused
+/// at `new` (issue 12: no card may carry a rule the engine ignores). Card name, the skills
+/// reference's title, and why. Skills of the enum are listed by [`Skill::refused_because`].
+pub const NOT_IN_ENUM: &[(&str, &str, &str)] = &[
+    (
+        "air-alt",
+        "Air Alt",
+        "aircraft (sustained attacks against armour class 4+) are not in the engine",
+    ),
+    (
+        "blutkreuz-ape",
+        "Blutkreuz Ape",
+        "heroes joining squads by this skill is not in the engine",
+    ),
+    (
+        "blutkreuz-zombie",
+        "Blutkreuz Zombie",
+        "heroes joining squads by this skill is not in the engine",
+    ),
+    (
+        "carry-capacity-vehicle",
+        "Carry Capacity: Vehicle",
+        "transport is not in the engine",
+    ),
+    (
+        "commissar",
+        "Commissar",
+        "joining a unit as a Commissar is not in the engine",
+    ),
+    (
+        "pilot",
+        "Pilot: Name",
+        "piloting vehicles is not in the engine",
+    ),
+    (
+        "reload",
+        "[Weapon Name]: Reload",
+        "reloadable weapons and their Loaded token are not in the engine",
+    ),
+];
+
+impl Skill {
+    /// Why the engine refuses a card carrying this skill, or `None` when it implements it.
+    pub fn refused_because(self) -> Option<&'static str> {
+        use Skill::*;
+        Some(match self {
+            AcePilot => "piloting vehicles is not in the engine",
+            AirSuperiority => "aircraft are not in the engine",
+            ArtilleryStrike => "observers and artillery (indirect fire) are not in the engine",
+            CarryCapacity => "transport is not in the engine",
+            CheatDeath => "not implemented yet",
+            CombineShots => "not implemented yet",
+            CommandSquad => "command squads are not in the engine",
+            CommandVehicle => "command squads are not in the engine",
+            Commander => "command squads are not in the engine",
+            EngineerVehicle => "minefields and bunkers are not in the engine",
+            Hover => "aircraft are not in the engine",
+            MagazineReload => "artillery reload is not in the engine",
+            NcoCommandSquad => "command squads are not in the engine",
+            RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
+            TankRiders => "transport is not in the engine",
+            AdvancedReactiveFire | Agile | AllInOne | Assault | Berserk | BlackOps | Charge
+            | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
+            | SuperiorReactiveFire | TankHead | TrackedVehicle => return None,
+            // Issue 12 item 3: implemented here.
+            Amphibious | Badass | DozerBlade | Frenzy | HeroicAttack | LegendaryTactician
+            | MedalOfHonor | RareUnit | ScoutVehicle | TakeAim | Wiederbelebungsserum => {
+                return None
+            }
+        })
+    }
+
+    /// Whether a card may carry this skill (the engine implements it).
+    pub fn is_implemented(self) -> bool {
+        self.refused_because().is_none()
     }
 }
 

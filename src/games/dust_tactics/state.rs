@@ -136,6 +136,13 @@ pub struct UnitState {
     /// The round in which All In One doubles this unit's dice.
     #[serde(default)]
     pub all_in_one_round: Option<u32>,
+    /// The round in which this hero used Medal of Honor (004: once per round).
+    #[serde(default)]
+    pub medal_round: Option<u32>,
+    /// The round in which this hero declared Heroic Attack: attacks on him (and the squad he
+    /// joined) cause no damage that round.
+    #[serde(default)]
+    pub heroic_round: Option<u32>,
     #[serde(default)]
     pub destroyed: bool,
 }
@@ -278,6 +285,13 @@ pub enum Step {
     /// Tank Head: heal all damage on an adjacent friendly vehicle.
     TankHead {
         target: String,
+    },
+    /// 004 "Wiederbelebungsserum": after an attack's lines, `hero` recovers 1 health per hit
+    /// his own lines scored on enemy soldiers (`hits`, counted as they are resolved; R408).
+    Serum {
+        hero: String,
+        #[serde(default)]
+        hits: u32,
     },
     /// The hero leaves the squad for good.
     Detach {

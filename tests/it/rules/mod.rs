@@ -4,3 +4,4 @@
 mod classic_2010;
 mod ffg_revised;
 mod policy;
+mod skills_004;

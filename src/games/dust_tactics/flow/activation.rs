@@ -104,6 +104,9 @@ pub(super) fn cmd_activate(
             if *skill == Skill::AllInOne {
                 x.all_in_one_round = Some(round);
             }
+            if *skill == Skill::HeroicAttack {
+                x.heroic_round = Some(round);
+            }
         }
     }
     say(out, format!("{} activates {}: {}", side, u.id, plan.text));
@@ -202,6 +205,8 @@ pub(super) struct Planner<'a> {
     pub(super) moved_before: bool,
     pub(super) last_kind: Option<Kind>,
     pub(super) fast_used: bool,
+    /// 004 "Scout Vehicle": its 2 extra spaces were spent on a MOVE (R404).
+    pub(super) scout_used: bool,
     /// 000 Charge: where the last move ends when it needed the free extra square.
     pub(super) charge_square: Option<Square>,
 }
@@ -223,6 +228,7 @@ impl<'a> Planner<'a> {
             moved_before: u.moved,
             last_kind: None,
             fast_used: false,
+            scout_used: false,
             charge_square: None,
         }
     }

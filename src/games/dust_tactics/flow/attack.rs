@@ -475,16 +475,29 @@ pub(super) fn fire_line(
     let lead = leader_of(state, &l.shooter).unwrap_or_else(|| l.shooter.clone());
     let is_active = lead == act.unit;
     let hero_weapon = unit_type(state, &l.shooter) == UnitType::Hero;
+    // 004 "Take Aim": the hero's own sustained lines reverse the dice instead of re-rolling
+    // (not shared with his squad, so only the hero's card counts).
+    let take_aim =
+        sustained && hero_weapon && card(state, &su).is_some_and(|c| c.has(Skill::TakeAim));
     let opts = FireOptions {
         carriers: n,
-        sustained,
+        sustained: sustained && !take_aim,
         berserk: is_active && act.flags.berserk,
         reversed: has_skill(state, &lead, Skill::Spotter) && spotter_alive(state, &lead)
             || (is_active
                 && act.flags.fighting_spirit
-                && (hero_weapon || shared_spirit(state, &lead))),
+                && (hero_weapon || shared_spirit(state, &lead)))
+            || take_aim,
         doubled: su.all_in_one_round == Some(state.round),
+        medal: false,
+        frenzy: false,
     };
+    // 004 "Frenzy": the hero's own lines (not shared), when he fires on soldiers (R407).
+    let frenzy = hero_weapon && card(state, &su).is_some_and(|c| c.has(Skill::Frenzy));
+    // 004 "Medal of Honor": the hero's own lines (not shared), once per round (R406).
+    let medal = hero_weapon
+        && su.medal_round != Some(state.round)
+        && card(state, &su).is_some_and(|c| c.has(Skill::MedalOfHonor));
     let rules = state.rules();
     let by = su.side.clone();
     let round = state.round;
@@ -492,6 +505,7 @@ pub(super) fn fire_line(
     let mut how = vec![format!("{n} carrier{}", if n == 1 { "" } else { "s" })];
     for (on, name) in [
         (opts.sustained, "sustained"),
+        (take_aim, "sustained with take-aim"),
         (opts.berserk, Skill::Berserk.id()),
         (opts.reversed, "reversed dice"),
         (opts.doubled, "double dice"),
@@ -611,6 +625,11 @@ pub(super) fn fire_line(
                 } else {
                     Cover::None
                 };
+                let cover = if cover_counts && !close && tactician_cover(state, &tu) {
+                    cover.add_soft()
+                } else {
+                    cover
+                };
                 // A lone hero has no cover saves (004 "Heroes").
                 let lone_hero = tc.unit_type == UnitType::Hero;
                 let profile = TargetProfile {
@@ -624,7 +643,27 @@ pub(super) fn fire_line(
                     damage_resilient: tc.has(Skill::DamageResilient)
                         && rules.damage_resilient_against(&w),
                 };
-                let o = combat::resolve_line_under(rules, &w, &profile, &opts, round, dice);
+                let medal = medal
+                    && state
+                        .unit(&l.shooter)
+                        .is_some_and(|x| x.medal_round != Some(round));
+                let line_opts = FireOptions {
+                    medal,
+                    frenzy: frenzy && tc.unit_type.is_soldier(),
+                    ..opts.clone()
+                };
+                let o = combat::resolve_line_under(rules, &w, &profile, &line_opts, round, dice);
+                if hero_weapon && tc.unit_type.is_soldier() && tu.side != su.side {
+                    serum_count(act, &l.shooter, o.hits);
+                }
+                if o.rolls
+                    .iter()
+                    .any(|r| r.purpose.starts_with(combat::MEDAL_REROLL))
+                {
+                    if let Some(x) = state.unit_mut(&l.shooter) {
+                        x.medal_round = Some(round);
+                    }
+                }
                 tell(
                     out,
                     format!(
@@ -644,6 +683,13 @@ pub(super) fn fire_line(
                     },
                     o.rolls,
                 );
+                if heroic(state, &tu.id, round) {
+                    say(
+                        out,
+                        format!("Heroic Attack: the attack causes {} no damage", tu.id),
+                    );
+                    continue;
+                }
                 let p = act.damage.entry(tu.id.clone()).or_insert_with(|| Pending {
                     by: by.clone(),
                     ..Default::default()

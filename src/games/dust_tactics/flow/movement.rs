@@ -81,6 +81,8 @@ impl Planner<'_> {
             jump: has_skill(state, &u.id, Skill::Jump),
             agile: has_skill(state, &u.id, Skill::Agile),
             tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
+            amphibious: has_skill(state, &u.id, Skill::Amphibious),
+            dozer: has_skill(state, &u.id, Skill::DozerBlade),
         };
         let mut mp = movement_of(state, &u.id);
         if self.flags.assault {
@@ -92,21 +94,26 @@ impl Planner<'_> {
         // Fast: +1 on one MOVE of the activation (004 "Fast").
         let fast = has_skill(state, &u.id, Skill::Fast) && !self.fast_used;
         let extra = self.charge_extra();
+        let scout = self.scout_extra();
         let plan = geometry::plan_move(
             &state.scenario.board,
             &self.occupancy_for(&mover),
             &mover,
             from,
             squares,
-            mp + fast as u32 + extra,
+            mp + fast as u32 + extra + scout,
         )
         .map_err(|e| Refusal {
             reason: format!("{} cannot move: {}", u.id, e.reason),
             rule: e.rule.clone(),
-            instead: format!("a move of at most {mp} movement points"),
+            instead: format!("a move of at most {} movement points", mp + scout),
         })?;
         if fast && plan.cost > mp {
             self.fast_used = true;
+        }
+        if scout > 0 && plan.cost > mp + fast as u32 + extra {
+            self.scout_used = true;
+            self.texts.push("scout-vehicle: 2 extra spaces".into());
         }
         let to = plan.path.last().copied().unwrap_or(from);
         if extra > 0 {
@@ -122,6 +129,20 @@ impl Planner<'_> {
 }
 
 impl Planner<'_> {
+    /// 004 "Scout Vehicle": "During the first round only, this vehicle can move 2 extra
+    /// spaces", on one MOVE (R404); a vehicle entering later never is in round 1.
+    fn scout_extra(&self) -> u32 {
+        let scout = self.state.round == 1
+            && !self.scout_used
+            && unit_type(self.state, &self.u.id) == UnitType::Vehicle
+            && has_skill(self.state, &self.u.id, Skill::ScoutVehicle);
+        if scout {
+            2
+        } else {
+            0
+        }
+    }
+
     /// 000 "Move twice (MOVE + MOVE)": under a ruleset where two MOVEs are one move, the second
     /// MOVE right after a first one on the board continues it: `Some` of the start square and
     /// the doubled Movement.
@@ -156,13 +177,22 @@ impl Planner<'_> {
         let waypoints: Vec<Square> = path.iter().chain(squares).copied().collect();
         let fast = has_skill(state, &u.id, Skill::Fast);
         let extra = self.charge_extra();
+        // The first MOVE may have spent them already: the double move is planned again whole.
+        let scout = if self.state.round == 1
+            && unit_type(state, &u.id) == UnitType::Vehicle
+            && has_skill(state, &u.id, Skill::ScoutVehicle)
+        {
+            2
+        } else {
+            0
+        };
         let plan = geometry::plan_move(
             &state.scenario.board,
             &self.occupancy_for(&mover),
             &mover,
             start,
             &waypoints,
-            mp + fast as u32 + extra,
+            mp + fast as u32 + extra + scout,
         )
         .map_err(|e| Refusal {
             reason: format!("{} cannot move twice: {}", u.id, e.reason),

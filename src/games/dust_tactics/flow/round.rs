@@ -112,7 +112,12 @@ pub(super) fn roll_dice_for_initiative(
             });
             let n = 3 + black_ops as usize;
             let faces: Vec<u8> = (0..n).map(|_| dice.d6(round)).collect();
-            let hits = faces.iter().filter(|f| rules.is_hit(**f)).count();
+            // 004 "Legendary Tactician": hits and misses swap places (R411).
+            let reversed = legendary_tactician(state, s);
+            let hits = faces
+                .iter()
+                .filter(|f| rules.is_hit(**f) != reversed)
+                .count();
             line.push(format!("{s} {hits} hit(s) on {n} dice"));
             rolls.push(Roll {
                 purpose: format!("initiative {s}"),
@@ -204,6 +209,7 @@ pub(super) fn end_round(state: &mut State, dice: &mut dyn DiceSource, out: &mut 
             ..Happening::default()
         });
     }
+    badass_refill(state, out);
     say(out, format!("round {round} ends"));
     if let Some(by) = state.draw_offer.take() {
         say(out, format!("{by}'s draw offer lapses with the round"));

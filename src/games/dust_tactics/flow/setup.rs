@@ -87,6 +87,8 @@ pub fn new_state(
                 ammo,
                 skills_used: BTreeMap::new(),
                 all_in_one_round: None,
+                medal_round: None,
+                heroic_round: None,
                 destroyed: false,
             });
         }

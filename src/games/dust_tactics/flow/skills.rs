@@ -28,6 +28,163 @@ pub(super) fn has_skill(state: &State, id: &str, skill: Skill) -> bool {
     false
 }
 
+/// 004 "Badass": "All of the unit's limited ammo weapons are considered unlimited, but it can use
+/// only up to the limited ammo per activation." A unit fires in one activation a round (its own,
+/// or the reactive fire that activates it), so its boxes are filled again as each round ends
+/// (R405).
+pub(super) fn badass_refill(state: &mut State, out: &mut Outcome) {
+    let ids: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| !u.destroyed)
+        .map(|u| u.id.clone())
+        .collect();
+    for id in ids {
+        if !has_skill(state, &id, Skill::Badass) {
+            continue;
+        }
+        let Some(c) = state.unit(&id).and_then(|u| card(state, u)).cloned() else {
+            continue;
+        };
+        let Some(x) = state.unit_mut(&id) else {
+            continue;
+        };
+        let mut filled = vec![];
+        for w in &c.weapons {
+            if let Some(boxes) = w.ammo {
+                if x.ammo.get(&w.id).copied() != Some(boxes) {
+                    x.ammo.insert(w.id.clone(), boxes);
+                    filled.push(w.name.clone());
+                }
+            }
+        }
+        if !filled.is_empty() {
+            say(
+                out,
+                format!("Badass: {id} has its ammo again for {}", filled.join(", ")),
+            );
+        }
+    }
+}
+
+/// 004 "Heroic Attack": "all attacks made against this hero during this round ... do not cause
+/// any damage"; shared with the squad he joined (R409).
+pub(super) fn heroic(state: &State, id: &str, round: u32) -> bool {
+    let on = |u: &UnitState| u.heroic_round == Some(round);
+    state.unit(id).is_some_and(on) || state.hero_of(id).is_some_and(on)
+}
+
+/// 004 "Dozer Blade": "A vehicle with this skill can enter a space with an anti-tank trap. That
+/// cover element is destroyed and removed from the board." (R410)
+pub(super) fn dozer_blade(state: &mut State, lead: &str, path: &[Square], out: &mut Outcome) {
+    if unit_type(state, lead) != UnitType::Vehicle || !has_skill(state, lead, Skill::DozerBlade) {
+        return;
+    }
+    for sq in path {
+        if state.scenario.board.cover_kind(*sq) == Some(model::CoverKind::TankTrap) {
+            state.scenario.board.cover.remove(sq);
+            say(
+                out,
+                format!("{lead}'s dozer blade destroys the anti-tank trap on {sq}"),
+            );
+        }
+    }
+}
+
+/// Whether `side` has a living Legendary Tactician on the battlefield (004: "When rolling for
+/// initiative, treat [hit] as [miss] and [miss] as [hit]"; R411).
+pub(super) fn legendary_tactician(state: &State, side: &str) -> bool {
+    state.units.iter().any(|u| {
+        u.side == side
+            && !u.destroyed
+            && card(state, u).is_some_and(|c| c.has(Skill::LegendaryTactician))
+    })
+}
+
+/// 004 "Legendary Tactician": "infantry squads in the army that are adjacent to the hero (and
+/// any squad the hero joins) gain a level of cover up to hard cover" (R411).
+pub(super) fn tactician_cover(state: &State, target: &UnitState) -> bool {
+    if target.destroyed || card(state, target).map(|c| c.unit_type) != Some(UnitType::Squad) {
+        return false;
+    }
+    state.units.iter().any(|h| {
+        h.side == target.side
+            && !h.destroyed
+            && card(state, h).is_some_and(|c| c.has(Skill::LegendaryTactician))
+            && (h.joined.as_deref() == Some(target.id.as_str())
+                || matches!((h.at, target.at), (Some(a), Some(b)) if a.adjacent(b)))
+    })
+}
+
+/// The shooters of the lines of an attack's stages.
+pub(super) fn lines_of(stages: &[Step]) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for s in stages {
+        if let Step::Fire { lines, .. } | Step::Close { lines, .. } = s {
+            for l in lines {
+                if !out.contains(&l.shooter) {
+                    out.push(l.shooter.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// One `Serum` step for each hero among `shooters` whose own card carries Wiederbelebungsserum,
+/// placed after the attack's lines (004: "He recovers health after all weapon lines are
+/// resolved").
+pub(super) fn serum_steps(state: &State, shooters: &[String]) -> Vec<Step> {
+    shooters
+        .iter()
+        .filter(|s| {
+            state.unit(s).and_then(|u| card(state, u)).is_some_and(|c| {
+                c.unit_type == UnitType::Hero && c.has(Skill::Wiederbelebungsserum)
+            })
+        })
+        .map(|s| Step::Serum {
+            hero: s.clone(),
+            hits: 0,
+        })
+        .collect()
+}
+
+/// Counts the hits of `shooter`'s line on an enemy squad or hero into its pending Serum step.
+pub(super) fn serum_count(act: &mut Activation, shooter: &str, hits: u32) {
+    for s in act.steps.iter_mut() {
+        if let Step::Serum { hero, hits: h } = s {
+            if hero == shooter {
+                *h += hits;
+                return;
+            }
+        }
+    }
+}
+
+/// 004 "Wiederbelebungsserum": "he recovers 1 health point for each [hit] result ... He cannot
+/// recover more than his starting health points."
+pub(super) fn serum(state: &mut State, hero: &str, hits: u32, out: &mut Outcome) {
+    let Some(full) = state
+        .unit(hero)
+        .and_then(|u| card(state, u))
+        .map(|c| c.health)
+    else {
+        return;
+    };
+    let Some(h) = state.unit_mut(hero) else {
+        return;
+    };
+    if h.destroyed || hits == 0 {
+        return;
+    }
+    let gained = (hits.min(u8::MAX as u32) as u8).min(full.saturating_sub(h.health));
+    h.health += gained;
+    say(
+        out,
+        format!("Wiederbelebungsserum: {hero} recovers {gained} health ({hits} hits)"),
+    );
+}
+
 /// The member of the group whose card carries `skill` (where its use counter lives).
 pub(super) fn skill_owner(state: &State, id: &str, skill: Skill) -> Option<String> {
     group(state, id).into_iter().find(|m| {

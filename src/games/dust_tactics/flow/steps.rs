@@ -96,6 +96,7 @@ pub(super) fn exec_step(
                 state.scenario.board.cover.remove(&sq);
                 say(out, format!("{lead} crushes the ammo crate on {sq}"));
             }
+            dozer_blade(state, &lead, &path, out);
             tell(
                 out,
                 format!(
@@ -168,6 +169,7 @@ pub(super) fn exec_step(
                     sustained,
                 });
             }
+            pre.extend(serum_steps(state, &lines_of(&pre)));
             pre.append(&mut act.steps);
             act.steps = pre;
         }
@@ -232,6 +234,7 @@ pub(super) fn exec_step(
                 act.wait = Some(Wait::React { side, candidates });
             }
         }
+        Step::Serum { hero, hits } => serum(state, &hero, hits, out),
         Step::TankHead { target } => {
             if !alive {
                 return;

@@ -56,6 +56,8 @@ pub(super) fn can_hold(state: &State, side: &str, at: Square) -> bool {
                 jump: has_skill(state, &u.id, Skill::Jump),
                 agile: has_skill(state, &u.id, Skill::Agile),
                 tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
+                amphibious: has_skill(state, &u.id, Skill::Amphibious),
+                dozer: has_skill(state, &u.id, Skill::DozerBlade),
             };
             geometry::may_stand(&state.scenario.board, &Occupancy::new(), &mover, at).is_none()
         })
@@ -171,6 +173,8 @@ pub fn illegal_positions(state: &State) -> Vec<String> {
             jump: has_skill(state, &u.id, Skill::Jump),
             agile: has_skill(state, &u.id, Skill::Agile),
             tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
+            amphibious: has_skill(state, &u.id, Skill::Amphibious),
+            dozer: has_skill(state, &u.id, Skill::DozerBlade),
         };
         if let Some(e) = geometry::may_stand(&state.scenario.board, &occ, &mover, at) {
             bad.push(format!("{} on {at}: {}", u.id, e.reason));

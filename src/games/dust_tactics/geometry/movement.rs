@@ -62,9 +62,9 @@ fn pass_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Opti
                 RULE_TERRAIN,
             ))
         }
-        Terrain::DeepWater if !mover.jump => {
+        Terrain::DeepWater if !mover.jump && !mover.amphibious => {
             return Some(err(
-                format!("{sq} is deep water: only units with Jump may enter it"),
+                format!("{sq} is deep water: only units with Jump or Amphibious Unit may enter it"),
                 RuleId::Terrain.with("deep water (triangle)"),
             ))
         }
@@ -82,7 +82,7 @@ fn pass_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Opti
         }
         _ => {}
     }
-    if vehicle && !mover.jump && board.cover_kind(sq) == Some(CoverKind::TankTrap) {
+    if vehicle && !mover.jump && !mover.dozer && board.cover_kind(sq) == Some(CoverKind::TankTrap) {
         return Some(err(
             format!("{sq} holds an anti-tank trap: vehicles may not enter it"),
             RuleId::Movement.with("cover elements"),
@@ -121,7 +121,7 @@ fn end_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Optio
     if let Some(e) = pass_block(board, occ, mover, sq) {
         return Some(e);
     }
-    if is_vehicle(mover) && board.cover_kind(sq) == Some(CoverKind::TankTrap) {
+    if is_vehicle(mover) && !mover.dozer && board.cover_kind(sq) == Some(CoverKind::TankTrap) {
         return Some(err(
             format!("{sq} holds an anti-tank trap: a vehicle may jump over it but not stop on it"),
             RuleId::Jump.with("cover elements"),

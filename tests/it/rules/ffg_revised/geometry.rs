@@ -117,6 +117,8 @@ fn mover(id: &str, side: &str, unit_type: UnitType) -> Mover {
         jump: false,
         agile: false,
         tracked: false,
+        amphibious: false,
+        dozer: false,
     }
 }
 fn squad() -> Mover {
@@ -521,7 +523,10 @@ fn move_004_terrain_closed_to_vehicles() {
         );
     }
     let e = t.plan(&squad(), "C2", &["C1"], 9).unwrap_err();
-    assert_eq!(e, "C1 is deep water: only units with Jump may enter it");
+    assert_eq!(
+        e,
+        "C1 is deep water: only units with Jump or Amphibious Unit may enter it"
+    );
 }
 
 #[test]
