@@ -605,23 +605,35 @@ pub fn revealed_of(entries: &[Entry]) -> Vec<(u32, String)> {
 /// breaks signatures of quoted orders and tables).
 pub const MAIL_WIDTH: usize = 72;
 
-/// `text` broken at spaces into lines that fit `width` after an `indent` of that many
-/// characters; the lines after the first start with `indent` spaces.
+/// `text` broken at spaces into lines that fit `width`, its first line printed after a prefix
+/// of `indent` characters; a broken line goes on `indent` spaces further in (plus its own
+/// leading spaces). Lines of `text` itself (an orders suggestion) keep their own start.
 pub fn wrap_text(text: &str, indent: usize, width: usize) -> String {
-    let room = width.saturating_sub(indent).max(20);
     let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > room {
-            lines.push(std::mem::take(&mut line));
+    for (n, raw) in text.split('\n').enumerate() {
+        let body = raw.trim_start_matches(' ');
+        let lead = raw.len() - body.len();
+        let mut col = if n == 0 { indent } else { 0 } + lead;
+        let mut line = " ".repeat(lead);
+        let mut empty = true;
+        for word in body.split(' ').filter(|w| !w.is_empty()) {
+            let len = word.chars().count();
+            if !empty && col + 1 + len > width {
+                lines.push(std::mem::replace(&mut line, " ".repeat(indent + lead)));
+                col = indent + lead;
+                empty = true;
+            }
+            if !empty {
+                line.push(' ');
+                col += 1;
+            }
+            line.push_str(word);
+            col += len;
+            empty = false;
         }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
+        lines.push(line);
     }
-    lines.push(line);
-    lines.join(&format!("\n{}", " ".repeat(indent)))
+    lines.join("\n")
 }
 
 /// `replay GAME --html FILE`: one self-contained page stepping through the whole game, round by
@@ -780,6 +792,11 @@ mod tests {
             t.split_whitespace().collect::<Vec<_>>()
         );
         assert_eq!(wrap_text("short", 5, 72), "short");
+        // An orders suggestion keeps its own lines.
+        assert_eq!(
+            wrap_text("activate rangers\n  move C4", 14, 72),
+            "activate rangers\n  move C4"
+        );
     }
 
     #[test]

@@ -168,7 +168,12 @@ impl Case {
         let rs = self.replies_to(to);
         assert_eq!(rs.len(), 1, "answers to {to}: {rs:#?}");
         for p in parts {
-            assert!(rs[0].contains(p), "the answer lacks `{p}`:\n{}", rs[0]);
+            let flat = crate::support::flat;
+            assert!(
+                flat(&rs[0]).contains(&flat(p)),
+                "the answer lacks `{p}`:\n{}",
+                rs[0]
+            );
         }
         rs[0].clone()
     }
@@ -616,8 +621,9 @@ fn line_refused(c: &Case, side: &str, parts: &[&str]) {
     assert!(s.step.happenings.is_empty(), "{:?}", s.step.happenings);
     // Nothing applied: a refusal to the sender, not a receipt (issue 16 item 4).
     let r = c.one_reply(&address_of(side), &["nothing in your mail was applied"]);
+    let flat = crate::support::flat;
     for p in parts {
-        assert!(r.contains(p), "the refusal lacks `{p}`:\n{r}");
+        assert!(flat(&r).contains(&flat(p)), "the refusal lacks `{p}`:\n{r}");
     }
 }
 

@@ -49,7 +49,7 @@ fn a_step_makes_one_mail_per_reader_and_the_senders_report_starts_with_the_recei
     assert_eq!(mine.in_reply_to.as_deref(), Some("<m1@x>"));
     assert_eq!(mine.references, vec!["<m1@x>".to_string()]);
     assert!(
-        mine.text.starts_with(
+        crate::support::flat(&mine.text).starts_with(
             "Your orders for game g-toy, side allies, seq 1 were received and applied (ledger line 2)."
         ),
         "{}",

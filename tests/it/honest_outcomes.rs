@@ -43,7 +43,12 @@ fn a_mail_with_every_command_refused_is_a_refusal_to_the_sender_only() {
         "Send instead: add N",
         "send them again with seq: 2",
     ] {
-        assert!(m.text.contains(part), "{part:?} in {}", m.text);
+        let flat = crate::support::flat;
+        assert!(
+            flat(&m.text).contains(&flat(part)),
+            "{part:?} in {}",
+            m.text
+        );
     }
     let html = m.html.as_deref().unwrap();
     for part in [
@@ -227,7 +232,12 @@ fn every_bad_line_of_an_activation_is_reported_in_one_refusal() {
         "Line 7: in the activation of rangers (line 5): `fly` is not an action",
         "Line 8: in the activation of rangers (line 5): `charge!` is not an action",
     ] {
-        assert!(m.text.contains(part), "{part:?} in {}", m.text);
+        let flat = crate::support::flat;
+        assert!(
+            flat(&m.text).contains(&flat(part)),
+            "{part:?} in {}",
+            m.text
+        );
     }
 }
 
@@ -285,6 +295,11 @@ fn a_block_of_comments_only_is_a_refusal_that_says_to_uncomment_a_line() {
         "remove the `#` before the line you choose",
         "seq: 2 (seq 1 is used up)",
     ] {
-        assert!(m.text.contains(part), "{part:?} in {}", m.text);
+        let flat = crate::support::flat;
+        assert!(
+            flat(&m.text).contains(&flat(part)),
+            "{part:?} in {}",
+            m.text
+        );
     }
 }

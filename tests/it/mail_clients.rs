@@ -116,11 +116,12 @@ fn block_signed_with_another_sides_key_names_that_side() {
         "game: g-test\nside: blue\nseq: 1\n\nactivate grenadiers\n  move E2\n  move E3\n",
     );
     let text = refusal_text(&plain_mail(&block));
+    let flat = crate::support::flat(&text);
     assert!(
-        text.contains(
+        flat.contains(
             "does not verify against the key registered for side blue: it verifies with side \
              red's registered key"
-        ) && text.contains("What to do: if you play side red, write `side: red`"),
+        ) && flat.contains("What to do: if you play side red, write `side: red`"),
         "{text}"
     );
 }
@@ -133,11 +134,12 @@ fn block_with_a_hard_wrapped_long_line_says_the_client_wrapped_it() {
     let wrapped = block.replace("of the grenadiers", "of the\ngrenadiers");
     assert_ne!(block, wrapped);
     let text = refusal_text(&plain_mail(&wrapped));
+    let flat = crate::support::flat(&text);
     assert!(
-        text.contains(
+        flat.contains(
             "does not verify against the key registered for side red: line 5 is 65 characters \
              long, likely wrapped by your mail client"
-        ) && text.contains("What to do: sign again keeping every line under 60 characters"),
+        ) && flat.contains("What to do: sign again keeping every line under 60 characters"),
         "{text}"
     );
 }

@@ -70,3 +70,17 @@ fn every_line_of_a_dust_tactics_demo_fits_72_characters() {
         );
     }
 }
+
+#[test]
+fn every_line_of_a_dust_strategy_demo_fits_72_characters() {
+    let (_d, sent) = demo_sent(&["--game", "dust-strategy"]);
+    let n = texts(&sent).len();
+    assert!(n > 10, "only {n} mails");
+    let long = long_lines(&sent);
+    assert!(
+        long.is_empty(),
+        "{} long lines:\n{}",
+        long.len(),
+        long.join("\n")
+    );
+}

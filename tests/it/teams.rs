@@ -162,7 +162,7 @@ fn each_team_player_has_their_own_seq_and_orders_only_their_own_units() {
     assert_eq!((s.accepted, s.refused), (0, 1));
     let refusal = table.texts("-refusal", ANN).join("\n");
     assert!(
-        refusal.contains("player ann@example.org of side allies"),
+        crate::support::flat(&refusal).contains("player ann@example.org of side allies"),
         "{refusal}"
     );
     table.verify();

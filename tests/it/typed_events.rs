@@ -356,7 +356,7 @@ fn a_happening_for_one_side_reaches_only_that_side() {
     let axis = mail("g-secret-2-report-axis");
     // The receipt heads allies' report (issue 17 item 3): one mail to the sender.
     assert!(
-        allies.text.contains("received and applied"),
+        crate::support::flat(&allies.text).contains("received and applied"),
         "{}",
         allies.text
     );

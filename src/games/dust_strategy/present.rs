@@ -99,6 +99,31 @@ fn holding_text(s: &State, id: &str) -> String {
     t
 }
 
+/// `line` broken at spaces into lines of at most 72 characters (mail clients wrap longer ones,
+/// issue 16 item 1), the next ones indented by `indent` spaces; each line ends with a newline.
+fn fit(line: &str, indent: usize) -> String {
+    let lead = line.len() - line.trim_start().len();
+    let mut out = String::new();
+    let mut cur = " ".repeat(lead);
+    let mut empty = true;
+    for word in line.split_whitespace() {
+        if !empty && cur.chars().count() + 1 + word.chars().count() > 72 {
+            out.push_str(&cur);
+            out.push('\n');
+            cur = " ".repeat(indent);
+            empty = true;
+        }
+        if !empty {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+        empty = false;
+    }
+    out.push_str(&cur);
+    out.push('\n');
+    out
+}
+
 /// The map and what stands where. Public: no hand, no sealed card.
 pub fn board_text(s: &State) -> String {
     let mut out = String::new();
@@ -141,12 +166,11 @@ pub fn board_text(s: &State) -> String {
             })
             .collect();
         let kind = if a.kind == Kind::Sea { "sea" } else { "land" };
-        out.push_str(&format!(
-            "{} ({kind}{marks}): {}\n    links: {}\n",
-            a.id,
-            holding_text(s, &a.id),
-            links.join(", ")
+        out.push_str(&fit(
+            &format!("{} ({kind}{marks}): {}", a.id, holding_text(s, &a.id)),
+            4,
         ));
+        out.push_str(&fit(&format!("    links: {}", links.join(", ")), 11));
     }
     if !s.order.is_empty() {
         out.push_str(&format!("\norder: {}\n", s.order.join(", ")));

@@ -607,3 +607,9 @@ pub fn real_mail(from: &str, msg_id: &str, key: &SigningKey, orders_text: &str) 
         body.replace('\n', "\r\n")
     )
 }
+
+/// Text with every run of whitespace made one space, so sentences the mails wrap at 72
+/// characters (issue 16 item 1) compare as written.
+pub fn flat(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
