@@ -171,10 +171,15 @@ fn the_initiative_sentence_is_true_for_winner_loser_and_before_the_roll() {
     let mut s = state_of(None);
     assert!(matches!(s.phase, Phase::Initiative));
     for side in ["allies", "axis"] {
-        let t = flat(&DustTactics.orders_template(&s, side));
+        // The comment's words, without the `#` that starts each template line.
+        let t = flat(&DustTactics.orders_template(&s, side).replace('#', " "));
         assert!(!t.contains("You won the initiative"), "{t}");
         assert!(t.contains("The initiative is still to roll"), "{t}");
         assert!(t.contains("If you win it, who activates first?"), "{t}");
+        assert!(
+            t.contains("the first mail with more than standing orders rolls it"),
+            "{t}"
+        );
         assert!(
             t.contains("first allies") && t.contains("first axis"),
             "{t}"

@@ -345,9 +345,10 @@ fn first_sentence(state: &State) -> String {
     if matches!(state.phase, Phase::First { .. }) {
         "# You won the initiative: who activates first?\n".into()
     } else {
-        "# The initiative is still to roll: it rolls with the first order\n\
-         # applied. If you win it, who activates first? Without a line the\n\
-         # winner goes first; if you lose it, your line is not needed.\n"
+        "# The initiative is still to roll: the first mail with more than\n\
+         # standing orders rolls it (or the deadline does). If you win it,\n\
+         # who activates first? Without a line the winner goes first; if\n\
+         # you lose it, your line is not needed.\n"
             .into()
     }
 }
