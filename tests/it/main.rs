@@ -50,6 +50,7 @@ mod picture;
 mod pipeline;
 mod random_streams;
 mod readable;
+mod readable_defaults;
 mod replay_page;
 mod reports;
 mod rules_coverage;

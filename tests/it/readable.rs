@@ -32,7 +32,8 @@ fn sent_html(home: &Path, file: &str) -> String {
     html
 }
 
-/// The page loaded in a `srcdoc` iframe of `width` px, measured after load: the frame's
+/// The page loaded in a `srcdoc` iframe of `width` px (2,600 px tall: the welcome mail's
+/// briefing and defaults come before the board), measured after load: the frame's
 /// scroll width and inner width, the board picture's box, and the elements that stick out.
 fn wrapper(html: &str, width: u32) -> String {
     let escaped = html
@@ -42,7 +43,7 @@ fn wrapper(html: &str, width: u32) -> String {
         .replace('>', "&gt;");
     format!(
         r#"<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0;background:#000">
-<iframe id="f" style="border:0;display:block;width:{width}px;height:1350px" srcdoc="{escaped}"></iframe>
+<iframe id="f" style="border:0;display:block;width:{width}px;height:2600px" srcdoc="{escaped}"></iframe>
 <script>window.addEventListener("load", function () {{
   var f = document.getElementById("f"), d = f.contentDocument, w = f.contentWindow;
   var img = d.querySelector("img"), b = img ? img.getBoundingClientRect() : null;
@@ -71,7 +72,7 @@ struct Measure {
 fn measure(dir: &Path, name: &str, html: &str, width: u32) -> Measure {
     let page = dir.join(format!("phone-{name}-{width}.html"));
     std::fs::write(&page, wrapper(html, width)).unwrap();
-    let window = format!("--window-size={},1400", width.max(500) + 20);
+    let window = format!("--window-size={},2650", width.max(500) + 20);
     let o = chromium(&[&window, "--dump-dom"], &page);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let dom = String::from_utf8_lossy(&o.stdout).into_owned();
@@ -104,7 +105,7 @@ fn board_in_screenshot(dir: &Path, name: &str, html: &str, width: u32) {
     std::fs::write(&page, wrapper(html, width)).unwrap();
     let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("phone-{name}-{width}.png"));
     let _ = std::fs::remove_file(&shot);
-    let window = format!("--window-size={},1400", width.max(500) + 20);
+    let window = format!("--window-size={},2650", width.max(500) + 20);
     let o = chromium(
         &[&window, &format!("--screenshot={}", shot.display())],
         &page,

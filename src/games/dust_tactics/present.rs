@@ -347,5 +347,57 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
             ));
         }
     }
+    out.push(String::new());
+    out.extend(defaults(state, side));
     out.join("\n")
+}
+
+/// The defaults that act for `side` when it sends nothing (R100, R59), each with a line it may
+/// send as is to change it (issue 16 item 5): a player should never learn of a default from its
+/// effect. Only the ruleset's own decisions are named (000 has no reactive fire).
+fn defaults(state: &super::state::State, side: &str) -> Vec<String> {
+    let other = state
+        .scenario
+        .sides
+        .iter()
+        .map(|s| s.id.as_str())
+        .find(|s| *s != side)
+        .unwrap_or(side);
+    let mut items: Vec<(String, Vec<String>)> = vec![];
+    if state.rules().reactive_fire() {
+        items.push((
+            "Reactive fire: after an enemy unit's first action, the one of your unactivated units able to fire at it that is most likely to hurt it fires 1 die at it, and that spends its activation for the round. To keep your units for their own turns, or to choose by mail:".into(),
+            vec!["standing react any never".into(), "standing react any ask".into()],
+        ));
+    }
+    items.push((
+        "Casualties: your losses are removed in card order (plain models, the last listed first, then special-weapon carriers, then a joined hero). To choose them by mail:".into(),
+        vec!["standing casualties any ask".into()],
+    ));
+    items.push((
+        "Close combat: your attacked unit strikes back with its range C weapons. To never strike back, or to choose by mail:".into(),
+        vec!["standing retaliate any no".into(), "standing retaliate any ask".into()],
+    ));
+    items.push((
+        "Initiative: the side that wins it activates first. To let the other side go first when you win, or to choose by mail:".into(),
+        vec![format!("standing first {other}"), "standing first ask".into()],
+    ));
+    let idle = if state.revised(1) {
+        "one of your units does nothing (in round 1 a unit off the board enters on a free square of your entry zone)"
+    } else {
+        "one of your units does nothing"
+    };
+    items.push((
+        format!("A missed deadline: when your activation is late (after the grace time), {idle}, and every other decision takes its default above. When you will be away, send (the date is yours):"),
+        vec!["absent until YYYY-MM-DD".into()],
+    ));
+    let mut out = wrap(
+        "Defaults: what the referee does for you when you send nothing. Each line below, sent in a signed orders block, changes it:",
+        false,
+    );
+    for (text, lines) in items {
+        out.extend(wrap(&text, true));
+        out.extend(lines.iter().map(|l| format!("    {l}")));
+    }
+    out
 }

@@ -256,6 +256,12 @@ fn template_lines(state: &State, side: &str) -> String {
         .filter(|a| a.side == side)
         .collect();
     if mine.is_empty() {
+        // The loser of a rolled initiative learns why it is not asked (issue 16 item 5).
+        if let Phase::First { winner } = &state.phase {
+            s.push_str(&format!(
+                "# {winner} won the initiative and chooses who activates first.\n"
+            ));
+        }
         s.push_str("# Nothing is awaited from you now.\n");
         return s;
     }
@@ -274,9 +280,7 @@ fn template_lines(state: &State, side: &str) -> String {
     for a in mine {
         match a.decision.as_str() {
             "first" => {
-                s.push_str(
-                    "# You won the initiative (or it is still to roll): who activates first?\n",
-                );
+                s.push_str(&first_sentence(state));
                 for o in &a.options {
                     s.push_str(&format!("# {o}\n"));
                 }
@@ -333,6 +337,20 @@ fn template_lines(state: &State, side: &str) -> String {
         }
     }
     s
+}
+
+/// The `first` decision told truly to its reader (issue 16 item 5): before the roll every side
+/// is asked and the line counts only if it wins; after it only the winner is asked.
+fn first_sentence(state: &State) -> String {
+    if matches!(state.phase, Phase::First { .. }) {
+        "# You won the initiative: who activates first?\n".into()
+    } else {
+        "# The initiative is still to roll: the first mail with more than\n\
+         # standing orders rolls it (or the deadline does). If you win it,\n\
+         # who activates first? Without a line the winner goes first; if\n\
+         # you lose it, your line is not needed.\n"
+            .into()
+    }
 }
 
 /// The models the owner may name, with what each carries, and a joined hero's health.
