@@ -191,6 +191,9 @@ pub struct Activation {
     /// Units that made a reactive-fire attempt during this activation.
     #[serde(default)]
     pub reacted: Vec<String>,
+    /// 004 "Cheat Death" attempts in this activation: unit → whether the roll was 4+ (R412).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cheat_death: BTreeMap<String, bool>,
 }
 
 /// Damage waiting to be removed from one unit (a squad with its joined hero counts as one).

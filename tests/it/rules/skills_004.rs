@@ -1042,3 +1042,124 @@ fn legendary_tactician_004_not_for_a_squad_out_of_reach() {
         assert_eq!(u(&st, "a1").models.len(), 3, "{skills:?} {}", texts(&out));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Cheat Death" (skills-004b)
+// ---------------------------------------------------------------------------------------------
+
+/// A hero `h` (health 3) with `skills` on E9, alone or (`joined`) with the squad `a1`; the axis
+/// squad `x1` on E4 (4 models, gun 1 die, range 6) attacks `target` with `faces`; `used`
+/// Cheat Death attempts are already spent.
+fn cheat_round(
+    skills: &[&str],
+    joined: bool,
+    target: &str,
+    faces: &[u8],
+    used: u8,
+) -> (
+    dustmail::dust_tactics::state::State,
+    dustmail::game::Outcome,
+    usize,
+) {
+    let mut h = card(
+        "cheater",
+        UnitType::Hero,
+        3,
+        1,
+        vec![weapon("pistol", WeaponRange::Upto(1), 1, 1)],
+    );
+    for s in skills {
+        h = with_skill(h, s, None);
+    }
+    let mut allies = vec![unit("h", "cheater", if joined { None } else { Some("E9") })];
+    if joined {
+        allies.push(unit("a1", "sq", Some("E9")));
+    }
+    // Range 6 from E4: out of the reach of the squad's range 4 reactive fire.
+    let long = card(
+        "long",
+        UnitType::Squad,
+        4,
+        1,
+        vec![weapon("gun", WeaponRange::Upto(6), 1, 1)],
+    );
+    let mut s = scenario(allies, vec![unit("x1", "long", Some("E4"))]);
+    if joined {
+        s.sides[0].units[0].joins = Some("a1".into());
+    }
+    let mut st = start_defaults(s, vec![h, squad("sq"), long]);
+    if used > 0 {
+        st.unit_mut("h")
+            .unwrap()
+            .skills_used
+            .insert("cheat-death".into(), used);
+    }
+    begin(&mut st, "axis");
+    let mut d = ScriptedDice::new(faces.iter().copied());
+    let out = cmd(
+        &mut st,
+        "axis",
+        activate("x1", vec![attack("gun", target), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    (st, out, d.remaining())
+}
+
+#[test]
+fn cheat_death_004_a_4_plus_ignores_the_damage_the_hero_suffers() {
+    // Issue 12 item 3. 004 "Cheat Death": "When hero with this skill, or the squad he is with,
+    // receives damage from an enemy unit, he may choose to activate this skill. Roll 1 die: if
+    // the result is a 4+, all damage the hero suffers during the attacking unit's activation is
+    // ignored." Two hits, then a 4 on the Cheat Death die: the hero keeps his 3 health.
+    let (st, out, left) = cheat_round(&["cheat-death"], false, "h", &[1, 1, 5, 5, 4], 0);
+    assert_eq!(left, 0, "{}", texts(&out));
+    assert_eq!(u(&st, "h").health, 3, "{}", texts(&out));
+    assert!(
+        texts(&out).contains("Cheat Death: h rolls 4"),
+        "{}",
+        texts(&out)
+    );
+    assert_eq!(u(&st, "h").skills_used.get("cheat-death"), Some(&1));
+}
+
+#[test]
+fn cheat_death_004_below_4_the_damage_stands() {
+    // Issue 12 item 3. 004 "Cheat Death": "if the result is a 4+": a 3 saves nothing, and the
+    // attempt is spent ("use the boxes ... to keep track of how many attempts he has made").
+    let (st, out, left) = cheat_round(&["cheat-death"], false, "h", &[1, 1, 5, 5, 3], 0);
+    assert_eq!(left, 0, "{}", texts(&out));
+    assert_eq!(u(&st, "h").health, 1, "{}", texts(&out));
+    assert_eq!(u(&st, "h").skills_used.get("cheat-death"), Some(&1));
+}
+
+#[test]
+fn cheat_death_004_only_twice_per_game() {
+    // Issue 12 item 3. 004 "Cheat Death": "This skill may only be used twice per game." After
+    // two attempts no die is rolled and the hits hurt.
+    let (st, out, left) = cheat_round(&["cheat-death"], false, "h", &[1, 1, 5, 5, 4], 2);
+    assert_eq!(left, 1, "no Cheat Death die: {}", texts(&out));
+    assert_eq!(u(&st, "h").health, 1, "{}", texts(&out));
+    assert!(!texts(&out).contains("Cheat Death"), "{}", texts(&out));
+}
+
+#[test]
+fn cheat_death_004_is_shared_with_the_squad_he_joins() {
+    // Issue 12 item 3. 004 "Cheat Death": "or the squad he is with, receives damage ... A hero
+    // with this skill shares it with any squad he joins." Two hits on his squad, a 5: no model
+    // is lost (R412).
+    let (st, out, left) = cheat_round(&["cheat-death"], true, "a1", &[1, 1, 5, 5, 5], 0);
+    assert_eq!(left, 0, "{}", texts(&out));
+    assert_eq!(u(&st, "a1").models.len(), 4, "{}", texts(&out));
+    assert_eq!(u(&st, "h").health, 3, "{}", texts(&out));
+}
+
+#[test]
+fn cheat_death_004_without_the_skill_the_damage_stands() {
+    // Issue 12 item 3, the control: no die beyond the attack's, two damage.
+    let (st, out, left) = cheat_round(&[], false, "h", &[1, 1, 5, 5, 4], 0);
+    assert_eq!(left, 1, "{}", texts(&out));
+    assert_eq!(u(&st, "h").health, 1, "{}", texts(&out));
+    let (st, out, _) = cheat_round(&[], true, "a1", &[1, 1, 5, 5, 4], 0);
+    assert_eq!(u(&st, "a1").models.len(), 2, "{}", texts(&out));
+}

@@ -401,3 +401,89 @@ fn not_an_action(n: &str) -> Result<(), Refusal> {
         usable_skills(),
     )
 }
+
+/// 004 "Cheat Death": "This skill may only be used twice per game."
+const CHEAT_DEATH_USES: u8 = 2;
+
+/// 004 "Cheat Death": "When hero with this skill, or the squad he is with, receives damage from
+/// an enemy unit, he may choose to activate this skill. Roll 1 die: if the result is a 4+, all
+/// damage the hero suffers during the attacking unit's activation is ignored." The engine uses
+/// it whenever such damage is pending and a use is left, once per activation; a 4+ drops all of
+/// that unit's damage for the rest of the activation, the squad's included (shared, R412).
+pub(super) fn cheat_death(
+    state: &mut State,
+    act: &mut Activation,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    let hit: Vec<String> = act
+        .damage
+        .iter()
+        .filter(|(_, p)| p.points > 0 || p.eliminate || !p.sniped.is_empty())
+        .map(|(k, _)| k.clone())
+        .collect();
+    for unit in hit {
+        let Some(owner) = skill_owner(state, &unit, Skill::CheatDeath) else {
+            continue;
+        };
+        let by = act
+            .damage
+            .get(&unit)
+            .map(|p| p.by.clone())
+            .unwrap_or_default();
+        let Some(o) = state.unit(&owner) else {
+            continue;
+        };
+        if o.side == by || unit_type(state, &owner) != UnitType::Hero {
+            continue;
+        }
+        let saved = match act.cheat_death.get(&unit) {
+            Some(saved) => *saved,
+            None => {
+                let allowed = card(state, o)
+                    .and_then(|c| c.skills.iter().find(|s| s.name == Skill::CheatDeath.id()))
+                    .and_then(|s| s.uses)
+                    .unwrap_or(CHEAT_DEATH_USES)
+                    .min(CHEAT_DEATH_USES);
+                let used = o
+                    .skills_used
+                    .get(Skill::CheatDeath.id())
+                    .copied()
+                    .unwrap_or(0);
+                if used >= allowed {
+                    continue;
+                }
+                let round = state.round;
+                let face = dice.d6(round);
+                let saved = face >= 4;
+                if let Some(x) = state.unit_mut(&owner) {
+                    *x.skills_used
+                        .entry(Skill::CheatDeath.id().to_string())
+                        .or_insert(0) += 1;
+                }
+                act.cheat_death.insert(unit.clone(), saved);
+                out.happenings.push(Happening {
+                    rolls: vec![Roll {
+                        purpose: format!("cheat death for {owner}"),
+                        round,
+                        faces: vec![face],
+                    }],
+                    ..Happening::text(format!(
+                        "Cheat Death: {owner} rolls {face} ({} of {allowed}): {}",
+                        used + 1,
+                        if saved {
+                            "4+, the damage is ignored"
+                        } else {
+                            "below 4, the damage stands"
+                        }
+                    ))
+                });
+                saved
+            }
+        };
+        if saved {
+            act.damage.remove(&unit);
+            say(out, format!("Cheat Death: {unit} suffers no damage"));
+        }
+    }
+}
