@@ -93,6 +93,7 @@ impl Skill {
         Skill::FightingSpirit,
         Skill::Charge,
         Skill::HeroicAttack,
+        Skill::CombineShots,
     ];
 
     /// Skills that work by themselves (R61): declaring one is accepted and changes nothing.
@@ -212,7 +213,6 @@ impl Skill {
             AirSuperiority => "aircraft are not in the engine",
             ArtilleryStrike => "observers and artillery (indirect fire) are not in the engine",
             CarryCapacity => "transport is not in the engine",
-            CombineShots => "not implemented yet",
             CommandSquad => "command squads are not in the engine",
             CommandVehicle => "command squads are not in the engine",
             Commander => "command squads are not in the engine",
@@ -231,7 +231,7 @@ impl Skill {
                 return None
             }
             // Issue 12 item 3 (skills-004b).
-            CheatDeath => return None,
+            CheatDeath | CombineShots => return None,
         })
     }
 

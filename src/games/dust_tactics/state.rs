@@ -222,6 +222,9 @@ pub struct ActFlags {
     pub fast_used: bool,
     #[serde(default)]
     pub charge: bool,
+    /// 004 "Combine Shots" declared: the vehicle's pair of flamethrowers fires as one (R413).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub combine_shots: bool,
 }
 
 /// What a paused activation waits for.

@@ -1163,3 +1163,115 @@ fn cheat_death_004_without_the_skill_the_damage_stands() {
     let (st, out, _) = cheat_round(&[], true, "a1", &[1, 1, 5, 5, 4], 0);
     assert_eq!(u(&st, "a1").models.len(), 2, "{}", texts(&out));
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Combine Shots" (skills-004b)
+// ---------------------------------------------------------------------------------------------
+
+/// A vehicle `v` on E9 whose flamethrower line `flamer` (range 2, 1 die per weapon) has
+/// `carriers` weapons, with `skills`; an axis squad `x1` (range 1 only: it cannot react) on `at`.
+fn flamer_game(skills: &[&str], carriers: u8, at: &str) -> dustmail::dust_tactics::state::State {
+    let mut f = weapon("flamer", WeaponRange::Upto(2), 1, 1);
+    f.traits = vec![WeaponTrait::Flamethrower];
+    f.carriers = Some(carriers);
+    let mut v = card("flammer", UnitType::Vehicle, 3, 1, vec![f]);
+    for s in skills {
+        v = with_skill(v, s, None);
+    }
+    let short = card(
+        "short",
+        UnitType::Squad,
+        4,
+        1,
+        vec![weapon("gun", WeaponRange::Upto(1), 1, 1)],
+    );
+    let mut st = start_defaults(
+        scenario(
+            vec![unit("v", "flammer", Some("E9"))],
+            vec![unit("x1", "short", Some(at))],
+        ),
+        vec![v, short],
+    );
+    begin(&mut st, "allies");
+    st
+}
+
+#[test]
+fn combine_shots_004_one_roll_with_the_range_extended_by_1() {
+    // Issue 12 item 3. 004 "Combine Shots": "Available to some vehicles with 2 flamethrowers.
+    // Instead of firing separately, you may combine the 2 shots into one: roll combat dice for
+    // only one of the weapons but extend the range by 1." Range 2 + 1 reaches E6 from E9; one
+    // weapon's die is rolled.
+    let mut st = flamer_game(&["combine-shots"], 2, "E6");
+    let mut d = ScriptedDice::new([1]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate(
+            "v",
+            vec![skill("combine-shots"), attack("flamer", "x1"), nothing()],
+        ),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0, "{}", texts(&out));
+    assert!(texts(&out).contains("combined shots"), "{}", texts(&out));
+    assert_eq!(u(&st, "x1").models.len(), 3, "{}", texts(&out));
+}
+
+#[test]
+fn combine_shots_004_combined_the_dice_are_one_weapon_s() {
+    // Issue 12 item 3. 004 "Combine Shots": "roll combat dice for only one of the weapons": in
+    // range of both, combined fires 1 die where separately the 2 flamethrowers fire 2.
+    for (combine, dice) in [(true, 1usize), (false, 2)] {
+        let mut st = flamer_game(&["combine-shots"], 2, "E7");
+        let mut acts = vec![attack("flamer", "x1"), nothing()];
+        if combine {
+            acts.insert(0, skill("combine-shots"));
+        }
+        let mut d = ScriptedDice::new([1, 1]);
+        let out = cmd(&mut st, "allies", activate("v", acts), &mut d);
+        accepted(&out);
+        assert_eq!(2 - d.remaining(), dice, "{combine}: {}", texts(&out));
+        assert_eq!(u(&st, "x1").models.len(), 4 - dice, "{}", texts(&out));
+    }
+}
+
+#[test]
+fn combine_shots_004_without_combining_the_range_is_the_card_s() {
+    // Issue 12 item 3, the control: the same vehicle firing separately cannot reach E6.
+    let mut st = flamer_game(&["combine-shots"], 2, "E6");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("v", vec![attack("flamer", "x1"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    let (why, _) = refused(&out);
+    assert!(why.contains("not in range"), "{why}");
+}
+
+#[test]
+fn combine_shots_004_only_a_vehicle_with_the_skill_and_2_flamethrowers() {
+    // Issue 12 item 3. 004 "Combine Shots": "Available to some vehicles with 2 flamethrowers":
+    // without the skill, or with one flamethrower, `skill combine-shots` is refused and nothing
+    // is rolled.
+    for (skills, carriers, says) in [
+        (vec![], 2, "does not have the skill combine-shots"),
+        (vec!["combine-shots"], 1, "no flamethrower line of 2"),
+    ] {
+        let mut st = flamer_game(&skills, carriers, "E6");
+        let out = cmd(
+            &mut st,
+            "allies",
+            activate(
+                "v",
+                vec![skill("combine-shots"), attack("flamer", "x1"), nothing()],
+            ),
+            &mut ScriptedDice::new([]),
+        );
+        let (why, _) = refused(&out);
+        assert!(why.contains(says), "{why}");
+        assert_eq!(u(&st, "x1").models.len(), 4);
+    }
+}

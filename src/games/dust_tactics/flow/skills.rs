@@ -286,11 +286,28 @@ impl Planner<'_> {
                 Skill::Assault => self.flags.assault = true,
                 Skill::Charge => self.flags.charge = true,
                 Skill::FightingSpirit => self.flags.fighting_spirit = true,
+                Skill::CombineShots => {
+                    if !weapons_of_group(state, &u.id)
+                        .iter()
+                        .any(|(m, w)| combinable(state, m, w))
+                    {
+                        return refuse(
+                            format!(
+                                "{} has no flamethrower line of 2 to combine (`carriers = 2` on a vehicle's flamethrower)",
+                                u.id
+                            ),
+                            RuleId::Skills.with("available to some vehicles with 2 flamethrowers"),
+                            "remove `skill combine-shots`",
+                        );
+                    }
+                    self.flags.combine_shots = true;
+                }
                 _ => {}
             }
             // Charge has no use counter (004: not limited per game), nor has Fighting Spirit in
             // 000 (every time the hero moved before attacking).
             let unlimited = n == Skill::Charge
+                || n == Skill::CombineShots
                 || (n == Skill::FightingSpirit && self.rules.fighting_spirit_always());
             if !unlimited {
                 self.uses.push((owner, n));
@@ -486,4 +503,26 @@ pub(super) fn cheat_death(
             say(out, format!("Cheat Death: {unit} suffers no damage"));
         }
     }
+}
+
+/// 004 "Combine Shots": "Available to some vehicles with 2 flamethrowers": a vehicle with the
+/// skill, and a flamethrower line its card gives 2 carriers (R413).
+pub(super) fn combinable(state: &State, shooter: &str, w: &WeaponLine) -> bool {
+    unit_type(state, shooter) == UnitType::Vehicle
+        && has_skill(state, shooter, Skill::CombineShots)
+        && w.traits.contains(&WeaponTrait::Flamethrower)
+        && w.carriers.unwrap_or(1) >= 2
+}
+
+/// 004 "Combine Shots": "combine the 2 shots into one: roll combat dice for only one of the
+/// weapons but extend the range by 1" (R413: C counts as 1, so it becomes 2).
+pub(super) fn combined(mut w: WeaponLine) -> WeaponLine {
+    w.carriers = Some(1);
+    w.range = match w.range {
+        WeaponRange::Close => WeaponRange::Upto(2),
+        WeaponRange::Upto(n) => WeaponRange::Upto(n.saturating_add(1)),
+        WeaponRange::Between(a, b) => WeaponRange::Between(a, b.saturating_add(1)),
+        r @ (WeaponRange::Unlimited | WeaponRange::Artillery) => r,
+    };
+    w
 }
