@@ -93,6 +93,7 @@ impl Skill {
         Skill::FightingSpirit,
         Skill::Charge,
         Skill::HeroicAttack,
+        Skill::CombineShots,
     ];
 
     /// Skills that work by themselves (R61): declaring one is accepted and changes nothing.
@@ -119,6 +120,7 @@ impl Skill {
         Skill::ScoutVehicle,
         Skill::TakeAim,
         Skill::Wiederbelebungsserum,
+        Skill::CheatDeath,
     ];
 
     /// Skills a joined hero shares with his squad (digest §8 "share").
@@ -211,8 +213,6 @@ impl Skill {
             AirSuperiority => "aircraft are not in the engine",
             ArtilleryStrike => "observers and artillery (indirect fire) are not in the engine",
             CarryCapacity => "transport is not in the engine",
-            CheatDeath => "not implemented yet",
-            CombineShots => "not implemented yet",
             CommandSquad => "command squads are not in the engine",
             CommandVehicle => "command squads are not in the engine",
             Commander => "command squads are not in the engine",
@@ -230,6 +230,8 @@ impl Skill {
             | MedalOfHonor | RareUnit | ScoutVehicle | TakeAim | Wiederbelebungsserum => {
                 return None
             }
+            // Issue 12 item 3 (skills-004b).
+            CheatDeath | CombineShots => return None,
         })
     }
 

@@ -191,6 +191,9 @@ pub struct Activation {
     /// Units that made a reactive-fire attempt during this activation.
     #[serde(default)]
     pub reacted: Vec<String>,
+    /// 004 "Cheat Death" attempts in this activation: unit → whether the roll was 4+ (R412).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cheat_death: BTreeMap<String, bool>,
 }
 
 /// Damage waiting to be removed from one unit (a squad with its joined hero counts as one).
@@ -219,6 +222,9 @@ pub struct ActFlags {
     pub fast_used: bool,
     #[serde(default)]
     pub charge: bool,
+    /// 004 "Combine Shots" declared: the vehicle's pair of flamethrowers fires as one (R413).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub combine_shots: bool,
 }
 
 /// What a paused activation waits for.

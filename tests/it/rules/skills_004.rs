@@ -1042,3 +1042,236 @@ fn legendary_tactician_004_not_for_a_squad_out_of_reach() {
         assert_eq!(u(&st, "a1").models.len(), 3, "{skills:?} {}", texts(&out));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Cheat Death" (skills-004b)
+// ---------------------------------------------------------------------------------------------
+
+/// A hero `h` (health 3) with `skills` on E9, alone or (`joined`) with the squad `a1`; the axis
+/// squad `x1` on E4 (4 models, gun 1 die, range 6) attacks `target` with `faces`; `used`
+/// Cheat Death attempts are already spent.
+fn cheat_round(
+    skills: &[&str],
+    joined: bool,
+    target: &str,
+    faces: &[u8],
+    used: u8,
+) -> (
+    dustmail::dust_tactics::state::State,
+    dustmail::game::Outcome,
+    usize,
+) {
+    let mut h = card(
+        "cheater",
+        UnitType::Hero,
+        3,
+        1,
+        vec![weapon("pistol", WeaponRange::Upto(1), 1, 1)],
+    );
+    for s in skills {
+        h = with_skill(h, s, None);
+    }
+    let mut allies = vec![unit("h", "cheater", if joined { None } else { Some("E9") })];
+    if joined {
+        allies.push(unit("a1", "sq", Some("E9")));
+    }
+    // Range 6 from E4: out of the reach of the squad's range 4 reactive fire.
+    let long = card(
+        "long",
+        UnitType::Squad,
+        4,
+        1,
+        vec![weapon("gun", WeaponRange::Upto(6), 1, 1)],
+    );
+    let mut s = scenario(allies, vec![unit("x1", "long", Some("E4"))]);
+    if joined {
+        s.sides[0].units[0].joins = Some("a1".into());
+    }
+    let mut st = start_defaults(s, vec![h, squad("sq"), long]);
+    if used > 0 {
+        st.unit_mut("h")
+            .unwrap()
+            .skills_used
+            .insert("cheat-death".into(), used);
+    }
+    begin(&mut st, "axis");
+    let mut d = ScriptedDice::new(faces.iter().copied());
+    let out = cmd(
+        &mut st,
+        "axis",
+        activate("x1", vec![attack("gun", target), nothing()]),
+        &mut d,
+    );
+    accepted(&out);
+    (st, out, d.remaining())
+}
+
+#[test]
+fn cheat_death_004_a_4_plus_ignores_the_damage_the_hero_suffers() {
+    // Issue 12 item 3. 004 "Cheat Death": "When hero with this skill, or the squad he is with,
+    // receives damage from an enemy unit, he may choose to activate this skill. Roll 1 die: if
+    // the result is a 4+, all damage the hero suffers during the attacking unit's activation is
+    // ignored." Two hits, then a 4 on the Cheat Death die: the hero keeps his 3 health.
+    let (st, out, left) = cheat_round(&["cheat-death"], false, "h", &[1, 1, 5, 5, 4], 0);
+    assert_eq!(left, 0, "{}", texts(&out));
+    assert_eq!(u(&st, "h").health, 3, "{}", texts(&out));
+    assert!(
+        texts(&out).contains("Cheat Death: h rolls 4"),
+        "{}",
+        texts(&out)
+    );
+    assert_eq!(u(&st, "h").skills_used.get("cheat-death"), Some(&1));
+}
+
+#[test]
+fn cheat_death_004_below_4_the_damage_stands() {
+    // Issue 12 item 3. 004 "Cheat Death": "if the result is a 4+": a 3 saves nothing, and the
+    // attempt is spent ("use the boxes ... to keep track of how many attempts he has made").
+    let (st, out, left) = cheat_round(&["cheat-death"], false, "h", &[1, 1, 5, 5, 3], 0);
+    assert_eq!(left, 0, "{}", texts(&out));
+    assert_eq!(u(&st, "h").health, 1, "{}", texts(&out));
+    assert_eq!(u(&st, "h").skills_used.get("cheat-death"), Some(&1));
+}
+
+#[test]
+fn cheat_death_004_only_twice_per_game() {
+    // Issue 12 item 3. 004 "Cheat Death": "This skill may only be used twice per game." After
+    // two attempts no die is rolled and the hits hurt.
+    let (st, out, left) = cheat_round(&["cheat-death"], false, "h", &[1, 1, 5, 5, 4], 2);
+    assert_eq!(left, 1, "no Cheat Death die: {}", texts(&out));
+    assert_eq!(u(&st, "h").health, 1, "{}", texts(&out));
+    assert!(!texts(&out).contains("Cheat Death"), "{}", texts(&out));
+}
+
+#[test]
+fn cheat_death_004_is_shared_with_the_squad_he_joins() {
+    // Issue 12 item 3. 004 "Cheat Death": "or the squad he is with, receives damage ... A hero
+    // with this skill shares it with any squad he joins." Two hits on his squad, a 5: no model
+    // is lost (R412).
+    let (st, out, left) = cheat_round(&["cheat-death"], true, "a1", &[1, 1, 5, 5, 5], 0);
+    assert_eq!(left, 0, "{}", texts(&out));
+    assert_eq!(u(&st, "a1").models.len(), 4, "{}", texts(&out));
+    assert_eq!(u(&st, "h").health, 3, "{}", texts(&out));
+}
+
+#[test]
+fn cheat_death_004_without_the_skill_the_damage_stands() {
+    // Issue 12 item 3, the control: no die beyond the attack's, two damage.
+    let (st, out, left) = cheat_round(&[], false, "h", &[1, 1, 5, 5, 4], 0);
+    assert_eq!(left, 1, "{}", texts(&out));
+    assert_eq!(u(&st, "h").health, 1, "{}", texts(&out));
+    let (st, out, _) = cheat_round(&[], true, "a1", &[1, 1, 5, 5, 4], 0);
+    assert_eq!(u(&st, "a1").models.len(), 2, "{}", texts(&out));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Combine Shots" (skills-004b)
+// ---------------------------------------------------------------------------------------------
+
+/// A vehicle `v` on E9 whose flamethrower line `flamer` (range 2, 1 die per weapon) has
+/// `carriers` weapons, with `skills`; an axis squad `x1` (range 1 only: it cannot react) on `at`.
+fn flamer_game(skills: &[&str], carriers: u8, at: &str) -> dustmail::dust_tactics::state::State {
+    let mut f = weapon("flamer", WeaponRange::Upto(2), 1, 1);
+    f.traits = vec![WeaponTrait::Flamethrower];
+    f.carriers = Some(carriers);
+    let mut v = card("flammer", UnitType::Vehicle, 3, 1, vec![f]);
+    for s in skills {
+        v = with_skill(v, s, None);
+    }
+    let short = card(
+        "short",
+        UnitType::Squad,
+        4,
+        1,
+        vec![weapon("gun", WeaponRange::Upto(1), 1, 1)],
+    );
+    let mut st = start_defaults(
+        scenario(
+            vec![unit("v", "flammer", Some("E9"))],
+            vec![unit("x1", "short", Some(at))],
+        ),
+        vec![v, short],
+    );
+    begin(&mut st, "allies");
+    st
+}
+
+#[test]
+fn combine_shots_004_one_roll_with_the_range_extended_by_1() {
+    // Issue 12 item 3. 004 "Combine Shots": "Available to some vehicles with 2 flamethrowers.
+    // Instead of firing separately, you may combine the 2 shots into one: roll combat dice for
+    // only one of the weapons but extend the range by 1." Range 2 + 1 reaches E6 from E9; one
+    // weapon's die is rolled.
+    let mut st = flamer_game(&["combine-shots"], 2, "E6");
+    let mut d = ScriptedDice::new([1]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate(
+            "v",
+            vec![skill("combine-shots"), attack("flamer", "x1"), nothing()],
+        ),
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0, "{}", texts(&out));
+    assert!(texts(&out).contains("combined shots"), "{}", texts(&out));
+    assert_eq!(u(&st, "x1").models.len(), 3, "{}", texts(&out));
+}
+
+#[test]
+fn combine_shots_004_combined_the_dice_are_one_weapon_s() {
+    // Issue 12 item 3. 004 "Combine Shots": "roll combat dice for only one of the weapons": in
+    // range of both, combined fires 1 die where separately the 2 flamethrowers fire 2.
+    for (combine, dice) in [(true, 1usize), (false, 2)] {
+        let mut st = flamer_game(&["combine-shots"], 2, "E7");
+        let mut acts = vec![attack("flamer", "x1"), nothing()];
+        if combine {
+            acts.insert(0, skill("combine-shots"));
+        }
+        let mut d = ScriptedDice::new([1, 1]);
+        let out = cmd(&mut st, "allies", activate("v", acts), &mut d);
+        accepted(&out);
+        assert_eq!(2 - d.remaining(), dice, "{combine}: {}", texts(&out));
+        assert_eq!(u(&st, "x1").models.len(), 4 - dice, "{}", texts(&out));
+    }
+}
+
+#[test]
+fn combine_shots_004_without_combining_the_range_is_the_card_s() {
+    // Issue 12 item 3, the control: the same vehicle firing separately cannot reach E6.
+    let mut st = flamer_game(&["combine-shots"], 2, "E6");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("v", vec![attack("flamer", "x1"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    let (why, _) = refused(&out);
+    assert!(why.contains("not in range"), "{why}");
+}
+
+#[test]
+fn combine_shots_004_only_a_vehicle_with_the_skill_and_2_flamethrowers() {
+    // Issue 12 item 3. 004 "Combine Shots": "Available to some vehicles with 2 flamethrowers":
+    // without the skill, or with one flamethrower, `skill combine-shots` is refused and nothing
+    // is rolled.
+    for (skills, carriers, says) in [
+        (vec![], 2, "does not have the skill combine-shots"),
+        (vec!["combine-shots"], 1, "no flamethrower line of 2"),
+    ] {
+        let mut st = flamer_game(&skills, carriers, "E6");
+        let out = cmd(
+            &mut st,
+            "allies",
+            activate(
+                "v",
+                vec![skill("combine-shots"), attack("flamer", "x1"), nothing()],
+            ),
+            &mut ScriptedDice::new([]),
+        );
+        let (why, _) = refused(&out);
+        assert!(why.contains(says), "{why}");
+        assert_eq!(u(&st, "x1").models.len(), 4);
+    }
+}

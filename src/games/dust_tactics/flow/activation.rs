@@ -118,6 +118,7 @@ pub(super) fn cmd_activate(
         flags: plan.flags,
         damage: BTreeMap::new(),
         reacted: vec![],
+        cheat_death: BTreeMap::new(),
     }));
     Ok(format!("activate {}: {}", u.id, plan.text))
 }

@@ -16,7 +16,15 @@ impl Planner<'_> {
         if self.flags.charge && self.rules.charge_extra_square() {
             self.check_charge_square()?;
         }
-        let lines = plan_fire(state, u, from, fire, &self.occ, self.flags.charge)?;
+        let lines = plan_fire(
+            state,
+            u,
+            from,
+            fire,
+            &self.occ,
+            self.flags.charge,
+            self.flags.combine_shots,
+        )?;
         self.texts.push(format!(
             "{} {}",
             if sustained { "sustained" } else { "attack" },
@@ -59,6 +67,7 @@ pub(super) fn plan_fire(
     fire: &[FireOrder],
     occ: &Occupancy,
     charge: bool,
+    combine: bool,
 ) -> Result<Vec<LineOrder>, Refusal> {
     if fire.is_empty() {
         return refuse(
@@ -83,6 +92,11 @@ pub(super) fn plan_fire(
                 RuleId::Attack,
                 format!("use one of: {}", names.join(", ")),
             );
+        };
+        let w = if combine && combinable(state, &shooter, &w) {
+            combined(w)
+        } else {
+            w
         };
         if let Some(boxes) = w.ammo {
             let left = state
@@ -451,6 +465,10 @@ pub(super) fn fire_line(
     let Some((_, w)) = find_weapon(state, &l.shooter, &l.weapon) else {
         return;
     };
+    let lead = leader_of(state, &l.shooter).unwrap_or_else(|| l.shooter.clone());
+    let is_active = lead == act.unit;
+    let combine = is_active && act.flags.combine_shots && combinable(state, &l.shooter, &w);
+    let w = if combine { combined(w) } else { w };
     let mut n = carriers(state, &su, &w);
     if w.ammo.is_some() {
         let left = su.ammo.get(&w.id).copied().unwrap_or(0) as u32;
@@ -472,8 +490,6 @@ pub(super) fn fire_line(
         );
         return;
     }
-    let lead = leader_of(state, &l.shooter).unwrap_or_else(|| l.shooter.clone());
-    let is_active = lead == act.unit;
     let hero_weapon = unit_type(state, &l.shooter) == UnitType::Hero;
     // 004 "Take Aim": the hero's own sustained lines reverse the dice instead of re-rolling
     // (not shared with his squad, so only the hero's card counts).
@@ -509,6 +525,7 @@ pub(super) fn fire_line(
         (opts.berserk, Skill::Berserk.id()),
         (opts.reversed, "reversed dice"),
         (opts.doubled, "double dice"),
+        (combine, "combined shots"),
     ] {
         if on {
             how.push(name.to_string());

@@ -286,11 +286,28 @@ impl Planner<'_> {
                 Skill::Assault => self.flags.assault = true,
                 Skill::Charge => self.flags.charge = true,
                 Skill::FightingSpirit => self.flags.fighting_spirit = true,
+                Skill::CombineShots => {
+                    if !weapons_of_group(state, &u.id)
+                        .iter()
+                        .any(|(m, w)| combinable(state, m, w))
+                    {
+                        return refuse(
+                            format!(
+                                "{} has no flamethrower line of 2 to combine (`carriers = 2` on a vehicle's flamethrower)",
+                                u.id
+                            ),
+                            RuleId::Skills.with("available to some vehicles with 2 flamethrowers"),
+                            "remove `skill combine-shots`",
+                        );
+                    }
+                    self.flags.combine_shots = true;
+                }
                 _ => {}
             }
             // Charge has no use counter (004: not limited per game), nor has Fighting Spirit in
             // 000 (every time the hero moved before attacking).
             let unlimited = n == Skill::Charge
+                || n == Skill::CombineShots
                 || (n == Skill::FightingSpirit && self.rules.fighting_spirit_always());
             if !unlimited {
                 self.uses.push((owner, n));
@@ -400,4 +417,112 @@ fn not_an_action(n: &str) -> Result<(), Refusal> {
         RuleId::Skills,
         usable_skills(),
     )
+}
+
+/// 004 "Cheat Death": "This skill may only be used twice per game."
+const CHEAT_DEATH_USES: u8 = 2;
+
+/// 004 "Cheat Death": "When hero with this skill, or the squad he is with, receives damage from
+/// an enemy unit, he may choose to activate this skill. Roll 1 die: if the result is a 4+, all
+/// damage the hero suffers during the attacking unit's activation is ignored." The engine uses
+/// it whenever such damage is pending and a use is left, once per activation; a 4+ drops all of
+/// that unit's damage for the rest of the activation, the squad's included (shared, R412).
+pub(super) fn cheat_death(
+    state: &mut State,
+    act: &mut Activation,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    let hit: Vec<String> = act
+        .damage
+        .iter()
+        .filter(|(_, p)| p.points > 0 || p.eliminate || !p.sniped.is_empty())
+        .map(|(k, _)| k.clone())
+        .collect();
+    for unit in hit {
+        let Some(owner) = skill_owner(state, &unit, Skill::CheatDeath) else {
+            continue;
+        };
+        let by = act
+            .damage
+            .get(&unit)
+            .map(|p| p.by.clone())
+            .unwrap_or_default();
+        let Some(o) = state.unit(&owner) else {
+            continue;
+        };
+        if o.side == by || unit_type(state, &owner) != UnitType::Hero {
+            continue;
+        }
+        let saved = match act.cheat_death.get(&unit) {
+            Some(saved) => *saved,
+            None => {
+                let allowed = card(state, o)
+                    .and_then(|c| c.skills.iter().find(|s| s.name == Skill::CheatDeath.id()))
+                    .and_then(|s| s.uses)
+                    .unwrap_or(CHEAT_DEATH_USES)
+                    .min(CHEAT_DEATH_USES);
+                let used = o
+                    .skills_used
+                    .get(Skill::CheatDeath.id())
+                    .copied()
+                    .unwrap_or(0);
+                if used >= allowed {
+                    continue;
+                }
+                let round = state.round;
+                let face = dice.d6(round);
+                let saved = face >= 4;
+                if let Some(x) = state.unit_mut(&owner) {
+                    *x.skills_used
+                        .entry(Skill::CheatDeath.id().to_string())
+                        .or_insert(0) += 1;
+                }
+                act.cheat_death.insert(unit.clone(), saved);
+                out.happenings.push(Happening {
+                    rolls: vec![Roll {
+                        purpose: format!("cheat death for {owner}"),
+                        round,
+                        faces: vec![face],
+                    }],
+                    ..Happening::text(format!(
+                        "Cheat Death: {owner} rolls {face} ({} of {allowed}): {}",
+                        used + 1,
+                        if saved {
+                            "4+, the damage is ignored"
+                        } else {
+                            "below 4, the damage stands"
+                        }
+                    ))
+                });
+                saved
+            }
+        };
+        if saved {
+            act.damage.remove(&unit);
+            say(out, format!("Cheat Death: {unit} suffers no damage"));
+        }
+    }
+}
+
+/// 004 "Combine Shots": "Available to some vehicles with 2 flamethrowers": a vehicle with the
+/// skill, and a flamethrower line its card gives 2 carriers (R413).
+pub(super) fn combinable(state: &State, shooter: &str, w: &WeaponLine) -> bool {
+    unit_type(state, shooter) == UnitType::Vehicle
+        && has_skill(state, shooter, Skill::CombineShots)
+        && w.traits.contains(&WeaponTrait::Flamethrower)
+        && w.carriers.unwrap_or(1) >= 2
+}
+
+/// 004 "Combine Shots": "combine the 2 shots into one: roll combat dice for only one of the
+/// weapons but extend the range by 1" (R413: C counts as 1, so it becomes 2).
+pub(super) fn combined(mut w: WeaponLine) -> WeaponLine {
+    w.carriers = Some(1);
+    w.range = match w.range {
+        WeaponRange::Close => WeaponRange::Upto(2),
+        WeaponRange::Upto(n) => WeaponRange::Upto(n.saturating_add(1)),
+        WeaponRange::Between(a, b) => WeaponRange::Between(a, b.saturating_add(1)),
+        r @ (WeaponRange::Unlimited | WeaponRange::Artillery) => r,
+    };
+    w
 }

@@ -220,6 +220,7 @@ pub(super) fn exec_step(
             }
         }
         Step::Remove => {
+            cheat_death(state, act, dice, out);
             remove_casualties(state, act, out);
         }
         Step::Window => {
