@@ -260,7 +260,7 @@ pub fn demo(
             .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))?;
         now += chrono::Duration::hours(1);
         outln!("{} sends: {}", a.side, commands.replace('\n', " / "));
-        run_once(games, home, now, None, true, false)?;
+        run_once(games, home, now, None, true, false, OutputArgs::default())?;
         steps += 1;
     }
     let root = home.root.display();

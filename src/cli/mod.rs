@@ -451,13 +451,13 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
             let home = home_of(home);
             if !watch {
                 let now = fixed.unwrap_or_else(Utc::now);
-                return run_once_as(games, &home, now, md, strict, imap, output);
+                return run_once(games, &home, now, md, strict, imap, output);
             }
             loop {
                 // A broken game (exit 1) is reported and the watch goes on; a configuration or
                 // lock problem (exit 2) ends it.
                 let now = fixed.unwrap_or_else(Utc::now);
-                match run_once_as(games, &home, now, md, strict, imap, output) {
+                match run_once(games, &home, now, md, strict, imap, output) {
                     Err(f) if f.code == 1 => eprintln!("dustmail: {}", f.msg),
                     Err(f) => return Err(f),
                     Ok(()) => {}
@@ -714,27 +714,8 @@ pub(crate) fn new_game(
     Ok(())
 }
 
-pub(crate) fn run_once(
-    games: &Registry,
-    home: &Home,
-    now: DateTime<Utc>,
-    maildir: Option<&Path>,
-    strict: bool,
-    imap: bool,
-) -> Result<(), Failure> {
-    run_once_as(
-        games,
-        home,
-        now,
-        maildir,
-        strict,
-        imap,
-        OutputArgs::default(),
-    )
-}
-
 /// One run, its summary printed as text, not at all (`--quiet`) or as JSON (`--json`).
-pub(crate) fn run_once_as(
+pub(crate) fn run_once(
     games: &Registry,
     home: &Home,
     now: DateTime<Utc>,

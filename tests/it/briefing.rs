@@ -1,6 +1,7 @@
 //! Issue 16 item 2 (in part): the welcome mail's briefing tells a player who never saw the game
 //! what the scenario is, how to win, when it ends and where their units come in.
 
+use crate::support::flat;
 use dustmail::dust_tactics::DustTactics;
 use dustmail::game::{Game, NewRequest};
 
@@ -13,11 +14,6 @@ fn briefing(scenario: &str, side: &str) -> String {
         .unwrap();
     let state = DustTactics.setup(&plan.setup).unwrap();
     DustTactics.briefing(&state, side)
-}
-
-/// The briefing's words on one line (it is wrapped at 72 characters).
-fn flat(b: &str) -> String {
-    b.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[test]

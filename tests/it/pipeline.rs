@@ -322,7 +322,7 @@ fn a_wrong_key_is_refused_and_recorded() {
     // Signed with axis's registered key: the refusal says so (issue 16 item 1).
     let m = h.sink.get("g-toy-2-refusal").unwrap();
     // Refusals are wrapped at 72 characters (issue 16 item 1): compare words.
-    let flat = m.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = crate::support::flat(&m.text);
     assert!(
         flat.contains(
             "if you play side axis, write `side: axis`; otherwise sign with your own key"
@@ -784,7 +784,7 @@ fn real_orders_signed_with_the_other_sides_key_or_edited_after_signing_are_refus
     for (n, to) in [(2, "bob@example.org"), (3, "ann@example.org")] {
         let m = h.sink.get(&format!("g-toy-{n}-refusal")).unwrap();
         assert_eq!(m.to, vec![to.to_string()]);
-        let flat = m.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let flat = crate::support::flat(&m.text);
         assert!(
             flat.contains("does not verify against the key registered for side allies"),
             "{}",

@@ -5,6 +5,7 @@
 //! what is true for its reader before the roll, for the winner and for the loser.
 
 use crate::support::dt;
+use crate::support::flat;
 use dustmail::dust_tactics::state::Phase;
 use dustmail::dust_tactics::DustTactics;
 use dustmail::game::{Game, NewRequest};
@@ -38,10 +39,6 @@ fn offered_lines(text: &str) -> Vec<String> {
         .map(|l| l.trim().to_string())
         .filter(|l| l.starts_with("standing ") || l.starts_with("absent until"))
         .collect()
-}
-
-fn flat(t: &str) -> String {
-    t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn state_of(ruleset: Option<&str>) -> dustmail::dust_tactics::state::State {

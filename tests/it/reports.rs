@@ -2,6 +2,7 @@
 //! player's mail client would (text part, HTML part, inline and attached board picture), the
 //! `show` renderings and the end-of-game audit instructions.
 
+use crate::support::flat;
 use mail_parser::{MessageParser, MimeHeaders};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -638,9 +639,4 @@ fn every_mail_template_is_a_text_and_html_pair() {
 /// A die as the reports show it under ffg-revised (issue 16 item 5): `[2 hit]`, `[5 miss]`.
 fn marked(face: u64) -> String {
     format!("[{face} {}]", if face <= 2 { "hit" } else { "miss" })
-}
-
-/// Text with every run of whitespace made one space: wrapped lines compare as sentences.
-fn flat(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }

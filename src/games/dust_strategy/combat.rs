@@ -10,11 +10,16 @@ use super::model::*;
 use super::turn::{check_units, sea_route};
 use crate::game::{DiceSource, Happening, Roll};
 
-/// Why an attack is refused: (reason, rule, what to send instead).
-pub type No = (String, String, String);
-
-fn no(reason: impl Into<String>, rule: &str, instead: impl Into<String>) -> No {
-    (reason.into(), rule.into(), instead.into())
+/// 001 "Diplomatico": no attack on a side bound to `side` by a truce this round.
+pub(super) fn no_truce(s: &State, side: &str, enemy: &str) -> Result<(), No> {
+    if s.truce(side, enemy) {
+        return Err(no(
+            format!("a Diplomatico truce binds you and {enemy} this round"),
+            "001 'Diplomatico'",
+            "attack another side",
+        ));
+    }
+    Ok(())
 }
 
 /// A safety bound on volleys: a battle ends long before (three blank rolls in a row end it).
@@ -159,13 +164,7 @@ pub fn check(s: &State, side: &str, t: &TurnState, o: &Order) -> Result<(), No> 
             "attack an area another side holds",
         ));
     }
-    if s.truce(side, enemy) {
-        return Err(no(
-            format!("a Diplomatico truce binds you and {enemy} this round"),
-            "001 'Diplomatico'",
-            "attack another side",
-        ));
-    }
+    no_truce(s, side, enemy)?;
     if o.amphibious {
         if !sea_route(s, side, o.from, o.to) {
             return Err(no(

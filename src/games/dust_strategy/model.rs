@@ -396,3 +396,11 @@ impl State {
         }
     }
 }
+
+/// Why an order is refused: (reason, rule, what to send instead).
+pub type No = (String, String, String);
+
+/// A refusal of an order: its reason, the rule it breaks, what to send instead.
+pub fn no(reason: impl Into<String>, rule: &str, instead: impl Into<String>) -> No {
+    (reason.into(), rule.into(), instead.into())
+}

@@ -3,13 +3,9 @@
 //! bombardment (one die a sub, no return fire) and the bombers' anti-sub strike (two dice a
 //! bomber, no defence). Each costs 1 CP and obeys the rules every attack obeys (combat.rs).
 
-use super::combat::{self, No};
+use super::combat::{self, no_truce};
 use super::model::*;
 use crate::game::{DiceSource, Happening, Roll};
-
-fn no(reason: impl Into<String>, rule: &str, instead: impl Into<String>) -> No {
-    (reason.into(), rule.into(), instead.into())
-}
 
 const MAX_EXCHANGES: u32 = 10_000;
 
@@ -58,13 +54,7 @@ pub fn check_common(
             "attack an area another side holds",
         ));
     };
-    if s.truce(side, enemy) {
-        return Err(no(
-            format!("a Diplomatico truce binds you and {enemy} this round"),
-            "001 'Diplomatico'",
-            "attack another side",
-        ));
-    }
+    no_truce(s, side, enemy)?;
     let h = s.holding(to);
     if s.round == 1 && (h.pc || s.map.area(to).is_some_and(|a| a.vk)) {
         return Err(no(

@@ -4,14 +4,9 @@
 //! an attack line (combat.rs); Sgancia Robot (attack_orders.rs). The others are refused as not
 //! implemented yet.
 
-use super::combat::No;
 use super::model::*;
 use super::naval::check_common;
 use crate::game::{DiceSource, Happening, Roll};
-
-fn no(reason: impl Into<String>, rule: &str, instead: impl Into<String>) -> No {
-    (reason.into(), rule.into(), instead.into())
-}
 
 /// Checks that `side` played a card with `power` this round and has not used it yet.
 pub(super) fn ready(s: &State, side: &str, power: &str) -> Result<(), No> {

@@ -7,13 +7,6 @@ use super::setup::{draw, hand_text};
 use crate::game::{Audience, DiceSource, Happening};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Why a build is refused: (reason, rule, what to send instead).
-pub type No = (String, String, String);
-
-fn no(reason: impl Into<String>, rule: &str, instead: impl Into<String>) -> No {
-    (reason.into(), rule.into(), instead.into())
-}
-
 /// `N TYPE at AREA` → (unit, n, area); `pc at AREA` → (None, 1, area).
 pub fn parse_build(rest: &str) -> Result<(Option<Unit>, u32, String), No> {
     let usage = || {

@@ -8,13 +8,6 @@ use super::setup::{draw, reveal};
 use crate::game::{GameResult, Happening};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Why a move is refused: (reason, rule, what to send instead).
-pub type No = (String, String, String);
-
-fn no(reason: impl Into<String>, rule: &str, instead: impl Into<String>) -> No {
-    (reason.into(), rule.into(), instead.into())
-}
-
 /// Starts the turn of `order[index]`.
 pub fn start_turn(s: &mut State, index: usize, out: &mut Vec<Happening>) {
     s.phase = Phase::Turn { index };

@@ -1488,7 +1488,7 @@ fn reactive_fire_000_a_mailed_react_line_is_refused_by_the_referee() {
         1,
         "one answer to the axis player: {answers:#?}"
     );
-    let flat = answers[0].split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = crate::support::flat(&answers[0]);
     assert!(flat.contains("have no reactive fire"), "{}", answers[0]);
     assert!(
         flat.contains("000 'What can a unit do when it is activated?'"),

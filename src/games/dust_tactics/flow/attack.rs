@@ -120,8 +120,7 @@ pub(super) fn plan_fire(
             return refuse(
                 format!(
                     "a Charge attack uses only range 1 and range C weapons; {} has range {}",
-                    w.name,
-                    range_text(w.range)
+                    w.name, w.range
                 ),
                 if state.rules().charge_extra_square() {
                     RuleId::Charge2010
@@ -241,9 +240,7 @@ pub(super) fn plan_fire(
             return refuse(
                 format!(
                     "not in range: {} at {from} is {dist} squares from {to}, {} range {}",
-                    u.id,
-                    w.name,
-                    range_text(w.range)
+                    u.id, w.name, w.range
                 ),
                 RuleId::Range,
                 "move closer first, or choose a target in range",

@@ -181,16 +181,6 @@ fn unit_type(state: &State, id: &str) -> UnitType {
         .unwrap_or(UnitType::Squad)
 }
 
-fn range_text(r: WeaponRange) -> String {
-    match r {
-        WeaponRange::Close => "C".into(),
-        WeaponRange::Upto(n) => n.to_string(),
-        WeaponRange::Between(a, b) => format!("{a}-{b}"),
-        WeaponRange::Unlimited => "U".into(),
-        WeaponRange::Artillery => "A".into(),
-    }
-}
-
 /// Models alive (squads) or 1.
 fn model_count(state: &State, u: &UnitState) -> u32 {
     match card(state, u).map(|c| c.unit_type) {

@@ -11,22 +11,12 @@
 //! suggestions. docs/orders.md says the same to players.
 
 use super::super::flow;
-use super::super::model::{CoverKind, UnitType, WeaponRange};
+use super::super::model::{CoverKind, UnitType};
 use super::super::orders::{parse, Action, Command, FireOrder, TargetRef};
 use super::super::skill::Skill;
 use super::super::state::{State, UnitState};
 use super::MAIL_LINE_CHARS;
 use crate::game::Line;
-
-fn range_text(r: WeaponRange) -> String {
-    match r {
-        WeaponRange::Close => "C".into(),
-        WeaponRange::Upto(n) => n.to_string(),
-        WeaponRange::Between(a, b) => format!("{a}-{b}"),
-        WeaponRange::Unlimited => "U".into(),
-        WeaponRange::Artillery => "A".into(),
-    }
-}
 
 /// `order`, with `note` after a `#` when the line stays within [`MAIL_LINE_CHARS`]: an order
 /// line is never wrapped (a broken order would be another order).
@@ -172,7 +162,7 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
                 (Some(_), Some(left)) => format!(", {left} ammo"),
                 _ => String::new(),
             };
-            let note = format!("{}, range {}{ammo}", w.name, range_text(w.range));
+            let note = format!("{}, range {}{ammo}", w.name, w.range);
             let targets: Vec<String> = enemies
                 .iter()
                 .filter(|e| {
