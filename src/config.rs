@@ -39,6 +39,10 @@ pub struct Config {
     /// The mailbox `run --imap` reads (docs/imap.md); checked when `--imap` is used.
     #[serde(default)]
     pub imap: Option<crate::edges::imap::ImapSettings>,
+    /// New games send each reader one report per run instead of one per step (`new --digest`
+    /// sets it for one game; docs/reports.md).
+    #[serde(default)]
+    pub digest: bool,
 }
 
 fn default_true() -> bool {
@@ -112,6 +116,7 @@ impl Config {
             template_dir: None,
             stranger_replies: Default::default(),
             imap: None,
+            digest: false,
         };
         c.validate()?;
         Ok(c)
@@ -236,6 +241,9 @@ impl Config {
              max_absence_days = {absence}\n\
              # A PNG of the board in every report (inline and attached); false: text board only.\n\
              board_pictures = {pictures}\n\
+             # New games send each reader one report per run instead of one per step\n\
+             # (`dustmail new --digest` for one game).\n\
+             # digest = false\n\
              # Directory with templates overriding the built-in ones, each by file name: welcome,\n\
              # receipt, refusal, report, reminder, end (.txt and .html) and replay.html.\n\
              # template_dir = \"templates\"\n\

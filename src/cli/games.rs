@@ -224,6 +224,7 @@ pub fn demo(
             seed: Some(&seed),
             id: Some(id.into()),
             cards: None,
+            digest: false,
             now: t0,
         },
     )?;

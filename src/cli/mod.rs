@@ -128,6 +128,10 @@ pub enum Command {
         /// A directory of card files to use instead of the built-in cards.
         #[arg(long)]
         cards: Option<PathBuf>,
+        /// Send each reader one report per run instead of one per step (default: `digest` in
+        /// config.toml, else off).
+        #[arg(long)]
+        digest: bool,
         /// Creation time (RFC 3339), for tests.
         #[arg(long, hide = true)]
         now: Option<String>,
@@ -419,6 +423,7 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
             seed,
             id,
             cards,
+            digest,
             now,
         } => new_game(
             games,
@@ -433,6 +438,7 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
                 seed: seed.as_deref(),
                 id,
                 cards: cards.as_deref(),
+                digest,
                 now: parse_now(now.as_deref())?,
             },
         ),
@@ -628,6 +634,8 @@ pub(crate) struct NewArgs<'a> {
     pub seed: Option<&'a str>,
     pub id: Option<String>,
     pub cards: Option<&'a Path>,
+    /// `--digest`: this game sends one report per reader per run.
+    pub digest: bool,
     pub now: DateTime<Utc>,
 }
 
@@ -637,7 +645,8 @@ pub(crate) fn new_game(
     output: OutputArgs,
     a: NewArgs,
 ) -> Result<(), Failure> {
-    let env = open_home(home)?;
+    let mut env = open_home(home)?;
+    env.config.digest |= a.digest;
     let game = games.find(a.game).map_err(usage)?;
     // A run must not see a game half created.
     let _lock = referee::lock_home(home)?;

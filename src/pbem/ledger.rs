@@ -89,6 +89,8 @@ pub enum Event {
     RoundEnd(RoundEnd),
     Finished(Finished),
     Control(Box<Control>),
+    /// A digest game's run boundary (issue 17 item 3; `crate::pbem::digest`).
+    Digest(DigestLine),
 }
 
 /// A player's side as registered at creation.
@@ -138,6 +140,14 @@ pub struct Created {
     /// game was opened. Absent outside campaigns, so older ledgers replay byte for byte.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub campaign: Option<CampaignRef>,
+    /// One report per reader per run (`new --digest`, issue 17 item 3): the run records a
+    /// `digest` line and mails from it. Absent (false) in every other game.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub digest: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// The campaign a game belongs to, as its `created` line records it.
@@ -364,6 +374,15 @@ pub struct RoundEnd {
     /// Hex K_r.
     pub key: String,
     pub state_digest: String,
+}
+
+/// The steps one digest mail per reader tells (a game made with `digest`): lines `from` (the
+/// first step line since the last digest) to `to` (the line before this one). Recorded when the
+/// run commits, so the mails re-made after a crash are made from the same boundaries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DigestLine {
+    pub from: u64,
+    pub to: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,6 +7,7 @@ pub mod campaign;
 pub mod citation;
 pub mod control;
 pub mod dedup;
+pub mod digest;
 pub mod due;
 pub mod edges;
 pub mod error;

@@ -542,10 +542,14 @@ pub fn replay_observed(
     let mut all_keys: BTreeMap<u32, Key> = BTreeMap::new();
     // H, once the `finished` line reveals it.
     let mut hidden_key: Option<Key> = None;
+    let mut digests = crate::pbem::digest::DigestCheck::default();
     for (i, e) in entries.iter().enumerate().skip(1) {
         observe(i, &d);
         let n = e.seq;
+        digests.line(file, n, &e.event, created.digest)?;
         match &e.event {
+            // Mails only: checked above, changes nothing.
+            Event::Digest(_) => {}
             Event::Created(_) => return Err(mismatch(file, n, "a second `created` line")),
             Event::Submission(s) => {
                 d.mails.record(&s.mail_sha256, s.block, n);

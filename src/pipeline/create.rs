@@ -122,6 +122,7 @@ pub fn create_game_in(
         dice_version: ledger::DICE_VERSION,
         hidden_commitment: Some(crate::hidden::commitment_hex(&hidden)),
         campaign,
+        digest: ctx.config.digest,
     };
     let ledger =
         Ledger::create_signed(&dir, created.clone(), ctx.key.clone(), ctx.edges.sign_text)?;

@@ -401,7 +401,7 @@ pub(crate) fn step_mails(
 
 /// The receipt as a mail of its own, for a reply address that is not the sender's registered
 /// one (which gets the report): the lines and what the sender's side may see of what happened.
-fn receipt_mail(
+pub(crate) fn receipt_mail(
     ctx: &Ctx,
     g: &GameAt,
     s: &Submission,

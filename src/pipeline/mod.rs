@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 pub mod campaign;
 mod create;
 mod deadlines;
+mod digest;
 mod guard;
 mod imap_in;
 mod mail_in;
@@ -179,6 +180,12 @@ pub fn run(ctx: &Ctx, maildir: &Path) -> Result<RunSummary, RefereeError> {
     let unfinished = ctx.sink.begin_batch().map_err(RefereeError::Io)?;
     if unfinished {
         recover_deadline_mails(ctx, &mut games, &mut sum)?;
+        // Released before this run can append a digest line of its own: recovery re-makes
+        // only the mails of each game's last digest line.
+        if games.values().any(|g| g.created.digest) {
+            let w = commit(ctx, &mut games, &mut Vec::new(), false)?;
+            sum.warnings.extend(w);
+        }
     }
     let mut moves: Vec<(PathBuf, PathBuf)> = Vec::new();
     // Commit timing is the machine's business, never the game's: it decides only when work
@@ -276,11 +283,16 @@ pub(crate) fn commit(
     moves: &mut Vec<(PathBuf, PathBuf)>,
     last: bool,
 ) -> Result<Vec<String>, RefereeError> {
+    // A digest game's steps are told once, at the run's last commit (src/pipeline/digest.rs).
     let pending: Vec<PendingMails> = games
         .values_mut()
+        .filter(|g| !g.created.digest)
         .flat_map(|g| std::mem::take(&mut g.pending))
         .collect();
-    let warnings = render_pending(ctx, pending)?;
+    let mut warnings = render_pending(ctx, pending)?;
+    if last {
+        warnings.extend(digest::commit_digests(ctx, games)?);
+    }
     let mut dirty: Vec<PathBuf> = vec![ctx.home.root.clone()];
     // A stale snapshot marks a game appended to in this run: only those are touched. Snapshots
     // are written once, at the run's end: a snapshot is a cache that must match the ledger's
@@ -349,6 +361,10 @@ pub(crate) fn recover_deadline_mails(
             }
         }
         let Some(g) = games.get(&id) else { continue };
+        if g.created.digest {
+            digest::requeue_digest(ctx, g, None)?;
+            continue;
+        }
         // The deadline steps at the tail of the ledger: a run appends them last.
         let entries = ledger::read_all(g.ledger.path())?;
         let mut seqs = Vec::new();
@@ -424,6 +440,9 @@ pub(crate) fn try_load(
 
 /// Re-queues the mails of the step starting at ledger line `seq` (after a crash).
 pub(crate) fn requeue(ctx: &Ctx, g: &Loaded, seq: u64) -> Result<(), RefereeError> {
+    if g.created.digest {
+        return digest::requeue_digest(ctx, g, Some(seq));
+    }
     let data = std::fs::read(g.ledger.path()).map_err(io_err("reading the ledger"))?;
     let entries = ledger::parse_log(ledger::LOG_FILE, &data)?;
     let lines: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();

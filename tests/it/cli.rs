@@ -278,6 +278,7 @@ fn dust_log(dir: &Path) -> std::path::PathBuf {
         dice_version: 1,
         hidden_commitment: None,
         campaign: None,
+        digest: false,
     };
     let mut l = Ledger::create(dir, created).unwrap();
     for r in 1..=3 {

@@ -32,6 +32,7 @@ fn created() -> Created {
         dice_version: 1,
         hidden_commitment: None,
         campaign: None,
+        digest: false,
     }
 }
 

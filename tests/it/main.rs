@@ -26,6 +26,7 @@ mod cli_eco;
 mod control;
 mod crash;
 mod crypto;
+mod digest;
 mod due_index;
 mod faults;
 mod fewer_mails;

@@ -446,6 +446,7 @@ fn round_ends_reveal_keys_and_the_end_reveals_the_secret() {
             Event::RoundEnd(_) => "round_end",
             Event::Finished(_) => "finished",
             Event::Control(_) => "control",
+            Event::Digest(_) => "digest",
         })
         .collect();
     assert_eq!(kinds, ["created", "submission", "submission", "round_end", "submission", "finished", "submission", "submission"],
