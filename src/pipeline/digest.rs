@@ -34,9 +34,9 @@ pub(crate) fn commit_digests(
             .collect();
         // The common case is cheap: a ledger ending with a digest (or only created) is covered.
         let (_, last) = ledger::read_last_line(g.ledger.path())?;
-        match serde_json::from_slice::<Entry>(&last).map(|e| e.event) {
-            Ok(Event::Digest(_) | Event::Created(_)) => continue,
-            _ => {}
+        let last = serde_json::from_slice::<Entry>(&last).map(|e| e.event);
+        if let Ok(Event::Digest(_) | Event::Created(_)) = last {
+            continue;
         }
         let entries = ledger::read_all(g.ledger.path())?;
         let Some((from, to)) = crate::pbem::digest::uncovered_range(&entries) else {
@@ -63,16 +63,25 @@ pub(crate) fn commit_digests(
 /// After a crash: the mails of the digest line covering ledger line `seq` (a step whose mail
 /// came back in maildir/new), or of the game's last digest line (`seq` None: the last run was
 /// interrupted, its staged mails are gone). A step no digest covers yet is covered at this
-/// run's end. The mails are made as the game stood at the digest line.
-pub(crate) fn requeue_digest(ctx: &Ctx, g: &Loaded, seq: Option<u64>) -> Result<(), RefereeError> {
+/// run's end. The mails are made as the game stood at the digest line. False when `seq` is
+/// no step (a referee's control mail: its notices are mails of their own, as in every game).
+pub(crate) fn requeue_digest(
+    ctx: &Ctx,
+    g: &Loaded,
+    seq: Option<u64>,
+) -> Result<bool, RefereeError> {
     let data = std::fs::read(g.ledger.path()).map_err(io_err("reading the ledger"))?;
     let entries = ledger::parse_log(ledger::LOG_FILE, &data)?;
+    let at_seq = seq.and_then(|s| entries.get((s as usize).checked_sub(1)?));
+    if at_seq.is_some_and(|e| matches!(e.event, Event::Control(_))) {
+        return Ok(false);
+    }
     let found = entries.iter().rev().find_map(|e| match &e.event {
         Event::Digest(d) if seq.is_none_or(|s| d.from <= s && s <= d.to) => Some((e.seq, d)),
         _ => None,
     });
     let Some((dseq, d)) = found else {
-        return Ok(());
+        return Ok(true);
     };
     let line = data
         .split(|&b| b == b'\n')
@@ -110,7 +119,7 @@ pub(crate) fn requeue_digest(ctx: &Ctx, g: &Loaded, seq: Option<u64>) -> Result<
     for (id, m) in digest_mails(ctx, &at, lines, dseq, &head)? {
         queue(ctx, &id, &m)?;
     }
-    Ok(())
+    Ok(true)
 }
 
 /// The mails of one digest line (`dseq`, `dhead`) about `lines` (its `from` to `to`), the game

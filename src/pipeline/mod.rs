@@ -440,8 +440,8 @@ pub(crate) fn try_load(
 
 /// Re-queues the mails of the step starting at ledger line `seq` (after a crash).
 pub(crate) fn requeue(ctx: &Ctx, g: &Loaded, seq: u64) -> Result<(), RefereeError> {
-    if g.created.digest {
-        return digest::requeue_digest(ctx, g, Some(seq));
+    if g.created.digest && digest::requeue_digest(ctx, g, Some(seq))? {
+        return Ok(());
     }
     let data = std::fs::read(g.ledger.path()).map_err(io_err("reading the ledger"))?;
     let entries = ledger::parse_log(ledger::LOG_FILE, &data)?;

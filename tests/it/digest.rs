@@ -208,6 +208,99 @@ fn a_request_in_a_digest_game_is_answered_to_the_requester_only() {
     assert_eq!(ids_of(&h, "g-dig"), Vec::<String>::new());
 }
 
+/// Issue 17 item 3: deadlines keep working in a digest game: the defaults of a run are steps
+/// like any other, told in the run's digest; reminders stay mails of their own.
+#[test]
+fn deadline_defaults_are_told_in_the_runs_digest() {
+    let h = two_games();
+    // Past allies' deadline (72 h) and grace (12 h).
+    h.run("2026-01-05T12:00:00Z");
+    let entries = h.entries("g-dig");
+    let defaults: Vec<u64> = entries
+        .iter()
+        .filter(|e| matches!(e.event, Event::Deadline(_)))
+        .map(|e| e.seq)
+        .collect();
+    assert!(!defaults.is_empty(), "a default was applied");
+    let d = digests(&entries);
+    assert_eq!(d.len(), 1, "{d:?}");
+    let dseq = d[0].0;
+    let ids = ids_of(&h, "g-dig");
+    assert!(ids.iter().all(|i| !i.contains("-report-")), "{ids:?}");
+    for side in ["allies", "axis"] {
+        let id = format!("g-dig-{dseq}-digest-{side}");
+        let text = flat(&h.sink.get(&id).expect(&id).text);
+        for n in &defaults {
+            assert!(
+                text.contains(&format!(
+                    "Event {n} (deadline passed: defaults applied for side"
+                )),
+                "{text}"
+            );
+        }
+    }
+    // The ordinary game: a report per default, as before.
+    assert!(ids_of(&h, "g-toy").iter().any(|i| i.contains("-report-")));
+}
+
+/// Issue 17 item 3: in a digest game a referee's control mail is still told at once to every
+/// player and observer, and an observer it adds gets the run's digest; after a crash that lost
+/// the run's mails (its mails back in maildir/new) the same mails are made again, the control
+/// notices included.
+#[test]
+fn control_mails_and_observers_in_a_digest_game_survive_a_crash() {
+    let h = two_games();
+    mail("1", &h, "g-dig", ANN, 1, &["add 3"]);
+    // Signed with the referee's own key.
+    let ctl = orders("g-dig", "referee", 1, &["observe carol@example.org"]);
+    let block = format!(
+        "{}\n{ctl}\n{}\n{}\n{}\n{}\n",
+        dustmail::crypto::ORDERS_BEGIN,
+        dustmail::crypto::ORDERS_END,
+        dustmail::crypto::SIG_BEGIN,
+        dustmail::crypto::sign_text(&h.key, &ctl),
+        dustmail::crypto::SIG_END
+    );
+    let m = format!("From: boss@example.org\nMessage-ID: <c1@x>\nSubject: control\n\n\n{block}");
+    h.drop_mail("2", &m);
+    mail("3", &h, "g-dig", BOB, 1, &["add 2"]);
+    h.run(T0);
+    let before: Vec<(String, Option<dustmail::outbox::Mail>)> = ids_of(&h, "g-dig")
+        .into_iter()
+        .map(|id| (id.clone(), h.sink.get(&id)))
+        .collect();
+    let ids: Vec<&String> = before.iter().map(|(i, _)| i).collect();
+    let dseq = digests(&h.entries("g-dig"))[0].0;
+    for want in [
+        "g-dig-3-control-ann_example_org".to_string(),
+        "g-dig-3-control-carol_example_org".to_string(),
+        format!("g-dig-{dseq}-digest-allies"),
+        format!("g-dig-{dseq}-digest-axis"),
+        format!("g-dig-{dseq}-digest-observer-carol_example_org"),
+    ] {
+        assert!(ids.contains(&&want), "{want} in {ids:?}");
+    }
+    // The crash: every mail of the run lost, the orders mails back in new/.
+    h.sink.clear();
+    let cur = h.maildir().join("cur");
+    for n in in_dir(&cur) {
+        std::fs::rename(
+            cur.join(&n),
+            h.maildir().join("new").join(n.trim_end_matches(":2,S")),
+        )
+        .unwrap();
+    }
+    let lines = h.entries("g-dig").len();
+    let sum = h.run(T0);
+    assert!(sum.deduplicated >= 3, "{sum:?}");
+    assert_eq!(h.entries("g-dig").len(), lines, "no new line");
+    let after: Vec<(String, Option<dustmail::outbox::Mail>)> = ids_of(&h, "g-dig")
+        .into_iter()
+        .map(|id| (id.clone(), h.sink.get(&id)))
+        .collect();
+    assert_eq!(after, before, "the same mails, same ids");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Dust Tactics homes and the real binary.
 
@@ -468,4 +561,78 @@ fn a_digest_run_interrupted_at_any_point_and_run_again_makes_the_same_mails() {
         let o = dt::dustmail(&f.root, &["replay", GAME]);
         assert_eq!(o.status.code(), Some(0), "{fault:?}: {}", dt::text(&o));
     }
+}
+
+/// Issue 17 item 3: `new --digest` records the setting in the `created` line; without it (and
+/// without `digest = true` in config.toml) the line has no `digest` member, as before.
+#[test]
+fn new_with_digest_records_the_setting_and_games_without_it_are_unchanged() {
+    let d = tempfile::tempdir().unwrap();
+    let h = dt::init_home(&d.path().join("home"), "file");
+    let ps = dt::players(0);
+    let key = |p: &dt::Player| dustmail::crypto::public_key_text(&p.key.verifying_key());
+    for (id, extra) in [("g-yes", Some("--digest")), ("g-no", None)] {
+        let mut args = vec![
+            "new".to_string(),
+            "--scenario".into(),
+            "skirmish".into(),
+            "--id".into(),
+            id.into(),
+            "--now".into(),
+            dt::T0.into(),
+        ];
+        for p in &ps {
+            args.push("--player".into());
+            args.push(format!("{}={}:{}", p.side, p.address, key(p)));
+        }
+        args.extend(extra.map(String::from));
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = dt::dustmail(&h.root, &a);
+        assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    }
+    let first = |id: &str| {
+        std::fs::read_to_string(dt::log_path(&h, id))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert!(first("g-yes").contains(r#""digest":true"#));
+    assert!(!first("g-no").contains("digest"), "{}", first("g-no"));
+    let help = dt::dustmail(&h.root, &["new", "--help"]);
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--digest"));
+}
+
+/// Issue 17 item 3: the referee's mails for one skirmish played to the end by bots, one report
+/// per step and with `digest` when the runs take 1, 2, 4 or all of the players' mails at once
+/// (`cargo test --test it digest::mails_per_game -- --nocapture` prints them; docs/reports.md).
+#[test]
+fn mails_per_game_with_and_without_digest() {
+    let d = tempfile::tempdir().unwrap();
+    let played = d.path().join("script");
+    let mails = script(&played, 400);
+    let per_step = dt::names(&played.join("sent")).len();
+    let mut figures = vec![format!("one report per step: {per_step}")];
+    for per_run in [1, 2, 4, mails.len()] {
+        let h = digest_home(&d.path().join(format!("digest-{per_run}")));
+        for chunk in mails.chunks(per_run) {
+            drop_all(&h, chunk);
+            run(&h);
+        }
+        let n = sent(&h).len();
+        figures.push(format!("digest, {per_run} mails per run: {n}"));
+        if per_run == 1 {
+            assert_eq!(n, per_step, "one mail per run: a digest per step");
+        } else {
+            assert!(n < per_step, "{figures:?}");
+        }
+        let o = dt::dustmail(&h.root, &["replay", GAME]);
+        assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    }
+    println!(
+        "skirmish to the end, {} players' mails; the referee's mails (welcomes and end mails included): {}",
+        mails.len(),
+        figures.join("; ")
+    );
 }
