@@ -416,7 +416,10 @@ fn a_digest_game_replays_and_audits_and_an_altered_digest_line_fails_the_audit()
         }
     }
 
-    let o = dt::dustmail(&h.root, &["replay", GAME]);
+    let page = d.path().join("replay.html");
+    let o = dt::dustmail(&h.root, &["replay", GAME, "--html", page.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let o = dt::dustmail(&h.root, &["show", GAME, "--as", "allies"]);
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let path = dt::log_path(&h, GAME);
     let o = dt::dustmail(&h.root, &["audit", path.to_str().unwrap()]);
