@@ -140,6 +140,13 @@ fn a_run_sends_one_digest_per_reader_carrying_every_step_and_other_games_are_unc
     assert!(text.contains("seq: 4"), "ann's next seq: {text}");
     let html = ann.html.as_deref().unwrap();
     assert!(html.contains("Your mails (ledger lines 2-"), "{html}");
+    // Issue 16 item 1 holds for digests: no text line over 72 characters above the ledger head.
+    for (id, m) in h.sink.matching("-digest-") {
+        let body = m.text.split("Ledger-Head").next().unwrap();
+        for l in body.lines() {
+            assert!(l.chars().count() <= 72, "{id}: {l}");
+        }
+    }
 
     let bob = flat(
         &h.sink
