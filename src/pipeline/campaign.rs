@@ -181,10 +181,16 @@ fn has_ended(ctx: &Ctx, games: &BTreeMap<String, Loaded>, id: &str) -> bool {
         return g.derived.finished.is_some();
     }
     let path = ctx.home.game_dir(id).join(ledger::LOG_FILE);
-    ledger::read_last_line(&path)
+    let last = ledger::read_last_line(&path)
         .ok()
-        .and_then(|(_, b)| serde_json::from_slice::<ledger::Entry>(&b).ok())
-        .is_some_and(|e| matches!(e.event, GameEvent::Finished(_)))
+        .and_then(|(_, b)| serde_json::from_slice::<ledger::Entry>(&b).ok());
+    match last.map(|e| e.event) {
+        Some(GameEvent::Finished(_)) => true,
+        // A digest game's last run ends with its digest line (src/pipeline/digest.rs).
+        Some(GameEvent::Digest(_)) => ledger::read_all(&path)
+            .is_ok_and(|es| es.iter().any(|e| matches!(e.event, GameEvent::Finished(_)))),
+        _ => false,
+    }
 }
 
 /// Records the campaign's ended games, opens the games now due, closes the campaign when all

@@ -347,6 +347,13 @@ fn no_pictures(h: &dustmail::config::Home) {
 
 /// A home whose config.toml turns `digest` on, with `g-dig` created under it.
 fn digest_home(root: &std::path::Path) -> dustmail::config::Home {
+    let h = digest_config(root);
+    dt::new_game(&h, GAME, &dt::players(0), 3);
+    h
+}
+
+/// A home whose config.toml turns `digest` on.
+fn digest_config(root: &std::path::Path) -> dustmail::config::Home {
     let h = dt::init_home(root, "file");
     no_pictures(&h);
     let cfg = std::fs::read_to_string(h.config_path()).unwrap();
@@ -356,7 +363,6 @@ fn digest_home(root: &std::path::Path) -> dustmail::config::Home {
         cfg.replace("# digest = false", "digest = true"),
     )
     .unwrap();
-    dt::new_game(&h, GAME, &dt::players(0), 3);
     h
 }
 
@@ -645,4 +651,83 @@ fn mails_per_game_with_and_without_digest() {
         mails.len(),
         figures.join("; ")
     );
+}
+
+/// Issue 17 item 3: a campaign game made under `digest = true` ends with its digest line, not
+/// its `finished` line; a run that must find the end from the ledger (here: the campaign's
+/// line about it lost) still finds it and records it.
+#[test]
+fn a_campaign_finds_the_end_of_a_digest_game_whose_last_line_is_its_digest() {
+    let d = tempfile::tempdir().unwrap();
+    let h = digest_config(&d.path().join("home"));
+    let ps = dt::players(0);
+    let rules = h.root.join("rules.toml");
+    std::fs::write(&rules, "kind = \"chain\"\nscenarios = [\"skirmish\"]\n").unwrap();
+    let mut args: Vec<String> = ["campaign", "new", "--id", "cr", "--rules"]
+        .map(String::from)
+        .to_vec();
+    args.push(rules.display().to_string());
+    args.extend(["--seed".into(), hex::encode([7u8; 32])]);
+    args.extend(["--now".into(), dt::T0.into()]);
+    for (p, name) in ps.iter().zip(["ann", "bob"]) {
+        let key = dustmail::crypto::public_key_text(&p.key.verifying_key());
+        args.push("--player".into());
+        args.push(format!("{name}={}:{key}", p.address));
+    }
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = dt::dustmail(&h.root, &a);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert_eq!(dt::names(&h.games()), vec!["cr-1".to_string()]);
+    let gid = "cr-1";
+    let env = dt::InProc::open(&h);
+    let created = std::fs::read_to_string(dt::log_path(&h, &gid)).unwrap();
+    assert!(created.lines().next().unwrap().contains(r#""digest":true"#));
+    // The sides as the campaign dealt them.
+    let g = env.load(&gid);
+    let players: Vec<dt::Player> = g
+        .created
+        .players
+        .iter()
+        .map(|p| dt::Player {
+            side: p.side.clone(),
+            address: p.address.clone(),
+            key: ps
+                .iter()
+                .find(|q| q.address == p.address)
+                .unwrap()
+                .key
+                .clone(),
+        })
+        .collect();
+    let mut bots = dt::Bots::new(&gid, &players, |i| {
+        dustmail::dust_tactics::bot::Style::Random(5 + i as u64)
+    });
+    for _ in 0..400 {
+        let g = env.load(&gid);
+        let Some((name, m)) = bots.next_mail(&g) else {
+            break;
+        };
+        std::fs::write(h.maildir().join("new").join(name), m).unwrap();
+        let sum = env.run(dt::NOW);
+        assert!(sum.warnings.is_empty(), "{sum:?}");
+    }
+    let last = std::fs::read_to_string(dt::log_path(&h, &gid)).unwrap();
+    assert!(last.contains(r#""kind":"finished""#), "the game ended");
+    assert!(last.lines().last().unwrap().contains(r#""kind":"digest""#));
+    let clog = h.root.join("campaigns/cr/log.jsonl");
+    let whole = std::fs::read_to_string(&clog).unwrap();
+    let ended = whole
+        .lines()
+        .position(|l| l.contains(r#""kind":"game_ended""#))
+        .expect(&whole);
+    // The campaign's lines from the end on are lost.
+    let kept: String = whole
+        .lines()
+        .take(ended)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&clog, kept).unwrap();
+    run(&h);
+    let again = std::fs::read_to_string(&clog).unwrap();
+    assert!(again.contains(r#""kind":"game_ended""#), "{again}");
 }
