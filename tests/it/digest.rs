@@ -680,10 +680,10 @@ fn a_campaign_finds_the_end_of_a_digest_game_whose_last_line_is_its_digest() {
     assert_eq!(dt::names(&h.games()), vec!["cr-1".to_string()]);
     let gid = "cr-1";
     let env = dt::InProc::open(&h);
-    let created = std::fs::read_to_string(dt::log_path(&h, &gid)).unwrap();
+    let created = std::fs::read_to_string(dt::log_path(&h, gid)).unwrap();
     assert!(created.lines().next().unwrap().contains(r#""digest":true"#));
     // The sides as the campaign dealt them.
-    let g = env.load(&gid);
+    let g = env.load(gid);
     let players: Vec<dt::Player> = g
         .created
         .players
@@ -699,11 +699,11 @@ fn a_campaign_finds_the_end_of_a_digest_game_whose_last_line_is_its_digest() {
                 .clone(),
         })
         .collect();
-    let mut bots = dt::Bots::new(&gid, &players, |i| {
+    let mut bots = dt::Bots::new(gid, &players, |i| {
         dustmail::dust_tactics::bot::Style::Random(5 + i as u64)
     });
     for _ in 0..400 {
-        let g = env.load(&gid);
+        let g = env.load(gid);
         let Some((name, m)) = bots.next_mail(&g) else {
             break;
         };
@@ -711,7 +711,7 @@ fn a_campaign_finds_the_end_of_a_digest_game_whose_last_line_is_its_digest() {
         let sum = env.run(dt::NOW);
         assert!(sum.warnings.is_empty(), "{sum:?}");
     }
-    let last = std::fs::read_to_string(dt::log_path(&h, &gid)).unwrap();
+    let last = std::fs::read_to_string(dt::log_path(&h, gid)).unwrap();
     assert!(last.contains(r#""kind":"finished""#), "the game ended");
     assert!(last.lines().last().unwrap().contains(r#""kind":"digest""#));
     let clog = h.root.join("campaigns/cr/log.jsonl");
