@@ -46,7 +46,9 @@ pub(crate) fn commit_digests(
         let head = g.ledger.append(Event::Digest(DigestLine { from, to }))?;
         g.derived.head = head.clone();
         g.snapshot_stale = true;
-        let lines = &entries[(from as usize).saturating_sub(1)..];
+        let lines = entries
+            .get((from as usize).saturating_sub(1)..)
+            .unwrap_or_default();
         for (id, m) in digest_mails(ctx, &g.at(), lines, seq, &head)? {
             if quiet.iter().any(|n| id == format!("{}-{n}-refusal", g.id)) {
                 continue;
@@ -91,7 +93,9 @@ pub(crate) fn requeue_digest(
         seq: dseq,
         hash: ledger::sha256_hex(line),
     };
-    let lines = &entries[(d.from as usize).saturating_sub(1)..(dseq as usize).saturating_sub(1)];
+    // Replay checked the range when the game was loaded; a bad one tells nothing, never panics.
+    let range = (d.from as usize).saturating_sub(1)..(dseq as usize).saturating_sub(1);
+    let lines = entries.get(range).unwrap_or_default();
     let at = if dseq >= g.ledger.head().seq {
         g.at()
     } else {
