@@ -731,3 +731,41 @@ fn a_campaign_finds_the_end_of_a_digest_game_whose_last_line_is_its_digest() {
     let again = std::fs::read_to_string(&clog).unwrap();
     assert!(again.contains(r#""kind":"game_ended""#), "{again}");
 }
+
+/// Issue 17 item 3: hidden information stays hidden in a digest: ann's standing orders (seen by
+/// her side only) and her receipt are in her digest, never in bob's, though bob gets a digest
+/// of the same run.
+#[test]
+fn a_digest_holds_only_what_its_reader_may_see() {
+    let d = tempfile::tempdir().unwrap();
+    let h = digest_home(&d.path().join("home"));
+    let ps = dt::players(0);
+    let lines = "standing react rangers never\nstanding retaliate any no";
+    let m = dt::mail(
+        &ps[0].address,
+        "s1@players.example",
+        &ps[0].key,
+        &dt::orders(GAME, "allies", 1, lines),
+    );
+    std::fs::write(h.maildir().join("new").join("1.eml"), m).unwrap();
+    run(&h);
+    let entries = dustmail::ledger::read_all(&dt::log_path(&h, GAME)).unwrap();
+    let dseq = digests(&entries)[0].0;
+    let read = |side: &str| {
+        let p = h
+            .root
+            .join("sent")
+            .join(format!("{GAME}-{dseq}-digest-{side}.eml"));
+        let eml = std::fs::read_to_string(&p).expect(side);
+        flat(&eml.replace("=\r\n", "").replace("=\n", ""))
+    };
+    let (ann, bob) = (read("allies"), read("axis"));
+    assert!(ann.contains("standing react rangers never"), "{ann}");
+    assert!(ann.contains("Your standing orders"), "{ann}");
+    assert!(!bob.contains("standing react rangers"), "{bob}");
+    assert!(!bob.contains("Your standing orders"), "{bob}");
+    assert!(
+        !bob.contains("were received and applied (ledger line 2)"),
+        "{bob}"
+    );
+}
