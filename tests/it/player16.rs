@@ -1,0 +1,128 @@
+//! Issue 16, the three details left: times in the player's own time zone (item 5), the briefing
+//! in every report (item 2) and fire lines labelled with their weapon (items 5 and 7). Real
+//! Dust Tactics games, real keys and mails, `referee::run` with a fixed clock.
+//!
+//! The skirmish is created at 2026-03-01T09:00Z: its first decision is due 2026-03-04T09:00Z
+//! (72 h), reminders come from 2026-03-03T09:00Z.
+
+use crate::dust_home::*;
+use crate::support::flat;
+
+const SKIRMISH: &str = "games/dust-tactics/scenarios/skirmish.toml";
+const ANN: &str = "ann@example.org";
+const BOB: &str = "bob@example.org";
+
+fn skirmish() -> Table {
+    Table::new(SKIRMISH, &[("allies", ANN), ("axis", BOB)])
+}
+
+/// The HTML parts of every mail queued so far whose id contains `part`, to `to`.
+fn htmls(table: &Table, part: &str, to: &str) -> Vec<String> {
+    table
+        .sink
+        .matching(part)
+        .into_iter()
+        .filter(|(_, m)| m.to.iter().any(|a| a == to))
+        .filter_map(|(_, m)| m.html)
+        .collect()
+}
+
+fn assert_width(text: &str) {
+    for l in text.lines() {
+        if l.starts_with("Ledger-Head") {
+            continue;
+        }
+        assert!(l.chars().count() <= 72, "{} chars: {l}", l.chars().count());
+    }
+}
+
+// Issue 16 item 1 of this task (issue item 5): `timezone Europe/Rome` in a signed mail shows
+// that player's deadlines in their zone, in the report answering it (text and HTML) and in
+// later reminders; the other player still reads UTC; the setting survives a replay.
+#[test]
+fn a_player_who_sets_a_time_zone_reads_deadlines_in_it() {
+    let mut table = skirmish();
+    table.mail(ANN, "timezone europe/rome", None);
+    let sum = table.run("2026-03-01T10:00:00Z");
+    assert_eq!((sum.accepted, sum.refused), (1, 0), "{sum:?}");
+    let report = table.texts("-report-allies", ANN).join("\n");
+    assert_width(&report);
+    let flat_report = flat(&report);
+    assert!(
+        flat_report
+            .contains("timezone Europe/Rome: the times in your mails are shown in this zone"),
+        "{report}"
+    );
+    assert!(
+        flat_report.contains("deadline Wed 4 Mar 10:00 CET (UTC+1), in 2 days 23 hours"),
+        "{report}"
+    );
+    let html = htmls(&table, "-report-allies", ANN).join("\n");
+    assert!(
+        html.contains("Wed 4 Mar 10:00 CET (UTC+1), in 2 days 23 hours"),
+        "{html}"
+    );
+    // A setting for the sender alone: the other player hears nothing of it.
+    assert!(table.texts("-report-", BOB).is_empty());
+    // The reminders: ann's in her zone, bob's in UTC as before.
+    table.sink.clear();
+    table.run("2026-03-03T10:00:00Z");
+    let ann = table.texts("-reminder-", ANN).join("\n");
+    let bob = table.texts("-reminder-", BOB).join("\n");
+    assert!(!ann.is_empty() && !bob.is_empty(), "both sides are awaited");
+    assert_width(&ann);
+    assert!(
+        flat(&ann).contains("Deadline: Wed 4 Mar 10:00 CET (UTC+1), in 23 hours."),
+        "{ann}"
+    );
+    let ann_html = htmls(&table, "-reminder-", ANN).join("\n");
+    assert!(
+        ann_html.contains("Wed 4 Mar 10:00 CET (UTC+1), in 23 hours"),
+        "{ann_html}"
+    );
+    assert!(
+        flat(&bob).contains("Deadline: 2026-03-04 09:00 UTC (in 23 hours)."),
+        "{bob}"
+    );
+    // Replayed from the ledger alone, the zone is the same (the mail's line records it).
+    table.verify();
+    let zones = table.loaded().derived.zones;
+    assert_eq!(
+        zones.get("allies").map(String::as_str),
+        Some("Europe/Rome"),
+        "{zones:?}"
+    );
+    // `timezone UTC` goes back to the default.
+    table.mail(ANN, "timezone UTC", None);
+    table.sink.clear();
+    table.run("2026-03-03T11:00:00Z");
+    let report = flat(&table.texts("-report-allies", ANN).join("\n"));
+    assert!(
+        report.contains("deadline 2026-03-04 09:00 UTC (in 22 hours)"),
+        "{report}"
+    );
+    table.verify();
+}
+
+// Issue 16 item 1 of this task: an unknown zone name is refused with its line, the reason and
+// an example to send instead, and changes nothing.
+#[test]
+fn an_unknown_time_zone_is_refused_with_the_line_and_an_example() {
+    let mut table = skirmish();
+    table.mail(ANN, "timezone Europe/Roma", None);
+    table.sink.clear();
+    let sum = table.run("2026-03-01T10:00:00Z");
+    assert_eq!(sum.refused, 1, "{sum:?}");
+    let answer = flat(&table.texts("", ANN).join("\n"));
+    assert!(answer.contains("Line 5: `Europe/Roma`"), "{answer}");
+    assert!(
+        answer.contains(
+            "`Europe/Roma` is not a time zone name: write an IANA name such as Europe/Rome"
+        ),
+        "{answer}"
+    );
+    assert!(answer.contains("timezone Europe/Rome"), "{answer}");
+    assert!(table.texts("", BOB).is_empty());
+    assert!(table.loaded().derived.zones.is_empty());
+    table.verify();
+}
