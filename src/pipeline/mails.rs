@@ -332,6 +332,10 @@ pub(crate) fn step_mails(
         });
         report::mark_dice(&mut v, g.game, &view);
         v["ssh_key"] = json!(crate::pbem::keys::is_openssh_key(&p.public_key));
+        // The short briefing (issue 16 item 2), while the game runs.
+        if finished.is_none() {
+            v["brief"] = json!(g.game.report_briefing(state, side));
+        }
         // The reader's time zone, for the times the templates show (`when`).
         v["tz"] = json!(crate::pbem::lines::zone_of(&g.derived, players, p));
         // Each decision with the players who make it and its side's own deadline (absence and

@@ -126,3 +126,50 @@ fn an_unknown_time_zone_is_refused_with_the_line_and_an_example() {
     assert!(table.loaded().derived.zones.is_empty());
     table.verify();
 }
+
+// Issue 16 item 2 (every report carries the briefing): after an accepted step, each player's
+// report (text and HTML) says how to win, the round of the round limit, and where units still
+// off the board come in; every line fits 72 columns.
+#[test]
+fn every_report_carries_a_short_briefing() {
+    let mut table = Table::new(
+        "games/dust-tactics/scenarios/full-box.toml",
+        &[("allies", ANN), ("axis", BOB)],
+    );
+    table.mail(ANN, "standing react any never", None);
+    table.sink.clear();
+    let sum = table.run("2026-03-01T10:00:00Z");
+    assert_eq!(sum.accepted, 1, "{sum:?}");
+    for (addr, side, entry) in [(ANN, "allies", "B9 C9 D9"), (BOB, "axis", "B1 C1 D1")] {
+        let text = table.texts("-report-", addr).join("\n");
+        assert!(!text.is_empty(), "{addr} has a report");
+        assert_width(&text);
+        let f = flat(&text);
+        let brief = &f[f.find("Briefing:").unwrap_or_else(|| panic!("{text}"))..];
+        assert!(
+            brief.contains(
+                "To win: allies wins at once at the end of a round with a unit on E2 and no enemy unit there."
+            ),
+            "{brief}"
+        );
+        assert!(
+            brief.contains("Otherwise the game ends after round 8 (this is round 1)"),
+            "{brief}"
+        );
+        assert!(
+            brief.contains("the side with the most victory points (the AP of enemy units destroyed) wins; equal points are a draw."),
+            "{brief}"
+        );
+        assert!(
+            brief.contains("each enters by a move onto one of: "),
+            "{side}: {brief}"
+        );
+        assert!(brief.contains(entry), "{side}: {brief}");
+        let html = flat(&htmls(&table, "-report-", addr).join("\n"));
+        assert!(html.contains(">Briefing</h2>"), "{html}");
+        assert!(
+            html.contains("Otherwise the game ends after round 8 (this is round 1)"),
+            "{html}"
+        );
+    }
+}

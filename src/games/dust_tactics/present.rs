@@ -260,7 +260,7 @@ pub fn png(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Option
 
 /// Words in lines of at most 72 characters (a longer word stands alone); `bullet` starts the
 /// first line of a list item, whose next lines are indented under it.
-fn wrap(text: &str, bullet: bool) -> Vec<String> {
+pub(crate) fn wrap(text: &str, bullet: bool) -> Vec<String> {
     let (first, rest) = if bullet { ("- ", "  ") } else { ("", "") };
     let mut out: Vec<String> = Vec::new();
     let mut line = String::new();
