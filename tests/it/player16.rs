@@ -173,3 +173,91 @@ fn every_report_carries_a_short_briefing() {
         );
     }
 }
+
+// Issue 16 item 3 of this task (issue items 5 and 7, "every line of fire", "a line of fire per
+// weapon line"): in a real game's step, each weapon line fired has a numbered badge on its line
+// of fire, and the legend under the board names that number's unit, weapon and target.
+#[test]
+fn every_line_of_fire_is_numbered_and_the_legend_names_its_weapon() {
+    use dustmail::dust_tactics::event::DtEvent;
+    use dustmail::dust_tactics::{picture, present};
+    use dustmail::ledger::Event;
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let o = crate::support::dt::dustmail(&home, &["demo"]);
+    assert!(o.status.success(), "{}", crate::support::dt::text(&o));
+    let o = crate::support::dt::dustmail(&home, &["show", "g-demo", "--format", "json"]);
+    assert!(o.status.success(), "{}", crate::support::dt::text(&o));
+    let view: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let log = home.join("games/g-demo/log.jsonl");
+    let mut checked = 0;
+    for e in dustmail::ledger::read_all(&log).unwrap() {
+        let hs = match e.event {
+            Event::Submission(s) if s.accepted => s.step.happenings,
+            Event::Deadline(d) => d.step.happenings,
+            _ => continue,
+        };
+        let fired: Vec<String> = hs
+            .iter()
+            .filter_map(DtEvent::of)
+            .filter_map(|ev| match ev {
+                DtEvent::Fired {
+                    unit,
+                    weapon,
+                    target,
+                    from,
+                    to,
+                    ..
+                } if from != to => Some(format!("{unit}: {weapon} at {target}")),
+                _ => None,
+            })
+            .collect();
+        if fired.is_empty() {
+            continue;
+        }
+        let pic = present::picture(&view, Some("allies"), &hs).expect("a board");
+        let svg = picture::svg(&pic);
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let badges: Vec<String> = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("weapon-key"))
+            .map(|g| {
+                g.descendants()
+                    .filter_map(|t| t.has_tag_name("text").then(|| t.text().unwrap_or("")))
+                    .collect()
+            })
+            .collect();
+        let want: Vec<String> = (1..=fired.len()).map(|n| n.to_string()).collect();
+        // One badge on each line, and one in the legend beside each name.
+        let mut doubled = want.clone();
+        doubled.extend(want.clone());
+        let mut got = badges.clone();
+        got.sort();
+        doubled.sort();
+        assert_eq!(got, doubled, "line {}: {fired:?}", e.seq);
+        let legend = doc
+            .descendants()
+            .find(|n| n.attribute("id") == Some("legend"))
+            .expect("a legend");
+        let legend_texts: Vec<&str> = legend
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter_map(|n| n.text())
+            .collect();
+        for name in &fired {
+            assert!(
+                legend_texts.contains(&name.as_str()),
+                "line {}: {name} not in {legend_texts:?}",
+                e.seq
+            );
+        }
+        // The PNG draws them too (it differs from the same picture without names).
+        let mut bare = pic.clone();
+        for f in &mut bare.fire {
+            f.label.clear();
+        }
+        assert_ne!(picture::png(&pic).unwrap(), picture::png(&bare).unwrap());
+        checked += 1;
+    }
+    assert!(checked >= 2, "the demo fires in at least two steps");
+}

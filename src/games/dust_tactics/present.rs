@@ -144,10 +144,18 @@ pub fn drawing(happenings: &[Happening]) -> Drawing {
                 }
                 d.path.extend(path);
             }
-            DtEvent::Fired { from, to, hits, .. } => d.fire.push(FireLine {
+            DtEvent::Fired {
+                from,
+                to,
+                hits,
+                unit,
+                weapon,
+                target,
+            } => d.fire.push(FireLine {
                 from,
                 to,
                 hit: hits > 0,
+                label: format!("{unit}: {weapon} at {target}"),
             }),
             DtEvent::Destroyed { at, .. } => {
                 if !d.destroyed.contains(&at) {
