@@ -68,11 +68,13 @@ fn load(dir: Option<&Path>, file: &str, builtin: &str) -> Result<String, Templat
 impl Templates {
     pub fn new(override_dir: Option<&Path>) -> Result<Templates, TemplateError> {
         let mut env = Environment::new();
-        // `{{ x|pad(12) }}`: left-aligned in a column, for the fixed-width text parts.
+        // `{{ x|pad(12) }}`: left-aligned in a column, for the fixed-width text parts; a value
+        // as wide as its column or wider ("off board" in the roster) still gets one space, so
+        // it never runs into the next column.
         env.add_filter("pad", |v: minijinja::Value, width: usize| {
             let s = v.to_string();
             let n = s.chars().count();
-            format!("{s}{}", " ".repeat(width.saturating_sub(n)))
+            format!("{s}{}", " ".repeat(width.saturating_sub(n).max(1)))
         });
         // `{{ a.deadline|when(now) }}`: a deadline to the minute with the time left, counted
         // from the run's clock (`now`, which every mail's context carries).
@@ -591,6 +593,24 @@ pub fn wrap_text(text: &str, indent: usize, width: usize) -> String {
         lines.push(line);
     }
     lines.join("\n")
+}
+
+/// The items of a text list wrapped at 72 columns (`- ` starts an item, indented lines go on
+/// with it), each on one line again: the HTML parts let the reader's screen wrap them.
+pub fn bullet_items(text: &str) -> Vec<String> {
+    let mut items: Vec<String> = Vec::new();
+    for line in text.lines() {
+        match (line.strip_prefix("- "), items.last_mut()) {
+            (None, Some(last)) if !line.trim().is_empty() => {
+                last.push(' ');
+                last.push_str(line.trim());
+            }
+            (Some(item), _) => items.push(item.trim().to_string()),
+            _ => items.push(line.trim().to_string()),
+        }
+    }
+    items.retain(|i| !i.is_empty());
+    items
 }
 
 /// `replay GAME --html FILE`: one self-contained page stepping through the whole game, round by

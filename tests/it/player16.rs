@@ -223,7 +223,8 @@ fn every_line_of_fire_is_numbered_and_the_legend_names_its_weapon() {
             .filter(|n| n.attribute("class") == Some("weapon-key"))
             .map(|g| {
                 g.descendants()
-                    .filter_map(|t| t.has_tag_name("text").then(|| t.text().unwrap_or("")))
+                    .filter(|t| t.has_tag_name("text"))
+                    .map(|t| t.text().unwrap_or(""))
                     .collect()
             })
             .collect();
@@ -260,4 +261,40 @@ fn every_line_of_fire_is_numbered_and_the_legend_names_its_weapon() {
         checked += 1;
     }
     assert!(checked >= 2, "the demo fires in at least two steps");
+}
+
+// Issue 16 items 2 and 5, found while playing crossroads as a player: the roster's "off board"
+// ran into the next column ("off board4/4 health"), an objective of one point read "1 points",
+// and the HTML briefing was a block of 72-column text a phone wrapped again.
+#[test]
+fn a_crossroads_report_reads_well() {
+    let mut table = Table::new(
+        "games/dust-tactics/scenarios/crossroads.toml",
+        &[("allies", ANN), ("axis", BOB)],
+    );
+    let welcome = flat(&table.texts("-welcome-", ANN).join("\n"));
+    assert!(
+        welcome.contains("1 point for the side holding E2 at the end"),
+        "{welcome}"
+    );
+    table.mail(ANN, "standing react any never", None);
+    table.sink.clear();
+    table.run("2026-03-01T10:00:00Z");
+    let text = table.texts("-report-", ANN).join("\n");
+    assert_width(&text);
+    assert!(
+        text.contains("  hotdog      allies  off board 4/4 health"),
+        "{text}"
+    );
+    assert!(text.contains("E2 (1 point to its holder)"), "{text}");
+    let f = flat(&text);
+    assert!(
+        f.contains("plus 3 for holding E5 at the end, 1 for holding E2"),
+        "{f}"
+    );
+    let html = htmls(&table, "-report-", ANN).join("\n");
+    assert!(
+        html.contains("<li style=\"margin:3px 0\">Off the board: hotdog, pounder, assault; each enters by a move onto one of: A1 A2 A3 A4 A5 A6 A7 A8 A9.</li>"),
+        "{html}"
+    );
 }

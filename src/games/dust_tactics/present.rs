@@ -313,7 +313,8 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
         .iter()
         .filter_map(|o| match o {
             Objective::Points { at, points } => Some(format!(
-                "{points} points for the side holding {at} at the end"
+                "{points} point{} for the side holding {at} at the end",
+                if *points == 1 { "" } else { "s" }
             )),
             _ => None,
         })
