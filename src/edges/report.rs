@@ -575,7 +575,8 @@ pub fn wrap_text(text: &str, indent: usize, width: usize) -> String {
         let mut col = if n == 0 { indent } else { 0 } + lead;
         let mut line = " ".repeat(lead);
         let mut empty = true;
-        for word in body.split(' ').filter(|w| !w.is_empty()) {
+        for word in bracketed_words(body) {
+            let word = word.as_str();
             let len = word.chars().count();
             if !empty && col + 1 + len > width {
                 lines.push(std::mem::replace(&mut line, " ".repeat(indent + lead)));
@@ -593,6 +594,28 @@ pub fn wrap_text(text: &str, indent: usize, width: usize) -> String {
         lines.push(line);
     }
     lines.join("\n")
+}
+
+/// The words of a line, a die in brackets (`[1 hit]`) kept as one: a line never ends
+/// between a face and its mark.
+fn bracketed_words(line: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut open = false;
+    for w in line.split(' ').filter(|w| !w.is_empty()) {
+        match words.last_mut() {
+            // A stray `[` never glues more than a die's width of text.
+            Some(last) if open && last.len() + w.len() < 24 => {
+                last.push(' ');
+                last.push_str(w);
+                open = !w.contains(']');
+            }
+            _ => {
+                words.push(w.to_string());
+                open = w.starts_with('[') && !w.contains(']');
+            }
+        }
+    }
+    words
 }
 
 /// The items of a text list wrapped at 72 columns (`- ` starts an item, indented lines go on

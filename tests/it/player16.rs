@@ -298,3 +298,21 @@ fn a_crossroads_report_reads_well() {
         "{html}"
     );
 }
+
+// Issue 16 item 5 ("each die marked hit or miss"), found while playing: a line of dice broke
+// between a face and its mark ("[1" at the end of a line, "hit]" on the next).
+#[test]
+fn a_die_and_its_mark_stay_on_one_line() {
+    let dice = "dice, attack 17pdr (round 1 key): [6 miss] [6 miss] [5 miss] [1 hit]";
+    let w = dustmail::report::wrap_text(dice, 9, 72);
+    assert_eq!(
+        w,
+        "dice, attack 17pdr (round 1 key): [6 miss] [6 miss] [5 miss]\n         [1 hit]"
+    );
+    // A stray bracket does not glue a whole sentence into one word.
+    let stray =
+        "see [note and then a long sentence that goes on well past the width of a mail line";
+    for l in dustmail::report::wrap_text(stray, 0, 72).lines() {
+        assert!(l.chars().count() <= 72, "{l}");
+    }
+}
