@@ -54,7 +54,9 @@ fn a_player_who_sets_a_time_zone_reads_deadlines_in_it() {
         "{report}"
     );
     assert!(
-        flat_report.contains("deadline Wed 4 Mar 10:00 CET (UTC+1), in 2 days 23 hours"),
+        flat_report.contains(
+            "allies (you): first, deadline Wed 4 Mar 10:00 CET (UTC+1), in 2 days 23 hours"
+        ),
         "{report}"
     );
     let html = htmls(&table, "-report-allies", ANN).join("\n");
