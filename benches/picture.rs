@@ -54,11 +54,13 @@ fn skirmish() -> Picture {
             from: sq("B5"),
             to: sq("C2"),
             hit: true,
+            label: String::new(),
         },
         FireLine {
             from: sq("E6"),
             to: sq("F1"),
             hit: false,
+            label: String::new(),
         },
     ];
     pic.destroyed = vec![sq("D3")];
@@ -91,11 +93,13 @@ fn step(pic: &Picture, i: usize, reader: usize) -> Picture {
             from: sq(to),
             to: sq("C2"),
             hit: i.is_multiple_of(2),
+            label: String::new(),
         },
         FireLine {
             from: sq("E6"),
             to: sq("F1"),
             hit: i.is_multiple_of(3),
+            label: String::new(),
         },
     ];
     p.destroyed.clear();

@@ -11,3 +11,4 @@ pub mod mail;
 pub mod outbox;
 pub mod report;
 pub mod sshsig;
+pub mod when;

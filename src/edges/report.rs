@@ -68,18 +68,26 @@ fn load(dir: Option<&Path>, file: &str, builtin: &str) -> Result<String, Templat
 impl Templates {
     pub fn new(override_dir: Option<&Path>) -> Result<Templates, TemplateError> {
         let mut env = Environment::new();
-        // `{{ x|pad(12) }}`: left-aligned in a column, for the fixed-width text parts.
+        // `{{ x|pad(12) }}`: left-aligned in a column, for the fixed-width text parts; a value
+        // as wide as its column or wider ("off board" in the roster) still gets one space, so
+        // it never runs into the next column.
         env.add_filter("pad", |v: minijinja::Value, width: usize| {
             let s = v.to_string();
             let n = s.chars().count();
-            format!("{s}{}", " ".repeat(width.saturating_sub(n)))
+            format!("{s}{}", " ".repeat(width.saturating_sub(n).max(1)))
         });
         // `{{ a.deadline|when(now) }}`: a deadline to the minute with the time left, counted
         // from the run's clock (`now`, which every mail's context carries).
+        // The reader's time zone, when they set one (`tz` in the context), shows it in that
+        // zone (src/edges/when.rs).
         env.add_filter(
             "when",
-            |v: minijinja::Value, now: Option<String>| -> String {
-                when_text(&v.to_string(), now.as_deref())
+            |state: &minijinja::State, v: minijinja::Value, now: Option<String>| -> String {
+                let tz = state
+                    .lookup("tz")
+                    .filter(|z| !z.is_none() && !z.is_undefined());
+                let tz = tz.as_ref().and_then(|z| z.as_str());
+                crate::edges::when::when_in_zone(&v.to_string(), now.as_deref(), tz)
             },
         );
         // `{{ h.text|wrap(5) }}`: a sentence wrapped at spaces so that, printed after a prefix
@@ -197,57 +205,8 @@ pub fn dice_text(roll: &Value) -> String {
         .join(" ")
 }
 
-/// A time for people: `2026-11-26 18:31 UTC (in 2 days 3 hours)`, to the minute, with the time
-/// left counted from `now` (the run's clock, not the wall clock: the same run always writes the
-/// same mail). Without `now` the time alone; a text that is no RFC 3339 time is shown as it is.
-pub fn when_text(at: &str, now: Option<&str>) -> String {
-    let parse = |t: &str| chrono::DateTime::parse_from_rfc3339(t).ok();
-    let Some(at) = parse(at) else {
-        return at.to_string();
-    };
-    let at = at.with_timezone(&chrono::Utc);
-    let shown = at.format("%Y-%m-%d %H:%M UTC").to_string();
-    match now.and_then(parse) {
-        Some(now) => format!(
-            "{shown} ({})",
-            time_left(at - now.with_timezone(&chrono::Utc))
-        ),
-        None => shown,
-    }
-}
-
-/// "in 2 days 3 hours", "in 5 hours 12 minutes", "in 12 minutes", "3 hours ago": the two
-/// largest units, counted down to the minute.
-fn time_left(d: chrono::TimeDelta) -> String {
-    let minutes = d.num_minutes();
-    let unit = |n: i64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
-    let m = minutes.unsigned_abs() as i64;
-    let (days, hours, mins) = (m / 1440, m / 60 % 24, m % 60);
-    let span = if days > 0 {
-        match hours {
-            0 => unit(days, "day"),
-            h => format!("{} {}", unit(days, "day"), unit(h, "hour")),
-        }
-    } else if hours > 0 {
-        match mins {
-            0 => unit(hours, "hour"),
-            n => format!("{} {}", unit(hours, "hour"), unit(n, "minute")),
-        }
-    } else if mins > 0 {
-        unit(mins, "minute")
-    } else {
-        return if d < chrono::TimeDelta::zero() {
-            "just passed".into()
-        } else {
-            "in less than a minute".into()
-        };
-    };
-    if minutes < 0 {
-        format!("{span} ago")
-    } else {
-        format!("in {span}")
-    }
-}
+/// Times for people (moved to src/edges/when.rs with the reader's time zone).
+pub use crate::edges::when::when_text;
 
 /// A game result in words: who won (or a draw), why, and the points.
 pub fn result_text(r: &GameResult) -> String {
@@ -616,7 +575,8 @@ pub fn wrap_text(text: &str, indent: usize, width: usize) -> String {
         let mut col = if n == 0 { indent } else { 0 } + lead;
         let mut line = " ".repeat(lead);
         let mut empty = true;
-        for word in body.split(' ').filter(|w| !w.is_empty()) {
+        for word in bracketed_words(body) {
+            let word = word.as_str();
             let len = word.chars().count();
             if !empty && col + 1 + len > width {
                 lines.push(std::mem::replace(&mut line, " ".repeat(indent + lead)));
@@ -634,6 +594,46 @@ pub fn wrap_text(text: &str, indent: usize, width: usize) -> String {
         lines.push(line);
     }
     lines.join("\n")
+}
+
+/// The words of a line, a die in brackets (`[1 hit]`) kept as one: a line never ends
+/// between a face and its mark.
+fn bracketed_words(line: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut open = false;
+    for w in line.split(' ').filter(|w| !w.is_empty()) {
+        match words.last_mut() {
+            // A stray `[` never glues more than a die's width of text.
+            Some(last) if open && last.len() + w.len() < 24 => {
+                last.push(' ');
+                last.push_str(w);
+                open = !w.contains(']');
+            }
+            _ => {
+                words.push(w.to_string());
+                open = w.starts_with('[') && !w.contains(']');
+            }
+        }
+    }
+    words
+}
+
+/// The items of a text list wrapped at 72 columns (`- ` starts an item, indented lines go on
+/// with it), each on one line again: the HTML parts let the reader's screen wrap them.
+pub fn bullet_items(text: &str) -> Vec<String> {
+    let mut items: Vec<String> = Vec::new();
+    for line in text.lines() {
+        match (line.strip_prefix("- "), items.last_mut()) {
+            (None, Some(last)) if !line.trim().is_empty() => {
+                last.push(' ');
+                last.push_str(line.trim());
+            }
+            (Some(item), _) => items.push(item.trim().to_string()),
+            _ => items.push(line.trim().to_string()),
+        }
+    }
+    items.retain(|i| !i.is_empty());
+    items
 }
 
 /// `replay GAME --html FILE`: one self-contained page stepping through the whole game, round by

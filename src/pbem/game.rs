@@ -483,6 +483,13 @@ pub trait Game: Sync {
         String::new()
     }
 
+    /// The short briefing every report carries for `side` (`None`: an observer): how to win,
+    /// which round of how many, what is still to enter. A few lines of at most 72 characters;
+    /// empty: the reports say nothing of it.
+    fn report_briefing(&self, _state: &Self::State, _side: Option<&str>) -> String {
+        String::new()
+    }
+
     /// The report's roster rows (the `roster` of the report templates) from a view.
     fn roster(&self, _view: &serde_json::Value) -> Vec<serde_json::Value> {
         Vec::new()

@@ -20,6 +20,9 @@ pub enum RefereeRequest {
     Template,
     /// The sender is away: their deadlines wait until then.
     Absent { until: DateTime<Utc> },
+    /// `timezone Europe/Rome`: the sender's mails show times in that zone (text only, never
+    /// the rules). The name is the IANA database's own spelling.
+    TimeZone { name: String },
     /// `concede`, `offer draw`, `accept draw`: the game applies it in its place.
     Concession(Concession),
 }
@@ -35,6 +38,15 @@ pub struct BadRequest {
 }
 
 const ABSENT_EXAMPLE: &str = "absent until 2026-12-24T18:00:00Z";
+const ZONE_EXAMPLE: &str = "timezone Europe/Rome";
+
+/// An IANA zone name in its database spelling, whatever the case it was written in.
+pub fn zone_name(word: &str) -> Option<String> {
+    chrono_tz::TZ_VARIANTS
+        .iter()
+        .find(|z| z.name().eq_ignore_ascii_case(word))
+        .map(|z| z.name().to_string())
+}
 
 /// `None` when the line is not one of the referee's (it goes to the game); else the request or
 /// why it is malformed. Comments (`#`) and case are ignored, as in every game's orders.
@@ -81,6 +93,20 @@ pub fn parse(text: &str) -> Option<Result<RefereeRequest, BadRequest>> {
                 instead: ABSENT_EXAMPLE.into(),
             }),
         },
+        "timezone" => match words.as_slice() {
+            [_, z] => zone_name(z)
+                .map(|name| RefereeRequest::TimeZone { name })
+                .ok_or_else(|| BadRequest {
+                    reason: format!(
+                        "`{z}` is not a time zone name: write an IANA name such as Europe/Rome, America/New_York or UTC"
+                    ),
+                    instead: ZONE_EXAMPLE.into(),
+                }),
+            _ => Err(BadRequest {
+                reason: "`timezone` is written `timezone <IANA zone name>`".into(),
+                instead: ZONE_EXAMPLE.into(),
+            }),
+        },
         _ => return None,
     })
 }
@@ -125,6 +151,8 @@ pub(crate) struct Split {
     pub(crate) concessions: Vec<(usize, Concession)>,
     /// The absence the mail declares (`None`: unchanged; `Some(None)`: ended).
     pub(crate) absent: Option<Option<String>>,
+    /// The time zone the mail sets for its sender's mails (`None`: unchanged).
+    pub(crate) zone: Option<String>,
 }
 
 pub(crate) fn split_lines(
@@ -138,6 +166,7 @@ pub(crate) fn split_lines(
         referee: Vec::new(),
         concessions: Vec::new(),
         absent: None,
+        zone: None,
     };
     for l in lines {
         let req = match parse(&l.text) {
@@ -170,6 +199,12 @@ pub(crate) fn split_lines(
                 understood: "template: the orders template you may send now is mailed to you"
                     .into(),
             },
+            RefereeRequest::TimeZone { name } => {
+                let understood =
+                    format!("timezone {name}: the times in your mails are shown in this zone");
+                sp.zone = Some(name);
+                CommandOutcome::Accepted { understood }
+            }
             RefereeRequest::Absent { until } => {
                 let limit = at
                     .checked_add_signed(chrono::Duration::days(created.max_absence_days.into()))
@@ -267,6 +302,26 @@ pub(crate) fn note_absence<S>(d: &mut Derived<S>, key: String, absent: &Option<O
     }
 }
 
+/// Records the time zone a submission set (UTC clears it: mails show UTC by default).
+pub(crate) fn note_zone<S>(d: &mut Derived<S>, key: String, zone: &Option<String>) {
+    match zone.as_deref() {
+        Some("UTC") => {
+            d.zones.remove(&key);
+        }
+        Some(z) => {
+            d.zones.insert(key, z.to_string());
+        }
+        None => {}
+    }
+}
+
+/// The time zone a player set by mail, if any (player key as [`crate::pbem::replay::player_key`]).
+pub fn zone_of<'a, S>(d: &'a Derived<S>, players: &[Player], p: &Player) -> Option<&'a str> {
+    d.zones
+        .get(&crate::pbem::replay::player_key(players, p))
+        .map(String::as_str)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,6 +351,14 @@ mod tests {
         assert_eq!(parse("accept"), None);
         let bad = parse("accept draw now").unwrap().unwrap_err();
         assert_eq!(bad.instead, "accept draw");
+        assert_eq!(
+            parse("timezone europe/rome"),
+            Some(Ok(RefereeRequest::TimeZone {
+                name: "Europe/Rome".into()
+            }))
+        );
+        let bad = parse("timezone Europe/Roma").unwrap().unwrap_err();
+        assert_eq!(bad.instead, ZONE_EXAMPLE);
         let bad = parse("report now").unwrap().unwrap_err();
         assert!(bad.reason.contains("write `report`"), "{}", bad.reason);
     }

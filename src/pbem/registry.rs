@@ -142,6 +142,7 @@ pub trait AnyGame: Sync {
     fn board_text(&self, state: &AnyState) -> String;
     fn orders_template(&self, state: &AnyState, side: &str) -> String;
     fn briefing(&self, state: &AnyState, side: &str) -> String;
+    fn report_briefing(&self, state: &AnyState, side: Option<&str>) -> String;
     fn roster(&self, view: &Value) -> Vec<Value>;
     fn standing(&self, view: &Value, side: Option<&str>) -> Vec<String>;
     fn die_marks(&self, view: &Value, roll: &Roll) -> Vec<String>;
@@ -234,6 +235,9 @@ where
     }
     fn briefing(&self, state: &AnyState, side: &str) -> String {
         Game::briefing(self, typed(self, state), side)
+    }
+    fn report_briefing(&self, state: &AnyState, side: Option<&str>) -> String {
+        Game::report_briefing(self, typed(self, state), side)
     }
     fn roster(&self, view: &Value) -> Vec<Value> {
         Game::roster(self, view)

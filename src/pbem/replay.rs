@@ -151,6 +151,9 @@ pub struct Derived<S> {
     /// Player key (see [`player_key`]) → end of their declared absence (RFC 3339).
     #[serde(default)]
     pub absent: BTreeMap<String, String>,
+    /// Player key → the IANA time zone their mails show times in (`timezone NAME`); text only.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub zones: BTreeMap<String, String>,
     /// v2 games: the game steps so far (the n of dice v2; 0 in v1 games).
     #[serde(default)]
     pub steps: u64,
@@ -171,6 +174,7 @@ impl<S> Derived<S> {
             paused: false,
             observers: Vec::new(),
             absent: BTreeMap::new(),
+            zones: BTreeMap::new(),
             steps: 0,
         }
     }
@@ -193,6 +197,7 @@ impl<S> Derived<S> {
             paused: self.paused,
             observers: self.observers.clone(),
             absent: self.absent.clone(),
+            zones: self.zones.clone(),
             steps: self.steps,
         }
     }
@@ -211,6 +216,7 @@ impl<S> Derived<S> {
             paused: self.paused,
             observers: self.observers,
             absent: self.absent,
+            zones: self.zones,
             steps: self.steps,
         }
     }
@@ -658,6 +664,7 @@ pub fn replay_observed(
                 sum.dice_checked += got.draws.len();
                 pending.push((n, keying, got.draws));
                 d.last_seq.insert(pkey.clone(), s.player_seq);
+                note_zone(&mut d, pkey.clone(), &sp.zone);
                 note_absence(&mut d, pkey, &sp.absent);
                 if d.state != before {
                     d.last_step_at = s.at.clone();

@@ -167,6 +167,7 @@ pub(crate) fn deadlines(
                                "grace_hours": g.created.grace_hours,
                                "next_seq": next_seq(&g.derived, &player_key(&players, p)),
                                "ssh_key": crate::pbem::keys::is_openssh_key(&p.public_key),
+                               "tz": crate::pbem::lines::zone_of(&g.derived, &players, p),
                                "template": g.game.orders_template(&g.derived.state, &a.side)}),
                         g,
                         &a.side,

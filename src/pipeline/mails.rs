@@ -332,6 +332,15 @@ pub(crate) fn step_mails(
         });
         report::mark_dice(&mut v, g.game, &view);
         v["ssh_key"] = json!(crate::pbem::keys::is_openssh_key(&p.public_key));
+        // The short briefing (issue 16 item 2), while the game runs.
+        if finished.is_none() {
+            let brief = g.game.report_briefing(state, side);
+            // The HTML part lists the items unwrapped: a phone lays them out itself.
+            v["brief_items"] = json!(report::bullet_items(&brief));
+            v["brief"] = json!(brief);
+        }
+        // The reader's time zone, for the times the templates show (`when`).
+        v["tz"] = json!(crate::pbem::lines::zone_of(&g.derived, players, p));
         // Each decision with the players who make it and its side's own deadline (absence and
         // pause move one side's deadline only).
         if let Some(items) = v["awaiting"].as_array_mut() {

@@ -45,7 +45,9 @@ pub(crate) fn answer_of(s: &Submission) -> Answer {
             .is_some_and(|r| {
                 matches!(
                     r,
-                    Ok(lines::RefereeRequest::Report | lines::RefereeRequest::Template)
+                    Ok(lines::RefereeRequest::Report
+                        | lines::RefereeRequest::Template
+                        | lines::RefereeRequest::TimeZone { .. })
                 )
             })
     };

@@ -50,7 +50,11 @@ pub(crate) fn submit_block(
         Ok(Some(signer)) => {
             let units = units_of(&g.created, &players, signer);
             let sp = split_lines(&g.created, &body.side, &body.lines, ctx.now);
-            signed = Some((player_key(&players, signer), sp.absent.clone()));
+            signed = Some((
+                player_key(&players, signer),
+                sp.absent.clone(),
+                sp.zone.clone(),
+            ));
             let keying = crate::audit::next_keying(&g.created, &g.derived, n, &block.signature_b64);
             run_step(
                 g.game,
@@ -115,8 +119,9 @@ pub(crate) fn submit_block(
             g.derived.last_step_at = sub.at.clone();
         }
         g.derived.state = new_state;
-        if let Some((key, a)) = signed {
+        if let Some((key, a, zone)) = signed {
             g.derived.last_seq.insert(key.clone(), body.seq);
+            crate::pbem::lines::note_zone(&mut g.derived, key.clone(), &zone);
             note_absence(&mut g.derived, key, &a);
         }
         if g.created.dice_version >= 2 {
@@ -251,7 +256,7 @@ pub(crate) fn control_notices(
         "results": results,
         "deadline": deadline_of(&g.created, &g.derived).map(|t| t.to_rfc3339()),
         "paused": g.derived.paused});
-    let parts = render(ctx, "control", v)?;
+    let players = g.derived.players(&g.created);
     let mut to: Vec<String> = g
         .derived
         .players(&g.created)
@@ -276,16 +281,18 @@ pub(crate) fn control_notices(
         if seen.contains(&addr) {
             continue;
         }
+        // Each reader's times in their own zone (a player's, when they set one).
+        let mut v = v.clone();
+        if let Some(p) = players.iter().find(|p| p.address == addr) {
+            v["tz"] = json!(crate::pbem::lines::zone_of(&g.derived, players, p));
+        }
+        let parts = render(ctx, "control", v)?;
         let m = game_mail(
             ctx,
             (&g.id, g.game.round(&g.derived.state)),
             vec![addr.clone()],
             "referee",
-            Parts {
-                text: parts.text.clone(),
-                html: parts.html.clone(),
-                attachments: vec![],
-            },
+            parts,
             None,
             head,
         );

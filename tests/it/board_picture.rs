@@ -259,6 +259,7 @@ fn every_weapon_line_has_its_own_line_of_fire() {
         from: sq(&board, from),
         to: sq(&board, to),
         hit,
+        label: String::new(),
     };
     pic.fire = vec![
         line("B1", "B8", true),
@@ -530,11 +531,13 @@ fn png_sizes_stay_small_enough_for_a_mail() {
             from,
             to,
             hit: true,
+            label: String::new(),
         },
         FireLine {
             from,
             to,
             hit: false,
+            label: String::new(),
         },
     ];
     let bytes_busy = picture::png(&busy).unwrap().len();

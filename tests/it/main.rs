@@ -49,6 +49,7 @@ mod outbox;
 mod outbox_smtp;
 mod picture;
 mod pipeline;
+mod player16;
 mod random_streams;
 mod readable;
 mod readable_defaults;

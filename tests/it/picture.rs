@@ -89,11 +89,13 @@ fn sample() -> Picture {
             from: sq(&board, "B7"),
             to: sq(&board, "H8"),
             hit: true,
+            label: String::new(),
         },
         FireLine {
             from: sq(&board, "D5"),
             to: sq(&board, "H2"),
             hit: false,
+            label: String::new(),
         },
     ];
     pic
@@ -341,11 +343,13 @@ fn png_fire_lines_are_red_solid_for_hits_and_dashed_for_misses() {
             from: sq(&board, "B1"),
             to: sq(&board, "B8"),
             hit: true,
+            label: String::new(),
         },
         FireLine {
             from: sq(&board, "F1"),
             to: sq(&board, "F8"),
             hit: false,
+            label: String::new(),
         },
     ];
     let image = Image::decode(&picture::png(&pic).unwrap());
@@ -424,6 +428,7 @@ fn odd_inputs_draw_without_failing() {
         from: sq(&board, "B2"),
         to: sq(&board, "B2"),
         hit: true,
+        label: String::new(),
     }];
     let text = picture::svg(&pic);
     roxmltree::Document::parse(&text).unwrap();
@@ -557,6 +562,7 @@ fn varied_pictures() -> Vec<Picture> {
             from: sq(&board, "A1"),
             to: sq(&board, to),
             hit: i % 2 == 0,
+            label: String::new(),
         })
         .collect();
     wide.destroyed = vec![sq(&board, "L1"), sq(&board, "F5")];
@@ -726,6 +732,7 @@ fn partly_cached_as_from_an_empty_cache() {
         from: sq(&after.board, "A8"),
         to: sq(&after.board, "H2"),
         hit: true,
+        label: String::new(),
     }];
     picture::clear_static_cache();
     let alone = picture::png(&after).unwrap();

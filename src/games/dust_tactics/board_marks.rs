@@ -73,7 +73,10 @@ pub fn legend(state: &State) -> Vec<String> {
         .iter()
         .map(|o| match o {
             Objective::Hold { side, at } => format!("{at} ({side} win by holding it)"),
-            Objective::Points { at, points } => format!("{at} ({points} points to its holder)"),
+            Objective::Points { at, points } => format!(
+                "{at} ({points} point{} to its holder)",
+                if *points == 1 { "" } else { "s" }
+            ),
         })
         .collect();
     if !objectives.is_empty() {

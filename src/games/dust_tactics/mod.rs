@@ -169,6 +169,10 @@ impl Game for DustTactics {
         present::briefing(state, side)
     }
 
+    fn report_briefing(&self, state: &State, side: Option<&str>) -> String {
+        view::brief::report_briefing(state, side)
+    }
+
     fn roster(&self, view: &serde_json::Value) -> Vec<serde_json::Value> {
         present::roster(view)
     }

@@ -144,10 +144,18 @@ pub fn drawing(happenings: &[Happening]) -> Drawing {
                 }
                 d.path.extend(path);
             }
-            DtEvent::Fired { from, to, hits, .. } => d.fire.push(FireLine {
+            DtEvent::Fired {
+                from,
+                to,
+                hits,
+                unit,
+                weapon,
+                target,
+            } => d.fire.push(FireLine {
                 from,
                 to,
                 hit: hits > 0,
+                label: format!("{unit}: {weapon} at {target}"),
             }),
             DtEvent::Destroyed { at, .. } => {
                 if !d.destroyed.contains(&at) {
@@ -260,7 +268,7 @@ pub fn png(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Option
 
 /// Words in lines of at most 72 characters (a longer word stands alone); `bullet` starts the
 /// first line of a list item, whose next lines are indented under it.
-fn wrap(text: &str, bullet: bool) -> Vec<String> {
+pub(crate) fn wrap(text: &str, bullet: bool) -> Vec<String> {
     let (first, rest) = if bullet { ("- ", "  ") } else { ("", "") };
     let mut out: Vec<String> = Vec::new();
     let mut line = String::new();
@@ -305,7 +313,8 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
         .iter()
         .filter_map(|o| match o {
             Objective::Points { at, points } => Some(format!(
-                "{points} points for the side holding {at} at the end"
+                "{points} point{} for the side holding {at} at the end",
+                if *points == 1 { "" } else { "s" }
             )),
             _ => None,
         })

@@ -7,6 +7,8 @@ use serde_json::{json, Value};
 
 // The activation lines of the orders template, checked by the engine (issue 16 item 3).
 mod legal;
+// The short briefing of every report (issue 16 item 2).
+pub mod brief;
 
 /// The state as JSON: round, units, awaited decisions, result.
 pub fn view(state: &State, as_side: Option<&str>) -> Value {

@@ -21,6 +21,8 @@ pub(super) enum LegendItem {
     Movement,
     Hit,
     Miss,
+    /// A line of fire's number and what fired (issue 16 item 5).
+    FireKey(usize, String),
     Destroyed,
     Terrain(Terrain),
     Cover(CoverKind),
@@ -54,6 +56,11 @@ pub(super) fn legend_items(pic: &Picture) -> Vec<LegendItem> {
     }
     if real_fire().any(|f| !f.hit) {
         items.push(LegendItem::Miss);
+    }
+    for (f, n) in pic.fire.iter().zip(super::fire_keys::fire_numbers(pic)) {
+        if let Some(n) = n {
+            items.push(LegendItem::FireKey(n, f.label.clone()));
+        }
     }
     if !pic.destroyed.is_empty() {
         items.push(LegendItem::Destroyed);
@@ -139,6 +146,7 @@ pub(super) fn legend_labels(pic: &Picture, items: &[LegendItem]) -> Vec<String> 
             LegendItem::Movement => "moved".to_string(),
             LegendItem::Hit => "fire: hit".to_string(),
             LegendItem::Miss => "fire: missed".to_string(),
+            LegendItem::FireKey(_, label) => label.clone(),
             LegendItem::Destroyed => "destroyed".to_string(),
             LegendItem::Terrain(t) => match t {
                 Terrain::Open => "open",
@@ -212,6 +220,7 @@ pub(super) fn legend(
                     x + 14
                 );
             }
+            LegendItem::FireKey(n, _) => super::fire_keys::badge(out, cx as i64, cy as i64, 8, *n),
             LegendItem::Destroyed => wreck(out, cx, cy, 7),
             LegendItem::Terrain(t) => {
                 let _ = write!(

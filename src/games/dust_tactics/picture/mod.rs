@@ -14,6 +14,7 @@ use crate::dust_tactics::model::{Board, SideId, Square, UnitType};
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, OnceLock};
 
+mod fire_keys;
 mod labels;
 mod legend;
 mod marks;
@@ -97,12 +98,16 @@ pub struct UnitMarker {
 }
 
 /// One line of fire, from the attacker's square to the target's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FireLine {
     pub from: Square,
     pub to: Square,
     /// At least one hit: drawn solid; all missed: drawn dashed.
     pub hit: bool,
+    /// Which weapon line this is, as the legend names it (`rangers: M1 Bazooka at ludwig`):
+    /// the line gets a number keyed to it. Empty: the line is drawn without a number.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub label: String,
 }
 
 impl Picture {

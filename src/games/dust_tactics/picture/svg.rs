@@ -190,10 +190,11 @@ pub(super) fn dynamic_layer(
 
     // Fire goes over the counters so a line is never hidden under a unit it passes.
     out.push_str("<g id=\"fire\">\n");
-    for (i, line) in pic.fire.iter().enumerate() {
+    let numbers = super::fire_keys::fire_numbers(pic);
+    for (i, (line, number)) in pic.fire.iter().zip(numbers).enumerate() {
         let start = out.len();
         let (nth, of) = parallel_rank(&pic.fire, i);
-        fire_line(out, line, nth, of);
+        fire_line(out, line, (nth, of), number);
         items.push(start..out.len());
     }
     out.push_str("</g>\n");
@@ -474,8 +475,9 @@ fn parallel_rank(fire: &[FireLine], i: usize) -> (usize, usize) {
 const FIRE_GAP: i64 = 9;
 
 /// A line of fire from the attacker's counter edge to the target's; the `nth` of `of` lines
-/// between the same squares is shifted sideways so each shows.
-fn fire_line(out: &mut String, line: &FireLine, nth: usize, of: usize) {
+/// between the same squares is shifted sideways so each shows. A `number` is drawn as a badge on
+/// the line, the `nth` of `of` at its own point along it so parallel lines' badges stand apart.
+fn fire_line(out: &mut String, line: &FireLine, (nth, of): (usize, usize), number: Option<usize>) {
     let (fx, fy) = square_centre(line.from);
     let (tx, ty) = square_centre(line.to);
     let (from, to) = ((fx as i64, fy as i64), (tx as i64, ty as i64));
@@ -515,6 +517,12 @@ fn fire_line(out: &mut String, line: &FireLine, nth: usize, of: usize) {
         b.0,
         b.1,
     );
+    if let Some(n) = number {
+        let (k, parts) = (nth as i64 + 1, of as i64 + 1);
+        let (cx, cy) = (a.0 + (b.0 - a.0) * k / parts, a.1 + (b.1 - a.1) * k / parts);
+        super::fire_keys::badge(out, cx, cy, 9, n);
+        out.push('\n');
+    }
 }
 
 /// The point `by` pixels before `to` on the segment from `from`, in whole pixels (integer square
