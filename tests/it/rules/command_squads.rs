@@ -668,8 +668,19 @@ fn get_moving_000_a_miss_fails_and_without_radioman_only_adjacent_units() {
     );
     accepted(&out);
     assert!(texts(&out).contains("the order fails"), "{}", texts(&out));
-    assert!(u(&st, "far").activated);
-    assert_eq!(st.reactivated, None);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("far", vec![nothing(), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    assert!(
+        refused(&out)
+            .0
+            .contains("far has already activated this round"),
+        "{:?}",
+        refused(&out)
+    );
 }
 
 // issue 12 item 2: 004 "Command Squads", Mechanic: "Makeshift Repair (SKILL). Perform 1 SKILL
