@@ -324,14 +324,14 @@ fn vehicle_card() -> Card {
     )
 }
 
-/// Allies: command squad `cs` on E5, squad `g1` on E4 next to it, vehicle `v1` on D5 next to it,
+/// Allies: command squad `cs` on E5, squad `gren` on E4 next to it, vehicle `v1` on D5 next to it,
 /// squad `far` on A9 (far away); axis squad `x1` on I1.
 fn command_game(ruleset: &str) -> State {
     game_under(
         ruleset,
         vec![
             unit("cs", "cs", Some("E5")),
-            unit("g1", "gr", Some("E4")),
+            unit("gren", "gr", Some("E4")),
             unit("v1", "veh", Some("D5")),
             unit("far", "sq", Some("A9")),
         ],
@@ -354,9 +354,9 @@ fn order(name: &str, target: &str) -> Action {
     }
 }
 
-/// `g1` lost its model 4 (the grenadier) and spent its grenade.
-fn wound_g1(st: &mut State) {
-    let g = st.unit_mut("g1").unwrap();
+/// `gren` lost its model 4 (the grenadier) and spent its grenade.
+fn wound_gren(st: &mut State) {
+    let g = st.unit_mut("gren").unwrap();
     g.models.retain(|m| m != "4");
     g.health = 3;
     g.ammo.insert("grenade".into(), 0);
@@ -369,20 +369,20 @@ fn wound_g1(st: &mut State) {
 #[test]
 fn get_up_004_revives_a_miniature_with_full_ammo_for_its_limited_weapons() {
     let mut st = command_game("ffg-revised");
-    wound_g1(&mut st);
+    wound_gren(&mut st);
     let out = cmd(
         &mut st,
         "allies",
-        activate("cs", vec![order("get-up", "g1"), nothing()]),
+        activate("cs", vec![order("get-up", "gren"), nothing()]),
         &mut ScriptedDice::new([]),
     );
     accepted(&out);
-    let g = u(&st, "g1");
+    let g = u(&st, "gren");
     assert_eq!(g.health, 4);
     assert!(g.models.contains(&"4".to_string()), "{:?}", g.models);
     assert_eq!(g.ammo.get("grenade"), Some(&1), "full ammo for its grenade");
     assert!(
-        texts(&out).contains("brings model 4 of g1 back"),
+        texts(&out).contains("brings model 4 of gren back"),
         "{}",
         texts(&out)
     );
@@ -395,14 +395,14 @@ fn get_up_004_revives_a_miniature_with_full_ammo_for_its_limited_weapons() {
 #[test]
 fn get_up_000_revives_a_miniature_with_ammo_for_its_limited_weapons() {
     let mut st = command_game("classic-2010");
-    wound_g1(&mut st);
+    wound_gren(&mut st);
     accepted(&cmd(
         &mut st,
         "allies",
-        activate("cs", vec![order("get-up", "g1"), nothing()]),
+        activate("cs", vec![order("get-up", "gren"), nothing()]),
         &mut ScriptedDice::new([]),
     ));
-    let g = u(&st, "g1");
+    let g = u(&st, "gren");
     assert_eq!(g.health, 4);
     assert_eq!(g.ammo.get("grenade"), Some(&1));
 }
@@ -491,7 +491,7 @@ fn command_squads_004_orders_never_go_to_a_unit_with_a_command_squad_skill() {
 #[test]
 fn command_squads_004_one_attempt_per_round() {
     let mut st = command_game("ffg-revised");
-    wound_g1(&mut st);
+    wound_gren(&mut st);
     st.unit_mut("v1").unwrap().health = 2;
     let before = st.clone();
     let out = cmd(
@@ -499,7 +499,7 @@ fn command_squads_004_one_attempt_per_round() {
         "allies",
         activate(
             "cs",
-            vec![order("get-up", "g1"), order("makeshift-repair", "v1")],
+            vec![order("get-up", "gren"), order("makeshift-repair", "v1")],
         ),
         &mut ScriptedDice::new([]),
     );
@@ -518,7 +518,7 @@ fn command_squads_000_a_reactivated_command_squad_attempts_no_second_ability() {
         vec![
             unit("cs", "cs", Some("E5")),
             unit("cs3", "cs3", Some("E4")),
-            unit("g1", "gr", Some("D4")),
+            unit("gren", "gr", Some("D4")),
         ],
         vec![unit("x1", "sq", Some("I1"))],
         vec![
@@ -528,12 +528,12 @@ fn command_squads_000_a_reactivated_command_squad_attempts_no_second_ability() {
             squad("sq"),
         ],
     );
-    wound_g1(&mut st);
-    // cs3 heals g1, then axis, then cs reactivates cs3 (a hit: face 1).
+    wound_gren(&mut st);
+    // cs3 heals gren, then axis, then cs reactivates cs3 (a hit: face 1).
     accepted(&cmd(
         &mut st,
         "allies",
-        activate("cs3", vec![order("get-up", "g1"), nothing()]),
+        activate("cs3", vec![order("get-up", "gren"), nothing()]),
         &mut ScriptedDice::new([]),
     ));
     accepted(&cmd(
@@ -548,11 +548,11 @@ fn command_squads_000_a_reactivated_command_squad_attempts_no_second_ability() {
         activate("cs", vec![order("get-moving", "cs3"), nothing()]),
         &mut ScriptedDice::new([1]),
     ));
-    wound_g1(&mut st);
+    wound_gren(&mut st);
     let out = cmd(
         &mut st,
         "allies",
-        activate("cs3", vec![order("get-up", "g1"), nothing()]),
+        activate("cs3", vec![order("get-up", "gren"), nothing()]),
         &mut ScriptedDice::new([]),
     );
     assert!(
@@ -578,7 +578,7 @@ fn get_moving_004_a_hit_reactivates_the_unit_right_after_the_command_squad() {
     accepted(&cmd(
         &mut st,
         "allies",
-        activate("g1", vec![mv("E3"), nothing()]),
+        activate("gren", vec![mv("E3"), nothing()]),
         &mut ScriptedDice::new([]),
     ));
     accepted(&cmd(
@@ -587,15 +587,19 @@ fn get_moving_004_a_hit_reactivates_the_unit_right_after_the_command_squad() {
         activate("x1", vec![nothing(), nothing()]),
         &mut ScriptedDice::new([]),
     ));
-    // g1 on E3 is no longer adjacent to cs on E5: the radioman relays the order.
+    // gren on E3 is no longer adjacent to cs on E5: the radioman relays the order.
     let out = cmd(
         &mut st,
         "allies",
-        activate("cs", vec![order("get-moving", "g1"), nothing()]),
+        activate("cs", vec![order("get-moving", "gren"), nothing()]),
         &mut ScriptedDice::new([1]),
     );
     accepted(&out);
-    assert!(texts(&out).contains("g1 is reactivated"), "{}", texts(&out));
+    assert!(
+        texts(&out).contains("gren is reactivated"),
+        "{}",
+        texts(&out)
+    );
     assert_eq!(
         awaited(&st),
         vec![("allies".to_string(), "activate".to_string())]
@@ -615,10 +619,10 @@ fn get_moving_004_a_hit_reactivates_the_unit_right_after_the_command_squad() {
     accepted(&cmd(
         &mut st,
         "allies",
-        activate("g1", vec![mv("E2"), nothing()]),
+        activate("gren", vec![mv("E2"), nothing()]),
         &mut ScriptedDice::new([]),
     ));
-    assert_eq!(u(&st, "g1").at, Some(sq("E2")));
+    assert_eq!(u(&st, "gren").at, Some(sq("E2")));
 }
 
 // issue 13 item 1: 000 "Command Squads": "You need a [hit] for the ability to work. A [miss] is
@@ -727,14 +731,14 @@ fn makeshift_repair_004_one_health_to_an_adjacent_vehicle_never_by_relay() {
 #[test]
 fn command_squads_000_an_eliminated_member_takes_his_ability_with_him() {
     let mut st = command_game("classic-2010");
-    wound_g1(&mut st);
+    wound_gren(&mut st);
     st.unit_mut("cs").unwrap().models.retain(|m| m != "medic");
     st.unit_mut("cs").unwrap().health = 4;
     let before = st.clone();
     let out = cmd(
         &mut st,
         "allies",
-        activate("cs", vec![order("get-up", "g1"), nothing()]),
+        activate("cs", vec![order("get-up", "gren"), nothing()]),
         &mut ScriptedDice::new([]),
     );
     let (reason, rule) = refused(&out);
@@ -874,4 +878,36 @@ fn classic_2010_a_game_made_before_revision_3_keeps_its_rules() {
         &mut ScriptedDice::new([]),
     );
     assert!(refused(&out).0.contains("E5"), "{:?}", refused(&out));
+}
+
+// issue 12 item 2 (docs/orders.md, R211): the orders as a player writes them in a mail, words of
+// the order's name spaced (R89), through the game's submit: `skill get up at gren`.
+#[test]
+fn command_squads_orders_as_a_player_writes_them() {
+    let mut st = command_game("ffg-revised");
+    wound_gren(&mut st);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate cs\n  skill get up at gren\n  nothing\n",
+        &mut ScriptedDice::new([]),
+    );
+    let understood = first_result(&out).expect("accepted");
+    assert!(understood.contains("skill get-up at gren"), "{understood}");
+    assert_eq!(u(&st, "gren").health, 4);
+    // An order the engine does not give yet is refused with the ones it gives.
+    let mut st = command_game("ffg-revised");
+    let before = st.clone();
+    let out = send(
+        &mut st,
+        "allies",
+        "activate cs\n  skill field repair at gren\n  nothing\n",
+        &mut ScriptedDice::new([]),
+    );
+    let refusal = first_result(&out).expect_err("refused");
+    assert!(
+        refusal.contains("does not do yet") && refusal.contains("Field Repair"),
+        "{refusal}"
+    );
+    assert_eq!(st, before);
 }
