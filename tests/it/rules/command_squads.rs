@@ -895,7 +895,7 @@ fn command_squads_orders_as_a_player_writes_them() {
     let understood = first_result(&out).expect("accepted");
     assert!(understood.contains("skill get-up at gren"), "{understood}");
     assert_eq!(u(&st, "gren").health, 4);
-    // An order the engine does not give yet is refused with the ones it gives.
+    // Field Repair is for a destroyed vehicle: given to a squad, it is refused and says so.
     let mut st = command_game("ffg-revised");
     let before = st.clone();
     let out = send(
@@ -906,8 +906,196 @@ fn command_squads_orders_as_a_player_writes_them() {
     );
     let refusal = first_result(&out).expect_err("refused");
     assert!(
-        refusal.contains("does not do yet") && refusal.contains("Field Repair"),
+        refusal.contains("gren is not a vehicle") && refusal.contains("Field Repair"),
         "{refusal}"
     );
+    assert_eq!(st, before);
+}
+
+/// `command_game` with the vehicle `v1` destroyed earlier by the axis (10 AP recorded).
+fn v1_destroyed(ruleset: &str) -> State {
+    let mut st = command_game(ruleset);
+    let v = st.unit_mut("v1").unwrap();
+    v.destroyed = true;
+    v.at = None;
+    v.health = 0;
+    st.destroyed
+        .push(dustmail::dust_tactics::state::Destruction {
+            unit: "v1".into(),
+            side: "allies".into(),
+            by: "axis".into(),
+            ap: 10,
+            round: 1,
+        });
+    st
+}
+
+// issue 12 item 2: 004 "Command Squads", Mechanic: "Field Repair (SKILL). Perform 1 SKILL action
+// and roll 1 die. On a [hit], finish the command squad's activation and then immediately
+// activate the repaired vehicle, which enters the battlefield from its side's deployment
+// spaces." (R213)
+#[test]
+fn field_repair_004_a_hit_brings_the_vehicle_back_through_the_entry_zone() {
+    let mut st = v1_destroyed("ffg-revised");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("cs", vec![order("field-repair", "v1"), nothing()]),
+        &mut ScriptedDice::new([1]),
+    );
+    accepted(&out);
+    assert!(texts(&out).contains("v1 comes back"), "{}", texts(&out));
+    // It activates next, entering from the allies' entry zone (row 9), whole again.
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("gren", vec![nothing(), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    assert!(
+        refused(&out).0.contains("v1 was reactivated"),
+        "{:?}",
+        refused(&out)
+    );
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("v1", vec![mv("E9"), nothing()]),
+        &mut ScriptedDice::new([]),
+    ));
+    let v = u(&st, "v1");
+    assert_eq!((v.at, v.health, v.destroyed), (Some(sq("E9")), 4, false));
+}
+
+// issue 13 item 1: 000 "Command Squads", Mechanic: "To activate this ability, you need a [hit]
+// ... you may only bring a single vehicle back for the whole game! ... (yes, you are allowed as
+// many tries as you need to bring it back). If the Radioman is eliminated, the ability does not
+// work." A miss leaves the vehicle out and the order unspent; without the radioman, refused.
+#[test]
+fn field_repair_000_a_miss_may_be_tried_again_but_not_without_the_radioman() {
+    let mut st = v1_destroyed("classic-2010");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("cs", vec![order("field-repair", "v1"), nothing()]),
+        &mut ScriptedDice::new([6]),
+    );
+    accepted(&out);
+    assert!(texts(&out).contains("a miss"), "{}", texts(&out));
+    assert!(u(&st, "v1").destroyed);
+    assert!(
+        !u(&st, "cs").skills_used.contains_key("field-repair"),
+        "a miss does not spend the order"
+    );
+    let mut st = v1_destroyed("classic-2010");
+    st.unit_mut("cs")
+        .unwrap()
+        .models
+        .retain(|m| m != "radioman");
+    st.unit_mut("cs").unwrap().health = 4;
+    let before = st.clone();
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("cs", vec![order("field-repair", "v1"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    let (reason, rule) = refused(&out);
+    assert!(
+        reason.contains("radioman of cs has been eliminated"),
+        "{reason}"
+    );
+    assert!(rule.starts_with("000 'Command Squads'"), "{rule}");
+    assert_eq!(st, before);
+}
+
+// issue 13 item 1: 000 "Command Squads", Medic: "Come On Guys ... brings a whole squad, which
+// was previously eliminated, back into the game ... A hero who was eliminated cannot be brought
+// back into the game by the Medic." It comes back "with all its equipment".
+#[test]
+fn come_on_guys_000_brings_a_squad_back_never_a_hero() {
+    let hero = card(
+        "hero",
+        UnitType::Hero,
+        3,
+        1,
+        vec![weapon("pistol", WeaponRange::Upto(2), 1, 1)],
+    );
+    let mut st = game_under(
+        "classic-2010",
+        vec![
+            unit("cs", "cs", Some("E5")),
+            unit("gren", "gr", Some("E4")),
+            unit("joe", "hero", Some("A9")),
+        ],
+        vec![unit("x1", "sq", Some("I1"))],
+        vec![
+            command_squad_card("cs", 2),
+            grenadier_squad(),
+            hero,
+            squad("sq"),
+        ],
+    );
+    for id in ["gren", "joe"] {
+        let x = st.unit_mut(id).unwrap();
+        x.destroyed = true;
+        x.at = None;
+        x.health = 0;
+        x.models.clear();
+    }
+    let before = st.clone();
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("cs", vec![order("come-on-guys", "joe"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    assert!(
+        refused(&out).0.contains("never a hero"),
+        "{:?}",
+        refused(&out)
+    );
+    assert_eq!(st, before);
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("cs", vec![order("come-on-guys", "gren"), nothing()]),
+        &mut ScriptedDice::new([2]),
+    ));
+    accepted(&cmd(
+        &mut st,
+        "allies",
+        activate("gren", vec![mv("D9"), nothing()]),
+        &mut ScriptedDice::new([]),
+    ));
+    let g = u(&st, "gren");
+    assert_eq!((g.at, g.health, g.models.len()), (Some(sq("D9")), 4, 4));
+    assert_eq!(g.ammo.get("grenade"), Some(&1), "with all its equipment");
+}
+
+// issue 12 item 2: 004 "Rare Unit": "a unit with this skill cannot be brought back into play
+// for any reason (including by a Command Squad) after it has been destroyed".
+#[test]
+fn come_on_guys_004_never_a_rare_unit() {
+    let rare = with_skill(grenadier_squad(), "rare-unit", None);
+    let mut st = game_under(
+        "ffg-revised",
+        vec![unit("cs", "cs", Some("E5")), unit("gren", "gr", Some("E4"))],
+        vec![unit("x1", "sq", Some("I1"))],
+        vec![command_squad_card("cs", 2), rare, squad("sq")],
+    );
+    let x = st.unit_mut("gren").unwrap();
+    x.destroyed = true;
+    x.at = None;
+    x.health = 0;
+    x.models.clear();
+    let before = st.clone();
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("cs", vec![order("come-on-guys", "gren"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    assert!(refused(&out).0.contains("Rare Unit"), "{:?}", refused(&out));
     assert_eq!(st, before);
 }

@@ -13,10 +13,9 @@ pub(super) enum Order {
     GetUp,
     /// Mechanic: "Makeshift Repair" (no die; 1 health to a vehicle).
     MakeshiftRepair,
-    /// Mechanic: "Field Repair" (a destroyed vehicle re-enters): not in the engine yet.
+    /// Mechanic: "Field Repair" (a die; a destroyed vehicle re-enters).
     FieldRepair,
-    /// Medic: "Come On Guys; We're Going Back Out There" (an eliminated squad re-enters): not
-    /// in the engine yet.
+    /// Medic: "Come On Guys; We're Going Back Out There" (a die; an eliminated squad re-enters).
     ComeOnGuys,
 }
 
@@ -142,17 +141,27 @@ impl Planner<'_> {
                 "remove that skill line",
             );
         }
-        if matches!(order, Order::FieldRepair | Order::ComeOnGuys) {
+        let back = matches!(order, Order::FieldRepair | Order::ComeOnGuys);
+        if back && !member_alive(u, RADIOMAN) {
             return refuse(
                 format!(
-                    "{} brings a destroyed unit back into the battle, which the engine does not do yet",
+                    "the radioman of {} has been eliminated: {} does not work without him",
+                    u.id,
                     order.title()
                 ),
-                rule,
+                rule.with("if the radioman is eliminated, the skill does not work"),
+                "give another order",
+            );
+        }
+        if back && u.skills_used.get(name).copied().unwrap_or(0) > 0 {
+            return refuse(
                 format!(
-                    "give another order: {}",
-                    [Order::GetMoving, Order::GetUp, Order::MakeshiftRepair].map(|o| o.id()).join(", ")
+                    "{} has already brought a unit back with {}: once per game",
+                    u.id,
+                    order.title()
                 ),
+                rule.with("you may only bring a single one back for the whole game"),
+                "give another order",
             );
         }
         let instead = format!("skill {name} at <friendly unit>");
@@ -172,6 +181,9 @@ impl Planner<'_> {
                 rule.with("orders are given to your own units"),
                 instead,
             );
+        }
+        if back {
+            return self.bring_back(order, t);
         }
         if t.destroyed || t.at.is_none() {
             return refuse(
@@ -287,6 +299,75 @@ impl Planner<'_> {
     }
 }
 
+impl Planner<'_> {
+    /// Field Repair (a destroyed vehicle) and Come On Guys (an eliminated squad, never a hero):
+    /// the unit re-enters from its side's entry zone and activates right after the command
+    /// squad (000/004 "Command Squads", R213).
+    fn bring_back(&mut self, order: Order, t: &UnitState) -> Result<(), Refusal> {
+        let state = self.state;
+        let rule = RuleId::CommandSquads;
+        let name = order.id();
+        let want = if order == Order::FieldRepair {
+            UnitType::Vehicle
+        } else {
+            UnitType::Squad
+        };
+        if unit_type(state, &t.id) != want {
+            return refuse(
+                format!(
+                    "{} is not a {}: {} brings back {}",
+                    t.id,
+                    if want == UnitType::Vehicle {
+                        "vehicle"
+                    } else {
+                        "squad"
+                    },
+                    order.title(),
+                    if want == UnitType::Vehicle {
+                        "a destroyed vehicle"
+                    } else {
+                        "an eliminated squad, never a hero"
+                    }
+                ),
+                rule.with(if want == UnitType::Vehicle {
+                    "the Mechanic brings a vehicle that was destroyed back into the game"
+                } else {
+                    "a hero who was eliminated cannot be brought back into the game"
+                }),
+                "give the order to a destroyed unit of that kind",
+            );
+        }
+        if !t.destroyed {
+            return refuse(
+                format!("{} is not destroyed", t.id),
+                rule.with("brings a unit that was destroyed back into the game"),
+                "give the order to a destroyed unit",
+            );
+        }
+        if card(state, t).is_some_and(|c| c.has(Skill::RareUnit)) {
+            return refuse(
+                format!("{} is a Rare Unit", t.id),
+                RuleId::Skills.with("Rare Unit: cannot be brought back into play for any reason (including by a Command Squad)"),
+                "give the order to another destroyed unit",
+            );
+        }
+        if !self.rules.command_orders_reach_command_squads() && is_command_squad(state, &t.id) {
+            return refuse(
+                format!("{} has a Command Squad skill too", t.id),
+                rule.with("cannot use its skills on any unit that also has a Command Squad skill"),
+                "give the order to a unit without a Command Squad skill",
+            );
+        }
+        self.steps.push(Step::Command {
+            ability: name.to_string(),
+            target: t.id.clone(),
+        });
+        self.texts.push(format!("skill {name} at {}", t.id));
+        self.push_kind(Kind::Skill);
+        Ok(())
+    }
+}
+
 /// Gives a planned order: the attempt counts for the round whatever happens; an order whose
 /// member fell since it was declared does nothing.
 pub(super) fn exec_command(
@@ -322,6 +403,9 @@ pub(super) fn exec_command(
     let Some(tc) = card(state, &t).cloned() else {
         return;
     };
+    if matches!(order, Order::FieldRepair | Order::ComeOnGuys) {
+        return bring_back(state, lead, order, &t, &tc, dice, out);
+    }
     if t.destroyed {
         say(out, format!("{target} is eliminated: no {}", order.title()));
         return;
@@ -362,6 +446,85 @@ pub(super) fn exec_command(
         }
         Order::FieldRepair | Order::ComeOnGuys => {}
     }
+}
+
+/// The die of Field Repair or Come On Guys; on a hit the unit is whole again, off the board, and
+/// activates next, entering from its side's entry zone ("as it did at the beginning of the
+/// game"); a destruction again counts again for victory points (each destruction is recorded).
+/// Only a success spends the order for the game ("as many tries as you need").
+fn bring_back(
+    state: &mut State,
+    lead: &str,
+    order: Order,
+    t: &UnitState,
+    tc: &Card,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    let round = state.round;
+    if !state
+        .unit(lead)
+        .is_some_and(|cs| member_alive(cs, RADIOMAN))
+    {
+        say(
+            out,
+            format!(
+                "{lead}'s radioman has been eliminated: no {}",
+                order.title()
+            ),
+        );
+        return;
+    }
+    let face = dice.d6(round);
+    let hit = state.rules().is_hit(face) && t.destroyed;
+    if hit {
+        if let Some(cs) = state.unit_mut(lead) {
+            *cs.skills_used.entry(order.id().to_string()).or_insert(0) += 1;
+        }
+        let models: Vec<String> = if tc.unit_type != UnitType::Squad {
+            vec![]
+        } else if tc.models.is_empty() {
+            (1..=tc.health).map(|i| i.to_string()).collect()
+        } else {
+            tc.models.iter().map(|m| m.id.clone()).collect()
+        };
+        if let Some(x) = state.unit_mut(&t.id) {
+            x.destroyed = false;
+            x.at = None;
+            x.health = if models.is_empty() {
+                tc.health
+            } else {
+                models.len().min(u8::MAX as usize) as u8
+            };
+            x.models = models;
+            x.ammo = tc
+                .weapons
+                .iter()
+                .filter_map(|w| w.ammo.map(|a| (w.id.clone(), a)))
+                .collect();
+            x.activated = true;
+        }
+        state.reactivated = Some(t.id.clone());
+    }
+    out.happenings.push(Happening {
+        rolls: vec![Roll {
+            purpose: format!("{} {lead}", order.id()),
+            round,
+            faces: vec![face],
+        }],
+        ..Happening::text(format!(
+            "{}: {lead} rolls {face}: {}",
+            order.title(),
+            if hit {
+                format!(
+                    "a hit, {} comes back and enters the battlefield right after {lead}",
+                    t.id
+                )
+            } else {
+                "a miss, it stays out of the battle".to_string()
+            }
+        ))
+    });
 }
 
 /// Get Up on a squad: its first eliminated miniature (card order) returns "with its special
@@ -426,16 +589,16 @@ fn revive(state: &mut State, t: &UnitState, tc: &Card, lead: &str, out: &mut Out
     );
 }
 
-/// After the command squad's activation: the unit its Officer reactivated activates next
-/// ("This new activation takes place right after that of the command squad"). `false` when
-/// there is none (or it fell meanwhile).
+/// After the command squad's activation: the unit its Officer reactivated, or the one its
+/// Mechanic or Medic brought back, activates next ("This new activation takes place right after
+/// that of the command squad"). `false` when there is none (or it fell meanwhile).
 pub(super) fn reactivate(state: &mut State, out: &mut Outcome) -> bool {
     let Some(t) = state.reactivated.clone() else {
         return false;
     };
     let Some(side) = state
         .unit(&t)
-        .filter(|u| !u.destroyed && u.at.is_some())
+        .filter(|u| !u.destroyed)
         .map(|u| u.side.clone())
     else {
         state.reactivated = None;
