@@ -83,6 +83,23 @@ pub fn refuse_unimplemented(file_name: &str, card: &Card) -> Result<(), CardErro
             });
         }
     }
+    if card.has(Skill::CommandSquad) {
+        let missing: Vec<&str> = super::skill::COMMAND_SQUAD_MEMBERS
+            .into_iter()
+            .filter(|m| !card.models.iter().any(|x| x.id == *m))
+            .collect();
+        if card.unit_type != UnitType::Squad || !missing.is_empty() {
+            return Err(CardError {
+                file: file_name.to_string(),
+                field: "models".into(),
+                reason: format!(
+                    "a command squad is a squad whose models are its officer, radioman, mechanic and medic (and a weapon specialist); missing: {}",
+                    if missing.is_empty() { "none, but the card is not a squad".to_string() } else { missing.join(", ") }
+                ),
+                instead: "give the card unit_type = \"squad\" and [[models]] with id = \"officer\", \"radioman\", \"mechanic\", \"medic\" and \"weapon-specialist\"".into(),
+            });
+        }
+    }
     Ok(())
 }
 

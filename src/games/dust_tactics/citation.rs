@@ -48,6 +48,7 @@ rule_ids! {
     Attack => "004", "Attack", None;
     Casualties => "004", "Attacking", Some(58);
     Charge => "004", "Charge", None;
+    CommandSquads => "004", "Command Squads", Some(211);
     CloseCombat => "004", "Close combat", Some(101);
     CoverElements => "000", "Cover elements", None;
     CrushCrates => "004", "Cover & Movement", Some(150);
@@ -159,6 +160,7 @@ fn section_2010(section: &str) -> Option<&'static str> {
         "Jump" => "Jump",
         "Sniper" => "Sniper",
         "Tank Head" => "Tank Head",
+        "Command Squads" => "Command Squads",
         _ => return None,
     })
 }

@@ -11,8 +11,10 @@ use std::fmt;
 /// The revision of the Dust Tactics rules that new games get. 1: rulings R147–R153 (issue 12:
 /// hero armour value, sniper not shared, crates may be spared, trees destroyed, flames between,
 /// entering in round 1, comrades pick up limited ammo); 2: R154 (the default casualties keep the
-/// special-weapon carrier); games made before keep the revision they were made with.
-pub const RULES_REVISION: u32 = 2;
+/// special-weapon carrier); 3: R209–R210 (classic-2010: a Charge attacks with all its range 1
+/// weapons; the first MOVE of a double move may pass a square it could not stop on); games made
+/// before keep the revision they were made with.
+pub const RULES_REVISION: u32 = 3;
 
 /// The policies of one ruleset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -286,6 +288,15 @@ impl Rules {
     /// with one MOVE or two (000), rather than being exactly MOVE, MOVE, ATTACK (004).
     pub fn charge_extra_square(&self) -> bool {
         self.charge == ChargeMove::MovesPlusOneSquare
+    }
+}
+
+impl Rules {
+    /// Whether a command squad's orders may be given to another unit with the Command Squad
+    /// skill: 000 "Command Squads" forbids only "the command squad itself"; 004 "Command
+    /// Squads": "cannot use its skills on any unit that also has a Command Squad skill".
+    pub fn command_orders_reach_command_squads(&self) -> bool {
+        self.rulebook == Rulebook::Core2010
     }
 }
 

@@ -78,6 +78,11 @@ skills! {
     Wiederbelebungsserum => "wiederbelebungsserum", "Wiederbelebungsserum";
 }
 
+/// The model ids a Command Squad card gives its specialists, whose orders die with them (000/004
+/// "Command Squads": "When a figure is eliminated, the squad loses that figure's
+/// specialization"; R211). The fifth, the weapon specialist, has no order.
+pub const COMMAND_SQUAD_MEMBERS: [&str; 4] = ["officer", "radioman", "mechanic", "medic"];
+
 impl Skill {
     /// The skill a card or order names (exact card name, lower-case with dashes).
     pub fn from_id(id: &str) -> Option<Skill> {
@@ -213,13 +218,11 @@ impl Skill {
             AirSuperiority => "aircraft are not in the engine",
             ArtilleryStrike => "observers and artillery (indirect fire) are not in the engine",
             CarryCapacity => "transport is not in the engine",
-            CommandSquad => "command squads are not in the engine",
-            CommandVehicle => "command squads are not in the engine",
-            Commander => "command squads are not in the engine",
+            CommandVehicle => "vehicles carrying a command squad (transport) are not in the engine",
             EngineerVehicle => "minefields and bunkers are not in the engine",
             Hover => "aircraft are not in the engine",
             MagazineReload => "artillery reload is not in the engine",
-            NcoCommandSquad => "command squads are not in the engine",
+            NcoCommandSquad => "NCO command squads are not in the engine",
             RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
             TankRiders => "transport is not in the engine",
             AdvancedReactiveFire | Agile | AllInOne | Assault | Berserk | BlackOps | Charge
@@ -232,6 +235,8 @@ impl Skill {
             }
             // Issue 12 item 3 (skills-004b).
             CheatDeath | CombineShots => return None,
+            // Issue 12 item 2: command squads (R211).
+            CommandSquad | Commander => return None,
         })
     }
 

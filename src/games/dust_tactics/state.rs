@@ -45,6 +45,10 @@ pub struct State {
     /// A side's draw offer, until accepted or the round ends.
     #[serde(default)]
     pub draw_offer: Option<String>,
+    /// The unit an Officer's "Get Moving You Bunch of Monkeys!" reactivated: it activates next
+    /// (000/004 "Command Squads", R211).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reactivated: Option<String>,
 }
 
 /// One side's standing orders: answers given in advance so the game need not wait for a mail.
@@ -145,6 +149,10 @@ pub struct UnitState {
     pub heroic_round: Option<u32>,
     #[serde(default)]
     pub destroyed: bool,
+    /// A command squad: the round of its last command-squad ability attempt (000/004 "Command
+    /// Squads": one attempt per round).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command_round: Option<u32>,
 }
 
 /// One destruction: the AP go to `by`.
@@ -298,6 +306,12 @@ pub enum Step {
         hero: String,
         #[serde(default)]
         hits: u32,
+    },
+    /// A command squad's ability (000/004 "Command Squads"): `ability` is its order name
+    /// (`get-up`, `makeshift-repair`, `get-moving`), `target` the unit it is given to.
+    Command {
+        ability: String,
+        target: String,
     },
     /// The hero leaves the squad for good.
     Detach {

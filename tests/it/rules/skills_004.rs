@@ -127,7 +127,7 @@ fn skills_004_every_skill_the_engine_does_not_implement_is_refused_with_its_name
         .map(|s| s.id().to_string())
         .collect();
     names.extend(NOT_IN_ENUM.iter().map(|(id, _, _)| id.to_string()));
-    assert!(names.len() >= 20, "{names:?}");
+    assert!(names.len() >= 18, "{names:?}");
     for n in &names {
         let (file, text) = card_with("joseph-brown", "x-hero", n);
         let e = parse_card_for_new(&file, &text).unwrap_err();
@@ -137,7 +137,12 @@ fn skills_004_every_skill_the_engine_does_not_implement_is_refused_with_its_name
         assert!(e.reason.contains("refused"), "{e}");
         assert!(e.instead.contains("take-aim"), "{e}");
     }
-    for s in Skill::ALL.iter().filter(|s| s.is_implemented()) {
+    // Command Squad is a squad's skill whose card names its specialists (R211): a hero card
+    // carrying it is refused (rules::command_squads covers its card).
+    for s in Skill::ALL
+        .iter()
+        .filter(|s| s.is_implemented() && **s != Skill::CommandSquad)
+    {
         let (file, text) = card_with("joseph-brown", "x-hero", s.id());
         assert!(parse_card_for_new(&file, &text).is_ok(), "{s}");
     }

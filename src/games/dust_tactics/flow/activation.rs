@@ -89,7 +89,20 @@ pub(super) fn cmd_activate(
             format!("activate one of: {}", activatable(state, side).join(", ")),
         );
     }
+    if let Some(r) = state.reactivated.clone() {
+        if !r.eq_ignore_ascii_case(&u.id) {
+            return refuse(
+                format!(
+                    "{r} was reactivated by Get Moving You Bunch of Monkeys! and activates now"
+                ),
+                RuleId::CommandSquads
+                    .with("this new activation takes place right after that of the command squad"),
+                format!("activate {r}"),
+            );
+        }
+    }
     let plan = plan_activation(state, &u, actions)?;
+    state.reactivated = None;
     // Commit: turn the cards, count skill uses, start the steps.
     let members = group(state, &u.id);
     for m in &members {
@@ -124,6 +137,12 @@ pub(super) fn cmd_activate(
 }
 
 pub(super) fn activatable(state: &State, side: &str) -> Vec<String> {
+    // A unit reactivated by a command squad's Officer activates before any other.
+    if let Some(r) = state.reactivated.as_ref().and_then(|r| state.unit(r)) {
+        if r.side == side {
+            return vec![r.id.clone()];
+        }
+    }
     state
         .units
         .iter()
@@ -149,7 +168,11 @@ pub(super) fn plan_activation(
 ) -> Result<Plan, Refusal> {
     let mut p = Planner::new(state, u);
     p.free_skills(actions)?;
-    for a in actions {
+    for (i, a) in actions.iter().enumerate() {
+        p.next_is_move = matches!(
+            actions.get(i + 1),
+            Some(Action::Move { .. } | Action::MoveSparing { .. })
+        );
         match a {
             Action::Move { squares } => p.movement(squares)?,
             Action::MoveSparing { squares, spare } => {
@@ -210,6 +233,11 @@ pub(super) struct Planner<'a> {
     pub(super) scout_used: bool,
     /// 000 Charge: where the last move ends when it needed the free extra square.
     pub(super) charge_square: Option<Square>,
+    /// The action after the one being planned is a MOVE.
+    pub(super) next_is_move: bool,
+    /// 000 double move: the first MOVE was kept as waypoints, to be planned whole with the
+    /// second (it could not stop where it ends, R210).
+    pub(super) first_move_deferred: bool,
 }
 
 impl<'a> Planner<'a> {
@@ -231,6 +259,8 @@ impl<'a> Planner<'a> {
             fast_used: false,
             scout_used: false,
             charge_square: None,
+            next_is_move: false,
+            first_move_deferred: false,
         }
     }
 

@@ -309,6 +309,10 @@ pub(super) fn plan_fire(
             "drop a limited-ammo weapon line",
         );
     }
+    // R209 came with rules revision 3.
+    if charge && state.rules().charge_extra_square() && state.revised(3) {
+        charge_2010::check_all_range_1(state, u, &lines)?;
+    }
     Ok(lines)
 }
 

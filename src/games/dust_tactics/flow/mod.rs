@@ -31,6 +31,8 @@ mod activation;
 mod attack;
 mod awaiting;
 mod casualties;
+mod charge_2010;
+mod command;
 mod movement;
 mod reactive_fire;
 mod retaliation;

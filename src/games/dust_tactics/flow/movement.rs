@@ -21,7 +21,10 @@ impl Planner<'_> {
         }
         let to = match self.pos {
             None => self.enter(squares)?,
-            Some(from) => self.move_from(from, squares)?,
+            Some(from) => match self.move_from(from, squares) {
+                Ok(to) => to,
+                Err(e) => self.defer_first_move(squares).ok_or(e)?,
+            },
         };
         self.pos = Some(to);
         self.moved_before = true;
@@ -154,6 +157,28 @@ impl Planner<'_> {
         matches!(self.steps.last(), Some(Step::Move { .. })).then_some((start, 2 * mp))
     }
 
+    /// 000 "Jump" example: the Hot Dog jumps a tank trap in a "double movement (MOVE + MOVE)".
+    /// Under a ruleset where two MOVEs are one move, a first MOVE that cannot stop where it
+    /// ends (on the trap) is kept as waypoints when a second MOVE follows: [`Self::move_twice`]
+    /// plans both as one move, and refuses it if the whole move is illegal (R210). `None`: the
+    /// first MOVE's own refusal stands.
+    fn defer_first_move(&mut self, squares: &[Square]) -> Option<Square> {
+        let first = self.last_kind != Some(Kind::Move);
+        // R210 came with rules revision 3.
+        let revised = self.state.revised(3);
+        if self.rules.moves_are_separate_actions() || !self.next_is_move || !first || !revised {
+            return None;
+        }
+        let to = squares.last().copied()?;
+        self.first_move_deferred = true;
+        self.texts.push(format!("move to {to}"));
+        self.steps.push(Step::Move {
+            path: squares.to_vec(),
+            crushed: vec![],
+        });
+        Some(to)
+    }
+
     /// The second MOVE of a double move: the first MOVE's path and `squares` planned again as one
     /// move of `mp` (doubled) Movement from `start`, so a diagonal beyond the first costs 2 over
     /// the whole move; Fast adds 1, not doubled (000 "Fast").
@@ -214,11 +239,13 @@ impl Planner<'_> {
         if extra > 0 {
             self.note_charge_square(plan.cost, mp + fast as u32, to);
         }
-        // The crates of the first MOVE's squares keep what it said of them (`spare`).
+        // The crates of the first MOVE's squares keep what it said of them (`spare`); a deferred
+        // first MOVE was never planned, so it said nothing.
+        let deferred = std::mem::take(&mut self.first_move_deferred);
         let crushed = plan
             .crushed
             .into_iter()
-            .filter(|c| !path.contains(c) || crushed_before.contains(c))
+            .filter(|c| deferred || !path.contains(c) || crushed_before.contains(c))
             .collect();
         self.steps.pop();
         self.texts.pop();

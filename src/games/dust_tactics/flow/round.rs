@@ -73,6 +73,9 @@ pub(super) fn finish_activation(
     out: &mut Outcome,
 ) {
     state.phase = Phase::Activations;
+    if command::reactivate(state, out) {
+        return;
+    }
     let next = next_side_after(state, &act.side);
     match next {
         Some(s) => state.next_side = Some(s),

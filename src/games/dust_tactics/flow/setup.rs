@@ -90,6 +90,7 @@ pub fn new_state(
                 medal_round: None,
                 heroic_round: None,
                 destroyed: false,
+                command_round: None,
             });
         }
         if ap > scenario.ap_limit {
@@ -99,6 +100,7 @@ pub fn new_state(
             )));
         }
     }
+    command::check_setup(&units, &by_id)?;
     // Joins: `joins` on the hero names the squad; on a squad naming a hero is accepted too.
     for side in &scenario.sides {
         for spec in &side.units {
@@ -131,6 +133,7 @@ pub fn new_state(
         result: None,
         standing: BTreeMap::new(),
         draw_offer: None,
+        reactivated: None,
     };
     // Keep only the cards in use, so the state (and its digest) does not carry spare cards.
     let used: Vec<String> = state.units.iter().map(|u| u.card.clone()).collect();
@@ -187,6 +190,14 @@ pub(super) fn join(
     if rules.join_needs_matching_jump() && hc.has(Skill::Jump) != sc.has(Skill::Jump) {
         return Err(SetupError(format!(
             "hero {hero_id} cannot join squad {squad_id}: with Jump, both hero and squad must have it (004 'Jump')"
+        )));
+    }
+    // 000 "Command Squads": "a hero may join a command squad only if he has the Commander
+    // ability" (004: "a command or NCO command squad").
+    if (sc.has(Skill::CommandSquad) || sc.has(Skill::NcoCommandSquad)) && !hc.has(Skill::Commander)
+    {
+        return Err(SetupError(format!(
+            "hero {hero_id} cannot join command squad {squad_id}: only a hero with the Commander skill may ('Command Squads')"
         )));
     }
     if units

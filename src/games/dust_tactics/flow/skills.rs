@@ -237,9 +237,10 @@ fn declared(name: &str) -> Declared {
 fn usable_skills() -> String {
     let free: Vec<&str> = Skill::FREE.iter().map(|s| s.id()).collect();
     format!(
-        "free skills: {}, detach; SKILL actions: {}; the others work by themselves",
+        "free skills: {}, detach; SKILL actions: {}, and a command squad's orders {}; the others work by themselves",
         free.join(", "),
-        Skill::TankHead
+        Skill::TankHead,
+        super::command::order_names()
     )
 }
 
@@ -325,6 +326,9 @@ impl Planner<'_> {
         target: Option<&TargetRef>,
     ) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);
+        if let Some(order) = super::command::Order::from_id(name) {
+            return self.command_order(order, target);
+        }
         match declared(name) {
             Declared::Detach => {
                 let Some(h) = state.hero_of(&u.id) else {

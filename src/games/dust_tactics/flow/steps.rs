@@ -255,6 +255,11 @@ pub(super) fn exec_step(
                 }
             }
         }
+        Step::Command { ability, target } => {
+            if alive {
+                command::exec_command(state, &lead, &ability, &target, dice, out);
+            }
+        }
         Step::Detach { hero } => {
             if let Some(h) = state.unit_mut(&hero) {
                 h.joined = None;
