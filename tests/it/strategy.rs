@@ -15,6 +15,8 @@ use std::process::{Command, Output};
 mod combat;
 /// A whole game by mail.
 mod game;
+/// Retreats, standing defensive orders and the powers that use them.
+mod retreats;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.
@@ -780,9 +782,9 @@ fn amphibious_and_strategic_moves() {
     refused_with(&o, 1, "made them");
 }
 
-/// issue 14 item 1: what is not built yet is refused as such, never pretended (retreats of 001
-/// "Ritirata"; Koshka, Infermiera, Sigrid alone… of "Poteri Speciali"); the turn then ends on
-/// `end`.
+/// issue 14 item 1: what is not built yet is refused as such, never pretended (Koshka of
+/// "Poteri Speciali"); retreats (001 "Ritirata") and battle powers alone on a line are refused
+/// with where to write them (an attack line, a `defend` order); the turn then ends on `end`.
 #[test]
 fn unbuilt_attacks_and_powers_are_refused_as_not_implemented_yet() {
     let mut s = two_in_round_one();
@@ -797,8 +799,9 @@ fn unbuilt_attacks_and_powers_are_refused_as_not_implemented_yet() {
             "sigrid",
         ],
     );
-    for i in 1..=4 {
-        refused_with(&o, i, "not implemented yet");
+    refused_with(&o, 2, "not implemented yet");
+    for i in [1, 3, 4] {
+        refused_with(&o, i, "is not an order alone");
     }
     assert_eq!(s, before, "a refused order changes nothing");
     let o = send(&mut s, "red", &["end"]);

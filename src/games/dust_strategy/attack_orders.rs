@@ -20,6 +20,22 @@ impl Step<'_> {
             Ok(p) => p,
             Err(n) => return no(line, n),
         };
+        // `… retreat at N`: the attacker's retreat policy (ruling R321).
+        let (order, policy) = cut(order, " retreat ", &[" with "]);
+        let retreat = match policy.as_deref().map(retreat::parse_policy) {
+            None => None,
+            Some(Ok(p)) if p.to.is_some() => {
+                return refused(
+                    line,
+                    "attackers retreat to the area they came from, nowhere else",
+                    "001 'Ritirata'",
+                    "retreat at 2",
+                )
+            }
+            Some(Ok(p)) => Some(p),
+            Some(Err(n)) => return no(line, n),
+        };
+        let order = order.as_str();
         // `… with sigrid`: a battle power of the card played (ruling R319).
         let (order, power) = match order.split_once(" with ") {
             Some((o, p)) => (o.trim(), Some(p.trim().to_string())),
@@ -61,6 +77,7 @@ impl Step<'_> {
             priority,
             power: power.clone(),
             drop: Vec::new(),
+            retreat,
         };
         if let Err(n) = combat::check(self.s, self.side, &t, &o) {
             return no(line, n);
@@ -85,10 +102,14 @@ impl Step<'_> {
         t.attacked += 1;
         t.attacks_made.push((from.clone(), to.clone()));
         let said = format!(
-            "{}attack {} from {from} to {to}{} ({} of {} attacks)",
+            "{}attack {} from {from} to {to}{}{} ({} of {} attacks)",
             if amphibious { "amphibious " } else { "" },
             units_text(&o.units),
             power.map(|p| format!(" with {p}")).unwrap_or_default(),
+            o.retreat
+                .as_ref()
+                .map(|p| format!(" retreating at {}", p.at))
+                .unwrap_or_default(),
             t.attacked,
             t.attacks
         );
@@ -228,6 +249,7 @@ impl Step<'_> {
             priority: combat::DEFAULT_PRIORITY.to_vec(),
             power: None,
             drop,
+            retreat: None,
         };
         self.s.powers_used.insert(self.side.to_string());
         let h = combat::fight(self.s, self.side, &o, self.dice);
@@ -244,4 +266,22 @@ impl Step<'_> {
         self.happen(h);
         accepted(line, said)
     }
+}
+
+/// Cuts the clause that starts at `key` (up to the next of `stops`, or the end) out of `text`:
+/// (the text without it, the clause).
+fn cut(text: &str, key: &str, stops: &[&str]) -> (String, Option<String>) {
+    let Some(i) = text.find(key) else {
+        return (text.to_string(), None);
+    };
+    let after = &text[i + key.len()..];
+    let end = stops
+        .iter()
+        .filter_map(|s| after.find(s))
+        .min()
+        .unwrap_or(after.len());
+    (
+        format!("{}{}", &text[..i], &after[end..]),
+        Some(after[..end].trim().to_string()),
+    )
 }

@@ -14,6 +14,7 @@ pub mod naval;
 pub mod powers;
 pub mod present;
 pub mod produce;
+pub mod retreat;
 pub mod setup;
 pub mod turn;
 
@@ -65,8 +66,20 @@ fn no(line: usize, n: (String, String, String)) -> Reply {
 }
 
 /// The orders of rules not built yet: refused, never pretended.
-const NOT_BUILT: [&str; 9] = [
-    "koshka",
+const NOT_BUILT: [&str; 1] = ["koshka"];
+
+fn not_built(line: usize, word: &str) -> Reply {
+    refused(
+        line,
+        format!("`{word}`: Koshka is not implemented yet in dust-strategy"),
+        "docs/strategy.md 'Not built yet'",
+        "leave it out: production, moves, attacks and `end` work now",
+    )
+}
+
+/// Retreats and the battle powers are written where they act, never alone on a line (digest
+/// 001 §10.2): an attack's retreat policy or power on its line, a defender's in `defend`.
+const WHERE_WRITTEN: [&str; 8] = [
     "retreat",
     "raketen-truppen",
     "infermiera",
@@ -76,17 +89,15 @@ const NOT_BUILT: [&str; 9] = [
     "sigrid",
     "radar",
 ];
-// Asso del cielo, Sigrid and Raketen Truppen work on an attack line (`attack … with sigrid`);
-// alone on a line they are refused, saying so.
 
-fn not_built(line: usize, word: &str) -> Reply {
+fn written_elsewhere(line: usize, word: &str) -> Reply {
     refused(
         line,
         format!(
-            "`{word}`: retreats, Koshka, Arma Segreta, Radar Alieno and Infermiera are not implemented yet in dust-strategy, nor any power alone on a line (asso-del-cielo, sigrid and raketen-truppen work as `attack … with POWER`)"
+            "`{word}` is not an order alone: a battle is fought at once, so an attacker writes it on its attack line and a defender in a standing `defend` order"
         ),
-        "docs/strategy.md 'Not built yet'",
-        "leave it out: production, moves, attacks and `end` work now",
+        "001 'Ritirata', 'Poteri Speciali'; digest 001 §10.2 (rulings R321, R323)",
+        "attack 3 tanks from mexico to caribe with infermiera retreat at 1 hits: tanks; defend mexico: retreat at 1; radar-alieno; infermiera",
     )
 }
 
@@ -226,6 +237,7 @@ fn initial(setup: &Setup) -> Result<State, SetupError> {
         powers_used: Default::default(),
         truces: Vec::new(),
         last_scored: BTreeMap::new(),
+        defence: BTreeMap::new(),
     })
 }
 
@@ -301,6 +313,12 @@ impl Step<'_> {
         if NOT_BUILT.contains(&word) {
             return not_built(line, word);
         }
+        if WHERE_WRITTEN.contains(&word) {
+            return written_elsewhere(line, word);
+        }
+        if word == "defend" && phase != Phase::Over {
+            return self.defend(line, rest);
+        }
         match (phase, word) {
             (Phase::Over, _) => refused(
                 line,
@@ -371,6 +389,23 @@ impl Step<'_> {
                 "docs/strategy.md",
                 "the orders template of your last report",
             ),
+        }
+    }
+
+    /// `defend AREA: …`: a standing defensive order, accepted at any time (ruling R323).
+    fn defend(&mut self, line: usize, rest: &str) -> Reply {
+        match retreat::parse_defend(self.s, rest) {
+            Ok((area, d)) => {
+                let said = retreat::describe(&area, &d);
+                let mine = self.s.defence.entry(self.side.to_string()).or_default();
+                if d == retreat::Defence::default() {
+                    mine.remove(&area);
+                } else {
+                    mine.insert(area, d);
+                }
+                accepted(line, format!("standing order: {said}"))
+            }
+            Err(n) => no(line, n),
         }
     }
 

@@ -3,6 +3,7 @@
 
 use super::deck::Card;
 use super::map::{Kind, Map};
+use super::retreat::Defence;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -295,6 +296,10 @@ pub struct State {
     /// VP scored in the last VP phase (the first tie-break at the end).
     #[serde(default)]
     pub last_scored: BTreeMap<String, u32>,
+    /// Standing defensive orders: side → area (or `*`) → order (retreat.rs). Each side sees
+    /// only its own.
+    #[serde(default)]
+    pub defence: BTreeMap<String, BTreeMap<String, Defence>>,
 }
 
 impl State {

@@ -83,6 +83,17 @@ pub fn view(s: &State, as_side: Option<&str>) -> Value {
         if let Some(c) = s.sealed.get(side) {
             v["my_sealed_card"] = json!(s.card(c).map(Card::describe));
         }
+        // Standing defensive orders are the reader's own plans: never shown to the others.
+        let mine: Vec<String> = s
+            .defence
+            .get(side)
+            .map(|d| {
+                d.iter()
+                    .map(|(a, o)| super::retreat::describe(a, o))
+                    .collect()
+            })
+            .unwrap_or_default();
+        v["my_defence"] = json!(mine);
     }
     v
 }
@@ -272,6 +283,15 @@ pub fn standing(view: &Value, side: Option<&str>) -> Vec<String> {
     }
     if let Some(c) = view.get("my_sealed_card").and_then(Value::as_str) {
         out.push(format!("your card, face down: {c}"));
+    }
+    for d in view
+        .get("my_defence")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        out.push(format!("your standing order: {d}"));
     }
     out
 }
