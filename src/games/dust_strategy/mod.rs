@@ -1,8 +1,8 @@
 //! dust-strategy, the world-map strategy game of seed 001 ("Dust – il gioco di strategia"), for
 //! 2 to 6 players by mail (issue 14). Built so far: the map and deck as validated data, setup by
 //! ranked preferences, the sealed card choice and turn order, production and the four moves,
-//! every kind of attack, seven of the eleven powers, the VP phase. Not built yet, and refused as
-//! such: retreats and the other four powers (docs/strategy.md).
+//! every kind of attack, retreats and standing defensive orders, the eleven powers, the VP phase
+//! (docs/strategy.md).
 
 mod attack_orders;
 pub mod bot;
@@ -65,18 +65,6 @@ fn no(line: usize, n: (String, String, String)) -> Reply {
     refused(line, n.0, n.1, n.2)
 }
 
-/// The orders of rules not built yet: refused, never pretended.
-const NOT_BUILT: [&str; 1] = ["koshka"];
-
-fn not_built(line: usize, word: &str) -> Reply {
-    refused(
-        line,
-        format!("`{word}`: Koshka is not implemented yet in dust-strategy"),
-        "docs/strategy.md 'Not built yet'",
-        "leave it out: production, moves, attacks and `end` work now",
-    )
-}
-
 /// Retreats and the battle powers are written where they act, never alone on a line (digest
 /// 001 §10.2): an attack's retreat policy or power on its line, a defender's in `defend`.
 const WHERE_WRITTEN: [&str; 8] = [
@@ -104,7 +92,7 @@ fn written_elsewhere(line: usize, word: &str) -> Reply {
 pub fn catalog() -> Catalog {
     Catalog {
         name: NAME.into(),
-        title: "Dust, the world-map strategy game (seed 001), 2 to 6 players; provisional map and cards; retreats and four powers not built yet".into(),
+        title: "Dust, the world-map strategy game (seed 001), 2 to 6 players; provisional map and cards".into(),
         rulesets: vec![CatalogEntry {
             name: RULESET.into(),
             title: "001's rules (digest 001; rulings R300–R399)".into(),
@@ -238,6 +226,7 @@ fn initial(setup: &Setup) -> Result<State, SetupError> {
         truces: Vec::new(),
         last_scored: BTreeMap::new(),
         defence: BTreeMap::new(),
+        koshka: BTreeMap::new(),
     })
 }
 
@@ -310,8 +299,11 @@ impl Step<'_> {
         let (word, rest) = text.split_once([' ', ':']).unwrap_or((text, ""));
         let rest = rest.trim();
         let phase = self.s.phase;
-        if NOT_BUILT.contains(&word) {
-            return not_built(line, word);
+        if word == "koshka" && phase != Phase::Over {
+            return match powers::koshka_intent(self.s, self.side, rest) {
+                Ok(said) => accepted(line, said),
+                Err(n) => no(line, n),
+            };
         }
         if WHERE_WRITTEN.contains(&word) {
             return written_elsewhere(line, word);

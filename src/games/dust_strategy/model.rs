@@ -300,6 +300,10 @@ pub struct State {
     /// only its own.
     #[serde(default)]
     pub defence: BTreeMap<String, BTreeMap<String, Defence>>,
+    /// Koshka written in advance this round: side → the player it cuts in before, or `first`
+    /// (powers.rs). Each side sees only its own.
+    #[serde(default)]
+    pub koshka: BTreeMap<String, String>,
 }
 
 impl State {

@@ -1,6 +1,6 @@
-//! dust-strategy's retreats, standing defensive orders and the powers built on them (issue 14
-//! items 1 to 3 of this wave), each test citing 001's section (Italian) and the digest's
-//! (English). Rulings R321–R326: docs/rulings.md.
+//! dust-strategy's retreats, standing defensive orders and the four powers built in this wave
+//! (Infermiera, Arma Segreta, Radar Alieno, Koshka; issue 14), each test citing 001's section
+//! (Italian) and the digest's (English). Rulings R321–R327: docs/rulings.md.
 
 use super::combat::{red_at_mexico, send_rolling};
 use super::*;
@@ -408,4 +408,33 @@ fn radar_alieno_pulls_the_defenders_out_before_any_roll() {
         "{:?}",
         o.happenings
     );
+}
+
+/// issue 14 item 3: 001 "Koshka" ("La si usa all'inizio del turno di un avversario, per giocare
+/// al suo posto. Il giocatore contro il quale si utilizza Koshka giocherà subito dopo"; digest
+/// 001 §8.2 6, §10.2 "KOSHKA BEFORE <player>"; ruling R327): blue writes `koshka before red` in
+/// its card mail; red's CP 4 would play first, but blue's Koshka card takes the first turn and
+/// red plays straight after. Without a Koshka card the line does nothing.
+#[test]
+fn koshka_takes_the_turn_before_the_player_it_names() {
+    let mut s = two_after_setup();
+    all_ok(&send(&mut s, "red", &["done"]));
+    all_ok(&send(&mut s, "blue", &["done"]));
+    // c39: CP 2, MP 2, production 3, 3 stars, Koshka.
+    s.hands.get_mut("blue").unwrap().push("c39".into());
+    all_ok(&send(&mut s, "red", &["koshka before blue", "play c02"]));
+    let o = send(&mut s, "blue", &["koshka before red", "play c39"]);
+    all_ok(&o);
+    let said: Vec<&str> = o.happenings.iter().map(|h| h.text.as_str()).collect();
+    assert!(
+        said.iter()
+            .any(|t| t.contains("blue plays Koshka: blue takes the turn before red")),
+        "{said:?}"
+    );
+    assert_eq!(s.current(), Some("blue"));
+    assert_eq!(s.order, vec!["blue".to_string(), "red".to_string()]);
+    all_ok(&send(&mut s, "blue", &["end"]));
+    assert_eq!(s.current(), Some("red"), "red plays straight after");
+    // Red's own `koshka before blue` did nothing: c02 carries Infermiera, and blue had played.
+    assert!(!s.powers_used.contains("red"));
 }
