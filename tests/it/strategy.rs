@@ -17,6 +17,8 @@ mod combat;
 mod game;
 /// Retreats, standing defensive orders and the powers that use them.
 mod retreats;
+/// Whole games of 2, 3 and 6 scripted players by signed mails.
+mod scripted;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.
