@@ -306,6 +306,19 @@ pub fn fight(s: &mut State, side: &str, o: &Order, dice: &mut dyn DiceSource) ->
     let att_back = !o.amphibious && o.drop.is_empty();
     let mut nurse_att = power == Some("infermiera") && att_back;
     let mut nurse_def = dfn.nurse && super::powers::ready(s, &enemy, "infermiera").is_ok();
+    // A defender's battle power from its standing order, spent on this battle (ruling R328).
+    let ground = |u: &Units| u.keys().any(|t| matches!(t, Unit::Tank | Unit::Robot));
+    let def_power: Option<String> = dfn.power.clone().filter(|p| {
+        super::powers::ready(s, &enemy, p).is_ok() && (p != "raketen-truppen" || ground(&def))
+    });
+    if def_power.is_some() {
+        s.powers_used.insert(enemy.clone());
+    }
+    let def_ace = def_power.as_deref() == Some("asso-del-cielo");
+    let mut def_reroll_left = matches!(
+        def_power.as_deref(),
+        Some("sigrid") | Some("raketen-truppen")
+    );
     if power == Some("arma-segreta") {
         // 001 "Arma Segreta": before any roll every defender withdraws; the area falls.
         if let Some(r) = retreat::refuge(s, &enemy, o.to, prefer.as_deref()) {
@@ -360,14 +373,29 @@ pub fn fight(s: &mut State, side: &str, o: &Order, dice: &mut dyn DiceSource) ->
                 sum(&att, if ace { ace_firepower } else { Unit::firepower }),
             )
         } else {
-            (enemy.as_str(), sum(&def, Unit::firepower) + bonus)
+            (
+                enemy.as_str(),
+                sum(
+                    &def,
+                    if def_ace {
+                        ace_firepower
+                    } else {
+                        Unit::firepower
+                    },
+                ) + bonus,
+            )
         };
         let mut faces: Vec<u8> = (0..n).map(|_| dice.d6(s.round)).collect();
         // Two faces of six hit (001 "Dadi"): 1 and 2, as ruling R3.
         let mut hits = hits_of(&faces);
-        if attacker_fires && reroll_left {
+        let (firer_power, left) = if attacker_fires {
+            (power, &mut reroll_left)
+        } else {
+            (def_power.as_deref(), &mut def_reroll_left)
+        };
+        if *left {
             let first = faces.clone();
-            let again = match power {
+            let again = match firer_power {
                 // Sigrid: the misses of the first volley with a miss are rolled again.
                 Some("sigrid") if hits < n => {
                     let kept = first.iter().filter(|f| **f <= 2).count();
@@ -389,8 +417,8 @@ pub fn fight(s: &mut State, side: &str, o: &Order, dice: &mut dyn DiceSource) ->
                     faces: std::mem::replace(&mut faces, f),
                 });
                 hits = hits_of(&faces);
-                log.push(what.to_string());
-                reroll_left = false;
+                log.push(format!("{who}: {what}"));
+                *left = false;
             }
         }
         let killed = if attacker_fires {

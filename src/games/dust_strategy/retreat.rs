@@ -38,7 +38,13 @@ pub struct Defence {
     /// Infermiera: each unit lost may withdraw instead on a blank (001 "Infermiera").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub nurse: bool,
+    /// A battle power for the defence: `sigrid`, `raketen-truppen` or `asso-del-cielo`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<String>,
 }
+
+/// The battle powers a defender may set in a standing order (ruling R328).
+pub const DEFENCE_POWERS: [&str; 3] = ["sigrid", "raketen-truppen", "asso-del-cielo"];
 
 /// The key of the standing order that covers every area without one of its own.
 pub const ALL_AREAS: &str = "*";
@@ -97,8 +103,8 @@ pub fn parse_policy(text: &str) -> Result<Policy, No> {
     Ok(Policy { at, first, to })
 }
 
-/// `defend AREA: hits: T, T; retreat at N [T…] [to AREA]; radar-alieno; infermiera` (or
-/// `defend all: …`, or `defend AREA: nothing`): the whole standing order of that area.
+/// `defend AREA: hits: T, T; retreat at N [T…] [to AREA]; radar-alieno; infermiera; sigrid`
+/// (or `defend all: …`, or `defend AREA: nothing`): the whole standing order of that area.
 pub fn parse_defend(s: &State, rest: &str) -> Result<(String, Defence), No> {
     let rule = "digest 001 §10.2 standing defensive orders (ruling R323)";
     let example = "defend appalachia: hits: robots, tanks; retreat at 1 to hudson";
@@ -137,6 +143,8 @@ pub fn parse_defend(s: &State, rest: &str) -> Result<(String, Defence), No> {
             d.radar = true;
         } else if c == "infermiera" {
             d.nurse = true;
+        } else if DEFENCE_POWERS.contains(&c) {
+            d.power = Some(c.to_string());
         } else if c == "nothing" || c == "none" {
             d = Defence::default();
         } else {
@@ -173,6 +181,9 @@ pub fn describe(area: &str, d: &Defence) -> String {
     }
     if d.nurse {
         parts.push("infermiera".into());
+    }
+    if let Some(p) = &d.power {
+        parts.push(p.clone());
     }
     if parts.is_empty() {
         parts.push("nothing".into());

@@ -438,3 +438,49 @@ fn koshka_takes_the_turn_before_the_player_it_names() {
     // Red's own `koshka before blue` did nothing: c02 carries Infermiera, and blue had played.
     assert!(!s.powers_used.contains("red"));
 }
+
+/// issue 14 item 2 (reactions for defenders): 001 "Sigrid" ("attaccando o difendendo"), "L'Asso
+/// del cielo" (digest 001 §8.2 8, 10, §10.2 reaction power triggers, §11.28; ruling R328): a
+/// defender's standing order may call the battle power of the card it played; Sigrid rolls its
+/// first missing volley's misses again, the Ace gives its fighters 2 dice.
+#[test]
+fn a_defender_calls_sigrid_or_the_ace_in_its_standing_order() {
+    let mut s = red_across_the_atlantic();
+    give_power(&mut s, "blue", "sigrid");
+    all_ok(&send(&mut s, "blue", &["defend iberia: sigrid"]));
+    let o = send_rolling(
+        &mut s,
+        "red",
+        &["amphibious attack 3 tanks from caribe to iberia"],
+        // Blue 2 dice, both miss; Sigrid rolls them again: 1 hit. Then red 2, blue 2, red 2:
+        // three blank rolls.
+        &[6, 6, 1, 6, 6, 6, 6, 6, 6, 6],
+    );
+    all_ok(&o);
+    let t = &o.happenings[0].text;
+    assert!(t.contains("blue: Sigrid rolls the misses again"), "{t}");
+    assert!(t.contains("blue fires 2 dice, 1 hit (1 tank lost)"), "{t}");
+    assert!(
+        t.contains("red's survivors (2 tanks) return to caribe"),
+        "{t}"
+    );
+    assert!(s.powers_used.contains("blue"));
+
+    let mut s = red_across_the_atlantic();
+    give_power(&mut s, "blue", "asso-del-cielo");
+    s.areas
+        .get_mut("iberia")
+        .unwrap()
+        .add("blue", Unit::Fighter, 1);
+    all_ok(&send(&mut s, "blue", &["defend all: asso-del-cielo"]));
+    let o = send_rolling(
+        &mut s,
+        "red",
+        &["amphibious attack 3 tanks from caribe to iberia"],
+        // Blue: 2 tanks + a fighter at 2 dice = 4; red 3; blue 4: three blank rolls.
+        &[6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6],
+    );
+    all_ok(&o);
+    let t = &o.happenings[0].text;
+    assert!(t.contains("blue fires 4 dice"), "{t}");
+}
