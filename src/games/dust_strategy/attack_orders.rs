@@ -20,8 +20,9 @@ impl Step<'_> {
             Ok(p) => p,
             Err(n) => return no(line, n),
         };
-        // `… retreat at N`: the attacker's retreat policy (ruling R321).
-        let (order, policy) = cut(order, " retreat ", &[" with "]);
+        // `… if attack 2 won`: a condition, checked first; false, the line is skipped (R329).
+        let (order, cond) = cut(order, " if ", &[" with ", " retreat "]);
+        let (order, policy) = cut(&order, " retreat ", &[" with ", " if "]);
         let retreat = match policy.as_deref().map(retreat::parse_policy) {
             None => None,
             Some(Ok(p)) if p.to.is_some() => {
@@ -65,6 +66,15 @@ impl Step<'_> {
                 "attack 3 tanks, 1 robot from mexico to caribe",
             );
         };
+        if let Some(c) = cond {
+            match condition(self.s, &t, &to, &c) {
+                Ok(None) => {}
+                Ok(Some(why)) => {
+                    return accepted(line, format!("skipped, not attacked: {why} (no CP spent)"))
+                }
+                Err(n) => return no(line, n),
+            }
+        }
         let units = match turn::parse_units(&spec, self.s, &from, false) {
             Ok(u) => u,
             Err(n) => return no(line, n),
@@ -100,7 +110,7 @@ impl Step<'_> {
         let h = combat::fight(self.s, self.side, &o, self.dice);
         t.stage = Stage::Combat;
         t.attacked += 1;
-        t.attacks_made.push((from.clone(), to.clone()));
+        made(self.s, self.side, &mut t, &from, &to);
         let said = format!(
             "{}attack {} from {from} to {to}{}{} ({} of {} attacks)",
             if amphibious { "amphibious " } else { "" },
@@ -180,7 +190,7 @@ impl Step<'_> {
             Ok(h) => {
                 t.stage = Stage::Combat;
                 t.attacked += 1;
-                t.attacks_made.push((from.clone(), to.clone()));
+                made(self.s, self.side, &mut t, &from, &to);
                 let said = format!(
                     "{word} {n} {} from {from} to {to} ({} of {} attacks)",
                     want.word(n),
@@ -255,7 +265,7 @@ impl Step<'_> {
         let h = combat::fight(self.s, self.side, &o, self.dice);
         t.stage = Stage::Combat;
         t.attacked += 1;
-        t.attacks_made.push(("sgancia-robot".into(), to.clone()));
+        made(self.s, self.side, &mut t, "sgancia-robot", &to);
         let said = format!(
             "sgancia-robot: {total} robot{} dropped on {to} ({} of {} attacks)",
             if total == 1 { "" } else { "s" },
@@ -284,4 +294,56 @@ fn cut(text: &str, key: &str, stops: &[&str]) -> (String, Option<String>) {
         format!("{}{}", &text[..i], &after[end..]),
         Some(after[..end].trim().to_string()),
     )
+}
+
+/// Records an attack made: its key for the repeat rule and whether no enemy is left in its
+/// target (a taken area, or one emptied).
+pub(super) fn made(s: &State, side: &str, t: &mut TurnState, from: &str, to: &str) {
+    t.attacks_made.push((from.to_string(), to.to_string()));
+    t.won.push(s.owner(to).is_none_or(|o| o == side));
+}
+
+/// An attack's condition (digest 001 §10.2 "only if attack #2 won", "skip if target has > n
+/// units"; ruling R329): `attack N won`, `attack N lost`, `at most N defenders`. `Ok(None)`:
+/// it holds; `Ok(Some(why))`: it does not, and the line is skipped.
+fn condition(s: &State, t: &TurnState, to: &str, c: &str) -> Result<Option<String>, No> {
+    let w: Vec<&str> = c.split_whitespace().collect();
+    let example = "attack 2 tanks from A to B if attack 1 won";
+    match w.as_slice() {
+        ["attack", n, how @ ("won" | "lost")] => {
+            let Some(n) = n.parse::<usize>().ok().filter(|n| *n >= 1) else {
+                return Err(model::no(
+                    format!("`{n}` is not the number of an attack"),
+                    "digest 001 §10.2 (ruling R329)",
+                    example,
+                ));
+            };
+            let won = t.won.get(n - 1).copied();
+            let holds = match (won, *how) {
+                (None, _) => false,
+                (Some(w), "won") => w,
+                (Some(w), _) => !w,
+            };
+            Ok((!holds).then(|| match won {
+                None => format!("there was no attack {n} this turn"),
+                Some(_) => format!("attack {n} was not {how}"),
+            }))
+        }
+        ["at", "most", n, "defender" | "defenders" | "units" | "unit"] => {
+            let Ok(n) = n.parse::<u32>() else {
+                return Err(model::no(
+                    format!("`{n}` is not a number"),
+                    "digest 001 §10.2 (ruling R329)",
+                    "… if at most 3 defenders",
+                ));
+            };
+            let have = s.holding(to).count();
+            Ok((have > n).then(|| format!("{to} holds {have}, more than {n}")))
+        }
+        _ => Err(model::no(
+            format!("`if {c}` is no condition: attack N won, attack N lost, at most N defenders"),
+            "digest 001 §10.2 (ruling R329)",
+            example,
+        )),
+    }
 }

@@ -586,8 +586,13 @@ impl Step<'_> {
                     Ok(h) => {
                         t.stage = Stage::Combat;
                         t.attacked += 1;
-                        t.attacks_made
-                            .push(("missili-balistici".into(), target.clone()));
+                        attack_orders::made(
+                            self.s,
+                            self.side,
+                            &mut t,
+                            "missili-balistici",
+                            &target,
+                        );
                         let said = format!(
                             "missili-balistici at {target} ({} of {} attacks)",
                             t.attacked, t.attacks

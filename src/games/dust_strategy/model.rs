@@ -232,6 +232,9 @@ pub struct TurnState {
     /// (origin, target) of each attack made: the same attack is not made twice a turn.
     #[serde(default)]
     pub attacks_made: Vec<(String, String)>,
+    /// For each attack made, whether no enemy was left in its target (`if attack N won`).
+    #[serde(default)]
+    pub won: Vec<bool>,
 }
 
 impl TurnState {

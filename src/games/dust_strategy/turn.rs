@@ -33,6 +33,7 @@ pub fn start_turn(s: &mut State, index: usize, out: &mut Vec<Happening>) {
         attacks: cp,
         attacked: 0,
         attacks_made: Vec::new(),
+        won: Vec::new(),
     });
     out.push(Happening::text(format!(
         "round {}: {side}'s turn: {budget} PP, {mp} move{}, {cp} attack{}",

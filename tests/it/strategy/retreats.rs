@@ -484,3 +484,63 @@ fn a_defender_calls_sigrid_or_the_ace_in_its_standing_order() {
     let t = &o.happenings[0].text;
     assert!(t.contains("blue fires 4 dice"), "{t}");
 }
+
+/// issue 14 item 3 of the issue ("an ordered list of attacks with … conditions"): digest 001
+/// §10.2 ("a condition, e.g. 'only if attack #2 won' or 'skip if target has > n units', so that
+/// later attacks can depend on earlier results"; 001 "Regole di base": the attacks of a turn one
+/// after another; ruling R329): a line whose condition fails is skipped, spends no CP and
+/// leaves the turn able to end; one whose condition holds is fought.
+#[test]
+fn attack_conditions_skip_or_fight_by_the_earlier_results() {
+    let mut s = red_at_mexico(&[(Unit::Tank, 2)]);
+    for sea in ["caribbean-sea", "central-atlantic"] {
+        s.areas.get_mut(sea).unwrap().add("red", Unit::Sub, 1);
+    }
+    let before_iberia = s.holding("iberia");
+    let o = send_rolling(
+        &mut s,
+        "red",
+        &[
+            "attack 1 tank from mexico to caribe",
+            "attack 2 tanks from mexico to caribe if attack 1 won",
+            "amphibious attack 2 tanks from mexico to iberia if attack 1 lost",
+            "amphibious attack 1 tank from iberia to britannia if at most 0 defenders",
+            "attack 1 tank from mexico to caribe if attack 7 won",
+            "attack 1 tank from mexico to caribe if the dice are kind",
+            "end",
+        ],
+        // Attack 1: the neutrals fire first, 3 dice, 1 hit: red's tank is lost. Attack 3: blue's
+        // tank fires 1 die (blank), red 2 dice: 1 hit.
+        &[1, 6, 6, 6, 1, 6],
+    );
+    assert_eq!(before_iberia.units[&Unit::Tank], 1);
+    let r = reasons(&o);
+    assert_eq!(&r[..5], &["", "", "", "", ""], "{:?}", o.results);
+    refused_with(&o, 6, "is no condition");
+    let said: Vec<String> = o
+        .results
+        .iter()
+        .map(|r| format!("{:?}", r.outcome))
+        .collect();
+    assert!(
+        said[1].contains("skipped, not attacked: attack 1 was not won"),
+        "{said:?}"
+    );
+    assert!(
+        said[3].contains("britannia holds 1, more than 0"),
+        "{said:?}"
+    );
+    assert!(
+        said[4].contains("there was no attack 7 this turn"),
+        "{said:?}"
+    );
+    assert_eq!(s.owner("iberia"), Some("red"));
+    assert_eq!(s.owner("caribe"), Some("neutral"));
+    assert_eq!(
+        s.turn.as_ref().unwrap().attacked,
+        2,
+        "skipped lines spend no CP"
+    );
+    // The refused line 6 keeps the turn open (R313).
+    refused_with(&o, 7, "line 6 of this mail was refused");
+}
