@@ -20,6 +20,23 @@ impl Step<'_> {
             Ok(p) => p,
             Err(n) => return no(line, n),
         };
+        // `… if attack 2 won`: a condition, checked first; false, the line is skipped (R329).
+        let (order, cond) = cut(order, " if ", &[" with ", " retreat "]);
+        let (order, policy) = cut(&order, " retreat ", &[" with ", " if "]);
+        let retreat = match policy.as_deref().map(retreat::parse_policy) {
+            None => None,
+            Some(Ok(p)) if p.to.is_some() => {
+                return refused(
+                    line,
+                    "attackers retreat to the area they came from, nowhere else",
+                    "001 'Ritirata'",
+                    "retreat at 2",
+                )
+            }
+            Some(Ok(p)) => Some(p),
+            Some(Err(n)) => return no(line, n),
+        };
+        let order = order.as_str();
         // `… with sigrid`: a battle power of the card played (ruling R319).
         let (order, power) = match order.split_once(" with ") {
             Some((o, p)) => (o.trim(), Some(p.trim().to_string())),
@@ -49,6 +66,15 @@ impl Step<'_> {
                 "attack 3 tanks, 1 robot from mexico to caribe",
             );
         };
+        if let Some(c) = cond {
+            match condition(self.s, &t, &to, &c) {
+                Ok(None) => {}
+                Ok(Some(why)) => {
+                    return accepted(line, format!("skipped, not attacked: {why} (no CP spent)"))
+                }
+                Err(n) => return no(line, n),
+            }
+        }
         let units = match turn::parse_units(&spec, self.s, &from, false) {
             Ok(u) => u,
             Err(n) => return no(line, n),
@@ -61,6 +87,7 @@ impl Step<'_> {
             priority,
             power: power.clone(),
             drop: Vec::new(),
+            retreat,
         };
         if let Err(n) = combat::check(self.s, self.side, &t, &o) {
             return no(line, n);
@@ -83,12 +110,16 @@ impl Step<'_> {
         let h = combat::fight(self.s, self.side, &o, self.dice);
         t.stage = Stage::Combat;
         t.attacked += 1;
-        t.attacks_made.push((from.clone(), to.clone()));
+        made(self.s, self.side, &mut t, &from, &to);
         let said = format!(
-            "{}attack {} from {from} to {to}{} ({} of {} attacks)",
+            "{}attack {} from {from} to {to}{}{} ({} of {} attacks)",
             if amphibious { "amphibious " } else { "" },
             units_text(&o.units),
             power.map(|p| format!(" with {p}")).unwrap_or_default(),
+            o.retreat
+                .as_ref()
+                .map(|p| format!(" retreating at {}", p.at))
+                .unwrap_or_default(),
             t.attacked,
             t.attacks
         );
@@ -159,7 +190,7 @@ impl Step<'_> {
             Ok(h) => {
                 t.stage = Stage::Combat;
                 t.attacked += 1;
-                t.attacks_made.push((from.clone(), to.clone()));
+                made(self.s, self.side, &mut t, &from, &to);
                 let said = format!(
                     "{word} {n} {} from {from} to {to} ({} of {} attacks)",
                     want.word(n),
@@ -228,12 +259,13 @@ impl Step<'_> {
             priority: combat::DEFAULT_PRIORITY.to_vec(),
             power: None,
             drop,
+            retreat: None,
         };
         self.s.powers_used.insert(self.side.to_string());
         let h = combat::fight(self.s, self.side, &o, self.dice);
         t.stage = Stage::Combat;
         t.attacked += 1;
-        t.attacks_made.push(("sgancia-robot".into(), to.clone()));
+        made(self.s, self.side, &mut t, "sgancia-robot", &to);
         let said = format!(
             "sgancia-robot: {total} robot{} dropped on {to} ({} of {} attacks)",
             if total == 1 { "" } else { "s" },
@@ -243,5 +275,75 @@ impl Step<'_> {
         self.s.turn = Some(t);
         self.happen(h);
         accepted(line, said)
+    }
+}
+
+/// Cuts the clause that starts at `key` (up to the next of `stops`, or the end) out of `text`:
+/// (the text without it, the clause).
+fn cut(text: &str, key: &str, stops: &[&str]) -> (String, Option<String>) {
+    let Some(i) = text.find(key) else {
+        return (text.to_string(), None);
+    };
+    let after = &text[i + key.len()..];
+    let end = stops
+        .iter()
+        .filter_map(|s| after.find(s))
+        .min()
+        .unwrap_or(after.len());
+    (
+        format!("{}{}", &text[..i], &after[end..]),
+        Some(after[..end].trim().to_string()),
+    )
+}
+
+/// Records an attack made: its key for the repeat rule and whether no enemy is left in its
+/// target (a taken area, or one emptied).
+pub(super) fn made(s: &State, side: &str, t: &mut TurnState, from: &str, to: &str) {
+    t.attacks_made.push((from.to_string(), to.to_string()));
+    t.won.push(s.owner(to).is_none_or(|o| o == side));
+}
+
+/// An attack's condition (digest 001 §10.2 "only if attack #2 won", "skip if target has > n
+/// units"; ruling R329): `attack N won`, `attack N lost`, `at most N defenders`. `Ok(None)`:
+/// it holds; `Ok(Some(why))`: it does not, and the line is skipped.
+fn condition(s: &State, t: &TurnState, to: &str, c: &str) -> Result<Option<String>, No> {
+    let w: Vec<&str> = c.split_whitespace().collect();
+    let example = "attack 2 tanks from A to B if attack 1 won";
+    match w.as_slice() {
+        ["attack", n, how @ ("won" | "lost")] => {
+            let Some(n) = n.parse::<usize>().ok().filter(|n| *n >= 1) else {
+                return Err(model::no(
+                    format!("`{n}` is not the number of an attack"),
+                    "digest 001 §10.2 (ruling R329)",
+                    example,
+                ));
+            };
+            let won = t.won.get(n - 1).copied();
+            let holds = match (won, *how) {
+                (None, _) => false,
+                (Some(w), "won") => w,
+                (Some(w), _) => !w,
+            };
+            Ok((!holds).then(|| match won {
+                None => format!("there was no attack {n} this turn"),
+                Some(_) => format!("attack {n} was not {how}"),
+            }))
+        }
+        ["at", "most", n, "defender" | "defenders" | "units" | "unit"] => {
+            let Ok(n) = n.parse::<u32>() else {
+                return Err(model::no(
+                    format!("`{n}` is not a number"),
+                    "digest 001 §10.2 (ruling R329)",
+                    "… if at most 3 defenders",
+                ));
+            };
+            let have = s.holding(to).count();
+            Ok((have > n).then(|| format!("{to} holds {have}, more than {n}")))
+        }
+        _ => Err(model::no(
+            format!("`if {c}` is no condition: attack N won, attack N lost, at most N defenders"),
+            "digest 001 §10.2 (ruling R329)",
+            example,
+        )),
     }
 }

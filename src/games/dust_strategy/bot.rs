@@ -119,6 +119,7 @@ pub fn orders(s: &State, side: &str) -> Option<String> {
                             priority: combat::DEFAULT_PRIORITY.to_vec(),
                             power: None,
                             drop: Vec::new(),
+                            retreat: None,
                         },
                     )
                     .is_ok()

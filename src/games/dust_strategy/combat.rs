@@ -4,9 +4,10 @@
 //! fuoco"; digest 001 §6.1–§6.9, §6.13): one origin, one CP an attack, initiative, alternate
 //! volleys with the shielding rules, PC and capital dice, ceasefire after three blank rolls, the
 //! survivors occupying the area. Naval attacks, bombardment, anti-sub strikes: naval.rs.
-//! Retreats and powers are not built yet (docs/strategy.md).
+//! Retreats and the standing defensive orders: retreat.rs.
 
 use super::model::*;
+use super::retreat::{self, Policy};
 use super::turn::{check_units, sea_route};
 use crate::game::{DiceSource, Happening, Roll};
 
@@ -104,10 +105,19 @@ pub struct Order<'a> {
     pub power: Option<String>,
     /// Sgancia Robot: robots from several areas (area, count); `from` is then only a label.
     pub drop: Vec<(String, u32)>,
+    /// The attacker's retreat policy (`retreat at N`, ruling R321).
+    pub retreat: Option<Policy>,
 }
 
-/// The battle powers an attack line may call (`with POWER`), and when each acts (ruling R319).
-pub const BATTLE_POWERS: [&str; 3] = ["asso-del-cielo", "sigrid", "raketen-truppen"];
+/// The battle powers an attack line may call (`with POWER`), and when each acts (rulings R319,
+/// R324, R325).
+pub const BATTLE_POWERS: [&str; 5] = [
+    "asso-del-cielo",
+    "sigrid",
+    "raketen-truppen",
+    "infermiera",
+    "arma-segreta",
+];
 
 /// Firepower under L'Asso del cielo: fighters 2, bombers 3 (001 "L'Asso del cielo").
 fn ace_firepower(t: Unit) -> u32 {
@@ -200,6 +210,32 @@ pub fn check(s: &State, side: &str, t: &TurnState, o: &Order) -> Result<(), No> 
         ));
     }
     let player_capital = s.capital_of.values().any(|c| c == o.to) && enemy != NEUTRAL;
+    // 001 "Ritirata": amphibious attackers and dropped robots never retreat, so neither
+    // Infermiera nor a retreat policy can act for them.
+    let no_way_back = o.amphibious || !o.drop.is_empty();
+    if no_way_back && (o.retreat.is_some() || o.power.as_deref() == Some("infermiera")) {
+        return Err(no(
+            "amphibious attackers and dropped robots can never retreat",
+            "001 'Ritirata', 'Infermiera'",
+            "leave out `retreat at …` and `with infermiera`",
+        ));
+    }
+    if o.power.as_deref() == Some("arma-segreta") {
+        if player_capital {
+            return Err(no(
+                format!("`{}` is a player's capital", o.to),
+                "001 'Arma Segreta': never against the defenders of a capital",
+                "attack it without the power",
+            ));
+        }
+        if retreat::refuge(s, enemy, o.to, None).is_none() {
+            return Err(no(
+                format!("{enemy}'s units at {} have nowhere to retreat", o.to),
+                "001 'Arma Segreta': only if the enemy units have a way to retreat (ruling R325)",
+                "attack it without the power",
+            ));
+        }
+    }
     let top = s.vp.values().copied().max().unwrap_or(0);
     if player_capital && top < CAPITAL_VP {
         return Err(no(
@@ -254,8 +290,81 @@ pub fn fight(s: &mut State, side: &str, o: &Order, dice: &mut dyn DiceSource) ->
     let power = o.power.as_deref();
     let ace = power == Some("asso-del-cielo");
     let mut reroll_left = matches!(power, Some("sigrid") | Some("raketen-truppen"));
+    // The defender's standing order for this area; neutrals keep their fixed policy (R314).
+    let dfn = if enemy == NEUTRAL {
+        retreat::Defence::default()
+    } else {
+        retreat::defence_of(s, &enemy, o.to)
+    };
+    let def_priority: Vec<Unit> = dfn
+        .hits
+        .iter()
+        .chain(DEFAULT_PRIORITY.iter())
+        .copied()
+        .collect();
+    let prefer = dfn.retreat.as_ref().and_then(|p| p.to.clone());
+    let att_back = !o.amphibious && o.drop.is_empty();
+    let mut nurse_att = power == Some("infermiera") && att_back;
+    let mut nurse_def = dfn.nurse && super::powers::ready(s, &enemy, "infermiera").is_ok();
+    // A defender's battle power from its standing order, spent on this battle (ruling R328).
+    let ground = |u: &Units| u.keys().any(|t| matches!(t, Unit::Tank | Unit::Robot));
+    let def_power: Option<String> = dfn.power.clone().filter(|p| {
+        super::powers::ready(s, &enemy, p).is_ok() && (p != "raketen-truppen" || ground(&def))
+    });
+    if def_power.is_some() {
+        s.powers_used.insert(enemy.clone());
+    }
+    let def_ace = def_power.as_deref() == Some("asso-del-cielo");
+    let mut def_reroll_left = matches!(
+        def_power.as_deref(),
+        Some("sigrid") | Some("raketen-truppen")
+    );
+    if power == Some("arma-segreta") {
+        // 001 "Arma Segreta": before any roll every defender withdraws; the area falls.
+        if let Some(r) = retreat::refuge(s, &enemy, o.to, prefer.as_deref()) {
+            withdraw_all(s, &enemy, &mut def, &r);
+            log.push(format!("Arma Segreta: {enemy}'s units withdraw to {r}"));
+        }
+    } else if dfn.radar && super::powers::ready(s, &enemy, "radar-alieno").is_ok() {
+        // 001 "Radar Alieno": the defender pulls out before any roll (ruling R326).
+        if let Some(r) = retreat::refuge(s, &enemy, o.to, prefer.as_deref()) {
+            s.powers_used.insert(enemy.clone());
+            withdraw_all(s, &enemy, &mut def, &r);
+            log.push(format!("Radar Alieno: {enemy}'s units withdraw to {r}"));
+        }
+    }
     for volley in 1..=MAX_VOLLEYS {
         if att.is_empty() || def.is_empty() {
+            break;
+        }
+        // 001 "Ritirata": before each roll each side may withdraw one unit, the attacker
+        // first (ruling R321).
+        if let Some(p) = o.retreat.as_ref().filter(|_| att_back) {
+            if count(&att) <= p.at {
+                if let Some(u) = retreat::pick(&att, &p.first) {
+                    take(&mut att, u);
+                    s.areas
+                        .entry(o.from.to_string())
+                        .or_default()
+                        .add(side, u, 1);
+                    log.push(format!("{side} withdraws 1 {} to {}", u.word(1), o.from));
+                }
+            }
+        }
+        if att.is_empty() {
+            break;
+        }
+        if let Some(p) = &dfn.retreat {
+            if count(&def) <= p.at {
+                let to = retreat::refuge(s, &enemy, o.to, p.to.as_deref());
+                if let (Some(r), Some(u)) = (to, retreat::pick(&def, &p.first)) {
+                    take(&mut def, u);
+                    s.areas.entry(r.clone()).or_default().add(&enemy, u, 1);
+                    log.push(format!("{enemy} withdraws 1 {} to {r}", u.word(1)));
+                }
+            }
+        }
+        if def.is_empty() {
             break;
         }
         let (who, n) = if attacker_fires {
@@ -264,14 +373,29 @@ pub fn fight(s: &mut State, side: &str, o: &Order, dice: &mut dyn DiceSource) ->
                 sum(&att, if ace { ace_firepower } else { Unit::firepower }),
             )
         } else {
-            (enemy.as_str(), sum(&def, Unit::firepower) + bonus)
+            (
+                enemy.as_str(),
+                sum(
+                    &def,
+                    if def_ace {
+                        ace_firepower
+                    } else {
+                        Unit::firepower
+                    },
+                ) + bonus,
+            )
         };
         let mut faces: Vec<u8> = (0..n).map(|_| dice.d6(s.round)).collect();
         // Two faces of six hit (001 "Dadi"): 1 and 2, as ruling R3.
         let mut hits = hits_of(&faces);
-        if attacker_fires && reroll_left {
+        let (firer_power, left) = if attacker_fires {
+            (power, &mut reroll_left)
+        } else {
+            (def_power.as_deref(), &mut def_reroll_left)
+        };
+        if *left {
             let first = faces.clone();
-            let again = match power {
+            let again = match firer_power {
                 // Sigrid: the misses of the first volley with a miss are rolled again.
                 Some("sigrid") if hits < n => {
                     let kept = first.iter().filter(|f| **f <= 2).count();
@@ -293,14 +417,14 @@ pub fn fight(s: &mut State, side: &str, o: &Order, dice: &mut dyn DiceSource) ->
                     faces: std::mem::replace(&mut faces, f),
                 });
                 hits = hits_of(&faces);
-                log.push(what.to_string());
-                reroll_left = false;
+                log.push(format!("{who}: {what}"));
+                *left = false;
             }
         }
         let killed = if attacker_fires {
             assign(&mut def, hits, &o.priority)
         } else {
-            assign(&mut att, hits, &DEFAULT_PRIORITY)
+            assign(&mut att, hits, &def_priority)
         };
         log.push(format!(
             "{who} fires {n} dice, {hits} hit{}{}",
@@ -316,6 +440,42 @@ pub fn fight(s: &mut State, side: &str, o: &Order, dice: &mut dyn DiceSource) ->
             round: s.round,
             faces,
         });
+        // 001 "Infermiera": a die for each unit lost; on a blank it withdraws instead.
+        let (nurse, loser) = if attacker_fires {
+            (&mut nurse_def, enemy.as_str())
+        } else {
+            (&mut nurse_att, side)
+        };
+        if *nurse && !killed.is_empty() {
+            let to = if attacker_fires {
+                retreat::refuge(s, &enemy, o.to, prefer.as_deref())
+            } else {
+                Some(o.from.to_string())
+            };
+            if let Some(r) = to {
+                if attacker_fires {
+                    s.powers_used.insert(enemy.clone());
+                }
+                let (saved, faces) = nurse_rolls(&killed, s.round, dice);
+                for (u, n) in &saved {
+                    s.areas.entry(r.clone()).or_default().add(loser, *u, *n);
+                }
+                log.push(if saved.is_empty() {
+                    format!("Infermiera: no unit of {loser}'s lost is saved")
+                } else {
+                    format!(
+                        "Infermiera: {} of {loser}'s lost withdraw{} to {r}",
+                        units_text(&saved),
+                        if count(&saved) == 1 { "s" } else { "" }
+                    )
+                });
+                rolls.push(Roll {
+                    purpose: format!("{loser} Infermiera at {}", o.to),
+                    round: s.round,
+                    faces,
+                });
+            }
+        }
         blanks = if hits == 0 { blanks + 1 } else { 0 };
         if blanks == 3 {
             ceasefire = true;
@@ -381,4 +541,40 @@ pub fn fight(s: &mut State, side: &str, o: &Order, dice: &mut dyn DiceSource) ->
         rolls,
         ..Happening::default()
     }]
+}
+
+fn count(u: &Units) -> u32 {
+    u.values().sum()
+}
+
+fn take(u: &mut Units, t: Unit) {
+    if let Some(n) = u.get_mut(&t) {
+        *n -= 1;
+        if *n == 0 {
+            u.remove(&t);
+        }
+    }
+}
+
+/// Every unit of `def` to `to` at once (Arma Segreta, Radar Alieno).
+fn withdraw_all(s: &mut State, owner: &str, def: &mut Units, to: &str) {
+    for (u, n) in std::mem::take(def) {
+        s.areas.entry(to.to_string()).or_default().add(owner, u, n);
+    }
+}
+
+/// Infermiera's dice, one a unit lost (tanks, robots, fighters, bombers): blanks (3–6) save.
+fn nurse_rolls(killed: &Units, round: u32, dice: &mut dyn DiceSource) -> (Units, Vec<u8>) {
+    let mut saved = Units::new();
+    let mut faces = Vec::new();
+    for (u, n) in killed {
+        for _ in 0..*n {
+            let f = dice.d6(round);
+            faces.push(f);
+            if f > 2 {
+                *saved.entry(*u).or_insert(0) += 1;
+            }
+        }
+    }
+    (saved, faces)
 }

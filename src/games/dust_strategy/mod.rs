@@ -1,8 +1,8 @@
 //! dust-strategy, the world-map strategy game of seed 001 ("Dust – il gioco di strategia"), for
 //! 2 to 6 players by mail (issue 14). Built so far: the map and deck as validated data, setup by
 //! ranked preferences, the sealed card choice and turn order, production and the four moves,
-//! every kind of attack, seven of the eleven powers, the VP phase. Not built yet, and refused as
-//! such: retreats and the other four powers (docs/strategy.md).
+//! every kind of attack, retreats and standing defensive orders, the eleven powers, the VP phase
+//! (docs/strategy.md).
 
 mod attack_orders;
 pub mod bot;
@@ -14,6 +14,7 @@ pub mod naval;
 pub mod powers;
 pub mod present;
 pub mod produce;
+pub mod retreat;
 pub mod setup;
 pub mod turn;
 
@@ -64,9 +65,9 @@ fn no(line: usize, n: (String, String, String)) -> Reply {
     refused(line, n.0, n.1, n.2)
 }
 
-/// The orders of rules not built yet: refused, never pretended.
-const NOT_BUILT: [&str; 9] = [
-    "koshka",
+/// Retreats and the battle powers are written where they act, never alone on a line (digest
+/// 001 §10.2): an attack's retreat policy or power on its line, a defender's in `defend`.
+const WHERE_WRITTEN: [&str; 8] = [
     "retreat",
     "raketen-truppen",
     "infermiera",
@@ -76,24 +77,22 @@ const NOT_BUILT: [&str; 9] = [
     "sigrid",
     "radar",
 ];
-// Asso del cielo, Sigrid and Raketen Truppen work on an attack line (`attack … with sigrid`);
-// alone on a line they are refused, saying so.
 
-fn not_built(line: usize, word: &str) -> Reply {
+fn written_elsewhere(line: usize, word: &str) -> Reply {
     refused(
         line,
         format!(
-            "`{word}`: retreats, Koshka, Arma Segreta, Radar Alieno and Infermiera are not implemented yet in dust-strategy, nor any power alone on a line (asso-del-cielo, sigrid and raketen-truppen work as `attack … with POWER`)"
+            "`{word}` is not an order alone: a battle is fought at once, so an attacker writes it on its attack line and a defender in a standing `defend` order"
         ),
-        "docs/strategy.md 'Not built yet'",
-        "leave it out: production, moves, attacks and `end` work now",
+        "001 'Ritirata', 'Poteri Speciali'; digest 001 §10.2 (rulings R321, R323)",
+        "attack 3 tanks from mexico to caribe with infermiera retreat at 1 hits: tanks; defend mexico: retreat at 1; radar-alieno; infermiera",
     )
 }
 
 pub fn catalog() -> Catalog {
     Catalog {
         name: NAME.into(),
-        title: "Dust, the world-map strategy game (seed 001), 2 to 6 players; provisional map and cards; retreats and four powers not built yet".into(),
+        title: "Dust, the world-map strategy game (seed 001), 2 to 6 players; provisional map and cards".into(),
         rulesets: vec![CatalogEntry {
             name: RULESET.into(),
             title: "001's rules (digest 001; rulings R300–R399)".into(),
@@ -226,6 +225,8 @@ fn initial(setup: &Setup) -> Result<State, SetupError> {
         powers_used: Default::default(),
         truces: Vec::new(),
         last_scored: BTreeMap::new(),
+        defence: BTreeMap::new(),
+        koshka: BTreeMap::new(),
     })
 }
 
@@ -298,8 +299,17 @@ impl Step<'_> {
         let (word, rest) = text.split_once([' ', ':']).unwrap_or((text, ""));
         let rest = rest.trim();
         let phase = self.s.phase;
-        if NOT_BUILT.contains(&word) {
-            return not_built(line, word);
+        if word == "koshka" && phase != Phase::Over {
+            return match powers::koshka_intent(self.s, self.side, rest) {
+                Ok(said) => accepted(line, said),
+                Err(n) => no(line, n),
+            };
+        }
+        if WHERE_WRITTEN.contains(&word) {
+            return written_elsewhere(line, word);
+        }
+        if word == "defend" && phase != Phase::Over {
+            return self.defend(line, rest);
         }
         match (phase, word) {
             (Phase::Over, _) => refused(
@@ -371,6 +381,23 @@ impl Step<'_> {
                 "docs/strategy.md",
                 "the orders template of your last report",
             ),
+        }
+    }
+
+    /// `defend AREA: …`: a standing defensive order, accepted at any time (ruling R323).
+    fn defend(&mut self, line: usize, rest: &str) -> Reply {
+        match retreat::parse_defend(self.s, rest) {
+            Ok((area, d)) => {
+                let said = retreat::describe(&area, &d);
+                let mine = self.s.defence.entry(self.side.to_string()).or_default();
+                if d == retreat::Defence::default() {
+                    mine.remove(&area);
+                } else {
+                    mine.insert(area, d);
+                }
+                accepted(line, format!("standing order: {said}"))
+            }
+            Err(n) => no(line, n),
         }
     }
 
@@ -559,8 +586,13 @@ impl Step<'_> {
                     Ok(h) => {
                         t.stage = Stage::Combat;
                         t.attacked += 1;
-                        t.attacks_made
-                            .push(("missili-balistici".into(), target.clone()));
+                        attack_orders::made(
+                            self.s,
+                            self.side,
+                            &mut t,
+                            "missili-balistici",
+                            &target,
+                        );
                         let said = format!(
                             "missili-balistici at {target} ({} of {} attacks)",
                             t.attacked, t.attacks

@@ -3,6 +3,7 @@
 
 use super::deck::Card;
 use super::map::{Kind, Map};
+use super::retreat::Defence;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -231,6 +232,9 @@ pub struct TurnState {
     /// (origin, target) of each attack made: the same attack is not made twice a turn.
     #[serde(default)]
     pub attacks_made: Vec<(String, String)>,
+    /// For each attack made, whether no enemy was left in its target (`if attack N won`).
+    #[serde(default)]
+    pub won: Vec<bool>,
 }
 
 impl TurnState {
@@ -295,6 +299,14 @@ pub struct State {
     /// VP scored in the last VP phase (the first tie-break at the end).
     #[serde(default)]
     pub last_scored: BTreeMap<String, u32>,
+    /// Standing defensive orders: side → area (or `*`) → order (retreat.rs). Each side sees
+    /// only its own.
+    #[serde(default)]
+    pub defence: BTreeMap<String, BTreeMap<String, Defence>>,
+    /// Koshka written in advance this round: side → the player it cuts in before, or `first`
+    /// (powers.rs). Each side sees only its own.
+    #[serde(default)]
+    pub koshka: BTreeMap<String, String>,
 }
 
 impl State {

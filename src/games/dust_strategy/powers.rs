@@ -1,8 +1,8 @@
 //! The special powers built so far (001 "Poteri Speciali"; digest 001 §8.2): the power of the
 //! card a side played, once a round, its effect ending with the round. Built: Costruttore di
 //! Robot, Diplomatico, Missili Balistici here; L'Asso del cielo, Sigrid and Raketen Truppen on
-//! an attack line (combat.rs); Sgancia Robot (attack_orders.rs). The others are refused as not
-//! implemented yet.
+//! an attack line (combat.rs); Sgancia Robot (attack_orders.rs); Infermiera, Arma Segreta and
+//! Radar Alieno with the retreats (combat.rs, retreat.rs); Koshka here.
 
 use super::model::*;
 use super::naval::check_common;
@@ -148,4 +148,71 @@ pub fn missiles(
         }],
         ..Happening::default()
     }])
+}
+
+/// `koshka before COLOUR` (or `koshka first`): written in advance, in the card mail or any mail
+/// before that player's turn starts; it acts if the card played this round carries Koshka
+/// (001 "Koshka"; ruling R327). `koshka nothing` withdraws it.
+pub fn koshka_intent(s: &mut State, side: &str, rest: &str) -> Result<String, No> {
+    let rule = "001 'Koshka' (ruling R327)";
+    let target = rest.trim().trim_start_matches("before ").trim();
+    if target == "nothing" || target == "none" {
+        s.koshka.remove(side);
+        return Ok("no Koshka this round".into());
+    }
+    if target != "first" && (target == side || !s.sides.iter().any(|x| x == target)) {
+        return Err(no(
+            format!("`{target}` is no other player"),
+            rule,
+            "koshka before COLOUR, or koshka first",
+        ));
+    }
+    if s.powers_used.contains(side) {
+        return Err(no(
+            "you have used your card's power this round",
+            "001 'Poteri Speciali': once a round",
+            "koshka next round",
+        ));
+    }
+    s.koshka.insert(side.to_string(), target.to_string());
+    Ok(format!(
+        "Koshka before {target}, if the card you play this round carries it"
+    ))
+}
+
+/// At the start of `order[index]`'s turn: a side still to play this round whose card carries
+/// Koshka and who wrote `koshka before` that player (or `first`, at the first turn) takes the
+/// turn in its place; that player comes straight after. Several: more stars first, then the
+/// earlier in the order (001 "Koshka").
+pub fn koshka_cut(s: &mut State, index: usize, out: &mut Vec<Happening>) {
+    let Some(target) = s.order.get(index).cloned() else {
+        return;
+    };
+    let mut best: Option<(u32, usize)> = None;
+    for (pos, k) in s.order.iter().enumerate().skip(index + 1) {
+        let aimed = s
+            .koshka
+            .get(k)
+            .is_some_and(|t| *t == target || (t == "first" && index == 0));
+        let card = s.played.get(k).and_then(|c| s.card(c));
+        let Some(card) = card.filter(|c| aimed && c.power == "koshka") else {
+            continue;
+        };
+        if s.powers_used.contains(k) {
+            continue;
+        }
+        if best.is_none_or(|(stars, _)| card.stars > stars) {
+            best = Some((card.stars, pos));
+        }
+    }
+    let Some((_, pos)) = best else {
+        return;
+    };
+    let k = s.order.remove(pos);
+    s.order.insert(index, k.clone());
+    s.powers_used.insert(k.clone());
+    s.koshka.remove(&k);
+    out.push(Happening::text(format!(
+        "{k} plays Koshka: {k} takes the turn before {target}, who plays straight after"
+    )));
 }

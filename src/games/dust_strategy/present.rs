@@ -83,6 +83,20 @@ pub fn view(s: &State, as_side: Option<&str>) -> Value {
         if let Some(c) = s.sealed.get(side) {
             v["my_sealed_card"] = json!(s.card(c).map(Card::describe));
         }
+        // Standing defensive orders are the reader's own plans: never shown to the others.
+        let mine: Vec<String> = s
+            .defence
+            .get(side)
+            .map(|d| {
+                d.iter()
+                    .map(|(a, o)| super::retreat::describe(a, o))
+                    .collect()
+            })
+            .unwrap_or_default();
+        v["my_defence"] = json!(mine);
+        if let Some(k) = s.koshka.get(side) {
+            v["my_koshka"] = json!(format!("koshka before {k}"));
+        }
     }
     v
 }
@@ -238,9 +252,9 @@ pub fn orders_template(s: &State, side: &str) -> String {
             t.push_str("# Attacks, 1 CP each, after the moves (hits: your casualty order):\n");
             t.push_str("#attack 3 tanks, 1 robot from A to B hits: fighters, bombers\n");
             t.push_str("#amphibious attack 2 tanks from A to B\n");
-            t.push_str(
-                "# Naval attacks, bombardment, anti-sub, retreats, powers: not built yet.\nend\n",
-            );
+            t.push_str("#attack 2 tanks from A to B retreat at 1\n");
+            t.push_str("#naval 2 subs from S1 to S2\n#bombard 2 subs from S to L\n");
+            t.push_str("# Your defence, in any mail: defend all: hits: tanks; retreat at 1\nend\n");
         }
         Phase::Turn { .. } => {
             t.push_str(&format!(
@@ -273,6 +287,18 @@ pub fn standing(view: &Value, side: Option<&str>) -> Vec<String> {
     if let Some(c) = view.get("my_sealed_card").and_then(Value::as_str) {
         out.push(format!("your card, face down: {c}"));
     }
+    for d in view
+        .get("my_defence")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        out.push(format!("your standing order: {d}"));
+    }
+    if let Some(k) = view.get("my_koshka").and_then(Value::as_str) {
+        out.push(format!("your standing order: {k}"));
+    }
     out
 }
 
@@ -285,9 +311,10 @@ pub fn briefing(s: &State, side: &str) -> String {
         "Win: reach 40 victory points in the VP phase of a round.".to_string(),
         "VP each round: 2 per capital held, 2 per supremacy (production,".to_string(),
         "land, sea), 1 per 3 VK deposits.".to_string(),
-        "Built so far: setup, card choice and turn order, production,".to_string(),
-        "the four moves, every attack, seven powers, VP. Not yet:".to_string(),
-        "retreats and four powers (Koshka, Infermiera ...).".to_string(),
+        "Built: setup, card choice and turn order, production, the four".to_string(),
+        "moves, every attack, retreats, all eleven powers, VP.".to_string(),
+        "Your defence, in any mail, seen by you alone: defend AREA|all:".to_string(),
+        "hits: TYPES; retreat at N [to AREA]; radar-alieno; infermiera.".to_string(),
     ];
     lines.retain(|l| !l.is_empty());
     lines.join("\n")

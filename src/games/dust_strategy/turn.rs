@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Starts the turn of `order[index]`.
 pub fn start_turn(s: &mut State, index: usize, out: &mut Vec<Happening>) {
+    super::powers::koshka_cut(s, index, out);
     s.phase = Phase::Turn { index };
     let Some(side) = s.order.get(index).cloned() else {
         return;
@@ -32,6 +33,7 @@ pub fn start_turn(s: &mut State, index: usize, out: &mut Vec<Happening>) {
         attacks: cp,
         attacked: 0,
         attacks_made: Vec::new(),
+        won: Vec::new(),
     });
     out.push(Happening::text(format!(
         "round {}: {side}'s turn: {budget} PP, {mp} move{}, {cp} attack{}",
@@ -94,6 +96,7 @@ pub fn end_turn(
     // 001 "Poteri Speciali": every power's effect ends with the round.
     s.powers_used.clear();
     s.truces.clear();
+    s.koshka.clear();
     out.push(Happening::text(format!(
         "round {} begins: every player chooses a card face down",
         s.round

@@ -7,7 +7,7 @@ use super::*;
 // Combat: land and amphibious attacks.
 
 /// Dice given in advance (faces 1–2 hit); hidden draws take the first card.
-struct Faces(std::collections::VecDeque<u8>);
+pub(super) struct Faces(pub(super) std::collections::VecDeque<u8>);
 
 impl DiceSource for Faces {
     fn d6(&mut self, _round: u32) -> u8 {
@@ -23,7 +23,7 @@ impl DiceSource for Faces {
     }
 }
 
-fn send_rolling(s: &mut State, side: &str, lines: &[&str], faces: &[u8]) -> Outcome {
+pub(super) fn send_rolling(s: &mut State, side: &str, lines: &[&str], faces: &[u8]) -> Outcome {
     let lines: Vec<Line> = lines
         .iter()
         .enumerate()
@@ -43,7 +43,7 @@ fn send_rolling(s: &mut State, side: &str, lines: &[&str], faces: &[u8]) -> Outc
 }
 
 /// Red's tanks and robot at mexico against the neutral tank and robot at caribe.
-fn red_at_mexico(units: &[(Unit, u32)]) -> State {
+pub(super) fn red_at_mexico(units: &[(Unit, u32)]) -> State {
     let mut s = two_in_round_one();
     let m = s.areas.get_mut("mexico").unwrap();
     for (u, n) in units {
