@@ -15,6 +15,8 @@ use std::process::{Command, Output};
 mod combat;
 /// A whole game by mail.
 mod game;
+/// The map picture and the replay page.
+mod picture;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.

@@ -93,7 +93,7 @@ impl Step<'_> {
             t.attacks
         );
         self.s.turn = Some(t);
-        self.happen(h);
+        self.happen(picture::battle(h, self.side, &[&from], &to));
         accepted(line, said)
     }
 }
@@ -167,7 +167,7 @@ impl Step<'_> {
                     t.attacks
                 );
                 self.s.turn = Some(t);
-                self.happen(h);
+                self.happen(picture::battle(h, self.side, &[&from], &to));
                 accepted(line, said)
             }
             Err(e) => no(line, e),
@@ -241,6 +241,8 @@ impl Step<'_> {
             t.attacks
         );
         self.s.turn = Some(t);
+        let froms: Vec<&str> = o.drop.iter().map(|(f, _)| f.as_str()).collect();
+        let h = picture::battle(h, self.side, &froms, &to);
         self.happen(h);
         accepted(line, said)
     }

@@ -69,6 +69,8 @@ pub fn view(s: &State, as_side: Option<&str>) -> Value {
             "side": t.side, "budget": t.budget, "spent": t.spent, "moves": t.moves, "moved": t.moved,
         })),
     });
+    // Where the map picture draws each area (picture/).
+    v["layout"] = super::picture::layout_json(&s.map);
     if let Some(side) = as_side {
         let hand: Vec<String> = s
             .hands
