@@ -183,7 +183,21 @@ pub fn board_text(s: &State) -> String {
         .map(|x| format!("{x} {}", s.vp.get(x).copied().unwrap_or(0)))
         .collect();
     out.push_str(&format!("victory points: {}\n", vp.join(", ")));
+    out.push_str(&supremacy_text(s));
     out
+}
+
+/// The supremacy track (issue 14 item 5): who holds each sector's supremacy, worth 2 VP in each
+/// round's VP phase.
+fn supremacy_text(s: &State) -> String {
+    let held: Vec<String> = ["production", "land", "sea"]
+        .iter()
+        .map(|k| {
+            let who = s.supremacy.get(*k).map(String::as_str).unwrap_or("nobody");
+            format!("{k} {who}")
+        })
+        .collect();
+    fit(&format!("supremacy (2 VP a round): {}", held.join(", ")), 4)
 }
 
 pub fn orders_template(s: &State, side: &str) -> String {

@@ -234,3 +234,178 @@ fn the_layout_is_checked_as_the_map_loads() {
     let e = map::parse("m.toml", &huge).unwrap_err();
     assert!(e.contains("columns and rows must be 1 to 40"), "{e}");
 }
+
+/// The HTML body of a mail and its PNG parts (inline ones carry a Content-ID).
+fn html_and_pngs(path: &Path) -> (String, Vec<(Option<String>, Vec<u8>)>) {
+    use mail_parser::MimeHeaders;
+    let bytes = std::fs::read(path).unwrap();
+    let m = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+    let html = m.body_html(0).map(|h| h.into_owned()).unwrap_or_default();
+    let pngs = m
+        .attachments()
+        .filter(|a| {
+            a.content_type()
+                .is_some_and(|c| c.ctype() == "image" && c.subtype() == Some("png"))
+        })
+        .map(|a| (a.content_id().map(String::from), a.contents().to_vec()))
+        .collect();
+    (html, pngs)
+}
+
+/// issue 14 item 5: through signed mails and `run`, the HTML report of a dust-strategy game
+/// shows the map picture (inline by its Content-ID, and attached), a PNG of the map's size;
+/// the replay page of the game in progress draws the map for every step and, until the end,
+/// holds no hand: red's dealt cards are in red's own mail only (DESIGN §5).
+#[test]
+fn the_html_report_carries_the_map_and_the_replay_page_hides_hands_until_the_end() {
+    let d = tempfile::tempdir().unwrap();
+    let home = d.path().join("h");
+    let o = new_home(&home, &["red", "blue"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    signed_mail(
+        &home,
+        "red",
+        1,
+        1,
+        "capital: appalachia\nplay highest cp",
+        "r1",
+    );
+    let o = dustmail(&home, &["run", "--once", "--now", "2026-01-01T01:00:00Z"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let report = std::fs::read_dir(home.join("sent"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            let n = p.file_name().unwrap().to_string_lossy().into_owned();
+            n.contains("-report-") && n.ends_with("red.eml")
+        })
+        .expect("red gets a report");
+    let (html, pngs) = html_and_pngs(&report);
+    let inline: Vec<&(Option<String>, Vec<u8>)> =
+        pngs.iter().filter(|(cid, _)| cid.is_some()).collect();
+    assert_eq!(
+        inline.len(),
+        1,
+        "one inline picture in {}",
+        report.display()
+    );
+    let cid = inline[0].0.clone().unwrap();
+    let cid = cid.trim_matches(['<', '>']);
+    assert!(
+        html.contains(&format!("src=\"cid:{cid}\"")),
+        "the HTML shows the picture: {html}"
+    );
+    let img = decode(&inline[0].1);
+    assert_eq!((img.0, img.1), (1108, 588));
+    assert!(
+        pngs.iter().any(|(cid, _)| cid.is_none()),
+        "the picture is attached too"
+    );
+    let red_mail = unfold(&std::fs::read_to_string(&report).unwrap());
+    assert!(
+        red_mail.contains("red is dealt"),
+        "red's own mail shows red's hand"
+    );
+    // issue 14 item 5 (the reports' text): the supremacy track beside the VP.
+    assert!(
+        red_mail.contains("supremacy (2 VP a round): production nobody, land nobody, sea nobody"),
+        "{red_mail}"
+    );
+
+    let out = d.path().join("replay.html");
+    let o = dustmail(&home, &["replay", "g1", "--html", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let page = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        page.contains("dust-strategy · map world"),
+        "the page draws the map"
+    );
+    assert!(
+        page.contains("red has chosen a card"),
+        "public happenings are shown"
+    );
+    for hidden in [
+        "red is dealt",
+        "blue is dealt",
+        "face down: c",
+        "you play c",
+    ] {
+        assert!(!page.contains(hidden), "the page shows `{hidden}`");
+    }
+}
+
+/// issue 14 item 5: the replay page of a finished bot game (`demo --game dust-strategy`)
+/// renders in headless Chromium with a map picture in view, and its stepper changes the picture;
+/// after the end the page may show the dealt hands (H is revealed).
+#[test]
+fn the_replay_page_of_a_finished_bot_game_steps_through_map_pictures_in_chromium() {
+    let d = tempfile::tempdir().unwrap();
+    let home = d.path().join("demo");
+    let o = dustmail(&home, &["demo", "--game", "dust-strategy"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = d.path().join("replay.html");
+    let o = dustmail(
+        &home,
+        &["replay", "g-demo", "--html", out.to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let page = std::fs::read_to_string(&out).unwrap();
+    let boards = page.matches("dust-strategy · map world").count();
+    assert!(boards > 20, "only {boards} map pictures on the page");
+    assert!(
+        page.contains("red is dealt"),
+        "after the end the hands are shown"
+    );
+    if !crate::browser::browser_tests_wanted() {
+        return;
+    }
+    let b = crate::support::webdriver::Browser::start(1200, 1000);
+    b.open(&format!("file://{}", out.display()));
+    let in_view = || {
+        b.eval(
+            "var c = document.querySelectorAll('section.step.current');\
+             var s = c.length == 1 ? c[0].querySelector('svg') : null;\
+             return [c.length, s ? s.outerHTML : '', s ? s.getBoundingClientRect().width : 0];",
+        )
+    };
+    let first = in_view();
+    assert_eq!(first[0], 1, "one step in view");
+    let start = first[1].as_str().unwrap().to_string();
+    assert!(start.contains("dust-strategy · map world"), "{first}");
+    assert!(
+        first[2].as_f64().unwrap() > 500.0,
+        "the map is drawn wide: {first}"
+    );
+    let mut clicks = 0;
+    loop {
+        b.click("#next");
+        clicks += 1;
+        let now = in_view();
+        assert_eq!(now[0], 1, "one step in view");
+        let svg = now[1].as_str().unwrap();
+        if !svg.is_empty() && svg != start {
+            assert!(svg.contains("dust-strategy · map world"));
+            break;
+        }
+        assert!(clicks < 40, "40 clicks on Next never changed the map");
+    }
+}
+
+/// issue 14 item 5: the text board shows the supremacy track (who holds each sector, 2 VP a
+/// round each) beside the victory points.
+#[test]
+fn the_text_board_shows_the_supremacy_track() {
+    let mut s = two_in_round_one();
+    let board = DustStrategy.board_text(&s);
+    assert!(
+        board.contains("supremacy (2 VP a round): production nobody, land nobody, sea nobody\n"),
+        "{board}"
+    );
+    s.supremacy.insert("land".into(), "blue".into());
+    s.supremacy.insert("sea".into(), "red".into());
+    let board = DustStrategy.board_text(&s);
+    assert!(
+        board.contains("supremacy (2 VP a round): production nobody, land blue, sea red\n"),
+        "{board}"
+    );
+}
