@@ -235,8 +235,11 @@ fn the_layout_is_checked_as_the_map_loads() {
     assert!(e.contains("columns and rows must be 1 to 40"), "{e}");
 }
 
-/// The HTML body of a mail and its PNG parts (inline ones carry a Content-ID).
-fn html_and_pngs(path: &Path) -> (String, Vec<(Option<String>, Vec<u8>)>) {
+/// A PNG part of a mail: its Content-ID (inline parts have one) and its bytes.
+type PngPart = (Option<String>, Vec<u8>);
+
+/// The HTML body of a mail and its PNG parts.
+fn html_and_pngs(path: &Path) -> (String, Vec<PngPart>) {
     use mail_parser::MimeHeaders;
     let bytes = std::fs::read(path).unwrap();
     let m = mail_parser::MessageParser::default().parse(&bytes).unwrap();
@@ -281,8 +284,7 @@ fn the_html_report_carries_the_map_and_the_replay_page_hides_hands_until_the_end
         })
         .expect("red gets a report");
     let (html, pngs) = html_and_pngs(&report);
-    let inline: Vec<&(Option<String>, Vec<u8>)> =
-        pngs.iter().filter(|(cid, _)| cid.is_some()).collect();
+    let inline: Vec<&PngPart> = pngs.iter().filter(|(cid, _)| cid.is_some()).collect();
     assert_eq!(
         inline.len(),
         1,
