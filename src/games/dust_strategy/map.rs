@@ -295,9 +295,6 @@ pub fn check(map: &Map) -> Result<(), String> {
                 .into(),
         );
     }
-    if let Some(l) = &map.layout {
-        check_layout(map, l)?;
-    }
     // Connected: every area reachable from the first.
     let mut reached = BTreeSet::new();
     let mut todo = vec![map.areas[0].id.as_str()];
@@ -311,6 +308,10 @@ pub fn check(map: &Map) -> Result<(), String> {
             "area `{}` cannot be reached from `{}`: the map must be one connected graph (field link)",
             cut.id, map.areas[0].id
         ));
+    }
+    // Last: the picture's layout, once the rules of 001 hold.
+    if let Some(l) = &map.layout {
+        check_layout(map, l)?;
     }
     Ok(())
 }
