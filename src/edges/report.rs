@@ -673,6 +673,8 @@ pub fn replay_page(
                            "happenings": [], "revealed": [], "svg": svg, "roster": game.roster(&v)}),
         );
     }
+    // After the end every hidden value is revealed (H), so the page shows every happening.
+    let over = g.derived.finished.is_some();
     for r in ranges {
         let Some(group) = entries.get(r.clone()) else {
             continue;
@@ -683,6 +685,13 @@ pub fn replay_page(
         let Some((view, state_round)) = after.remove(&r.end) else {
             continue;
         };
+        let mut step = step;
+        if !over {
+            // Until the game is over, the page is a spectator's: what only one player (or
+            // the referee) may read stays out of it, hidden cards above all (DESIGN §5).
+            step.happenings
+                .retain(|h| h.audience == crate::game::Audience::Everyone);
+        }
         let svg = game.picture_svg(&view, None, &step.happenings);
         let revealed: Vec<Value> = revealed_of(group)
             .into_iter()

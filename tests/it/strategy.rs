@@ -19,6 +19,8 @@ mod game;
 mod retreats;
 /// Whole games of 2, 3 and 6 scripted players by signed mails.
 mod scripted;
+/// The map picture and the replay page.
+mod picture;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.
@@ -974,8 +976,21 @@ fn every_ruling_dust_strategy_cites_exists() {
     let rulings = std::fs::read_to_string(root.join("docs/rulings.md")).unwrap();
     let dir = root.join("src/games/dust_strategy");
     let mut cited = std::collections::BTreeSet::new();
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let t = std::fs::read_to_string(e.unwrap().path()).unwrap();
+    // The game's sources, its folders (picture/) included.
+    let mut files = Vec::new();
+    let mut dirs = vec![dir];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else {
+                files.push(p);
+            }
+        }
+    }
+    for f in files {
+        let t = std::fs::read_to_string(f).unwrap();
         for (i, _) in t.match_indices("ruling R3") {
             let n: String = t[i + 8..]
                 .chars()

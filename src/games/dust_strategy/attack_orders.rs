@@ -124,7 +124,7 @@ impl Step<'_> {
             t.attacks
         );
         self.s.turn = Some(t);
-        self.happen(h);
+        self.happen(picture::battle(h, self.side, &[&from], &to));
         accepted(line, said)
     }
 }
@@ -198,7 +198,7 @@ impl Step<'_> {
                     t.attacks
                 );
                 self.s.turn = Some(t);
-                self.happen(h);
+                self.happen(picture::battle(h, self.side, &[&from], &to));
                 accepted(line, said)
             }
             Err(e) => no(line, e),
@@ -273,6 +273,8 @@ impl Step<'_> {
             t.attacks
         );
         self.s.turn = Some(t);
+        let froms: Vec<&str> = o.drop.iter().map(|(f, _)| f.as_str()).collect();
+        let h = picture::battle(h, self.side, &froms, &to);
         self.happen(h);
         accepted(line, said)
     }

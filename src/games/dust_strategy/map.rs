@@ -73,7 +73,24 @@ pub struct Map {
     pub areas: Vec<Area>,
     #[serde(rename = "link")]
     pub links: Vec<Link>,
+    /// Where the map picture draws each area; a map without it gets a generated grid
+    /// ([`Map::cells`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<Layout>,
 }
+
+/// The map picture's grid: a cell `[column, row]` per area, column 0 at the west edge (the
+/// east–west wrap joins the last column to the first), row 0 at the north. Authored, PROVISIONAL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Layout {
+    pub columns: u32,
+    pub rows: u32,
+    pub at: BTreeMap<String, [u32; 2]>,
+}
+
+/// The largest grid a layout may ask for (the picture stays a few megapixels at most).
+pub const MAX_LAYOUT_CELLS: u32 = 40;
 
 /// The land areas six players fill at setup: 1 capital + 2 deposits + 5 areas each (001
 /// "Preparazione del gioco" 3–5; ruling R301).
@@ -114,6 +131,28 @@ impl Map {
         self.links
             .iter()
             .any(|l| (l.a == a && l.b == b) || (l.a == b && l.b == a))
+    }
+
+    /// The picture's grid and each area's cell, in map order: the authored layout, or (a map
+    /// without one) the areas row by row in map order, 12 to a row.
+    pub fn cells(&self) -> (u32, u32, Vec<(&Area, [u32; 2])>) {
+        if let Some(l) = &self.layout {
+            let cells = self
+                .areas
+                .iter()
+                .filter_map(|a| l.at.get(&a.id).map(|c| (a, *c)))
+                .collect();
+            return (l.columns, l.rows, cells);
+        }
+        const PER_ROW: usize = 12;
+        let cells: Vec<(&Area, [u32; 2])> = self
+            .areas
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a, [(i % PER_ROW) as u32, (i / PER_ROW) as u32]))
+            .collect();
+        let rows = self.areas.len().div_ceil(PER_ROW) as u32;
+        (PER_ROW.min(self.areas.len()) as u32, rows, cells)
     }
 
     /// The capitals in map order.
@@ -269,6 +308,47 @@ pub fn check(map: &Map) -> Result<(), String> {
             "area `{}` cannot be reached from `{}`: the map must be one connected graph (field link)",
             cut.id, map.areas[0].id
         ));
+    }
+    // Last: the picture's layout, once the rules of 001 hold.
+    if let Some(l) = &map.layout {
+        check_layout(map, l)?;
+    }
+    Ok(())
+}
+
+/// The layout places every area once, inside its grid, one area a cell.
+fn check_layout(map: &Map, l: &Layout) -> Result<(), String> {
+    if l.columns == 0 || l.rows == 0 || l.columns > MAX_LAYOUT_CELLS || l.rows > MAX_LAYOUT_CELLS {
+        return Err(format!(
+            "layout: fields columns and rows must be 1 to {MAX_LAYOUT_CELLS} (found {} × {})",
+            l.columns, l.rows
+        ));
+    }
+    if let Some(id) = l.at.keys().find(|id| map.area(id).is_none()) {
+        return Err(format!(
+            "layout.at: `{id}` is no area of the map (field at names areas by their id)"
+        ));
+    }
+    let mut taken: BTreeMap<[u32; 2], &str> = BTreeMap::new();
+    for a in &map.areas {
+        let Some(&[c, r]) = l.at.get(&a.id) else {
+            return Err(format!(
+                "layout.at: area `{}` has no cell; add `{} = [COLUMN, ROW]` (or leave out the whole [layout] table for a generated grid)",
+                a.id, a.id
+            ));
+        };
+        if c >= l.columns || r >= l.rows {
+            return Err(format!(
+                "layout.at: area `{}` is at [{c}, {r}], outside the grid of {} columns and {} rows (both count from 0)",
+                a.id, l.columns, l.rows
+            ));
+        }
+        if let Some(other) = taken.insert([c, r], a.id.as_str()) {
+            return Err(format!(
+                "layout.at: areas `{other}` and `{}` are both at [{c}, {r}]; one area a cell",
+                a.id
+            ));
+        }
     }
     Ok(())
 }

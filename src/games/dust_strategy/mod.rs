@@ -11,6 +11,7 @@ pub mod deck;
 pub mod map;
 pub mod model;
 pub mod naval;
+pub mod picture;
 pub mod powers;
 pub mod present;
 pub mod produce;
@@ -598,7 +599,7 @@ impl Step<'_> {
                             t.attacked, t.attacks
                         );
                         self.s.turn = Some(t);
-                        self.happen(h);
+                        self.happen(picture::battle(h, self.side, &[], &target));
                         return accepted(line, said);
                     }
                     Err(n) => no(line, n),
@@ -652,7 +653,8 @@ impl Step<'_> {
                     Ok(said) => {
                         t.stage = Stage::Movement;
                         t.moved += 1;
-                        self.happen(vec![Happening::text(format!("{}: {said}", self.side))]);
+                        let h = Happening::text(format!("{}: {said}", self.side));
+                        self.happen(vec![picture::moved(h, self.side, rest)]);
                         accepted(line, format!("{said} ({} of {} moves)", t.moved, t.moves))
                     }
                     Err(n) => no(line, n),
@@ -848,6 +850,26 @@ impl Game for DustStrategy {
     /// The demo's sample player (bot.rs).
     fn sample_orders(&self, s: &State, side: &str, _style: u32) -> Option<String> {
         bot::orders(s, side)
+    }
+
+    /// The map picture (picture/): drawn from the public view and the step's typed events.
+    fn picture(
+        &self,
+        view: &serde_json::Value,
+        ours: Option<&str>,
+        happenings: &[Happening],
+    ) -> Option<crate::game::Png> {
+        let pic = picture::MapPicture::from_view(view, ours, happenings)?;
+        picture::png(&pic).ok()
+    }
+
+    fn picture_svg(
+        &self,
+        view: &serde_json::Value,
+        ours: Option<&str>,
+        happenings: &[Happening],
+    ) -> Option<String> {
+        picture::MapPicture::from_view(view, ours, happenings).map(|p| picture::svg(&p))
     }
 
     /// The reader's own hand (a view made for one side holds that side's hand only).

@@ -69,6 +69,8 @@ pub fn view(s: &State, as_side: Option<&str>) -> Value {
             "side": t.side, "budget": t.budget, "spent": t.spent, "moves": t.moves, "moved": t.moved,
         })),
     });
+    // Where the map picture draws each area (picture/).
+    v["layout"] = super::picture::layout_json(&s.map);
     if let Some(side) = as_side {
         let hand: Vec<String> = s
             .hands
@@ -195,7 +197,21 @@ pub fn board_text(s: &State) -> String {
         .map(|x| format!("{x} {}", s.vp.get(x).copied().unwrap_or(0)))
         .collect();
     out.push_str(&format!("victory points: {}\n", vp.join(", ")));
+    out.push_str(&supremacy_text(s));
     out
+}
+
+/// The supremacy track (issue 14 item 5): who holds each sector's supremacy, worth 2 VP in each
+/// round's VP phase.
+fn supremacy_text(s: &State) -> String {
+    let held: Vec<String> = ["production", "land", "sea"]
+        .iter()
+        .map(|k| {
+            let who = s.supremacy.get(*k).map(String::as_str).unwrap_or("nobody");
+            format!("{k} {who}")
+        })
+        .collect();
+    fit(&format!("supremacy (2 VP a round): {}", held.join(", ")), 4)
 }
 
 pub fn orders_template(s: &State, side: &str) -> String {
