@@ -11,6 +11,7 @@ pub mod digest;
 pub mod due;
 pub mod edges;
 pub mod error;
+pub mod fonts;
 pub mod game;
 pub mod hidden;
 pub mod home;

@@ -10,7 +10,7 @@ use crate::game::CommandOutcome;
 use crate::ledger::{self, DigestLine, Entry, Event, Head, Ledger, Player, Refusal, Submission};
 use crate::outbox::Mail;
 use crate::pbem::{control::*, error::*, replay::*, store::*};
-use crate::pipeline::mails::{game_mail, recipient_part, render, Parts};
+use crate::pipeline::mails::{game_mail, reader_extras, recipient_part, render, Parts};
 use crate::pipeline::outcomes::{answer_of, is_sender, Answer};
 use crate::pipeline::receipt::{receipt_goes, receipt_part, ReceiptGoes};
 use crate::pipeline::*;
@@ -261,22 +261,11 @@ pub(crate) fn digest_mails(
             standing: g.game.standing(&view, side),
         });
         report::mark_dice(&mut v, g.game, &view);
-        v["ssh_key"] = json!(crate::pbem::keys::is_openssh_key(&p.public_key));
+        reader_extras(&mut v, g, players, p, side, finished.is_none(), &awaiting);
         let (listed, more) = crate::limits::listed(&mine);
         v["answers"] = json!(listed);
         v["more_answers"] = json!(more);
         v["digest"] = json!({"from": from, "to": to});
-        if let Some(items) = v["awaiting"].as_array_mut() {
-            for (item, a) in items.iter_mut().zip(&awaiting) {
-                item["options"] = json!(a.options);
-                item["players"] = json!(deciders(&g.created, players, a)
-                    .iter()
-                    .map(|p| &p.address)
-                    .collect::<Vec<_>>());
-                item["deadline"] =
-                    json!(side_deadline(&g.created, &g.derived, &a.side).map(|d| d.to_rfc3339()));
-            }
-        }
         // The board once, as the run left it, with the last step's paths and fire.
         let last_step: Vec<_> = seen
             .last()

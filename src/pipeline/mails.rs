@@ -331,29 +331,7 @@ pub(crate) fn step_mails(
             standing: g.game.standing(&view, side),
         });
         report::mark_dice(&mut v, g.game, &view);
-        v["ssh_key"] = json!(crate::pbem::keys::is_openssh_key(&p.public_key));
-        // The short briefing (issue 16 item 2), while the game runs.
-        if finished.is_none() {
-            let brief = g.game.report_briefing(state, side);
-            // The HTML part lists the items unwrapped: a phone lays them out itself.
-            v["brief_items"] = json!(report::bullet_items(&brief));
-            v["brief"] = json!(brief);
-        }
-        // The reader's time zone, for the times the templates show (`when`).
-        v["tz"] = json!(crate::pbem::lines::zone_of(&g.derived, players, p));
-        // Each decision with the players who make it and its side's own deadline (absence and
-        // pause move one side's deadline only).
-        if let Some(items) = v["awaiting"].as_array_mut() {
-            for (item, a) in items.iter_mut().zip(&awaiting) {
-                item["options"] = json!(a.options);
-                item["players"] = json!(deciders(&g.created, players, a)
-                    .iter()
-                    .map(|p| &p.address)
-                    .collect::<Vec<_>>());
-                item["deadline"] =
-                    json!(side_deadline(&g.created, &g.derived, &a.side).map(|d| d.to_rfc3339()));
-            }
-        }
+        reader_extras(&mut v, g, players, p, side, finished.is_none(), &awaiting);
         // The board picture, inline and attached.
         let mut attachments = vec![];
         if let Some((img, atts)) = picture {
@@ -549,3 +527,37 @@ pub(crate) fn render_pending(
 
 /// At most this many threads render a batch's mails.
 pub(crate) const MAX_RENDER_THREADS: usize = 8;
+
+/// What every reader's report carries beside its steps, for per-step reports and digests alike:
+/// whether they sign with OpenSSH, the short briefing while the game runs (issue 16 item 2), their
+/// time zone for the `when` filter, and each awaited decision with the players who make it and
+/// its side's own deadline (absence and pause move one side's deadline only).
+pub(crate) fn reader_extras(
+    v: &mut serde_json::Value,
+    g: &GameAt,
+    players: &[Player],
+    p: &Player,
+    side: Option<&str>,
+    running: bool,
+    awaiting: &[crate::pbem::game::Awaiting],
+) {
+    v["ssh_key"] = json!(crate::pbem::keys::is_openssh_key(&p.public_key));
+    if running {
+        let brief = g.game.report_briefing(&g.derived.state, side);
+        // The HTML part lists the items unwrapped: a phone lays them out itself.
+        v["brief_items"] = json!(report::bullet_items(&brief));
+        v["brief"] = json!(brief);
+    }
+    v["tz"] = json!(crate::pbem::lines::zone_of(&g.derived, players, p));
+    if let Some(items) = v["awaiting"].as_array_mut() {
+        for (item, a) in items.iter_mut().zip(awaiting) {
+            item["options"] = json!(a.options);
+            item["players"] = json!(deciders(&g.created, players, a)
+                .iter()
+                .map(|p| &p.address)
+                .collect::<Vec<_>>());
+            item["deadline"] =
+                json!(side_deadline(&g.created, &g.derived, &a.side).map(|d| d.to_rfc3339()));
+        }
+    }
+}

@@ -318,3 +318,39 @@ fn a_die_and_its_mark_stay_on_one_line() {
         assert!(l.chars().count() <= 72, "{l}");
     }
 }
+
+// Issue 16 items 2 and 5 with issue 17 item 3: a digest game's one mail per run is a report
+// like the others, so it carries the short briefing and shows the reader's deadline in the time
+// zone they set; the other reader still reads UTC.
+#[test]
+fn a_digest_carries_the_briefing_and_the_readers_time_zone() {
+    let mut config = dustmail::config::Config::new("referee@example.org", "file").unwrap();
+    config.digest = true;
+    let mut table = Table::with_config(SKIRMISH, &[("allies", ANN), ("axis", BOB)], config);
+    table.mail(ANN, "timezone europe/rome", None);
+    table.mail(BOB, "standing react any never", None);
+    table.sink.clear();
+    let sum = table.run("2026-03-01T10:00:00Z");
+    assert_eq!((sum.accepted, sum.refused), (2, 0), "{sum:?}");
+    let ann = table.texts("-digest-allies", ANN).join("\n");
+    let bob = table.texts("-digest-axis", BOB).join("\n");
+    assert!(!ann.is_empty() && !bob.is_empty(), "one digest each");
+    assert_width(&ann);
+    let (ann, bob) = (flat(&ann), flat(&bob));
+    for text in [&ann, &bob] {
+        assert!(text.contains("Briefing:"), "{text}");
+        assert!(text.contains("(this is round 1)"), "{text}");
+    }
+    assert!(
+        ann.contains("deadline Wed 4 Mar 11:00 CET (UTC+1), in 3 days"),
+        "{ann}"
+    );
+    assert!(!bob.contains("CET"), "{bob}");
+    assert!(
+        bob.contains("deadline 2026-03-04 10:00 UTC (in 3 days)"),
+        "{bob}"
+    );
+    let html = htmls(&table, "-digest-allies", ANN).join("\n");
+    assert!(html.contains(">Briefing</h2>"), "{html}");
+    assert!(html.contains("CET (UTC+1)"), "{html}");
+}

@@ -15,12 +15,12 @@ use std::process::{Command, Output};
 mod combat;
 /// A whole game by mail.
 mod game;
+/// The map picture and the replay page.
+mod picture;
 /// Retreats, standing defensive orders and the powers that use them.
 mod retreats;
 /// Whole games of 2, 3 and 6 scripted players by signed mails.
 mod scripted;
-/// The map picture and the replay page.
-mod picture;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.

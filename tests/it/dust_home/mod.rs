@@ -58,6 +58,15 @@ impl Table {
     /// A game of `scenario_file` with these (side, address) seats; units from the scenario's
     /// `player` fields, as `dustmail new` assigns them.
     pub fn new(scenario_file: &str, seats: &[(&str, &str)]) -> Table {
+        Table::with_config(
+            scenario_file,
+            seats,
+            Config::new("referee@example.org", "file").unwrap(),
+        )
+    }
+
+    /// As `new`, the game made under this referee configuration (e.g. `digest`).
+    pub fn with_config(scenario_file: &str, seats: &[(&str, &str)], config: Config) -> Table {
         let dir = tempfile::tempdir().unwrap();
         let home = Home::new(dir.path().join("home"));
         home.create_dirs().unwrap();
@@ -97,7 +106,7 @@ impl Table {
         let mut table = Table {
             _dir: dir,
             home,
-            config: Config::new("referee@example.org", "file").unwrap(),
+            config,
             templates: Templates::new(None).unwrap(),
             edges: Edges::real(),
             sink: Sink::default(),

@@ -1,23 +1,9 @@
 //! SVG → PNG through resvg, as Dust Tactics' board picture does, with fonts embedded in the
 //! binary (the same bytes on every machine, with or without installed fonts).
 
-use std::sync::{Arc, Mutex, OnceLock};
-
-/// The family every text element names; the renderer knows only this one.
-pub(super) const FONT: &str = "DejaVu Sans";
-const FONT_REGULAR: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans-subset.ttf");
-const FONT_BOLD: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans-Bold-subset.ttf");
-
-fn fonts() -> Arc<resvg::usvg::fontdb::Database> {
-    static DB: OnceLock<Arc<resvg::usvg::fontdb::Database>> = OnceLock::new();
-    DB.get_or_init(|| {
-        let mut db = resvg::usvg::fontdb::Database::new();
-        db.load_font_data(FONT_REGULAR.to_vec());
-        db.load_font_data(FONT_BOLD.to_vec());
-        Arc::new(db)
-    })
-    .clone()
-}
+use crate::pbem::fonts::fonts;
+pub(super) use crate::pbem::fonts::FONT;
+use std::sync::Mutex;
 
 /// The last pictures made, by their SVG text. Every reader of a step gets the same picture (it
 /// shows nothing private), so a step's six reports cost one drawing: the lock is held while

@@ -12,7 +12,6 @@
 
 use crate::dust_tactics::model::{Board, SideId, Square, UnitType};
 use serde::{Deserialize, Serialize};
-use std::sync::{Arc, OnceLock};
 
 mod fire_keys;
 mod labels;
@@ -30,12 +29,7 @@ pub const SQUARE_PX: u32 = 60;
 /// Width of the margin around the board that holds the column letters and row numbers.
 pub const MARGIN_PX: u32 = 28;
 
-/// The font family every text element names; the PNG renderer has only this family.
-const FONT: &str = "DejaVu Sans";
-const FONT_REGULAR: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans-subset.ttf");
-const FONT_BOLD: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans-Bold-subset.ttf");
-/// Characters the embedded fonts have besides printable ASCII (see assets/fonts/README.md).
-const FONT_EXTRA: &[char] = &['·', '×', '–', '—', '•', '…'];
+pub(crate) use crate::pbem::fonts::{fonts, FONT, FONT_EXTRA};
 
 /// Everything the picture shows. Plain data: the caller fills it from the game state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -317,16 +311,4 @@ pub fn encode_png_with(
     w.write_image_data(&data).map_err(err)?;
     w.finish().map_err(err)?;
     Ok(out)
-}
-
-/// The font database with only the embedded fonts (never the system's: same bytes everywhere).
-fn fonts() -> Arc<resvg::usvg::fontdb::Database> {
-    static DB: OnceLock<Arc<resvg::usvg::fontdb::Database>> = OnceLock::new();
-    DB.get_or_init(|| {
-        let mut db = resvg::usvg::fontdb::Database::new();
-        db.load_font_data(FONT_REGULAR.to_vec());
-        db.load_font_data(FONT_BOLD.to_vec());
-        Arc::new(db)
-    })
-    .clone()
 }
