@@ -210,6 +210,12 @@ fn route_blocks(
                     games.insert(body.game.clone(), g);
                 }
                 None => {
+                    // A force choice for a campaign game not open yet (issue 15 item 2).
+                    if super::campaign_forces::route(ctx, inc, bi, block, &body, sum)? {
+                        mi.proven = true;
+                        routed = true;
+                        continue;
+                    }
                     if let Some(m) = plain_refusal(
                         ctx,
                         inc,

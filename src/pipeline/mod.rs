@@ -22,6 +22,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub mod campaign;
+mod campaign_forces;
 mod create;
 mod deadlines;
 mod guard;

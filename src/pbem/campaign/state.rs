@@ -2,7 +2,7 @@
 //! players only), which are open and ended, the standings, what carries over and what opens
 //! next. Everything here is derived from the recorded lines, so `audit` recomputes it.
 
-use super::{CampaignError, Created, Entry, Event, GameEnded, GameOpened, Kind};
+use super::{CampaignError, Created, Entry, Event, ForceChosen, GameEnded, GameOpened, Kind};
 use crate::game::GameResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -68,6 +68,8 @@ pub struct GameRecord {
     pub line: u64,
     pub head_before: String,
     pub ended: Option<GameEnded>,
+    /// The campaign ledger line that recorded its end (0 while open).
+    pub ended_line: u64,
 }
 
 /// A player's line in the standings.
@@ -89,6 +91,8 @@ pub struct Standing {
 pub struct Campaign {
     pub created: Created,
     pub games: Vec<GameRecord>,
+    /// The force choices recorded (`[forces]`), in ledger order.
+    pub chosen: Vec<ForceChosen>,
     pub finished: bool,
     /// The ledger's head: seq and hex hash of its last line.
     pub seq: u64,
@@ -115,6 +119,7 @@ impl Campaign {
         let mut c = Campaign {
             created: (**created).clone(),
             games: Vec::new(),
+            chosen: Vec::new(),
             finished: false,
             seq: 1,
             head: h1.clone(),
@@ -156,11 +161,13 @@ impl Campaign {
                             ),
                         ));
                     }
+                    c.check_opened_forces(o).map_err(|m| bad(e.seq, m))?;
                     c.games.push(GameRecord {
                         opened: o.clone(),
                         line: e.seq,
                         head_before: c.head.clone(),
                         ended: None,
+                        ended_line: 0,
                     });
                 }
                 Event::GameEnded(g) => {
@@ -175,6 +182,11 @@ impl Campaign {
                         return Err(bad(e.seq, format!("game {} ended twice", g.game_id)));
                     }
                     rec.ended = Some(g.clone());
+                    rec.ended_line = e.seq;
+                }
+                Event::ForceChosen(f) => {
+                    c.check_chosen(f).map_err(|m| bad(e.seq, m))?;
+                    c.chosen.push(f.clone());
                 }
                 Event::Finished(f) => {
                     if !c.all_ended() {
@@ -214,6 +226,63 @@ impl Campaign {
                 }
             }
         }
+    }
+
+    /// A `force_chosen` line follows from the lines before it: for the game now due, by the
+    /// player of that side, once, and a force the rules and the recorded losses allow.
+    fn check_chosen(&self, f: &ForceChosen) -> Result<(), String> {
+        let Some(p) = self.awaiting_forces().filter(|p| p.number == f.number) else {
+            return Err(format!(
+                "a force for game {} (number {}), which is not the game awaiting forces",
+                f.game_id, f.number
+            ));
+        };
+        if f.game_id != super::game_id(&self.created.campaign_id, p.number)
+            || p.sides.get(&f.side) != Some(&f.player)
+        {
+            return Err(format!(
+                "the force of {} for side {} of game {} does not match the plan",
+                f.player, f.side, f.game_id
+            ));
+        }
+        if self.chosen(f.number).contains_key(&f.side) {
+            return Err(format!(
+                "a second force for side {} of game {}",
+                f.side, f.game_id
+            ));
+        }
+        let ids: Vec<(usize, String)> = f.units.iter().map(|u| (0, u.id.clone())).collect();
+        match self.check_force(&f.side, &ids) {
+            Ok((units, ap)) if units == f.units && ap == f.ap => Ok(()),
+            Ok((_, ap)) => Err(format!(
+                "the force's cards or its AP ({}) do not follow from the roster, which gives {ap} AP",
+                f.ap
+            )),
+            Err(r) => Err(format!("the force is not allowed: {}", r.reason)),
+        }
+    }
+
+    /// A game of a campaign with `[forces]` opens with both chosen forces, as recorded.
+    fn check_opened_forces(&self, o: &GameOpened) -> Result<(), String> {
+        if self.created.rules.forces.is_none() {
+            return if o.forces.is_empty() {
+                Ok(())
+            } else {
+                Err("forces recorded in a campaign without [forces]".into())
+            };
+        }
+        let want: BTreeMap<String, Vec<super::ForceUnit>> = self
+            .chosen(o.number)
+            .into_iter()
+            .map(|(side, c)| (side, c.units.clone()))
+            .collect();
+        if want.len() != o.sides.len() || o.forces != want {
+            return Err(format!(
+                "game {} opens with forces that are not the ones both players chose",
+                o.game_id
+            ));
+        }
+        Ok(())
     }
 
     /// Every game of the plan opened and ended.

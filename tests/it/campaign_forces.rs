@@ -1,0 +1,452 @@
+//! Issue 15 item 2 (scenario chain, second landing): forces chosen by signed mail within the
+//! campaign's AP allowance, sealed until both are in, and carry-over of the units destroyed in
+//! earlier games, played through the real pipeline by scripted players and checked by
+//! `campaign audit`.
+
+use crate::support::dt::{self, Bots, InProc};
+use dustmail::config::Home;
+use dustmail::dust_tactics::bot::Style;
+use dustmail::pbem::campaign::state::Campaign;
+use ed25519_dalek::SigningKey;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+struct Cp {
+    name: &'static str,
+    side: &'static str,
+    address: String,
+    key: SigningKey,
+}
+
+fn players() -> Vec<Cp> {
+    [("ann", "allies"), ("bob", "axis")]
+        .iter()
+        .enumerate()
+        .map(|(i, (n, s))| Cp {
+            name: n,
+            side: s,
+            address: format!("{n}@players.example"),
+            key: SigningKey::from_bytes(&[i as u8 + 61; 32]),
+        })
+        .collect()
+}
+
+/// A four-game chain: each force at most 6 AP from a roster of six units a side; destroyed
+/// units are lost for good, heroes come back.
+const RULES: &str = r#"kind = "chain"
+scenarios = ["skirmish", "skirmish", "skirmish", "skirmish"]
+[carry_over]
+points = true
+units = true
+heroes = false
+[forces]
+ap = 6
+[forces.roster.allies]
+brown = "joseph-brown"
+rangers = "recon-rangers"
+combat = "combat-rangers"
+assault = "assault-rangers"
+pounder = "m2c-pounder"
+hotdog = "m2b-hot-dog"
+[forces.roster.axis]
+sigrid = "sigrid-von-thaler"
+battle = "battle-grenadiers"
+laser = "laser-grenadiers"
+recon = "recon-grenadiers"
+ludwig = "ludwig"
+luther = "luther"
+"#;
+
+fn new_campaign(home: &Home, id: &str, rules: &str, ps: &[Cp]) -> std::process::Output {
+    let file = home.root.join(format!("{id}-rules.toml"));
+    std::fs::write(&file, rules).unwrap();
+    let mut args: Vec<String> = [
+        "campaign",
+        "new",
+        "--id",
+        id,
+        "--rules",
+        &file.display().to_string(),
+        "--seed",
+        &hex::encode([9u8; 32]),
+        "--now",
+        dt::T0,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for p in ps {
+        args.push("--player".into());
+        args.push(format!(
+            "{}={}:{}",
+            p.name,
+            p.address,
+            dustmail::crypto::public_key_text(&p.key.verifying_key())
+        ));
+    }
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    dt::dustmail(&home.root, &a)
+}
+
+fn load(home: &Home, id: &str) -> Campaign {
+    dustmail::referee::campaign::load(&home.root.join("campaigns").join(id)).unwrap()
+}
+
+/// The text part of the delivered mail `sent/<id>.eml`.
+fn sent_text(home: &Home, id: &str) -> Option<String> {
+    let raw = std::fs::read(home.root.join("sent").join(format!("{id}.eml"))).ok()?;
+    let m = mail_parser::MessageParser::default().parse(&raw)?;
+    Some(m.body_text(0)?.into_owned())
+}
+
+/// Every delivered mail to `address`: (id, text).
+fn mails_to(home: &Home, address: &str) -> Vec<(String, String)> {
+    dt::names(&home.root.join("sent"))
+        .into_iter()
+        .filter_map(|n| {
+            let raw = std::fs::read(home.root.join("sent").join(&n)).ok()?;
+            let m = mail_parser::MessageParser::default().parse(&raw)?;
+            let to = m.to()?.first()?.address()?.to_string();
+            (to == address).then(|| (n, m.body_text(0).unwrap_or_default().into_owned()))
+        })
+        .collect()
+}
+
+/// What a scripted player sends back: the request mail's template (from its `game:` line), with
+/// `field` lines kept in order while they fit the allowance (the AP read from their comments).
+fn choose_from_template(text: &str, ap: u32) -> String {
+    let start = text.find("game: ").expect("the request carries a template");
+    let mut out = String::new();
+    let mut total = 0;
+    for line in text[start..].lines() {
+        if let Some(rest) = line.strip_prefix("field ") {
+            let cost: u32 = rest
+                .rsplit(", ")
+                .next()
+                .and_then(|s| s.trim().strip_suffix(" AP"))
+                .unwrap()
+                .parse()
+                .unwrap();
+            if total + cost > ap {
+                continue;
+            }
+            total += cost;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+fn drop_mail(home: &Home, name: &str, m: String) {
+    std::fs::write(home.maildir().join("new").join(name), m).unwrap();
+}
+
+fn audit(dir: &Path) -> std::process::Output {
+    std::process::Command::new(dt::bin())
+        .args(["campaign", "audit"])
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
+/// Lines re-chained and re-signed with the home's referee key (as a dishonest referee could),
+/// from the first line that differs from `raw` (the lines before it are kept byte for byte, so
+/// the games opened before it still name their heads).
+fn resign(lines: Vec<Value>, raw: &[String], home: &Home) -> String {
+    let key = dustmail::crypto::read_secret_key(&home.key_path()).unwrap();
+    let same = raw
+        .iter()
+        .zip(&lines)
+        .take_while(|(r, v)| serde_json::from_str::<Value>(r).unwrap() == **v)
+        .count();
+    let mut out: String = raw[..same].iter().map(|l| format!("{l}\n")).collect();
+    let mut prev = match same {
+        0 => dustmail::ledger::ZERO_HASH.to_string(),
+        n => dustmail::ledger::sha256_hex(raw[n - 1].as_bytes()),
+    };
+    for mut v in lines.into_iter().skip(same) {
+        v["prev"] = Value::from(prev.clone());
+        v.as_object_mut().unwrap().remove("referee_sig");
+        let mut line = v.to_string();
+        let sig = dustmail::crypto::sign_text(&key, &dustmail::ledger::line_sig_text(&line));
+        line.pop();
+        line.push_str(&format!(",\"referee_sig\":\"{sig}\"}}"));
+        prev = dustmail::ledger::sha256_hex(line.as_bytes());
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+fn log_lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The audit of a copy of `home` whose campaign ledger `edit` changed (re-signed) fails,
+/// naming `want`.
+fn forged_fails(home: &Home, root: &Path, tag: &str, edit: impl Fn(&mut Vec<Value>), want: &str) {
+    let copy = root.join(format!("forged-{tag}"));
+    dt::copy_tree(&home.root, &copy);
+    let log = copy.join("campaigns/fc/log.jsonl");
+    let raw: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let mut lines = log_lines(&log);
+    edit(&mut lines);
+    std::fs::write(&log, resign(lines, &raw, home)).unwrap();
+    let o = audit(&copy.join("campaigns/fc"));
+    assert_eq!(o.status.code(), Some(1), "{}", dt::text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(want),
+        "{want}\n{}",
+        dt::text(&o)
+    );
+}
+
+/// issue 15 item 2 (forces by mail, carry-over of units and heroes) and item 4: a four-game
+/// chain played to its end by scripted players. Before each game each player gets a mail
+/// asking for a force, sends back its template signed (cut to the 6 AP allowance), and the
+/// game opens with both forces once both are in; bad choices (unknown unit, over the AP, a
+/// unit lost earlier) are refused naming the line and change nothing; units destroyed in one
+/// game are never offered or accepted later; `campaign audit` passes, and catches a flipped
+/// byte in a force line, a forged force and forged losses.
+#[test]
+fn a_four_game_chain_with_forces_by_mail_and_units_carried_over() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let ps = players();
+    let o = new_campaign(&home, "fc", RULES, &ps);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    // The first game waits for both forces; each player was asked for one.
+    assert!(!home.game_dir("fc-1").exists());
+    let env = InProc::open(&home);
+    env.run(dt::NOW);
+
+    let mut bots: BTreeMap<String, Bots> = BTreeMap::new();
+    let mut refused_lost = false;
+    let mut n = 0;
+    for _ in 0..3000 {
+        let c = load(&home, "fc");
+        if c.finished {
+            break;
+        }
+        if let Some(p) = c.awaiting_forces() {
+            let gid = format!("fc-{}", p.number);
+            let chosen = c.chosen(p.number);
+            let Some(cp) = ps.iter().find(|cp| !chosen.contains_key(cp.side)) else {
+                panic!("both forces in but {gid} did not open");
+            };
+            let req = sent_text(&home, &format!("{gid}-force-request-{}", cp.side))
+                .expect("the player was asked for a force");
+            // Sealed: before the game opens, nothing the other player mailed is shown.
+            let other = ps.iter().find(|q| q.side != cp.side).unwrap();
+            if let Some(f) = chosen.get(other.side) {
+                for (_, text) in mails_to(&home, &cp.address) {
+                    for u in &f.units {
+                        assert!(!text.contains(&format!("field {}", u.id)), "{text}");
+                    }
+                }
+            }
+            // A unit lost for good is not offered; sending it is refused, naming the line.
+            let lost = c.lost_for_good(cp.side);
+            for u in lost.keys() {
+                assert!(!req.contains(&format!("field {u} ")), "{req}");
+            }
+            let before = std::fs::read(home.root.join("campaigns/fc/log.jsonl")).unwrap();
+            let bad: Vec<(String, &str)> = [
+                (
+                    "field nobody\n".to_string(),
+                    "Line 5 of your force choice for game",
+                ),
+                (
+                    format!(
+                        "field {}\n",
+                        c.available(cp.side)
+                            .keys()
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join("\nfield ")
+                    ),
+                    "over the campaign's allowance of 6 AP",
+                ),
+            ]
+            .into_iter()
+            .chain(lost.keys().next().map(|u| {
+                refused_lost = true;
+                (format!("field {u}\n"), "was destroyed in game")
+            }))
+            .collect();
+            for (i, (cmds, want)) in bad.iter().enumerate() {
+                n += 1;
+                drop_mail(
+                    &home,
+                    &format!("{gid}-bad-{n}.eml"),
+                    dt::mail(
+                        &cp.address,
+                        &format!("{gid}-bad-{n}@p"),
+                        &cp.key,
+                        &dt::orders(&gid, cp.side, 1, cmds),
+                    ),
+                );
+                env.run(dt::NOW);
+                let got: Vec<String> = mails_to(&home, &cp.address)
+                    .into_iter()
+                    .filter(|(name, _)| {
+                        name.starts_with(&format!("{gid}-force-{}-refused", cp.side))
+                    })
+                    .map(|(_, t)| crate::support::flat(&t))
+                    .collect();
+                assert!(
+                    got.iter().any(|t| t.contains(want)),
+                    "refusal {i} {want:?}: {got:?}"
+                );
+                assert_eq!(
+                    std::fs::read(home.root.join("campaigns/fc/log.jsonl")).unwrap(),
+                    before,
+                    "a refused choice changes nothing"
+                );
+            }
+            let choice = choose_from_template(&req, 6);
+            n += 1;
+            drop_mail(
+                &home,
+                &format!("{gid}-force-{n}.eml"),
+                dt::mail(&cp.address, &format!("{gid}-f{n}@p"), &cp.key, &choice),
+            );
+            env.run(dt::NOW);
+            let got = sent_text(&home, &format!("{gid}-force-{}", cp.side)).unwrap();
+            assert!(got.contains("is recorded"), "{got}");
+            continue;
+        }
+        for rec in c.games.iter().filter(|g| g.ended.is_none()) {
+            let gid = rec.opened.game_id.clone();
+            let b = bots.entry(gid.clone()).or_insert_with(|| {
+                let gps: Vec<dt::Player> = ps
+                    .iter()
+                    .map(|p| dt::Player {
+                        side: p.side.to_string(),
+                        address: p.address.clone(),
+                        key: p.key.clone(),
+                    })
+                    .collect();
+                let salt = rec.opened.number as u64;
+                Bots::new(&gid, &gps, move |i| Style::Random(5 + 10 * salt + i as u64))
+            });
+            let g = env.load(&gid);
+            if let Some((name, m)) = b.next_mail(&g) {
+                drop_mail(&home, &name, m);
+            }
+        }
+        let sum = env.run(dt::NOW);
+        assert!(sum.broken.is_empty(), "{sum:?}");
+        assert!(sum.warnings.is_empty(), "{sum:?}");
+    }
+    let c = load(&home, "fc");
+    assert!(c.finished, "the campaign was played to its end");
+    assert_eq!(c.games.len(), 4);
+
+    // Each game fielded the forces chosen, within 6 AP, none lost for good before it; the game
+    // itself has exactly those units.
+    let mut gone: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut any_lost = false;
+    for g in &c.games {
+        assert_eq!(g.opened.forces.len(), 2, "{}", g.opened.game_id);
+        let created = dustmail::referee::read_created(&home, &g.opened.game_id).unwrap();
+        for (side, units) in &g.opened.forces {
+            let ap: u32 = units.iter().map(|u| c.unit_ap(&u.card)).sum();
+            assert!(ap <= 6 && !units.is_empty(), "{units:?}");
+            for u in units {
+                assert!(
+                    !gone.get(side).is_some_and(|s| s.contains(&u.id)),
+                    "{} fields {} lost earlier",
+                    g.opened.game_id,
+                    u.id
+                );
+                assert!(created
+                    .setup
+                    .scenario
+                    .contains(&format!("id = \"{}\"", u.id)));
+            }
+        }
+        for (side, ids) in &g.ended.as_ref().unwrap().lost {
+            for id in ids {
+                any_lost = true;
+                let hero = c.created.force_cards[&c.roster(side)[id]].hero;
+                if !hero {
+                    gone.entry(side.clone()).or_default().insert(id.clone());
+                }
+            }
+        }
+    }
+    assert!(
+        any_lost,
+        "the bots destroyed units: carry-over was exercised"
+    );
+    assert!(refused_lost, "a lost unit was sent and refused");
+
+    let dir = home.root.join("campaigns/fc");
+    let o = audit(&dir);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+
+    // A flipped byte in a force line is named at its line.
+    let lines = log_lines(&dir.join("log.jsonl"));
+    let force_line = lines
+        .iter()
+        .position(|l| l["kind"] == "force_chosen")
+        .unwrap()
+        + 1;
+    let copy = d.path().join("flipped-force");
+    dt::copy_tree(&home.root, &copy);
+    let log = copy.join("campaigns/fc/log.jsonl");
+    let mut data = std::fs::read(&log).unwrap();
+    let start: usize = data
+        .split(|&b| b == b'\n')
+        .take(force_line - 1)
+        .map(|l| l.len() + 1)
+        .sum();
+    data[start + 40] ^= 0x01;
+    std::fs::write(&log, data).unwrap();
+    let o = audit(&copy.join("campaigns/fc"));
+    assert_eq!(o.status.code(), Some(1), "{}", dt::text(&o));
+    let want = format!("campaigns/fc/log.jsonl line {force_line}:");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(&want),
+        "{}",
+        dt::text(&o)
+    );
+
+    // The referee re-signs a ledger where a force's units are not what the player signed.
+    forged_fails(
+        &home,
+        d.path(),
+        "units",
+        |l| {
+            let i = force_line - 1;
+            l[i]["units"].as_array_mut().unwrap().pop();
+            l[i]["ap"] = Value::from(0);
+        },
+        &format!("campaigns/fc/log.jsonl line {force_line}:"),
+    );
+    // … or where a game's recorded losses are not what its final state says.
+    let ended = lines
+        .iter()
+        .position(|v| v["kind"] == "game_ended" && v.get("lost").is_some())
+        .unwrap();
+    forged_fails(
+        &home,
+        d.path(),
+        "lost",
+        |l| {
+            l[ended].as_object_mut().unwrap().remove("lost");
+        },
+        &format!("campaigns/fc/log.jsonl line {}:", ended + 1),
+    );
+}
