@@ -392,6 +392,15 @@ fn a_four_game_chain_with_forces_by_mail_and_units_carried_over() {
     );
     assert!(refused_lost, "a lost unit was sent and refused");
 
+    // The campaign report and `campaign show` say what each side fielded and lost.
+    let o = dt::dustmail(&home.root, &["campaign", "show", "fc"]);
+    let shown = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(shown.contains("Forces (at most 6 AP a game)"), "{shown}");
+    assert!(shown.contains("allies fielded: "), "{shown}");
+    assert!(shown.contains("lost for good: "), "{shown}");
+    let report = sent_text(&home, "fc-campaign-fc-4-ann").unwrap();
+    assert!(report.contains("axis fielded: "), "{report}");
+
     let dir = home.root.join("campaigns/fc");
     let o = audit(&dir);
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));

@@ -10,7 +10,8 @@ use crate::game::{ForceUnit, Line};
 use std::collections::BTreeMap;
 
 /// The rule refusals cite.
-pub const RULE: &str = "the campaign's rules, [forces] (docs/campaigns.md \"Forces by mail\")";
+pub const RULE: &str =
+    "the campaign's rules, [forces] (docs/campaigns.md \"Forces by mail, and what carries over\")";
 
 /// Checks the `[forces]` and `[carry_over]` of a rules file.
 pub fn check_rules(r: &Rules) -> Result<(), CampaignError> {
@@ -131,6 +132,34 @@ impl Campaign {
     /// The AP of a unit of `side`'s roster (0 for a card the campaign did not record).
     pub fn unit_ap(&self, card: &str) -> u32 {
         self.created.force_cards.get(card).map_or(0, |c| c.ap)
+    }
+
+    /// What the reports say of forces (null without `[forces]`): the allowance, each side's
+    /// units still available and lost for good, and the game awaiting forces with the sides
+    /// whose choice is in (never what they chose: sealed until the game opens).
+    pub fn forces_view(&self) -> serde_json::Value {
+        let Some(f) = &self.created.rules.forces else {
+            return serde_json::Value::Null;
+        };
+        let sides: BTreeMap<&String, serde_json::Value> = f
+            .roster
+            .keys()
+            .map(|side| {
+                let available: Vec<String> = self.available(side).into_keys().collect();
+                let lost: Vec<String> = self.lost_for_good(side).into_keys().collect();
+                (
+                    side,
+                    serde_json::json!({"available": available, "lost": lost}),
+                )
+            })
+            .collect();
+        let awaiting = self.awaiting_forces().map(|p| {
+            serde_json::json!({
+                "game": super::game_id(&self.created.campaign_id, p.number),
+                "chosen": self.chosen(p.number).keys().cloned().collect::<Vec<_>>(),
+            })
+        });
+        serde_json::json!({"ap": f.ap, "sides": sides, "awaiting": awaiting})
     }
 
     /// Checks a force choice for `side`, given as (line, unit id) pairs: every unit in the

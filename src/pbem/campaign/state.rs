@@ -388,6 +388,10 @@ impl Campaign {
                     "reason": g.ended.as_ref().map(|e| e.result.reason.clone()),
                     "points": g.ended.as_ref().map(|e| e.result.points.clone()),
                     "head": g.ended.as_ref().map(|e| format!("{} {}", e.final_seq, e.final_head)),
+                    "forces": g.opened.forces.iter().map(|(side, units)| {
+                        (side.clone(), units.iter().map(|u| u.id.clone()).collect::<Vec<_>>())
+                    }).collect::<BTreeMap<_, _>>(),
+                    "lost": g.ended.as_ref().map(|e| e.lost.clone()).unwrap_or_default(),
                 })
             })
             .collect();
@@ -409,6 +413,7 @@ impl Campaign {
             "next": next,
             "carried": self.carried(),
             "standings": self.standings(),
+            "forces": self.forces_view(),
             "finished": self.finished,
             "ledger_head": format!("{} {}", self.seq, self.head),
         })
