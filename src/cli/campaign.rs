@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 const NEW_EXAMPLES: &str = "Example:\n  dustmail campaign new --id club --rules league.toml \\\n    --player ann=ann@example.org:ed25519:AbC… --player bob=bob@example.org:ed25519:DeF…";
 const SHOW_EXAMPLES: &str =
     "Example:\n  dustmail campaign show club\n  dustmail campaign show club --format html > club.html";
+const PAGE_EXAMPLES: &str = "Example:\n  dustmail campaign page club --dir ./club-pages   # then open club-pages/index.html";
 const AUDIT_EXAMPLES: &str = "Example:\n  dustmail campaign audit ./dustmail-home/campaigns/club";
 
 #[derive(Debug, Subcommand)]
@@ -48,6 +49,18 @@ pub enum CampaignCommand {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: ShowFormat,
+    },
+    /// Write the campaign page (DIR/index.html: standings, games, forces) and, beside it, the
+    /// replay page of every ended game (DIR/<game>.html), which the campaign page links.
+    #[command(after_help = PAGE_EXAMPLES)]
+    Page {
+        #[command(flatten)]
+        home: HomeArg,
+        /// The campaign id.
+        id: String,
+        /// The folder to write the pages into (made if missing).
+        #[arg(long, value_name = "DIR")]
+        dir: PathBuf,
     },
     /// Verify a campaign folder: its ledger, every game in it, and every carried-over value;
     /// exit 1 naming the file and line of the first mismatch.
@@ -89,6 +102,7 @@ pub(super) fn dispatch(
             now.as_deref(),
         ),
         CampaignCommand::Show { home, id, format } => show(&home_of(home), &id, format),
+        CampaignCommand::Page { home, id, dir } => page(games, &home_of(home), &id, &dir),
         CampaignCommand::Audit { dir } => audit(games, &dir),
     }
 }
@@ -150,7 +164,7 @@ fn new(
     Ok(())
 }
 
-fn show(home: &Home, id: &str, format: ShowFormat) -> Result<(), Failure> {
+fn load(home: &Home, id: &str) -> Result<core::state::Campaign, Failure> {
     let dir = home.root.join(core::CAMPAIGNS_DIR).join(id);
     if !core::log_path(&dir).exists() {
         return Err(usage(format!(
@@ -158,7 +172,11 @@ fn show(home: &Home, id: &str, format: ShowFormat) -> Result<(), Failure> {
             home.root.display()
         )));
     }
-    let c = campaign::load(&dir)?;
+    Ok(campaign::load(&dir)?)
+}
+
+fn show(home: &Home, id: &str, format: ShowFormat) -> Result<(), Failure> {
+    let c = load(home, id)?;
     let v = c.view();
     match format {
         ShowFormat::Json => outln!("{v}"),
@@ -186,6 +204,45 @@ fn audit(games: &Registry<'static>, dir: &Path) -> Result<(), Failure> {
         a.lines,
         a.games,
         a.ended
+    );
+    Ok(())
+}
+
+/// `campaign page`: the campaign's HTML page with a link per ended game to its replay page,
+/// written beside it (an open game gets no page: its seed and hidden values are still secret).
+fn page(games: &Registry<'static>, home: &Home, id: &str, out: &Path) -> Result<(), Failure> {
+    let c = load(home, id)?;
+    let config = crate::config::Config::load(home).map_err(|e| usage(e.to_string()))?;
+    let templates = super::home_templates(home, &config)?;
+    let edges = Edges::real();
+    std::fs::create_dir_all(out)
+        .map_err(|e| usage(format!("cannot make {}: {e}", out.display())))?;
+    let write = |name: &str, text: &str| {
+        let path = out.join(name);
+        std::fs::write(&path, text)
+            .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))
+    };
+    let mut v = c.view();
+    let mut pages = 0;
+    for (i, rec) in c.games.iter().enumerate() {
+        if rec.ended.is_none() {
+            continue;
+        }
+        let gid = &rec.opened.game_id;
+        let kind = referee::game_of(games, home, gid)?;
+        let g = referee::load_game(kind, &edges, home, gid)?;
+        let name = format!("{gid}.html");
+        write(
+            &name,
+            &crate::report::replay_page(kind, &edges, &g, &templates)?,
+        )?;
+        v["games"][i]["page"] = serde_json::Value::from(name);
+        pages += 1;
+    }
+    write("index.html", &campaign::render(&v, true)?)?;
+    outln!(
+        "wrote {} with links to {pages} replay pages beside it",
+        out.join("index.html").display()
     );
     Ok(())
 }

@@ -401,6 +401,34 @@ fn a_four_game_chain_with_forces_by_mail_and_units_carried_over() {
     let report = sent_text(&home, "fc-campaign-fc-4-ann").unwrap();
     assert!(report.contains("axis fielded: "), "{report}");
 
+    // issue 15 item 3: the campaign page links each ended game's replay page, written beside
+    // it; every link resolves to a file that is that game's replay page.
+    let pages = d.path().join("pages");
+    let o = dt::dustmail(
+        &home.root,
+        &[
+            "campaign",
+            "page",
+            "fc",
+            "--dir",
+            &pages.display().to_string(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let index = std::fs::read_to_string(pages.join("index.html")).unwrap();
+    assert!(index.contains("Standings"), "{index}");
+    let links: Vec<&str> = index
+        .split("href=\"")
+        .skip(1)
+        .map(|r| &r[..r.find('"').unwrap()])
+        .collect();
+    assert_eq!(links, ["fc-1.html", "fc-2.html", "fc-3.html", "fc-4.html"]);
+    for l in links {
+        let page = std::fs::read_to_string(pages.join(l)).unwrap();
+        let gid = l.trim_end_matches(".html");
+        assert!(page.contains("<html") && page.contains(gid), "{l}");
+    }
+
     let dir = home.root.join("campaigns/fc");
     let o = audit(&dir);
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
