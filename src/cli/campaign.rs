@@ -12,6 +12,8 @@ const NEW_EXAMPLES: &str = "Example:\n  dustmail campaign new --id club --rules 
 const SHOW_EXAMPLES: &str =
     "Example:\n  dustmail campaign show club\n  dustmail campaign show club --format html > club.html";
 const PAGE_EXAMPLES: &str = "Example:\n  dustmail campaign page club --dir ./club-pages   # then open club-pages/index.html";
+const REPLACE_EXAMPLES: &str =
+    "Example:\n  dustmail campaign replace club ann=ann@new.example.org:ed25519:XyZ…";
 const AUDIT_EXAMPLES: &str = "Example:\n  dustmail campaign audit ./dustmail-home/campaigns/club";
 
 #[derive(Debug, Subcommand)]
@@ -62,6 +64,21 @@ pub enum CampaignCommand {
         #[arg(long, value_name = "DIR")]
         dir: PathBuf,
     },
+    /// Replace a player of the campaign (a lost key, a new address, someone taking over): the
+    /// games opened from now on are theirs, and each open game gets a `replace-key` control.
+    #[command(after_help = REPLACE_EXAMPLES)]
+    Replace {
+        #[command(flatten)]
+        home: HomeArg,
+        /// The campaign id.
+        id: String,
+        /// NAME=ADDRESS:PUBKEY: the player's campaign name, the new address and key.
+        #[arg(value_name = "NAME=ADDRESS:PUBKEY")]
+        player: String,
+        /// The time to record (RFC 3339; default: now).
+        #[arg(long)]
+        now: Option<String>,
+    },
     /// Verify a campaign folder: its ledger, every game in it, and every carried-over value;
     /// exit 1 naming the file and line of the first mismatch.
     #[command(after_help = AUDIT_EXAMPLES)]
@@ -103,6 +120,12 @@ pub(super) fn dispatch(
         ),
         CampaignCommand::Show { home, id, format } => show(&home_of(home), &id, format),
         CampaignCommand::Page { home, id, dir } => page(games, &home_of(home), &id, &dir),
+        CampaignCommand::Replace {
+            home,
+            id,
+            player,
+            now,
+        } => replace(games, &home_of(home), &id, &player, now.as_deref()),
         CampaignCommand::Audit { dir } => audit(games, &dir),
     }
 }
@@ -243,6 +266,44 @@ fn page(games: &Registry<'static>, home: &Home, id: &str, out: &Path) -> Result<
     outln!(
         "wrote {} with links to {pages} replay pages beside it",
         out.join("index.html").display()
+    );
+    Ok(())
+}
+
+fn replace(
+    games: &Registry<'static>,
+    home: &Home,
+    id: &str,
+    player: &str,
+    now: Option<&str>,
+) -> Result<(), Failure> {
+    let env = open_home(home)?;
+    let p = referee::parse_player(player).map_err(|e| usage(e.replace("SIDE=", "NAME=")))?;
+    let now = parse_now(now)?;
+    let _lock = referee::lock_home(home)?;
+    let edges = Edges::real();
+    let c = ctx(games, home, &env, &edges, now);
+    let r = crate::pipeline::campaign_players::replace_player(
+        &c,
+        id,
+        CampaignPlayer {
+            name: p.side,
+            address: p.address,
+            public_key: p.public_key,
+        },
+    )?;
+    outln!(
+        "campaign {id}: {}; open games given the new key: {}",
+        if r.recorded {
+            "player replaced, the games it opens from now on are theirs"
+        } else {
+            "the player already had this address and key"
+        },
+        if r.games.is_empty() {
+            "none".to_string()
+        } else {
+            r.games.join(", ")
+        }
     );
     Ok(())
 }

@@ -487,3 +487,147 @@ fn a_four_game_chain_with_forces_by_mail_and_units_carried_over() {
         &format!("campaigns/fc/log.jsonl line {}:", ended + 1),
     );
 }
+
+/// One bot mail for every open game of the campaign (players as `ps` has them now), then a run.
+fn bot_round(env: &InProc, c: &Campaign, ps: &[Cp], bots: &mut BTreeMap<String, Bots>) {
+    for rec in c.games.iter().filter(|g| g.ended.is_none()) {
+        let gid = rec.opened.game_id.clone();
+        let b = bots.entry(gid.clone()).or_insert_with(|| {
+            let gps: Vec<dt::Player> = ps
+                .iter()
+                .map(|p| dt::Player {
+                    side: p.side.to_string(),
+                    address: p.address.clone(),
+                    key: p.key.clone(),
+                })
+                .collect();
+            let salt = rec.opened.number as u64;
+            Bots::new(&gid, &gps, move |i| Style::Random(7 + 10 * salt + i as u64))
+        });
+        let g = env.load(&gid);
+        if let Some((name, m)) = b.next_mail(&g) {
+            drop_mail(&env.home, &name, m);
+        }
+    }
+    let sum = env.run(dt::NOW);
+    assert!(sum.broken.is_empty(), "{sum:?}");
+    assert!(sum.warnings.is_empty(), "{sum:?}");
+}
+
+/// issue 15 item 5: a player replaced in the campaign (`campaign replace`) is replaced in its
+/// open game by a `replace-key` control, plays on there with the new key, and the next game
+/// the campaign opens is created with the new address and key; the campaign's mails go to the
+/// new address, and `campaign audit` passes. An unknown name is refused and changes nothing.
+#[test]
+fn a_player_replaced_in_the_campaign_is_replaced_in_its_open_games() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let mut ps = players();
+    let rules = "kind = \"chain\"\nscenarios = [\"skirmish\", \"skirmish\"]\n";
+    let o = new_campaign(&home, "rp", rules, &ps);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let env = InProc::open(&home);
+    let mut bots: BTreeMap<String, Bots> = BTreeMap::new();
+    for _ in 0..3 {
+        bot_round(&env, &load(&home, "rp"), &ps, &mut bots);
+    }
+    assert!(
+        load(&home, "rp").games[0].ended.is_none(),
+        "rp-1 is still open"
+    );
+
+    let log = home.root.join("campaigns/rp/log.jsonl");
+    let before = std::fs::read(&log).unwrap();
+    let new_key = SigningKey::from_bytes(&[99; 32]);
+    let key_text = dustmail::crypto::public_key_text(&new_key.verifying_key());
+    let o = dt::dustmail(
+        &home.root,
+        &[
+            "campaign",
+            "replace",
+            "rp",
+            &format!("nobody=x@new.example:{key_text}"),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", dt::text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("no player `nobody`"),
+        "{}",
+        dt::text(&o)
+    );
+    assert_eq!(
+        std::fs::read(&log).unwrap(),
+        before,
+        "a refusal changes nothing"
+    );
+
+    let o = dt::dustmail(
+        &home.root,
+        &[
+            "campaign",
+            "replace",
+            "rp",
+            &format!("ann=ann2@new.example:{key_text}"),
+            "--now",
+            dt::NOW,
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("rp-1"),
+        "{}",
+        dt::text(&o)
+    );
+    let game_log = std::fs::read_to_string(dt::log_path(&home, "rp-1")).unwrap();
+    assert!(
+        game_log.contains("replace_key"),
+        "rp-1 got a replace-key control"
+    );
+    // Run again (as after a crash): nothing more is recorded.
+    let once = std::fs::read(&log).unwrap();
+    let o = dt::dustmail(
+        &home.root,
+        &[
+            "campaign",
+            "replace",
+            "rp",
+            &format!("ann=ann2@new.example:{key_text}"),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    assert_eq!(std::fs::read(&log).unwrap(), once);
+    assert_eq!(
+        std::fs::read_to_string(dt::log_path(&home, "rp-1")).unwrap(),
+        game_log
+    );
+
+    ps[0].address = "ann2@new.example".into();
+    ps[0].key = new_key.clone();
+    bots.clear();
+    for _ in 0..2000 {
+        let c = load(&home, "rp");
+        if c.finished {
+            break;
+        }
+        bot_round(&env, &c, &ps, &mut bots);
+    }
+    let c = load(&home, "rp");
+    assert!(c.finished, "played to its end with the new key");
+    let created = dustmail::referee::read_created(&home, "rp-2").unwrap();
+    let allies = created.players.iter().find(|p| p.side == "allies").unwrap();
+    assert_eq!(allies.address, "ann2@new.example");
+    assert!(dustmail::pbem::keys::same_key(
+        &allies.public_key,
+        &key_text
+    ));
+    let to_new: Vec<String> = mails_to(&home, "ann2@new.example")
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    assert!(
+        to_new.contains(&"rp-campaign-rp-2-ann.eml".to_string()),
+        "{to_new:?}"
+    );
+    let o = audit(&home.root.join("campaigns/rp"));
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+}

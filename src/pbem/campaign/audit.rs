@@ -53,7 +53,7 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
     super::check_signatures(&file, &data, edges.verify_text)?;
     let entries = parse_log(&file, &data)?;
     let c = Campaign::fold(&file, &entries)?;
-    super::forces::audit_choices(&file, &entries, &c, edges)?;
+    super::forces::audit_choices(&file, &entries, edges)?;
     let mut ended = 0;
     for rec in &c.games {
         let gid = &rec.opened.game_id;
@@ -112,7 +112,7 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
                     format!("side {} is not a side the campaign gave", p.side),
                 ));
             };
-            let cp = c.created.players.iter().find(|q| &q.name == name);
+            let cp = rec.players.iter().find(|q| &q.name == name);
             if !cp.is_some_and(|q| q.address == p.address && q.public_key == p.public_key) {
                 return Err(gbad(
                     1,

@@ -261,21 +261,34 @@ pub fn parse_choice(lines: &[Line]) -> Result<Vec<(usize, String)>, Refusal> {
 pub fn audit_choices(
     file: &str,
     entries: &[(super::Entry, String)],
-    c: &Campaign,
     edges: &crate::pbem::edges::Edges,
 ) -> Result<(), CampaignError> {
-    for (e, _) in entries {
-        let super::Event::ForceChosen(f) = &e.event else {
-            continue;
-        };
-        let bad = |m: String| CampaignError::Verify(format!("{file} line {}: {m}", e.seq));
-        let key = c
-            .created
+    // Each player's key as it stood at each line: `player_replaced` lines change it.
+    let mut keys: BTreeMap<String, String> = match entries.first() {
+        Some((
+            super::Entry {
+                event: super::Event::Created(cr),
+                ..
+            },
+            _,
+        )) => cr
             .players
             .iter()
-            .find(|p| p.name == f.player)
-            .map(|p| p.public_key.as_str())
-            .unwrap_or_default();
+            .map(|p| (p.name.clone(), p.public_key.clone()))
+            .collect(),
+        _ => BTreeMap::new(),
+    };
+    for (e, _) in entries {
+        let f = match &e.event {
+            super::Event::ForceChosen(f) => f,
+            super::Event::PlayerReplaced(r) => {
+                keys.insert(r.player.clone(), r.public_key.clone());
+                continue;
+            }
+            _ => continue,
+        };
+        let bad = |m: String| CampaignError::Verify(format!("{file} line {}: {m}", e.seq));
+        let key = keys.get(&f.player).map(String::as_str).unwrap_or_default();
         (edges.verify)(key, &f.canonical, &f.signature).map_err(|err| {
             bad(format!(
                 "the force choice is not signed by {}'s key ({err})",

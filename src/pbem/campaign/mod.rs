@@ -247,7 +247,19 @@ pub enum Event {
     GameOpened(GameOpened),
     GameEnded(GameEnded),
     ForceChosen(ForceChosen),
+    PlayerReplaced(PlayerReplaced),
     Finished(Finished),
+}
+
+/// A player of the campaign replaced (a lost key, a new address, or someone else taking over):
+/// the campaign's games from now on, and its open games by a `replace-key` control, are played
+/// with this address and key under the same name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerReplaced {
+    pub player: String,
+    pub address: String,
+    pub public_key: String,
+    pub at: String,
 }
 
 /// One line of a campaign ledger.

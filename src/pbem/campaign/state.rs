@@ -70,6 +70,8 @@ pub struct GameRecord {
     pub ended: Option<GameEnded>,
     /// The campaign ledger line that recorded its end (0 while open).
     pub ended_line: u64,
+    /// The campaign's players when it was opened (the game's `created` line has them).
+    pub players: Vec<super::CampaignPlayer>,
 }
 
 /// A player's line in the standings.
@@ -89,6 +91,7 @@ pub struct Standing {
 /// The campaign as its ledger stands.
 #[derive(Debug, Clone, Serialize)]
 pub struct Campaign {
+    /// The `created` line, with its players as they stand after any `player_replaced` line.
     pub created: Created,
     pub games: Vec<GameRecord>,
     /// The force choices recorded (`[forces]`), in ledger order.
@@ -168,6 +171,7 @@ impl Campaign {
                         head_before: c.head.clone(),
                         ended: None,
                         ended_line: 0,
+                        players: c.created.players.clone(),
                     });
                 }
                 Event::GameEnded(g) => {
@@ -187,6 +191,9 @@ impl Campaign {
                 Event::ForceChosen(f) => {
                     c.check_chosen(f).map_err(|m| bad(e.seq, m))?;
                     c.chosen.push(f.clone());
+                }
+                Event::PlayerReplaced(r) => {
+                    c.replace_player(r).map_err(|m| bad(e.seq, m))?;
                 }
                 Event::Finished(f) => {
                     if !c.all_ended() {
@@ -282,6 +289,26 @@ impl Campaign {
                 o.game_id
             ));
         }
+        Ok(())
+    }
+
+    /// Applies a `player_replaced` line: a player of the campaign, by a new address and key
+    /// that no other player has. `created.players` is then the players as they stand.
+    pub fn replace_player(&mut self, r: &super::PlayerReplaced) -> Result<(), String> {
+        let others = self.created.players.iter().filter(|p| p.name != r.player);
+        for q in others {
+            if q.address == r.address || crate::pbem::keys::same_key(&q.public_key, &r.public_key) {
+                return Err(format!(
+                    "player {} replaced by the address or key of {}",
+                    r.player, q.name
+                ));
+            }
+        }
+        let Some(p) = self.created.players.iter_mut().find(|p| p.name == r.player) else {
+            return Err(format!("there is no player {} to replace", r.player));
+        };
+        p.address = r.address.clone();
+        p.public_key = r.public_key.clone();
         Ok(())
     }
 
