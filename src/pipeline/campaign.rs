@@ -271,6 +271,11 @@ fn advance(ctx: &Ctx, id: &str, games: &BTreeMap<String, Loaded>) -> Result<(), 
         // With [forces], a game opens once both players' choices are in; until then each
         // player is asked for one (once: the mail's id is fixed).
         if c.created.rules.forces.is_some() && c.chosen(p.number).len() < p.sides.len() {
+            // Past the deadline, the default forces are recorded and the game opens.
+            if super::campaign_forces::record_defaults(ctx, &mut log, &c)? {
+                c = refold(&file, &dir)?;
+                continue;
+            }
             super::campaign_forces::request_mails(ctx, &c)?;
             break;
         }

@@ -81,6 +81,7 @@ pub(crate) fn route(
         ap,
         canonical: block.canonical.clone(),
         signature: block.signature_b64.clone(),
+        default: false,
         at: ctx.now.to_rfc3339(),
     };
     log.append(Event::ForceChosen(f.clone()))?;
@@ -147,10 +148,17 @@ fn wrap(text: &str) -> String {
 
 fn receipt(ctx: &Ctx, c: &Campaign, f: &ForceChosen) -> Result<(), RefereeError> {
     let allowance = c.created.rules.forces.as_ref().map_or(0, |x| x.ap);
-    let mut text = wrap(&format!(
-        "Your force for game {} is recorded ({} of {allowance} AP):",
-        f.game_id, f.ap
-    ));
+    let mut text = if f.default {
+        wrap(&format!(
+            "The deadline for your force for game {} passed without a choice: the referee recorded the default force, your available units in order while they fit ({} of {allowance} AP):",
+            f.game_id, f.ap
+        ))
+    } else {
+        wrap(&format!(
+            "Your force for game {} is recorded ({} of {allowance} AP):",
+            f.game_id, f.ap
+        ))
+    };
     text.push('\n');
     for u in &f.units {
         text.push_str(&format!(
@@ -223,6 +231,13 @@ pub(crate) fn request_mails(ctx: &Ctx, c: &Campaign) -> Result<(), RefereeError>
             "Game {gid} of campaign {} ({}) opens when both players have chosen their forces. Choose yours: units of your roster, at most {allowance} AP in all. Sign the text below with one `field UNIT` line per unit you field (keep those you want, delete the others); your units enter from your side's entry zone.",
             c.created.campaign_id, p.scenario
         ));
+        if let Some(dl) = c.force_deadline() {
+            text.push_str("\n\n");
+            text.push_str(&wrap(&format!(
+                "Deadline: {}. Without a choice by then the referee records the default force: your available units in the order below, each while the total fits.",
+                dl.to_rfc3339()
+            )));
+        }
         let lost = c.lost_for_good(side);
         if !lost.is_empty() {
             text.push_str("\n\n");
@@ -245,4 +260,49 @@ pub(crate) fn request_mails(ctx: &Ctx, c: &Campaign) -> Result<(), RefereeError>
         queue(ctx, &format!("{gid}-force-request-{side}"), &m)?;
     }
     Ok(())
+}
+
+/// Records the default force of every side whose player let the deadline of the game awaiting
+/// forces pass, and tells them. Returns whether it recorded any.
+pub(crate) fn record_defaults(
+    ctx: &Ctx,
+    log: &mut Log,
+    c: &Campaign,
+) -> Result<bool, RefereeError> {
+    let (Some(p), Some(deadline)) = (c.awaiting_forces(), c.force_deadline()) else {
+        return Ok(false);
+    };
+    if ctx.now < deadline {
+        return Ok(false);
+    }
+    let gid = core::game_id(&c.created.campaign_id, p.number);
+    let chosen = c.chosen(p.number);
+    let mut any = false;
+    for (side, player) in &p.sides {
+        if chosen.contains_key(side) {
+            continue;
+        }
+        let (units, ap) = c.default_force(side);
+        if units.is_empty() {
+            return Err(RefereeError::Usage(format!(
+                "game {gid}: side {side} ({player}) has no unit left that fits the allowance, so no default force can be recorded: replace the player or end the campaign"
+            )));
+        }
+        let f = ForceChosen {
+            game_id: gid.clone(),
+            number: p.number,
+            player: player.clone(),
+            side: side.clone(),
+            units,
+            ap,
+            canonical: String::new(),
+            signature: String::new(),
+            default: true,
+            at: ctx.now.to_rfc3339(),
+        };
+        log.append(Event::ForceChosen(f.clone()))?;
+        receipt(ctx, c, &f)?;
+        any = true;
+    }
+    Ok(any)
 }

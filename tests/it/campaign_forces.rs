@@ -631,3 +631,72 @@ fn a_player_replaced_in_the_campaign_is_replaced_in_its_open_games() {
     let o = audit(&home.root.join("campaigns/rp"));
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
 }
+
+/// issue 15 item 5 (deadlines apply to the force choice): with `[forces] deadline_hours = 24`,
+/// a player who has not chosen a day after the game became due gets the default force (their
+/// available units in order while they fit), recorded by the referee and told by mail, and the
+/// game opens; not a minute before. `campaign audit` passes, and a default recorded before the
+/// deadline (a referee re-signing the ledger) is named at its line.
+#[test]
+fn a_force_not_chosen_by_the_deadline_is_the_default_force() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let ps = players();
+    let rules = RULES
+        .replace(
+            "\"skirmish\", \"skirmish\", \"skirmish\", \"skirmish\"",
+            "\"skirmish\"",
+        )
+        .replace("ap = 6\n", "ap = 6\ndeadline_hours = 24\n");
+    let o = new_campaign(&home, "fc", &rules, &ps);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let env = InProc::open(&home);
+    env.run(dt::NOW);
+    let req = sent_text(&home, "fc-1-force-request-axis").unwrap();
+    assert!(
+        crate::support::flat(&req).contains("Deadline: 2026-03-02T09:00:00+00:00"),
+        "{req}"
+    );
+    // Ann chooses; Bob says nothing.
+    drop_mail(
+        &home,
+        "ann-force.eml",
+        dt::mail(
+            &ps[0].address,
+            "ann-force@p",
+            &ps[0].key,
+            &dt::orders("fc-1", "allies", 1, "field pounder\nfield rangers"),
+        ),
+    );
+    env.run("2026-03-02T08:59:00Z");
+    assert!(!home.game_dir("fc-1").exists(), "not before the deadline");
+    env.run("2026-03-02T09:00:00Z");
+    let c = load(&home, "fc");
+    assert_eq!(c.games.len(), 1, "the game opened at the deadline");
+    let axis: Vec<&str> = c.games[0].opened.forces["axis"]
+        .iter()
+        .map(|u| u.id.as_str())
+        .collect();
+    // battle (2), laser (2), ludwig (4: over 6), luther (4: over), recon (2) → 6 AP.
+    assert_eq!(axis, ["battle", "laser", "recon"]);
+    let told = sent_text(&home, "fc-1-force-axis").unwrap();
+    assert!(
+        crate::support::flat(&told).contains("default force"),
+        "{told}"
+    );
+
+    let o = audit(&home.root.join("campaigns/fc"));
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let lines = log_lines(&home.root.join("campaigns/fc/log.jsonl"));
+    let n = lines
+        .iter()
+        .position(|l| l["kind"] == "force_chosen" && l["default"] == true)
+        .unwrap();
+    forged_fails(
+        &home,
+        d.path(),
+        "early-default",
+        |l| l[n]["at"] = Value::from("2026-03-02T08:00:00+00:00"),
+        &format!("campaigns/fc/log.jsonl line {}: a default force", n + 1),
+    );
+}

@@ -162,6 +162,35 @@ impl Campaign {
         serde_json::json!({"ap": f.ap, "sides": sides, "awaiting": awaiting})
     }
 
+    /// When the force choice of the game now due is late: `due_since` plus the rules'
+    /// `deadline_hours` (`None`: no deadline).
+    pub fn force_deadline(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        let h = self.created.rules.forces.as_ref()?.deadline_hours;
+        if h == 0 {
+            return None;
+        }
+        chrono::DateTime::parse_from_rfc3339(&self.due_since)
+            .ok()?
+            .with_timezone(&chrono::Utc)
+            .checked_add_signed(chrono::Duration::hours(h.into()))
+    }
+
+    /// The force recorded for a side whose player let the deadline pass: its available units
+    /// in id order, each taken while the total stays within the allowance.
+    pub fn default_force(&self, side: &str) -> (Vec<ForceUnit>, u32) {
+        let allowance = self.created.rules.forces.as_ref().map_or(0, |f| f.ap);
+        let mut units = Vec::new();
+        let mut ap = 0u32;
+        for (id, card) in self.available(side) {
+            let cost = self.unit_ap(&card);
+            if ap.saturating_add(cost) <= allowance {
+                ap += cost;
+                units.push(ForceUnit { id, card });
+            }
+        }
+        (units, ap)
+    }
+
     /// Checks a force choice for `side`, given as (line, unit id) pairs: every unit in the
     /// roster, not lost for good, listed once, at least one, the total within the allowance.
     /// Returns the force and its AP.
@@ -280,7 +309,7 @@ pub fn audit_choices(
     };
     for (e, _) in entries {
         let f = match &e.event {
-            super::Event::ForceChosen(f) => f,
+            super::Event::ForceChosen(f) if !f.default => f,
             super::Event::PlayerReplaced(r) => {
                 keys.insert(r.player.clone(), r.public_key.clone());
                 continue;

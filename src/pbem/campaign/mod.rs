@@ -64,6 +64,15 @@ pub struct Forces {
     pub ap: u32,
     /// Side → unit id → card: the units each side's player may field over the campaign.
     pub roster: BTreeMap<String, BTreeMap<String, String>>,
+    /// Hours a player has to choose, from the moment the game is due (the campaign's creation
+    /// or the end of the game before); then the referee records the default force. 0: no
+    /// deadline.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub deadline_hours: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// How the standings score a game: points for a win, a draw and a loss.
@@ -227,9 +236,16 @@ pub struct ForceChosen {
     pub units: Vec<ForceUnit>,
     /// Their total army points.
     pub ap: u32,
-    /// The signed block as received (§4 canonical text and base64 signature).
+    /// The signed block as received (§4 canonical text and base64 signature); empty for a
+    /// default.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub canonical: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub signature: String,
+    /// Recorded by the referee when the deadline passed without a choice: the default force
+    /// ([`state::Campaign::default_force`]).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub default: bool,
     pub at: String,
 }
 

@@ -96,6 +96,9 @@ pub struct Campaign {
     pub games: Vec<GameRecord>,
     /// The force choices recorded (`[forces]`), in ledger order.
     pub chosen: Vec<ForceChosen>,
+    /// When the game now due became due: the `at` of the campaign's creation or of the last
+    /// game's end (the force choice's deadline counts from it).
+    pub due_since: String,
     pub finished: bool,
     /// The ledger's head: seq and hex hash of its last line.
     pub seq: u64,
@@ -123,6 +126,7 @@ impl Campaign {
             created: (**created).clone(),
             games: Vec::new(),
             chosen: Vec::new(),
+            due_since: created.created_at.clone(),
             finished: false,
             seq: 1,
             head: h1.clone(),
@@ -187,6 +191,7 @@ impl Campaign {
                     }
                     rec.ended = Some(g.clone());
                     rec.ended_line = e.seq;
+                    c.due_since = g.at.clone();
                 }
                 Event::ForceChosen(f) => {
                     c.check_chosen(f).map_err(|m| bad(e.seq, m))?;
@@ -257,6 +262,26 @@ impl Campaign {
                 "a second force for side {} of game {}",
                 f.side, f.game_id
             ));
+        }
+        if f.default {
+            let late = chrono::DateTime::parse_from_rfc3339(&f.at)
+                .ok()
+                .zip(self.force_deadline())
+                .is_some_and(|(at, dl)| at >= dl);
+            if !late || !f.canonical.is_empty() || !f.signature.is_empty() {
+                return Err(format!(
+                    "a default force for side {} of game {} before the deadline the rules and the recorded times give",
+                    f.side, f.game_id
+                ));
+            }
+            let (units, ap) = self.default_force(&f.side);
+            if units != f.units || ap != f.ap || units.is_empty() {
+                return Err(format!(
+                    "the default force for side {} is not the one the roster and the recorded losses give",
+                    f.side
+                ));
+            }
+            return Ok(());
         }
         let ids: Vec<(usize, String)> = f.units.iter().map(|u| (0, u.id.clone())).collect();
         match self.check_force(&f.side, &ids) {
