@@ -126,7 +126,7 @@ pub fn create_campaign(ctx: &Ctx, new: NewCampaign) -> Result<String, RefereeErr
         force_cards,
     };
     Log::create(&dir, created, ctx.key.clone(), ctx.edges.sign_text)?;
-    advance(ctx, &new.id, &BTreeMap::new())?;
+    advance(ctx, &new.id, &BTreeMap::new(), false)?;
     Ok(new.id)
 }
 
@@ -168,7 +168,15 @@ fn request(rules: &Rules, scenario: &str) -> NewRequest {
 
 /// After a run's steps: every campaign records the ends of its games and opens what is due.
 /// A campaign that cannot be advanced is a warning; the games' run goes on.
-pub(crate) fn after_steps(ctx: &Ctx, games: &BTreeMap<String, Loaded>, sum: &mut RunSummary) {
+/// `resend`: the run before was interrupted, so the campaign reports it staged may have been
+/// lost with its batch; they are queued again (under the same ids: a report that did leave is
+/// not sent twice).
+pub(crate) fn after_steps(
+    ctx: &Ctx,
+    games: &BTreeMap<String, Loaded>,
+    sum: &mut RunSummary,
+    resend: bool,
+) {
     let root = ctx.home.root.join(core::CAMPAIGNS_DIR);
     let Ok(rd) = std::fs::read_dir(&root) else {
         return;
@@ -180,7 +188,7 @@ pub(crate) fn after_steps(ctx: &Ctx, games: &BTreeMap<String, Loaded>, sum: &mut
         .collect();
     ids.sort();
     for id in ids {
-        if let Err(e) = advance(ctx, &id, games) {
+        if let Err(e) = advance(ctx, &id, games, resend) {
             sum.warnings.push(format!("campaign {id}: {e}"));
         }
     }
@@ -231,13 +239,19 @@ fn lost_units(
 }
 
 /// Records the campaign's ended games, opens the games now due, closes the campaign when all
-/// are played, and mails the report of each game that ended.
-fn advance(ctx: &Ctx, id: &str, games: &BTreeMap<String, Loaded>) -> Result<(), RefereeError> {
+/// are played, and mails the report of each game that ended (with `resend`, of every game
+/// ended so far).
+fn advance(
+    ctx: &Ctx,
+    id: &str,
+    games: &BTreeMap<String, Loaded>,
+    resend: bool,
+) -> Result<(), RefereeError> {
     let dir = campaign_dir(ctx, id);
     let file = core::log_path(&dir).display().to_string();
     let (mut log, entries) = Log::open(&dir, ctx.key.clone(), ctx.edges.sign_text)?;
     let mut c = Campaign::fold(&file, &entries)?;
-    if c.finished {
+    if c.finished && !resend {
         return Ok(());
     }
     let mut ended = Vec::new();
@@ -288,6 +302,9 @@ fn advance(ctx: &Ctx, id: &str, games: &BTreeMap<String, Loaded>) -> Result<(), 
             at: ctx.now.to_rfc3339(),
         }))?;
         c = refold(&file, &dir)?;
+    }
+    if resend {
+        ended = c.games.iter().filter_map(|g| g.ended.clone()).collect();
     }
     for e in &ended {
         report_mails(ctx, &c, e)?;

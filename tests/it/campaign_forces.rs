@@ -700,3 +700,99 @@ fn a_force_not_chosen_by_the_deadline_is_the_default_force() {
         &format!("campaigns/fc/log.jsonl line {}: a default force", n + 1),
     );
 }
+
+/// A mail sink that loses the run's last batch, as a crash between the campaign's ledger lines
+/// and the run's final commit would: everything the run staged after its last commit is gone.
+struct CutAtCommit<'a>(&'a dustmail::outbox::Outbox);
+
+impl dustmail::referee::MailSink for CutAtCommit<'_> {
+    fn queue(
+        &self,
+        id: &str,
+        mail: &dustmail::outbox::Mail,
+        date: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), String> {
+        dustmail::referee::MailSink::queue(self.0, id, mail, date)
+    }
+    fn begin_batch(&self) -> Result<bool, String> {
+        dustmail::referee::MailSink::begin_batch(self.0)
+    }
+    fn commit_batch(&self, last: bool) -> Result<(), String> {
+        if last {
+            return Err("the power went out".into());
+        }
+        dustmail::referee::MailSink::commit_batch(self.0, last)
+    }
+}
+
+/// issue 15 (the campaign report after a crash): every step of a chain's first game is run by
+/// a run that dies at its final commit, then by the recovery run. The run that ended the game
+/// recorded the end in the campaign ledger (and opened the next game) but its staged campaign
+/// reports were lost: the recovery run sends them, once.
+#[test]
+fn the_campaign_report_lost_in_a_crash_is_sent_by_the_next_run() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let ps = players();
+    let rules = "kind = \"chain\"\nscenarios = [\"skirmish\", \"skirmish\"]\n";
+    let o = new_campaign(&home, "cr", rules, &ps);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let env = InProc::open(&home);
+    env.run(dt::NOW);
+    let mut bots: BTreeMap<String, Bots> = BTreeMap::new();
+    let cut = CutAtCommit(&env.outbox);
+    for _ in 0..2000 {
+        let c = load(&home, "cr");
+        if c.games[0].ended.is_some() {
+            break;
+        }
+        let b = bots.entry("cr-1".into()).or_insert_with(|| {
+            let gps: Vec<dt::Player> = ps
+                .iter()
+                .map(|p| dt::Player {
+                    side: p.side.to_string(),
+                    address: p.address.clone(),
+                    key: p.key.clone(),
+                })
+                .collect();
+            Bots::new("cr-1", &gps, |i| Style::Random(3 + i as u64))
+        });
+        if let Some((name, m)) = b.next_mail(&env.load("cr-1")) {
+            drop_mail(&home, &name, m);
+        }
+        let mut ctx = env.ctx(dt::NOW);
+        ctx.sink = &cut;
+        assert!(dustmail::referee::run(&ctx, &home.maildir()).is_err());
+        if load(&home, "cr").games[0].ended.is_some() {
+            break;
+        }
+        let sum = env.run(dt::NOW);
+        assert!(sum.broken.is_empty(), "{sum:?}");
+    }
+    let c = load(&home, "cr");
+    assert!(
+        c.games[0].ended.is_some(),
+        "the crashed run recorded the end"
+    );
+    assert_eq!(c.games.len(), 2, "and opened the next game");
+    let report = |p: &str| {
+        home.root
+            .join("sent")
+            .join(format!("cr-campaign-cr-1-{p}.eml"))
+    };
+    assert!(!report("ann").exists(), "the crash lost the report");
+
+    let sum = env.run(dt::NOW);
+    assert!(sum.broken.is_empty(), "{sum:?}");
+    for p in ["ann", "bob"] {
+        assert!(
+            report(p).exists(),
+            "{p}'s campaign report is sent after the crash"
+        );
+    }
+    let once = dt::names(&home.root.join("sent"));
+    env.run(dt::NOW);
+    assert_eq!(dt::names(&home.root.join("sent")), once, "and only once");
+    let o = audit(&home.root.join("campaigns/cr"));
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+}
