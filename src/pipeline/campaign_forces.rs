@@ -306,3 +306,38 @@ pub(crate) fn record_defaults(
     }
     Ok(any)
 }
+
+/// A block for a campaign game that is already open but that is the force choice recorded for
+/// it before it opened (a run that recorded the choice, opened the game and died before its
+/// commit leaves the mail in maildir/new): its receipt is queued again and it does not reach
+/// the game as orders. Only a block of `field` lines, for a game a campaign opened, is looked
+/// up.
+pub(crate) fn already_chosen(
+    ctx: &Ctx,
+    created: &crate::ledger::Created,
+    body: &BlockBody,
+    block: &RawBlock,
+    sum: &mut RunSummary,
+) -> Result<bool, RefereeError> {
+    let Some(cref) = &created.campaign else {
+        return Ok(false);
+    };
+    if !parse_choice(&body.lines).is_ok_and(|ids| !ids.is_empty()) {
+        return Ok(false);
+    }
+    let dir = campaign_dir(ctx, &cref.id);
+    if !core::log_path(&dir).exists() {
+        return Ok(false);
+    }
+    let c = super::campaign::load(&dir)?;
+    let Some(f) = c.chosen.iter().find(|f| {
+        f.game_id == body.game
+            && f.signature == block.signature_b64
+            && f.canonical == block.canonical
+    }) else {
+        return Ok(false);
+    };
+    sum.deduplicated += 1;
+    receipt(ctx, &c, f)?;
+    Ok(true)
+}

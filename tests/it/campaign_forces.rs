@@ -796,3 +796,68 @@ fn the_campaign_report_lost_in_a_crash_is_sent_by_the_next_run() {
     let o = audit(&home.root.join("campaigns/cr"));
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
 }
+
+/// issue 15 item 2 (a crash while a game opens): the run that records the second force choice
+/// and opens the game dies before its commit, so the choice's mail is still in maildir/new.
+/// The next run finds the choice already recorded: it sends its receipt and does not hand the
+/// block to the now open game as orders (the game's ledger has no submission).
+#[test]
+fn a_force_choice_processed_again_after_a_crash_does_not_reach_the_opened_game() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let ps = players();
+    let rules = RULES.replace(
+        "\"skirmish\", \"skirmish\", \"skirmish\", \"skirmish\"",
+        "\"skirmish\"",
+    );
+    let o = new_campaign(&home, "fc", &rules, &ps);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let env = InProc::open(&home);
+    for (i, (cp, cmds)) in [(&ps[0], "field pounder"), (&ps[1], "field ludwig")]
+        .into_iter()
+        .enumerate()
+    {
+        drop_mail(
+            &home,
+            &format!("force-{i}.eml"),
+            dt::mail(
+                &cp.address,
+                &format!("force-{i}@p"),
+                &cp.key,
+                &dt::orders("fc-1", cp.side, 1, cmds),
+            ),
+        );
+    }
+    let cut = CutAtCommit(&env.outbox);
+    let mut ctx = env.ctx(dt::NOW);
+    ctx.sink = &cut;
+    assert!(dustmail::referee::run(&ctx, &home.maildir()).is_err());
+    assert_eq!(
+        load(&home, "fc").games.len(),
+        1,
+        "the crashed run opened the game"
+    );
+    assert_eq!(dt::names(&home.maildir().join("new")).len(), 2);
+
+    let sum = env.run(dt::NOW);
+    assert!(sum.broken.is_empty(), "{sum:?}");
+    assert!(
+        sum.warnings
+            .iter()
+            .all(|w| w.starts_with("the previous run was interrupted")),
+        "{sum:?}"
+    );
+    assert_eq!(sum.deduplicated, 2, "{sum:?}");
+    assert!(dt::names(&home.maildir().join("new")).is_empty());
+    assert!(
+        dt::submissions(&home, "fc-1").is_empty(),
+        "{:?}",
+        dt::submissions(&home, "fc-1")
+    );
+    for side in ["allies", "axis"] {
+        let r = sent_text(&home, &format!("fc-1-force-{side}")).unwrap();
+        assert!(r.contains("is recorded"), "{r}");
+    }
+    let o = audit(&home.root.join("campaigns/fc"));
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+}
