@@ -257,7 +257,17 @@ pub(crate) fn request_mails(ctx: &Ctx, c: &Campaign) -> Result<(), RefereeError>
             format!("[dustmail {gid}] choose your force"),
             text,
         );
-        queue(ctx, &format!("{gid}-force-request-{side}"), &m)?;
+        // The id names the player's key: a player replaced while the choice is awaited gets
+        // a request of their own.
+        let key = c
+            .created
+            .players
+            .iter()
+            .find(|q| &q.name == player)
+            .map(|q| crate::ledger::sha256_hex(q.public_key.as_bytes()))
+            .unwrap_or_default();
+        let key = key.get(..12).unwrap_or_default();
+        queue(ctx, &format!("{gid}-force-request-{side}-{key}"), &m)?;
     }
     Ok(())
 }

@@ -100,6 +100,15 @@ fn sent_text(home: &Home, id: &str) -> Option<String> {
     Some(m.body_text(0)?.into_owned())
 }
 
+/// The force request mailed for side `side` of game `gid` (its id ends with the player's key).
+fn request(home: &Home, gid: &str, side: &str) -> Option<String> {
+    let prefix = format!("{gid}-force-request-{side}-");
+    let name = dt::names(&home.root.join("sent"))
+        .into_iter()
+        .find(|n| n.starts_with(&prefix))?;
+    sent_text(home, name.trim_end_matches(".eml"))
+}
+
 /// Every delivered mail to `address`: (id, text).
 fn mails_to(home: &Home, address: &str) -> Vec<(String, String)> {
     dt::names(&home.root.join("sent"))
@@ -244,8 +253,7 @@ fn a_four_game_chain_with_forces_by_mail_and_units_carried_over() {
             let Some(cp) = ps.iter().find(|cp| !chosen.contains_key(cp.side)) else {
                 panic!("both forces in but {gid} did not open");
             };
-            let req = sent_text(&home, &format!("{gid}-force-request-{}", cp.side))
-                .expect("the player was asked for a force");
+            let req = request(&home, &gid, cp.side).expect("the player was asked for a force");
             // Sealed: before the game opens, nothing the other player mailed is shown.
             let other = ps.iter().find(|q| q.side != cp.side).unwrap();
             if let Some(f) = chosen.get(other.side) {
@@ -652,7 +660,7 @@ fn a_force_not_chosen_by_the_deadline_is_the_default_force() {
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let env = InProc::open(&home);
     env.run(dt::NOW);
-    let req = sent_text(&home, "fc-1-force-request-axis").unwrap();
+    let req = request(&home, "fc-1", "axis").unwrap();
     assert!(
         crate::support::flat(&req).contains("Deadline: 2026-03-02T09:00:00+00:00"),
         "{req}"
@@ -858,6 +866,70 @@ fn a_force_choice_processed_again_after_a_crash_does_not_reach_the_opened_game()
         let r = sent_text(&home, &format!("fc-1-force-{side}")).unwrap();
         assert!(r.contains("is recorded"), "{r}");
     }
+    let o = audit(&home.root.join("campaigns/fc"));
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+}
+
+/// issue 15 item 5 (replacement while forces are awaited): a player replaced before choosing
+/// gets a request of their own at the new address, and only the new key's choice is recorded.
+#[test]
+fn a_player_replaced_while_forces_are_awaited_chooses_with_the_new_key() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let ps = players();
+    let rules = RULES.replace(
+        "\"skirmish\", \"skirmish\", \"skirmish\", \"skirmish\"",
+        "\"skirmish\"",
+    );
+    let o = new_campaign(&home, "fc", &rules, &ps);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let env = InProc::open(&home);
+    env.run(dt::NOW);
+    let new_key = SigningKey::from_bytes(&[98; 32]);
+    let key_text = dustmail::crypto::public_key_text(&new_key.verifying_key());
+    let o = dt::dustmail(
+        &home.root,
+        &[
+            "campaign",
+            "replace",
+            "fc",
+            &format!("bob=bob2@new.example:{key_text}"),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    env.run(dt::NOW);
+    let asked: Vec<String> = mails_to(&home, "bob2@new.example")
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    assert!(
+        asked
+            .iter()
+            .any(|n| n.starts_with("fc-1-force-request-axis-")),
+        "{asked:?}"
+    );
+    let log = home.root.join("campaigns/fc/log.jsonl");
+    let before = std::fs::read(&log).unwrap();
+    let choice = dt::orders("fc-1", "axis", 1, "field ludwig");
+    drop_mail(
+        &home,
+        "old.eml",
+        dt::mail(&ps[1].address, "old@p", &ps[1].key, &choice),
+    );
+    env.run(dt::NOW);
+    assert_eq!(
+        std::fs::read(&log).unwrap(),
+        before,
+        "the old key is no one's now"
+    );
+    drop_mail(
+        &home,
+        "new.eml",
+        dt::mail("bob2@new.example", "new@p", &new_key, &choice),
+    );
+    env.run(dt::NOW);
+    let c = load(&home, "fc");
+    assert_eq!(c.chosen(1)["axis"].player, "bob");
     let o = audit(&home.root.join("campaigns/fc"));
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
 }
