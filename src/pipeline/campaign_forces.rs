@@ -24,7 +24,7 @@ pub(crate) fn route(
     body: &BlockBody,
     sum: &mut RunSummary,
 ) -> Result<bool, RefereeError> {
-    let Some((cid, c, p)) = awaiting(ctx, &body.game)? else {
+    let Some((cid, c, p)) = awaiting(ctx, &body.game) else {
         return Ok(false);
     };
     let Some(name) = p.sides.get(&body.side) else {
@@ -90,11 +90,9 @@ pub(crate) fn route(
 }
 
 /// The campaign (id, state, game) awaiting forces for game `gid`, if any.
-fn awaiting(ctx: &Ctx, gid: &str) -> Result<Option<(String, Campaign, Planned)>, RefereeError> {
+fn awaiting(ctx: &Ctx, gid: &str) -> Option<(String, Campaign, Planned)> {
     let root = ctx.home.root.join(core::CAMPAIGNS_DIR);
-    let Ok(rd) = std::fs::read_dir(&root) else {
-        return Ok(None);
-    };
+    let rd = std::fs::read_dir(&root).ok()?;
     let mut ids: Vec<String> = rd
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -109,14 +107,18 @@ fn awaiting(ctx: &Ctx, gid: &str) -> Result<Option<(String, Campaign, Planned)>,
         if !core::log_path(&dir).exists() {
             continue;
         }
-        let c = super::campaign::load(&dir)?;
+        // A campaign that cannot be read is the operator's to repair (each run warns about
+        // it): a mail does not stop the run over it.
+        let Ok(c) = super::campaign::load(&dir) else {
+            continue;
+        };
         if let Some(p) = c.awaiting_forces() {
             if core::game_id(&id, p.number) == gid {
-                return Ok(Some((id, c, p)));
+                return Some((id, c, p));
             }
         }
     }
-    Ok(None)
+    None
 }
 
 fn address(c: &Campaign, player: &str) -> String {
@@ -339,7 +341,9 @@ pub(crate) fn already_chosen(
     if !core::log_path(&dir).exists() {
         return Ok(false);
     }
-    let c = super::campaign::load(&dir)?;
+    let Ok(c) = super::campaign::load(&dir) else {
+        return Ok(false);
+    };
     let Some(f) = c.chosen.iter().find(|f| {
         f.game_id == body.game
             && f.signature == block.signature_b64
