@@ -11,6 +11,9 @@ use std::path::{Path, PathBuf};
 const NEW_EXAMPLES: &str = "Example:\n  dustmail campaign new --id club --rules league.toml \\\n    --player ann=ann@example.org:ed25519:AbC… --player bob=bob@example.org:ed25519:DeF…";
 const SHOW_EXAMPLES: &str =
     "Example:\n  dustmail campaign show club\n  dustmail campaign show club --format html > club.html";
+const PAGE_EXAMPLES: &str = "Example:\n  dustmail campaign page club --dir ./club-pages   # then open club-pages/index.html";
+const REPLACE_EXAMPLES: &str =
+    "Example:\n  dustmail campaign replace club ann=ann@new.example.org:ed25519:XyZ…";
 const AUDIT_EXAMPLES: &str = "Example:\n  dustmail campaign audit ./dustmail-home/campaigns/club";
 
 #[derive(Debug, Subcommand)]
@@ -48,6 +51,33 @@ pub enum CampaignCommand {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: ShowFormat,
+    },
+    /// Write the campaign page (DIR/index.html: standings, games, forces) and, beside it, the
+    /// replay page of every ended game (DIR/<game>.html), which the campaign page links.
+    #[command(after_help = PAGE_EXAMPLES)]
+    Page {
+        #[command(flatten)]
+        home: HomeArg,
+        /// The campaign id.
+        id: String,
+        /// The folder to write the pages into (made if missing).
+        #[arg(long, value_name = "DIR")]
+        dir: PathBuf,
+    },
+    /// Replace a player of the campaign (a lost key, a new address, someone taking over): the
+    /// games opened from now on are theirs, and each open game gets a `replace-key` control.
+    #[command(after_help = REPLACE_EXAMPLES)]
+    Replace {
+        #[command(flatten)]
+        home: HomeArg,
+        /// The campaign id.
+        id: String,
+        /// NAME=ADDRESS:PUBKEY: the player's campaign name, the new address and key.
+        #[arg(value_name = "NAME=ADDRESS:PUBKEY")]
+        player: String,
+        /// The time to record (RFC 3339; default: now).
+        #[arg(long)]
+        now: Option<String>,
     },
     /// Verify a campaign folder: its ledger, every game in it, and every carried-over value;
     /// exit 1 naming the file and line of the first mismatch.
@@ -89,6 +119,13 @@ pub(super) fn dispatch(
             now.as_deref(),
         ),
         CampaignCommand::Show { home, id, format } => show(&home_of(home), &id, format),
+        CampaignCommand::Page { home, id, dir } => page(games, &home_of(home), &id, &dir),
+        CampaignCommand::Replace {
+            home,
+            id,
+            player,
+            now,
+        } => replace(games, &home_of(home), &id, &player, now.as_deref()),
         CampaignCommand::Audit { dir } => audit(games, &dir),
     }
 }
@@ -150,7 +187,7 @@ fn new(
     Ok(())
 }
 
-fn show(home: &Home, id: &str, format: ShowFormat) -> Result<(), Failure> {
+fn load(home: &Home, id: &str) -> Result<core::state::Campaign, Failure> {
     let dir = home.root.join(core::CAMPAIGNS_DIR).join(id);
     if !core::log_path(&dir).exists() {
         return Err(usage(format!(
@@ -158,7 +195,11 @@ fn show(home: &Home, id: &str, format: ShowFormat) -> Result<(), Failure> {
             home.root.display()
         )));
     }
-    let c = campaign::load(&dir)?;
+    Ok(campaign::load(&dir)?)
+}
+
+fn show(home: &Home, id: &str, format: ShowFormat) -> Result<(), Failure> {
+    let c = load(home, id)?;
     let v = c.view();
     match format {
         ShowFormat::Json => outln!("{v}"),
@@ -186,6 +227,83 @@ fn audit(games: &Registry<'static>, dir: &Path) -> Result<(), Failure> {
         a.lines,
         a.games,
         a.ended
+    );
+    Ok(())
+}
+
+/// `campaign page`: the campaign's HTML page with a link per ended game to its replay page,
+/// written beside it (an open game gets no page: its seed and hidden values are still secret).
+fn page(games: &Registry<'static>, home: &Home, id: &str, out: &Path) -> Result<(), Failure> {
+    let c = load(home, id)?;
+    let config = crate::config::Config::load(home).map_err(|e| usage(e.to_string()))?;
+    let templates = super::home_templates(home, &config)?;
+    let edges = Edges::real();
+    std::fs::create_dir_all(out)
+        .map_err(|e| usage(format!("cannot make {}: {e}", out.display())))?;
+    let write = |name: &str, text: &str| {
+        let path = out.join(name);
+        std::fs::write(&path, text)
+            .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))
+    };
+    let mut v = c.view();
+    let mut pages = 0;
+    for (i, rec) in c.games.iter().enumerate() {
+        if rec.ended.is_none() {
+            continue;
+        }
+        let gid = &rec.opened.game_id;
+        let kind = referee::game_of(games, home, gid)?;
+        let g = referee::load_game(kind, &edges, home, gid)?;
+        let name = format!("{gid}.html");
+        write(
+            &name,
+            &crate::report::replay_page(kind, &edges, &g, &templates)?,
+        )?;
+        v["games"][i]["page"] = serde_json::Value::from(name);
+        pages += 1;
+    }
+    write("index.html", &campaign::render(&v, true)?)?;
+    outln!(
+        "wrote {} with links to {pages} replay pages beside it",
+        out.join("index.html").display()
+    );
+    Ok(())
+}
+
+fn replace(
+    games: &Registry<'static>,
+    home: &Home,
+    id: &str,
+    player: &str,
+    now: Option<&str>,
+) -> Result<(), Failure> {
+    let env = open_home(home)?;
+    let p = referee::parse_player(player).map_err(|e| usage(e.replace("SIDE=", "NAME=")))?;
+    let now = parse_now(now)?;
+    let _lock = referee::lock_home(home)?;
+    let edges = Edges::real();
+    let c = ctx(games, home, &env, &edges, now);
+    let r = crate::pipeline::campaign_players::replace_player(
+        &c,
+        id,
+        CampaignPlayer {
+            name: p.side,
+            address: p.address,
+            public_key: p.public_key,
+        },
+    )?;
+    outln!(
+        "campaign {id}: {}; open games given the new key: {}",
+        if r.recorded {
+            "player replaced, the games it opens from now on are theirs"
+        } else {
+            "the player already had this address and key"
+        },
+        if r.games.is_empty() {
+            "none".to_string()
+        } else {
+            r.games.join(", ")
+        }
     );
     Ok(())
 }

@@ -363,6 +363,21 @@ pub struct TeamUnit {
     pub player: Option<String>,
 }
 
+/// What a campaign's force choice needs of a card: its army points and whether it is a hero
+/// (whose loss carries over only when the campaign's rules say `heroes = true`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForceCard {
+    pub ap: u32,
+    pub hero: bool,
+}
+
+/// One unit of a force a campaign fields: the id it has in the game and its card.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ForceUnit {
+    pub id: String,
+    pub card: String,
+}
+
 /// A picture a game draws of its board, for mails and pages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Png {
@@ -414,6 +429,32 @@ pub trait Game: Sync {
 
     /// Builds the initial state. Validates the scenario and cards with errors that say what to fix.
     fn setup(&self, setup: &Setup) -> Result<Self::State, SetupError>;
+
+    /// The army points and kind of `card` among the setup's cards, for a campaign's force
+    /// choice; `None`: no such card, or a game without chosen forces (the default).
+    fn force_card(&self, _setup: &Setup, _card: &str) -> Option<ForceCard> {
+        None
+    }
+
+    /// The setup with each side's units replaced by `forces` (side → units, entering from the
+    /// side's entry zone) and an army point limit of `ap`: a campaign game whose forces the
+    /// players chose. The default refuses: the game has no chosen forces.
+    fn field_forces(
+        &self,
+        _setup: &Setup,
+        _forces: &BTreeMap<String, Vec<ForceUnit>>,
+        _ap: u32,
+    ) -> Result<Setup, SetupError> {
+        Err(SetupError(format!(
+            "game {} has no forces chosen by the players",
+            self.name()
+        )))
+    }
+
+    /// The units destroyed by now, per side, in unit id order (what a campaign carries over).
+    fn lost_units(&self, _state: &Self::State) -> BTreeMap<String, Vec<String>> {
+        BTreeMap::new()
+    }
 
     /// Sides in play order as the scenario lists them.
     fn sides(&self, state: &Self::State) -> Vec<String>;

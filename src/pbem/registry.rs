@@ -8,12 +8,13 @@
 //! [`AnyGame`] call on a state is made through the game the `created` line names.
 
 use crate::game::{
-    Awaiting, Catalog, Concession, DiceSource, Game, Happening, Line, NewPlan, NewRequest, Outcome,
-    Png, Roll, Sender, Setup, SetupError,
+    Awaiting, Catalog, Concession, DiceSource, ForceCard, ForceUnit, Game, Happening, Line,
+    NewPlan, NewRequest, Outcome, Png, Roll, Sender, Setup, SetupError,
 };
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 use std::any::Any;
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// A game's state, whatever the game.
@@ -118,6 +119,14 @@ pub trait AnyGame: Sync {
     fn catalog(&self) -> Catalog;
     fn plan_new(&self, req: &NewRequest) -> Result<NewPlan, SetupError>;
     fn setup(&self, setup: &Setup) -> Result<AnyState, SetupError>;
+    fn force_card(&self, setup: &Setup, card: &str) -> Option<ForceCard>;
+    fn field_forces(
+        &self,
+        setup: &Setup,
+        forces: &BTreeMap<String, Vec<ForceUnit>>,
+        ap: u32,
+    ) -> Result<Setup, SetupError>;
+    fn lost_units(&self, state: &AnyState) -> BTreeMap<String, Vec<String>>;
     /// A state from its JSON (a snapshot).
     fn decode(&self, v: Value) -> Result<AnyState, String>;
     fn sides(&self, state: &AnyState) -> Vec<String>;
@@ -188,6 +197,20 @@ where
     }
     fn setup(&self, setup: &Setup) -> Result<AnyState, SetupError> {
         Game::setup(self, setup).map(AnyState::new)
+    }
+    fn force_card(&self, setup: &Setup, card: &str) -> Option<ForceCard> {
+        Game::force_card(self, setup, card)
+    }
+    fn field_forces(
+        &self,
+        setup: &Setup,
+        forces: &BTreeMap<String, Vec<ForceUnit>>,
+        ap: u32,
+    ) -> Result<Setup, SetupError> {
+        Game::field_forces(self, setup, forces, ap)
+    }
+    fn lost_units(&self, state: &AnyState) -> BTreeMap<String, Vec<String>> {
+        Game::lost_units(self, typed(self, state))
     }
     fn decode(&self, v: Value) -> Result<AnyState, String> {
         serde_json::from_value::<G::State>(v)

@@ -97,6 +97,7 @@ pub fn create_campaign(ctx: &Ctx, new: NewCampaign) -> Result<String, RefereeErr
             )));
         }
     }
+    let force_cards = force_cards(game, &rules)?;
     let dir = campaign_dir(ctx, &new.id);
     if core::log_path(&dir).exists() {
         return Err(usage(format!(
@@ -122,10 +123,39 @@ pub fn create_campaign(ctx: &Ctx, new: NewCampaign) -> Result<String, RefereeErr
         referee_public_key: (ctx.edges.public_key_text)(ctx.key),
         commitment: core::commitment(&new.seed),
         created_at: ctx.now.to_rfc3339(),
+        force_cards,
     };
     Log::create(&dir, created, ctx.key.clone(), ctx.edges.sign_text)?;
-    advance(ctx, &new.id, &BTreeMap::new())?;
+    advance(ctx, &new.id, &BTreeMap::new(), false)?;
     Ok(new.id)
+}
+
+/// The AP and kind of every card of the `[forces]` roster, from the game's cards (the first
+/// scenario's setup): an unknown card is refused, naming the roster line.
+fn force_cards(
+    game: &dyn crate::registry::AnyGame,
+    rules: &Rules,
+) -> Result<BTreeMap<String, crate::game::ForceCard>, RefereeError> {
+    let mut out = BTreeMap::new();
+    let (Some(f), Some(first)) = (&rules.forces, rules.scenarios.first()) else {
+        return Ok(out);
+    };
+    let setup = game
+        .plan_new(&request(rules, first))
+        .map_err(|e| RefereeError::Usage(e.0))?
+        .setup;
+    for (side, units) in &f.roster {
+        for (id, card) in units {
+            let info = game.force_card(&setup, card).ok_or_else(|| {
+                RefereeError::Usage(format!(
+                    "[forces.roster.{side}] {id} = \"{card}\": there is no card `{card}` in game {}: use a card name `dustmail games` lists",
+                    game.name()
+                ))
+            })?;
+            out.insert(card.clone(), info);
+        }
+    }
+    Ok(out)
 }
 
 fn request(rules: &Rules, scenario: &str) -> NewRequest {
@@ -138,7 +168,15 @@ fn request(rules: &Rules, scenario: &str) -> NewRequest {
 
 /// After a run's steps: every campaign records the ends of its games and opens what is due.
 /// A campaign that cannot be advanced is a warning; the games' run goes on.
-pub(crate) fn after_steps(ctx: &Ctx, games: &BTreeMap<String, Loaded>, sum: &mut RunSummary) {
+/// `resend`: the run before was interrupted, so the campaign reports it staged may have been
+/// lost with its batch; they are queued again (under the same ids: a report that did leave is
+/// not sent twice).
+pub(crate) fn after_steps(
+    ctx: &Ctx,
+    games: &BTreeMap<String, Loaded>,
+    sum: &mut RunSummary,
+    resend: bool,
+) {
     let root = ctx.home.root.join(core::CAMPAIGNS_DIR);
     let Ok(rd) = std::fs::read_dir(&root) else {
         return;
@@ -150,7 +188,7 @@ pub(crate) fn after_steps(ctx: &Ctx, games: &BTreeMap<String, Loaded>, sum: &mut
         .collect();
     ids.sort();
     for id in ids {
-        if let Err(e) = advance(ctx, &id, games) {
+        if let Err(e) = advance(ctx, &id, games, resend) {
             sum.warnings.push(format!("campaign {id}: {e}"));
         }
     }
@@ -193,14 +231,33 @@ fn has_ended(ctx: &Ctx, games: &BTreeMap<String, Loaded>, id: &str) -> bool {
     }
 }
 
+/// The units each side lost in game `gid`, from its final state (the run's, else read).
+fn lost_units(
+    ctx: &Ctx,
+    games: &BTreeMap<String, Loaded>,
+    gid: &str,
+) -> Result<BTreeMap<String, Vec<String>>, RefereeError> {
+    if let Some(g) = games.get(gid) {
+        return Ok(g.game.lost_units(&g.derived.state));
+    }
+    let g = load_any(&ctx.games, ctx.edges, ctx.home, gid)?;
+    Ok(g.game.lost_units(&g.derived.state))
+}
+
 /// Records the campaign's ended games, opens the games now due, closes the campaign when all
-/// are played, and mails the report of each game that ended.
-fn advance(ctx: &Ctx, id: &str, games: &BTreeMap<String, Loaded>) -> Result<(), RefereeError> {
+/// are played, and mails the report of each game that ended (with `resend`, of every game
+/// ended so far).
+fn advance(
+    ctx: &Ctx,
+    id: &str,
+    games: &BTreeMap<String, Loaded>,
+    resend: bool,
+) -> Result<(), RefereeError> {
     let dir = campaign_dir(ctx, id);
     let file = core::log_path(&dir).display().to_string();
     let (mut log, entries) = Log::open(&dir, ctx.key.clone(), ctx.edges.sign_text)?;
     let mut c = Campaign::fold(&file, &entries)?;
-    if c.finished {
+    if c.finished && !resend {
         return Ok(());
     }
     let mut ended = Vec::new();
@@ -211,11 +268,17 @@ fn advance(ctx: &Ctx, id: &str, games: &BTreeMap<String, Loaded>) -> Result<(), 
         }
         let path = ctx.home.game_dir(gid).join(ledger::LOG_FILE);
         if let Some((seq, head, result)) = finished_line(&path)? {
+            let lost = if c.created.rules.forces.is_some() {
+                lost_units(ctx, games, gid)?
+            } else {
+                BTreeMap::new()
+            };
             let e = GameEnded {
                 game_id: gid.clone(),
                 final_seq: seq,
                 final_head: head,
                 result,
+                lost,
                 at: ctx.now.to_rfc3339(),
             };
             log.append(Event::GameEnded(e.clone()))?;
@@ -225,6 +288,17 @@ fn advance(ctx: &Ctx, id: &str, games: &BTreeMap<String, Loaded>) -> Result<(), 
     c = refold(&file, &dir)?;
     let secret = read_secret(&dir)?;
     while let Some(p) = c.due().first().cloned() {
+        // With [forces], a game opens once both players' choices are in; until then each
+        // player is asked for one (once: the mail's id is fixed).
+        if c.created.rules.forces.is_some() && c.chosen(p.number).len() < p.sides.len() {
+            // Past the deadline, the default forces are recorded and the game opens.
+            if super::campaign_forces::record_defaults(ctx, &mut log, &c)? {
+                c = refold(&file, &dir)?;
+                continue;
+            }
+            super::campaign_forces::request_mails(ctx, &c)?;
+            break;
+        }
         open_game(ctx, &mut log, &c, &p, &secret)?;
         c = refold(&file, &dir)?;
     }
@@ -234,6 +308,9 @@ fn advance(ctx: &Ctx, id: &str, games: &BTreeMap<String, Loaded>) -> Result<(), 
             at: ctx.now.to_rfc3339(),
         }))?;
         c = refold(&file, &dir)?;
+    }
+    if resend {
+        ended = c.games.iter().filter_map(|g| g.ended.clone()).collect();
     }
     for e in &ended {
         report_mails(ctx, &c, e)?;
@@ -296,11 +373,17 @@ fn open_game(
                 public_key: cp.public_key.clone(),
             });
         }
+        let setup = match &rules.forces {
+            Some(f) => game
+                .field_forces(&plan.setup, &chosen_forces(c, p), f.ap)
+                .map_err(|e| RefereeError::Usage(e.0))?,
+            None => plan.setup,
+        };
         create_game_in(
             ctx,
             NewGame {
                 game: game.name().to_string(),
-                setup: plan.setup,
+                setup,
                 players,
                 seed: core::game_seed(secret, &gid),
                 id: Some(gid.clone()),
@@ -318,9 +401,22 @@ fn open_game(
         sides: p.sides.clone(),
         game_head: sha256_hex(&first),
         carried: c.carried(),
+        forces: if rules.forces.is_some() {
+            chosen_forces(c, p)
+        } else {
+            BTreeMap::new()
+        },
         at: ctx.now.to_rfc3339(),
     }))?;
     Ok(())
+}
+
+/// Side → the force its player chose for game `p`.
+fn chosen_forces(c: &Campaign, p: &Planned) -> BTreeMap<String, Vec<crate::game::ForceUnit>> {
+    c.chosen(p.number)
+        .into_iter()
+        .map(|(side, f)| (side, f.units.clone()))
+        .collect()
 }
 
 /// The bytes of a game ledger's `created` line.

@@ -210,6 +210,12 @@ fn route_blocks(
                     games.insert(body.game.clone(), g);
                 }
                 None => {
+                    // A force choice for a campaign game not open yet (issue 15 item 2).
+                    if super::campaign_forces::route(ctx, inc, bi, block, &body, sum)? {
+                        mi.proven = true;
+                        routed = true;
+                        continue;
+                    }
                     if let Some(m) = plain_refusal(
                         ctx,
                         inc,
@@ -232,6 +238,12 @@ fn route_blocks(
             continue;
         };
         routed = true;
+        // A campaign force choice recorded before this game opened, processed again after a
+        // crash: not orders for the game (issue 15 item 2).
+        if super::campaign_forces::already_chosen(ctx, &g.created, &body, block, sum)? {
+            mi.proven = true;
+            continue;
+        }
         // Crash recovery: this block is already in the ledger; only re-queue its replies.
         let log = g.ledger.path().to_path_buf();
         if let Some(&(_, seq)) = g

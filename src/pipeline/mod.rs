@@ -22,6 +22,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub mod campaign;
+mod campaign_forces;
+pub mod campaign_players;
 mod create;
 mod deadlines;
 mod digest;
@@ -242,7 +244,7 @@ pub fn run(ctx: &Ctx, maildir: &Path) -> Result<RunSummary, RefereeError> {
     }
     deadlines(ctx, &mut games, &mut sum)?;
     // Games that ended in this run are recorded in their campaigns, which open what is due.
-    campaign::after_steps(ctx, &games, &mut sum);
+    campaign::after_steps(ctx, &games, &mut sum, unfinished);
     save_strangers(ctx, &mut strangers, &mut sum);
     let w = commit(ctx, &mut games, &mut moves, true)?;
     sum.warnings.extend(w);

@@ -9,6 +9,7 @@ pub mod citation;
 pub mod combat;
 pub mod event;
 pub mod flow;
+pub mod forces;
 pub mod geometry;
 pub mod model;
 pub mod new_game;
@@ -85,6 +86,23 @@ impl Game for DustTactics {
         let scenario =
             scenario::parse(&setup.scenario_name, &setup.scenario).map_err(|e| SetupError(e.0))?;
         flow::new_state(&setup.ruleset, setup.rules_revision, scenario, cards)
+    }
+
+    fn force_card(&self, setup: &Setup, card: &str) -> Option<crate::game::ForceCard> {
+        forces::force_card(setup, card)
+    }
+
+    fn field_forces(
+        &self,
+        setup: &Setup,
+        chosen: &std::collections::BTreeMap<String, Vec<crate::game::ForceUnit>>,
+        ap: u32,
+    ) -> Result<Setup, SetupError> {
+        forces::field_forces(setup, chosen, ap)
+    }
+
+    fn lost_units(&self, state: &State) -> std::collections::BTreeMap<String, Vec<String>> {
+        forces::lost_units(state)
     }
 
     fn sides(&self, state: &State) -> Vec<String> {

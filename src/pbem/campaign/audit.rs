@@ -53,6 +53,7 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
     super::check_signatures(&file, &data, edges.verify_text)?;
     let entries = parse_log(&file, &data)?;
     let c = Campaign::fold(&file, &entries)?;
+    super::forces::audit_choices(&file, &entries, edges)?;
     let mut ended = 0;
     for rec in &c.games {
         let gid = &rec.opened.game_id;
@@ -70,7 +71,7 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
         // Every line signed (a changed byte named at its line), then the game's own audit:
         // chain, signatures, every step re-derived.
         super::check_signatures(&gfile, &gdata, edges.verify_text)?;
-        let (created, _, _) = replay_bytes(game, edges, &gfile, &gdata, DiceMode::Recorded)
+        let (created, derived, _) = replay_bytes(game, edges, &gfile, &gdata, DiceMode::Recorded)
             .map_err(|e| CampaignError::Verify(e.to_string()))?;
         let lines: Vec<&[u8]> = gdata.split(|&b| b == b'\n').collect();
         let first = lines.first().copied().unwrap_or_default();
@@ -111,7 +112,7 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
                     format!("side {} is not a side the campaign gave", p.side),
                 ));
             };
-            let cp = c.created.players.iter().find(|q| &q.name == name);
+            let cp = rec.players.iter().find(|q| &q.name == name);
             if !cp.is_some_and(|q| q.address == p.address && q.public_key == p.public_key) {
                 return Err(gbad(
                     1,
@@ -122,6 +123,7 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
                 ));
             }
         }
+        super::forces::audit_game((&file, &gfile), &c, rec, game, &created, &derived.state)?;
         if let Some(end) = &rec.ended {
             let n = end.final_seq as usize;
             let line = lines.get(n.wrapping_sub(1)).filter(|_| n >= 1).ok_or_else(|| {

@@ -7,9 +7,10 @@
 //! ([`state`]); [`audit`] checks the campaign and every game in it.
 
 pub mod audit;
+pub mod forces;
 pub mod state;
 
-use crate::game::GameResult;
+use crate::game::{ForceCard, ForceUnit, GameResult};
 use crate::ledger::{
     line_sig_text, sha256_hex, split_referee_sig, LineSigner, SIG_MEMBER, ZERO_HASH,
 };
@@ -41,6 +42,37 @@ pub struct CarryOver {
     /// game's `game_opened` line and count in the standings.
     #[serde(default)]
     pub points: bool,
+    /// A unit (not a hero) destroyed in a game is gone from its player's roster for the rest of
+    /// the campaign: only survivors carry over. Needs `[forces]`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub units: bool,
+    /// The same for heroes; when false a hero destroyed in one game is back in the next.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub heroes: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// Forces chosen by the players (a chain only): before each game both players mail a signed
+/// choice of units from their side's roster, within the AP allowance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Forces {
+    /// The most army points a force may cost.
+    pub ap: u32,
+    /// Side → unit id → card: the units each side's player may field over the campaign.
+    pub roster: BTreeMap<String, BTreeMap<String, String>>,
+    /// Hours a player has to choose, from the moment the game is due (the campaign's creation
+    /// or the end of the game before); then the referee records the default force. 0: no
+    /// deadline.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub deadline_hours: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// How the standings score a game: points for a win, a draw and a loss.
@@ -101,6 +133,9 @@ pub struct Rules {
     pub carry_over: CarryOver,
     #[serde(default)]
     pub scoring: Scoring,
+    /// `None`: every game fields the scenario's own forces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forces: Option<Forces>,
 }
 
 impl Rules {
@@ -121,6 +156,7 @@ impl Rules {
                 "the campaign rules need exactly two different sides, e.g. sides = [\"allies\", \"axis\"]".into(),
             ));
         }
+        forces::check_rules(&r)?;
         Ok(r)
     }
 }
@@ -145,6 +181,10 @@ pub struct Created {
     /// Hex SHA-256("dustmail/campaign/v1" ‖ S): the campaign secret every game seed comes from.
     pub commitment: String,
     pub created_at: String,
+    /// Card → its AP and kind, for every card of the `[forces]` roster (from the game's cards
+    /// when the campaign was made; `audit` checks them against each game's cards).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub force_cards: BTreeMap<String, ForceCard>,
 }
 
 /// A game the campaign opened.
@@ -162,6 +202,10 @@ pub struct GameOpened {
     /// points); follows from the `game_ended` lines before it, which `audit` re-checks.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub carried: BTreeMap<String, u32>,
+    /// Side → the force it fields, as its player chose it (`force_chosen` lines); empty unless
+    /// the rules have `[forces]`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub forces: BTreeMap<String, Vec<ForceUnit>>,
     pub at: String,
 }
 
@@ -174,6 +218,34 @@ pub struct GameEnded {
     pub final_seq: u64,
     pub final_head: String,
     pub result: GameResult,
+    /// Side → its units destroyed by the game's end (from the game's final state; `audit`
+    /// replays the game and checks it); empty unless the rules have `[forces]`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub lost: BTreeMap<String, Vec<String>>,
+    pub at: String,
+}
+
+/// A player's signed choice of force for a game not yet open (sealed: only the referee and the
+/// player see it until the game opens with both forces).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForceChosen {
+    pub game_id: String,
+    pub number: u32,
+    pub player: String,
+    pub side: String,
+    pub units: Vec<ForceUnit>,
+    /// Their total army points.
+    pub ap: u32,
+    /// The signed block as received (§4 canonical text and base64 signature); empty for a
+    /// default.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub canonical: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub signature: String,
+    /// Recorded by the referee when the deadline passed without a choice: the default force
+    /// ([`state::Campaign::default_force`]).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub default: bool,
     pub at: String,
 }
 
@@ -190,7 +262,20 @@ pub enum Event {
     Created(Box<Created>),
     GameOpened(GameOpened),
     GameEnded(GameEnded),
+    ForceChosen(ForceChosen),
+    PlayerReplaced(PlayerReplaced),
     Finished(Finished),
+}
+
+/// A player of the campaign replaced (a lost key, a new address, or someone else taking over):
+/// the campaign's games from now on, and its open games by a `replace-key` control, are played
+/// with this address and key under the same name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerReplaced {
+    pub player: String,
+    pub address: String,
+    pub public_key: String,
+    pub at: String,
 }
 
 /// One line of a campaign ledger.

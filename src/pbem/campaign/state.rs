@@ -2,7 +2,7 @@
 //! players only), which are open and ended, the standings, what carries over and what opens
 //! next. Everything here is derived from the recorded lines, so `audit` recomputes it.
 
-use super::{CampaignError, Created, Entry, Event, GameEnded, GameOpened, Kind};
+use super::{CampaignError, Created, Entry, Event, ForceChosen, GameEnded, GameOpened, Kind};
 use crate::game::GameResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -68,6 +68,10 @@ pub struct GameRecord {
     pub line: u64,
     pub head_before: String,
     pub ended: Option<GameEnded>,
+    /// The campaign ledger line that recorded its end (0 while open).
+    pub ended_line: u64,
+    /// The campaign's players when it was opened (the game's `created` line has them).
+    pub players: Vec<super::CampaignPlayer>,
 }
 
 /// A player's line in the standings.
@@ -87,8 +91,14 @@ pub struct Standing {
 /// The campaign as its ledger stands.
 #[derive(Debug, Clone, Serialize)]
 pub struct Campaign {
+    /// The `created` line, with its players as they stand after any `player_replaced` line.
     pub created: Created,
     pub games: Vec<GameRecord>,
+    /// The force choices recorded (`[forces]`), in ledger order.
+    pub chosen: Vec<ForceChosen>,
+    /// When the game now due became due: the `at` of the campaign's creation or of the last
+    /// game's end (the force choice's deadline counts from it).
+    pub due_since: String,
     pub finished: bool,
     /// The ledger's head: seq and hex hash of its last line.
     pub seq: u64,
@@ -115,6 +125,8 @@ impl Campaign {
         let mut c = Campaign {
             created: (**created).clone(),
             games: Vec::new(),
+            chosen: Vec::new(),
+            due_since: created.created_at.clone(),
             finished: false,
             seq: 1,
             head: h1.clone(),
@@ -156,11 +168,14 @@ impl Campaign {
                             ),
                         ));
                     }
+                    c.check_opened_forces(o).map_err(|m| bad(e.seq, m))?;
                     c.games.push(GameRecord {
                         opened: o.clone(),
                         line: e.seq,
                         head_before: c.head.clone(),
                         ended: None,
+                        ended_line: 0,
+                        players: c.created.players.clone(),
                     });
                 }
                 Event::GameEnded(g) => {
@@ -175,6 +190,15 @@ impl Campaign {
                         return Err(bad(e.seq, format!("game {} ended twice", g.game_id)));
                     }
                     rec.ended = Some(g.clone());
+                    rec.ended_line = e.seq;
+                    c.due_since = g.at.clone();
+                }
+                Event::ForceChosen(f) => {
+                    c.check_chosen(f).map_err(|m| bad(e.seq, m))?;
+                    c.chosen.push(f.clone());
+                }
+                Event::PlayerReplaced(r) => {
+                    c.replace_player(r).map_err(|m| bad(e.seq, m))?;
                 }
                 Event::Finished(f) => {
                     if !c.all_ended() {
@@ -214,6 +238,103 @@ impl Campaign {
                 }
             }
         }
+    }
+
+    /// A `force_chosen` line follows from the lines before it: for the game now due, by the
+    /// player of that side, once, and a force the rules and the recorded losses allow.
+    fn check_chosen(&self, f: &ForceChosen) -> Result<(), String> {
+        let Some(p) = self.awaiting_forces().filter(|p| p.number == f.number) else {
+            return Err(format!(
+                "a force for game {} (number {}), which is not the game awaiting forces",
+                f.game_id, f.number
+            ));
+        };
+        if f.game_id != super::game_id(&self.created.campaign_id, p.number)
+            || p.sides.get(&f.side) != Some(&f.player)
+        {
+            return Err(format!(
+                "the force of {} for side {} of game {} does not match the plan",
+                f.player, f.side, f.game_id
+            ));
+        }
+        if self.chosen(f.number).contains_key(&f.side) {
+            return Err(format!(
+                "a second force for side {} of game {}",
+                f.side, f.game_id
+            ));
+        }
+        if f.default {
+            let late = chrono::DateTime::parse_from_rfc3339(&f.at)
+                .ok()
+                .zip(self.force_deadline())
+                .is_some_and(|(at, dl)| at >= dl);
+            if !late || !f.canonical.is_empty() || !f.signature.is_empty() {
+                return Err(format!(
+                    "a default force for side {} of game {} before the deadline the rules and the recorded times give",
+                    f.side, f.game_id
+                ));
+            }
+            let (units, ap) = self.default_force(&f.side);
+            if units != f.units || ap != f.ap || units.is_empty() {
+                return Err(format!(
+                    "the default force for side {} is not the one the roster and the recorded losses give",
+                    f.side
+                ));
+            }
+            return Ok(());
+        }
+        let ids: Vec<(usize, String)> = f.units.iter().map(|u| (0, u.id.clone())).collect();
+        match self.check_force(&f.side, &ids) {
+            Ok((units, ap)) if units == f.units && ap == f.ap => Ok(()),
+            Ok((_, ap)) => Err(format!(
+                "the force's cards or its AP ({}) do not follow from the roster, which gives {ap} AP",
+                f.ap
+            )),
+            Err(r) => Err(format!("the force is not allowed: {}", r.reason)),
+        }
+    }
+
+    /// A game of a campaign with `[forces]` opens with both chosen forces, as recorded.
+    fn check_opened_forces(&self, o: &GameOpened) -> Result<(), String> {
+        if self.created.rules.forces.is_none() {
+            return if o.forces.is_empty() {
+                Ok(())
+            } else {
+                Err("forces recorded in a campaign without [forces]".into())
+            };
+        }
+        let want: BTreeMap<String, Vec<super::ForceUnit>> = self
+            .chosen(o.number)
+            .into_iter()
+            .map(|(side, c)| (side, c.units.clone()))
+            .collect();
+        if want.len() != o.sides.len() || o.forces != want {
+            return Err(format!(
+                "game {} opens with forces that are not the ones both players chose",
+                o.game_id
+            ));
+        }
+        Ok(())
+    }
+
+    /// Applies a `player_replaced` line: a player of the campaign, by a new address and key
+    /// that no other player has. `created.players` is then the players as they stand.
+    pub fn replace_player(&mut self, r: &super::PlayerReplaced) -> Result<(), String> {
+        let others = self.created.players.iter().filter(|p| p.name != r.player);
+        for q in others {
+            if q.address == r.address || crate::pbem::keys::same_key(&q.public_key, &r.public_key) {
+                return Err(format!(
+                    "player {} replaced by the address or key of {}",
+                    r.player, q.name
+                ));
+            }
+        }
+        let Some(p) = self.created.players.iter_mut().find(|p| p.name == r.player) else {
+            return Err(format!("there is no player {} to replace", r.player));
+        };
+        p.address = r.address.clone();
+        p.public_key = r.public_key.clone();
+        Ok(())
     }
 
     /// Every game of the plan opened and ended.
@@ -319,6 +440,10 @@ impl Campaign {
                     "reason": g.ended.as_ref().map(|e| e.result.reason.clone()),
                     "points": g.ended.as_ref().map(|e| e.result.points.clone()),
                     "head": g.ended.as_ref().map(|e| format!("{} {}", e.final_seq, e.final_head)),
+                    "forces": g.opened.forces.iter().map(|(side, units)| {
+                        (side.clone(), units.iter().map(|u| u.id.clone()).collect::<Vec<_>>())
+                    }).collect::<BTreeMap<_, _>>(),
+                    "lost": g.ended.as_ref().map(|e| e.lost.clone()).unwrap_or_default(),
                 })
             })
             .collect();
@@ -340,6 +465,7 @@ impl Campaign {
             "next": next,
             "carried": self.carried(),
             "standings": self.standings(),
+            "forces": self.forces_view(),
             "finished": self.finished,
             "ledger_head": format!("{} {}", self.seq, self.head),
         })
