@@ -622,7 +622,9 @@ pub(super) fn fire_line(
                     tu.health as u32
                 };
                 let close = w.range == WeaponRange::Close;
-                let cover = if cover_counts && !close && tc.unit_type == UnitType::Squad {
+                // battlefront-2013: heroes and vehicles in cover save too (003 "Cover Saves").
+                let cover_type = tc.unit_type == UnitType::Squad || rules.battlefront();
+                let cover = if cover_counts && !close && cover_type {
                     let occ = occupancy(state, &[]);
                     geometry::cover_for(
                         &state.scenario.board,

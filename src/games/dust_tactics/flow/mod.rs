@@ -327,6 +327,10 @@ fn apply_command(
         }
         .into();
     }
+    // battlefront-2013: a rule not built yet is refused, never played by 004's (issue 18).
+    if let Some(r) = super::battlefront::refuse_command(state, cmd) {
+        return r.into();
+    }
     if let Some(r) = no_reactive_fire(state, cmd) {
         return r.into();
     }

@@ -1,0 +1,439 @@
+//! Issue 18: the ruleset `battlefront-2013`, Dust Tactics as the 2013 Battlefront rulebook (seed
+//! 003, special rules 002) plays it; first slice. Each rule test is named after 003's section
+//! and quotes its sentence; the worked examples of 003 are played with scripted dice through the
+//! engine's attack resolution.
+
+use crate::support::dt;
+use crate::support_flow::*;
+use dustmail::dust_tactics::battlefront::dice::{self, ClassicFace, RollKind, Symbol};
+use dustmail::dust_tactics::combat::{resolve_line_under, FireOptions, TargetProfile};
+use dustmail::dust_tactics::model::*;
+use dustmail::dust_tactics::rules::Rules;
+use dustmail::dust_tactics::state::State;
+use dustmail::dust_tactics::DustTactics;
+use dustmail::game::{CommandOutcome, Game, Line, ScriptedDice, Sender};
+use std::path::Path;
+
+/// `dustmail new` of `scenario` under `ruleset` in a fresh home.
+fn new_game(root: &Path, ruleset: &str, scenario: &str) -> std::process::Output {
+    dt::init_home(root, "file");
+    let ps = dt::players(7);
+    let mut args: Vec<String> = [
+        "new",
+        "--ruleset",
+        ruleset,
+        "--scenario",
+        scenario,
+        "--id",
+        "g-bf",
+        "--now",
+        dt::T0,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for p in &ps {
+        args.push("--player".into());
+        args.push(format!(
+            "{}={}:{}",
+            p.side,
+            p.address,
+            dustmail::crypto::public_key_text(&p.key.verifying_key())
+        ));
+    }
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    dt::dustmail(root, &a)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 1: the ruleset offered and recorded; the three-symbol dice
+// ---------------------------------------------------------------------------------------------
+
+// issue 18 item 1: `new --ruleset battlefront-2013` records the ruleset in the created line and
+// gets the 003 starter cards only; replay and audit pass.
+#[test]
+fn battlefront_new_records_the_ruleset_and_replay_and_audit_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = new_game(dir.path(), "battlefront-2013", "encounter");
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let log = dir.path().join("games/g-bf/log.jsonl");
+    let first = std::fs::read_to_string(&log).unwrap();
+    let created: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    assert_eq!(created["kind"], "created");
+    assert_eq!(created["ruleset"], "battlefront-2013");
+    assert_eq!(created["setup"]["ruleset"], "battlefront-2013");
+    let cards = created["setup"]["cards"].as_object().unwrap();
+    assert!(cards.contains_key("bf-ludwig.toml"), "{cards:?}");
+    assert!(cards.keys().all(|k| k.starts_with("bf-")), "{cards:?}");
+    let o = dt::dustmail(dir.path(), &["replay", "g-bf"]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let o = dt::dustmail(dir.path(), &["audit", log.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+}
+
+// issue 18 item 1: a scenario written for the FFG charts is refused at `new` with what to do,
+// and no game is made; the encounter scenario does not suit the other rulesets.
+#[test]
+fn battlefront_new_refuses_a_scenario_that_does_not_suit_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = new_game(dir.path(), "battlefront-2013", "skirmish");
+    let out = dt::text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(
+        out.contains("scenario `skirmish` does not suit ruleset battlefront-2013")
+            && out.contains("--scenario encounter"),
+        "{out}"
+    );
+    assert!(!dir.path().join("games/g-bf").exists(), "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let o = new_game(dir.path(), "ffg-revised", "encounter");
+    let out = dt::text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(out.contains("--ruleset battlefront-2013"), "{out}");
+}
+
+// issue 18 item 1, 003 "Dust Dice": "Each die has two sides showing an army symbol ..., two
+// sides showing a target symbol, and two sides showing a shield symbol."
+#[test]
+fn s003_dust_dice_each_symbol_on_two_faces_of_the_seeded_d6() {
+    let faces: Vec<Symbol> = (1..=6).map(Symbol::of_face).collect();
+    use Symbol::*;
+    assert_eq!(faces, vec![Army, Army, Target, Target, Shield, Shield]);
+}
+
+// issue 18 item 1, 003 "Dust Dice": "Most of the time ... count those dice showing the army
+// symbol"; "for easier tasks, you will be asked to count the number of target symbols (when you
+// are trying to hit something) or the number of shield symbols (when you are trying to save
+// something) as well". Digest §1.3's table, roll by roll.
+#[test]
+fn s003_dust_dice_successes_per_roll_as_the_digest_table_says() {
+    use RollKind::*;
+    use Symbol::*;
+    let table = [
+        (ToHit, vec![Army]),
+        (ToHitFightingSpirit, vec![Army, Target]),
+        (LaserChain, vec![Army]),
+        (InfantryCoverSave, vec![Army, Shield]),
+        (VehicleCoverSave, vec![Army]),
+        (InfantrySave, vec![Army]),
+        (DamageResilient, vec![Army]),
+        (Initiative, vec![Army]),
+    ];
+    for (kind, wins) in table {
+        let got: Vec<Symbol> = [Army, Target, Shield]
+            .into_iter()
+            .filter(|s| kind.succeeds(*s))
+            .collect();
+        assert_eq!(got, wins, "{kind:?}");
+    }
+}
+
+// issue 18 item 1, 003 "Classic Dust Dice": "any time that the rules require you to roll your
+// army symbol, count the target symbol as successes. When the rules count both the army symbol
+// and another symbol as a success, count [the other faces] as successes" (R231).
+#[test]
+fn s003_classic_dust_dice_conversion() {
+    assert!(dice::classic_succeeds(RollKind::ToHit, ClassicFace::Hit));
+    assert!(!dice::classic_succeeds(RollKind::ToHit, ClassicFace::Blank));
+    assert!(dice::classic_succeeds(
+        RollKind::InfantryCoverSave,
+        ClassicFace::Blank
+    ));
+    assert!(!dice::classic_succeeds(
+        RollKind::InfantryCoverSave,
+        ClassicFace::Hit
+    ));
+    // The odds stay those of the Dust die: 2 faces in 6 for one symbol, 4 in 6 for two.
+    let classic = |k: RollKind| {
+        let faces = [ClassicFace::Hit; 2]
+            .into_iter()
+            .chain([ClassicFace::Blank; 4]);
+        faces.filter(|f| dice::classic_succeeds(k, *f)).count()
+    };
+    assert_eq!(classic(RollKind::ToHit), 2);
+    assert_eq!(classic(RollKind::ToHitFightingSpirit), 4);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 3: 003 "Roll Saves" and "Suffer Damage", worked examples with scripted dice
+// ---------------------------------------------------------------------------------------------
+
+fn bf() -> Rules {
+    Rules::battlefront_2013()
+}
+
+fn line(id: &str, x: u8, d: u8, traits: Vec<WeaponTrait>) -> WeaponLine {
+    WeaponLine {
+        traits,
+        ..weapon(id, WeaponRange::Upto(8), x, d)
+    }
+}
+
+fn target(unit_type: UnitType, models: u32, remaining: u32, cover: Cover) -> TargetProfile {
+    TargetProfile {
+        armour: match unit_type {
+            UnitType::Vehicle => Armour::Vehicle(4),
+            _ => Armour::Soldier(2),
+        },
+        unit_type,
+        models,
+        remaining,
+        cover,
+        soft_save: Save::None,
+        hard_save: Save::None,
+        damage_resilient: false,
+    }
+}
+
+fn opts(carriers: u32, sustained: bool) -> FireOptions {
+    FireOptions {
+        carriers,
+        sustained,
+        ..FireOptions::default()
+    }
+}
+
+// issue 18 item 3, 003 "Sustained Attack": "It hits with two rolls of [army], and misses with
+// two [target], and three [shield]. As it is performing a Sustained Attack, it can re-roll the
+// five dice that did not hit. The re-rolls are one [army] (another hit), two [target], and two
+// [shield], so the Ludwig scores three hits in total." Grand'ma is not in cover: no save.
+#[test]
+fn s003_sustained_attack_ludwig_example() {
+    let fpk = line("fpk", 7, 1, vec![]);
+    let grandma = target(UnitType::Vehicle, 1, 5, Cover::None);
+    let mut d = ScriptedDice::new([1, 2, 3, 4, 5, 6, 5, 1, 3, 4, 5, 6]);
+    let o = resolve_line_under(bf(), &fpk, &grandma, &opts(1, true), 1, &mut d);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!((o.hits, o.saved, o.damage), (3, 0, 3), "{}", o.summary);
+}
+
+// issue 18 item 3, 003 "Cover Saves": "If the target unit was a Vehicle unit in Cover, the
+// target player rolls a die for each hit ... Each [army] cancels one of the hits." Example: "The
+// Ludwig hits the Pounder twice ... rolls one die per hit, scoring a [army] and a [other]. The
+// [army] cancels a hit on a vehicle in cover, so the Pounder is only hit once."
+#[test]
+fn s003_cover_saves_vehicle_in_cover_pounder_example() {
+    let fpk = line("fpk", 2, 1, vec![]);
+    let pounder = target(UnitType::Vehicle, 1, 4, Cover::Soft);
+    let mut d = ScriptedDice::new([1, 2, 1, 3]);
+    let o = resolve_line_under(bf(), &fpk, &pounder, &opts(1, false), 1, &mut d);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!((o.hits, o.saved, o.damage), (2, 1, 1), "{}", o.summary);
+    assert!(
+        o.summary.contains("1 cancelled by vehicle cover save"),
+        "{}",
+        o.summary
+    );
+    // A shield does not save a vehicle (the vehicle cover save counts the army symbol only).
+    let mut d = ScriptedDice::new([1, 2, 5, 6]);
+    let o = resolve_line_under(bf(), &fpk, &pounder, &opts(1, false), 1, &mut d);
+    assert_eq!((o.hits, o.saved, o.damage), (2, 0, 2), "{}", o.summary);
+}
+
+// issue 18 item 3, 003 "Cover Saves": "If the target unit was an Infantry unit in Cover, the
+// target player rolls a die for each hit ... Each [army] or [shield] cancels one of the hits."
+// Example: "The Ludwig also hits Bazooka Joe three times with its MG 44 machine-gun, so the
+// Allied player rolls three dice ... As Bazooka Joe is in cover, they cancel two of the hits,
+// leaving one hit on Bazooka Joe."
+#[test]
+fn s003_cover_saves_infantry_in_cover_bazooka_joe_example() {
+    let mg44 = line("mg44", 3, 1, vec![]);
+    let joe = target(UnitType::Hero, 1, 3, Cover::Soft);
+    let mut d = ScriptedDice::new([1, 1, 2, 1, 5, 3]);
+    let o = resolve_line_under(bf(), &mg44, &joe, &opts(1, false), 1, &mut d);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!((o.hits, o.saved, o.damage), (3, 2, 1), "{}", o.summary);
+}
+
+// issue 18 item 3, 003 "Infantry Saves": "If the target unit was an Infantry unit that does not
+// get a Cover Save, it still gets an Infantry Save. ... Each [army] cancels one of the hits."
+// Example: the Bot Hunters "would not have been in cover ... However, infantry units that aren't
+// in cover still save on a roll of [army]. With rolls of [army], [target], and [shield], they
+// would cancel one of the hits, leaving two hits on the Bot Hunters." 003 "Suffer Damage": "Each
+// hit on an Infantry Squad eliminates one miniature."
+#[test]
+fn s003_infantry_saves_in_the_open_bot_hunters_example() {
+    let mg44 = line("mg44", 3, 1, vec![]);
+    let bots = target(UnitType::Squad, 5, 5, Cover::None);
+    let mut d = ScriptedDice::new([1, 1, 2, 1, 3, 5]);
+    let o = resolve_line_under(bf(), &mg44, &bots, &opts(1, false), 1, &mut d);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!((o.hits, o.saved, o.damage), (3, 1, 2), "{}", o.summary);
+    assert!(
+        o.summary.contains("1 cancelled by infantry save"),
+        "{}",
+        o.summary
+    );
+    assert!(
+        o.summary.contains("2 models lost (one per hit)"),
+        "{}",
+        o.summary
+    );
+}
+
+// issue 18 item 3, 003 "Suffer Damage": "Each hit on an Infantry Squad eliminates one
+// miniature", whatever the damage after the slash: two unsaved Panzerfaust hits (1/2) kill two
+// soldiers, not four.
+#[test]
+fn s003_suffer_damage_one_miniature_per_hit_excess_wasted() {
+    let panzerfaust = line("panzerfaust", 1, 2, vec![]);
+    let squad = target(UnitType::Squad, 5, 5, Cover::None);
+    let mut d = ScriptedDice::new([1, 2, 3, 6]);
+    let o = resolve_line_under(bf(), &panzerfaust, &squad, &opts(2, false), 1, &mut d);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!((o.hits, o.saved, o.damage), (2, 0, 2), "{}", o.summary);
+}
+
+// issue 18 item 3, 003 "Damage Resilient" example: "The Heavy Laser Grenadiers then fire at
+// Grand'ma, scoring two hits. As Grand'ma is not in cover, the walker does not have any save ...
+// they mark off three crosses ... roll three dice ..., failing to cancel any of the damage. ...
+// the second hit ... marking off the two remaining crosses (the third point of damage is overkill
+// and has no effect). They then roll two more dice ..., scoring a [army] and a [other]. The
+// [army] cancels one point of damage leaving one cross unmarked."
+#[test]
+fn s003_damage_resilient_grandma_example() {
+    let laser = line("laserwerfer", 1, 3, vec![WeaponTrait::Laser]);
+    let grandma = TargetProfile {
+        damage_resilient: true,
+        ..target(UnitType::Vehicle, 1, 5, Cover::None)
+    };
+    // 3 laser dice: two hits; each hit's chain die misses; DR 3 dice then 2 dice.
+    let mut d = ScriptedDice::new([1, 1, 3, 3, 4, 3, 3, 5, 1, 5]);
+    let o = resolve_line_under(bf(), &laser, &grandma, &opts(3, false), 1, &mut d);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!((o.hits, o.saved, o.damage), (2, 0, 4), "{}", o.summary);
+    assert_eq!(5 - o.damage, 1, "one cross left unmarked");
+}
+
+// issue 18 item 3, 003 "No Saves Against Close-Combat Weapons": "Units hit by Close-Combat
+// Weapons do not get any Cover or Infantry Saves"; "Spray Weapons": "Units hit by Spray Weapons
+// do not get an Infantry Save or a Cover Save"; "Grenade Weapons": units hit "do not get a Cover
+// Save against those weapons, but do retain their Infantry Save".
+#[test]
+fn s003_no_saves_against_close_combat_and_spray_infantry_save_against_grenades() {
+    use dustmail::dust_tactics::battlefront::attack::save_kind;
+    let in_cover = target(UnitType::Squad, 5, 5, Cover::Soft);
+    let close = WeaponLine {
+        range: WeaponRange::Close,
+        ..line("knife", 1, 1, vec![])
+    };
+    assert_eq!(save_kind(&close, &in_cover), None);
+    let spray = line("flamer", 1, 1, vec![WeaponTrait::Flamethrower]);
+    assert_eq!(save_kind(&spray, &in_cover), None);
+    let grenade = line("m7", 1, 1, vec![WeaponTrait::GrenadeLauncher]);
+    assert_eq!(save_kind(&grenade, &in_cover), Some(RollKind::InfantrySave));
+    let rifle = line("rifle", 1, 1, vec![]);
+    assert_eq!(
+        save_kind(&rifle, &in_cover),
+        Some(RollKind::InfantryCoverSave)
+    );
+    // A vehicle in the open has none: "Vehicle not in cover: no save".
+    let vehicle = target(UnitType::Vehicle, 1, 4, Cover::None);
+    assert_eq!(save_kind(&rifle, &vehicle), None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What is not built yet is refused, per order, changing nothing
+// ---------------------------------------------------------------------------------------------
+
+/// Allies squad `ours` at E5, axis squad `theirs` at E2, under battlefront-2013; allies first.
+fn duel() -> State {
+    let s = scenario(
+        vec![unit("ours", "sq", Some("E5"))],
+        vec![unit("theirs", "sq", Some("E2"))],
+    );
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![squad("sq")])
+        .expect("setup");
+    begin(&mut st, "allies");
+    st
+}
+
+fn submit(st: &mut State, side: &str, text: &str) -> Vec<CommandOutcome> {
+    let lines: Vec<Line> = text
+        .lines()
+        .enumerate()
+        .map(|(i, t)| Line {
+            number: i + 1,
+            text: t.into(),
+        })
+        .collect();
+    let mut d = ScriptedDice::new([]);
+    let out = DustTactics.submit(st, Sender::side(side), &lines, &mut d);
+    out.results.into_iter().map(|r| r.outcome).collect()
+}
+
+// issue 18: reactive attacks (003 "Reactive Attacks"), skills (002) and passing (003 "Passing")
+// are not built yet: each is refused with "not implemented yet under battlefront-2013", and the
+// state is unchanged.
+#[test]
+fn battlefront_unbuilt_rules_are_refused_not_played_by_another_rulebook() {
+    let mut st = duel();
+    let before = serde_json::to_string(&st).unwrap();
+    for (side, text, rule) in [
+        (
+            "axis",
+            "standing react any never",
+            "003 \"Reactive Attacks\"",
+        ),
+        (
+            "allies",
+            "activate ours\n  skill fighting-spirit\n  attack gun at theirs",
+            "002",
+        ),
+        ("allies", "pass", "docs/orders.md"),
+    ] {
+        let outs = submit(&mut st, side, text);
+        let CommandOutcome::Refused {
+            reason, rule: r, ..
+        } = &outs[0]
+        else {
+            panic!("{text}: {outs:?}");
+        };
+        assert!(
+            reason.contains("not implemented yet under battlefront-2013"),
+            "{text}: {reason}"
+        );
+        assert!(r.contains(rule), "{text}: {r}");
+        assert_eq!(serde_json::to_string(&st).unwrap(), before, "{text}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 4: a whole game
+// ---------------------------------------------------------------------------------------------
+
+// issue 18 item 4: `demo --ruleset battlefront-2013` plays the encounter scenario to its end
+// through the pipeline; every die in the reports shows its symbol; replay and audit pass.
+#[test]
+fn battlefront_demo_plays_a_whole_game_with_dice_symbols() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("demo");
+    let o = dt::dustmail(&home, &["demo", "--ruleset", "battlefront-2013"]);
+    let out = dt::text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("ruleset battlefront-2013, scenario encounter"),
+        "{out}"
+    );
+    assert!(out.contains("the demo game ended"), "{out}");
+    let mut mails = String::new();
+    for e in std::fs::read_dir(home.join("sent")).unwrap() {
+        mails.push_str(&std::fs::read_to_string(e.unwrap().path()).unwrap());
+    }
+    let flat = crate::support::flat(&mails);
+    assert!(flat.contains(" army hit]"), "no army symbol shown");
+    assert!(
+        flat.contains(" target miss]") || flat.contains(" shield miss]"),
+        "no other symbol shown"
+    );
+    assert!(
+        !flat.contains(" hit] [") || !flat.contains("[1 hit]"),
+        "bare hit marks"
+    );
+    let o = dt::dustmail(&home, &["replay", "g-demo"]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let log = home.join("games/g-demo/log.jsonl");
+    let o = dt::dustmail(&home, &["audit", log.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+}
