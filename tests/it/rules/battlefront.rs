@@ -154,6 +154,45 @@ fn s003_classic_dust_dice_conversion() {
     assert_eq!(classic(RollKind::ToHitFightingSpirit), 4);
 }
 
+// issue 18 item 1, 003 "Roll for Initiative": "each side rolls three dice. The side that rolls
+// the most [army] symbols wins the initiative and chooses which player goes first. In case of a
+// tie, the player with the most [target] symbols wins the initiative (R232). If it is still a
+// tie, both players re-roll all of their dice."
+#[test]
+fn s003_roll_for_initiative_most_army_then_most_target_then_reroll() {
+    let new_state = || {
+        let s = scenario(
+            vec![unit("ours", "sq", Some("E5"))],
+            vec![unit("theirs", "sq", Some("E2"))],
+        );
+        DustTactics
+            .start("battlefront-2013", s, vec![squad("sq")])
+            .expect("setup")
+    };
+    let first = |st: &mut State, faces: Vec<u8>| {
+        let mut d = ScriptedDice::new(faces);
+        let c = dustmail::dust_tactics::orders::Command::First {
+            side: "allies".into(),
+        };
+        let out = cmd(st, "allies", c, &mut d);
+        assert_eq!(d.remaining(), 0, "{}", texts(&out));
+        texts(&out)
+    };
+    // One army symbol each; allies 2 targets against 1: allies win without a re-roll.
+    let mut st = new_state();
+    let t = first(&mut st, vec![1, 3, 3, 2, 4, 5]);
+    assert_eq!(st.initiative.as_deref(), Some("allies"), "{t}");
+    assert!(
+        t.contains("allies 1 army and 2 target symbol(s) on 3 dice"),
+        "{t}"
+    );
+    // Army and target symbols tied: both re-roll; axis then rolls more army symbols.
+    let mut st = new_state();
+    let t = first(&mut st, vec![1, 3, 5, 2, 4, 6, 1, 5, 5, 1, 2, 6]);
+    assert_eq!(st.initiative.as_deref(), Some("axis"), "{t}");
+    assert!(t.contains("tie, re-roll"), "{t}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Step 3: 003 "Roll Saves" and "Suffer Damage", worked examples with scripted dice
 // ---------------------------------------------------------------------------------------------

@@ -147,6 +147,17 @@ pub fn count(faces: &[u8], symbol: Symbol) -> usize {
         .count()
 }
 
+/// The initiative tie-break of a side's roll under battlefront-2013: its target symbols. 003
+/// "Roll for Initiative": "In case of a tie, the player with the most [symbol] wins"; the glyph is
+/// lost in the OCR and we read the target symbol (R232). `None` under the other rulesets, whose
+/// ties are simply re-rolled.
+pub fn initiative_tie_break(
+    rules: crate::dust_tactics::rules::Rules,
+    faces: &[u8],
+) -> Option<usize> {
+    rules.battlefront().then(|| count(faces, Symbol::Target))
+}
+
 /// A face of a classic (2010) Dust die: "two sides showing [a hit] and four sides showing
 /// [blanks]" (003 "Classic Dust Dice").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
