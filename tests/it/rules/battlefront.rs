@@ -372,6 +372,114 @@ fn s003_no_saves_against_close_combat_and_spray_infantry_save_against_grenades()
 }
 
 // ---------------------------------------------------------------------------------------------
+// Actions: March Move, Fast, diagonals, Nothing (003 "Actions", "Movement")
+// ---------------------------------------------------------------------------------------------
+
+/// The 003 starter card `id` (games/dust-tactics/cards-battlefront/).
+fn bf_card(id: &str) -> Card {
+    let file = format!("{id}.toml");
+    let (_, text) = dustmail::dust_tactics::battlefront::cards::builtin()
+        .into_iter()
+        .find(|(f, _)| *f == file)
+        .expect("battlefront card");
+    dustmail::dust_tactics::cards::parse_card(&file, text).expect("card parses")
+}
+
+/// The Fakyeli (allies here) at E5 and Red Thunder (axis) at `thunder`, allies first.
+fn fakyeli_game_with(thunder: &str) -> State {
+    let s = scenario(
+        vec![unit("fakyeli", "bf-fakyeli", Some("E5"))],
+        vec![unit("thunder", "bf-red-thunder", Some(thunder))],
+    );
+    let mut st = DustTactics
+        .start(
+            "battlefront-2013",
+            s,
+            vec![bf_card("bf-fakyeli"), bf_card("bf-red-thunder")],
+        )
+        .expect("setup");
+    begin(&mut st, "allies");
+    st
+}
+
+/// [`fakyeli_game_with`] Red Thunder far away at A1.
+fn fakyeli_game() -> State {
+    fakyeli_game_with("A1")
+}
+
+fn first_outcome(st: &mut State, text: &str) -> CommandOutcome {
+    submit(st, "allies", text).remove(0)
+}
+
+// issue 18 item 3, 003 "Fast": "A unit with the Fast special rule ... may move one additional
+// square when it performs a Move or March Move action"; 003 "Movement" example: "Fakyeli with
+// Move 1 move 2 with a Move and 3 with a March Move". 003 "Actions": two Move actions are taken
+// as one March Move, "Move rating doubled".
+#[test]
+fn s003_march_move_and_fast_fakyeli_example() {
+    for (orders, ok) in [
+        ("activate fakyeli\n  move E3\n  nothing", true),
+        ("activate fakyeli\n  move E2\n  nothing", false),
+        ("activate fakyeli\n  move E4\n  move E2", true),
+        ("activate fakyeli\n  move E4\n  move E1", false),
+    ] {
+        let mut st = fakyeli_game();
+        let o = first_outcome(&mut st, orders);
+        assert_eq!(
+            matches!(o, CommandOutcome::Accepted { .. }),
+            ok,
+            "{orders}: {o:?}"
+        );
+        let at = u(&st, "fakyeli").at.map(|s| s.to_string());
+        if ok {
+            assert_ne!(at.as_deref(), Some("E5"), "{orders}");
+        } else {
+            assert_eq!(
+                at.as_deref(),
+                Some("E5"),
+                "{orders}: a refusal changes nothing"
+            );
+        }
+    }
+}
+
+// issue 18 item 3, 003 "Moving Diagonally": the first diagonal step in an activation costs 1,
+// each later one 2, counted across a March Move: the Fakyeli (2 squares a Move, 3 a March Move)
+// cannot make two diagonal steps in one Move (1 + 2 = 3) but can in a March Move.
+#[test]
+fn s003_second_diagonal_costs_two() {
+    let mut st = fakyeli_game();
+    let o = first_outcome(&mut st, "activate fakyeli\n  move G3\n  nothing");
+    assert!(matches!(o, CommandOutcome::Refused { .. }), "{o:?}");
+    let mut st = fakyeli_game();
+    let o = first_outcome(&mut st, "activate fakyeli\n  move F4\n  move G3");
+    assert!(matches!(o, CommandOutcome::Accepted { .. }), "{o:?}");
+    assert_eq!(
+        u(&st, "fakyeli").at.map(|s| s.to_string()).as_deref(),
+        Some("G3")
+    );
+}
+
+// issue 18 item 3, 003 "Nothing": "A unit may spend an action doing nothing"; 003 "Actions":
+// "two Attack actions" must be taken as one Sustained Attack.
+#[test]
+fn s003_nothing_action_and_two_attacks_are_a_sustained_attack() {
+    let mut st = fakyeli_game();
+    let o = first_outcome(&mut st, "activate fakyeli\n  nothing\n  nothing");
+    assert!(matches!(o, CommandOutcome::Accepted { .. }), "{o:?}");
+    assert!(u(&st, "fakyeli").activated);
+    let mut st = fakyeli_game_with("D4");
+    let o = first_outcome(
+        &mut st,
+        "activate fakyeli\n  attack shotguns at thunder\n  attack shotguns at thunder",
+    );
+    let CommandOutcome::Refused { reason, .. } = o else {
+        panic!("{o:?}");
+    };
+    assert!(reason.contains("SUSTAINED ATTACK"), "{reason}");
+}
+
+// ---------------------------------------------------------------------------------------------
 // What is not built yet is refused, per order, changing nothing
 // ---------------------------------------------------------------------------------------------
 
