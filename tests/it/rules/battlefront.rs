@@ -371,6 +371,60 @@ fn s003_no_saves_against_close_combat_and_spray_infantry_save_against_grenades()
     assert_eq!(save_kind(&rifle, &vehicle), None);
 }
 
+/// A gun vehicle (allies, E5) shooting at `target_card`'s unit `target` on rubble at E2.
+fn rubble_shot(target_card: Card, faces: Vec<u8>) -> (State, String) {
+    let gunner = card(
+        "gunner",
+        UnitType::Vehicle,
+        3,
+        1,
+        vec![weapon("gun", WeaponRange::Upto(4), 1, 1)],
+    );
+    let mut s = scenario(
+        vec![unit("gunner", "gunner", Some("E5"))],
+        vec![unit("target", &target_card.id, Some("E2"))],
+    );
+    s.board.set_terrain(sq("E2"), Terrain::Rubble);
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![gunner, target_card])
+        .expect("setup");
+    begin(&mut st, "allies");
+    let lines: Vec<Line> = ["activate gunner", "  attack gun at target", "  nothing"]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Line {
+            number: i + 1,
+            text: t.to_string(),
+        })
+        .collect();
+    let mut d = ScriptedDice::new(faces);
+    let out = DustTactics.submit(&mut st, Sender::side("allies"), &lines, &mut d);
+    assert_eq!(d.remaining(), 0, "{}", texts(&out));
+    assert!(
+        matches!(out.results[0].outcome, CommandOutcome::Accepted { .. }),
+        "{:?}",
+        out.results
+    );
+    (st, texts(&out))
+}
+
+// issue 18 item 3, 003 "Cover Saves": "An Infantry unit is also in Cover if it occupies a square
+// with ammo crates, anti-tank traps, trees, rubble, buildings, or smoke" (R235): infantry on
+// rubble roll the infantry cover save (army or shield); a vehicle on rubble seen in the open gets
+// no save at all ("Vehicle not in cover").
+#[test]
+fn s003_cover_saves_only_infantry_take_cover_from_their_own_square() {
+    // The squad on rubble: 1 hit, a shield saves it.
+    let (st, t) = rubble_shot(squad("sq"), vec![1, 5]);
+    assert!(t.contains("1 cancelled by infantry cover save"), "{t}");
+    assert_eq!(u(&st, "target").models.len(), 4, "{t}");
+    // The vehicle on rubble: 1 hit, no save die, 1 damage.
+    let walker = card("walker", UnitType::Vehicle, 3, 1, vec![]);
+    let (st, t) = rubble_shot(walker, vec![1]);
+    assert!(t.contains("1 hit, no save, 1 damage"), "{t}");
+    assert_eq!(u(&st, "target").health, 2, "{t}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Actions: March Move, Fast, diagonals, Nothing (003 "Actions", "Movement")
 // ---------------------------------------------------------------------------------------------

@@ -4,8 +4,29 @@
 
 use super::dice::RollKind;
 use crate::dust_tactics::combat::{LineOutcome, TargetProfile};
+use crate::dust_tactics::geometry::{self, CoverSource, Occupancy, Sighter};
+use crate::dust_tactics::model::Board;
 use crate::dust_tactics::model::{Cover, UnitType, WeaponLine, WeaponRange, WeaponTrait};
 use crate::game::{DiceSource, Roll};
+
+/// The cover of a vehicle target (003 "Cover Saves"): "A unit is in Cover if the attacking unit
+/// cannot draw a line from any point in its square to all points in the target unit's square
+/// without passing through or touching blocking squares. An Infantry unit is also in Cover if it
+/// occupies a square with ammo crates, anti-tank traps, trees, rubble, buildings, or smoke." So
+/// a vehicle gets nothing from its own square: only the engine's line cover (a blocking corner
+/// or wall end skimmed) counts for it (R235). Infantry keep the engine's whole cover test.
+pub fn vehicle_cover(board: &Board, occ: &Occupancy, shooter: Sighter, target: Sighter) -> Cover {
+    let report = geometry::cover_explained(board, occ, shooter, target);
+    let line = report
+        .sources
+        .iter()
+        .any(|s| matches!(s, CoverSource::Corner(_) | CoverSource::WallCorner(..)));
+    if line {
+        Cover::Soft
+    } else {
+        Cover::None
+    }
+}
 
 /// The save a target of this line rolls, if any (003 "Roll Saves"):
 /// - "If the target unit was a Vehicle unit in Cover ... Each [army] cancels one of the hits";

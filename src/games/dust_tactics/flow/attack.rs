@@ -641,6 +641,27 @@ pub(super) fn fire_line(
                 } else {
                     Cover::None
                 };
+                // battlefront-2013: a vehicle's own square gives it no cover (003, R235).
+                let cover = if rules.battlefront() && tc.unit_type == UnitType::Vehicle {
+                    let target = Sighter {
+                        square: tu.at.unwrap_or(from),
+                        unit_type: tc.unit_type,
+                    };
+                    let shooter = Sighter {
+                        square: from,
+                        unit_type: unit_type(state, &l.shooter),
+                    };
+                    let occ = occupancy(state, &[]);
+                    let line = super::super::battlefront::attack::vehicle_cover(
+                        &state.scenario.board,
+                        &occ,
+                        shooter,
+                        target,
+                    );
+                    cover.min(line)
+                } else {
+                    cover
+                };
                 let cover = if cover_counts && !close && tactician_cover(state, &tu) {
                     cover.add_soft()
                 } else {
