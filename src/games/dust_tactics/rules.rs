@@ -180,7 +180,7 @@ impl Rules {
             hits: HitFaces::OneAndTwo,
             // 003 "Actions": two Moves are taken as one March Move of double Move rating.
             double_move: DoubleMove::OneDoubleMove,
-            // 003 "Reactive Attacks" (2 dice, graded) are not built: refused (R232).
+            // 003 "Reactive Attacks" (2 dice, graded) are not built: refused (R236).
             reactive_fire: ReactiveFire::None,
             // 003 "Sustained Attack Action": re-roll all dice that failed to hit.
             sustained: SustainedAttack::BothActionsRerollMisses,
