@@ -120,7 +120,7 @@ impl Game for DustTactics {
                 Err(e) => out.results.push(CommandResult {
                     line: e.line,
                     outcome: crate::game::CommandOutcome::Refused {
-                        reason: battlefront::restate_parse_error(state, e.reason),
+                        reason: e.reason,
                         rule: citation::RuleId::Orders.to_string(),
                         instead: e.instead,
                     },

@@ -564,8 +564,7 @@ fn submit(st: &mut State, side: &str, text: &str) -> Vec<CommandOutcome> {
     out.results.into_iter().map(|r| r.outcome).collect()
 }
 
-// issue 18: reactive attacks (003 "Reactive Attacks"), skills (002) and passing (003 "Passing")
-// are not built yet: each is refused with "not implemented yet under battlefront-2013", and the
+// issue 18: reactive attacks (003 "Reactive Attacks") and skills (002) are not built yet: each is refused with "not implemented yet under battlefront-2013", and the
 // state is unchanged.
 #[test]
 fn battlefront_unbuilt_rules_are_refused_not_played_by_another_rulebook() {
@@ -582,7 +581,6 @@ fn battlefront_unbuilt_rules_are_refused_not_played_by_another_rulebook() {
             "activate ours\n  skill fighting-spirit\n  attack gun at theirs",
             "002",
         ),
-        ("allies", "pass", "docs/orders.md"),
     ] {
         let outs = submit(&mut st, side, text);
         let CommandOutcome::Refused {
@@ -598,6 +596,90 @@ fn battlefront_unbuilt_rules_are_refused_not_played_by_another_rulebook() {
         assert!(r.contains(rule), "{text}: {r}");
         assert_eq!(serde_json::to_string(&st).unwrap(), before, "{text}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 003 "Passing"
+// ---------------------------------------------------------------------------------------------
+
+/// Allies `alpha` and `bravo` against axis `xray` under `ruleset`, axis choosing to go first.
+fn passing_game(ruleset: &str) -> State {
+    let s = scenario(
+        vec![
+            unit("alpha", "sq", Some("B8")),
+            unit("bravo", "sq", Some("H8")),
+        ],
+        vec![unit("xray", "sq", Some("E1"))],
+    );
+    let mut st = DustTactics
+        .start(ruleset, s, vec![squad("sq")])
+        .expect("setup");
+    begin(&mut st, "axis");
+    st
+}
+
+fn refusal(outs: &[CommandOutcome]) -> String {
+    match &outs[0] {
+        CommandOutcome::Refused { reason, rule, .. } => format!("{reason} | {rule}"),
+        o => panic!("expected a refusal: {o:?}"),
+    }
+}
+
+// issue 18 item 3, 003 "Passing": "A player may pass instead of activating a unit if they have
+// fewer units still to activate than their opponent." Example: "Axis has 1 unit left and Allies
+// have 2, so Axis may pass. Allies then cannot pass (2 vs 1). After the Allies activate (1 vs 1),
+// Axis must activate." A refused pass changes nothing.
+#[test]
+fn s003_passing_example() {
+    let mut st = passing_game("battlefront-2013");
+    assert_eq!(st.next_side.as_deref(), Some("axis"));
+    let outs = submit(&mut st, "axis", "pass");
+    assert!(
+        matches!(outs[0], CommandOutcome::Accepted { .. }),
+        "{outs:?}"
+    );
+    assert_eq!(st.next_side.as_deref(), Some("allies"));
+    assert!(!u(&st, "xray").activated);
+    // Allies have more units to activate: no pass.
+    let before = serde_json::to_string(&st).unwrap();
+    let r = refusal(&submit(&mut st, "allies", "pass"));
+    assert!(
+        r.contains("allies has 2 unit(s) still to activate and axis 1")
+            && r.contains("003 \"Passing\""),
+        "{r}"
+    );
+    assert_eq!(serde_json::to_string(&st).unwrap(), before);
+    let outs = submit(&mut st, "allies", "activate alpha\n  nothing\n  nothing");
+    assert!(
+        matches!(outs[0], CommandOutcome::Accepted { .. }),
+        "{outs:?}"
+    );
+    // 1 against 1: axis must activate.
+    assert_eq!(st.next_side.as_deref(), Some("axis"));
+    let r = refusal(&submit(&mut st, "axis", "pass"));
+    assert!(
+        r.contains("axis has 1 unit(s) still to activate and allies 1"),
+        "{r}"
+    );
+    let outs = submit(&mut st, "axis", "activate xray\n  nothing\n  nothing");
+    assert!(
+        matches!(outs[0], CommandOutcome::Accepted { .. }),
+        "{outs:?}"
+    );
+}
+
+// issue 18: `pass` is a 003 rule; a game under ffg-revised refuses it, as before, and is
+// unchanged.
+#[test]
+fn passing_is_refused_under_ffg_revised() {
+    let mut st = passing_game("ffg-revised");
+    let before = serde_json::to_string(&st).unwrap();
+    let r = refusal(&submit(&mut st, "axis", "pass"));
+    assert!(
+        r.contains("`pass` belongs to the battlefront-2013 rules"),
+        "{r}"
+    );
+    assert_eq!(serde_json::to_string(&st).unwrap(), before);
 }
 
 // ---------------------------------------------------------------------------------------------

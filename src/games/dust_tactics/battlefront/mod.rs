@@ -8,6 +8,7 @@
 pub mod attack;
 pub mod cards;
 pub mod dice;
+pub mod passing;
 
 use super::flow::Refusal;
 use super::orders::{Action, Command};
@@ -48,15 +49,6 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
         }
         _ => None,
     }
-}
-
-/// A parse error of a battlefront-2013 game restated where the parser's wording is another
-/// rulebook's: `pass` is a 003 rule, not built yet here.
-pub fn restate_parse_error(state: &State, reason: String) -> String {
-    if state.rules().battlefront() && reason.starts_with("`pass` belongs") {
-        return format!("`pass` (003 \"Passing\"): {NOT_YET} (docs/battlefront.md)");
-    }
-    reason
 }
 
 /// Whether scenario `s` suits battlefront-2013: it lists the ruleset itself (a scenario written

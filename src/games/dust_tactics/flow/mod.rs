@@ -397,6 +397,8 @@ fn apply_command(
         Command::StandingFirst { side: first } => {
             standing_first(state, side, first.as_deref(), out)
         }
+        // 003 "Passing" (battlefront-2013; refused by the other rulesets).
+        Command::Pass => super::battlefront::passing::pass(state, side, out),
     };
     if pre_first {
         settle_first(state, out);
