@@ -51,6 +51,14 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
     }
 }
 
+/// The welcome mail's note on what this first slice plays and what it does not, for a
+/// battlefront-2013 game (`None` otherwise).
+pub fn briefing_note(state: &State) -> Option<String> {
+    state.rules().battlefront().then(|| {
+        "Ruleset battlefront-2013 (the 2013 Battlefront rulebook, 003) is a first slice. Played: Dust dice, each shown with its symbol (army, target, shield); Infantry and Cover saves; one model lost per hit; March Move; Nothing; Passing (`pass`). Not built yet: reactive attacks, skills and special actions, facing and fields of fire (every weapon fires in any direction), suppression, close combat, spray weapons and heroes joining squads; orders using them are refused. docs/battlefront.md lists both.".to_string()
+    })
+}
+
 /// Whether scenario `s` suits battlefront-2013: it lists the ruleset itself (a scenario written
 /// for the FFG charts does not), every unit's card is a battlefront card, and no hero joins a
 /// squad (joining at the lower Move is not built yet).
