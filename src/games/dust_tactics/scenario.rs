@@ -112,6 +112,10 @@ pub fn builtin() -> Vec<(&'static str, &'static str)> {
             "encounter",
             include_str!("../../../games/dust-tactics/scenarios/encounter.toml"),
         ),
+        (
+            "encounter-koshka",
+            include_str!("../../../games/dust-tactics/scenarios/encounter-koshka.toml"),
+        ),
     ]
 }
 
