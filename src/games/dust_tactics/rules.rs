@@ -383,6 +383,19 @@ mod tests {
     }
 
     #[test]
+    fn battlefront_2013_policies() {
+        let r = Rules::battlefront_2013();
+        assert_eq!(r.id(), "battlefront-2013");
+        assert!(r.battlefront());
+        assert_eq!(r.hit_faces(), vec![1, 2]);
+        assert!(!r.moves_are_separate_actions());
+        assert!(!r.reactive_fire());
+        assert!(r.sustained_attack());
+        assert_eq!(Rules::for_id("battlefront-2013"), Ok(r));
+        assert!(!Rules::ffg_revised().battlefront() && !Rules::classic_2010().battlefront());
+    }
+
+    #[test]
     fn unknown_ids_are_refused_with_the_known_ones() {
         let e = Rules::for_id("battlefront-2014").unwrap_err();
         assert_eq!(
