@@ -670,10 +670,26 @@ fn s003_passing_example() {
 }
 
 // issue 18: `pass` is a 003 rule; a game under ffg-revised refuses it, as before, and is
-// unchanged.
+// unchanged, even before round 1's initiative is rolled.
 #[test]
 fn passing_is_refused_under_ffg_revised() {
     let mut st = passing_game("ffg-revised");
+    let before = serde_json::to_string(&st).unwrap();
+    let r = refusal(&submit(&mut st, "axis", "pass"));
+    assert!(
+        r.contains("`pass` belongs to the battlefront-2013 rules"),
+        "{r}"
+    );
+    assert_eq!(serde_json::to_string(&st).unwrap(), before);
+    // Before round 1's initiative is rolled: refused with no die rolled (`submit` scripts none,
+    // so a roll would fail the test).
+    let s = scenario(
+        vec![unit("alpha", "sq", Some("B8"))],
+        vec![unit("xray", "sq", Some("E1"))],
+    );
+    let mut st = DustTactics
+        .start("ffg-revised", s, vec![squad("sq")])
+        .expect("setup");
     let before = serde_json::to_string(&st).unwrap();
     let r = refusal(&submit(&mut st, "axis", "pass"));
     assert!(

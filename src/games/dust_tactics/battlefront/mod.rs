@@ -26,11 +26,12 @@ fn not_yet(what: &str, rule: &str, instead: &str) -> Refusal {
     }
 }
 
-/// A command of a battlefront-2013 game that asks for a rule not built yet, refused before it
-/// changes anything; `None` for every other command and every other ruleset.
+/// A command of a battlefront-2013 game that asks for a rule not built yet, or a `pass` under
+/// another ruleset, refused before it changes anything; `None` for every other command.
 pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
     if !state.rules().battlefront() {
-        return None;
+        // `pass` is 003's: refused before any automatic step, as its parse error was.
+        return matches!(cmd, Command::Pass).then(passing::not_this_ruleset);
     }
     match cmd {
         Command::React { .. } | Command::StandingReact { .. } => Some(not_yet(

@@ -27,15 +27,20 @@ fn left_to_activate(state: &State, side: &str) -> usize {
         .count()
 }
 
+/// The refusal of `pass` under the rulesets without it.
+pub fn not_this_ruleset() -> Refusal {
+    Refusal {
+        reason: "`pass` belongs to the battlefront-2013 rules, not this game: activate a unit with `nothing` instead".into(),
+        rule: RuleId::Orders.to_string(),
+        instead: "activate <unit>\n  nothing".into(),
+    }
+}
+
 /// `pass` from `side`: accepted under battlefront-2013 when it is the side's turn and it has
 /// fewer units left to activate than the side that would activate next, which then does.
 pub fn pass(state: &mut State, side: &str, out: &mut Outcome) -> Result<String, Refusal> {
     if !state.rules().battlefront() {
-        return refuse(
-            "`pass` belongs to the battlefront-2013 rules, not this game: activate a unit with `nothing` instead".into(),
-            RuleId::Orders.to_string(),
-            "activate <unit>\n  nothing",
-        );
+        return Err(not_this_ruleset());
     }
     if !matches!(state.phase, Phase::Activations) || state.next_side.as_deref() != Some(side) {
         return refuse(
