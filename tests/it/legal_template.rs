@@ -33,7 +33,15 @@ impl DiceSource for Rng {
     }
 }
 
-const TOP: [&str; 5] = ["first", "activate", "react", "retaliate", "casualties"];
+// `pass`: battlefront-2013 (issue 18) suggests it when a side may pass.
+const TOP: [&str; 6] = [
+    "first",
+    "activate",
+    "react",
+    "retaliate",
+    "casualties",
+    "pass",
+];
 const ACTIONS: [&str; 5] = ["move", "attack", "sustained", "skill", "nothing"];
 
 /// Every order the template suggests, each as the text a player would sign.

@@ -44,7 +44,7 @@ pub fn catalog() -> Catalog {
         .collect();
     Catalog {
         name: NAME.into(),
-        title: "Dust Tactics, the grid wargame (seeds 000, 002, 004)".into(),
+        title: "Dust Tactics, the grid wargame (seeds 000, 002, 003, 004)".into(),
         rulesets,
         scenarios,
     }

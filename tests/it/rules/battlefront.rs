@@ -634,6 +634,13 @@ fn refusal(outs: &[CommandOutcome]) -> String {
 fn s003_passing_example() {
     let mut st = passing_game("battlefront-2013");
     assert_eq!(st.next_side.as_deref(), Some("axis"));
+    // The template offers the pass (and cites 003's March Move, not 000's double move).
+    let t = DustTactics.orders_template(&st, "axis");
+    assert!(
+        t.contains("#   pass\n") && t.contains("003: `move` + `move`"),
+        "{t}"
+    );
+    assert!(!t.contains("000:"), "{t}");
     let outs = submit(&mut st, "axis", "pass");
     assert!(
         matches!(outs[0], CommandOutcome::Accepted { .. }),
@@ -650,6 +657,9 @@ fn s003_passing_example() {
         "{r}"
     );
     assert_eq!(serde_json::to_string(&st).unwrap(), before);
+    assert!(!DustTactics
+        .orders_template(&st, "allies")
+        .contains("#   pass"));
     let outs = submit(&mut st, "allies", "activate alpha\n  nothing\n  nothing");
     assert!(
         matches!(outs[0], CommandOutcome::Accepted { .. }),

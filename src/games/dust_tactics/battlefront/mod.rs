@@ -60,6 +60,24 @@ pub fn briefing_note(state: &State) -> Option<String> {
     })
 }
 
+/// The orders template's note on an awaited activation of `side` under battlefront-2013
+/// (`None` otherwise): 003's March Move, and `pass` when the side may pass now.
+pub fn template_note(state: &State, side: &str) -> Option<String> {
+    if !state.rules().battlefront() {
+        return None;
+    }
+    let mut s = "# (003: `move` + `move` is one March Move of double Move rating; no\n\
+                 # reactive attacks yet under battlefront-2013)\n"
+        .to_string();
+    if passing::may_pass(state, side) {
+        s.push_str(
+            "# You have fewer units still to activate than your opponent: you\n\
+             # may pass instead (003 \"Passing\"):\n#   pass\n",
+        );
+    }
+    Some(s)
+}
+
 /// Whether scenario `s` suits battlefront-2013: it lists the ruleset itself (a scenario written
 /// for the FFG charts does not), every unit's card is a battlefront card, and no hero joins a
 /// squad (joining at the lower Move is not built yet).

@@ -27,6 +27,11 @@ fn left_to_activate(state: &State, side: &str) -> usize {
         .count()
 }
 
+/// Whether `side` may pass now (the checks of [`pass`], nothing changed).
+pub fn may_pass(state: &State, side: &str) -> bool {
+    pass(&mut state.clone(), side, &mut Outcome::default()).is_ok()
+}
+
 /// The refusal of `pass` under the rulesets without it.
 pub fn not_this_ruleset() -> Refusal {
     Refusal {
