@@ -247,6 +247,26 @@ fn s003_sustained_attack_ludwig_example() {
     assert_eq!((o.hits, o.saved, o.damage), (3, 0, 3), "{}", o.summary);
 }
 
+// issue 18 item 3, 003 "Laser Weapons": "When a Laser Weapon scores a hit, roll another die
+// scoring a further hit on a roll of [army]. Continue scoring hits and rolling additional dice for
+// each hit until it rolls a miss." Example: the three Schwere Laserwerfers "roll a [army] and two
+// [misses], scoring one hit. As they are making a Sustained Attack, they re-roll their misses,
+// ... scoring a second hit. ... the player now rolls two more dice for the two hits, scoring
+// another [army] and a [miss]. They roll another die for that hit, scoring a [miss]. ... a total
+// of three hits." The engine rolls each chain right after the roll that hit, so the same dice
+// come in that order; the chain dice themselves are not re-rolled. (A target with 10 damage
+// left: against the 4-cross Pounder the engine stops rolling once the hits destroy it, R31.)
+#[test]
+fn s003_laser_weapons_heavy_laser_grenadiers_example() {
+    let laser = line("laserwerfer", 1, 3, vec![WeaponTrait::Laser]);
+    let pounder = target(UnitType::Vehicle, 1, 10, Cover::None);
+    // attack 3 dice; chain of the first hit (army, miss); re-roll of the 2 misses; its chain.
+    let mut d = ScriptedDice::new([1, 3, 5, 1, 4, 2, 6, 5]);
+    let o = resolve_line_under(bf(), &laser, &pounder, &opts(3, true), 1, &mut d);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!(o.hits, 3, "{}", o.summary);
+}
+
 // issue 18 item 3, 003 "Cover Saves": "If the target unit was a Vehicle unit in Cover, the
 // target player rolls a die for each hit ... Each [army] cancels one of the hits." Example: "The
 // Ludwig hits the Pounder twice ... rolls one die per hit, scoring a [army] and a [other]. The
