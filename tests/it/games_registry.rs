@@ -215,12 +215,13 @@ fn an_unknown_game_or_ruleset_is_refused_with_the_known_ones() {
         demo_home.to_str().unwrap(),
         "demo",
         "--ruleset",
-        "battlefront-2013",
+        // issue 18 offers battlefront-2013: an id no ruleset has.
+        "battlefront-2014",
     ]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("no ruleset `battlefront-2013`") && err.contains("ffg-revised"),
+        err.contains("no ruleset `battlefront-2014`") && err.contains("ffg-revised"),
         "{err}"
     );
     assert!(!demo_home.exists(), "a refused demo makes no home");

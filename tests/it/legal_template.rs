@@ -33,7 +33,15 @@ impl DiceSource for Rng {
     }
 }
 
-const TOP: [&str; 5] = ["first", "activate", "react", "retaliate", "casualties"];
+// `pass`: battlefront-2013 (issue 18) suggests it when a side may pass.
+const TOP: [&str; 6] = [
+    "first",
+    "activate",
+    "react",
+    "retaliate",
+    "casualties",
+    "pass",
+];
 const ACTIONS: [&str; 5] = ["move", "attack", "sustained", "skill", "nothing"];
 
 /// Every order the template suggests, each as the text a player would sign.
@@ -122,8 +130,10 @@ fn setup(ruleset: &str, name: &str, text: &str) -> State {
         ruleset: ruleset.into(),
         scenario_name: name.into(),
         scenario: text.into(),
+        // issue 18: battlefront-2013 scenarios field the 003 starter cards.
         cards: cards::builtin()
             .into_iter()
+            .chain(dustmail::dust_tactics::battlefront::cards::builtin())
             .map(|(f, t)| (f.to_string(), t.to_string()))
             .collect(),
         sides: vec![],
@@ -198,7 +208,7 @@ fn every_suggested_order_is_accepted_in_scripted_games() {
     let mut kinds = BTreeMap::new();
     for (name, text) in scenario::builtin() {
         let s = scenario::parse(name, text).unwrap();
-        for ruleset in ["ffg-revised", "classic-2010"] {
+        for ruleset in ["ffg-revised", "classic-2010", "battlefront-2013"] {
             if !s.rulesets.iter().any(|r| r == ruleset) {
                 continue;
             }

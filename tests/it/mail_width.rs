@@ -57,7 +57,7 @@ fn demo_sent(args: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
 
 #[test]
 fn every_line_of_a_dust_tactics_demo_fits_72_characters() {
-    for ruleset in ["ffg-revised", "classic-2010"] {
+    for ruleset in ["ffg-revised", "classic-2010", "battlefront-2013"] {
         let (_d, sent) = demo_sent(&["--ruleset", ruleset]);
         let n = texts(&sent).len();
         assert!(n > 10, "{ruleset}: only {n} mails");

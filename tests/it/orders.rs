@@ -669,12 +669,10 @@ fn game_level_command_errors() {
     );
     err_has("offer peace", 1, &["write `offer draw`"], "offer draw");
     err_has("accept", 1, &["write `accept draw`"], "accept draw");
-    err_has(
-        "pass",
-        1,
-        &["battlefront-2013"],
-        "activate <unit>\n  nothing",
-    );
+    // issue 18: `pass` is a command now (003 "Passing"); the rulesets without it refuse it
+    // (tests/it/rules/battlefront.rs).
+    assert_eq!(one("pass"), Command::Pass);
+    err_has("pass now", 1, &["write `pass`"], "pass");
 }
 
 /// A malformed referee line is refused by the pipeline, whatever the game (issue 11 item 2).

@@ -178,11 +178,12 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
             "write the unit's name as printed, e.g. name = \"Recon Rangers\"".into(),
         ));
     }
-    if card.faction != "allies" && card.faction != "axis" {
+    // The SSU is the third bloc of 003 (battlefront-2013's starter Battlegroup Koshka).
+    if !["allies", "axis", "ssu"].contains(&card.faction.as_str()) {
         return Err(err(
             "faction",
             format!("`{}` is not a faction", card.faction),
-            "write faction = \"allies\" or faction = \"axis\"".into(),
+            "write faction = \"allies\", \"axis\" or \"ssu\"".into(),
         ));
     }
     let (class, value, max) = match card.armour {

@@ -346,7 +346,14 @@ pub fn resolve_line_under(
             ..LineOutcome::default()
         };
     };
-    let saves = cover_save_applies(weapon, target);
+    // battlefront-2013: 003's saves and one model lost per hit (`super::battlefront::attack`).
+    let (saves, per_hit) = if rules.battlefront() {
+        use super::battlefront::attack;
+        let saves = attack::save_kind(weapon, target).is_some();
+        (saves, attack::hit_damage(target, plan.damage))
+    } else {
+        (cover_save_applies(weapon, target), plan.damage)
+    };
     // Once nothing can cancel a hit, the target is destroyed when the hits reach `remaining`.
     let destroyed_at = if saves || target.damage_resilient {
         None
@@ -355,7 +362,7 @@ pub fn resolve_line_under(
     } else if plan.ap_incendiary {
         Some(1)
     } else {
-        Some(target.remaining.div_ceil(plan.damage.max(1)))
+        Some(target.remaining.div_ceil(per_hit.max(1)))
     };
     let mut rolls = Vec::new();
     let mut atk = AttackRoll {
@@ -400,6 +407,19 @@ fn finish(
     round: u32,
     dice: &mut dyn DiceSource,
 ) -> LineOutcome {
+    if rules.battlefront() {
+        return super::battlefront::attack::finish(
+            weapon,
+            target,
+            plan.damage,
+            first_dice,
+            hits,
+            notes,
+            rolls,
+            round,
+            dice,
+        );
+    }
     // 004 "Check Cover Saves": one die per hit; a HIT save cancels on each hit, a MISS save on
     // each miss. The attacker's reversal (Spotter…) does not touch the defender's dice.
     let mut saved = 0;

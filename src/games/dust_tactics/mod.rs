@@ -2,6 +2,7 @@
 //!
 //! Rulesets: `ffg-revised` (004 with 000 where 004 is silent) first; see DESIGN §1.
 
+pub mod battlefront;
 pub mod board_marks;
 pub mod bot;
 pub mod cards;
@@ -205,6 +206,10 @@ impl Game for DustTactics {
         let Ok(rules) = rules::Rules::for_id(ruleset) else {
             return Vec::new();
         };
+        // battlefront-2013: each die shows its symbol (003 "Dust Dice").
+        if rules.battlefront() {
+            return battlefront::dice::marks(&roll.purpose, &roll.faces);
+        }
         roll.faces
             .iter()
             .map(|f| if rules.is_hit(*f) { "hit" } else { "miss" }.to_string())

@@ -20,6 +20,9 @@ pub fn catalog() -> Catalog {
             title: match *id {
                 "ffg-revised" => "the FFG revised rules (004, with 000 where 004 is silent)",
                 "classic-2010" => "the 2010 core rulebook (000): double moves, no reactive fire",
+                "battlefront-2013" => {
+                    "the 2013 Battlefront rulebook (003), first slice: Dust dice, saves"
+                }
                 _ => "",
             }
             .to_string(),
@@ -41,7 +44,7 @@ pub fn catalog() -> Catalog {
         .collect();
     Catalog {
         name: NAME.into(),
-        title: "Dust Tactics, the grid wargame (seeds 000, 002, 004)".into(),
+        title: "Dust Tactics, the grid wargame (seeds 000, 002, 003, 004)".into(),
         rulesets,
         scenarios,
     }
@@ -88,7 +91,13 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
     let parsed = scenario::parse(&name, &text)
         .map_err(|e| SetupError(format!("{} (see docs/scenarios.md)", e.0)))?;
     suits(&parsed, rules).map_err(SetupError)?;
-    let mut card_map: BTreeMap<String, String> = cards::builtin()
+    // battlefront-2013 plays its own starter cards (003), no other.
+    let builtin_cards = if rules.battlefront() {
+        super::battlefront::cards::builtin()
+    } else {
+        cards::builtin()
+    };
+    let mut card_map: BTreeMap<String, String> = builtin_cards
         .into_iter()
         .map(|(f, t)| (f.to_string(), t.to_string()))
         .collect();
@@ -141,6 +150,9 @@ fn rare_once(s: &scenario::Scenario, cards: &BTreeMap<String, String>) -> Result
 /// Whether scenario `s` suits `rules`: listed in its `rulesets` (none listed: every ruleset), and
 /// its board has only terrain the ruleset knows (000: dot or no dot). The error says what to do.
 pub fn suits(s: &scenario::Scenario, rules: Rules) -> Result<(), String> {
+    if rules.battlefront() {
+        return super::battlefront::suits(s);
+    }
     let id = rules.id();
     if !s.rulesets.is_empty() && !s.rulesets.iter().any(|r| r == id) {
         return Err(format!(

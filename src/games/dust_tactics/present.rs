@@ -356,6 +356,11 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
             ));
         }
     }
+    // battlefront-2013, a first slice: the players learn what is not built before they meet it.
+    if let Some(note) = super::battlefront::briefing_note(state) {
+        out.push(String::new());
+        out.extend(wrap(&note, false));
+    }
     out.push(String::new());
     out.extend(defaults(state, side));
     out.join("\n")

@@ -1,8 +1,8 @@
 //! Rulesets as policies. One [`Rules`] value per ruleset, chosen from the ruleset id at setup
 //! and derived from the state ([`crate::dust_tactics::state::State::rules`]); the engine asks it
 //! wherever the rule families differ. `ffg-revised` (004, with 000 where 004 is silent) and
-//! `classic-2010` (000 alone, the 2010 core rulebook) are offered; `battlefront-2013` will be a
-//! new constructor plus the variants and code paths where it differs (DESIGN §1).
+//! `classic-2010` (000 alone, the 2010 core rulebook) are offered, and `battlefront-2013` (003
+//! with 002) as a first slice whose differing code paths live in `super::battlefront`.
 
 use super::model::{Terrain, WeaponLine, WeaponRange, WeaponTrait};
 use super::skill::Skill;
@@ -29,6 +29,17 @@ pub struct Rules {
     ap_incendiary: ApIncendiary,
     charge: ChargeMove,
     rulebook: Rulebook,
+    family: Family,
+}
+
+/// The rules family whose dice symbols, attack sequence and order set apply (issue 18).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    /// 000 / 004: hit-or-miss dice, the engine's saves and damage.
+    Tactics,
+    /// 003 (Battlefront 2013): three-symbol dice, Infantry and Cover saves, one model lost per
+    /// hit; what is not built yet is refused (`crate::dust_tactics::battlefront`).
+    Battlefront,
 }
 
 /// The rulebook a game's refusals cite.
@@ -124,7 +135,7 @@ pub struct UnknownRuleset {
 
 impl Rules {
     /// The ruleset ids offered, in the order `dustmail games` lists them.
-    pub const KNOWN: &'static [&'static str] = &["ffg-revised", "classic-2010"];
+    pub const KNOWN: &'static [&'static str] = &["ffg-revised", "classic-2010", "battlefront-2013"];
 
     /// `ffg-revised`: 004 (the FFG revised rules), with 000 where 004 is silent.
     pub const fn ffg_revised() -> Rules {
@@ -139,6 +150,7 @@ impl Rules {
             ap_incendiary: ApIncendiary::EliminatesTheUnit,
             charge: ChargeMove::TwoMovesThenAttack,
             rulebook: Rulebook::Revised2013,
+            family: Family::Tactics,
         }
     }
 
@@ -156,6 +168,30 @@ impl Rules {
             ap_incendiary: ApIncendiary::EachHitOneTarget,
             charge: ChargeMove::MovesPlusOneSquare,
             rulebook: Rulebook::Core2010,
+            family: Family::Tactics,
+        }
+    }
+
+    /// `battlefront-2013`: the 2013 Battlefront core rulebook (seed 003) with its special rules
+    /// (002), a first slice (docs/battlefront.md): what is not built is refused, never played
+    /// by another rulebook's rule.
+    pub const fn battlefront_2013() -> Rules {
+        Rules {
+            id: "battlefront-2013",
+            // 003 "Dust Dice": a hit is the army symbol, faces 1 and 2 (R230).
+            hits: HitFaces::OneAndTwo,
+            // 003 "Actions": two Moves are taken as one March Move of double Move rating.
+            double_move: DoubleMove::OneDoubleMove,
+            // 003 "Reactive Attacks" (2 dice, graded) are not built: refused (R236).
+            reactive_fire: ReactiveFire::None,
+            // 003 "Sustained Attack Action": re-roll all dice that failed to hit.
+            sustained: SustainedAttack::BothActionsRerollMisses,
+            terrain: TerrainTypes::Revised,
+            skills: SkillWording::Revised2013,
+            ap_incendiary: ApIncendiary::EliminatesTheUnit,
+            charge: ChargeMove::TwoMovesThenAttack,
+            rulebook: Rulebook::Revised2013,
+            family: Family::Battlefront,
         }
     }
 
@@ -164,6 +200,7 @@ impl Rules {
         match id {
             "ffg-revised" => Ok(Rules::ffg_revised()),
             "classic-2010" => Ok(Rules::classic_2010()),
+            "battlefront-2013" => Ok(Rules::battlefront_2013()),
             _ => Err(UnknownRuleset { id: id.to_string() }),
         }
     }
@@ -298,6 +335,12 @@ impl Rules {
     pub fn command_orders_reach_command_squads(&self) -> bool {
         self.rulebook == Rulebook::Core2010
     }
+
+    /// Whether this is the Battlefront family (003/002): three-symbol dice, Infantry and Cover
+    /// saves, one model lost per hit (`crate::dust_tactics::battlefront`).
+    pub fn battlefront(&self) -> bool {
+        self.family == Family::Battlefront
+    }
 }
 
 impl Rules {
@@ -349,11 +392,24 @@ mod tests {
     }
 
     #[test]
+    fn battlefront_2013_policies() {
+        let r = Rules::battlefront_2013();
+        assert_eq!(r.id(), "battlefront-2013");
+        assert!(r.battlefront());
+        assert_eq!(r.hit_faces(), vec![1, 2]);
+        assert!(!r.moves_are_separate_actions());
+        assert!(!r.reactive_fire());
+        assert!(r.sustained_attack());
+        assert_eq!(Rules::for_id("battlefront-2013"), Ok(r));
+        assert!(!Rules::ffg_revised().battlefront() && !Rules::classic_2010().battlefront());
+    }
+
+    #[test]
     fn unknown_ids_are_refused_with_the_known_ones() {
-        let e = Rules::for_id("battlefront-2013").unwrap_err();
+        let e = Rules::for_id("battlefront-2014").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "ruleset `battlefront-2013` is not available: use one of ffg-revised, classic-2010"
+            "ruleset `battlefront-2014` is not available: use one of ffg-revised, classic-2010, battlefront-2013"
         );
     }
 }

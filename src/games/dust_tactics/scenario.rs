@@ -107,6 +107,15 @@ pub fn builtin() -> Vec<(&'static str, &'static str)> {
             "two-on-two",
             include_str!("../../../games/dust-tactics/scenarios/two-on-two.toml"),
         ),
+        // battlefront-2013 (issue 18): 003 §12 scenario 1.
+        (
+            "encounter",
+            include_str!("../../../games/dust-tactics/scenarios/encounter.toml"),
+        ),
+        (
+            "encounter-koshka",
+            include_str!("../../../games/dust-tactics/scenarios/encounter-koshka.toml"),
+        ),
     ]
 }
 

@@ -295,7 +295,10 @@ fn template_lines(state: &State, side: &str) -> String {
                      # line's `#` to send it; an `or to:` or `or at:` line names other\n\
                      # squares or targets for the line above it.\n",
                 );
-                if !state.rules().moves_are_separate_actions() {
+                // battlefront-2013 cites 003 (March Move) and offers `pass` when allowed.
+                if let Some(note) = super::battlefront::template_note(state, &a.side) {
+                    s.push_str(&note);
+                } else if !state.rules().moves_are_separate_actions() {
                     s.push_str(
                         "# (000: `move` + `move` is one move of double Movement; no unit\n\
                          # fires outside its own activation)\n",

@@ -59,18 +59,22 @@ fn setup_picks_the_rules_from_the_ruleset_id() {
     assert_eq!(st.ruleset, "ffg-revised");
     assert_eq!(st.rules(), Rules::ffg_revised());
     assert_eq!(Rules::for_id("ffg-revised"), Ok(Rules::ffg_revised()));
-    // issue 13 added classic-2010 after the default.
-    assert_eq!(Rules::KNOWN, &["ffg-revised", "classic-2010"]);
+    // issue 13 added classic-2010 after the default, issue 18 battlefront-2013.
+    assert_eq!(
+        Rules::KNOWN,
+        &["ffg-revised", "classic-2010", "battlefront-2013"]
+    );
 }
 
 // issue 11 item 5: an unknown ruleset is refused at setup with the list of known ones.
 #[test]
 fn unknown_ruleset_is_refused_at_setup_with_the_known_ones() {
-    // issue 13: classic-2010 exists now; an id no constructor answers is still refused.
-    let e = DustTactics.setup(&setup("battlefront-2013")).unwrap_err();
+    // issue 13: classic-2010 exists now, issue 18 battlefront-2013; an id no constructor
+    // answers is still refused.
+    let e = DustTactics.setup(&setup("battlefront-2014")).unwrap_err();
     assert_eq!(
         e.0,
-        "ruleset `battlefront-2013` is not available: use one of ffg-revised, classic-2010"
+        "ruleset `battlefront-2014` is not available: use one of ffg-revised, classic-2010, battlefront-2013"
     );
 }
 

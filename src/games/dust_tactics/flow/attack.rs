@@ -626,7 +626,9 @@ pub(super) fn fire_line(
                     tu.health as u32
                 };
                 let close = w.range == WeaponRange::Close;
-                let cover = if cover_counts && !close && tc.unit_type == UnitType::Squad {
+                // battlefront-2013: heroes and vehicles in cover save too (003 "Cover Saves").
+                let cover_type = tc.unit_type == UnitType::Squad || rules.battlefront();
+                let cover = if cover_counts && !close && cover_type {
                     let occ = occupancy(state, &[]);
                     geometry::cover_for(
                         &state.scenario.board,
@@ -642,6 +644,27 @@ pub(super) fn fire_line(
                     )
                 } else {
                     Cover::None
+                };
+                // battlefront-2013: a vehicle's own square gives it no cover (003, R235).
+                let cover = if rules.battlefront() && tc.unit_type == UnitType::Vehicle {
+                    let target = Sighter {
+                        square: tu.at.unwrap_or(from),
+                        unit_type: tc.unit_type,
+                    };
+                    let shooter = Sighter {
+                        square: from,
+                        unit_type: unit_type(state, &l.shooter),
+                    };
+                    let occ = occupancy(state, &[]);
+                    let line = super::super::battlefront::attack::vehicle_cover(
+                        &state.scenario.board,
+                        &occ,
+                        shooter,
+                        target,
+                    );
+                    cover.min(line)
+                } else {
+                    cover
                 };
                 let cover = if cover_counts && !close && tactician_cover(state, &tu) {
                     cover.add_soft()

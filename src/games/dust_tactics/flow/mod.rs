@@ -329,6 +329,10 @@ fn apply_command(
         }
         .into();
     }
+    // battlefront-2013: a rule not built yet is refused, never played by 004's (issue 18).
+    if let Some(r) = super::battlefront::refuse_command(state, cmd) {
+        return r.into();
+    }
     if let Some(r) = no_reactive_fire(state, cmd) {
         return r.into();
     }
@@ -395,6 +399,8 @@ fn apply_command(
         Command::StandingFirst { side: first } => {
             standing_first(state, side, first.as_deref(), out)
         }
+        // 003 "Passing" (battlefront-2013; refused by the other rulesets).
+        Command::Pass => super::battlefront::passing::pass(state, side, out),
     };
     if pre_first {
         settle_first(state, out);

@@ -102,7 +102,7 @@ pub(super) fn roll_dice_for_initiative(
     let mut winner = sides.first().cloned().unwrap_or_default();
     // Ties are re-rolled (004 "Initiative"); the bound only guards against a broken dice source.
     for _ in 0..1000 {
-        let mut best: Vec<(String, usize)> = vec![];
+        let mut best: Vec<(String, (usize, usize))> = vec![];
         let mut line = vec![];
         for s in &sides {
             // Black Ops: +1 die while a unit with it lives, not stacking.
@@ -121,16 +121,21 @@ pub(super) fn roll_dice_for_initiative(
                 .iter()
                 .filter(|f| rules.is_hit(**f) != reversed)
                 .count();
-            line.push(format!("{s} {hits} hit(s) on {n} dice"));
+            // battlefront-2013: a tie on army symbols goes to the most target symbols (R232).
+            let tie_break = super::super::battlefront::dice::initiative_tie_break(rules, &faces);
+            line.push(match tie_break {
+                Some(t) => format!("{s} {hits} army and {t} target symbol(s) on {n} dice"),
+                None => format!("{s} {hits} hit(s) on {n} dice"),
+            });
             rolls.push(Roll {
                 purpose: format!("initiative {s}"),
                 round,
                 faces,
             });
-            best.push((s.clone(), hits));
+            best.push((s.clone(), (hits, tie_break.unwrap_or(0))));
         }
-        let top = best.iter().map(|b| b.1).max().unwrap_or(0);
-        let at_top: Vec<&(String, usize)> = best.iter().filter(|b| b.1 == top).collect();
+        let top = best.iter().map(|b| b.1).max().unwrap_or((0, 0));
+        let at_top: Vec<&(String, (usize, usize))> = best.iter().filter(|b| b.1 == top).collect();
         text.push(line.join(", "));
         if at_top.len() == 1 {
             winner = at_top[0].0.clone();

@@ -70,6 +70,9 @@ pub enum Command {
         unit: Option<String>,
         policy: Option<bool>,
     },
+    /// `pass`: the side passes instead of activating (003 "Passing", battlefront-2013 only;
+    /// the other rulesets refuse it).
+    Pass,
 }
 
 /// What a standing react order answers.
@@ -256,6 +259,7 @@ impl fmt::Display for Command {
             Command::Concede => f.write_str("concede"),
             Command::OfferDraw => f.write_str("offer draw"),
             Command::AcceptDraw => f.write_str("accept draw"),
+            Command::Pass => f.write_str("pass"),
             Command::StandingReact { trigger, answer } => write!(
                 f,
                 "standing react {} {answer}",
@@ -898,12 +902,8 @@ fn parse_single(line: usize, text: &str, kw: &str) -> Result<Command, OrderError
         "offer" => bare(Command::OfferDraw, "offer draw"),
         "accept" => bare(Command::AcceptDraw, "accept draw"),
         "standing" => parse_standing(line, &words, rest),
-        "pass" => Err(err(
-            line,
-            "`pass` belongs to the battlefront-2013 rules, not this game: activate a unit \
-                with `nothing` instead",
-            format!("{EXAMPLE}\n  nothing"),
-        )),
+        // 003 "Passing": the game refuses it under the rulesets without it.
+        "pass" => bare(Command::Pass, "pass"),
         _ if ACTION_WORDS.contains(&kw) => Err(err(
             line,
             format!("`{kw}` is an action: it must follow an `activate <unit>` line"),

@@ -1,0 +1,112 @@
+//! The ruleset `battlefront-2013` (issue 18): the 2013 Battlefront core rulebook (seed 003)
+//! with its special rules (002), played on the shared board, movement search, orders parser and
+//! decision machinery. This module holds what differs: the three-symbol dice ([`dice`]), the
+//! saves and damage of 003 ([`attack`]), its starter cards ([`cards`]), and the refusals of what
+//! is not built yet, so nothing is silently played by another rulebook's rule
+//! (docs/battlefront.md lists both).
+
+pub mod attack;
+pub mod cards;
+pub mod dice;
+pub mod passing;
+
+use super::flow::Refusal;
+use super::orders::{Action, Command};
+use super::scenario::Scenario;
+use super::state::State;
+
+/// The words every refusal of an unbuilt rule ends with.
+pub const NOT_YET: &str = "not implemented yet under battlefront-2013";
+
+fn not_yet(what: &str, rule: &str, instead: &str) -> Refusal {
+    Refusal {
+        reason: format!("{what}: {NOT_YET} (docs/battlefront.md)"),
+        rule: rule.to_string(),
+        instead: instead.to_string(),
+    }
+}
+
+/// A command of a battlefront-2013 game that asks for a rule not built yet, or a `pass` under
+/// another ruleset, refused before it changes anything; `None` for every other command.
+pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
+    if !state.rules().battlefront() {
+        // `pass` is 003's: refused before any automatic step, as its parse error was.
+        return matches!(cmd, Command::Pass).then(passing::not_this_ruleset);
+    }
+    match cmd {
+        Command::React { .. } | Command::StandingReact { .. } => Some(not_yet(
+            "reactive attacks (two dice, graded results)",
+            "003 \"Reactive Attacks\"",
+            "leave out the react line; send `activate` orders for your units",
+        )),
+        Command::Activate { actions, .. }
+            if actions.iter().any(|a| matches!(a, Action::Skill { .. })) =>
+        {
+            Some(not_yet(
+                "skills and special actions as 002 defines them",
+                "003 \"Skills and Equipment\" / 002",
+                "leave out the `skill` line; move, attack, sustained or nothing",
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The welcome mail's note on what this first slice plays and what it does not, for a
+/// battlefront-2013 game (`None` otherwise).
+pub fn briefing_note(state: &State) -> Option<String> {
+    state.rules().battlefront().then(|| {
+        "Ruleset battlefront-2013 (the 2013 Battlefront rulebook, 003) is a first slice. Played: Dust dice, each shown with its symbol (army, target, shield); Infantry and Cover saves; one model lost per hit; March Move; Nothing; Passing (`pass`). Not built yet: reactive attacks, skills and special actions, facing and fields of fire (every weapon fires in any direction), suppression, close combat, spray weapons and heroes joining squads; orders using them are refused. docs/battlefront.md lists both.".to_string()
+    })
+}
+
+/// The orders template's note on an awaited activation of `side` under battlefront-2013
+/// (`None` otherwise): 003's March Move, and `pass` when the side may pass now.
+pub fn template_note(state: &State, side: &str) -> Option<String> {
+    if !state.rules().battlefront() {
+        return None;
+    }
+    let mut s = "# (003: `move` + `move` is one March Move of double Move rating; no\n\
+                 # reactive attacks yet under battlefront-2013)\n"
+        .to_string();
+    if passing::may_pass(state, side) {
+        s.push_str(
+            "# You have fewer units still to activate than your opponent: you\n\
+             # may pass instead (003 \"Passing\"):\n#   pass\n",
+        );
+    }
+    Some(s)
+}
+
+/// Whether scenario `s` suits battlefront-2013: it lists the ruleset itself (a scenario written
+/// for the FFG charts does not), every unit's card is a battlefront card, and no hero joins a
+/// squad (joining at the lower Move is not built yet).
+pub fn suits(s: &Scenario) -> Result<(), String> {
+    if !s.rulesets.iter().any(|r| r == "battlefront-2013") {
+        return Err(format!(
+            "scenario `{}` does not suit ruleset battlefront-2013: only a scenario listing `battlefront-2013` in its `rulesets` does (its cards must be the 003 ones); use `--scenario encounter` (`dustmail games` lists which suit which)",
+            s.name
+        ));
+    }
+    let known = cards::ids();
+    for side in &s.sides {
+        for u in &side.units {
+            if !known.iter().any(|k| *k == u.card) {
+                return Err(format!(
+                    "scenario `{}`: unit `{}` has card `{}`, which is not a battlefront-2013 card; use one of {}",
+                    s.name,
+                    u.id,
+                    u.card,
+                    known.join(", ")
+                ));
+            }
+            if u.joins.is_some() {
+                return Err(format!(
+                    "scenario `{}`: unit `{}` joins another unit; heroes joining squads (003 \"Heroes\") are {NOT_YET}: place the hero in its own square",
+                    s.name, u.id
+                ));
+            }
+        }
+    }
+    Ok(())
+}
