@@ -291,15 +291,21 @@ impl<'a> Planner<'a> {
             }
         };
         if !legal {
+            let n = kinds.len();
             return refuse(
                 format!(
-                    "{} actions are declared ({}); an activation is two actions, or one SUSTAINED ATTACK{}",
-                    kinds.len(),
+                    "{n} action{} declared ({}); an activation is two actions, or one SUSTAINED ATTACK{}",
+                    if n == 1 { " is" } else { "s are" },
                     self.texts.join(", "),
                     if flags.charge { "; Charge is move, move, attack" } else { "" }
                 ),
                 RULE_ACTIONS,
-                "e.g. `move C4` + `attack <weapon> at <target>`, or `nothing` + `nothing`",
+                // The likeliest slip is one action alone: say how to complete it.
+                if n == 1 && !flags.charge {
+                    "the line you sent and a second action line after it, e.g. `nothing`"
+                } else {
+                    "two action lines, e.g. a `move` and an `attack`, or `nothing` + `nothing`"
+                },
             );
         }
         if kinds.contains(&Kind::Sustained) && u.at.is_none() {

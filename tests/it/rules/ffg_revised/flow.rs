@@ -8,7 +8,7 @@ use dustmail::dust_tactics::orders::{Action, Command, FireOrder, TargetRef};
 use dustmail::dust_tactics::scenario::Objective;
 use dustmail::dust_tactics::state::Phase;
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::{Game, ScriptedDice};
+use dustmail::game::{CommandOutcome, Game, ScriptedDice};
 use support_flow::*;
 
 /// Allies squad `a1` at E5, axis squad `x1` at E2 (3 squares away, in gun range 4).
@@ -342,6 +342,29 @@ fn actions_004_two_actions_or_one_sustained_attack() {
     );
     assert!(refused(&out).0.contains("SUSTAINED"));
     assert_eq!(serde_json::to_string(&st).unwrap(), before);
+}
+
+#[test]
+fn actions_004_one_action_alone_is_refused_with_how_to_complete_it() {
+    // 004 "Actions": an activation is two actions. A player who sends one action line alone
+    // (e.g. the template's `move` line uncommented by itself) is told to add the second action
+    // (issue 16 item 4: a suggestion that points at the right fix), not a generic example.
+    let mut st = duel();
+    begin(&mut st, "allies");
+    let mut d = ScriptedDice::new([]);
+    let out = cmd(&mut st, "allies", activate("a1", vec![mv("E6")]), &mut d);
+    match &out.results[0].outcome {
+        CommandOutcome::Refused {
+            reason, instead, ..
+        } => {
+            assert!(reason.starts_with("1 action is declared ("), "{reason}");
+            assert_eq!(
+                instead,
+                "the line you sent and a second action line after it, e.g. `nothing`"
+            );
+        }
+        o => panic!("expected a refusal, got {o:?}"),
+    }
 }
 
 #[test]
