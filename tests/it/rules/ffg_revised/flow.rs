@@ -1143,6 +1143,7 @@ fn skill_sniper_004_names_a_model_and_hits_it() {
                     model: "2".into(),
                 },
                 through: vec![],
+                count: None,
             }],
         }],
     };
@@ -1160,6 +1161,7 @@ fn skill_sniper_004_names_a_model_and_hits_it() {
                     model: "1".into(),
                 },
                 through: vec![],
+                count: None,
             }],
         }],
     };
@@ -1430,6 +1432,7 @@ fn flamethrower_004_spray_hits_every_unit_on_the_chosen_squares() {
                 weapon: "flamer".into(),
                 target: TargetRef::Unit("x1".into()),
                 through: vec![sq("E4")],
+                count: None,
             }],
         }],
     };
@@ -1467,6 +1470,7 @@ fn attack_r57_cover_elements_are_attacked_last() {
                         weapon: "gun".into(),
                         target: TargetRef::Square(sq("B5")),
                         through: vec![],
+                        count: None,
                     },
                     fire("mg", "x1"),
                 ],
@@ -1666,6 +1670,7 @@ fn sniper_000_may_pick_the_hero_out_of_a_squad() {
                     model: "joe".into(),
                 },
                 through: vec![],
+                count: None,
             }],
         }],
     };
