@@ -58,6 +58,7 @@ fn fire(weapon: &str, target: TargetRef) -> FireOrder {
         weapon: weapon.into(),
         target,
         through: vec![],
+        count: None,
     }
 }
 
@@ -229,6 +230,7 @@ fn flamethrower_spray_names_the_squares_it_passes_through() {
                     weapon: "flamer".into(),
                     target: unit("ludwig"),
                     through: vec![sq("C3"), sq("D3")],
+                    count: None,
                 }]
             }]
         )
@@ -827,6 +829,7 @@ mod props {
                     weapon,
                     target,
                     through,
+                    count: None,
                 },
             ),
             1..4,

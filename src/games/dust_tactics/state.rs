@@ -328,6 +328,10 @@ pub struct LineOrder {
     pub target: Target,
     #[serde(default)]
     pub through: Vec<Square>,
+    /// The declared count of a limited-ammo line (R414); absent fires all it may, and keeps
+    /// older ledgers' lines as they were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,6 +1,7 @@
 //! Rules tests of Dust Tactics: one folder per ruleset (its rulebook's cases), and the rulesets
 //! as policies beside them.
 
+mod ammo_artillery;
 mod battlefront;
 mod classic_2010;
 mod command_squads;

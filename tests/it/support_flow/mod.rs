@@ -183,6 +183,7 @@ pub fn fire(w: &str, t: &str) -> FireOrder {
         weapon: w.into(),
         target: TargetRef::Unit(t.into()),
         through: vec![],
+        count: None,
     }
 }
 

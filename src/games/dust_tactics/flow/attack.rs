@@ -30,7 +30,10 @@ impl Planner<'_> {
             if sustained { "sustained" } else { "attack" },
             lines
                 .iter()
-                .map(|l| format!("{} at {}", l.weapon, target_text(&l.target)))
+                .map(|l| {
+                    let n = l.count.map(|n| format!("{n} ")).unwrap_or_default();
+                    format!("{n}{} at {}", l.weapon, target_text(&l.target))
+                })
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
@@ -116,6 +119,7 @@ pub(super) fn plan_fire(
                 );
             }
         }
+        check_count(state, &shooter, &w, f)?;
         if charge && !matches!(w.range, WeaponRange::Close | WeaponRange::Upto(1)) {
             return refuse(
                 format!(
@@ -280,6 +284,7 @@ pub(super) fn plan_fire(
             weapon: w.id.clone(),
             target,
             through: f.through.clone(),
+            count: f.count,
         });
     }
     // 000 "Limited ammo weapons": no more limited-ammo weapons per attack than models alive
@@ -294,7 +299,9 @@ pub(super) fn plan_fire(
         };
         if w.ammo.is_some() {
             let left = su.ammo.get(&w.id).copied().unwrap_or(0) as u32;
-            limited += carriers(state, su, &w).min(left);
+            limited += carriers(state, su, &w)
+                .min(left)
+                .min(l.count.unwrap_or(u32::MAX));
         }
     }
     let alive: u32 = group(state, &u.id)
@@ -314,6 +321,39 @@ pub(super) fn plan_fire(
         charge_2010::check_all_range_1(state, u, &lines)?;
     }
     Ok(lines)
+}
+
+/// A declared count (`2 demo at …`, R414): 000 "Limited ammo weapons": "You are never forced to
+/// use all of these limited ammo weapons at once!" Only a limited-ammo line takes one, and no more
+/// than it can fire now (its carriers, models alive, boxes left).
+fn check_count(state: &State, shooter: &str, w: &WeaponLine, f: &FireOrder) -> Result<(), Refusal> {
+    let Some(n) = f.count else { return Ok(()) };
+    let Some(boxes) = w.ammo else {
+        return refuse(
+            format!(
+                "`{n} {}`: {} has no ammo boxes, so every carrier fires it",
+                w.id, w.name
+            ),
+            RuleId::LimitedAmmoWeapons.with("a count is for limited-ammo weapons only"),
+            format!("attack {} at {}", w.id, f.target),
+        );
+    };
+    let Some(su) = state.unit(shooter) else {
+        return Ok(());
+    };
+    let left = su.ammo.get(&w.id).copied().unwrap_or(boxes) as u32;
+    let most = carriers(state, su, w).min(left);
+    if n > most {
+        return refuse(
+            format!(
+                "{shooter} can fire at most {most} {} now ({left} ammo box(es) left), not {n}",
+                w.name
+            ),
+            RuleId::LimitedAmmoWeapons.with("one box for each weapon fired"),
+            format!("attack {most} {} at {}", w.id, f.target),
+        );
+    }
+    Ok(())
 }
 
 /// The squares a flamethrower's flames spread to besides its target (000 "Flamethrowers", R103):
@@ -473,7 +513,8 @@ pub(super) fn fire_line(
     let mut n = carriers(state, &su, &w);
     if w.ammo.is_some() {
         let left = su.ammo.get(&w.id).copied().unwrap_or(0) as u32;
-        n = n.min(left);
+        // R414: a declared count fires fewer and spends only its boxes.
+        n = n.min(left).min(l.count.unwrap_or(u32::MAX));
         if n == 0 {
             say(out, format!("{}: {} has no ammo left", l.shooter, w.name));
             return;

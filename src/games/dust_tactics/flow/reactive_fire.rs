@@ -192,6 +192,7 @@ pub(super) fn answer_react(
                         unit: act.unit.clone(),
                     },
                     through: vec![],
+                    count: None,
                 })
                 .collect();
             if !lines.is_empty() {

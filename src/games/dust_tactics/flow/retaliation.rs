@@ -40,6 +40,7 @@ pub(super) fn retaliation_lines(state: &State, unit: &str, attacker: &str) -> Ve
                 unit: attacker.to_string(),
             },
             through: vec![],
+            count: None,
         })
         .collect()
 }

@@ -125,6 +125,9 @@ pub struct FireOrder {
     pub target: TargetRef,
     /// Squares a flamethrower's spray passes through (`through C3 D3`), if chosen.
     pub through: Vec<Square>,
+    /// How many of a limited-ammo weapon fire (`2 demo at luther`); `None` fires all it may
+    /// (000 "Limited ammo weapons": "You are never forced to use all of these … at once", R414).
+    pub count: Option<u32>,
 }
 
 /// What a weapon or skill is aimed at.
@@ -173,6 +176,9 @@ impl fmt::Display for TargetRef {
 
 impl fmt::Display for FireOrder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(n) = self.count {
+            write!(f, "{n} ")?;
+        }
         write!(f, "{} at {}", self.weapon, self.target)?;
         if !self.through.is_empty() {
             f.write_str(" through")?;
@@ -498,7 +504,8 @@ fn fire_orders(
     }
     let mut orders = Vec::new();
     for part in rest.split(',') {
-        let words: Vec<&str> = part.split_whitespace().collect();
+        let mut words: Vec<&str> = part.split_whitespace().collect();
+        let count = fire_count(line, &mut words, word)?;
         let (weapon, at, tgt) = match words.as_slice() {
             [w, at, t, ..] => (*w, *at, *t),
             [] => {
@@ -566,9 +573,32 @@ fn fire_orders(
             weapon,
             target,
             through,
+            count,
         });
     }
     Ok(orders)
+}
+
+/// A leading count before the weapon (`2 demo at luther`, R414): taken off `words`. A number
+/// followed by `at` is a weapon id, as before.
+fn fire_count(line: usize, words: &mut Vec<&str>, word: &str) -> Result<Option<u32>, OrderError> {
+    let [first, second, ..] = words.as_slice() else {
+        return Ok(None);
+    };
+    if second.eq_ignore_ascii_case("at") || !first.chars().all(|c| c.is_ascii_digit()) {
+        return Ok(None);
+    }
+    match first.parse::<u32>() {
+        Ok(n) if (1..=99).contains(&n) => {
+            words.remove(0);
+            Ok(Some(n))
+        }
+        _ => Err(err(
+            line,
+            format!("`{first}` is not a count of weapons: write 1 to 99, or no count to fire all"),
+            format!("{word} 1 {second} at ludwig"),
+        )),
+    }
 }
 
 fn parse_action(line: usize, text: &str, board: &Board) -> Result<Action, OrderError> {

@@ -142,6 +142,7 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
         weapon: w.to_string(),
         target: TargetRef::Unit(t.to_string()),
         through: vec![],
+        count: None,
     };
     let mut sustained: Option<String> = None;
     // Weapon lines with no target they can damage, see and reach from here.
@@ -182,6 +183,26 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             s.push_str(&with_note(&format!("attack {} at {first}", w.id), &note));
             s.push('\n');
             s.push_str(&or_lines("at", rest));
+            // 000 "Limited ammo weapons": "You are never forced to use all of these limited
+            // ammo weapons at once!" (R414): offered when the line would fire more than one.
+            let counted = |n: u32| {
+                ok(vec![
+                    Action::Attack {
+                        fire: vec![FireOrder {
+                            count: Some(n),
+                            ..fire(&w.id, first)
+                        }],
+                    },
+                    Action::Nothing,
+                ])
+            };
+            if w.ammo.is_some() && counted(2) && counted(1) {
+                s.push_str(&with_note(
+                    &format!("attack 1 {} at {first}", w.id),
+                    "a count fires fewer, keeping boxes",
+                ));
+                s.push('\n');
+            }
             if sustained.is_none() {
                 sustained = targets
                     .iter()

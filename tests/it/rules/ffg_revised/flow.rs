@@ -1166,6 +1166,7 @@ fn skill_sniper_004_names_a_model_and_hits_it() {
                     model: "2".into(),
                 },
                 through: vec![],
+                count: None,
             }],
         }],
     };
@@ -1183,6 +1184,7 @@ fn skill_sniper_004_names_a_model_and_hits_it() {
                     model: "1".into(),
                 },
                 through: vec![],
+                count: None,
             }],
         }],
     };
@@ -1453,6 +1455,7 @@ fn flamethrower_004_spray_hits_every_unit_on_the_chosen_squares() {
                 weapon: "flamer".into(),
                 target: TargetRef::Unit("x1".into()),
                 through: vec![sq("E4")],
+                count: None,
             }],
         }],
     };
@@ -1490,6 +1493,7 @@ fn attack_r57_cover_elements_are_attacked_last() {
                         weapon: "gun".into(),
                         target: TargetRef::Square(sq("B5")),
                         through: vec![],
+                        count: None,
                     },
                     fire("mg", "x1"),
                 ],
@@ -1689,6 +1693,7 @@ fn sniper_000_may_pick_the_hero_out_of_a_squad() {
                     model: "joe".into(),
                 },
                 through: vec![],
+                count: None,
             }],
         }],
     };

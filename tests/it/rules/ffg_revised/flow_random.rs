@@ -170,6 +170,7 @@ fn random_activation(st: &State, side: &str, unit: &str, r: &mut RandDice) -> Co
                 weapon: w,
                 target: TargetRef::Unit(id),
                 through: vec![],
+                count: None,
             }];
             let actions = match r.pick(4) {
                 0 => vec![
@@ -204,6 +205,7 @@ fn random_activation(st: &State, side: &str, unit: &str, r: &mut RandDice) -> Co
                         .unwrap_or_default(),
                 ),
                 through: vec![],
+                count: None,
             })
             .collect()
     };
