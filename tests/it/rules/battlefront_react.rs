@@ -258,3 +258,32 @@ fn s003_reactive_attacks_declared_by_react_and_standing_orders() {
     );
     assert!(!u(&st, "theirs").activated);
 }
+
+// issue 18 item 1, 003 "Reactive Attacks": "Once the opposing player has completed their first
+// action, you can declare ...": a `react` line with no window open is refused, citing 003 (not
+// 004's reactive fire), saying what to do, and changing nothing.
+#[test]
+fn s003_reactive_attacks_react_without_a_window_is_refused_citing_003() {
+    let mut st = bf("E5", "E1");
+    let before = serde_json::to_string(&st).unwrap();
+    let o = send(&mut st, "axis", "react theirs", &[]);
+    let CommandOutcome::Refused {
+        reason,
+        rule,
+        instead,
+    } = &o.results[0].outcome
+    else {
+        panic!("{:?}", o.results[0].outcome);
+    };
+    assert!(
+        reason.contains("no reactive-attack window is open"),
+        "{reason}"
+    );
+    assert!(!reason.contains("not implemented yet"), "{reason}");
+    assert!(
+        rule.starts_with("003 \"Reactive Attacks\"") && rule.contains("R270"),
+        "{rule}"
+    );
+    assert!(!instead.is_empty());
+    assert_eq!(serde_json::to_string(&st).unwrap(), before);
+}

@@ -10,8 +10,10 @@
 //! nor inside a March Move (not built yet, R272).
 
 use super::dice::{self, Symbol};
+use crate::dust_tactics::flow::Refusal;
 use crate::dust_tactics::geometry;
 use crate::dust_tactics::model::{Square, WeaponLine, WeaponRange};
+use crate::dust_tactics::rules::Rules;
 
 /// 003 "Reactive Attacks": "at a Range of four squares or less from the activating unit".
 pub const RANGE: u32 = 4;
@@ -57,6 +59,18 @@ pub fn grade_text(g: Grade) -> &'static str {
         Grade::Attack => "one army symbol, it makes an Attack",
         Grade::Nothing => "no army symbol, it does Nothing and is activated",
     }
+}
+
+/// A refused `react` of a battlefront-2013 game cites 003's section (the engine's window and
+/// its refusals are shared with 004, whose section they cite otherwise).
+pub fn cite(rules: Rules, mut refusal: Refusal) -> Refusal {
+    if rules.reactive_graded() {
+        refusal.rule = format!(
+            "003 \"Reactive Attacks\": a unit within {RANGE} squares that has not activated may react after the first action (ruling R270, docs/rulings.md)"
+        );
+        refusal.reason = refusal.reason.replace("reactive-fire", "reactive-attack");
+    }
+    refusal
 }
 
 #[cfg(test)]
