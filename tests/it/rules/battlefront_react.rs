@@ -137,7 +137,12 @@ fn s003_reactive_attacks_no_army_symbol_nothing_and_the_unit_is_activated() {
     );
     assert!(u(&st, "theirs").activated);
     // It cannot take any further actions this turn.
-    let o = send(&mut st, "axis", "activate theirs\n  nothing\n  nothing", &[]);
+    let o = send(
+        &mut st,
+        "axis",
+        "activate theirs\n  nothing\n  nothing",
+        &[],
+    );
     assert!(
         matches!(o.results[0].outcome, CommandOutcome::Refused { .. }),
         "{:?}",
@@ -153,7 +158,11 @@ fn s003_reactive_attacks_range_of_four_squares_or_less() {
     let mut st = bf("E5", "E8");
     let faces: Vec<u8> = [&[3u8, 5][..], &MISS4].concat();
     let out = send(&mut st, "allies", MOVE_ATTACK, &faces);
-    assert!(said(&out, "attempts a reactive attack"), "{:?}", texts(&out));
+    assert!(
+        said(&out, "attempts a reactive attack"),
+        "{:?}",
+        texts(&out)
+    );
     // At E9, 5 squares away, it may not: no reaction die is rolled, it stays unactivated.
     let mut st = bf("E5", "E9");
     let out = send(&mut st, "allies", MOVE_ATTACK, &MISS4);
@@ -167,7 +176,12 @@ fn s003_reactive_attacks_range_of_four_squares_or_less() {
 #[test]
 fn s003_reactive_attacks_none_against_sustained_attack_or_a_second_nothing() {
     let mut st = bf("E5", "E1");
-    let out = send(&mut st, "allies", "activate ours\n  move E4\n  nothing", &[]);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate ours\n  move E4\n  nothing",
+        &[],
+    );
     assert!(!said(&out, "reactive"), "{:?}", texts(&out));
     assert!(!u(&st, "theirs").activated);
     let mut st = bf("E5", "E1");
@@ -196,7 +210,11 @@ fn s003_reactive_attacks_none_against_sustained_attack_or_a_second_nothing() {
         "activate ours\n  nothing\n  move E4",
         &[3, 5],
     );
-    assert!(said(&out, "attempts a reactive attack"), "{:?}", texts(&out));
+    assert!(
+        said(&out, "attempts a reactive attack"),
+        "{:?}",
+        texts(&out)
+    );
 }
 
 // issue 18 item 1, 003 "No Close-Combat Reactive Attacks": "Units making a Reactive Attack
