@@ -117,6 +117,9 @@ enum ReactiveFire {
     AfterFirstAction,
     /// 000 has no reactive fire.
     None,
+    /// 003 "Reactive Attacks": after the first action, a unit within four squares rolls 2 dice
+    /// for a graded result (issue 18, battlefront/reactive.rs).
+    TwoDiceGraded,
 }
 
 /// What a sustained attack is.
@@ -182,8 +185,8 @@ impl Rules {
             hits: HitFaces::OneAndTwo,
             // 003 "Actions": two Moves are taken as one March Move of double Move rating.
             double_move: DoubleMove::OneDoubleMove,
-            // 003 "Reactive Attacks" (2 dice, graded) are not built: refused (R236).
-            reactive_fire: ReactiveFire::None,
+            // 003 "Reactive Attacks": 2 dice, graded results (R270).
+            reactive_fire: ReactiveFire::TwoDiceGraded,
             // 003 "Sustained Attack Action": re-roll all dice that failed to hit.
             sustained: SustainedAttack::BothActionsRerollMisses,
             terrain: TerrainTypes::Revised,
@@ -233,9 +236,15 @@ impl Rules {
     /// Whether an activation opens a reactive-fire window for the opponent.
     pub fn reactive_fire(&self) -> bool {
         match self.reactive_fire {
-            ReactiveFire::AfterFirstAction => true,
+            ReactiveFire::AfterFirstAction | ReactiveFire::TwoDiceGraded => true,
             ReactiveFire::None => false,
         }
+    }
+
+    /// Whether a reaction rolls 003's 2 dice for a graded result (battlefront-2013) rather than
+    /// 004's reactive-fire roll.
+    pub fn reactive_graded(&self) -> bool {
+        self.reactive_fire == ReactiveFire::TwoDiceGraded
     }
 
     /// Whether a SUSTAINED ATTACK (both actions, misses rolled again) may be declared.
@@ -398,7 +407,7 @@ mod tests {
         assert!(r.battlefront());
         assert_eq!(r.hit_faces(), vec![1, 2]);
         assert!(!r.moves_are_separate_actions());
-        assert!(!r.reactive_fire());
+        assert!(r.reactive_fire() && r.reactive_graded());
         assert!(r.sustained_attack());
         assert_eq!(Rules::for_id("battlefront-2013"), Ok(r));
         assert!(!Rules::ffg_revised().battlefront() && !Rules::classic_2010().battlefront());

@@ -55,6 +55,8 @@ pub enum RollKind {
     DamageResilient,
     /// 003 "Roll for Initiative": "the side that rolls the most [army] symbols wins".
     Initiative,
+    /// 003 "Reactive Attacks": two dice, each [army] counts (`reactive::grade`).
+    ReactiveAttack,
 }
 
 impl RollKind {
@@ -69,7 +71,8 @@ impl RollKind {
             | RollKind::VehicleCoverSave
             | RollKind::InfantrySave
             | RollKind::DamageResilient
-            | RollKind::Initiative => symbol == Symbol::Army,
+            | RollKind::Initiative
+            | RollKind::ReactiveAttack => symbol == Symbol::Army,
         }
     }
 
@@ -90,7 +93,9 @@ impl RollKind {
     /// The kind of a recorded roll, from the purpose the engine gave it, if it is one of ours.
     pub fn of_purpose(purpose: &str) -> Option<RollKind> {
         let p = purpose;
-        Some(if p.starts_with("initiative") {
+        Some(if p.starts_with(super::reactive::PURPOSE) {
+            RollKind::ReactiveAttack
+        } else if p.starts_with("initiative") {
             RollKind::Initiative
         } else if p.starts_with("laser chain") {
             RollKind::LaserChain
@@ -117,7 +122,7 @@ impl RollKind {
                 "save"
             }
             RollKind::DamageResilient => "cancels",
-            RollKind::Initiative => "counts",
+            RollKind::Initiative | RollKind::ReactiveAttack => "counts",
         }
     }
 }
@@ -202,6 +207,7 @@ mod tests {
             (InfantrySave, 2),
             (DamageResilient, 2),
             (Initiative, 2),
+            (ReactiveAttack, 2),
         ] {
             assert_eq!((1..=6).filter(|f| k.face_succeeds(*f)).count(), n, "{k:?}");
         }

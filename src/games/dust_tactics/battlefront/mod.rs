@@ -9,6 +9,7 @@ pub mod attack;
 pub mod cards;
 pub mod dice;
 pub mod passing;
+pub mod reactive;
 
 use super::flow::Refusal;
 use super::orders::{Action, Command};
@@ -34,11 +35,6 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
         return matches!(cmd, Command::Pass).then(passing::not_this_ruleset);
     }
     match cmd {
-        Command::React { .. } | Command::StandingReact { .. } => Some(not_yet(
-            "reactive attacks (two dice, graded results)",
-            "003 \"Reactive Attacks\"",
-            "leave out the react line; send `activate` orders for your units",
-        )),
         Command::Activate { actions, .. }
             if actions.iter().any(|a| matches!(a, Action::Skill { .. })) =>
         {
@@ -52,11 +48,11 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
     }
 }
 
-/// The welcome mail's note on what this first slice plays and what it does not, for a
+/// The welcome mail's note on what the slices built so far play and what they do not, for a
 /// battlefront-2013 game (`None` otherwise).
 pub fn briefing_note(state: &State) -> Option<String> {
     state.rules().battlefront().then(|| {
-        "Ruleset battlefront-2013 (the 2013 Battlefront rulebook, 003) is a first slice. Played: Dust dice, each shown with its symbol (army, target, shield); Infantry and Cover saves; one model lost per hit; March Move; Nothing; Passing (`pass`). Not built yet: reactive attacks, skills and special actions, facing and fields of fire (every weapon fires in any direction), suppression, close combat, spray weapons and heroes joining squads; orders using them are refused. docs/battlefront.md lists both.".to_string()
+        "Ruleset battlefront-2013 (the 2013 Battlefront rulebook, 003) is built in slices. Played: Dust dice, each shown with its symbol (army, target, shield); Infantry and Cover saves; one model lost per hit; March Move; Nothing; Passing (`pass`); Reactive Attacks (2 dice: two army symbols a Sustained Attack, one an Attack, none Nothing; `standing react <your unit|any> auto|never|ask`). Not built yet: reactive attacks during a March Move, skills and special actions, facing and fields of fire (every weapon fires in any direction), suppression, close combat, spray weapons and heroes joining squads; orders using them are refused. docs/battlefront.md lists both.".to_string()
     })
 }
 
@@ -66,8 +62,9 @@ pub fn template_note(state: &State, side: &str) -> Option<String> {
     if !state.rules().battlefront() {
         return None;
     }
-    let mut s = "# (003: `move` + `move` is one March Move of double Move rating; no\n\
-                 # reactive attacks yet under battlefront-2013)\n"
+    let mut s = "# (003: `move` + `move` is one March Move of double Move rating; an\n\
+                 # enemy unit within 4 squares may react after your first action,\n\
+                 # unless it is a Sustained Attack or your second action is `nothing`)\n"
         .to_string();
     if passing::may_pass(state, side) {
         s.push_str(

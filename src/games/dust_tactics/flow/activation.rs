@@ -377,6 +377,10 @@ impl<'a> Planner<'a> {
         } else if kinds == [Kind::Move, Kind::Move] && !rules.moves_are_separate_actions() {
             // One move of double Movement: nothing to react to between the two.
             None
+        } else if rules.reactive_graded() && kinds.last() == Some(&Kind::Nothing) {
+            // issue 18, 003 "Reactive Attacks": no reaction against a unit whose second action
+            // is Nothing (battlefront/reactive.rs).
+            None
         } else if flags.charge {
             action_idx.get(1).copied()
         } else if kinds.iter().any(|k| matches!(k, Kind::Move | Kind::Attack)) {

@@ -371,7 +371,9 @@ fn apply_command(
         }
         Command::First { side: chosen } => cmd_first(state, side, chosen, out),
         Command::Activate { unit, actions } => cmd_activate(state, side, unit, actions, out),
-        Command::React { unit } => cmd_react(state, side, unit.as_deref(), dice, out),
+        Command::React { unit } => cmd_react(state, side, unit.as_deref(), dice, out)
+            // issue 18 hook: a battlefront-2013 refusal cites 003, not 004.
+            .map_err(|e| super::battlefront::reactive::cite(state.rules(), e)),
         Command::Casualties { unit, models } => cmd_casualties(state, side, unit, models, out),
         Command::Concede => concede(state, side, out),
         Command::OfferDraw => offer_draw(state, side, out),

@@ -1,6 +1,7 @@
-//! 004 "Reactive fire".
+//! 004 "Reactive fire" (and 003's "Reactive Attacks" through the marked issue 18 hooks).
 
 use super::*;
+use crate::dust_tactics::battlefront::reactive as bf_reactive;
 
 /// The side that may react and its eligible units (004 "Reactive fire": not yet activated, with
 /// a weapon that can reach and damage the activating unit, in LOS). R54: one attempt per window.
@@ -19,6 +20,10 @@ pub(super) fn react_candidates(state: &State, act: &Activation) -> Option<(Strin
                 continue;
             }
             let Some(from) = u.at else { continue };
+            // issue 18 hook: 003's reactor must be within four squares (battlefront/reactive.rs).
+            if state.rules().reactive_graded() && !bf_reactive::within_range(from, to) {
+                continue;
+            }
             if !reactive_lines(state, &u.id, from, to, armour, &occ).is_empty() {
                 c.push(u.id.clone());
             }
@@ -59,10 +64,13 @@ pub(super) fn reactive_lines(
     if sight != Sight::Clear {
         return vec![];
     }
+    let graded = state.rules().reactive_graded();
     weapons_of_group(state, unit)
         .into_iter()
         .filter(|(s, w)| {
-            geometry::in_range(w.range, dist)
+            // issue 18 hook: no close-combat weapon in a 003 reactive attack.
+            (!graded || bf_reactive::allows(w))
+                && geometry::in_range(w.range, dist)
                 && w.against(armour) != Fire::No
                 && (w.ammo.is_none()
                     || state
@@ -150,6 +158,10 @@ pub(super) fn answer_react(
             x.activated = true;
         }
     }
+    // issue 18 hook: 003's two dice with graded results (battlefront/reactive.rs).
+    if state.rules().reactive_graded() {
+        return answer_react_graded(state, act, r, dice, out);
+    }
     let n = if has_skill(state, &r, Skill::SuperiorReactiveFire) {
         3
     } else if has_skill(state, &r, Skill::AdvancedReactiveFire) {
@@ -178,33 +190,66 @@ pub(super) fn answer_react(
         ..Happening::default()
     });
     if hit {
-        let from = state.unit(&r).and_then(|u| u.at);
-        let to = state.unit(&act.unit).and_then(|u| u.at);
-        let armour = armour_of(state, &act.unit);
-        if let (Some(from), Some(to), Some(armour)) = (from, to, armour) {
-            let occ = occupancy(state, &[]);
-            let lines: Vec<LineOrder> = reactive_lines(state, &r, from, to, armour, &occ)
-                .into_iter()
-                .map(|(s, w)| LineOrder {
-                    shooter: s,
-                    weapon: w.id,
-                    target: Target::Unit {
-                        unit: act.unit.clone(),
-                    },
-                    through: vec![],
-                    count: None,
-                })
-                .collect();
-            if !lines.is_empty() {
-                act.steps.insert(
-                    0,
-                    Step::Attack {
-                        lines,
-                        sustained: false,
-                    },
-                );
-            }
+        queue_reactive_attack(state, act, &r, false);
+    }
+    format!("react {r}")
+}
+
+/// Puts the reacting unit's attack on the activating unit before the activation's next step:
+/// every line that can reach and hurt it, at it only.
+fn queue_reactive_attack(state: &State, act: &mut Activation, r: &str, sustained: bool) {
+    let from = state.unit(r).and_then(|u| u.at);
+    let to = state.unit(&act.unit).and_then(|u| u.at);
+    let armour = armour_of(state, &act.unit);
+    if let (Some(from), Some(to), Some(armour)) = (from, to, armour) {
+        let occ = occupancy(state, &[]);
+        let lines: Vec<LineOrder> = reactive_lines(state, r, from, to, armour, &occ)
+            .into_iter()
+            .map(|(s, w)| LineOrder {
+                shooter: s,
+                weapon: w.id,
+                target: Target::Unit {
+                    unit: act.unit.clone(),
+                },
+                through: vec![],
+                count: None,
+            })
+            .collect();
+        if !lines.is_empty() {
+            act.steps.insert(0, Step::Attack { lines, sustained });
         }
+    }
+}
+
+/// 003 "Reactive Attacks": "roll two dice": two army symbols, a Sustained Attack (R271); one,
+/// an Attack; none, a Nothing action. The unit is activated already, whatever the roll.
+fn answer_react_graded(
+    state: &mut State,
+    act: &mut Activation,
+    r: String,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) -> String {
+    let round = state.round;
+    let faces: Vec<u8> = (0..2).map(|_| dice.d6(round)).collect();
+    let g = bf_reactive::grade(&faces);
+    out.happenings.push(Happening {
+        text: format!(
+            "{r} attempts a reactive attack at {}: {}",
+            act.unit,
+            bf_reactive::grade_text(g)
+        ),
+        rolls: vec![Roll {
+            purpose: format!("{} {r}", bf_reactive::PURPOSE),
+            round,
+            faces,
+        }],
+        ..Happening::default()
+    });
+    match g {
+        bf_reactive::Grade::Sustained => queue_reactive_attack(state, act, &r, true),
+        bf_reactive::Grade::Attack => queue_reactive_attack(state, act, &r, false),
+        bf_reactive::Grade::Nothing => {}
     }
     format!("react {r}")
 }
