@@ -21,6 +21,8 @@ mod picture;
 mod retreats;
 /// Whole games of 2, 3 and 6 scripted players by signed mails.
 mod scripted;
+/// A soak of bot games, 2 to 6 players, through the mail pipeline.
+mod soak;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.
