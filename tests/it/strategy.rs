@@ -13,6 +13,8 @@ use std::process::{Command, Output};
 
 /// Attacks and powers.
 mod combat;
+/// docs/strategy-coverage.md kept true, and the tests for sections that had none.
+mod coverage;
 /// A whole game by mail.
 mod game;
 /// The map picture and the replay page.

@@ -66,6 +66,16 @@ impl Step<'_> {
                 "attack 3 tanks, 1 robot from mexico to caribe",
             );
         };
+        // 001 "Attacchi combinati": one origin an attack; say so rather than "no units in A, B".
+        if from.contains(',') || spec.contains(" from ") {
+            return refused(
+                line,
+                "an attack comes from one area only: forces of several areas cannot be \
+                 combined (001 'Attacchi combinati')",
+                "docs/strategy.md",
+                format!("one attack line for each area: attack UNITS from AREA to {to}"),
+            );
+        }
         if let Some(c) = cond {
             match condition(self.s, &t, &to, &c) {
                 Ok(None) => {}
