@@ -231,3 +231,80 @@ fn a_neutral_area_may_be_attacked_in_round_one() {
     assert!(o.happenings[0].text.contains("neutral fires 3 dice"));
     assert_eq!(s.owner("caribe"), Some("red"));
 }
+
+/// issue 14 item 3 (conditions on every attack kind): digest 001 §10.2 ("a condition, e.g. 'only
+/// if attack #2 won' or 'skip if target has > n units'"), 001 "Attacchi via mare", "Lotta ai
+/// Sottomarini", "Attacchi navali", "Sgancia Robot", "Missili Balistici" (each an attack of the
+/// turn; rulings R329, R350): `if attack N won|lost` and `if at most N defenders` work on
+/// bombard, antisub, naval, drop and missile lines, before or after `hits:`; a failed one skips
+/// the line and spends no CP; one the engine cannot read is refused.
+#[test]
+fn conditions_work_on_every_attack_kind() {
+    let mut s = two_in_round_one();
+    s.areas
+        .get_mut("east-pacific")
+        .unwrap()
+        .add("red", Unit::Sub, 2);
+    s.areas
+        .get_mut("gulf-of-alaska")
+        .unwrap()
+        .add("blue", Unit::Sub, 3);
+    s.areas
+        .get_mut("cascadia")
+        .unwrap()
+        .add("red", Unit::Bomber, 2);
+    let o = send_rolling(
+        &mut s,
+        "red",
+        &[
+            "bombard 2 subs from east-pacific to andes hits: robots",
+            "antisub 2 bombers from cascadia to gulf-of-alaska if attack 1 lost",
+            "antisub 2 bombers from cascadia to gulf-of-alaska if at most 2 defenders",
+            "antisub 2 bombers from cascadia to gulf-of-alaska if attack 1 won",
+            "naval 2 subs from east-pacific to gulf-of-alaska if attack 2 won",
+            "bombard 1 sub from east-pacific to mexico hits: tanks if attack 1 lost",
+            "sgancia-robot 1 robot from hudson to andes if attack 9 won",
+            "missili-balistici at rhineland if attack 2 won",
+            "bombard 1 sub from east-pacific to caribe if the tide is high",
+        ],
+        // Attack 1: the bombardment, 2 dice, 2 hits (andes emptied: won). Attack 2: the
+        // anti-sub strike, 4 dice, 2 hits (1 blue sub left: not won).
+        &[1, 2, 1, 2, 6, 6],
+    );
+    let r = reasons(&o);
+    assert_eq!(
+        &r[..8],
+        &["", "", "", "", "", "", "", ""],
+        "{:?}",
+        o.results
+    );
+    refused_with(&o, 9, "is no condition");
+    let said: Vec<String> = o
+        .results
+        .iter()
+        .map(|r| format!("{:?}", r.outcome))
+        .collect();
+    for (i, why) in [
+        (1, "attack 1 was not lost"),
+        (2, "gulf-of-alaska holds 3, more than 2"),
+        (4, "attack 2 was not won"),
+        (5, "attack 1 was not lost"),
+        (6, "there was no attack 9 this turn"),
+        (7, "attack 2 was not won"),
+    ] {
+        assert!(
+            said[i].contains(&format!("skipped, not attacked: {why}")),
+            "line {}: {}",
+            i + 1,
+            said[i]
+        );
+    }
+    assert!(said[3].contains("antisub 2 bombers"), "{}", said[3]);
+    assert!(s.owner("andes").is_none());
+    assert_eq!(s.holding("gulf-of-alaska").units[&Unit::Sub], 1);
+    assert_eq!(
+        s.turn.as_ref().unwrap().attacked,
+        2,
+        "skipped lines spend no CP"
+    );
+}
