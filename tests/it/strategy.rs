@@ -13,6 +13,8 @@ use std::process::{Command, Output};
 
 /// Attacks and powers.
 mod combat;
+/// docs/strategy-coverage.md kept true, and the tests for sections that had none.
+mod coverage;
 /// A whole game by mail.
 mod game;
 /// The map picture and the replay page.
@@ -21,6 +23,8 @@ mod picture;
 mod retreats;
 /// Whole games of 2, 3 and 6 scripted players by signed mails.
 mod scripted;
+/// A soak of bot games, 2 to 6 players, through the mail pipeline.
+mod soak;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.

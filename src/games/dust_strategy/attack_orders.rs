@@ -1,5 +1,5 @@
-//! The attack orders of a turn (`attack`, `amphibious attack`, `naval`, `bombard`, `antisub`):
-//! parsed here, checked and fought by combat.rs and naval.rs.
+//! The attack orders of a turn (`attack`, `amphibious attack`, `naval`, `bombard`, `antisub`,
+//! and the conditions of every attack kind): parsed here, fought by combat.rs and naval.rs.
 
 use super::*;
 
@@ -66,6 +66,16 @@ impl Step<'_> {
                 "attack 3 tanks, 1 robot from mexico to caribe",
             );
         };
+        // 001 "Attacchi combinati": one origin an attack; say so rather than "no units in A, B".
+        if from.contains(',') || spec.contains(" from ") {
+            return refused(
+                line,
+                "an attack comes from one area only: forces of several areas cannot be \
+                 combined (001 'Attacchi combinati')",
+                "docs/strategy.md",
+                format!("one attack line for each area: attack UNITS from AREA to {to}"),
+            );
+        }
         if let Some(c) = cond {
             match condition(self.s, &t, &to, &c) {
                 Ok(None) => {}
@@ -277,6 +287,43 @@ impl Step<'_> {
         let h = picture::battle(h, self.side, &froms, &to);
         self.happen(h);
         accepted(line, said)
+    }
+}
+
+/// The attack kinds other than `attack`/`amphibious attack` whose lines may end with a
+/// condition (ruling R350): each is an attack of the turn, 1 CP, like those (001 "Attacchi via
+/// mare", "Lotta ai Sottomarini", "Attacchi navali", "Sgancia Robot", "Missili Balistici").
+pub(super) const GATED: [&str; 7] = [
+    "naval",
+    "bombard",
+    "antisub",
+    "sgancia-robot",
+    "drop",
+    "missili-balistici",
+    "missiles",
+];
+
+/// Cuts `if COND` off one of the [`GATED`] lines (before or after its `hits:`) and checks it
+/// against the line's target (`… to AREA`, or `at AREA` for missiles): `Ok(the line without
+/// it)` when there is none or it holds; `Err(the reply)`: skipped as on `attack` (R329), or
+/// refused when the condition cannot be read.
+pub(super) fn gate(s: &State, t: &TurnState, line: usize, rest: &str) -> Result<String, Reply> {
+    let (order, cond) = cut(rest, " if ", &[" hits"]);
+    let Some(c) = cond else {
+        return Ok(order);
+    };
+    let head = order.split_once("hits").map_or(order.as_str(), |(o, _)| o);
+    let to = match head.rsplit_once(" to ") {
+        Some((_, to)) => to.trim(),
+        None => head.trim().trim_start_matches("at ").trim(),
+    };
+    match condition(s, t, to, &c) {
+        Ok(None) => Ok(order),
+        Ok(Some(why)) => Err(accepted(
+            line,
+            format!("skipped, not attacked: {why} (no CP spent)"),
+        )),
+        Err(n) => Err(no(line, n)),
     }
 }
 

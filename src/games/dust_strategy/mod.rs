@@ -474,6 +474,19 @@ impl Step<'_> {
                 "production lines first in your mail",
             )
         };
+        // `… if COND` on the other attack kinds too (ruling R350): checked first, as on `attack`.
+        let ungated;
+        let rest = if attack_orders::GATED.contains(&word) {
+            match attack_orders::gate(self.s, &t, line, rest) {
+                Ok(r) => {
+                    ungated = r;
+                    ungated.as_str()
+                }
+                Err(reply) => return reply,
+            }
+        } else {
+            rest
+        };
         let reply = match word {
             "build" => {
                 if t.stage != Stage::Production {
