@@ -40,7 +40,15 @@ pub fn parse_mail(raw: &[u8], own_address: &str, max_bytes: usize) -> Result<Inc
         )));
     }
     let sha256 = hex::encode(Sha256::digest(raw));
-    let msg = MessageParser::default().parse(raw).ok_or_else(|| {
+    // The parser is a dependency: should it ever panic on some mail, that mail is refused and
+    // the run goes on (nothing that arrives by mail may stop a run).
+    let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        MessageParser::default().parse(raw)
+    }))
+    .map_err(|_| {
+        MailError("this mail could not be read (its MIME structure is broken): send the orders again as plain text".into())
+    })?;
+    let msg = parsed.ok_or_else(|| {
         MailError("this is not a readable mail message (no headers could be parsed)".into())
     })?;
 

@@ -409,6 +409,17 @@ const TOKENS: &[&str] = &[
     "x",
 ];
 
+// A token soup proptest found (mail-parser 0.11.9 subtracted below zero in its quoted-printable
+// decoder at a boundary after a bare `-`): the mail is parsed or refused, never a panic.
+#[test]
+fn a_quoted_printable_part_ending_at_a_boundary_after_a_dash_is_no_panic() {
+    let raw: String = [0, 0, 4, 12, 14, 23, 0, 11, 12, 22, 14]
+        .iter()
+        .map(|&t| TOKENS[t])
+        .collect();
+    let _ = parse_mail(raw.as_bytes(), OWN, LIMIT);
+}
+
 proptest! {
     // 256 cases by default; `PROPTEST_CASES=50000` for a longer run.
     #[test]
