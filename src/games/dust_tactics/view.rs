@@ -24,7 +24,7 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
         .map(|u| {
             let c = state.cards.get(&u.card);
             let full = c.map(|c| c.health).unwrap_or(0);
-            json!({
+            let mut v = json!({
                 "id": u.id,
                 "side": u.side,
                 "card": u.card,
@@ -41,7 +41,12 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
                 // For the reports' roster and board picture.
                 "unit_type": c.map(|c| c.unit_type),
                 "max_models": c.map(|c| c.models.len()).unwrap_or(0),
-            })
+            });
+            // battlefront-2013 only: the unit's facing (003 "Facing"), for roster and picture.
+            if let Some(f) = super::battlefront::facing::of_unit(state, u) {
+                v["facing"] = json!(f.to_string());
+            }
+            v
         })
         .collect();
     let awaiting: Vec<Value> = flow::awaiting(state)

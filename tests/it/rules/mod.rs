@@ -2,6 +2,7 @@
 //! as policies beside them.
 
 mod battlefront;
+mod battlefront_facing;
 mod classic_2010;
 mod command_squads;
 mod ffg_revised;

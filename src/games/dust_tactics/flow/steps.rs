@@ -68,6 +68,8 @@ pub(super) fn exec_step(
                     x.moved = true;
                 }
             }
+            // battlefront-2013: it faces straight in from its edge (003 "Facing", R251).
+            super::super::battlefront::facing::record_entry(state, &lead, to);
             tell(
                 out,
                 format!("{lead} enters the battlefield at {to}"),
@@ -97,6 +99,8 @@ pub(super) fn exec_step(
                 say(out, format!("{lead} crushes the ammo crate on {sq}"));
             }
             dozer_blade(state, &lead, &path, out);
+            // battlefront-2013: it faces the way it last stepped (003 "Facing", R252).
+            super::super::battlefront::facing::record_move(state, &lead, from, &path);
             tell(
                 out,
                 format!(
