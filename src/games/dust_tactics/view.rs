@@ -187,6 +187,11 @@ pub fn board_text(state: &State) -> String {
                 (None, Some(at)) => at.to_string(),
                 (None, None) => "off board".into(),
             };
+            // battlefront-2013: the facing beside the square (003 "Facing").
+            let place = match super::battlefront::facing::of_unit(state, u) {
+                Some(f) if u.joined.is_none() => format!("{place} facing {f}"),
+                _ => place,
+            };
             let life = if c.map(|c| c.unit_type == UnitType::Squad).unwrap_or(false) {
                 format!("{} models", u.models.len())
             } else {

@@ -71,6 +71,11 @@ fn s003_check_field_of_fire_front_guns_refused_outside_the_arc() {
         o => panic!("{o:?}"),
     };
     assert!(instead.contains("move first"), "{instead}");
+    // The orders template suggests only what the engine accepts: no front-gun shot outside
+    // the arc (the MG 44 cannot hurt the Pounder's armour either).
+    let template = dustmail::dust_tactics::view::orders_template(&st, "axis");
+    assert!(!template.contains("fpk at pounder"), "{template}");
+    assert!(template.contains("no target now for: fpk"), "{template}");
     assert_eq!(
         serde_json::to_string(&st).unwrap(),
         before,
@@ -129,6 +134,15 @@ fn s003_check_field_of_fire_a_move_brings_the_target_into_the_arc() {
         .find(|r| r["id"] == "ludwig")
         .expect("ludwig's row");
     assert_eq!(row["square"], "D3 facing W", "{row}");
+    let board = DustTactics.board_text(&st);
+    assert!(
+        board.contains("ludwig (axis, Ludwig): D3 facing W,"),
+        "{board}"
+    );
+    assert!(
+        board.contains("pounder (allies, Pounder): A3 facing S,"),
+        "{board}"
+    );
 }
 
 // issue 18 item 1, 003 "Entering the Battlefield" with "Move and March Move Actions": a unit's
@@ -182,6 +196,7 @@ fn battlefront_facing_other_rulesets_have_none() {
         .unwrap()
         .iter()
         .all(|x| x.get("facing").is_none()));
+    assert!(!DustTactics.board_text(&st).contains("facing"));
     let saved = serde_json::to_value(&st).unwrap();
     assert!(saved["units"]
         .as_array()
