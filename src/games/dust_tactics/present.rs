@@ -58,7 +58,7 @@ pub fn roster(view: &Value) -> Vec<Value> {
                     .to_string();
                 // battlefront-2013: the facing beside the square (003 "Facing").
                 match u.get("facing").and_then(Value::as_str) {
-                    Some(f) => format!("{sq} facing {f}"),
+                    Some(f) => format!("{sq} {f}"),
                     None => sq,
                 }
             };

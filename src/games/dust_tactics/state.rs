@@ -270,6 +270,10 @@ pub enum Step {
     Enter {
         to: Square,
     },
+    /// battlefront-2013: a Move action that only turns the unit to `facing` (R254).
+    Turn {
+        facing: super::battlefront::facing::Facing,
+    },
     /// Move along `path` (squares entered, in order).
     Move {
         path: Vec<Square>,

@@ -187,11 +187,6 @@ pub fn board_text(state: &State) -> String {
                 (None, Some(at)) => at.to_string(),
                 (None, None) => "off board".into(),
             };
-            // battlefront-2013: the facing beside the square (003 "Facing").
-            let place = match super::battlefront::facing::of_unit(state, u) {
-                Some(f) if u.joined.is_none() => format!("{place} facing {f}"),
-                _ => place,
-            };
             let life = if c.map(|c| c.unit_type == UnitType::Squad).unwrap_or(false) {
                 format!("{} models", u.models.len())
             } else {
@@ -207,6 +202,20 @@ pub fn board_text(state: &State) -> String {
             u.side,
             c.map(|c| c.name.as_str()).unwrap_or("?")
         ));
+    }
+    // battlefront-2013: each unit's facing by marker, on its own lines to keep 72 columns.
+    let facings: Vec<String> = marks
+        .iter()
+        .filter_map(|(id, m)| {
+            let u = state.unit(id).filter(|u| !u.destroyed)?;
+            Some(format!(
+                "{m} {}",
+                super::battlefront::facing::of_unit(state, u)?
+            ))
+        })
+        .collect();
+    for chunk in facings.chunks(10) {
+        s.push_str(&format!("Facing: {}\n", chunk.join(", ")));
     }
     s
 }

@@ -133,16 +133,10 @@ fn s003_check_field_of_fire_a_move_brings_the_target_into_the_arc() {
         .iter()
         .find(|r| r["id"] == "ludwig")
         .expect("ludwig's row");
-    assert_eq!(row["square"], "D3 facing W", "{row}");
+    assert_eq!(row["square"], "D3 W", "{row}");
+    // The text board lists each unit's facing by its marker (pounder A, ludwig a).
     let board = DustTactics.board_text(&st);
-    assert!(
-        board.contains("ludwig (axis, Ludwig): D3 facing W,"),
-        "{board}"
-    );
-    assert!(
-        board.contains("pounder (allies, Pounder): A3 facing S,"),
-        "{board}"
-    );
+    assert!(board.contains("\nFacing: A S, a W\n"), "{board}");
 }
 
 // issue 18 item 1, 003 "Entering the Battlefield" with "Move and March Move Actions": a unit's
@@ -196,11 +190,98 @@ fn battlefront_facing_other_rulesets_have_none() {
         .unwrap()
         .iter()
         .all(|x| x.get("facing").is_none()));
-    assert!(!DustTactics.board_text(&st).contains("facing"));
+    assert!(!DustTactics.board_text(&st).contains("Facing:"));
     let saved = serde_json::to_value(&st).unwrap();
     assert!(saved["units"]
         .as_array()
         .unwrap()
         .iter()
         .all(|x| x.get("facing").is_none()));
+}
+
+/// Sends `text` as `side`'s orders mail body; the outcome of each command.
+fn submit(st: &mut State, side: &str, text: &str) -> Vec<dustmail::game::CommandOutcome> {
+    let lines: Vec<dustmail::game::Line> = text
+        .lines()
+        .enumerate()
+        .map(|(i, t)| dustmail::game::Line {
+            number: i + 1,
+            text: t.into(),
+        })
+        .collect();
+    let out = DustTactics.submit(
+        st,
+        dustmail::game::Sender::side(side),
+        &lines,
+        &mut plenty(),
+    );
+    out.results.into_iter().map(|r| r.outcome).collect()
+}
+
+// issue 18 item 1, 003 "Check Field of Fire": "If they aren't pointing at the target when they
+// want to shoot, they will need to take a Move action to change direction first", and 003
+// "Move and March Move Actions": units "end their move facing in any direction". R254: `turn W`
+// is a Move action that only turns the unit; the Ludwig turns on E3 and its front guns reach
+// the Pounder due west.
+#[test]
+fn s003_check_field_of_fire_a_move_action_may_only_turn_the_unit() {
+    let mut st = walkers("battlefront-2013", Some("A3"), Some("E3"), "axis");
+    let outs = submit(
+        &mut st,
+        "axis",
+        "activate ludwig\n  turn W\n  attack fpk at pounder",
+    );
+    let dustmail::game::CommandOutcome::Accepted { .. } = &outs[0] else {
+        panic!("{outs:?}");
+    };
+    assert_eq!(u(&st, "ludwig").facing, Some(Facing::W));
+    assert_eq!(
+        u(&st, "ludwig").at.map(|s| s.to_string()).as_deref(),
+        Some("E3")
+    );
+}
+
+// issue 18 item 1, R254 and 003 "Actions" ("two Move actions" are one March Move): a turn is a
+// whole Move action, so `turn` with a `move` is refused; a unit off the board cannot turn; other
+// rulesets have no `turn`; a direction that is not one of the eight is a parse error. Each
+// refusal changes nothing.
+#[test]
+fn s003_turn_refusals_change_nothing() {
+    for (ruleset, pounder, orders, says) in [
+        (
+            "battlefront-2013",
+            Some("A3"),
+            "activate ludwig\n  turn W\n  move D3",
+            "a turn is a whole Move action",
+        ),
+        (
+            "battlefront-2013",
+            None,
+            "activate pounder\n  turn N\n  nothing",
+            "not on the battlefield yet",
+        ),
+        (
+            "ffg-revised",
+            Some("A3"),
+            "activate ludwig\n  turn W\n  attack fpk at pounder",
+            "`turn` is a battlefront-2013 order",
+        ),
+        (
+            "battlefront-2013",
+            Some("A3"),
+            "activate ludwig\n  turn west\n  nothing",
+            "`turn` needs one direction",
+        ),
+    ] {
+        let side = if orders.contains("pounder\n") {
+            "allies"
+        } else {
+            "axis"
+        };
+        let mut st = walkers(ruleset, pounder, Some("E3"), side);
+        let before = serde_json::to_string(&st).unwrap();
+        let text = format!("{:?}", submit(&mut st, side, orders));
+        assert!(text.contains(says), "{orders}: {text}");
+        assert_eq!(serde_json::to_string(&st).unwrap(), before, "{orders}");
+    }
 }

@@ -60,6 +60,13 @@ impl Facing {
         Some(f)
     }
 
+    /// Reads a direction as orders write it (`W`, `ne`), nothing else on the line.
+    pub fn parse(text: &str) -> Option<Facing> {
+        let t = text.trim();
+        ALL.into_iter()
+            .find(|f| f.to_string().eq_ignore_ascii_case(t))
+    }
+
     /// The facing after a step from `from` to `to`.
     pub fn of_step(from: Square, to: Square) -> Option<Facing> {
         Facing::of_delta(
@@ -124,6 +131,7 @@ pub fn after_steps(state: &State, u: &UnitState, steps: &[Step]) -> Option<Facin
                 facing = Some(entering(&state.scenario.board, *to));
                 at = Some(*to);
             }
+            Step::Turn { facing: f } => facing = Some(*f),
             Step::Move { path, .. } => {
                 for sq in path {
                     if let Some(f) = at.and_then(|a| Facing::of_step(a, *sq)) {
@@ -162,6 +170,58 @@ pub fn record_move(state: &mut State, unit: &str, from: Square, path: &[Square])
     }
     if let (Some(f), Some(u)) = (facing, state.unit_mut(unit)) {
         u.facing = Some(f);
+    }
+}
+
+/// R254: `turn` plans one Move action that only turns the unit; it needs the unit on the board
+/// and no other Move in the activation (two Moves are one March Move, 003 "Actions").
+pub fn plan_turn(
+    state: &State,
+    u: &UnitState,
+    on_board: bool,
+    moves: usize,
+) -> Result<(), Refusal> {
+    let refusal = |reason: String, instead: &str| Refusal {
+        reason,
+        rule: "003 \"Check Field of Fire\": a Move action may only turn the unit (ruling R254)"
+            .to_string(),
+        instead: instead.to_string(),
+    };
+    if !state.rules().battlefront() {
+        return Err(Refusal {
+            reason: format!(
+                "`turn` is a battlefront-2013 order: under {} units have no facing and every weapon fires in any direction",
+                state.rules().id()
+            ),
+            rule: "docs/orders.md".to_string(),
+            instead: "leave out the `turn` line; `move`, `attack` or `nothing`".to_string(),
+        });
+    }
+    if !on_board {
+        return Err(refusal(
+            format!(
+                "{} is not on the battlefield yet: it enters facing in from its edge",
+                u.id
+            ),
+            "move <entry square> first",
+        ));
+    }
+    if moves > 0 {
+        return Err(refusal(
+            format!(
+                "{} turns and moves in one activation: a turn is a whole Move action, and two Moves are one March Move",
+                u.id
+            ),
+            "`turn <direction>` then `attack` or `nothing`; or move so that the last step points the way to face",
+        ));
+    }
+    Ok(())
+}
+
+/// Records the facing of `unit` after a `turn` (battlefront-2013 only).
+pub fn record_turn(state: &mut State, unit: &str, facing: Facing) {
+    if let Some(u) = state.unit_mut(unit) {
+        u.facing = Some(facing);
     }
 }
 

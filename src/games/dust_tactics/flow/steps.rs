@@ -274,5 +274,11 @@ pub(super) fn exec_step(
             );
         }
         Step::Nothing => {}
+        Step::Turn { facing } => {
+            if alive_on_board(state, &lead) {
+                super::super::battlefront::facing::record_turn(state, &lead, facing);
+                say(out, format!("{lead} turns to face {facing}"));
+            }
+        }
     }
 }
