@@ -479,6 +479,9 @@ pub enum WeaponTrait {
     Explosives,
     /// Dice per model in the squad (knife, knife & grenade).
     PerModel,
+    /// battlefront-2013: front-mounted, fires only 45° either side of the unit's facing (003
+    /// "Field of Fire"; `battlefront::facing`). Other rulesets have no facing and ignore it.
+    FrontArc,
 }
 
 /// One weapon line of a card.

@@ -51,10 +51,16 @@ pub fn roster(view: &Value) -> Vec<Value> {
             } else if let Some(j) = u.get("joined").and_then(Value::as_str) {
                 format!("with {j}")
             } else {
-                u.get("square")
+                let sq = u
+                    .get("square")
                     .and_then(Value::as_str)
                     .unwrap_or("off board")
-                    .to_string()
+                    .to_string();
+                // battlefront-2013: the facing beside the square (003 "Facing").
+                match u.get("facing").and_then(Value::as_str) {
+                    Some(f) => format!("{sq} {f}"),
+                    None => sq,
+                }
             };
             let list = |k: &str| -> String {
                 u.get(k)

@@ -153,6 +153,10 @@ pub struct UnitState {
     /// Squads": one attempt per round).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command_round: Option<u32>,
+    /// battlefront-2013: the direction the unit faces, once it entered or moved (003 "Facing";
+    /// `battlefront::facing`). `None` under the other rulesets, which have no facing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<super::battlefront::facing::Facing>,
 }
 
 /// One destruction: the AP go to `by`.
@@ -265,6 +269,10 @@ pub enum Step {
     /// Enter from the entry zone onto `to` (ruling 2).
     Enter {
         to: Square,
+    },
+    /// battlefront-2013: a Move action that only turns the unit to `facing` (R254).
+    Turn {
+        facing: super::battlefront::facing::Facing,
     },
     /// Move along `path` (squares entered, in order).
     Move {

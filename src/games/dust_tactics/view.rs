@@ -24,7 +24,7 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
         .map(|u| {
             let c = state.cards.get(&u.card);
             let full = c.map(|c| c.health).unwrap_or(0);
-            json!({
+            let mut v = json!({
                 "id": u.id,
                 "side": u.side,
                 "card": u.card,
@@ -41,7 +41,12 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
                 // For the reports' roster and board picture.
                 "unit_type": c.map(|c| c.unit_type),
                 "max_models": c.map(|c| c.models.len()).unwrap_or(0),
-            })
+            });
+            // battlefront-2013 only: the unit's facing (003 "Facing"), for roster and picture.
+            if let Some(f) = super::battlefront::facing::of_unit(state, u) {
+                v["facing"] = json!(f.to_string());
+            }
+            v
         })
         .collect();
     let awaiting: Vec<Value> = flow::awaiting(state)
@@ -197,6 +202,20 @@ pub fn board_text(state: &State) -> String {
             u.side,
             c.map(|c| c.name.as_str()).unwrap_or("?")
         ));
+    }
+    // battlefront-2013: each unit's facing by marker, on its own lines to keep 72 columns.
+    let facings: Vec<String> = marks
+        .iter()
+        .filter_map(|(id, m)| {
+            let u = state.unit(id).filter(|u| !u.destroyed)?;
+            Some(format!(
+                "{m} {}",
+                super::battlefront::facing::of_unit(state, u)?
+            ))
+        })
+        .collect();
+    for chunk in facings.chunks(10) {
+        s.push_str(&format!("Facing: {}\n", chunk.join(", ")));
     }
     s
 }

@@ -852,7 +852,7 @@ fn battlefront_demo_plays_a_whole_game_with_dice_symbols() {
     // The welcome mails say what this first slice does not build.
     assert!(
         flat.contains("Not built yet: reactive attacks")
-            && flat.contains("every weapon fires in any direction"),
+            && flat.contains("front-mounted weapons firing only 45 degrees either side"),
         "no first-slice note in the welcome mails"
     );
     assert!(flat.contains(" army hit]"), "no army symbol shown");

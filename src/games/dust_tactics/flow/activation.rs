@@ -190,6 +190,17 @@ pub(super) fn plan_activation(
             Action::Attack { fire } => p.attack(fire, false)?,
             Action::Sustained { fire } => p.attack(fire, true)?,
             Action::Skill { name, target } => p.skill_action(name, target.as_ref())?,
+            // battlefront-2013: a Move that only turns the unit (003 "Check Field of Fire").
+            Action::Turn { facing } => {
+                let moves = actions
+                    .iter()
+                    .filter(|a| matches!(a, Action::Move { .. } | Action::MoveSparing { .. }))
+                    .count();
+                super::super::battlefront::facing::plan_turn(state, u, p.pos.is_some(), moves)?;
+                p.steps.push(Step::Turn { facing: *facing });
+                p.texts.push(format!("turn {facing}"));
+                p.push_kind(Kind::Move);
+            }
             Action::Nothing => {
                 p.steps.push(Step::Nothing);
                 p.texts.push("nothing".into());

@@ -25,6 +25,8 @@ impl Planner<'_> {
             self.flags.charge,
             self.flags.combine_shots,
         )?;
+        // battlefront-2013: front-mounted weapons fire only in their arc (003 "Field of Fire").
+        super::super::battlefront::facing::check_lines(state, u, &self.steps, from, &lines)?;
         self.texts.push(format!(
             "{} {}",
             if sustained { "sustained" } else { "attack" },

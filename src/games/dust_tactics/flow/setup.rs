@@ -91,6 +91,7 @@ pub fn new_state(
                 heroic_round: None,
                 destroyed: false,
                 command_round: None,
+                facing: None,
             });
         }
         if ap > scenario.ap_limit {

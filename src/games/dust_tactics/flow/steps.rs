@@ -68,6 +68,8 @@ pub(super) fn exec_step(
                     x.moved = true;
                 }
             }
+            // battlefront-2013: it faces straight in from its edge (003 "Facing", R251).
+            super::super::battlefront::facing::record_entry(state, &lead, to);
             tell(
                 out,
                 format!("{lead} enters the battlefield at {to}"),
@@ -97,6 +99,8 @@ pub(super) fn exec_step(
                 say(out, format!("{lead} crushes the ammo crate on {sq}"));
             }
             dozer_blade(state, &lead, &path, out);
+            // battlefront-2013: it faces the way it last stepped (003 "Facing", R252).
+            super::super::battlefront::facing::record_move(state, &lead, from, &path);
             tell(
                 out,
                 format!(
@@ -270,5 +274,11 @@ pub(super) fn exec_step(
             );
         }
         Step::Nothing => {}
+        Step::Turn { facing } => {
+            if alive_on_board(state, &lead) {
+                super::super::battlefront::facing::record_turn(state, &lead, facing);
+                say(out, format!("{lead} turns to face {facing}"));
+            }
+        }
     }
 }

@@ -116,6 +116,11 @@ pub enum Action {
         target: Option<TargetRef>,
     },
     Nothing,
+    /// `turn W`: a Move action that only turns the unit to face a direction (003 "Check Field
+    /// of Fire"; battlefront-2013 only, R254).
+    Turn {
+        facing: crate::dust_tactics::battlefront::facing::Facing,
+    },
 }
 
 /// One weapon line fired at one target.
@@ -230,6 +235,7 @@ impl fmt::Display for Action {
                 Ok(())
             }
             Action::Nothing => f.write_str("nothing"),
+            Action::Turn { facing } => write!(f, "turn {facing}"),
         }
     }
 }
@@ -639,6 +645,16 @@ fn parse_action(line: usize, text: &str, board: &Board) -> Result<Action, OrderE
         "attack" => Ok(Action::Attack {
             fire: fire_orders(line, rest, "attack", board)?,
         }),
+        // battlefront-2013 (003 "Check Field of Fire"): a Move that only turns the unit.
+        "turn" => crate::dust_tactics::battlefront::facing::Facing::parse(rest)
+            .map(|facing| Action::Turn { facing })
+            .ok_or_else(|| {
+                err(
+                    line,
+                    "`turn` needs one direction: N, NE, E, SE, S, SW, W or NW",
+                    "turn W",
+                )
+            }),
         "sustained" => Ok(Action::Sustained {
             fire: fire_orders(line, rest, "sustained", board)?,
         }),
