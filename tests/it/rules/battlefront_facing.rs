@@ -34,6 +34,17 @@ fn walkers(ruleset: &str, pounder: Option<&str>, ludwig: Option<&str>, first: &s
         )
         .expect("setup");
     begin(&mut st, first);
+    // These cases are about fields of fire: no reactive attack (003 "Reactive Attacks", R270)
+    // interleaves with the activation under test.
+    for side in ["allies", "axis"] {
+        let out = send(
+            &mut st,
+            side,
+            "standing react any never",
+            &mut ScriptedDice::new([]),
+        );
+        accepted(&out);
+    }
     st
 }
 
