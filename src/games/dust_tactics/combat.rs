@@ -204,7 +204,7 @@ pub fn limited_ammo_cap(models_alive: u32, lines: &[AmmoUse<'_>]) -> Result<u32,
 }
 
 /// Rolls `n` dice for one purpose, recording them.
-fn roll(
+pub(crate) fn roll(
     n: u32,
     purpose: String,
     round: u32,

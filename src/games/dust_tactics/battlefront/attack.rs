@@ -3,7 +3,7 @@
 //! by `combat::resolve_line_under` when the ruleset is battlefront-2013.
 
 use super::dice::RollKind;
-use crate::dust_tactics::combat::{LineOutcome, TargetProfile};
+use crate::dust_tactics::combat::{roll, LineOutcome, TargetProfile};
 use crate::dust_tactics::geometry::{self, CoverSource, Occupancy, Sighter};
 use crate::dust_tactics::model::Board;
 use crate::dust_tactics::model::{Cover, UnitType, WeaponLine, WeaponRange, WeaponTrait};
@@ -60,24 +60,6 @@ pub fn hit_damage(target: &TargetProfile, cell_damage: u32) -> u32 {
         UnitType::Squad => 1,
         UnitType::Hero | UnitType::Vehicle => cell_damage,
     }
-}
-
-fn roll(
-    n: u32,
-    purpose: String,
-    round: u32,
-    dice: &mut dyn DiceSource,
-    rolls: &mut Vec<Roll>,
-) -> Vec<u8> {
-    let faces: Vec<u8> = (0..n).map(|_| dice.d6(round)).collect();
-    if n > 0 {
-        rolls.push(Roll {
-            purpose,
-            round,
-            faces: faces.clone(),
-        });
-    }
-    faces
 }
 
 /// Saves, damage and Damage Resilient for the `hits` a line scored (003 steps 6 and 7).
