@@ -11,6 +11,7 @@ pub mod dice;
 pub mod facing;
 pub mod passing;
 pub mod reactive;
+pub mod sight;
 
 use super::flow::Refusal;
 use super::orders::{Action, Command};

@@ -252,7 +252,9 @@ pub(super) fn plan_fire(
                 "move closer first, or choose a target in range",
             );
         }
-        if let Sight::Blocked { at, why } = geometry::line_of_sight(
+        // issue 18 hook: 003's line of sight under battlefront-2013.
+        if let Sight::Blocked { at, why } = super::super::battlefront::sight::line_of_sight_under(
+            state.rules(),
             &state.scenario.board,
             occ,
             Sighter {
@@ -706,6 +708,24 @@ pub(super) fn fire_line(
                         target,
                     );
                     cover.min(line)
+                } else {
+                    cover
+                };
+                // issue 18 hook: 003's cover test replaces the engine's under battlefront-2013.
+                let cover = if rules.battlefront() && cover_counts && !close {
+                    let occ = occupancy(state, &[]);
+                    super::super::battlefront::sight::cover(
+                        &state.scenario.board,
+                        &occ,
+                        Sighter {
+                            square: from,
+                            unit_type: unit_type(state, &l.shooter),
+                        },
+                        Sighter {
+                            square: tu.at.unwrap_or(from),
+                            unit_type: tc.unit_type,
+                        },
+                    )
                 } else {
                     cover
                 };

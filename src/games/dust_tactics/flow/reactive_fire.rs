@@ -49,7 +49,9 @@ pub(super) fn reactive_lines(
         model::Armour::Soldier(_) => UnitType::Squad,
         _ => UnitType::Vehicle,
     };
-    let sight = geometry::line_of_sight(
+    // issue 18 hook: 003's line of sight under battlefront-2013.
+    let sight = super::super::battlefront::sight::line_of_sight_under(
+        state.rules(),
         &state.scenario.board,
         occ,
         Sighter {
