@@ -286,3 +286,62 @@ fn s003_cover_saves_infantry_on_rubble_are_in_cover() {
         texts(&out)
     );
 }
+
+// issue 18 item 3, 003 "Check Range": "A weapon can only attack a target within its Range". A
+// refusal of the shared engine cites 003's section under battlefront-2013, 004's under
+// ffg-revised. The Reapers on C7 are 6 squares from the Grenadiers' StG 47s (range 4).
+#[test]
+fn s003_check_range_refusal_cites_003() {
+    let mut st = grenadiers_at_reapers("battlefront-2013", "C1", "C7");
+    let before = serde_json::to_string(&st).unwrap();
+    let (reason, rule) = refused(&fire_stg(&mut st));
+    assert!(reason.contains("not in range"), "{reason}");
+    assert!(rule.starts_with("003 \"Check Range\""), "{rule}");
+    assert_eq!(serde_json::to_string(&st).unwrap(), before);
+
+    let mut st = grenadiers_at_reapers("ffg-revised", "C1", "C7");
+    let (_, rule) = refused(&fire_stg(&mut st));
+    assert!(rule.starts_with("004 'Range'"), "{rule}");
+}
+
+// issue 18 item 3, 003 "Activation": the players take turns activating one unit each. The allies
+// activating on the axis' turn are refused citing 003.
+#[test]
+fn s003_activation_refusal_cites_003() {
+    let mut st = grenadiers_at_reapers("battlefront-2013", "C1", "C7");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("reapers", vec![nothing(), nothing()]),
+        &mut plenty(),
+    );
+    let (reason, rule) = refused(&out);
+    assert!(reason.contains("it is axis's turn"), "{reason}");
+    assert!(rule.starts_with("003 \"Activation\""), "{rule}");
+}
+
+// issue 18 item 3, 003 "Move and March Move Actions": "A unit making a Move action can move up to
+// its Move rating in squares" and a March Move "up to double its Move rating". Too far for a Move
+// and too far for a March Move are both refused citing 003 (not 004's Movement, nor 000's "Move
+// twice", which the engine's double move cites).
+#[test]
+fn s003_move_and_march_move_refusals_cite_003() {
+    let mut st = grenadiers_at_reapers("battlefront-2013", "C1", "C7");
+    let out = cmd(
+        &mut st,
+        "axis",
+        activate("grenadiers", vec![mv("C4"), nothing()]),
+        &mut plenty(),
+    );
+    let (_, rule) = refused(&out);
+    assert!(rule.starts_with("003 \"Move and March Move Actions\""), "{rule}");
+    let out = cmd(
+        &mut st,
+        "axis",
+        activate("grenadiers", vec![mv("C3"), mv("C5")]),
+        &mut plenty(),
+    );
+    let (reason, rule) = refused(&out);
+    assert!(reason.contains("cannot move twice"), "{reason}");
+    assert!(rule.starts_with("003 \"Move and March Move Actions\""), "{rule}");
+}

@@ -7,6 +7,7 @@
 
 pub mod attack;
 pub mod cards;
+pub mod citation;
 pub mod dice;
 pub mod facing;
 pub mod passing;

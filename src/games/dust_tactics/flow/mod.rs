@@ -302,6 +302,16 @@ pub fn apply(
             rule: super::citation::restate_2010(&rule),
             instead,
         },
+        // issue 18 hook: a battlefront-2013 game's players have 003: cite its section.
+        CommandOutcome::Refused {
+            reason,
+            rule,
+            instead,
+        } if state.rules().battlefront() => CommandOutcome::Refused {
+            reason,
+            rule: super::battlefront::citation::restate_003(&rule),
+            instead,
+        },
         other => other,
     }
 }
