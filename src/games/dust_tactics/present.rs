@@ -237,6 +237,8 @@ pub fn picture(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Op
     pic.path = d.path;
     pic.fire = d.fire;
     pic.destroyed = d.destroyed;
+    // issue 18 hook: battlefront-2013's facing marks and fields of fire.
+    super::battlefront::board_facing::onto_picture(view, happenings, &mut pic);
     Some(pic)
 }
 

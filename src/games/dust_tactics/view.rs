@@ -46,6 +46,10 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
             if let Some(f) = super::battlefront::facing::of_unit(state, u) {
                 v["facing"] = json!(f.to_string());
             }
+            // issue 18 hook: front-mounted weapons, for the picture's fields of fire.
+            if let Some(w) = super::battlefront::board_facing::front_arc_view(state, u) {
+                v["front_arc"] = w;
+            }
             v
         })
         .collect();
@@ -139,7 +143,11 @@ pub fn board_text(state: &State) -> String {
                 } else if hero {
                     '+'
                 } else {
-                    ' '
+                    // issue 18 hook: battlefront-2013's facing arrow.
+                    state
+                        .unit(id)
+                        .and_then(|u| super::battlefront::board_facing::cell_arrow(state, u))
+                        .unwrap_or(' ')
                 };
                 format!(" {m}{mark}")
             } else if let Some(ce) = b.cover_at(sq) {
@@ -171,6 +179,9 @@ pub fn board_text(state: &State) -> String {
     s.push_str("         T trees  c ammo crate  x tank trap\n");
     s.push_str("Markers: upper case = first side, lower case = other side;\n");
     s.push_str("         + hero joined, * units sharing a square\n");
+    if let Some(line) = super::battlefront::board_facing::legend(state) {
+        s.push_str(line);
+    }
     for line in super::board_marks::legend(state) {
         s.push_str(&line);
         s.push('\n');

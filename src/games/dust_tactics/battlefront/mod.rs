@@ -6,6 +6,7 @@
 //! (docs/battlefront.md lists both).
 
 pub mod attack;
+pub mod board_facing;
 pub mod cards;
 pub mod citation;
 pub mod dice;

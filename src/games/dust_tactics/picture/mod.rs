@@ -13,12 +13,14 @@
 use crate::dust_tactics::model::{Board, SideId, Square, UnitType};
 use serde::{Deserialize, Serialize};
 
+mod facing;
 mod fire_keys;
 mod labels;
 mod legend;
 mod marks;
 mod svg;
 
+pub use facing::{FacingMark, FieldOfFire};
 use svg::{render_svg, Layout};
 
 /// Pixels per board square (issue 16 item 7: was 48). 60 px gives counters room for a whole
@@ -62,6 +64,12 @@ pub struct Picture {
     /// Each side's entry zone: its squares drawn tinted and edged in the side's colour.
     #[serde(default)]
     pub entry: Vec<EntryZone>,
+    /// battlefront-2013: each unit's facing, marked on its counter (issue 18).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facings: Vec<FacingMark>,
+    /// battlefront-2013: the field of fire of each front-mounted weapon that attacked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields_of_fire: Vec<FieldOfFire>,
 }
 
 /// The squares where a side's units enter the board (ruling 2).
@@ -117,6 +125,8 @@ impl Picture {
             destroyed: Vec::new(),
             objectives: Vec::new(),
             entry: Vec::new(),
+            facings: Vec::new(),
+            fields_of_fire: Vec::new(),
         }
     }
 

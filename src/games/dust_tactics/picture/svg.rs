@@ -168,6 +168,9 @@ pub(super) fn dynamic_layer(
     movement(out, &pic.path);
     items.push(start..out.len());
 
+    // issue 18 hook: battlefront-2013's fields of fire, under the counters.
+    super::facing::fields(out, pic, items);
+
     out.push_str("<g id=\"units\">\n");
     let labels = counter_labels(pic);
     for (unit, (label, _)) in pic.units.iter().zip(&labels) {
@@ -178,6 +181,8 @@ pub(super) fn dynamic_layer(
         items.push(start..out.len());
     }
     out.push_str("</g>\n");
+    // issue 18 hook: battlefront-2013's facing marks, over the counters.
+    super::facing::marks(out, pic, items);
 
     out.push_str("<g id=\"destroyed\">\n");
     for sq in &pic.destroyed {
