@@ -345,3 +345,98 @@ fn s003_move_and_march_move_refusals_cite_003() {
     assert!(reason.contains("cannot move twice"), "{reason}");
     assert!(rule.starts_with("003 \"Move and March Move Actions\""), "{rule}");
 }
+
+/// The Ludwig on E3 (facing south, R251) fires its front-mounted guns at the Pounder on G6:
+/// the game, the axis' view after it and the picture of that step.
+fn ludwig_fires(ruleset: &str) -> (State, dustmail::dust_tactics::picture::Picture) {
+    let mut st = game(
+        ruleset,
+        &[("pounder", "bf-pounder", "G6")],
+        &[("ludwig", "bf-ludwig", "E3")],
+    );
+    let out = cmd(
+        &mut st,
+        "axis",
+        activate("ludwig", vec![attack("fpk", "pounder"), nothing()]),
+        &mut plenty(),
+    );
+    accepted(&out);
+    let v = dustmail::dust_tactics::view::view(&st, Some("axis"));
+    let pic = dustmail::dust_tactics::present::picture(&v, Some("axis"), &out.happenings)
+        .expect("a picture");
+    (st, pic)
+}
+
+fn rgb_at(png: &[u8], x: u32, y: u32) -> (u8, u8, u8) {
+    let mut reader = png::Decoder::new(std::io::Cursor::new(png))
+        .read_info()
+        .expect("a PNG header");
+    let mut rgb = vec![0; reader.output_buffer_size().expect("buffer size")];
+    let info = reader.next_frame(&mut rgb).expect("a PNG frame");
+    let i = ((y * info.width + x) * 3) as usize;
+    (rgb[i], rgb[i + 1], rgb[i + 2])
+}
+
+// issue 18 item 2, 003 "Check Field of Fire": "Most Vehicle weapons can only attack targets up to
+// 45 degrees on either side of the direction the Vehicle is facing." The picture of the Ludwig's
+// attack with its front-mounted FpK guns marks each counter's facing and draws the guns' 90°
+// field of fire; the PNG shows both (pixels differ from the same picture without them). Under
+// ffg-revised the same attack draws neither.
+#[test]
+fn s003_check_field_of_fire_on_the_picture() {
+    use dustmail::dust_tactics::picture::{self, square_centre};
+    let (_, pic) = ludwig_fires("battlefront-2013");
+    let svg = picture::svg(&pic);
+    assert_eq!(svg.matches("class=\"facing\"").count(), 2, "{svg}");
+    assert!(svg.contains("<title>faces S</title>"), "{svg}");
+    assert!(svg.contains("<title>faces N</title>"), "{svg}");
+    assert_eq!(svg.matches("class=\"field-of-fire\"").count(), 1, "{svg}");
+    assert!(
+        svg.contains("field of fire of ludwig: Twin 8.8 cm FpK Zwilling guns: 45 degrees either side of S"),
+        "{svg}"
+    );
+    let png = picture::png(&pic).expect("png");
+    let mut bare = pic.clone();
+    bare.facings.clear();
+    bare.fields_of_fire.clear();
+    let bare_png = picture::png(&bare).expect("png");
+    // Inside the wedge, on the open square D5 beside the line of fire.
+    let b = &pic.board;
+    let (x, y) = square_centre(b.parse_square("D5").unwrap());
+    assert_ne!(rgb_at(&png, x, y), rgb_at(&bare_png, x, y), "field of fire");
+    // The Ludwig's facing mark: on its counter's rim, towards the south.
+    let (x, y) = square_centre(b.parse_square("E3").unwrap());
+    assert_ne!(
+        rgb_at(&png, x, y + 25),
+        rgb_at(&bare_png, x, y + 25),
+        "facing mark"
+    );
+
+    let (_, pic) = ludwig_fires("ffg-revised");
+    let svg = picture::svg(&pic);
+    assert!(!svg.contains("facing") && !svg.contains("field-of-fire"), "{svg}");
+}
+
+// issue 18 item 2, 003 "Facing": the text board marks each unit's facing with an arrow after its
+// marker (the Ludwig faces south, the Pounder north), under battlefront-2013 only.
+#[test]
+fn s003_facing_on_the_text_board() {
+    let (st, _) = ludwig_fires("battlefront-2013");
+    let board = dustmail::dust_tactics::view::board_text(&st);
+    let row = |n: &str| {
+        board
+            .lines()
+            .find(|l| l.starts_with(&format!("{n:>3} ")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(row("3").contains('↓'), "{board}");
+    assert!(row("6").contains('↑'), "{board}");
+    assert!(board.contains("Facing: the arrow after a marker"), "{board}");
+    assert!(board.lines().all(|l| l.chars().count() <= 72), "{board}");
+
+    let (st, _) = ludwig_fires("ffg-revised");
+    let board = dustmail::dust_tactics::view::board_text(&st);
+    assert!(!board.contains('↓') && !board.contains('↑'), "{board}");
+    assert!(!board.contains("Facing:"), "{board}");
+}
