@@ -440,3 +440,51 @@ fn s003_facing_on_the_text_board() {
     assert!(!board.contains('↓') && !board.contains('↑'), "{board}");
     assert!(!board.contains("Facing:"), "{board}");
 }
+
+/// The Ludwig (a walker) on E3 moves one square south onto E4 of terrain `t`.
+fn ludwig_onto(ruleset: &str, t: Terrain) -> (State, dustmail::game::Outcome) {
+    let mut st = game(
+        ruleset,
+        &[("pounder", "bf-pounder", "A9")],
+        &[("ludwig", "bf-ludwig", "E3")],
+    );
+    terrain(&mut st, "E4", t);
+    let out = cmd(
+        &mut st,
+        "axis",
+        activate("ludwig", vec![mv("E4"), nothing()]),
+        &mut plenty(),
+    );
+    (st, out)
+}
+
+// issue 18 item 1, 003 "Tree Squares": "Units can move freely onto and through tree squares.
+// Trees block Line of Sight to targets beyond them." The Ludwig walks into trees under 003; under
+// 004 no vehicle may enter them.
+#[test]
+fn s003_tree_squares_vehicles_move_onto_them() {
+    let (st, out) = ludwig_onto("battlefront-2013", Terrain::Trees);
+    accepted(&out);
+    assert_eq!(u(&st, "ludwig").at, Some(sq("E4")));
+
+    let (st, out) = ludwig_onto("ffg-revised", Terrain::Trees);
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("E4 is trees"), "{reason}");
+    assert_eq!(u(&st, "ludwig").at, Some(sq("E3")));
+}
+
+// issue 18 item 1, 003 "Rubble Squares": "Wheeled and tracked Vehicle units cannot enter a rubble
+// square. Other units (including Infantry and Walker Vehicle units) can move freely onto and
+// through a rubble square." The Ludwig, a walker, climbs onto rubble under 003; under 004 no
+// vehicle without Jump may.
+#[test]
+fn s003_rubble_squares_walkers_move_onto_them() {
+    let (st, out) = ludwig_onto("battlefront-2013", Terrain::Rubble);
+    accepted(&out);
+    assert_eq!(u(&st, "ludwig").at, Some(sq("E4")));
+
+    let (st, out) = ludwig_onto("ffg-revised", Terrain::Rubble);
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("E4 is rubble"), "{reason}");
+    assert_eq!(u(&st, "ludwig").at, Some(sq("E3")));
+}

@@ -14,6 +14,7 @@ pub mod facing;
 pub mod passing;
 pub mod reactive;
 pub mod sight;
+pub mod terrain;
 
 use super::flow::Refusal;
 use super::orders::{Action, Command};

@@ -98,8 +98,14 @@ impl Planner<'_> {
         let fast = has_skill(state, &u.id, Skill::Fast) && !self.fast_used;
         let extra = self.charge_extra();
         let scout = self.scout_extra();
-        let plan = geometry::plan_move(
+        // issue 18 hook: 003's terrain table under battlefront-2013.
+        let board = super::super::battlefront::terrain::movement_board(
+            state.rules(),
             &state.scenario.board,
+            &mover,
+        );
+        let plan = geometry::plan_move(
+            &board,
             &self.occupancy_for(&mover),
             &mover,
             from,
@@ -211,8 +217,14 @@ impl Planner<'_> {
         } else {
             0
         };
-        let plan = geometry::plan_move(
+        // issue 18 hook: 003's terrain table under battlefront-2013.
+        let board = super::super::battlefront::terrain::movement_board(
+            state.rules(),
             &state.scenario.board,
+            &mover,
+        );
+        let plan = geometry::plan_move(
+            &board,
             &self.occupancy_for(&mover),
             &mover,
             start,
