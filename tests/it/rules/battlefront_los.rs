@@ -7,7 +7,7 @@ use crate::support_flow::*;
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::{Game, ScriptedDice};
+use dustmail::game::ScriptedDice;
 
 /// The 003 starter card `id` (games/dust-tactics/cards-battlefront/).
 fn bf_card(id: &str) -> Card {
@@ -99,7 +99,10 @@ fn s003_line_of_sight_through_units_infantry_do_not_block() {
     let mut st = squads("ffg-revised");
     let before = serde_json::to_string(&st).unwrap();
     let (reason, _) = refused(&fire_stg(&mut st));
-    assert!(reason.contains("blocks line of sight between soldiers"), "{reason}");
+    assert!(
+        reason.contains("blocks line of sight between soldiers"),
+        "{reason}"
+    );
     assert_eq!(serde_json::to_string(&st).unwrap(), before);
 }
 
@@ -334,7 +337,10 @@ fn s003_move_and_march_move_refusals_cite_003() {
         &mut plenty(),
     );
     let (_, rule) = refused(&out);
-    assert!(rule.starts_with("003 \"Move and March Move Actions\""), "{rule}");
+    assert!(
+        rule.starts_with("003 \"Move and March Move Actions\""),
+        "{rule}"
+    );
     let out = cmd(
         &mut st,
         "axis",
@@ -343,7 +349,10 @@ fn s003_move_and_march_move_refusals_cite_003() {
     );
     let (reason, rule) = refused(&out);
     assert!(reason.contains("cannot move twice"), "{reason}");
-    assert!(rule.starts_with("003 \"Move and March Move Actions\""), "{rule}");
+    assert!(
+        rule.starts_with("003 \"Move and March Move Actions\""),
+        "{rule}"
+    );
 }
 
 /// The Ludwig on E3 (facing south, R251) fires its front-mounted guns at the Pounder on G6:
@@ -392,7 +401,9 @@ fn s003_check_field_of_fire_on_the_picture() {
     assert!(svg.contains("<title>faces N</title>"), "{svg}");
     assert_eq!(svg.matches("class=\"field-of-fire\"").count(), 1, "{svg}");
     assert!(
-        svg.contains("field of fire of ludwig: Twin 8.8 cm FpK Zwilling guns: 45 degrees either side of S"),
+        svg.contains(
+            "field of fire of ludwig: Twin 8.8 cm FpK Zwilling guns: 45 degrees either side of S"
+        ),
         "{svg}"
     );
     let png = picture::png(&pic).expect("png");
@@ -414,7 +425,10 @@ fn s003_check_field_of_fire_on_the_picture() {
 
     let (_, pic) = ludwig_fires("ffg-revised");
     let svg = picture::svg(&pic);
-    assert!(!svg.contains("facing") && !svg.contains("field-of-fire"), "{svg}");
+    assert!(
+        !svg.contains("facing") && !svg.contains("field-of-fire"),
+        "{svg}"
+    );
 }
 
 // issue 18 item 2, 003 "Facing": the text board marks each unit's facing with an arrow after its
@@ -432,7 +446,10 @@ fn s003_facing_on_the_text_board() {
     };
     assert!(row("3").contains('↓'), "{board}");
     assert!(row("6").contains('↑'), "{board}");
-    assert!(board.contains("Facing: the arrow after a marker"), "{board}");
+    assert!(
+        board.contains("Facing: the arrow after a marker"),
+        "{board}"
+    );
     assert!(board.lines().all(|l| l.chars().count() <= 72), "{board}");
 
     let (st, _) = ludwig_fires("ffg-revised");

@@ -67,7 +67,11 @@ pub fn onto_picture(view: &Value, happenings: &[Happening], pic: &mut Picture) {
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    let facing_of = |u: &Value| u.get("facing").and_then(Value::as_str).and_then(Facing::parse);
+    let facing_of = |u: &Value| {
+        u.get("facing")
+            .and_then(Value::as_str)
+            .and_then(Facing::parse)
+    };
     for u in &units {
         if u.get("destroyed").and_then(Value::as_bool).unwrap_or(false)
             || u.get("joined").is_some_and(|j| !j.is_null())
@@ -89,7 +93,9 @@ pub fn onto_picture(view: &Value, happenings: &[Happening], pic: &mut Picture) {
         else {
             continue;
         };
-        let Some(u) = units.iter().find(|u| u.get("id").and_then(Value::as_str) == Some(&unit))
+        let Some(u) = units
+            .iter()
+            .find(|u| u.get("id").and_then(Value::as_str) == Some(&unit))
         else {
             continue;
         };

@@ -69,6 +69,9 @@ mod tests {
         assert_eq!(for_movement(Terrain::Trees, &tracked), Terrain::Open);
         let walker = mover(UnitType::Vehicle, false);
         assert_eq!(for_movement(Terrain::Rubble, &walker), Terrain::Open);
-        assert_eq!(for_movement(Terrain::DeepWater, &walker), Terrain::DeepWater);
+        assert_eq!(
+            for_movement(Terrain::DeepWater, &walker),
+            Terrain::DeepWater
+        );
     }
 }

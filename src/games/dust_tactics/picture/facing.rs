@@ -115,7 +115,9 @@ pub(super) fn fields(out: &mut String, pic: &Picture, items: &mut Vec<Range<usiz
                 -1 => (p - lo) * 1000 / -v,
                 _ => i64::MAX,
             };
-            r = r.min(room(c.0, d.0, lo, hi_x)).min(room(c.1, d.1, lo, hi_y));
+            r = r
+                .min(room(c.0, d.0, lo, hi_x))
+                .min(room(c.1, d.1, lo, hi_y));
         }
         let (p1, p2) = (at(c, dir(left), r), at(c, dir(right), r));
         let _ = writeln!(
