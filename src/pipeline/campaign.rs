@@ -408,6 +408,13 @@ fn open_game(
         },
         at: ctx.now.to_rfc3339(),
     }))?;
+    // A player away for the campaign is away in the game it opens (issue 15 item 5).
+    super::campaign_absence::tell_new_game(
+        ctx,
+        c,
+        &core::game_id(&c.created.campaign_id, p.number),
+        &p.sides,
+    )?;
     Ok(())
 }
 

@@ -233,7 +233,7 @@ pub(crate) fn request_mails(ctx: &Ctx, c: &Campaign) -> Result<(), RefereeError>
             "Game {gid} of campaign {} ({}) opens when both players have chosen their forces. Choose yours: units of your roster, at most {allowance} AP in all. Sign the text below with one `field UNIT` line per unit you field (keep those you want, delete the others); your units enter from your side's entry zone.",
             c.created.campaign_id, p.scenario
         ));
-        if let Some(dl) = c.force_deadline() {
+        if let Some(dl) = c.side_force_deadline(side) {
             text.push_str("\n\n");
             text.push_str(&wrap(&format!(
                 "Deadline: {}. Without a choice by then the referee records the default force: your available units in the order below, each while the total fits.",
@@ -281,17 +281,15 @@ pub(crate) fn record_defaults(
     log: &mut Log,
     c: &Campaign,
 ) -> Result<bool, RefereeError> {
-    let (Some(p), Some(deadline)) = (c.awaiting_forces(), c.force_deadline()) else {
+    let Some(p) = c.awaiting_forces() else {
         return Ok(false);
     };
-    if ctx.now < deadline {
-        return Ok(false);
-    }
     let gid = core::game_id(&c.created.campaign_id, p.number);
     let chosen = c.chosen(p.number);
     let mut any = false;
     for (side, player) in &p.sides {
-        if chosen.contains_key(side) {
+        // Each side's own deadline: an absent player's comes no earlier than their return.
+        if chosen.contains_key(side) || c.side_force_deadline(side).is_none_or(|dl| ctx.now < dl) {
             continue;
         }
         let (units, ap) = c.default_force(side);

@@ -3,11 +3,14 @@
 //! absences declared once for the whole campaign.
 
 use crate::campaign_forces::{
-    audit, choose_from_template, drop_mail, load, new_campaign, players, request, Cp, RULES,
+    audit, choose_from_template, drop_mail, forged_fails, load, log_lines, mails_to, new_campaign,
+    players, request, sent_text, Cp, RULES,
 };
 use crate::support::dt::{self, Bots, InProc};
 use dustmail::config::Home;
 use dustmail::dust_tactics::bot::Style;
+use ed25519_dalek::SigningKey;
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The chain of [`RULES`] over four different scenarios of the ffg-revised rules, in the order
@@ -141,6 +144,212 @@ fn a_chain_of_four_different_scenarios_is_played_to_its_end_and_audited() {
     }
     assert!(any_lost, "units were destroyed: carry-over was exercised");
     crate::campaign::audit_and_tamper(&home, "fc", "fc-4", d.path());
+    let o = audit(&home.root.join("campaigns/fc"));
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+}
+
+/// The sides that got a deadline default in game `gid`, in ledger order.
+fn defaulted(home: &Home, gid: &str) -> Vec<String> {
+    log_lines(&dt::log_path(home, gid))
+        .iter()
+        .filter(|l| l["kind"] == "deadline")
+        .map(|l| l["side"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A signed mail from campaign player `cp` to campaign `cid` (`side:` is their name).
+fn to_campaign(home: &Home, cp: &Cp, cid: &str, seq: u64, lines: &str, tag: &str) {
+    drop_mail(
+        home,
+        &format!("{tag}.eml"),
+        dt::mail(
+            &cp.address,
+            &format!("{tag}@p"),
+            &cp.key,
+            &dt::orders(cid, cp.name, seq, lines),
+        ),
+    );
+}
+
+/// The refusals of campaign absences mailed to `cp`, flattened.
+fn absence_refusals(home: &Home, cp: &Cp, cid: &str) -> Vec<String> {
+    mails_to(home, &cp.address)
+        .into_iter()
+        .filter(|(n, _)| n.starts_with(&format!("{cid}-absence-{}-refused", cp.name)))
+        .map(|(_, t)| crate::support::flat(&t))
+        .collect()
+}
+
+/// issue 15 item 5 (absences across the campaign): in a three-player league (three games open
+/// at once, ann in two of them), ann signs ONE `absent until` block addressed to the campaign.
+/// It is recorded in the campaign ledger, ann gets a receipt naming her two games, and each of
+/// them is told by an `absent` control: at the deadline her side's default waits in both
+/// while her opponents' sides (and both sides of the game she does not play) get theirs; after
+/// the absence it applies. A block with a used seq, one past the longest absence, and one
+/// with an order line are refused naming the line and change nothing. `campaign audit` passes,
+/// and catches a recorded end that is not the signed one.
+#[test]
+fn one_absence_mailed_to_the_campaign_holds_in_every_game_the_player_plays() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let ps: Vec<Cp> = ["ann", "bob", "cat"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| Cp {
+            name: n,
+            side: "",
+            address: format!("{n}@players.example"),
+            key: SigningKey::from_bytes(&[i as u8 + 81; 32]),
+        })
+        .collect();
+    let rules = "kind = \"league\"\nscenarios = [\"skirmish\"]\n";
+    let o = new_campaign(&home, "fc", rules, &ps);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    // fc-1: ann (allies) v bob; fc-2: ann (allies) v cat; fc-3: bob (allies) v cat.
+    let env = InProc::open(&home);
+    let log = home.root.join("campaigns/fc/log.jsonl");
+    to_campaign(
+        &home,
+        &ps[0],
+        "fc",
+        1,
+        "absent until 2026-03-06T00:00:00Z",
+        "away",
+    );
+    let sum = env.run(dt::NOW);
+    assert_eq!(sum.accepted, 1, "{sum:?}");
+    let receipt = crate::support::flat(&sent_text(&home, "fc-absence-ann-1").unwrap());
+    assert!(
+        receipt.contains("Your absence until 2026-03-06T00:00:00+00:00 is recorded"),
+        "{receipt}"
+    );
+    assert!(receipt.contains("Games told now: fc-1, fc-2."), "{receipt}");
+    for gid in ["fc-1", "fc-2"] {
+        assert_eq!(
+            env.load(gid)
+                .derived
+                .absent
+                .get("allies")
+                .map(String::as_str),
+            Some("2026-03-06T00:00:00+00:00"),
+            "{gid}"
+        );
+    }
+    assert!(env.load("fc-3").derived.absent.is_empty());
+
+    // Refused, each naming what to send instead, and the campaign ledger unchanged.
+    let before = std::fs::read(&log).unwrap();
+    let bad = [
+        (1, "absent until 2026-03-05T00:00:00Z", "is not above the seq of your last campaign absence (1)"),
+        (2, "absent until 2026-04-30T00:00:00Z", "Line 5 of your absence for campaign fc is refused: absent until 2026-04-30T00:00:00+00:00 is more than 14 days from now"),
+        (2, "absent until 2026-03-05T00:00:00Z\nactivate rangers", "Line 6 of your absence for campaign fc is refused: `activate rangers` is not a line a campaign takes"),
+    ];
+    for (i, (seq, lines, want)) in bad.iter().enumerate() {
+        to_campaign(&home, &ps[0], "fc", *seq, lines, &format!("bad-{i}"));
+        let sum = env.run(dt::NOW);
+        assert_eq!(sum.refused, 1, "{sum:?}");
+        let got = absence_refusals(&home, &ps[0], "fc");
+        assert!(got.iter().any(|t| t.contains(want)), "{want}: {got:?}");
+        assert_eq!(
+            std::fs::read(&log).unwrap(),
+            before,
+            "a refusal changes nothing"
+        );
+    }
+
+    // Deadline + grace of the games' first decisions: ann's side waits, the others do not.
+    env.run("2026-03-04T21:00:00Z");
+    assert_eq!(defaulted(&home, "fc-1"), ["axis"]);
+    assert_eq!(defaulted(&home, "fc-2"), ["axis"]);
+    let mut third = defaulted(&home, "fc-3");
+    third.sort();
+    assert_eq!(third, ["allies", "axis"]);
+    // After the absence ann's side gets its default too (at the deadline the axis default
+    // restarted: 2026-03-04T21:00 + 72 h + 12 h of grace).
+    env.run("2026-03-08T09:00:00Z");
+    for gid in ["fc-1", "fc-2"] {
+        assert!(
+            defaulted(&home, gid).contains(&"allies".to_string()),
+            "{gid}: {:?}",
+            defaulted(&home, gid)
+        );
+    }
+
+    let o = audit(&home.root.join("campaigns/fc"));
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let lines = log_lines(&log);
+    let n = lines
+        .iter()
+        .position(|l| l["kind"] == "player_absent")
+        .unwrap();
+    forged_fails(
+        &home,
+        d.path(),
+        "absence",
+        |l| l[n]["until"] = Value::from("2026-03-10T00:00:00+00:00"),
+        &format!("campaigns/fc/log.jsonl line {}: the recorded end", n + 1),
+    );
+}
+
+/// issue 15 item 5 (the campaign's own waits, and games opened during an absence): in a chain
+/// whose forces are due within 24 hours, ann declares an absence for the campaign before
+/// choosing. At the force deadline bob (present) gets the default force, ann does not: her
+/// deadline is the end of her absence. She chooses while away; the game opens, and it is told
+/// at once that she is away. `campaign audit` passes.
+#[test]
+fn a_campaign_absence_holds_back_the_force_deadline_and_reaches_the_game_opened_during_it() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let ps = players();
+    let rules = RULES
+        .replace(
+            "\"skirmish\", \"skirmish\", \"skirmish\", \"skirmish\"",
+            "\"skirmish\", \"skirmish\"",
+        )
+        .replace("ap = 6\n", "ap = 6\ndeadline_hours = 24\n");
+    let o = new_campaign(&home, "fc", &rules, &ps);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let env = InProc::open(&home);
+    to_campaign(
+        &home,
+        &ps[0],
+        "fc",
+        1,
+        "absent until 2026-03-05T00:00:00Z",
+        "away",
+    );
+    env.run(dt::NOW);
+    assert!(sent_text(&home, "fc-absence-ann-1").is_some());
+
+    // The campaign's force deadline (2026-03-02T09:00): bob's default, not ann's.
+    env.run("2026-03-02T09:00:00Z");
+    let c = load(&home, "fc");
+    let chosen = c.chosen(1);
+    assert!(chosen["axis"].default, "{chosen:?}");
+    assert!(!chosen.contains_key("allies"), "ann is away: no default");
+    assert!(c.games.is_empty(), "fc-1 waits for ann");
+
+    // Ann chooses while away: the game opens, and knows she is away.
+    drop_mail(
+        &home,
+        "ann-force.eml",
+        dt::mail(
+            &ps[0].address,
+            "ann-force@p",
+            &ps[0].key,
+            &dt::orders("fc-1", "allies", 1, "field pounder\nfield rangers"),
+        ),
+    );
+    env.run("2026-03-02T10:00:00Z");
+    assert_eq!(load(&home, "fc").games.len(), 1, "fc-1 opened");
+    assert_eq!(
+        env.load("fc-1")
+            .derived
+            .absent
+            .get("allies")
+            .map(String::as_str),
+        Some("2026-03-05T00:00:00+00:00")
+    );
     let o = audit(&home.root.join("campaigns/fc"));
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
 }

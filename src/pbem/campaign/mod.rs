@@ -6,6 +6,7 @@
 //! standings. Everything a report or an audit says is derived from these lines only
 //! ([`state`]); [`audit`] checks the campaign and every game in it.
 
+pub mod absence;
 pub mod audit;
 pub mod forces;
 pub mod state;
@@ -264,6 +265,7 @@ pub enum Event {
     GameEnded(GameEnded),
     ForceChosen(ForceChosen),
     PlayerReplaced(PlayerReplaced),
+    PlayerAbsent(absence::PlayerAbsent),
     Finished(Finished),
 }
 

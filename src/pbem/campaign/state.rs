@@ -100,6 +100,10 @@ pub struct Campaign {
     /// game's end (the force choice's deadline counts from it).
     pub due_since: String,
     pub finished: bool,
+    /// Player → the end of the absence they declared for the campaign (`player_absent`).
+    pub absent: BTreeMap<String, String>,
+    /// Player → the seq of their last recorded absence block.
+    pub absence_seqs: BTreeMap<String, u64>,
     /// The ledger's head: seq and hex hash of its last line.
     pub seq: u64,
     pub head: String,
@@ -128,6 +132,8 @@ impl Campaign {
             chosen: Vec::new(),
             due_since: created.created_at.clone(),
             finished: false,
+            absent: BTreeMap::new(),
+            absence_seqs: BTreeMap::new(),
             seq: 1,
             head: h1.clone(),
         };
@@ -200,6 +206,9 @@ impl Campaign {
                 Event::PlayerReplaced(r) => {
                     c.replace_player(r).map_err(|m| bad(e.seq, m))?;
                 }
+                Event::PlayerAbsent(a) => {
+                    c.note_absence(a).map_err(|m| bad(e.seq, m))?;
+                }
                 Event::Finished(f) => {
                     if !c.all_ended() {
                         return Err(bad(
@@ -266,7 +275,7 @@ impl Campaign {
         if f.default {
             let late = chrono::DateTime::parse_from_rfc3339(&f.at)
                 .ok()
-                .zip(self.force_deadline())
+                .zip(self.side_force_deadline(&f.side))
                 .is_some_and(|(at, dl)| at >= dl);
             if !late || !f.canonical.is_empty() || !f.signature.is_empty() {
                 return Err(format!(
