@@ -30,22 +30,31 @@ fn four_scenario_rules() -> String {
 }
 
 /// Plays campaign `id` to its end: each player answers a force request with its template cut
-/// to the allowance, and bots play every open game by signed mail, one mail a game per run.
+/// to the allowance (a league's pairings one at a time), and bots play every open game by
+/// signed mail, one mail a game per run.
 fn play_chain(home: &Home, env: &InProc, id: &str, ps: &[Cp], now: &str) {
     let mut bots: BTreeMap<String, Bots> = BTreeMap::new();
     let mut n = 0;
+    let by_name = |name: &str| ps.iter().find(|q| q.name == name).unwrap();
     for _ in 0..6000 {
         let c = load(home, id);
         if c.finished {
             return;
         }
-        if let Some(p) = c.awaiting_forces() {
+        let waiting = c
+            .due()
+            .into_iter()
+            .find(|p| c.created.rules.forces.is_some() && c.chosen(p.number).len() < p.sides.len());
+        if let Some(p) = waiting {
             let gid = format!("{id}-{}", p.number);
             let chosen = c.chosen(p.number);
-            let Some(cp) = ps.iter().find(|cp| !chosen.contains_key(cp.side)) else {
-                panic!("both forces in but {gid} did not open");
-            };
-            let req = request(home, &gid, cp.side).expect("the player was asked for a force");
+            let (side, name) = p
+                .sides
+                .iter()
+                .find(|(s, _)| !chosen.contains_key(*s))
+                .unwrap();
+            let cp = by_name(name);
+            let req = request(home, &gid, side).expect("the player was asked for a force");
             n += 1;
             drop_mail(
                 home,
@@ -63,12 +72,17 @@ fn play_chain(home: &Home, env: &InProc, id: &str, ps: &[Cp], now: &str) {
         for rec in c.games.iter().filter(|g| g.ended.is_none()) {
             let gid = rec.opened.game_id.clone();
             let b = bots.entry(gid.clone()).or_insert_with(|| {
-                let gps: Vec<dt::Player> = ps
+                let gps: Vec<dt::Player> = rec
+                    .opened
+                    .sides
                     .iter()
-                    .map(|p| dt::Player {
-                        side: p.side.to_string(),
-                        address: p.address.clone(),
-                        key: p.key.clone(),
+                    .map(|(side, name)| {
+                        let p = by_name(name);
+                        dt::Player {
+                            side: side.clone(),
+                            address: p.address.clone(),
+                            key: p.key.clone(),
+                        }
                     })
                     .collect();
                 let salt = rec.opened.number as u64;
@@ -192,16 +206,7 @@ fn absence_refusals(home: &Home, cp: &Cp, cid: &str) -> Vec<String> {
 fn one_absence_mailed_to_the_campaign_holds_in_every_game_the_player_plays() {
     let d = tempfile::tempdir().unwrap();
     let home = dt::init_home(&d.path().join("home"), "file");
-    let ps: Vec<Cp> = ["ann", "bob", "cat"]
-        .iter()
-        .enumerate()
-        .map(|(i, n)| Cp {
-            name: n,
-            side: "",
-            address: format!("{n}@players.example"),
-            key: SigningKey::from_bytes(&[i as u8 + 81; 32]),
-        })
-        .collect();
+    let ps = league_players();
     let rules = "kind = \"league\"\nscenarios = [\"skirmish\"]\n";
     let o = new_campaign(&home, "fc", rules, &ps);
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
@@ -350,6 +355,126 @@ fn a_campaign_absence_holds_back_the_force_deadline_and_reaches_the_game_opened_
             .map(String::as_str),
         Some("2026-03-05T00:00:00+00:00")
     );
+    let o = audit(&home.root.join("campaigns/fc"));
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+}
+
+/// The players of a three-player league: ann, bob, cat (no side of their own).
+fn league_players() -> Vec<Cp> {
+    ["ann", "bob", "cat"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| Cp {
+            name: n,
+            side: "",
+            address: format!("{n}@players.example"),
+            key: SigningKey::from_bytes(&[i as u8 + 81; 32]),
+        })
+        .collect()
+}
+
+/// issue 15 item 2 (forces for leagues): a three-player league whose rules set `[forces]`
+/// opens no game at once: each player is asked for a force for each pairing they play, and a
+/// pairing opens as soon as its two forces are in (fc-2 before fc-1), sealed until then; at the
+/// deadline the pairings still waiting get the default force of each silent side (a force
+/// already chosen stands) and open. The league is played to its end by scripted players through
+/// signed mails and `campaign audit` passes. A league that would carry units over is refused.
+#[test]
+fn a_league_with_forces_gets_each_pairings_forces_by_mail_and_is_played_to_its_end() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let ps = league_players();
+    let rules = RULES
+        .replace("kind = \"chain\"", "kind = \"league\"")
+        .replace(
+            "\"skirmish\", \"skirmish\", \"skirmish\", \"skirmish\"",
+            "\"skirmish\"",
+        )
+        .replace("ap = 6\n", "ap = 6\ndeadline_hours = 24\n");
+    let o = new_campaign(&home, "no", &rules, &ps);
+    assert_eq!(o.status.code(), Some(2), "{}", dt::text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("[carry_over] units or heroes are for a chain"),
+        "{}",
+        dt::text(&o)
+    );
+    assert!(!home.root.join("campaigns/no/log.jsonl").exists());
+    let rules = rules.replace("units = true\n", "");
+    let o = new_campaign(&home, "fc", &rules, &ps);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let env = InProc::open(&home);
+    env.run(dt::NOW);
+    let c = load(&home, "fc");
+    assert!(c.games.is_empty(), "every pairing waits for its forces");
+    // fc-1: ann (allies) v bob; fc-2: ann v cat; fc-3: bob v cat. Each asked per pairing.
+    for (gid, side, to) in [
+        ("fc-1", "allies", "ann"),
+        ("fc-1", "axis", "bob"),
+        ("fc-2", "allies", "ann"),
+        ("fc-2", "axis", "cat"),
+        ("fc-3", "allies", "bob"),
+        ("fc-3", "axis", "cat"),
+    ] {
+        let asked = mails_to(&home, &format!("{to}@players.example"));
+        assert!(
+            asked
+                .iter()
+                .any(|(n, _)| n.starts_with(&format!("{gid}-force-request-{side}-"))),
+            "{to} asked for {gid} {side}"
+        );
+    }
+    // fc-2's forces first: it opens alone.
+    for (cp, side, cmds) in [
+        (&ps[0], "allies", "field pounder"),
+        (&ps[2], "axis", "field ludwig"),
+    ] {
+        drop_mail(
+            &home,
+            &format!("{}-fc2.eml", cp.name),
+            dt::mail(
+                &cp.address,
+                &format!("{}-fc2@p", cp.name),
+                &cp.key,
+                &dt::orders("fc-2", side, 1, cmds),
+            ),
+        );
+    }
+    let sum = env.run(dt::NOW);
+    assert_eq!(sum.accepted, 2, "{sum:?}");
+    let c = load(&home, "fc");
+    let open: Vec<&str> = c.games.iter().map(|g| g.opened.game_id.as_str()).collect();
+    assert_eq!(open, ["fc-2"]);
+    // Bob chooses for fc-1; nobody else does. At the deadline the rest are defaults.
+    drop_mail(
+        &home,
+        "bob-fc1.eml",
+        dt::mail(
+            &ps[1].address,
+            "bob-fc1@p",
+            &ps[1].key,
+            &dt::orders("fc-1", "axis", 1, "field battle\nfield laser"),
+        ),
+    );
+    env.run(dt::NOW);
+    assert_eq!(load(&home, "fc").games.len(), 1, "fc-1 waits for ann");
+    env.run("2026-03-02T08:59:00Z");
+    assert_eq!(load(&home, "fc").games.len(), 1, "not before the deadline");
+    env.run("2026-03-02T09:00:00Z");
+    let c = load(&home, "fc");
+    assert_eq!(c.games.len(), 3, "the deadline opened the rest");
+    let one = c.chosen(1);
+    assert!(one["allies"].default && !one["axis"].default, "{one:?}");
+    let three = c.chosen(3);
+    assert!(
+        three["allies"].default && three["axis"].default,
+        "{three:?}"
+    );
+    let fc1 = dustmail::referee::read_created(&home, "fc-1").unwrap();
+    assert!(fc1.setup.scenario.contains("id = \"laser\""));
+
+    play_chain(&home, &env, "fc", &ps, "2026-03-02T09:00:00Z");
+    let c = load(&home, "fc");
+    assert!(c.finished, "the league was played to its end");
     let o = audit(&home.root.join("campaigns/fc"));
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
 }

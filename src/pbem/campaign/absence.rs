@@ -114,12 +114,12 @@ impl Campaign {
         Some(DateTime::parse_from_rfc3339(t).ok()?.with_timezone(&Utc))
     }
 
-    /// The force deadline of `side` of the game awaiting forces: the campaign's deadline, but
-    /// never before the end of that side's player's absence.
-    pub fn side_force_deadline(&self, side: &str) -> Option<DateTime<Utc>> {
+    /// The force deadline of `side` of game `number`, awaiting forces: the campaign's
+    /// deadline, but never before the end of that side's player's absence.
+    pub fn side_force_deadline(&self, number: u32, side: &str) -> Option<DateTime<Utc>> {
         let due = self.force_deadline()?;
         let away = self
-            .awaiting_forces()
+            .awaiting_game(number)
             .and_then(|p| p.sides.get(side).cloned())
             .and_then(|player| self.absent_until(&player));
         Some(away.map_or(due, |a| a.max(due)))
