@@ -357,6 +357,27 @@ fn a_campaign_absence_holds_back_the_force_deadline_and_reaches_the_game_opened_
     );
     let o = audit(&home.root.join("campaigns/fc"));
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    // A referee re-signing ann's choice as a default recorded while she was away is caught.
+    let lines = log_lines(&home.root.join("campaigns/fc/log.jsonl"));
+    let n = lines
+        .iter()
+        .position(|l| l["kind"] == "force_chosen" && l["side"] == "allies")
+        .unwrap();
+    forged_fails(
+        &home,
+        d.path(),
+        "default-while-away",
+        |l| {
+            let o = l[n].as_object_mut().unwrap();
+            o.remove("canonical");
+            o.remove("signature");
+            o.insert("default".into(), Value::from(true));
+        },
+        &format!(
+            "campaigns/fc/log.jsonl line {}: a default force for side allies of game fc-1 before the deadline",
+            n + 1
+        ),
+    );
 }
 
 /// The players of a three-player league: ann, bob, cat (no side of their own).
