@@ -398,6 +398,9 @@ fn open_game(
             Some(cref),
         )?;
     }
+    // A player away for the campaign is away in the game it opens (issue 15 item 5); told
+    // before the game is recorded as opened, so a crash in between tells it again (once).
+    super::campaign_absence::tell_new_game(ctx, c, &gid, &p.sides)?;
     let first = first_line(&path)?;
     log.append(Event::GameOpened(GameOpened {
         game_id: gid,
@@ -413,13 +416,6 @@ fn open_game(
         },
         at: ctx.now.to_rfc3339(),
     }))?;
-    // A player away for the campaign is away in the game it opens (issue 15 item 5).
-    super::campaign_absence::tell_new_game(
-        ctx,
-        c,
-        &core::game_id(&c.created.campaign_id, p.number),
-        &p.sides,
-    )?;
     Ok(())
 }
 
