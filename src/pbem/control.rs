@@ -45,7 +45,7 @@ pub fn parse_player(arg: &str) -> Result<Player, String> {
 
 /// The control commands, as written after `dustmail control GAME` or in a referee mail.
 pub const CONTROL_FORMS: &str =
-    "pause | resume | extend HOURS | replace-key SIDE=ADDRESS:PUBKEY | observe ADDRESS | unobserve ADDRESS";
+    "pause | resume | extend HOURS | replace-key SIDE=ADDRESS:PUBKEY | observe ADDRESS | unobserve ADDRESS | absent SIDE until DATE";
 
 /// Reads one control command.
 pub fn parse_control(text: &str) -> Result<ControlAction, String> {
@@ -74,6 +74,17 @@ pub fn parse_control(text: &str) -> Result<ControlAction, String> {
         ("unobserve", [_, a]) if a.contains('@') => Ok(ControlAction::Unobserve {
             address: a.to_string(),
         }),
+        ("absent", [_, side, u, t]) if u.eq_ignore_ascii_case("until") => {
+            match DateTime::parse_from_rfc3339(t) {
+                Ok(until) => Ok(ControlAction::Absent {
+                    side: side.to_string(),
+                    until: until.with_timezone(&Utc).to_rfc3339(),
+                }),
+                Err(_) => Err(format!(
+                    "`{t}` is not an RFC 3339 time: write e.g. `absent {side} until 2026-12-24T18:00:00Z`"
+                )),
+            }
+        }
         _ => Err(format!(
             "`{}` is not a referee command: write one of {CONTROL_FORMS}",
             text.trim()
@@ -246,6 +257,37 @@ pub(crate) fn apply_control<S>(
             }
             d.observers.retain(|a| a != address);
             ok(format!("unobserve {address}: they get no more reports"))
+        }
+        ControlAction::Absent { side, until } => {
+            let players = d.players(created).to_vec();
+            let keys: Vec<String> = players
+                .iter()
+                .filter(|p| &p.side == side)
+                .map(|p| player_key(&players, p))
+                .collect();
+            if keys.is_empty() {
+                return control_refusal(
+                    format!("side `{side}` does not play in this game"),
+                    format!(
+                        "absent SIDE until DATE with SIDE one of {}",
+                        created.setup.sides.join(", ")
+                    ),
+                );
+            }
+            // The same rule as a player's own `absent until`: a time already past ends it.
+            let ends = parse_time(until).is_none_or(|t| t <= at);
+            for k in keys {
+                if ends {
+                    d.absent.remove(&k);
+                } else {
+                    d.absent.insert(k, until.clone());
+                }
+            }
+            if ends {
+                ok(format!("absent {side} until {until}: that time has passed, so side {side}'s absence ends and deadlines run as usual"))
+            } else {
+                ok(format!("absent {side} until {until}: side {side}'s deadlines wait until then (an absence declared for the whole campaign)"))
+            }
         }
     }
 }

@@ -468,6 +468,13 @@ pub enum ControlAction {
     Unobserve {
         address: String,
     },
+    /// The player of `side` is away until `until` (RFC 3339): the absence a campaign's player
+    /// declared once for all its games (docs/campaigns.md "Absences"), as a signed
+    /// `absent until` line does in one game. A time already past ends the absence.
+    Absent {
+        side: String,
+        until: String,
+    },
 }
 
 /// The last line's seq and hash.

@@ -287,20 +287,25 @@ fn advance(
     }
     c = refold(&file, &dir)?;
     let secret = read_secret(&dir)?;
-    while let Some(p) = c.due().first().cloned() {
-        // With [forces], a game opens once both players' choices are in; until then each
-        // player is asked for one (once: the mail's id is fixed).
-        if c.created.rules.forces.is_some() && c.chosen(p.number).len() < p.sides.len() {
-            // Past the deadline, the default forces are recorded and the game opens.
-            if super::campaign_forces::record_defaults(ctx, &mut log, &c)? {
-                c = refold(&file, &dir)?;
-                continue;
-            }
-            super::campaign_forces::request_mails(ctx, &c)?;
-            break;
+    while !c.due().is_empty() {
+        // With [forces], a game opens once both players' choices are in (a league's games
+        // each on their own); until then each player is asked for one (once: the mail's id
+        // is fixed).
+        let ready = c.due().into_iter().find(|p| {
+            c.created.rules.forces.is_none() || c.chosen(p.number).len() >= p.sides.len()
+        });
+        if let Some(p) = ready {
+            open_game(ctx, &mut log, &c, &p, &secret)?;
+            c = refold(&file, &dir)?;
+            continue;
         }
-        open_game(ctx, &mut log, &c, &p, &secret)?;
-        c = refold(&file, &dir)?;
+        // Past the deadline, the default forces are recorded and the games open.
+        if super::campaign_forces::record_defaults(ctx, &mut log, &c)? {
+            c = refold(&file, &dir)?;
+            continue;
+        }
+        super::campaign_forces::request_mails(ctx, &c)?;
+        break;
     }
     if c.all_ended() && !c.finished {
         log.append(Event::Finished(Finished {
@@ -393,6 +398,9 @@ fn open_game(
             Some(cref),
         )?;
     }
+    // A player away for the campaign is away in the game it opens (issue 15 item 5); told
+    // before the game is recorded as opened, so a crash in between tells it again (once).
+    super::campaign_absence::tell_new_game(ctx, c, &gid, &p.sides)?;
     let first = first_line(&path)?;
     log.append(Event::GameOpened(GameOpened {
         game_id: gid,

@@ -112,10 +112,12 @@ fn awaiting(ctx: &Ctx, gid: &str) -> Option<(String, Campaign, Planned)> {
         let Ok(c) = super::campaign::load(&dir) else {
             continue;
         };
-        if let Some(p) = c.awaiting_forces() {
-            if core::game_id(&id, p.number) == gid {
-                return Some((id, c, p));
-            }
+        let found = c
+            .awaiting_all()
+            .into_iter()
+            .find(|p| core::game_id(&id, p.number) == gid);
+        if let Some(p) = found {
+            return Some((id, c, p));
         }
     }
     None
@@ -191,8 +193,8 @@ fn refuse(
     (inc, bi): (&Incoming, usize),
     r: Refusal,
 ) -> Result<(), RefereeError> {
-    let player = c
-        .awaiting_forces()
+    let player = core::game_number(&c.created.campaign_id, gid)
+        .and_then(|n| c.awaiting_game(n))
         .and_then(|p| p.sides.get(side).cloned())
         .unwrap_or_default();
     let at = if r.line == 0 {
@@ -216,12 +218,16 @@ fn refuse(
     queue(ctx, &format!("{gid}-force-{side}-refused-{sha}-{bi}"), &m)
 }
 
-/// Asks each player whose force for the game awaiting forces is not in yet for one, with a
+/// Asks each player whose force for a game awaiting forces is not in yet for one, with a
 /// template of the signed text (queued under a fixed id: sent once however often called).
 pub(crate) fn request_mails(ctx: &Ctx, c: &Campaign) -> Result<(), RefereeError> {
-    let Some(p) = c.awaiting_forces() else {
-        return Ok(());
-    };
+    for p in c.awaiting_all() {
+        request_mails_for(ctx, c, &p)?;
+    }
+    Ok(())
+}
+
+fn request_mails_for(ctx: &Ctx, c: &Campaign, p: &Planned) -> Result<(), RefereeError> {
     let gid = core::game_id(&c.created.campaign_id, p.number);
     let allowance = c.created.rules.forces.as_ref().map_or(0, |x| x.ap);
     let chosen = c.chosen(p.number);
@@ -233,7 +239,7 @@ pub(crate) fn request_mails(ctx: &Ctx, c: &Campaign) -> Result<(), RefereeError>
             "Game {gid} of campaign {} ({}) opens when both players have chosen their forces. Choose yours: units of your roster, at most {allowance} AP in all. Sign the text below with one `field UNIT` line per unit you field (keep those you want, delete the others); your units enter from your side's entry zone.",
             c.created.campaign_id, p.scenario
         ));
-        if let Some(dl) = c.force_deadline() {
+        if let Some(dl) = c.side_force_deadline(p.number, side) {
             text.push_str("\n\n");
             text.push_str(&wrap(&format!(
                 "Deadline: {}. Without a choice by then the referee records the default force: your available units in the order below, each while the total fits.",
@@ -274,24 +280,35 @@ pub(crate) fn request_mails(ctx: &Ctx, c: &Campaign) -> Result<(), RefereeError>
     Ok(())
 }
 
-/// Records the default force of every side whose player let the deadline of the game awaiting
+/// Records the default force of every side whose player let the deadline of a game awaiting
 /// forces pass, and tells them. Returns whether it recorded any.
 pub(crate) fn record_defaults(
     ctx: &Ctx,
     log: &mut Log,
     c: &Campaign,
 ) -> Result<bool, RefereeError> {
-    let (Some(p), Some(deadline)) = (c.awaiting_forces(), c.force_deadline()) else {
-        return Ok(false);
-    };
-    if ctx.now < deadline {
-        return Ok(false);
+    let mut any = false;
+    for p in c.awaiting_all() {
+        any |= record_defaults_for(ctx, log, c, &p)?;
     }
+    Ok(any)
+}
+
+fn record_defaults_for(
+    ctx: &Ctx,
+    log: &mut Log,
+    c: &Campaign,
+    p: &Planned,
+) -> Result<bool, RefereeError> {
     let gid = core::game_id(&c.created.campaign_id, p.number);
     let chosen = c.chosen(p.number);
     let mut any = false;
     for (side, player) in &p.sides {
-        if chosen.contains_key(side) {
+        // Each side's own deadline: an absent player's comes no earlier than their return.
+        if chosen.contains_key(side)
+            || c.side_force_deadline(p.number, side)
+                .is_none_or(|dl| ctx.now < dl)
+        {
             continue;
         }
         let (units, ap) = c.default_force(side);

@@ -216,6 +216,12 @@ fn route_blocks(
                         routed = true;
                         continue;
                     }
+                    // An absence for the whole campaign (issue 15 item 5).
+                    if super::campaign_absence::route(ctx, (inc, bi), block, &body, games, sum)? {
+                        mi.proven = true;
+                        routed = true;
+                        continue;
+                    }
                     if let Some(m) = plain_refusal(
                         ctx,
                         inc,

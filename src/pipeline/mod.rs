@@ -22,6 +22,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub mod campaign;
+mod campaign_absence;
 mod campaign_forces;
 pub mod campaign_players;
 mod create;

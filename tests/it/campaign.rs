@@ -137,7 +137,7 @@ fn flip(file: &Path, n: usize) {
 
 /// The audit passes on `home`; on copies of it, a flipped byte in the campaign ledger and in a
 /// game ledger fails it, naming the file and the line.
-fn audit_and_tamper(home: &Home, id: &str, game: &str, root: &Path) {
+pub(crate) fn audit_and_tamper(home: &Home, id: &str, game: &str, root: &Path) {
     let dir = home.root.join("campaigns").join(id);
     let o = audit(&dir);
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));

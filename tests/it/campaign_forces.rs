@@ -12,14 +12,14 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-struct Cp {
-    name: &'static str,
-    side: &'static str,
-    address: String,
-    key: SigningKey,
+pub(crate) struct Cp {
+    pub(crate) name: &'static str,
+    pub(crate) side: &'static str,
+    pub(crate) address: String,
+    pub(crate) key: SigningKey,
 }
 
-fn players() -> Vec<Cp> {
+pub(crate) fn players() -> Vec<Cp> {
     [("ann", "allies"), ("bob", "axis")]
         .iter()
         .enumerate()
@@ -34,7 +34,7 @@ fn players() -> Vec<Cp> {
 
 /// A four-game chain: each force at most 6 AP from a roster of six units a side; destroyed
 /// units are lost for good, heroes come back.
-const RULES: &str = r#"kind = "chain"
+pub(crate) const RULES: &str = r#"kind = "chain"
 scenarios = ["skirmish", "skirmish", "skirmish", "skirmish"]
 [carry_over]
 points = true
@@ -58,7 +58,7 @@ ludwig = "ludwig"
 luther = "luther"
 "#;
 
-fn new_campaign(home: &Home, id: &str, rules: &str, ps: &[Cp]) -> std::process::Output {
+pub(crate) fn new_campaign(home: &Home, id: &str, rules: &str, ps: &[Cp]) -> std::process::Output {
     let file = home.root.join(format!("{id}-rules.toml"));
     std::fs::write(&file, rules).unwrap();
     let mut args: Vec<String> = [
@@ -89,19 +89,19 @@ fn new_campaign(home: &Home, id: &str, rules: &str, ps: &[Cp]) -> std::process::
     dt::dustmail(&home.root, &a)
 }
 
-fn load(home: &Home, id: &str) -> Campaign {
+pub(crate) fn load(home: &Home, id: &str) -> Campaign {
     dustmail::referee::campaign::load(&home.root.join("campaigns").join(id)).unwrap()
 }
 
 /// The text part of the delivered mail `sent/<id>.eml`.
-fn sent_text(home: &Home, id: &str) -> Option<String> {
+pub(crate) fn sent_text(home: &Home, id: &str) -> Option<String> {
     let raw = std::fs::read(home.root.join("sent").join(format!("{id}.eml"))).ok()?;
     let m = mail_parser::MessageParser::default().parse(&raw)?;
     Some(m.body_text(0)?.into_owned())
 }
 
 /// The force request mailed for side `side` of game `gid` (its id ends with the player's key).
-fn request(home: &Home, gid: &str, side: &str) -> Option<String> {
+pub(crate) fn request(home: &Home, gid: &str, side: &str) -> Option<String> {
     let prefix = format!("{gid}-force-request-{side}-");
     let name = dt::names(&home.root.join("sent"))
         .into_iter()
@@ -110,7 +110,7 @@ fn request(home: &Home, gid: &str, side: &str) -> Option<String> {
 }
 
 /// Every delivered mail to `address`: (id, text).
-fn mails_to(home: &Home, address: &str) -> Vec<(String, String)> {
+pub(crate) fn mails_to(home: &Home, address: &str) -> Vec<(String, String)> {
     dt::names(&home.root.join("sent"))
         .into_iter()
         .filter_map(|n| {
@@ -124,7 +124,7 @@ fn mails_to(home: &Home, address: &str) -> Vec<(String, String)> {
 
 /// What a scripted player sends back: the request mail's template (from its `game:` line), with
 /// `field` lines kept in order while they fit the allowance (the AP read from their comments).
-fn choose_from_template(text: &str, ap: u32) -> String {
+pub(crate) fn choose_from_template(text: &str, ap: u32) -> String {
     let start = text.find("game: ").expect("the request carries a template");
     let mut out = String::new();
     let mut total = 0;
@@ -148,11 +148,11 @@ fn choose_from_template(text: &str, ap: u32) -> String {
     out
 }
 
-fn drop_mail(home: &Home, name: &str, m: String) {
+pub(crate) fn drop_mail(home: &Home, name: &str, m: String) {
     std::fs::write(home.maildir().join("new").join(name), m).unwrap();
 }
 
-fn audit(dir: &Path) -> std::process::Output {
+pub(crate) fn audit(dir: &Path) -> std::process::Output {
     std::process::Command::new(dt::bin())
         .args(["campaign", "audit"])
         .arg(dir)
@@ -163,7 +163,7 @@ fn audit(dir: &Path) -> std::process::Output {
 /// Lines re-chained and re-signed with the home's referee key (as a dishonest referee could),
 /// from the first line that differs from `raw` (the lines before it are kept byte for byte, so
 /// the games opened before it still name their heads).
-fn resign(lines: Vec<Value>, raw: &[String], home: &Home) -> String {
+pub(crate) fn resign(lines: Vec<Value>, raw: &[String], home: &Home) -> String {
     let key = dustmail::crypto::read_secret_key(&home.key_path()).unwrap();
     let same = raw
         .iter()
@@ -189,7 +189,7 @@ fn resign(lines: Vec<Value>, raw: &[String], home: &Home) -> String {
     out
 }
 
-fn log_lines(path: &Path) -> Vec<Value> {
+pub(crate) fn log_lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
@@ -199,7 +199,13 @@ fn log_lines(path: &Path) -> Vec<Value> {
 
 /// The audit of a copy of `home` whose campaign ledger `edit` changed (re-signed) fails,
 /// naming `want`.
-fn forged_fails(home: &Home, root: &Path, tag: &str, edit: impl Fn(&mut Vec<Value>), want: &str) {
+pub(crate) fn forged_fails(
+    home: &Home,
+    root: &Path,
+    tag: &str,
+    edit: impl Fn(&mut Vec<Value>),
+    want: &str,
+) {
     let copy = root.join(format!("forged-{tag}"));
     dt::copy_tree(&home.root, &copy);
     let log = copy.join("campaigns/fc/log.jsonl");

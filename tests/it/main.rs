@@ -19,6 +19,7 @@ mod board_picture;
 mod briefing;
 mod browser;
 mod campaign;
+mod campaign_absence;
 mod campaign_forces;
 mod cards;
 mod citations;

@@ -54,6 +54,7 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
     let entries = parse_log(&file, &data)?;
     let c = Campaign::fold(&file, &entries)?;
     super::forces::audit_choices(&file, &entries, edges)?;
+    super::absence::audit_absences(&file, &entries, edges)?;
     let mut ended = 0;
     for rec in &c.games {
         let gid = &rec.opened.game_id;

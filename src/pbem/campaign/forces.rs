@@ -24,9 +24,11 @@ pub fn check_rules(r: &Rules) -> Result<(), CampaignError> {
         }
         return Ok(());
     };
-    if r.kind != Kind::Chain {
+    // A league's games are played side by side, each player on either side: no unit's
+    // loss carries from one to another.
+    if r.kind == Kind::League && (r.carry_over.units || r.carry_over.heroes) {
         return usage(
-            "[forces] is for a chain campaign: write kind = \"chain\" or remove [forces]",
+            "[carry_over] units or heroes are for a chain: a league's games are played at the same time, so each of its forces is chosen from the whole roster; remove them",
         );
     }
     if f.ap == 0 {
@@ -73,10 +75,23 @@ pub struct Refusal {
 
 impl Campaign {
     /// The game whose forces the players must choose now: the due game of a chain with
-    /// `[forces]`.
+    /// `[forces]` (of a league, the first of [`Campaign::awaiting_all`]).
     pub fn awaiting_forces(&self) -> Option<Planned> {
-        self.created.rules.forces.as_ref()?;
-        self.due().into_iter().next()
+        self.awaiting_all().into_iter().next()
+    }
+
+    /// Every game whose forces the players must choose now: the due games of a campaign with
+    /// `[forces]` (a chain's one, each not yet opened pairing of a league).
+    pub fn awaiting_all(&self) -> Vec<Planned> {
+        if self.created.rules.forces.is_none() {
+            return Vec::new();
+        }
+        self.due()
+    }
+
+    /// The game `number` if its forces are awaited.
+    pub fn awaiting_game(&self, number: u32) -> Option<Planned> {
+        self.awaiting_all().into_iter().find(|p| p.number == number)
     }
 
     /// The choices recorded for game `number`, by side.
@@ -163,13 +178,17 @@ impl Campaign {
     }
 
     /// When the force choice of the game now due is late: `due_since` plus the rules'
-    /// `deadline_hours` (`None`: no deadline).
+    /// `deadline_hours` (`None`: no deadline). A league's games are all due from its creation.
     pub fn force_deadline(&self) -> Option<chrono::DateTime<chrono::Utc>> {
         let h = self.created.rules.forces.as_ref()?.deadline_hours;
         if h == 0 {
             return None;
         }
-        chrono::DateTime::parse_from_rfc3339(&self.due_since)
+        let since = match self.created.rules.kind {
+            Kind::League => &self.created.created_at,
+            Kind::Chain => &self.due_since,
+        };
+        chrono::DateTime::parse_from_rfc3339(since)
             .ok()?
             .with_timezone(&chrono::Utc)
             .checked_add_signed(chrono::Duration::hours(h.into()))

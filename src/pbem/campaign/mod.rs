@@ -6,6 +6,7 @@
 //! standings. Everything a report or an audit says is derived from these lines only
 //! ([`state`]); [`audit`] checks the campaign and every game in it.
 
+pub mod absence;
 pub mod audit;
 pub mod forces;
 pub mod state;
@@ -55,8 +56,9 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// Forces chosen by the players (a chain only): before each game both players mail a signed
-/// choice of units from their side's roster, within the AP allowance.
+/// Forces chosen by the players: before each game (of a chain, or each pairing of a league)
+/// both players mail a signed choice of units from their side's roster, within the AP
+/// allowance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Forces {
@@ -264,6 +266,7 @@ pub enum Event {
     GameEnded(GameEnded),
     ForceChosen(ForceChosen),
     PlayerReplaced(PlayerReplaced),
+    PlayerAbsent(absence::PlayerAbsent),
     Finished(Finished),
 }
 
@@ -322,6 +325,11 @@ pub fn valid_id(id: &str) -> bool {
 /// The id of the campaign's N-th game.
 pub fn game_id(campaign: &str, number: u32) -> String {
     format!("{campaign}-{number}")
+}
+
+/// The number N of the campaign's game `ID-N`.
+pub fn game_number(campaign: &str, game: &str) -> Option<u32> {
+    game.strip_prefix(campaign)?.strip_prefix('-')?.parse().ok()
 }
 
 /// The commitment to the campaign secret S.

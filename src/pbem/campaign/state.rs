@@ -100,6 +100,10 @@ pub struct Campaign {
     /// game's end (the force choice's deadline counts from it).
     pub due_since: String,
     pub finished: bool,
+    /// Player → the end of the absence they declared for the campaign (`player_absent`).
+    pub absent: BTreeMap<String, String>,
+    /// Player → the seq of their last recorded absence block.
+    pub absence_seqs: BTreeMap<String, u64>,
     /// The ledger's head: seq and hex hash of its last line.
     pub seq: u64,
     pub head: String,
@@ -128,6 +132,8 @@ impl Campaign {
             chosen: Vec::new(),
             due_since: created.created_at.clone(),
             finished: false,
+            absent: BTreeMap::new(),
+            absence_seqs: BTreeMap::new(),
             seq: 1,
             head: h1.clone(),
         };
@@ -200,6 +206,9 @@ impl Campaign {
                 Event::PlayerReplaced(r) => {
                     c.replace_player(r).map_err(|m| bad(e.seq, m))?;
                 }
+                Event::PlayerAbsent(a) => {
+                    c.note_absence(a).map_err(|m| bad(e.seq, m))?;
+                }
                 Event::Finished(f) => {
                     if !c.all_ended() {
                         return Err(bad(
@@ -223,13 +232,17 @@ impl Campaign {
         Ok(c)
     }
 
-    /// The games of the plan that should be open now and are not: a league opens all at once;
-    /// a chain opens the next scenario when every game before it has ended.
+    /// The games of the plan that should be open now and are not: a league opens all at once
+    /// (with `[forces]`, each as soon as its forces are in, so in any order); a chain opens the
+    /// next scenario when every game before it has ended.
     pub fn due(&self) -> Vec<Planned> {
         let opened = self.games.len();
         let plan = plan(&self.created);
         match self.created.rules.kind {
-            Kind::League => plan.into_iter().skip(opened).collect(),
+            Kind::League => plan
+                .into_iter()
+                .filter(|p| !self.games.iter().any(|g| g.opened.number == p.number))
+                .collect(),
             Kind::Chain => {
                 if self.games.iter().all(|g| g.ended.is_some()) {
                     plan.into_iter().skip(opened).take(1).collect()
@@ -243,7 +256,7 @@ impl Campaign {
     /// A `force_chosen` line follows from the lines before it: for the game now due, by the
     /// player of that side, once, and a force the rules and the recorded losses allow.
     fn check_chosen(&self, f: &ForceChosen) -> Result<(), String> {
-        let Some(p) = self.awaiting_forces().filter(|p| p.number == f.number) else {
+        let Some(p) = self.awaiting_game(f.number) else {
             return Err(format!(
                 "a force for game {} (number {}), which is not the game awaiting forces",
                 f.game_id, f.number
@@ -266,7 +279,7 @@ impl Campaign {
         if f.default {
             let late = chrono::DateTime::parse_from_rfc3339(&f.at)
                 .ok()
-                .zip(self.force_deadline())
+                .zip(self.side_force_deadline(f.number, &f.side))
                 .is_some_and(|(at, dl)| at >= dl);
             if !late || !f.canonical.is_empty() || !f.signature.is_empty() {
                 return Err(format!(
