@@ -10,6 +10,7 @@ pub mod cards;
 pub mod dice;
 pub mod facing;
 pub mod passing;
+pub mod react_choice;
 pub mod reactive;
 
 use super::flow::Refusal;

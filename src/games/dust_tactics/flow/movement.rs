@@ -247,6 +247,10 @@ impl Planner<'_> {
             .into_iter()
             .filter(|c| deferred || !path.contains(c) || crushed_before.contains(c))
             .collect();
+        // issue 18, 003 "Reacting to a March Move": where the first `move` line ended (R256).
+        if self.rules.battlefront() && !deferred && plan.path.starts_with(&path) {
+            self.march_first_len = Some(path.len());
+        }
         self.steps.pop();
         self.texts.pop();
         self.texts.push(format!(

@@ -11,6 +11,7 @@
 //!   skill <name> [at <target>]
 //!   nothing
 //! react <unit> | react none
+//! react <unit> turn | sustained        (battlefront-2013: the choice on two army symbols)
 //! casualties <unit>: <model> …
 //! concede | offer draw | accept draw
 //! retaliate [<unit>] yes | no
@@ -44,6 +45,12 @@ pub enum Command {
     Activate { unit: String, actions: Vec<Action> },
     /// Answer to a reactive-fire window: `None` declines.
     React { unit: Option<String> },
+    /// battlefront-2013: `react <unit> turn|sustained`, the answer with the owner's choice if
+    /// the two dice show two army symbols (003 "Reactive Attacks", R255).
+    ReactChoosing {
+        unit: String,
+        choice: crate::dust_tactics::battlefront::react_choice::TwoArmy,
+    },
     /// Which models of `unit` are removed, in order.
     Casualties { unit: String, models: Vec<String> },
     /// The sender's side gives up the game.
@@ -265,6 +272,7 @@ impl fmt::Display for Command {
             }
             Command::React { unit: Some(u) } => write!(f, "react {u}"),
             Command::React { unit: None } => f.write_str("react none"),
+            Command::ReactChoosing { unit, choice } => write!(f, "react {unit} {}", choice.word()),
             Command::Casualties { unit, models } => {
                 write!(f, "casualties {unit}: {}", models.join(" "))
             }
@@ -916,6 +924,20 @@ fn parse_single(line: usize, text: &str, kw: &str) -> Result<Command, OrderError
             side: one_id("first allies", "a side id")?,
         }),
         "react" => {
+            // battlefront-2013: `react <unit> turn|sustained` (issue 18, R255).
+            if let [_, u, c] = words.as_slice() {
+                let choice = crate::dust_tactics::battlefront::react_choice::TwoArmy::parse(c);
+                if let Some(choice) = choice {
+                    return match id(u).filter(|u| u != "none") {
+                        Some(unit) => Ok(Command::ReactChoosing { unit, choice }),
+                        None => Err(err(
+                            line,
+                            format!("`{u}` is not a unit id: `react <unit> {}` names the unit that reacts", choice.word()),
+                            "react rangers turn",
+                        )),
+                    };
+                }
+            }
             let unit = one_id("react rangers", "a unit id (or `none`)")?;
             Ok(Command::React {
                 unit: (unit != "none").then_some(unit),
