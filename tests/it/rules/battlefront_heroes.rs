@@ -125,7 +125,18 @@ fn s003_reactive_attacks_two_army_symbols_a_move_to_rotate_then_an_attack_by_mai
     let mut st = walkers("A3", "E3", "ask");
     let out = send(&mut st, "allies", POUNDER_MOVES, &mut then_misses(&[]));
     at(&out, "may react against pounder");
-    let out = send(&mut st, "axis", "react ludwig turn", &mut then_misses(&[1, 2]));
+    // The orders template explains the two dice and shows the choice.
+    let template = dustmail::dust_tactics::view::orders_template(&st, "axis");
+    assert!(
+        template.contains("#   react ludwig turn\n") && template.contains("# react ludwig\n"),
+        "{template}"
+    );
+    let out = send(
+        &mut st,
+        "axis",
+        "react ludwig turn",
+        &mut then_misses(&[1, 2]),
+    );
     assert!(is_accepted(&out, 0), "{:?}", out.results[0].outcome);
     let two = at(&out, "two army symbols");
     let turn = at(
@@ -158,7 +169,11 @@ fn s003_reactive_attacks_two_army_symbols_the_sustained_attack_chosen_by_mail() 
     assert!(is_accepted(&out, 0), "{:?}", out.results[0].outcome);
     at(&out, "two army symbols, it makes a Sustained Attack");
     assert!(rolls(&out, "attack fpk").is_empty(), "{:#?}", lines(&out));
-    assert!(rolls(&out, "sustained fpk").is_empty(), "{:#?}", lines(&out));
+    assert!(
+        rolls(&out, "sustained fpk").is_empty(),
+        "{:#?}",
+        lines(&out)
+    );
     assert_eq!(u(&st, "ludwig").facing, None, "it did not turn");
     assert!(u(&st, "ludwig").activated);
 }
@@ -237,7 +252,10 @@ fn s003_reactive_attacks_the_choice_refused_where_there_is_none() {
     else {
         panic!("{:?}", out.results[0].outcome);
     };
-    assert!(reason.contains("ruleset ffg-revised has no such roll"), "{reason}");
+    assert!(
+        reason.contains("ruleset ffg-revised has no such roll"),
+        "{reason}"
+    );
     assert_eq!(instead, "react theirs");
     assert_eq!(serde_json::to_string(&st).unwrap(), before);
     let parsed = dustmail::dust_tactics::orders::parse(
@@ -370,7 +388,10 @@ fn s003_reacting_to_a_march_move_entering_the_board() {
     );
     assert!(is_accepted(&out, 0), "{:?}", out.results[0].outcome);
     let enter = at(&out, "ours enters the battlefield at E9");
-    let react = at(&out, "theirs attempts a reactive attack at ours: no army symbol");
+    let react = at(
+        &out,
+        "theirs attempts a reactive attack at ours: no army symbol",
+    );
     let rest = at(&out, "ours moves to E8");
     assert!(enter < react && react < rest, "{:#?}", lines(&out));
 }

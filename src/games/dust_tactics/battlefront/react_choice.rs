@@ -69,6 +69,20 @@ pub fn default_choice(lines_now: usize, lines_turned: usize) -> TwoArmy {
     }
 }
 
+/// The orders template's lines on an awaited reactive-attack window (72 columns), with the
+/// choice shown for `example`, one of the units that may react.
+pub fn template(example: &str) -> String {
+    format!(
+        "# Reactive attack (003): one unactivated unit within 4 squares rolls 2\n\
+         # dice (it is then activated): two army symbols, a Sustained Attack, or\n\
+         # a Move that only turns it towards the activating unit, then an\n\
+         # Attack; one, an Attack; none, Nothing. Add `turn` or `sustained`\n\
+         # after the unit to choose (by default it turns when that brings more\n\
+         # weapons to bear):\n\
+         #   react {example} turn\n"
+    )
+}
+
 /// The report's words for a reaction that turns before its Attack.
 pub fn turn_text(unit: &str, facing: Facing, target: &str) -> String {
     format!(
