@@ -266,6 +266,9 @@ fn not_commanded(from: &Sender<'_>, cmd: &orders::Command) -> Option<CommandOutc
         Command::Activate { unit, .. }
         | Command::React { unit: Some(unit) }
         | Command::ReactChoosing { unit, .. }
+        | Command::StandingReactChoosing {
+            unit: Some(unit), ..
+        }
         | Command::Casualties { unit, .. }
         | Command::StandingCasualties { unit, .. }
         | Command::StandingReact {

@@ -395,3 +395,107 @@ fn s003_reacting_to_a_march_move_entering_the_board() {
     let rest = at(&out, "ours moves to E8");
     assert!(enter < react && react < rest, "{:#?}", lines(&out));
 }
+
+// issue 18 item 3, 003 "Reactive Attacks": "either a Sustained Attack action, or a Move action
+// followed by an Attack action", chosen in advance: `standing react <your unit|any>
+// turn|sustained` answers for the windows the owner is not asked about. The Ludwig told
+// `sustained` keeps its facing (its front guns stay silent); a squad told `turn` turns towards
+// the mover and makes one Attack (4 dice, no re-roll) though its guns fire in any direction.
+#[test]
+fn s003_reactive_attacks_two_army_symbols_chosen_by_a_standing_order() {
+    let mut st = walkers("A3", "E3", "auto");
+    let out = send(
+        &mut st,
+        "axis",
+        "standing react ludwig sustained",
+        &mut then_misses(&[]),
+    );
+    assert!(is_accepted(&out, 0), "{:?}", out.results[0].outcome);
+    // Its owner's report lists it among the standing orders.
+    let view = dustmail::game::Game::view(&DustTactics, &st, Some("axis"));
+    let standing = dustmail::dust_tactics::present::standing_lines(&view, Some("axis"));
+    assert!(
+        standing
+            .iter()
+            .any(|l| l == "standing react ludwig sustained"),
+        "{standing:?}"
+    );
+    let out = send(&mut st, "allies", POUNDER_MOVES, &mut then_misses(&[1, 2]));
+    at(&out, "two army symbols, it makes a Sustained Attack");
+    assert!(rolls(&out, "attack fpk").is_empty(), "{:#?}", lines(&out));
+    assert_eq!(u(&st, "ludwig").facing, None, "it did not turn");
+
+    let mut st = squads("E5", "E1");
+    let out = send(
+        &mut st,
+        "axis",
+        "standing react any turn",
+        &mut then_misses(&[]),
+    );
+    assert!(is_accepted(&out, 0), "{:?}", out.results[0].outcome);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate ours\n  move E4\n  attack gun at theirs",
+        &mut then_misses(&[1, 2]),
+    );
+    at(
+        &out,
+        "theirs uses its two army symbols for a Move that only turns it, to face S towards ours, then an Attack",
+    );
+    assert_eq!(rolls(&out, "attack gun"), vec![4, 4], "{:#?}", lines(&out));
+    assert_eq!(u(&st, "theirs").facing, Some(Facing::S));
+
+    // Only battlefront-2013 has the choice: refused under ffg-revised, nothing changed.
+    let s = scenario(
+        vec![unit("ours", "sq", Some("E5"))],
+        vec![unit("theirs", "sq", Some("E1"))],
+    );
+    let mut st = start(s, vec![squad_card()]);
+    let before = serde_json::to_string(&st).unwrap();
+    let out = send(
+        &mut st,
+        "axis",
+        "standing react any turn",
+        &mut then_misses(&[]),
+    );
+    let CommandOutcome::Refused { reason, .. } = &out.results[0].outcome else {
+        panic!("{:?}", out.results[0].outcome);
+    };
+    assert!(
+        reason.contains("ruleset ffg-revised has no such roll"),
+        "{reason}"
+    );
+    assert_eq!(serde_json::to_string(&st).unwrap(), before);
+}
+
+// issue 18 item 3, docs/ledger.md "Rules revisions": a battlefront-2013 game made under rules
+// revision 3 (before R255–R256) keeps what it started with, so its ledger replays as recorded:
+// its March Move opens no window (R272) and two army symbols make the Sustained Attack (R271).
+#[test]
+fn battlefront_reactions_of_a_game_made_before_revision_4_are_unchanged() {
+    let mut st = squads("E6", "E1");
+    st.rules_revision = 3;
+    let out = send(
+        &mut st,
+        "allies",
+        "activate ours\n  move E5\n  move E4",
+        &mut then_misses(&[]),
+    );
+    assert!(is_accepted(&out, 0), "{:?}", out.results[0].outcome);
+    assert!(
+        !lines(&out).iter().any(|t| t.contains("reactive")),
+        "{:#?}",
+        lines(&out)
+    );
+    at(&out, "ours moves to E4 (E5 E4)");
+    let mut st = walkers("A3", "E3", "auto");
+    st.rules_revision = 3;
+    let out = send(&mut st, "allies", POUNDER_MOVES, &mut then_misses(&[1, 2]));
+    at(&out, "two army symbols, it makes a Sustained Attack");
+    assert!(
+        !lines(&out).iter().any(|t| t.contains("turns it")),
+        "{:#?}",
+        lines(&out)
+    );
+}

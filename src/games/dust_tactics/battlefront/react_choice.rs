@@ -9,7 +9,17 @@
 
 use super::facing::{self, Facing};
 use crate::dust_tactics::model::{Square, WeaponLine};
+use crate::dust_tactics::state::State;
 use crate::dust_tactics::state::Step;
+
+/// The rules revision that brought R255–R256 (`rules::RULES_REVISION`): a battlefront-2013 game
+/// made before keeps R271 and R272 (docs/ledger.md "Rules revisions").
+pub const REVISION: u32 = 4;
+
+/// Whether `state` plays R255–R256.
+pub fn applies(state: &State) -> bool {
+    state.rules().battlefront() && state.revised(REVISION)
+}
 
 /// What a reacting unit that rolled two army symbols does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -370,6 +370,7 @@ impl<'a> Planner<'a> {
     /// The plan with its reactive-fire window (004 "Reactive fire situations"; R55 for
     /// SKILL/NOTHING pairs).
     fn finish(self) -> Plan {
+        let march_windows = super::super::battlefront::react_choice::applies(self.state);
         let Planner {
             rules,
             kinds,
@@ -392,7 +393,7 @@ impl<'a> Planner<'a> {
             .collect();
         let window_after = if !rules.reactive_fire() || kinds.contains(&Kind::Sustained) {
             None
-        } else if kinds == [Kind::Move, Kind::Move] && rules.battlefront() {
+        } else if kinds == [Kind::Move, Kind::Move] && march_windows {
             // 003 "Reacting to a March Move": after the normal Move (the entry, or the first
             // part of the path); a March Move with one part only opens none.
             (action_idx.len() == 2).then(|| action_idx[0])

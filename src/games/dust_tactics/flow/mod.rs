@@ -348,6 +348,7 @@ fn apply_command(
     let no_roll = matches!(
         cmd,
         Command::StandingReact { .. }
+            | Command::StandingReactChoosing { .. }
             | Command::StandingCasualties { .. }
             | Command::StandingCasualtiesAsk { .. }
             | Command::StandingRetaliate { .. }
@@ -385,6 +386,10 @@ fn apply_command(
         Command::AcceptDraw => accept_draw(state, side, out),
         Command::StandingReact { trigger, answer } => {
             standing_react_order(state, side, trigger.as_deref(), answer)
+        }
+        // issue 18 hook: 003's choice on two army symbols, as a standing order.
+        Command::StandingReactChoosing { unit, choice } => {
+            standing_react_choosing(state, side, unit.as_deref(), *choice)
         }
         Command::StandingCasualties { unit, models } => {
             standing_casualties(state, side, unit, models)
@@ -426,7 +431,10 @@ fn apply_command(
 fn no_reactive_fire(state: &State, cmd: &Command) -> Option<Refusal> {
     let react = matches!(
         cmd,
-        Command::React { .. } | Command::ReactChoosing { .. } | Command::StandingReact { .. }
+        Command::React { .. }
+            | Command::ReactChoosing { .. }
+            | Command::StandingReact { .. }
+            | Command::StandingReactChoosing { .. }
     );
     (react && !state.rules().reactive_fire()).then(|| Refusal {
         reason: format!(

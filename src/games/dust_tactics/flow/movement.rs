@@ -248,7 +248,8 @@ impl Planner<'_> {
             .filter(|c| deferred || !path.contains(c) || crushed_before.contains(c))
             .collect();
         // issue 18, 003 "Reacting to a March Move": where the first `move` line ended (R256).
-        if self.rules.battlefront() && !deferred && plan.path.starts_with(&path) {
+        let bf = crate::dust_tactics::battlefront::react_choice::applies(self.state);
+        if bf && !deferred && plan.path.starts_with(&path) {
             self.march_first_len = Some(path.len());
         }
         self.steps.pop();

@@ -255,6 +255,7 @@ fn queue_reactive_attack(state: &State, act: &mut Activation, r: &str, sustained
         // issue 18 hook: 003's reaction fires only what its field of fire allows (R255).
         let facing = state
             .unit(r)
+            .filter(|_| bf_choice::applies(state))
             .and_then(|x| crate::dust_tactics::battlefront::facing::of_unit(state, x));
         let lines: Vec<LineOrder> = reactive_lines(state, r, from, to, armour, &occ)
             .into_iter()
@@ -329,8 +330,18 @@ fn two_army_turn(
     let from = state.unit(r)?.at?;
     let to = state.unit(&act.unit)?.at?;
     let turned = bf_choice::towards(from, to)?;
-    let choice = match choice {
+    // The answer's choice, else the standing order for this unit, else for `any` (R255).
+    let side = state.unit(r)?.side.clone();
+    let standing = state.standing.get(&side).and_then(|st| {
+        st.react_two_army
+            .get(r)
+            .or_else(|| st.react_two_army.get("any"))
+            .and_then(|w| TwoArmy::parse(w))
+    });
+    let choice = match choice.or(standing) {
         Some(c) => c,
+        // A game made before R255 keeps R271: always the Sustained Attack.
+        None if !bf_choice::applies(state) => TwoArmy::Sustained,
         None => {
             let armour = armour_of(state, &act.unit)?;
             let occ = occupancy(state, &[]);
@@ -346,4 +357,35 @@ fn two_army_turn(
         }
     };
     (choice == TwoArmy::Turn).then_some(turned)
+}
+
+/// `standing react <your unit|any> turn|sustained` (battlefront-2013, R255): what two army
+/// symbols of that unit's reactive attacks do when its owner is not asked.
+pub fn standing_react_choosing(
+    state: &mut State,
+    side: &str,
+    unit: Option<&str>,
+    choice: TwoArmy,
+) -> Result<String, Refusal> {
+    let rule = RuleId::StandingReact.with("standing orders");
+    if !state.rules().reactive_graded() {
+        return refuse(
+            format!(
+                "`{}` chooses what two army symbols of 003's reactive attack do; ruleset {} has no such roll",
+                choice.word(),
+                state.ruleset
+            ),
+            rule,
+            "standing react <your unit|any> auto|never|ask",
+        );
+    }
+    let ex = format!("standing react <your unit|any> {}", choice.word());
+    let key = own_unit_key(state, side, unit, rule, &ex)?;
+    state
+        .standing
+        .entry(side.to_string())
+        .or_default()
+        .react_two_army
+        .insert(key.clone(), choice.word().to_string());
+    Ok(format!("standing react {key} {}", choice.word()))
 }

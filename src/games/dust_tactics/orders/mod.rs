@@ -17,6 +17,7 @@
 //! retaliate [<unit>] yes | no
 //! standing react <your unit|any> auto | never | ask
 //! standing react <enemy unit|any> with <your unit>      (older form: <your unit> auto)
+//! standing react <your unit|any> turn | sustained       (battlefront-2013)
 //! standing casualties <unit>: <model> …
 //! standing casualties <unit|any> ask
 //! standing retaliate <your unit|any> yes | no | ask
@@ -59,6 +60,12 @@ pub enum Command {
     OfferDraw,
     /// Accepts a draw offered by the other side.
     AcceptDraw,
+    /// battlefront-2013: `standing react <your unit|any> turn|sustained`, what two army symbols
+    /// of that unit's reactive attacks do (R255).
+    StandingReactChoosing {
+        unit: Option<String>,
+        choice: crate::dust_tactics::battlefront::react_choice::TwoArmy,
+    },
     /// Standing answer to reactive-fire windows opened by `trigger` (`None` = any enemy unit).
     StandingReact {
         trigger: Option<String>,
@@ -284,6 +291,12 @@ impl fmt::Display for Command {
                 f,
                 "standing react {} {answer}",
                 trigger.as_deref().unwrap_or("any")
+            ),
+            Command::StandingReactChoosing { unit, choice } => write!(
+                f,
+                "standing react {} {}",
+                unit.as_deref().unwrap_or("any"),
+                choice.word()
             ),
             Command::StandingCasualties { unit, models } => {
                 write!(f, "standing casualties {unit}: {}", models.join(" "))
