@@ -265,6 +265,10 @@ fn not_commanded(from: &Sender<'_>, cmd: &orders::Command) -> Option<CommandOutc
     let unit = match cmd {
         Command::Activate { unit, .. }
         | Command::React { unit: Some(unit) }
+        | Command::ReactChoosing { unit, .. }
+        | Command::StandingReactChoosing {
+            unit: Some(unit), ..
+        }
         | Command::Casualties { unit, .. }
         | Command::StandingCasualties { unit, .. }
         | Command::StandingReact {

@@ -104,6 +104,13 @@ pub fn standing_lines(view: &Value, side: Option<&str>) -> Vec<String> {
     for (unit, p) in st["react"].as_object().into_iter().flatten() {
         out.push(format!("standing react {unit} {}", word(p, "auto")));
     }
+    // battlefront-2013: what two army symbols do (R255).
+    for (unit, c) in st["react_two_army"].as_object().into_iter().flatten() {
+        out.push(format!(
+            "standing react {unit} {}",
+            c.as_str().unwrap_or("")
+        ));
+    }
     for (unit, models) in st["casualties"].as_object().into_iter().flatten() {
         let models: Vec<&str> = models
             .as_array()

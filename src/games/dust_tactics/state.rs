@@ -75,6 +75,10 @@ pub struct Standing {
     /// Own unit id (or `any`) → whether it retaliates when attacked in close combat.
     #[serde(default)]
     pub retaliate: BTreeMap<String, Policy>,
+    /// battlefront-2013: own unit id (or `any`) → what two army symbols of its reactive attack
+    /// do, `turn` or `sustained` (003 "Reactive Attacks", R255).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub react_two_army: BTreeMap<String, String>,
 }
 
 /// A standing answer for one unit (or `any`): do it, never do it, or ask by mail.

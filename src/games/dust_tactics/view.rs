@@ -340,6 +340,16 @@ fn template_lines(state: &State, side: &str) -> String {
                     s.push_str(&legal::activation_block(state, u, o));
                 }
             }
+            // issue 18 hook: 003's two graded dice and the choice on two army symbols.
+            "react" if state.rules().reactive_graded() => {
+                let example = a.options.first().map(|o| o.trim_start_matches("react "));
+                s.push_str(&super::battlefront::react_choice::template(
+                    example.unwrap_or("<unit>"),
+                ));
+                for o in &a.options {
+                    s.push_str(&format!("# {o}\n"));
+                }
+            }
             "react" => {
                 s.push_str(
                     "# Reactive fire: one unactivated unit may roll 1 die to fire at the\n\

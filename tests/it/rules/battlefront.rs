@@ -851,7 +851,8 @@ fn battlefront_demo_plays_a_whole_game_with_dice_symbols() {
     let flat = crate::support::flat(&mails);
     // The welcome mails say what this first slice does not build.
     assert!(
-        flat.contains("Not built yet: reactive attacks")
+        flat.contains("Not built yet: skills")
+            && flat.contains("a March Move is reacted to after its first `move`")
             && flat.contains("front-mounted weapons firing only 45 degrees either side"),
         "no first-slice note in the welcome mails"
     );

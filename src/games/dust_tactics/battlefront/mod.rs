@@ -12,6 +12,7 @@ pub mod citation;
 pub mod dice;
 pub mod facing;
 pub mod passing;
+pub mod react_choice;
 pub mod reactive;
 pub mod sight;
 pub mod terrain;
@@ -57,7 +58,7 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
 /// battlefront-2013 game (`None` otherwise).
 pub fn briefing_note(state: &State) -> Option<String> {
     state.rules().battlefront().then(|| {
-        "Ruleset battlefront-2013 (the 2013 Battlefront rulebook, 003) is built in slices. Played: Dust dice, each shown with its symbol (army, target, shield); Infantry and Cover saves; one model lost per hit; March Move; Nothing; Passing (`pass`); Reactive Attacks (2 dice: two army symbols a Sustained Attack, one an Attack, none Nothing; `standing react <your unit|any> auto|never|ask`); facing (a unit faces the way it last stepped, straight in when it enters) and front-mounted weapons firing only 45 degrees either side of it (`turn W`, a Move action, turns a unit in place). Not built yet: reactive attacks during a March Move, skills and special actions, suppression, close combat, spray weapons and heroes joining squads; orders using them are refused. docs/battlefront.md lists both.".to_string()
+        "Ruleset battlefront-2013 (the 2013 Battlefront rulebook, 003) is built in slices. Played: Dust dice, each shown with its symbol (army, target, shield); Infantry and Cover saves; one model lost per hit; March Move; Nothing; Passing (`pass`); Reactive Attacks (2 dice: two army symbols a Sustained Attack, one an Attack, none Nothing; `standing react <your unit|any> auto|never|ask`); facing (a unit faces the way it last stepped, straight in when it enters) and front-mounted weapons firing only 45 degrees either side of it (`turn W`, a Move action, turns a unit in place). On two army symbols a reacting unit makes the Sustained Attack or turns towards the mover then Attacks (`react <unit> turn|sustained`); a March Move is reacted to after its first `move`. Not built yet: skills and special actions, suppression, close combat, spray weapons and heroes joining squads; orders using them are refused. docs/battlefront.md lists both.".to_string()
     })
 }
 
@@ -68,8 +69,9 @@ pub fn template_note(state: &State, side: &str) -> Option<String> {
         return None;
     }
     let mut s = "# (003: `move` + `move` is one March Move of double Move rating; an\n\
-                 # enemy unit within 4 squares may react after your first action,\n\
-                 # unless it is a Sustained Attack or your second action is `nothing`)\n"
+                 # enemy unit within 4 squares may react after your first action\n\
+                 # (after the first `move` of a March Move), unless it is a\n\
+                 # Sustained Attack or your second action is `nothing`)\n"
         .to_string();
     if passing::may_pass(state, side) {
         s.push_str(

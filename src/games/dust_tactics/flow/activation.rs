@@ -249,6 +249,9 @@ pub(super) struct Planner<'a> {
     /// 000 double move: the first MOVE was kept as waypoints, to be planned whole with the
     /// second (it could not stop where it ends, R210).
     pub(super) first_move_deferred: bool,
+    /// battlefront-2013: a March Move's first part, in squares (003 "Reacting to a March
+    /// Move", R256).
+    pub(super) march_first_len: Option<usize>,
 }
 
 impl<'a> Planner<'a> {
@@ -272,6 +275,7 @@ impl<'a> Planner<'a> {
             charge_square: None,
             next_is_move: false,
             first_move_deferred: false,
+            march_first_len: None,
         }
     }
 
@@ -366,6 +370,7 @@ impl<'a> Planner<'a> {
     /// The plan with its reactive-fire window (004 "Reactive fire situations"; R55 for
     /// SKILL/NOTHING pairs).
     fn finish(self) -> Plan {
+        let march_windows = super::super::battlefront::react_choice::applies(self.state);
         let Planner {
             rules,
             kinds,
@@ -374,8 +379,11 @@ impl<'a> Planner<'a> {
             uses,
             texts,
             fast_used,
+            march_first_len,
             ..
         } = self;
+        // issue 18 hook: 003 reacts to a March Move after its normal Move (R256).
+        let steps = march_parts(steps, march_first_len);
         let mut with_windows = vec![];
         let action_idx: Vec<usize> = steps
             .iter()
@@ -385,6 +393,10 @@ impl<'a> Planner<'a> {
             .collect();
         let window_after = if !rules.reactive_fire() || kinds.contains(&Kind::Sustained) {
             None
+        } else if kinds == [Kind::Move, Kind::Move] && march_windows {
+            // 003 "Reacting to a March Move": after the normal Move (the entry, or the first
+            // part of the path); a March Move with one part only opens none.
+            (action_idx.len() == 2).then(|| action_idx[0])
         } else if kinds == [Kind::Move, Kind::Move] && !rules.moves_are_separate_actions() {
             // One move of double Movement: nothing to react to between the two.
             None
@@ -413,6 +425,24 @@ impl<'a> Planner<'a> {
             text: texts.join(", "),
         }
     }
+}
+
+/// R256: a March Move's one path cut where its first `move` line ended (nothing else changes).
+fn march_parts(steps: Vec<Step>, first_len: Option<usize>) -> Vec<Step> {
+    let Some(n) = first_len else {
+        return steps;
+    };
+    let mut out = Vec::with_capacity(steps.len() + 1);
+    for s in steps {
+        match super::super::battlefront::react_choice::split_march(&s, n) {
+            Some((a, b)) if matches!(s, Step::Move { .. }) => {
+                out.push(a);
+                out.push(b);
+            }
+            _ => out.push(s),
+        }
+    }
+    out
 }
 
 pub(super) fn target_text(t: &Target) -> String {

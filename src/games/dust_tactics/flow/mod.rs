@@ -358,6 +358,7 @@ fn apply_command(
     let no_roll = matches!(
         cmd,
         Command::StandingReact { .. }
+            | Command::StandingReactChoosing { .. }
             | Command::StandingCasualties { .. }
             | Command::StandingCasualtiesAsk { .. }
             | Command::StandingRetaliate { .. }
@@ -384,12 +385,21 @@ fn apply_command(
         Command::React { unit } => cmd_react(state, side, unit.as_deref(), dice, out)
             // issue 18 hook: a battlefront-2013 refusal cites 003, not 004.
             .map_err(|e| super::battlefront::reactive::cite(state.rules(), e)),
+        // issue 18 hook: 003's choice on two army symbols (battlefront/react_choice.rs).
+        Command::ReactChoosing { unit, choice } => {
+            cmd_react_choosing(state, side, unit, *choice, dice, out)
+                .map_err(|e| super::battlefront::reactive::cite(state.rules(), e))
+        }
         Command::Casualties { unit, models } => cmd_casualties(state, side, unit, models, out),
         Command::Concede => concede(state, side, out),
         Command::OfferDraw => offer_draw(state, side, out),
         Command::AcceptDraw => accept_draw(state, side, out),
         Command::StandingReact { trigger, answer } => {
             standing_react_order(state, side, trigger.as_deref(), answer)
+        }
+        // issue 18 hook: 003's choice on two army symbols, as a standing order.
+        Command::StandingReactChoosing { unit, choice } => {
+            standing_react_choosing(state, side, unit.as_deref(), *choice)
         }
         Command::StandingCasualties { unit, models } => {
             standing_casualties(state, side, unit, models)
@@ -429,7 +439,13 @@ fn apply_command(
 /// A `react` or `standing react` line under a ruleset without reactive fire (000): refused
 /// before anything else, so it changes nothing.
 fn no_reactive_fire(state: &State, cmd: &Command) -> Option<Refusal> {
-    let react = matches!(cmd, Command::React { .. } | Command::StandingReact { .. });
+    let react = matches!(
+        cmd,
+        Command::React { .. }
+            | Command::ReactChoosing { .. }
+            | Command::StandingReact { .. }
+            | Command::StandingReactChoosing { .. }
+    );
     (react && !state.rules().reactive_fire()).then(|| Refusal {
         reason: format!(
             "the 2010 rules (ruleset {}) have no reactive fire: no unit fires out of its own activation",

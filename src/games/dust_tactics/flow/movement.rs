@@ -259,6 +259,11 @@ impl Planner<'_> {
             .into_iter()
             .filter(|c| deferred || !path.contains(c) || crushed_before.contains(c))
             .collect();
+        // issue 18, 003 "Reacting to a March Move": where the first `move` line ended (R256).
+        let bf = crate::dust_tactics::battlefront::react_choice::applies(self.state);
+        if bf && !deferred && plan.path.starts_with(&path) {
+            self.march_first_len = Some(path.len());
+        }
         self.steps.pop();
         self.texts.pop();
         self.texts.push(format!(

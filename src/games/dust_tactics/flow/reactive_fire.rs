@@ -1,6 +1,7 @@
 //! 004 "Reactive fire" (and 003's "Reactive Attacks" through the marked issue 18 hooks).
 
 use super::*;
+use crate::dust_tactics::battlefront::react_choice::{self as bf_choice, TwoArmy};
 use crate::dust_tactics::battlefront::reactive as bf_reactive;
 
 /// The side that may react and its eligible units (004 "Reactive fire": not yet activated, with
@@ -92,6 +93,41 @@ pub(super) fn cmd_react(
     dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) -> Result<String, Refusal> {
+    react_with(state, side, unit, None, dice, out)
+}
+
+/// issue 18: `react <unit> turn|sustained`, 003's choice on two army symbols (R255); the other
+/// rulesets roll no graded dice and refuse it.
+pub(super) fn cmd_react_choosing(
+    state: &mut State,
+    side: &str,
+    unit: &str,
+    choice: TwoArmy,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) -> Result<String, Refusal> {
+    if !state.rules().reactive_graded() {
+        return refuse(
+            format!(
+                "`react {unit} {}` chooses what two army symbols of 003's reactive attack do; ruleset {} has no such roll",
+                choice.word(),
+                state.ruleset
+            ),
+            RuleId::ReactiveFire,
+            format!("react {unit}"),
+        );
+    }
+    react_with(state, side, Some(unit), Some(choice), dice, out)
+}
+
+fn react_with(
+    state: &mut State,
+    side: &str,
+    unit: Option<&str>,
+    choice: Option<TwoArmy>,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) -> Result<String, Refusal> {
     let rule = RuleId::ReactiveFire;
     let Phase::Activation(act) = &state.phase else {
         return refuse(
@@ -134,7 +170,7 @@ pub(super) fn cmd_react(
     let Some(mut act) = take_activation(state) else {
         return refuse("no reactive-fire window is open", rule, "wait");
     };
-    let text = answer_react(state, &mut act, side, chosen, dice, out);
+    let text = answer_react_with(state, &mut act, side, chosen, choice, dice, out);
     state.phase = Phase::Activation(act);
     Ok(text)
 }
@@ -145,6 +181,19 @@ pub(super) fn answer_react(
     act: &mut Activation,
     side: &str,
     chosen: Option<String>,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) -> String {
+    answer_react_with(state, act, side, chosen, None, dice, out)
+}
+
+/// [`answer_react`] with the owner's choice on two army symbols (battlefront-2013, R255).
+fn answer_react_with(
+    state: &mut State,
+    act: &mut Activation,
+    side: &str,
+    chosen: Option<String>,
+    choice: Option<TwoArmy>,
     dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) -> String {
@@ -162,7 +211,7 @@ pub(super) fn answer_react(
     }
     // issue 18 hook: 003's two dice with graded results (battlefront/reactive.rs).
     if state.rules().reactive_graded() {
-        return answer_react_graded(state, act, r, dice, out);
+        return answer_react_graded(state, act, r, choice, dice, out);
     }
     let n = if has_skill(state, &r, Skill::SuperiorReactiveFire) {
         3
@@ -205,8 +254,14 @@ fn queue_reactive_attack(state: &State, act: &mut Activation, r: &str, sustained
     let armour = armour_of(state, &act.unit);
     if let (Some(from), Some(to), Some(armour)) = (from, to, armour) {
         let occ = occupancy(state, &[]);
+        // issue 18 hook: 003's reaction fires only what its field of fire allows (R255).
+        let facing = state
+            .unit(r)
+            .filter(|_| bf_choice::applies(state))
+            .and_then(|x| crate::dust_tactics::battlefront::facing::of_unit(state, x));
         let lines: Vec<LineOrder> = reactive_lines(state, r, from, to, armour, &occ)
             .into_iter()
+            .filter(|(_, w)| bf_choice::in_arc(w, facing, from, to))
             .map(|(s, w)| LineOrder {
                 shooter: s,
                 weapon: w.id,
@@ -229,6 +284,7 @@ fn answer_react_graded(
     state: &mut State,
     act: &mut Activation,
     r: String,
+    choice: Option<TwoArmy>,
     dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) -> String {
@@ -249,9 +305,89 @@ fn answer_react_graded(
         ..Happening::default()
     });
     match g {
-        bf_reactive::Grade::Sustained => queue_reactive_attack(state, act, &r, true),
+        bf_reactive::Grade::Sustained => match two_army_turn(state, act, &r, choice) {
+            // R255: a Move that only turns the unit towards the activating one, then an Attack.
+            Some(f) => {
+                crate::dust_tactics::battlefront::facing::record_turn(state, &r, f);
+                say(out, bf_choice::turn_text(&r, f, &act.unit));
+                queue_reactive_attack(state, act, &r, false);
+            }
+            None => queue_reactive_attack(state, act, &r, true),
+        },
         bf_reactive::Grade::Attack => queue_reactive_attack(state, act, &r, false),
         bf_reactive::Grade::Nothing => {}
     }
     format!("react {r}")
+}
+
+/// R255: the facing a reactor with two army symbols turns to before its Attack, or `None` for
+/// the Sustained Attack: the owner's `react <unit> turn|sustained`, else the referee's default
+/// (turning when it brings more weapon lines to bear).
+fn two_army_turn(
+    state: &State,
+    act: &Activation,
+    r: &str,
+    choice: Option<TwoArmy>,
+) -> Option<crate::dust_tactics::battlefront::facing::Facing> {
+    let from = state.unit(r)?.at?;
+    let to = state.unit(&act.unit)?.at?;
+    let turned = bf_choice::towards(from, to)?;
+    // The answer's choice, else the standing order for this unit, else for `any` (R255).
+    let side = state.unit(r)?.side.clone();
+    let standing = state.standing.get(&side).and_then(|st| {
+        st.react_two_army
+            .get(r)
+            .or_else(|| st.react_two_army.get("any"))
+            .and_then(|w| TwoArmy::parse(w))
+    });
+    let choice = match choice.or(standing) {
+        Some(c) => c,
+        // A game made before R255 keeps R271: always the Sustained Attack.
+        None if !bf_choice::applies(state) => TwoArmy::Sustained,
+        None => {
+            let armour = armour_of(state, &act.unit)?;
+            let occ = occupancy(state, &[]);
+            let lines = reactive_lines(state, r, from, to, armour, &occ);
+            let now = crate::dust_tactics::battlefront::facing::of_unit(state, state.unit(r)?);
+            let count = |f| {
+                lines
+                    .iter()
+                    .filter(|(_, w)| bf_choice::in_arc(w, f, from, to))
+                    .count()
+            };
+            bf_choice::default_choice(count(now), count(Some(turned)))
+        }
+    };
+    (choice == TwoArmy::Turn).then_some(turned)
+}
+
+/// `standing react <your unit|any> turn|sustained` (battlefront-2013, R255): what two army
+/// symbols of that unit's reactive attacks do when its owner is not asked.
+pub fn standing_react_choosing(
+    state: &mut State,
+    side: &str,
+    unit: Option<&str>,
+    choice: TwoArmy,
+) -> Result<String, Refusal> {
+    let rule = RuleId::StandingReact.with("standing orders");
+    if !state.rules().reactive_graded() {
+        return refuse(
+            format!(
+                "`{}` chooses what two army symbols of 003's reactive attack do; ruleset {} has no such roll",
+                choice.word(),
+                state.ruleset
+            ),
+            rule,
+            "standing react <your unit|any> auto|never|ask",
+        );
+    }
+    let ex = format!("standing react <your unit|any> {}", choice.word());
+    let key = own_unit_key(state, side, unit, rule, &ex)?;
+    state
+        .standing
+        .entry(side.to_string())
+        .or_default()
+        .react_two_army
+        .insert(key.clone(), choice.word().to_string());
+    Ok(format!("standing react {key} {}", choice.word()))
 }

@@ -11,11 +11,13 @@
 //!   skill <name> [at <target>]
 //!   nothing
 //! react <unit> | react none
+//! react <unit> turn | sustained        (battlefront-2013: the choice on two army symbols)
 //! casualties <unit>: <model> …
 //! concede | offer draw | accept draw
 //! retaliate [<unit>] yes | no
 //! standing react <your unit|any> auto | never | ask
 //! standing react <enemy unit|any> with <your unit>      (older form: <your unit> auto)
+//! standing react <your unit|any> turn | sustained       (battlefront-2013)
 //! standing casualties <unit>: <model> …
 //! standing casualties <unit|any> ask
 //! standing retaliate <your unit|any> yes | no | ask
@@ -44,6 +46,12 @@ pub enum Command {
     Activate { unit: String, actions: Vec<Action> },
     /// Answer to a reactive-fire window: `None` declines.
     React { unit: Option<String> },
+    /// battlefront-2013: `react <unit> turn|sustained`, the answer with the owner's choice if
+    /// the two dice show two army symbols (003 "Reactive Attacks", R255).
+    ReactChoosing {
+        unit: String,
+        choice: crate::dust_tactics::battlefront::react_choice::TwoArmy,
+    },
     /// Which models of `unit` are removed, in order.
     Casualties { unit: String, models: Vec<String> },
     /// The sender's side gives up the game.
@@ -52,6 +60,12 @@ pub enum Command {
     OfferDraw,
     /// Accepts a draw offered by the other side.
     AcceptDraw,
+    /// battlefront-2013: `standing react <your unit|any> turn|sustained`, what two army symbols
+    /// of that unit's reactive attacks do (R255).
+    StandingReactChoosing {
+        unit: Option<String>,
+        choice: crate::dust_tactics::battlefront::react_choice::TwoArmy,
+    },
     /// Standing answer to reactive-fire windows opened by `trigger` (`None` = any enemy unit).
     StandingReact {
         trigger: Option<String>,
@@ -265,6 +279,7 @@ impl fmt::Display for Command {
             }
             Command::React { unit: Some(u) } => write!(f, "react {u}"),
             Command::React { unit: None } => f.write_str("react none"),
+            Command::ReactChoosing { unit, choice } => write!(f, "react {unit} {}", choice.word()),
             Command::Casualties { unit, models } => {
                 write!(f, "casualties {unit}: {}", models.join(" "))
             }
@@ -276,6 +291,12 @@ impl fmt::Display for Command {
                 f,
                 "standing react {} {answer}",
                 trigger.as_deref().unwrap_or("any")
+            ),
+            Command::StandingReactChoosing { unit, choice } => write!(
+                f,
+                "standing react {} {}",
+                unit.as_deref().unwrap_or("any"),
+                choice.word()
             ),
             Command::StandingCasualties { unit, models } => {
                 write!(f, "standing casualties {unit}: {}", models.join(" "))
@@ -916,6 +937,20 @@ fn parse_single(line: usize, text: &str, kw: &str) -> Result<Command, OrderError
             side: one_id("first allies", "a side id")?,
         }),
         "react" => {
+            // battlefront-2013: `react <unit> turn|sustained` (issue 18, R255).
+            if let [_, u, c] = words.as_slice() {
+                let choice = crate::dust_tactics::battlefront::react_choice::TwoArmy::parse(c);
+                if let Some(choice) = choice {
+                    return match id(u).filter(|u| u != "none") {
+                        Some(unit) => Ok(Command::ReactChoosing { unit, choice }),
+                        None => Err(err(
+                            line,
+                            format!("`{u}` is not a unit id: `react <unit> {}` names the unit that reacts", choice.word()),
+                            "react rangers turn",
+                        )),
+                    };
+                }
+            }
             let unit = one_id("react rangers", "a unit id (or `none`)")?;
             Ok(Command::React {
                 unit: (unit != "none").then_some(unit),

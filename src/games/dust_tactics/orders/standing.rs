@@ -22,6 +22,18 @@ pub(super) fn parse_standing(
                 ["never"] => StandingReaction::Never,
                 ["ask"] => StandingReaction::Ask,
                 ["auto"] => StandingReaction::Auto,
+                // battlefront-2013: what two army symbols do (issue 18, R255).
+                [w @ ("turn" | "sustained")] => {
+                    use crate::dust_tactics::battlefront::react_choice::TwoArmy;
+                    return Ok(Command::StandingReactChoosing {
+                        unit: (trigger != "any").then_some(trigger),
+                        choice: if *w == "turn" {
+                            TwoArmy::Turn
+                        } else {
+                            TwoArmy::Sustained
+                        },
+                    });
+                }
                 _ => {
                     return Err(err(
                         line,
