@@ -4,8 +4,8 @@
 mod ammo_artillery;
 mod battlefront;
 mod battlefront_facing;
-mod battlefront_los;
 mod battlefront_heroes;
+mod battlefront_los;
 mod battlefront_react;
 mod classic_2010;
 mod command_squads;
