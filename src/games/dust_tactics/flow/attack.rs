@@ -27,6 +27,8 @@ impl Planner<'_> {
         )?;
         // battlefront-2013: front-mounted weapons fire only in their arc (003 "Field of Fire").
         super::super::battlefront::facing::check_lines(state, u, &self.steps, from, &lines)?;
+        // battlefront-2013: a Sustained Attack is ranged or close combat (003, R274).
+        super::super::battlefront::close::check_sustained(state, sustained, &lines)?;
         self.texts.push(format!(
             "{} {}",
             if sustained { "sustained" } else { "attack" },
