@@ -350,13 +350,17 @@ pub fn resolve_line_under(
     let (saves, per_hit) = if rules.battlefront() {
         use super::battlefront::attack;
         let saves = attack::save_kind(weapon, target).is_some();
-        (saves, attack::hit_damage(target, plan.damage))
+        // `X/(+)` is 003's automatic kill (battlefront/spray.rs, R276).
+        let cell = super::battlefront::spray::cell_damage(plan.damage, plan.ap_incendiary);
+        (saves, attack::hit_damage(target, cell))
     } else {
         (cover_save_applies(weapon, target), plan.damage)
     };
     // Once nothing can cancel a hit, the target is destroyed when the hits reach `remaining`.
     let destroyed_at = if saves || target.damage_resilient {
         None
+    } else if rules.battlefront() {
+        Some(target.remaining.div_ceil(per_hit.max(1)))
     } else if plan.ap_incendiary && rules.ap_incendiary_per_hit() {
         Some(target.models.max(1))
     } else if plan.ap_incendiary {
@@ -411,7 +415,7 @@ fn finish(
         return super::battlefront::attack::finish(
             weapon,
             target,
-            plan.damage,
+            super::battlefront::spray::cell_damage(plan.damage, plan.ap_incendiary),
             first_dice,
             hits,
             notes,

@@ -259,3 +259,220 @@ fn s003_sustained_close_combat_the_defender_retaliates_with_a_standard_attack() 
     assert_eq!(models(&st, "reapers"), 1, "{t}");
     assert_eq!(models(&st, "grenadiers"), 4, "{t}");
 }
+
+/// The faces each roll of `out` used, by purpose.
+fn rolls(out: &Outcome) -> Vec<(String, usize)> {
+    out.happenings
+        .iter()
+        .flat_map(|h| h.rolls.iter().map(|r| (r.purpose.clone(), r.faces.len())))
+        .collect()
+}
+
+// issue 18 item 2, 003 "Blast Weapons" worked example (p.28): "The Sulphur Thrower has a rating
+// of [blast]/1 against all Infantry Armour, so they will roll one die per model in the target
+// unit. There are three Grim Reapers, so they roll three dice to hit." No save against it (003
+// "Spray Weapons": "Units hit by Spray Weapons do not get an Infantry Save or a Cover Save").
+#[test]
+fn s003_blast_weapons_one_die_per_model_in_the_target_unit() {
+    let mut st = game(
+        &[
+            ("reapers", "bf-grim-reapers", "E6"),
+            ("joe", "bf-bazooka-joe", "A9"),
+        ],
+        &[
+            ("fakyeli", "bf-fakyeli", "E5"),
+            ("stefan", "bf-stefan", "I1"),
+        ],
+        "axis",
+    );
+    let out = play(
+        &mut st,
+        "axis",
+        "activate fakyeli\n  attack sulphur at reapers\n  nothing",
+        &[1, 3, 2],
+    );
+    let t = texts(&out);
+    assert_eq!(rolls(&out), vec![("attack sulphur".to_string(), 3)], "{t}");
+    assert_eq!(models(&st, "reapers"), 1, "{t}");
+    assert!(t.contains("no save"), "{t}");
+}
+
+// issue 18 item 2, 003 "Blast Weapons" worked example: "Koshka (piloting Grand'ma) fires her
+// walker's VK-916 howitzer and its Sulphur Jet at the Pounder. The Pounder has Vehicle Armour
+// 4, so the howitzer will roll two dice. The Sulphur Jet has a rating of [blast]/N, so it will
+// roll one die since there is only one model in the unit"; 003 "Automatic Kill Weapons": "the
+// miniature that was hit marks off all of the crosses on its damage track ... and is eliminated".
+#[test]
+fn s003_automatic_kill_weapons_the_sulphur_jet_eliminates_the_pounder() {
+    let mut st = game(
+        &[
+            ("pounder", "bf-pounder", "E6"),
+            ("joe", "bf-bazooka-joe", "A9"),
+        ],
+        &[
+            ("grandma", "bf-grandma", "E5"),
+            ("stefan", "bf-stefan", "I1"),
+        ],
+        "axis",
+    );
+    // The howitzer: two dice, both miss; the Sulphur Jet: one die, a hit.
+    let out = play(
+        &mut st,
+        "axis",
+        "activate grandma\n  attack vk916 at pounder, sulphur-jet at pounder\n  nothing",
+        &[3, 5, 2],
+    );
+    let t = texts(&out);
+    assert_eq!(
+        rolls(&out),
+        vec![
+            ("attack vk916".to_string(), 2),
+            ("attack sulphur-jet".to_string(), 1)
+        ],
+        "{t}"
+    );
+    assert!(!alive(&st, "pounder"), "{t}");
+}
+
+// issue 18 item 2, 003 "Damage Resilient" worked example (p.36): "as the Sulphurthrower is rated
+// as automatic kill against Lara's Infantry Armour rating of 3, the player marks off the
+// remaining two crosses on her damage track. Her Damage Resilient skill then allows the player to
+// roll two dice (one for each point of damage she took). They roll [army] and [target], so cancel
+// one point of damage, leaving her with one cross unmarked." A hero of 4 crosses with 2 left,
+// hit by a blast/N weapon (`1/(+)`) that is not a spray, so she rolls her Infantry Save (fails).
+#[test]
+fn s003_automatic_kill_weapons_damage_resilient_rolls_one_die_per_cross_marked() {
+    use dustmail::dust_tactics::model::{Fire, UnitType, WeaponRange};
+    let mut gun = weapon("blastn", WeaponRange::Upto(4), 1, 1);
+    gun.soldier = [Fire::ApIncendiary { dice: 1 }; 4];
+    gun.carriers = Some(1);
+    let shooters = card("shooters", UnitType::Squad, 4, 1, vec![gun]);
+    let lara = with_skill(
+        card(
+            "lara",
+            UnitType::Hero,
+            4,
+            1,
+            vec![weapon("pistol", WeaponRange::Upto(2), 1, 1)],
+        ),
+        "damage-resilient",
+        None,
+    );
+    let s = scenario(
+        vec![
+            unit("lara", "lara", Some("E5")),
+            unit("spare-a", "shooters", Some("A9")),
+        ],
+        vec![
+            unit("shooters", "shooters", Some("E3")),
+            unit("spare-x", "shooters", Some("I1")),
+        ],
+    );
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![shooters, lara])
+        .expect("setup");
+    for side in st.sides() {
+        flow::standing_react(&mut st, &side, None, Policy::Never).expect("standing react never");
+    }
+    begin(&mut st, "axis");
+    st.unit_mut("lara").expect("lara").health = 2;
+    // One die, a hit; the Infantry Save fails (target); Damage Resilient: two dice, army and
+    // target, one point cancelled.
+    let out = play(
+        &mut st,
+        "axis",
+        "activate shooters\n  attack blastn at lara\n  nothing",
+        &[1, 3, 2, 4],
+    );
+    let t = texts(&out);
+    assert_eq!(
+        rolls(&out),
+        vec![
+            ("attack blastn".to_string(), 1),
+            ("infantry save vs blastn".to_string(), 1),
+            ("damage resilient vs blastn".to_string(), 2)
+        ],
+        "{t}"
+    );
+    assert!(alive(&st, "lara"), "{t}");
+    assert_eq!(u(&st, "lara").health, 1, "{t}");
+}
+
+/// Grand'ma (axis) at E5 aiming her Sulphur Jet at the Grim Reapers (allies) on G4, two squares
+/// away: the two shortest paths cross F4 (the Bot Hunters, enemies) or F5 (Red Thunder, friends).
+/// A walker shoots, so the squads between block no line of sight under the engine's rules.
+fn two_paths() -> State {
+    game(
+        &[
+            ("reapers", "bf-grim-reapers", "G4"),
+            ("hunters", "bf-bot-hunters", "F4"),
+            ("joe", "bf-bazooka-joe", "A9"),
+        ],
+        &[
+            ("grandma", "bf-grandma", "E5"),
+            ("thunder", "bf-red-thunder", "F5"),
+            ("stefan", "bf-stefan", "I1"),
+        ],
+        "axis",
+    )
+}
+
+// issue 18 item 2, 003 "Spray Weapons" (p.28): "Spray weapons are Blast Weapons that attack all
+// units, even friendly units, in squares between the attacking unit and the target unit ... The
+// shooting player may choose between alternative shortest paths." Through F5 the spray burns
+// Red Thunder, Grand'ma's own side: 3 dice at the Reapers, then 5 at Red Thunder (blast/1 each).
+#[test]
+fn s003_spray_weapons_attack_all_units_even_friendly_units_in_squares_between() {
+    let mut st = two_paths();
+    let faces: Vec<u8> = [&[3u8, 4, 5][..], &[1, 2, 3, 4, 5]].concat();
+    let out = play(
+        &mut st,
+        "axis",
+        "activate grandma\n  attack sulphur-jet at reapers through F5\n  nothing",
+        &faces,
+    );
+    let t = texts(&out);
+    assert_eq!(
+        rolls(&out),
+        vec![
+            ("attack sulphur-jet".to_string(), 3),
+            ("attack sulphur-jet".to_string(), 5)
+        ],
+        "{t}"
+    );
+    assert_eq!(models(&st, "thunder"), 3, "{t}");
+    assert_eq!(models(&st, "hunters"), 5, "{t}");
+    assert_eq!(models(&st, "reapers"), 3, "{t}");
+}
+
+// issue 18 item 2, 003 "Spray Weapons": "The spray follows the shortest possible path to the
+// target ... The shooting player may choose between alternative shortest paths." Without
+// `through` the referee takes the path the shooter would: no friendly unit, so through the Bot
+// Hunters on F4 (R277); a square off every shortest path is refused, naming the paths.
+#[test]
+fn s003_spray_weapons_the_shortest_path_the_shooting_player_chooses() {
+    let mut st = two_paths();
+    let out = play(
+        &mut st,
+        "axis",
+        "activate grandma\n  attack sulphur-jet at reapers through F3\n  nothing",
+        &[],
+    );
+    let r = refusal(&out);
+    assert!(
+        r.contains("`through F3` is not a shortest path in sight from E5 to G4")
+            && r.contains("F4 / F5")
+            && r.contains("R277"),
+        "{r}"
+    );
+    let faces: Vec<u8> = [&[3u8, 4, 5][..], &[1, 3, 3, 4, 5]].concat();
+    let out = play(
+        &mut st,
+        "axis",
+        "activate grandma\n  attack sulphur-jet at reapers\n  nothing",
+        &faces,
+    );
+    let t = texts(&out);
+    assert_eq!(models(&st, "hunters"), 4, "{t}");
+    assert_eq!(models(&st, "thunder"), 5, "{t}");
+}

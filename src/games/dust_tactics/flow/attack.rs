@@ -374,6 +374,14 @@ pub(super) fn check_spray(
     target: Square,
     occ: &Occupancy,
 ) -> Result<(), Refusal> {
+    // battlefront-2013: 003's spray follows a shortest path in sight (battlefront/spray.rs).
+    if super::super::battlefront::spray::sprays(state, w) {
+        let my_type = card(state, u)
+            .map(|c| c.unit_type)
+            .unwrap_or(UnitType::Squad);
+        super::super::battlefront::spray::path(state, occ, &u.id, my_type, from, target, through)?;
+        return Ok(());
+    }
     if through.is_empty() {
         return Ok(());
     }
@@ -581,7 +589,14 @@ pub(super) fn fire_line(
     // Targets: the aimed unit, plus (flamethrower spray) every unit on the chosen squares.
     let mut targets: Vec<Target> = vec![l.target.clone()];
     if w.traits.contains(&WeaponTrait::Flamethrower) {
-        let mut burnt = burnt_between(state, &w, from, &l.target);
+        let mut burnt = if super::super::battlefront::spray::sprays(state, &w) {
+            // battlefront-2013: the squares of 003's shortest path (battlefront/spray.rs).
+            let occ = occupancy(state, &[]);
+            let spray = super::super::battlefront::spray::burnt;
+            spray(state, &occ, &l.shooter, &w, from, &l.target, &l.through)
+        } else {
+            burnt_between(state, &w, from, &l.target)
+        };
         for sq in &l.through {
             if !burnt.contains(sq) {
                 burnt.push(*sq);
