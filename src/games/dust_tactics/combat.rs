@@ -240,7 +240,21 @@ struct AttackRoll<'a> {
 
 impl AttackRoll<'_> {
     fn success(&self, face: u8) -> bool {
+        // battlefront-2013: 002's "2-face" hits, army or target (battlefront/skills.rs).
+        if self.reversed && self.rules.battlefront() {
+            return super::battlefront::dice::RollKind::ToHitFightingSpirit.face_succeeds(face);
+        }
         self.rules.is_hit(face) != self.reversed
+    }
+
+    /// A roll's purpose, marked when battlefront-2013 counts the target symbol as a hit too,
+    /// so the report reads each die right (`battlefront::dice::RollKind::of_purpose`).
+    fn purpose(&self, base: String) -> String {
+        if self.reversed && self.rules.battlefront() {
+            format!("{base} {}", super::battlefront::dice::TWO_FACE_MARK)
+        } else {
+            base
+        }
     }
 
     fn destroyed(&self) -> bool {
@@ -260,7 +274,8 @@ impl AttackRoll<'_> {
         let id = &self.weapon.id;
         if opts.sustained && fails > 0 {
             notes.push(format!("{fails} re-rolled (sustained)"));
-            fails = self.roll_batch(fails, format!("sustained re-roll {id}"), dice, rolls);
+            let purpose = self.purpose(format!("sustained re-roll {id}"));
+            fails = self.roll_batch(fails, purpose, dice, rolls);
         }
         if opts.berserk && fails > 0 {
             notes.push(format!("{fails} re-rolled (Berserk)"));
@@ -298,7 +313,13 @@ impl AttackRoll<'_> {
         while pending > 0 && !self.destroyed() {
             let f = dice.d6(self.round);
             faces.push(f);
-            if self.success(f) {
+            // battlefront-2013: the chain hits on the army symbol only (003 "Laser Weapons").
+            let hit = if self.rules.battlefront() {
+                self.rules.is_hit(f)
+            } else {
+                self.success(f)
+            };
+            if hit {
                 self.successes += 1;
             } else {
                 pending -= 1;
@@ -384,7 +405,8 @@ pub fn resolve_line_under(
         successes: 0,
         chain_dice: 0,
     };
-    let fails = atk.roll_batch(plan.dice, format!("attack {}", weapon.id), dice, &mut rolls);
+    let purpose = atk.purpose(format!("attack {}", weapon.id));
+    let fails = atk.roll_batch(plan.dice, purpose, dice, &mut rolls);
     let mut notes = Vec::new();
     atk.reroll_failures(fails, opts, dice, &mut rolls, &mut notes);
     if atk.chain_dice > 0 {

@@ -476,3 +476,174 @@ fn s003_spray_weapons_the_shortest_path_the_shooting_player_chooses() {
     assert_eq!(models(&st, "hunters"), 4, "{t}");
     assert_eq!(models(&st, "thunder"), 5, "{t}");
 }
+
+/// A battlefront game of two test squads of four (gun: 1 die a model, range 4) at E5 (allies,
+/// `ours`, with `ours_card`) and E3 (axis, `theirs`), a spare a side far off; allies first.
+fn skill_game(ours_card: Card) -> State {
+    let theirs = squad("sq");
+    let s = scenario(
+        vec![
+            unit("ours", &ours_card.id, Some("E5")),
+            unit("spare-a", "sq", Some("A9")),
+        ],
+        vec![
+            unit("theirs", "sq", Some("E3")),
+            unit("spare-x", "sq", Some("I1")),
+        ],
+    );
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![ours_card, theirs])
+        .expect("setup");
+    for side in st.sides() {
+        flow::standing_react(&mut st, &side, None, Policy::Never).expect("standing react never");
+    }
+    begin(&mut st, "allies");
+    st
+}
+
+// issue 18 item 4, 002 "Fighting Spirit": "Once per game, a Unit with the Fighting Spirit Skill
+// ... hits on rolls of [target] as well as [army] when making an Attack or Sustained Attack
+// action." 002 asks no Move first (003 did: R279). Four dice, army, target, target, shield: three
+// hits; the report reads the target symbols as hits.
+#[test]
+fn s002_fighting_spirit_hits_on_target_as_well_as_army_once_per_game() {
+    let c = with_skill(squad("spirited"), "fighting-spirit", None);
+    let mut st = skill_game(c);
+    // Four dice: 1 army, 3 target, 4 target, 5 shield; three Infantry Saves fail (target, shield).
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  skill fighting-spirit\n  attack gun at theirs\n  nothing",
+        &[1, 3, 4, 5, 3, 5, 6],
+    );
+    let t = texts(&out);
+    assert!(
+        out.results
+            .iter()
+            .all(|r| matches!(r.outcome, CommandOutcome::Accepted { .. })),
+        "{t}"
+    );
+    assert_eq!(models(&st, "theirs"), 1, "{t}");
+    let roll = out
+        .happenings
+        .iter()
+        .flat_map(|h| h.rolls.iter())
+        .find(|r| r.purpose.starts_with("attack gun"))
+        .expect("the attack roll");
+    let marks = dustmail::dust_tactics::battlefront::dice::marks(&roll.purpose, &roll.faces);
+    assert_eq!(
+        marks,
+        vec!["army hit", "target hit", "target hit", "shield miss"],
+        "{t}"
+    );
+    // Once per game: the unit has used it.
+    assert_eq!(u(&st, "ours").skills_used.get("fighting-spirit"), Some(&1));
+}
+
+// issue 18 item 4, 002 "Fighting Spirit" is once per game: a second declaration is refused with
+// the rule, and changes nothing.
+#[test]
+fn s002_fighting_spirit_a_second_use_is_refused() {
+    let c = with_skill(squad("spirited"), "fighting-spirit", None);
+    let mut st = skill_game(c);
+    st.unit_mut("ours")
+        .expect("ours")
+        .skills_used
+        .insert("fighting-spirit".into(), 1);
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  skill fighting-spirit\n  attack gun at theirs\n  nothing",
+        &[],
+    );
+    let r = refusal(&out);
+    assert!(r.contains("already used fighting-spirit"), "{r}");
+    assert_eq!(models(&st, "theirs"), 4);
+}
+
+// issue 18 item 4, 002 "Take Aim": "A Hero with the Take Aim Skill hits on rolls of [target] as
+// well as [army] when making a Sustained Attack Action with Ranged weapons." Under 002 the
+// Sustained Attack still re-rolls its misses (004's Take Aim replaced the re-roll). Two dice:
+// target (hit), shield (miss); the miss re-rolled: target, a hit.
+#[test]
+fn s002_take_aim_a_hero_hits_on_target_as_well_as_army_in_a_sustained_attack() {
+    use dustmail::dust_tactics::model::{UnitType, WeaponRange};
+    let hero = with_skill(
+        card(
+            "aimer",
+            UnitType::Hero,
+            3,
+            1,
+            vec![weapon("rifle", WeaponRange::Upto(4), 2, 1)],
+        ),
+        "take-aim",
+        None,
+    );
+    let mut st = skill_game(hero);
+    // Rifle 2 dice: 3 target (hit), 5 shield (miss); re-roll 1 die: 4 target (hit); two
+    // Infantry Saves: 3, 6, both fail.
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  sustained rifle at theirs",
+        &[3, 5, 4, 3, 6],
+    );
+    let t = texts(&out);
+    assert_eq!(models(&st, "theirs"), 2, "{t}");
+    assert!(t.contains("2 hits"), "{t}");
+}
+
+// issue 18 item 4: a battlefront card naming a skill 002 defines but not built yet is refused at
+// `new`, naming the skill and the card's file, and no game is made (R281).
+#[test]
+fn s002_skills_a_card_naming_a_skill_not_built_is_refused_at_new() {
+    use crate::support::dt;
+    let dir = tempfile::tempdir().unwrap();
+    dt::init_home(dir.path(), "file");
+    let cards = dir.path().join("my-cards");
+    std::fs::create_dir_all(&cards).unwrap();
+    let (_, text) = dustmail::dust_tactics::battlefront::cards::builtin()
+        .into_iter()
+        .find(|(f, _)| *f == "bf-stefan.toml")
+        .expect("stefan");
+    std::fs::write(
+        cards.join("bf-stefan.toml"),
+        format!("{text}\n[[skills]]\nname = \"berserk\"\n"),
+    )
+    .unwrap();
+    let mut args: Vec<String> = [
+        "new",
+        "--ruleset",
+        "battlefront-2013",
+        "--scenario",
+        "encounter",
+        "--id",
+        "g-bf",
+        "--now",
+        dt::T0,
+        "--cards",
+        cards.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for p in &dt::players(7) {
+        args.push("--player".into());
+        args.push(format!(
+            "{}={}:{}",
+            p.side,
+            p.address,
+            dustmail::crypto::public_key_text(&p.key.verifying_key())
+        ));
+    }
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = dt::dustmail(dir.path(), &a);
+    let out = dt::text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(
+        out.contains("card bf-stefan.toml names the skill `berserk`")
+            && out.contains("not implemented yet under battlefront-2013"),
+        "{out}"
+    );
+    assert!(!dir.path().join("games/g-bf").exists(), "{out}");
+}

@@ -49,7 +49,8 @@ impl Planner<'_> {
         {
             self.flags.fighting_spirit = true;
         }
-        if self.flags.fighting_spirit && !self.moved_before {
+        // battlefront-2013 plays 002's Fighting Spirit, with no Move first (R279).
+        if self.flags.fighting_spirit && !self.moved_before && !self.rules.battlefront() {
             return refuse(
                 "Fighting Spirit needs at least one MOVE before attacking this round",
                 RuleId::FightingSpirit,
@@ -549,15 +550,21 @@ pub(super) fn fire_line(
     // (not shared with his squad, so only the hero's card counts).
     let take_aim =
         sustained && hero_weapon && card(state, &su).is_some_and(|c| c.has(Skill::TakeAim));
+    // battlefront-2013: 002's Take Aim, ranged weapons only, adds 2-face hits to the re-roll
+    // (R280); Fighting Spirit is any unit's own (002), not only a hero's.
+    let bf = state.rules().battlefront();
+    let take_aim = take_aim && !(bf && w.range == WeaponRange::Close);
+    let bf_spirit = bf && is_active && act.flags.fighting_spirit;
     let opts = FireOptions {
         carriers: n,
-        sustained: sustained && !take_aim,
+        sustained: sustained && (!take_aim || bf),
         berserk: is_active && act.flags.berserk,
         reversed: has_skill(state, &lead, Skill::Spotter) && spotter_alive(state, &lead)
             || (is_active
                 && act.flags.fighting_spirit
                 && (hero_weapon || shared_spirit(state, &lead)))
-            || take_aim,
+            || take_aim
+            || bf_spirit,
         doubled: su.all_in_one_round == Some(state.round),
         medal: false,
         frenzy: false,
@@ -577,7 +584,8 @@ pub(super) fn fire_line(
         (opts.sustained, "sustained"),
         (take_aim, "sustained with take-aim"),
         (opts.berserk, Skill::Berserk.id()),
-        (opts.reversed, "reversed dice"),
+        (opts.reversed && !bf, "reversed dice"),
+        (opts.reversed && bf, "army or target hits"),
         (opts.doubled, "double dice"),
         (combine, "combined shots"),
     ] {
