@@ -395,7 +395,10 @@ pub fn resolve_line_under(
         rules,
         reversed: opts.reversed,
         laser: weapon.traits.contains(&WeaponTrait::Laser) || opts.frenzy,
-        chain_name: if opts.frenzy && !weapon.traits.contains(&WeaponTrait::Laser) {
+        chain_name: if opts.frenzy && rules.battlefront() {
+            // 002 "Berserk" (battlefront-2013, R282): the same chain, army symbols only.
+            super::battlefront::skills::BERSERK_CHAIN
+        } else if opts.frenzy && !weapon.traits.contains(&WeaponTrait::Laser) {
             "frenzy re-roll"
         } else {
             "laser chain"

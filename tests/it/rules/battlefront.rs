@@ -587,7 +587,7 @@ fn submit(st: &mut State, side: &str, text: &str) -> Vec<CommandOutcome> {
 
 // issue 18: skills (002) not built yet are refused with "not implemented yet under
 // battlefront-2013", and the state is unchanged. (Reactive attacks are built since the second
-// slice: tests/it/rules/battlefront_react.rs; Fighting Spirit since the third, so Berserk is the
+// slice: tests/it/rules/battlefront_react.rs; Fighting Spirit since the third, so Cheat Death is the
 // unbuilt skill here: battlefront_combat.rs.)
 #[test]
 fn battlefront_unbuilt_rules_are_refused_not_played_by_another_rulebook() {
@@ -595,7 +595,7 @@ fn battlefront_unbuilt_rules_are_refused_not_played_by_another_rulebook() {
     let before = serde_json::to_string(&st).unwrap();
     let (side, text, rule) = (
         "allies",
-        "activate ours\n  skill berserk\n  attack gun at theirs",
+        "activate ours\n  skill cheat-death\n  attack gun at theirs",
         "002",
     );
     let outs = submit(&mut st, side, text);

@@ -608,7 +608,7 @@ fn s002_skills_a_card_naming_a_skill_not_built_is_refused_at_new() {
         .expect("stefan");
     std::fs::write(
         cards.join("bf-stefan.toml"),
-        format!("{text}\n[[skills]]\nname = \"berserk\"\n"),
+        format!("{text}\n[[skills]]\nname = \"cheat-death\"\n"),
     )
     .unwrap();
     let mut args: Vec<String> = [
@@ -641,9 +641,116 @@ fn s002_skills_a_card_naming_a_skill_not_built_is_refused_at_new() {
     let out = dt::text(&o);
     assert_eq!(o.status.code(), Some(2), "{out}");
     assert!(
-        out.contains("card bf-stefan.toml names the skill `berserk`")
+        out.contains("card bf-stefan.toml names the skill `cheat-death`")
             && out.contains("not implemented yet under battlefront-2013"),
         "{out}"
     );
     assert!(!dir.path().join("games/g-bf").exists(), "{out}");
+}
+
+// issue 18 item 4, 002 "Berserk": "When a Berserk Hero scores a hit with a Close-Combat Weapon,
+// roll another die scoring a further Hit on a roll of [army]. Continue scoring Hits and rolling
+// an additional die for each Hit until it rolls a miss." (004's Berserk re-rolled misses once
+// more instead.) The hero's two knife dice: army (hit), target (miss); the chain: army (hit),
+// shield (miss): two hits, two soldiers lost, no save; the squad has no knife to retaliate.
+#[test]
+fn s002_berserk_each_close_combat_hit_rolls_another_die_until_a_miss() {
+    use dustmail::dust_tactics::model::{UnitType, WeaponRange};
+    let hero = with_skill(
+        card(
+            "berserker",
+            UnitType::Hero,
+            3,
+            1,
+            vec![weapon("knife", WeaponRange::Close, 2, 1)],
+        ),
+        "berserk",
+        None,
+    );
+    let mut st = skill_game(hero);
+    st.unit_mut("theirs").expect("theirs").at = Some(sq("E4"));
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  attack knife at theirs\n  nothing",
+        &[1, 3, 2, 5],
+    );
+    let t = texts(&out);
+    assert_eq!(
+        rolls(&out),
+        vec![
+            ("attack knife".to_string(), 2),
+            ("berserk chain knife".to_string(), 2)
+        ],
+        "{t}"
+    );
+    assert_eq!(models(&st, "theirs"), 2, "{t}");
+    let chain = out
+        .happenings
+        .iter()
+        .flat_map(|h| h.rolls.iter())
+        .find(|r| r.purpose.starts_with("berserk chain"))
+        .expect("the chain");
+    assert_eq!(
+        dustmail::dust_tactics::battlefront::dice::marks(&chain.purpose, &chain.faces),
+        vec!["army hit", "shield miss"]
+    );
+}
+
+// issue 18 item 4, 002 "Tank Head": "A Hero with the Tank Head Skill may take a Makeshift Repair
+// Action. If they do so, the player selects any Vehicle that is within Line of Sight and Range 1
+// ... and rolls five dice. Each score of [army] or [target] removes one point of Damage to that
+// Vehicle." (004's Tank Head healed fully, once per game.) A walker of 4 with 1 left: five dice,
+// army, shield, shield, target, shield: two damage removed (R283).
+#[test]
+fn s002_tank_head_makeshift_repair_rolls_five_dice() {
+    use dustmail::dust_tactics::model::{UnitType, WeaponRange};
+    let head = with_skill(
+        card(
+            "head",
+            UnitType::Hero,
+            3,
+            1,
+            vec![weapon("pistol", WeaponRange::Upto(2), 1, 1)],
+        ),
+        "tank-head",
+        None,
+    );
+    let walker = card(
+        "walker",
+        UnitType::Vehicle,
+        4,
+        1,
+        vec![weapon("gun", WeaponRange::Upto(4), 1, 1)],
+    );
+    let s = scenario(
+        vec![
+            unit("head", "head", Some("E5")),
+            unit("walker", "walker", Some("E6")),
+        ],
+        vec![
+            unit("theirs", "sq", Some("A1")),
+            unit("spare-x", "sq", Some("I1")),
+        ],
+    );
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![head, walker, squad("sq")])
+        .expect("setup");
+    for side in st.sides() {
+        flow::standing_react(&mut st, &side, None, Policy::Never).expect("standing react never");
+    }
+    begin(&mut st, "allies");
+    st.unit_mut("walker").expect("walker").health = 1;
+    let out = play(
+        &mut st,
+        "allies",
+        "activate head\n  skill tank-head at walker\n  nothing",
+        &[1, 5, 6, 3, 5],
+    );
+    let t = texts(&out);
+    assert!(
+        t.contains("5 dice, 2 army or target, 2 damage removed"),
+        "{t}"
+    );
+    assert_eq!(u(&st, "walker").health, 3, "{t}");
 }

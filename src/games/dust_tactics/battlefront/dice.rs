@@ -99,7 +99,7 @@ impl RollKind {
             RollKind::ReactiveAttack
         } else if p.starts_with("initiative") {
             RollKind::Initiative
-        } else if p.starts_with("laser chain") {
+        } else if p.starts_with("laser chain") || p.starts_with(super::skills::BERSERK_CHAIN) {
             RollKind::LaserChain
         } else if p.starts_with("infantry cover save") {
             RollKind::InfantryCoverSave

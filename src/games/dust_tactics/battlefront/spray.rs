@@ -32,7 +32,14 @@ fn shortest_paths(state: &State, from: Square, to: Square) -> Vec<Vec<Square>> {
     let goal = geometry::distance(from, to);
     let mut out = Vec::new();
     let mut stack: Vec<(Square, u32, bool, Vec<Square>)> = vec![(from, 0, false, vec![])];
+    // A bound on the search: a long spray (a card's range U) has very many shortest paths, and
+    // a few dozen leave the shooter enough to choose from.
+    let mut budget = 10_000u32;
     while let Some((at, cost, diag, path)) = stack.pop() {
+        budget = budget.saturating_sub(1);
+        if budget == 0 || out.len() >= 64 {
+            break;
+        }
         if at == to {
             if cost == goal {
                 out.push(path[..path.len().saturating_sub(1)].to_vec());

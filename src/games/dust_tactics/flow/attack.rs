@@ -555,6 +555,11 @@ pub(super) fn fire_line(
     let bf = state.rules().battlefront();
     let take_aim = take_aim && !(bf && w.range == WeaponRange::Close);
     let bf_spirit = bf && is_active && act.flags.fighting_spirit;
+    // battlefront-2013: 002's Berserk, a hero's own close-combat hits chain (R282).
+    let bf_berserk = bf
+        && hero_weapon
+        && w.range == WeaponRange::Close
+        && card(state, &su).is_some_and(|c| c.has(Skill::Berserk));
     let opts = FireOptions {
         carriers: n,
         sustained: sustained && (!take_aim || bf),
@@ -586,6 +591,7 @@ pub(super) fn fire_line(
         (opts.berserk, Skill::Berserk.id()),
         (opts.reversed && !bf, "reversed dice"),
         (opts.reversed && bf, "army or target hits"),
+        (bf_berserk, "berserk chain"),
         (opts.doubled, "double dice"),
         (combine, "combined shots"),
     ] {
@@ -758,7 +764,7 @@ pub(super) fn fire_line(
                         .is_some_and(|x| x.medal_round != Some(round));
                 let line_opts = FireOptions {
                     medal,
-                    frenzy: frenzy && tc.unit_type.is_soldier(),
+                    frenzy: (frenzy && tc.unit_type.is_soldier()) || bf_berserk,
                     ..opts.clone()
                 };
                 let o = combat::resolve_line_under(rules, &w, &profile, &line_opts, round, dice);
