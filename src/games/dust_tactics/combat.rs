@@ -240,7 +240,21 @@ struct AttackRoll<'a> {
 
 impl AttackRoll<'_> {
     fn success(&self, face: u8) -> bool {
+        // battlefront-2013: 002's "2-face" hits, army or target (battlefront/skills.rs).
+        if self.reversed && self.rules.battlefront() {
+            return super::battlefront::dice::RollKind::ToHitFightingSpirit.face_succeeds(face);
+        }
         self.rules.is_hit(face) != self.reversed
+    }
+
+    /// A roll's purpose, marked when battlefront-2013 counts the target symbol as a hit too,
+    /// so the report reads each die right (`battlefront::dice::RollKind::of_purpose`).
+    fn purpose(&self, base: String) -> String {
+        if self.reversed && self.rules.battlefront() {
+            format!("{base} {}", super::battlefront::dice::TWO_FACE_MARK)
+        } else {
+            base
+        }
     }
 
     fn destroyed(&self) -> bool {
@@ -260,7 +274,8 @@ impl AttackRoll<'_> {
         let id = &self.weapon.id;
         if opts.sustained && fails > 0 {
             notes.push(format!("{fails} re-rolled (sustained)"));
-            fails = self.roll_batch(fails, format!("sustained re-roll {id}"), dice, rolls);
+            let purpose = self.purpose(format!("sustained re-roll {id}"));
+            fails = self.roll_batch(fails, purpose, dice, rolls);
         }
         if opts.berserk && fails > 0 {
             notes.push(format!("{fails} re-rolled (Berserk)"));
@@ -298,7 +313,13 @@ impl AttackRoll<'_> {
         while pending > 0 && !self.destroyed() {
             let f = dice.d6(self.round);
             faces.push(f);
-            if self.success(f) {
+            // battlefront-2013: the chain hits on the army symbol only (003 "Laser Weapons").
+            let hit = if self.rules.battlefront() {
+                self.rules.is_hit(f)
+            } else {
+                self.success(f)
+            };
+            if hit {
                 self.successes += 1;
             } else {
                 pending -= 1;
@@ -350,13 +371,17 @@ pub fn resolve_line_under(
     let (saves, per_hit) = if rules.battlefront() {
         use super::battlefront::attack;
         let saves = attack::save_kind(weapon, target).is_some();
-        (saves, attack::hit_damage(target, plan.damage))
+        // `X/(+)` is 003's automatic kill (battlefront/spray.rs, R276).
+        let cell = super::battlefront::spray::cell_damage(plan.damage, plan.ap_incendiary);
+        (saves, attack::hit_damage(target, cell))
     } else {
         (cover_save_applies(weapon, target), plan.damage)
     };
     // Once nothing can cancel a hit, the target is destroyed when the hits reach `remaining`.
     let destroyed_at = if saves || target.damage_resilient {
         None
+    } else if rules.battlefront() {
+        Some(target.remaining.div_ceil(per_hit.max(1)))
     } else if plan.ap_incendiary && rules.ap_incendiary_per_hit() {
         Some(target.models.max(1))
     } else if plan.ap_incendiary {
@@ -370,7 +395,10 @@ pub fn resolve_line_under(
         rules,
         reversed: opts.reversed,
         laser: weapon.traits.contains(&WeaponTrait::Laser) || opts.frenzy,
-        chain_name: if opts.frenzy && !weapon.traits.contains(&WeaponTrait::Laser) {
+        chain_name: if opts.frenzy && rules.battlefront() {
+            // 002 "Berserk" (battlefront-2013, R282): the same chain, army symbols only.
+            super::battlefront::skills::BERSERK_CHAIN
+        } else if opts.frenzy && !weapon.traits.contains(&WeaponTrait::Laser) {
             "frenzy re-roll"
         } else {
             "laser chain"
@@ -380,7 +408,8 @@ pub fn resolve_line_under(
         successes: 0,
         chain_dice: 0,
     };
-    let fails = atk.roll_batch(plan.dice, format!("attack {}", weapon.id), dice, &mut rolls);
+    let purpose = atk.purpose(format!("attack {}", weapon.id));
+    let fails = atk.roll_batch(plan.dice, purpose, dice, &mut rolls);
     let mut notes = Vec::new();
     atk.reroll_failures(fails, opts, dice, &mut rolls, &mut notes);
     if atk.chain_dice > 0 {
@@ -411,7 +440,7 @@ fn finish(
         return super::battlefront::attack::finish(
             weapon,
             target,
-            plan.damage,
+            super::battlefront::spray::cell_damage(plan.damage, plan.ap_incendiary),
             first_dice,
             hits,
             notes,

@@ -287,7 +287,10 @@ impl Rules {
     /// Whether `skill` may be used once per game only, whatever the card says.
     pub fn once_per_game(&self, skill: Skill) -> bool {
         match self.skills {
-            SkillWording::Revised2013 => skill.once_per_game(),
+            // battlefront-2013: 002's Tank Head is not limited per game (R283).
+            SkillWording::Revised2013 => {
+                skill.once_per_game() && !(self.battlefront() && skill == Skill::TankHead)
+            }
             // 000 "Fighting Spirit": every time the hero moved before attacking.
             SkillWording::Core2010 => skill != Skill::FightingSpirit && skill.once_per_game(),
         }

@@ -3,6 +3,7 @@
 
 mod ammo_artillery;
 mod battlefront;
+mod battlefront_combat;
 mod battlefront_facing;
 mod battlefront_heroes;
 mod battlefront_los;

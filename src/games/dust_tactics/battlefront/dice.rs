@@ -93,11 +93,13 @@ impl RollKind {
     /// The kind of a recorded roll, from the purpose the engine gave it, if it is one of ours.
     pub fn of_purpose(purpose: &str) -> Option<RollKind> {
         let p = purpose;
-        Some(if p.starts_with(super::reactive::PURPOSE) {
+        Some(if p.ends_with(TWO_FACE_MARK) {
+            RollKind::ToHitFightingSpirit
+        } else if p.starts_with(super::reactive::PURPOSE) {
             RollKind::ReactiveAttack
         } else if p.starts_with("initiative") {
             RollKind::Initiative
-        } else if p.starts_with("laser chain") {
+        } else if p.starts_with("laser chain") || p.starts_with(super::skills::BERSERK_CHAIN) {
             RollKind::LaserChain
         } else if p.starts_with("infantry cover save") {
             RollKind::InfantryCoverSave
@@ -126,6 +128,10 @@ impl RollKind {
         }
     }
 }
+
+/// The end of a to-hit roll's purpose when the target symbol hits too (002's "2-face" hits:
+/// Fighting Spirit, Take Aim; battlefront/skills.rs).
+pub const TWO_FACE_MARK: &str = "(army or target hits)";
 
 /// The marks of a roll's faces in reports: the symbol, and what it does when the roll's kind is
 /// known (`army hit`, `target miss`, `shield save`).

@@ -9,12 +9,15 @@ pub mod attack;
 pub mod board_facing;
 pub mod cards;
 pub mod citation;
+pub mod close;
 pub mod dice;
 pub mod facing;
 pub mod passing;
 pub mod react_choice;
 pub mod reactive;
 pub mod sight;
+pub mod skills;
+pub mod spray;
 pub mod terrain;
 
 use super::flow::Refusal;
@@ -41,9 +44,26 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
         return matches!(cmd, Command::Pass).then(passing::not_this_ruleset);
     }
     match cmd {
-        Command::Activate { actions, .. }
-            if actions.iter().any(|a| matches!(a, Action::Skill { .. })) =>
-        {
+        // 002's declared skills (Fighting Spirit, Tank Head) are built (battlefront/skills.rs).
+        Command::Activate { actions, .. } => {
+            let name = actions.iter().find_map(|a| match a {
+                Action::Skill { name, .. }
+                    if !skills::DECLARED
+                        .iter()
+                        .any(|s| s.id().eq_ignore_ascii_case(name)) =>
+                {
+                    Some(name.to_ascii_lowercase())
+                }
+                _ => None,
+            })?;
+            // Take Aim and Berserk are built but work by themselves: no line declares them.
+            if skills::BUILT.iter().any(|s| s.id() == name) {
+                return Some(Refusal {
+                    reason: format!("`skill {name}` declares nothing: {name} works by itself under battlefront-2013"),
+                    rule: "002 skills (rulings R279-R283)".to_string(),
+                    instead: "leave out the `skill` line".to_string(),
+                });
+            }
             Some(not_yet(
                 "skills and special actions as 002 defines them",
                 "003 \"Skills and Equipment\" / 002",
@@ -58,7 +78,7 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
 /// battlefront-2013 game (`None` otherwise).
 pub fn briefing_note(state: &State) -> Option<String> {
     state.rules().battlefront().then(|| {
-        "Ruleset battlefront-2013 (the 2013 Battlefront rulebook, 003) is built in slices. Played: Dust dice, each shown with its symbol (army, target, shield); Infantry and Cover saves; one model lost per hit; March Move; Nothing; Passing (`pass`); Reactive Attacks (2 dice: two army symbols a Sustained Attack, one an Attack, none Nothing; `standing react <your unit|any> auto|never|ask`); facing (a unit faces the way it last stepped, straight in when it enters) and front-mounted weapons firing only 45 degrees either side of it (`turn W`, a Move action, turns a unit in place). On two army symbols a reacting unit makes the Sustained Attack or turns towards the mover then Attacks (`react <unit> turn|sustained`); a March Move is reacted to after its first `move`. Not built yet: skills and special actions, suppression, close combat, spray weapons and heroes joining squads; orders using them are refused. docs/battlefront.md lists both.".to_string()
+        "Ruleset battlefront-2013 (the 2013 Battlefront rulebook, 003) is built in slices. Played: Dust dice, each shown with its symbol (army, target, shield); Infantry and Cover saves; one model lost per hit; March Move; Nothing; Passing (`pass`); Reactive Attacks (2 dice: two army symbols a Sustained Attack, one an Attack, none Nothing; `standing react <your unit|any> auto|never|ask`); facing (a unit faces the way it last stepped, straight in when it enters) and front-mounted weapons firing only 45 degrees either side of it (`turn W`, a Move action, turns a unit in place). On two army symbols a reacting unit makes the Sustained Attack or turns towards the mover then Attacks (`react <unit> turn|sustained`); a March Move is reacted to after its first `move`. Close combat (ranged weapons first, then range C on both sides at once, no save); blast weapons (dice for each model) and spray weapons (every unit on the shortest path, friends too, no save; `through F5` picks the path). Skills: Fighting Spirit (`skill fighting-spirit`, once per game: hits on army or target), Take Aim, Berserk and Tank Head (`skill tank-head at <vehicle>`: five dice, each army or target repairs one damage). Not built yet: the other skills and special actions, suppression and heroes joining squads; orders using them are refused. docs/battlefront.md lists both.".to_string()
     })
 }
 

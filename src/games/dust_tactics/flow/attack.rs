@@ -27,6 +27,8 @@ impl Planner<'_> {
         )?;
         // battlefront-2013: front-mounted weapons fire only in their arc (003 "Field of Fire").
         super::super::battlefront::facing::check_lines(state, u, &self.steps, from, &lines)?;
+        // battlefront-2013: a Sustained Attack is ranged or close combat (003, R274).
+        super::super::battlefront::close::check_sustained(state, sustained, &lines)?;
         self.texts.push(format!(
             "{} {}",
             if sustained { "sustained" } else { "attack" },
@@ -47,7 +49,8 @@ impl Planner<'_> {
         {
             self.flags.fighting_spirit = true;
         }
-        if self.flags.fighting_spirit && !self.moved_before {
+        // battlefront-2013 plays 002's Fighting Spirit, with no Move first (R279).
+        if self.flags.fighting_spirit && !self.moved_before && !self.rules.battlefront() {
             return refuse(
                 "Fighting Spirit needs at least one MOVE before attacking this round",
                 RuleId::FightingSpirit,
@@ -374,6 +377,14 @@ pub(super) fn check_spray(
     target: Square,
     occ: &Occupancy,
 ) -> Result<(), Refusal> {
+    // battlefront-2013: 003's spray follows a shortest path in sight (battlefront/spray.rs).
+    if super::super::battlefront::spray::sprays(state, w) {
+        let my_type = card(state, u)
+            .map(|c| c.unit_type)
+            .unwrap_or(UnitType::Squad);
+        super::super::battlefront::spray::path(state, occ, &u.id, my_type, from, target, through)?;
+        return Ok(());
+    }
     if through.is_empty() {
         return Ok(());
     }
@@ -541,15 +552,26 @@ pub(super) fn fire_line(
     // (not shared with his squad, so only the hero's card counts).
     let take_aim =
         sustained && hero_weapon && card(state, &su).is_some_and(|c| c.has(Skill::TakeAim));
+    // battlefront-2013: 002's Take Aim, ranged weapons only, adds 2-face hits to the re-roll
+    // (R280); Fighting Spirit is any unit's own (002), not only a hero's.
+    let bf = state.rules().battlefront();
+    let take_aim = take_aim && !(bf && w.range == WeaponRange::Close);
+    let bf_spirit = bf && is_active && act.flags.fighting_spirit;
+    // battlefront-2013: 002's Berserk, a hero's own close-combat hits chain (R282).
+    let bf_berserk = bf
+        && hero_weapon
+        && w.range == WeaponRange::Close
+        && card(state, &su).is_some_and(|c| c.has(Skill::Berserk));
     let opts = FireOptions {
         carriers: n,
-        sustained: sustained && !take_aim,
+        sustained: sustained && (!take_aim || bf),
         berserk: is_active && act.flags.berserk,
         reversed: has_skill(state, &lead, Skill::Spotter) && spotter_alive(state, &lead)
             || (is_active
                 && act.flags.fighting_spirit
                 && (hero_weapon || shared_spirit(state, &lead)))
-            || take_aim,
+            || take_aim
+            || bf_spirit,
         doubled: su.all_in_one_round == Some(state.round),
         medal: false,
         frenzy: false,
@@ -569,7 +591,9 @@ pub(super) fn fire_line(
         (opts.sustained, "sustained"),
         (take_aim, "sustained with take-aim"),
         (opts.berserk, Skill::Berserk.id()),
-        (opts.reversed, "reversed dice"),
+        (opts.reversed && !bf, "reversed dice"),
+        (opts.reversed && bf, "army or target hits"),
+        (bf_berserk, "berserk chain"),
         (opts.doubled, "double dice"),
         (combine, "combined shots"),
     ] {
@@ -581,7 +605,14 @@ pub(super) fn fire_line(
     // Targets: the aimed unit, plus (flamethrower spray) every unit on the chosen squares.
     let mut targets: Vec<Target> = vec![l.target.clone()];
     if w.traits.contains(&WeaponTrait::Flamethrower) {
-        let mut burnt = burnt_between(state, &w, from, &l.target);
+        let mut burnt = if super::super::battlefront::spray::sprays(state, &w) {
+            // battlefront-2013: the squares of 003's shortest path (battlefront/spray.rs).
+            let occ = occupancy(state, &[]);
+            let spray = super::super::battlefront::spray::burnt;
+            spray(state, &occ, &l.shooter, &w, from, &l.target, &l.through)
+        } else {
+            burnt_between(state, &w, from, &l.target)
+        };
         for sq in &l.through {
             if !burnt.contains(sq) {
                 burnt.push(*sq);
@@ -753,7 +784,7 @@ pub(super) fn fire_line(
                         .is_some_and(|x| x.medal_round != Some(round));
                 let line_opts = FireOptions {
                     medal,
-                    frenzy: frenzy && tc.unit_type.is_soldier(),
+                    frenzy: (frenzy && tc.unit_type.is_soldier()) || bf_berserk,
                     ..opts.clone()
                 };
                 let o = combat::resolve_line_under(rules, &w, &profile, &line_opts, round, dice);

@@ -244,6 +244,12 @@ pub(super) fn exec_step(
             if !alive {
                 return;
             }
+            // battlefront-2013: 002's Makeshift Repair, five dice (battlefront/skills.rs).
+            if state.rules().battlefront() {
+                let repair = super::super::battlefront::skills::makeshift_repair;
+                repair(state, &lead, &target, dice, out);
+                return;
+            }
             let full = state
                 .unit(&target)
                 .and_then(|t| card(state, t))

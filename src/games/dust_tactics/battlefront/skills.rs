@@ -1,0 +1,94 @@
+//! Skills as 002 redefines them, under battlefront-2013 (issue 18, third slice). Built: Fast and
+//! Damage Resilient (003), Fighting Spirit, Take Aim, Berserk and Tank Head (002, R279, R280,
+//! R282, R283). A battlefront card
+//! naming any other skill is refused at `new` with the skill and the file, never played by
+//! 004's wording (R281). Under battlefront-2013 a "2-face" hit (002: "hits on rolls of [target]
+//! as well as [army]") is the engine's `reversed` option, read as army or target
+//! (`combat::AttackRoll::success`).
+
+use super::super::cards;
+use super::super::skill::Skill;
+use super::super::state::State;
+use super::dice::Symbol;
+use crate::game::{DiceSource, Happening, Outcome, Roll};
+use std::collections::BTreeMap;
+
+/// The skills battlefront-2013 plays as 003/002 word them.
+pub const BUILT: &[Skill] = &[
+    Skill::Fast,
+    Skill::DamageResilient,
+    Skill::FightingSpirit,
+    Skill::TakeAim,
+    Skill::Berserk,
+    Skill::TankHead,
+];
+
+/// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll
+/// another die scoring a further Hit on a roll of [army]. Continue ... until it rolls a miss").
+pub const BERSERK_CHAIN: &str = "berserk chain";
+
+/// The skills a `skill` line may declare under battlefront-2013 (003 "Skills": "Declare a skill
+/// before rolling any dice it affects"): Fighting Spirit, once per game.
+/// Tank Head's Makeshift Repair is a special action (`skill tank-head at <vehicle>`).
+pub const DECLARED: &[Skill] = &[Skill::FightingSpirit, Skill::TankHead];
+
+/// 002 "Tank Head": "A Hero with the Tank Head Skill may take a Makeshift Repair Action. If they
+/// do so, the player selects any Vehicle that is within Line of Sight and Range 1 ... and rolls
+/// five dice. Each score of [army] or [target] removes one point of Damage to that Vehicle"
+/// (R283). The planner checked the vehicle (friendly, adjacent); not limited per game.
+pub fn makeshift_repair(
+    state: &mut State,
+    hero: &str,
+    target: &str,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    let full = state
+        .unit(target)
+        .and_then(|t| state.cards.get(&t.card))
+        .map(|c| c.health);
+    let round = state.round;
+    let (Some(full), Some(t)) = (full, state.unit_mut(target)) else {
+        return;
+    };
+    if t.destroyed {
+        return;
+    }
+    let faces: Vec<u8> = (0..5).map(|_| dice.d6(round)).collect();
+    let good = faces
+        .iter()
+        .filter(|f| matches!(Symbol::of_face(**f), Symbol::Army | Symbol::Target))
+        .count() as u8;
+    let removed = good.min(full.saturating_sub(t.health));
+    t.health += removed;
+    let mut h = Happening::text(format!(
+        "Tank Head (002 Makeshift Repair): {hero} repairs {target}: 5 dice, {good} army or target, {removed} damage removed"
+    ));
+    h.rolls = vec![Roll {
+        purpose: format!("makeshift repair {target}"),
+        round,
+        faces,
+    }];
+    out.happenings.push(h);
+}
+
+/// Checks every card of a battlefront-2013 game (file name → text): a skill not in [`BUILT`] is
+/// refused, naming it and the file.
+pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> {
+    for (file, text) in card_files {
+        let Ok(c) = cards::parse_card(file, text) else {
+            continue;
+        };
+        for s in &c.skills {
+            if !BUILT.iter().any(|b| b.id() == s.name) {
+                return Err(format!(
+                    "card {file} names the skill `{}`, which is {} (skills as 002 defines them are built one by one: {}); remove it from the card or use the shipped card",
+                    s.name,
+                    super::NOT_YET,
+                    BUILT.iter().map(|b| b.id()).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+    }
+    Ok(())
+}
