@@ -482,6 +482,14 @@ pub enum WeaponTrait {
     /// battlefront-2013: front-mounted, fires only 45° either side of the unit's facing (003
     /// "Field of Fire"; `battlefront::facing`). Other rulesets have no facing and ignore it.
     FrontArc,
+    /// 004 "Reloadable Weapons": begins loaded, firing empties it, 1 SKILL action reloads it
+    /// (`flow::artillery`, R415).
+    Reloadable,
+    /// 004 "Burst Weapons": double dice against a target that has not moved this round (R418).
+    Burst,
+    /// 004 "Setup Weapons": half the dice, rounded up, in a MOVE + ATTACK or ATTACK + MOVE
+    /// activation (R419).
+    Setup,
 }
 
 /// One weapon line of a card.

@@ -12,9 +12,10 @@ use std::fmt;
 /// hero armour value, sniper not shared, crates may be spared, trees destroyed, flames between,
 /// entering in round 1, comrades pick up limited ammo); 2: R154 (the default casualties keep the
 /// special-weapon carrier); 3: R209–R210 (classic-2010: a Charge attacks with all its range 1
-/// weapons; the first MOVE of a double move may pass a square it could not stop on); games made
-/// before keep the revision they were made with.
-pub const RULES_REVISION: u32 = 3;
+/// weapons; the first MOVE of a double move may pass a square it could not stop on); 4: R415
+/// (an artillery or reloadable line is empty once fired, until reloaded); games made before keep
+/// the revision they were made with.
+pub const RULES_REVISION: u32 = 4;
 
 /// The policies of one ruleset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -27,6 +27,8 @@ impl Planner<'_> {
         )?;
         // battlefront-2013: front-mounted weapons fire only in their arc (003 "Field of Fire").
         super::super::battlefront::facing::check_lines(state, u, &self.steps, from, &lines)?;
+        // 004 "Artillery Weapons", "Reloadable Weapons": an empty line does not fire (R415).
+        super::artillery::check_lines_loaded(state, &self.steps, &lines)?;
         self.texts.push(format!(
             "{} {}",
             if sustained { "sustained" } else { "attack" },
@@ -534,6 +536,7 @@ pub(super) fn fire_line(
         );
         return;
     }
+    super::artillery::spend(state, &l.shooter, &w);
     let hero_weapon = unit_type(state, &l.shooter) == UnitType::Hero;
     // 004 "Take Aim": the hero's own sustained lines reverse the dice instead of re-rolling
     // (not shared with his squad, so only the hero's card counts).

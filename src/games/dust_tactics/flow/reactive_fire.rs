@@ -72,6 +72,7 @@ pub(super) fn reactive_lines(
             (!graded || bf_reactive::allows(w))
                 && geometry::in_range(w.range, dist)
                 && w.against(armour) != Fire::No
+                && super::artillery::loaded(state, s, w)
                 && (w.ammo.is_none()
                     || state
                         .unit(s)

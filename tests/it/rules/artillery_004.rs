@@ -1,0 +1,689 @@
+//! Issue 12 item 2 (artillery and special weapons of seed 004, with 000 where it says the same):
+//! 004 "Artillery Weapons (Range A)", "Artillery Strike", "Magazine Reload", "[Weapon Name]:
+//! Reload", "Reloadable Weapons", "Burst Weapons" and "Setup Weapons" (rulings R415–R419). Orders
+//! go through the real parser and state machine (`DustTactics::submit`); the artillery cards are
+//! the provisional ones of games/dust-tactics/cards-artillery/, read as `new --cards` reads them.
+
+use crate::support_flow::*;
+use dustmail::dust_tactics::cards::parse_card_for_new;
+use dustmail::dust_tactics::model::*;
+use dustmail::dust_tactics::scenario::UnitSpec;
+use dustmail::dust_tactics::state::{Phase, Policy, State};
+use dustmail::dust_tactics::DustTactics;
+use dustmail::game::{CommandOutcome, Outcome, ScriptedDice};
+
+/// A card of games/dust-tactics/cards-artillery/, validated as `new --cards` validates it.
+fn artillery_card(stem: &str) -> Card {
+    let file = format!("{stem}.toml");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("games/dust-tactics/cards-artillery")
+        .join(&file);
+    let text = std::fs::read_to_string(&path).expect("artillery card");
+    parse_card_for_new(&file, &text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The cards of these tests: the artillery robots, the Observer Team, a plain squad `sq`.
+fn cards(extra: Vec<Card>) -> Vec<Card> {
+    let mut v = vec![
+        artillery_card("allied-artillery-robot"),
+        artillery_card("axis-artillery-robot"),
+        artillery_card("observer-team"),
+        squad("sq"),
+    ];
+    v.extend(extra);
+    v
+}
+
+/// A game under `ruleset`, reactive fire off (standing `never`), allies activating first.
+fn game(ruleset: &str, allies: Vec<UnitSpec>, axis: Vec<UnitSpec>, extra: Vec<Card>) -> State {
+    let mut st = DustTactics
+        .start(ruleset, scenario(allies, axis), cards(extra))
+        .expect("setup");
+    if st.rules().reactive_fire() {
+        for side in st.sides() {
+            dustmail::dust_tactics::flow::standing_react(&mut st, &side, None, Policy::Never)
+                .expect("standing react never");
+        }
+    }
+    begin(&mut st, "allies");
+    st
+}
+
+/// The allied artillery robot `gun` on E9, the Observer Team `obs` on E5, axis squad `foe` on E2
+/// (7 squares from the gun, 3 from the observer; the board is open).
+fn battery(ruleset: &str) -> State {
+    game(
+        ruleset,
+        vec![
+            unit("gun", "allied-artillery-robot", Some("E9")),
+            unit("obs", "observer-team", Some("E5")),
+            unit("pal", "sq", Some("A9")),
+        ],
+        vec![
+            unit("foe", "sq", Some("E2")),
+            unit("foe2", "sq", Some("I1")),
+        ],
+        vec![],
+    )
+}
+
+/// The dice of one artillery shot at `foe` (3 dice against soldier armour 2): two hits, a miss.
+fn two_hits() -> ScriptedDice {
+    ScriptedDice::new([1, 2, 6, 6, 6, 6, 6, 6, 6, 6])
+}
+
+fn refusal(out: &Outcome) -> (String, String, String) {
+    match &out.results[0].outcome {
+        CommandOutcome::Refused {
+            reason,
+            rule,
+            instead,
+        } => (reason.clone(), rule.clone(), instead.clone()),
+        o => panic!("expected a refusal, got {o:?}"),
+    }
+}
+
+/// Plays the rest of the round with `nothing` + `nothing`, rolls the next initiative and has
+/// allies go first.
+fn next_round(st: &mut State) {
+    let target = match st.phase {
+        Phase::Activations | Phase::Activation(_) => st.round + 1,
+        _ => st.round,
+    };
+    for _ in 0..20 {
+        match &st.phase {
+            Phase::Activations if st.round == target && st.next_side.is_some() => break,
+            Phase::Activations => {
+                let side = st.next_side.clone().expect("a side to activate");
+                let unit = st
+                    .units
+                    .iter()
+                    .find(|u| u.side == side && !u.activated && !u.destroyed && u.joined.is_none())
+                    .map(|u| u.id.clone())
+                    .expect("a unit to activate");
+                let out = send(
+                    st,
+                    &side,
+                    &format!("activate {unit}\nnothing\nnothing"),
+                    &mut Cycle(1),
+                );
+                assert!(first_result(&out).is_ok(), "{out:?}");
+            }
+            Phase::Initiative => {
+                send(st, "allies", "first allies", &mut Cycle(1));
+            }
+            Phase::First { winner } => {
+                let w = winner.clone();
+                let out = send(st, &w, "first allies", &mut Cycle(1));
+                assert!(first_result(&out).is_ok(), "{out:?}");
+            }
+            p => panic!("unexpected phase {p:?}"),
+        }
+    }
+    assert_eq!(st.round, target);
+    assert_eq!(st.next_side.as_deref(), Some("allies"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Artillery Weapons (Range A)": indirect shots
+// ---------------------------------------------------------------------------------------------
+
+// issue 12 item 2: 004 "Artillery Weapons (Range A)", indirect shot: "If the observer orders an
+// artillery strike, immediately activate the artillery unit and fire the indirect shot. This is
+// resolved just like a normal attack"; "the artillery unit has used its activation for this
+// round"; "If the observer's first action was ordering the indirect shot, it can continue with
+// its second action" (R416).
+#[test]
+fn artillery_004_indirect_shot_the_observer_activates_the_artillery_unit_which_fires() {
+    let mut st = battery("ffg-revised");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate obs\nskill artillery-strike at foe\nmove E6",
+        &mut two_hits(),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let t = texts(&out);
+    assert!(
+        t.contains("obs calls an artillery strike: gun activates"),
+        "{t}"
+    );
+    assert!(t.contains("gun fires Artillery gun"), "{t}");
+    assert_eq!(
+        u(&st, "foe").models.len(),
+        2,
+        "two hits, two casualties: {t}"
+    );
+    assert!(
+        u(&st, "gun").activated,
+        "the strike used the gun's activation"
+    );
+    assert_eq!(
+        u(&st, "obs").at,
+        Some(sq("E6")),
+        "the observer's second action"
+    );
+    // The gun's card is turned: axis activates next, and then the gun cannot.
+    assert_eq!(st.next_side.as_deref(), Some("axis"));
+    let out = send(
+        &mut st,
+        "axis",
+        "activate foe\nnothing\nnothing",
+        &mut Cycle(1),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate gun\nnothing\nnothing",
+        &mut Cycle(1),
+    );
+    assert!(refusal(&out).0.contains("already activated"), "{out:?}");
+}
+
+// issue 12 item 2: 004 "Artillery Weapons (Range A)": "Indirect shots occur during the observer's
+// activation, not during the artillery unit's activation, so are only possible if the artillery
+// unit has not yet activated." Refused, naming the rule, and nothing changes (R416).
+#[test]
+fn artillery_004_indirect_shot_only_if_the_artillery_unit_has_not_yet_activated() {
+    let mut st = battery("ffg-revised");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate gun\nnothing\nnothing",
+        &mut Cycle(1),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let out = send(
+        &mut st,
+        "axis",
+        "activate foe\nnothing\nnothing",
+        &mut Cycle(1),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let before = st.clone();
+    let out = send(
+        &mut st,
+        "allies",
+        "activate obs\nskill artillery-strike at foe\nnothing",
+        &mut two_hits(),
+    );
+    let (reason, rule, instead) = refusal(&out);
+    assert!(reason.contains("gun has already activated"), "{reason}");
+    assert!(
+        rule.contains("004 'Artillery Weapons (Range A)'")
+            && rule.contains("only possible if the artillery unit has not yet activated"),
+        "{rule}"
+    );
+    assert!(instead.contains("has not activated"), "{instead}");
+    assert_eq!(st, before, "a refusal changes nothing");
+}
+
+// issue 12 item 2: 004 "Artillery Strike": "perform 1 indirect shot at a unit to which the
+// observer can trace LOS". Trees between the observer and the target: refused, nothing changes;
+// the gun itself need not see the target (trees before it, the observer beside them sees, R416).
+#[test]
+fn artillery_strike_004_the_observer_must_trace_line_of_sight_to_the_target() {
+    let mut st = battery("ffg-revised");
+    st.scenario.board.set_terrain(sq("E4"), Terrain::Trees);
+    let before = st.clone();
+    let out = send(
+        &mut st,
+        "allies",
+        "activate obs\nskill artillery-strike at foe\nnothing",
+        &mut two_hits(),
+    );
+    let (reason, rule, _) = refusal(&out);
+    assert!(reason.contains("obs cannot see foe"), "{reason}");
+    assert!(rule.contains("004 'Artillery Strike'"), "{rule}");
+    assert_eq!(st, before);
+    // The observer steps aside to D5 and sees foe past the trees; the gun on E9 does not matter.
+    st.scenario.board.set_terrain(sq("E8"), Terrain::Trees);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate obs\nmove D5\nskill artillery-strike at foe",
+        &mut two_hits(),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(u(&st, "foe").models.len(), 2, "{}", texts(&out));
+}
+
+// issue 12 item 2: 004 "Artillery Strike": "The target must be within the artillery weapon's
+// range", and 004 "Artillery Weapons (Range A)": "Artillery weapons have a minimum range of 4",
+// measured from the artillery unit (R416).
+#[test]
+fn artillery_strike_004_the_target_must_be_within_the_artillery_weapon_s_range() {
+    let mut st = game(
+        "ffg-revised",
+        vec![
+            unit("gun", "allied-artillery-robot", Some("E9")),
+            unit("obs", "observer-team", Some("E4")),
+        ],
+        vec![unit("foe", "sq", Some("E7"))],
+        vec![],
+    );
+    let before = st.clone();
+    let out = send(
+        &mut st,
+        "allies",
+        "activate obs\nskill artillery-strike at foe\nnothing",
+        &mut two_hits(),
+    );
+    let (reason, rule, _) = refusal(&out);
+    assert!(
+        reason.contains("gun at E9 is 2 squares from E7") && reason.contains("at least 4"),
+        "{reason}"
+    );
+    assert!(
+        rule.contains("the target must be within the artillery weapon's range"),
+        "{rule}"
+    );
+    assert_eq!(st, before);
+}
+
+// issue 12 item 2: 004 "Artillery Strike": "The unit is an observer": a unit without the skill
+// cannot order a strike, and a side without an artillery unit has nothing to call (R416).
+#[test]
+fn artillery_strike_004_only_an_observer_orders_it_and_only_to_artillery() {
+    let mut st = battery("ffg-revised");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate gun\nskill artillery-strike at foe\nnothing",
+        &mut two_hits(),
+    );
+    let (reason, rule, _) = refusal(&out);
+    assert!(reason.contains("gun is not an observer"), "{reason}");
+    assert!(rule.contains("004 'Artillery Strike'"), "{rule}");
+    let mut st = game(
+        "ffg-revised",
+        vec![unit("obs", "observer-team", Some("E5"))],
+        vec![unit("foe", "sq", Some("E2"))],
+        vec![],
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate obs\nskill artillery-strike at foe\nnothing",
+        &mut two_hits(),
+    );
+    assert!(
+        refusal(&out)
+            .0
+            .contains("no friendly artillery unit on the battlefield"),
+        "{out:?}"
+    );
+}
+
+// issue 12 item 2: 004 "Artillery Strike": "activate a friendly artillery unit": with two on
+// the battlefield the order names the one it calls (`skill artillery-strike gun2 at foe`, R416).
+#[test]
+fn artillery_strike_004_with_two_artillery_units_the_order_names_one() {
+    let mut st = game(
+        "ffg-revised",
+        vec![
+            unit("gun", "allied-artillery-robot", Some("E9")),
+            unit("gun2", "allied-artillery-robot", Some("A9")),
+            unit("obs", "observer-team", Some("E5")),
+        ],
+        vec![unit("foe", "sq", Some("E2"))],
+        vec![],
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate obs\nskill artillery-strike at foe\nnothing",
+        &mut two_hits(),
+    );
+    let (reason, _, instead) = refusal(&out);
+    assert!(reason.contains("gun, gun2"), "{reason}");
+    assert!(
+        instead.contains("skill artillery-strike <one of gun, gun2> at foe"),
+        "{instead}"
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate obs\nskill artillery-strike gun2 at foe\nnothing",
+        &mut two_hits(),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert!(u(&st, "gun2").activated && !u(&st, "gun").activated);
+    assert!(texts(&out).contains("gun2 fires Artillery gun"));
+}
+
+// issue 12 item 2: 004 "Radioman": "Artillery Strike (SKILL). The radioman can call in an
+// Artillery Strike. When the radioman is eliminated, the command squad cannot use the Artillery
+// Strike skill"; it is the command squad's one attempt of the round (R416).
+#[test]
+fn artillery_strike_004_the_radioman_of_a_command_squad_calls_it_while_he_lives() {
+    let mut cs = with_skill(squad("cs"), "command-squad", None);
+    cs = with_skill(cs, "artillery-strike", None);
+    cs.health = 5;
+    cs.models = [
+        "officer",
+        "radioman",
+        "mechanic",
+        "medic",
+        "weapon-specialist",
+    ]
+    .iter()
+    .map(|m| ModelSpec {
+        id: m.to_string(),
+        carries: vec!["gun".into()],
+    })
+    .collect();
+    let mut st = game(
+        "ffg-revised",
+        vec![
+            unit("gun", "allied-artillery-robot", Some("E9")),
+            unit("hq", "cs", Some("E5")),
+        ],
+        vec![unit("foe", "sq", Some("E2"))],
+        vec![cs],
+    );
+    // The radioman alive: a second command-squad ability in the activation is refused.
+    let out = send(
+        &mut st,
+        "allies",
+        "activate hq\nskill artillery-strike at foe\nskill get-moving at gun",
+        &mut two_hits(),
+    );
+    assert!(
+        refusal(&out)
+            .0
+            .contains("already attempted a command squad ability"),
+        "{out:?}"
+    );
+    // The radioman eliminated: no Artillery Strike.
+    let mut without = st.clone();
+    without
+        .unit_mut("hq")
+        .unwrap()
+        .models
+        .retain(|m| m != "radioman");
+    let out = send(
+        &mut without,
+        "allies",
+        "activate hq\nskill artillery-strike at foe\nnothing",
+        &mut two_hits(),
+    );
+    let (reason, rule, _) = refusal(&out);
+    assert!(
+        reason.contains("radioman of hq has been eliminated"),
+        "{reason}"
+    );
+    assert!(rule.contains("004 'Command Squads'"), "{rule}");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate hq\nskill artillery-strike at foe\nnothing",
+        &mut two_hits(),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(u(&st, "foe").models.len(), 2, "{}", texts(&out));
+    assert_eq!(u(&st, "hq").command_round, Some(1));
+}
+
+// issue 12 item 2, classic-2010 where 000 says the same: 000 "What can a unit do when it is
+// activated?": "calling an artillery strike for the Observer Team … All these special actions
+// count towards the two actions a unit is allowed per round" (R416).
+#[test]
+fn artillery_strike_000_a_special_action_counts_towards_the_two_actions_classic_2010() {
+    let mut st = battery("classic-2010");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate obs\nskill artillery-strike at foe\nmove E6\nmove E7",
+        &mut two_hits(),
+    );
+    assert!(
+        refusal(&out).0.contains("3 actions are declared"),
+        "{out:?}"
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate obs\nskill artillery-strike at foe\nnothing",
+        &mut two_hits(),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(u(&st, "foe").models.len(), 2, "{}", texts(&out));
+    assert!(u(&st, "gun").activated);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Artillery Weapons (Range A)": direct shots and reload
+// ---------------------------------------------------------------------------------------------
+
+// issue 12 item 2: 004 "Artillery Weapons (Range A)": "After they fire, the unit must reload at a
+// cost of 1 SKILL action before it can fire that weapon again." A direct shot empties the gun;
+// next round firing it is refused; `skill reload` then the shot is accepted (R415).
+#[test]
+fn artillery_004_after_they_fire_the_unit_must_reload_before_it_can_fire_again() {
+    let mut st = battery("ffg-revised");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate gun\nattack howitzer at foe\nnothing",
+        &mut two_hits(),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert!(texts(&out).contains("gun fires Artillery gun"));
+    assert!(u(&st, "gun").unloaded.contains("howitzer"));
+    next_round(&mut st);
+    let before = st.clone();
+    let out = send(
+        &mut st,
+        "allies",
+        "activate gun\nattack howitzer at foe\nnothing",
+        &mut two_hits(),
+    );
+    let (reason, rule, instead) = refusal(&out);
+    assert!(
+        reason.contains("Artillery gun of gun is not loaded"),
+        "{reason}"
+    );
+    assert!(
+        rule.contains("004 'Artillery Weapons (Range A)'") && rule.contains("R415"),
+        "{rule}"
+    );
+    assert!(instead.contains("skill reload howitzer"), "{instead}");
+    assert_eq!(st, before);
+    // Its other weapon still fires: only the artillery line waits for its reload.
+    let out = send(
+        &mut st,
+        "allies",
+        "activate gun\nskill reload\nattack howitzer at foe",
+        &mut two_hits(),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert!(
+        texts(&out).contains("gun reloads howitzer"),
+        "{}",
+        texts(&out)
+    );
+    assert!(texts(&out).contains("gun fires Artillery gun"));
+    assert!(u(&st, "gun").unloaded.contains("howitzer"));
+}
+
+// issue 12 item 2: 004 "Artillery Weapons (Range A)": "After they fire, the unit must reload at a
+// cost of 1 SKILL action": an artillery unit called by an observer is empty after its indirect
+// shot too, and cannot be called again until it reloads (R415, R416).
+#[test]
+fn artillery_004_an_indirect_shot_empties_the_artillery_weapon_too() {
+    let mut st = battery("ffg-revised");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate obs\nskill artillery-strike at foe\nnothing",
+        &mut two_hits(),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert!(u(&st, "gun").unloaded.contains("howitzer"));
+    next_round(&mut st);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate obs\nskill artillery-strike at foe\nnothing",
+        &mut two_hits(),
+    );
+    let (reason, rule, _) = refusal(&out);
+    assert!(
+        reason.contains("the artillery of gun is not loaded"),
+        "{reason}"
+    );
+    assert!(
+        rule.contains("reload at a cost of 1 SKILL action"),
+        "{rule}"
+    );
+}
+
+// issue 12 item 2: 004 "Reloadable Weapons": "A unit can fire and reload its weapon during the
+// same round, (which would use both the unit's actions)"; and a reload with nothing to reload is
+// refused, naming the rule (R415).
+#[test]
+fn artillery_004_fire_and_reload_in_the_same_activation() {
+    let mut st = battery("ffg-revised");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate gun\nskill reload\nnothing",
+        &mut two_hits(),
+    );
+    let (reason, rule, _) = refusal(&out);
+    assert!(reason.contains("no empty weapon to reload"), "{reason}");
+    assert!(rule.contains("004 'Reloadable Weapons'"), "{rule}");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate gun\nattack howitzer at foe\nskill reload howitzer",
+        &mut two_hits(),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert!(u(&st, "gun").unloaded.is_empty(), "{}", texts(&out));
+}
+
+// issue 12 item 2: 004 "Magazine Reload": "Units with this skill are not required to take a
+// SKILL action to reload their artillery weapons": the Axis robot's rockets stay loaded (R417).
+#[test]
+fn magazine_reload_004_not_required_to_take_a_skill_action_to_reload() {
+    let mut st = game(
+        "ffg-revised",
+        vec![unit("ally", "sq", Some("E8"))],
+        vec![unit("rk", "axis-artillery-robot", Some("E1"))],
+        vec![],
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate ally\nnothing\nnothing",
+        &mut Cycle(1),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let out = send(
+        &mut st,
+        "axis",
+        "activate rk\nattack rockets at ally\nnothing",
+        &mut Cycle(1),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert!(texts(&out).contains("rk fires Rocket launcher"));
+    assert!(u(&st, "rk").unloaded.is_empty(), "still loaded");
+    next_round(&mut st);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate ally\nnothing\nnothing",
+        &mut Cycle(1),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let out = send(
+        &mut st,
+        "axis",
+        "activate rk\nattack rockets at ally\nnothing",
+        &mut Cycle(1),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+}
+
+// issue 12 item 2: 004 "Artillery Weapons (Range A)": "minimum range of 4 and an unlimited
+// maximum range. They ignore all types of cover": a squad behind an ammo crate is hit with no
+// cover save; at 3 squares the direct shot is refused (R415).
+#[test]
+fn artillery_004_minimum_range_4_no_maximum_and_no_cover() {
+    let mut saver = squad("saver");
+    saver.soft_save = Save::Hit;
+    saver.hard_save = Save::Hit;
+    let mut st = game(
+        "ffg-revised",
+        vec![
+            unit("gun", "allied-artillery-robot", Some("E9")),
+            unit("pal", "sq", Some("A9")),
+        ],
+        vec![
+            unit("foe", "saver", Some("E1")),
+            unit("near", "sq", Some("E6")),
+        ],
+        vec![saver],
+    );
+    st.scenario.board.cover.insert(
+        sq("E2"),
+        CoverElement {
+            kind: CoverKind::AmmoCrate,
+            damage: 0,
+        },
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate gun\nattack howitzer at near\nnothing",
+        &mut two_hits(),
+    );
+    let (reason, rule, _) = refusal(&out);
+    assert!(reason.contains("3 squares from E6"), "{reason}");
+    assert!(rule.contains("004 'Range'"), "{rule}");
+    // Two hits, then dice that would save both were a cover save rolled.
+    let out = send(
+        &mut st,
+        "allies",
+        "activate gun\nattack howitzer at foe\nnothing",
+        &mut ScriptedDice::new([1, 2, 6, 1, 1, 1, 1]),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let t = texts(&out);
+    assert_eq!(u(&st, "foe").models.len(), 2, "{t}");
+}
+
+// issue 12 item 2: the three artillery cards (000 names the artillery robots and the Observer
+// Team; every value not stated is listed as provisional) are accepted by `new --cards`.
+#[test]
+fn artillery_004_the_artillery_cards_load_for_new_with_their_provisional_values() {
+    for stem in [
+        "allied-artillery-robot",
+        "axis-artillery-robot",
+        "observer-team",
+    ] {
+        let c = artillery_card(stem);
+        assert!(!c.sources.is_empty() && !c.provisional.is_empty(), "{stem}");
+    }
+    assert!(artillery_card("observer-team").has_skill("artillery-strike"));
+    assert!(artillery_card("axis-artillery-robot").has_skill("magazine-reload"));
+}
+
+// issue 12 item 2: R415 came with rules revision 4; a game made before keeps firing its artillery
+// every activation (its ledger replays as recorded).
+#[test]
+fn artillery_004_a_game_made_under_rules_revision_3_needs_no_reload() {
+    let mut st = battery("ffg-revised");
+    st.rules_revision = 3;
+    let out = send(
+        &mut st,
+        "allies",
+        "activate gun\nattack howitzer at foe\nnothing",
+        &mut two_hits(),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert!(u(&st, "gun").unloaded.is_empty());
+}
