@@ -687,3 +687,200 @@ fn artillery_004_a_game_made_under_rules_revision_3_needs_no_reload() {
     assert!(first_result(&out).is_ok(), "{out:?}");
     assert!(u(&st, "gun").unloaded.is_empty());
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Special Weapons": Reloadable, Burst, Setup
+// ---------------------------------------------------------------------------------------------
+
+/// A vehicle card `id` with one weapon line `w` (range 6, `x`/1 against everything, `trait_`).
+fn gun_card(id: &str, w: &str, x: u8, trait_: WeaponTrait) -> Card {
+    let mut line = weapon(w, WeaponRange::Upto(6), x, 1);
+    line.traits = vec![trait_];
+    card(id, UnitType::Vehicle, 3, 1, vec![line])
+}
+
+/// The "fires" lines of an outcome.
+fn fired(out: &Outcome) -> Vec<String> {
+    out.happenings
+        .iter()
+        .map(|h| h.text.clone())
+        .filter(|t| t.contains(" fires "))
+        .collect()
+}
+
+// issue 12 item 2: 004 "Reloadable Weapons": "Reloadable weapons begin the game loaded … When the
+// unit fires this weapon, remove the token … To reload (and replace the token), the unit must
+// perform 1 SKILL action." (R415)
+#[test]
+fn reloadable_weapons_004_begin_loaded_firing_empties_them_one_skill_action_reloads() {
+    let mut st = game(
+        "ffg-revised",
+        vec![unit("rl", "reloader", Some("E8"))],
+        vec![unit("foe", "sq", Some("E3"))],
+        vec![gun_card("reloader", "bazooka", 1, WeaponTrait::Reloadable)],
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate rl\nattack bazooka at foe\nnothing",
+        &mut two_hits(),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert!(u(&st, "rl").unloaded.contains("bazooka"));
+    next_round(&mut st);
+    let before = st.clone();
+    let out = send(
+        &mut st,
+        "allies",
+        "activate rl\nattack bazooka at foe\nnothing",
+        &mut two_hits(),
+    );
+    let (reason, rule, instead) = refusal(&out);
+    assert!(reason.contains("bazooka of rl is not loaded"), "{reason}");
+    assert!(rule.contains("004 'Reloadable Weapons'"), "{rule}");
+    assert!(instead.contains("skill reload bazooka"), "{instead}");
+    assert_eq!(st, before);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate rl\nskill reload bazooka\nattack bazooka at foe",
+        &mut two_hits(),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(fired(&out).len(), 1, "{}", texts(&out));
+}
+
+// issue 12 item 2: 004 "Burst Weapons": "When firing a burst weapon at a target that has not
+// performed a MOVE action this round, double the number of dice rolled." (R418)
+#[test]
+fn burst_weapons_004_double_the_dice_against_a_target_that_has_not_moved() {
+    let mut st = game(
+        "ffg-revised",
+        vec![
+            unit("bu1", "burster", Some("D8")),
+            unit("bu2", "burster", Some("F8")),
+        ],
+        vec![
+            unit("foe", "sq", Some("E3")),
+            unit("foe2", "sq", Some("I1")),
+        ],
+        vec![gun_card("burster", "mg", 1, WeaponTrait::Burst)],
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate bu1\nattack mg at foe\nnothing",
+        &mut ScriptedDice::new([1, 1]),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let f = fired(&out).join("\n");
+    assert!(
+        f.contains("2 dice") && f.contains("burst: double dice"),
+        "{f}"
+    );
+    assert_eq!(u(&st, "foe").models.len(), 2);
+    let out = send(
+        &mut st,
+        "axis",
+        "activate foe\nmove E4\nnothing",
+        &mut Cycle(1),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    // foe moved this round: the burst weapon rolls its printed single die.
+    let out = send(
+        &mut st,
+        "allies",
+        "activate bu2\nattack mg at foe\nnothing",
+        &mut ScriptedDice::new([1]),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let f = fired(&out).join("\n");
+    assert!(f.contains("1 dice") && !f.contains("burst"), "{f}");
+    assert_eq!(u(&st, "foe").models.len(), 1);
+}
+
+// issue 12 item 2: 004 "Setup Weapons": "If a unit performs a MOVE + ATTACK or ATTACK + MOVE
+// activation and fires a setup weapon, it only rolls half of that weapon's combat dice (rounded
+// up) during the ATTACK action." 3 dice become 2; standing still it rolls all 3 (R419).
+#[test]
+fn setup_weapons_004_half_the_dice_rounded_up_in_a_move_and_attack_activation() {
+    let mut st = game(
+        "ffg-revised",
+        vec![
+            unit("su1", "setter", Some("C8")),
+            unit("su2", "setter", Some("E8")),
+            unit("su3", "setter", Some("F8")),
+        ],
+        vec![
+            unit("foe", "sq", Some("E2")),
+            unit("foe2", "sq", Some("A1")),
+            unit("foe3", "sq", Some("I1")),
+        ],
+        vec![gun_card("setter", "hg", 3, WeaponTrait::Setup)],
+    );
+    let dice_of = |st: &mut State, side: &str, orders: &str, n: usize| -> String {
+        let out = send(st, side, orders, &mut ScriptedDice::new(vec![6; n]));
+        assert!(first_result(&out).is_ok(), "{out:?}");
+        fired(&out).join("\n")
+    };
+    let f = dice_of(
+        &mut st,
+        "allies",
+        "activate su1\nmove C7\nattack hg at foe",
+        2,
+    );
+    assert!(
+        f.contains("2 dice") && f.contains("setup: half dice"),
+        "{f}"
+    );
+    dice_of(&mut st, "axis", "activate foe2\nnothing\nnothing", 0);
+    let f = dice_of(
+        &mut st,
+        "allies",
+        "activate su2\nattack hg at foe\nmove E7",
+        2,
+    );
+    assert!(
+        f.contains("2 dice") && f.contains("setup: half dice"),
+        "{f}"
+    );
+    dice_of(&mut st, "axis", "activate foe3\nnothing\nnothing", 0);
+    let f = dice_of(
+        &mut st,
+        "allies",
+        "activate su3\nattack hg at foe\nnothing",
+        3,
+    );
+    assert!(f.contains("3 dice") && !f.contains("setup"), "{f}");
+}
+
+// issue 12 item 2: a card may now name the traits `reloadable`, `burst` and `setup` (004 "Special
+// Weapons"); a special weapon the engine does not play (Tesla, Dual Ammo) is still refused when
+// the card is read, naming the file (R400).
+#[test]
+fn special_weapons_004_cards_name_the_traits_the_engine_plays_and_no_other() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("games/dust-tactics/cards-artillery/allied-artillery-robot.toml"),
+    )
+    .unwrap();
+    for (t, ok) in [
+        ("reloadable", true),
+        ("burst", true),
+        ("setup", true),
+        ("tesla", false),
+        ("dual_ammo", false),
+    ] {
+        let with = text.replacen(
+            "range = \"4\"",
+            &format!("range = \"4\"\ntraits = [\"{t}\"]"),
+            1,
+        );
+        let r = parse_card_for_new("allied-artillery-robot.toml", &with);
+        assert_eq!(r.is_ok(), ok, "{t}: {r:?}");
+        if let Err(e) = r {
+            assert_eq!(e.file, "allied-artillery-robot.toml");
+            assert!(e.reason.contains(t), "{e}");
+        }
+    }
+}

@@ -618,8 +618,11 @@ pub(super) fn fire_line(
                 };
                 let (_, health) = ce.kind.armour_health();
                 // No save; explosives re-roll misses against a tank trap (004, combat R37).
+                let (fired, notes) =
+                    super::special_weapons::as_fired(state, act, &l.shooter, &w, None);
+                let how = [vec![how.as_str()], notes].concat().join(", ");
                 let o = combat::resolve_cover_attack_under(
-                    rules, &w, ce.kind, ce.damage, &opts, round, dice,
+                    rules, &fired, ce.kind, ce.damage, &opts, round, dice,
                 );
                 tell(
                     out,
@@ -739,7 +742,12 @@ pub(super) fn fire_line(
                     frenzy: frenzy && tc.unit_type.is_soldier(),
                     ..opts.clone()
                 };
-                let o = combat::resolve_line_under(rules, &w, &profile, &line_opts, round, dice);
+                // 004 "Burst Weapons", "Setup Weapons" (R418, R419).
+                let (fired, notes) =
+                    super::special_weapons::as_fired(state, act, &l.shooter, &w, Some(tu.moved));
+                let how = [vec![how.as_str()], notes].concat().join(", ");
+                let o =
+                    combat::resolve_line_under(rules, &fired, &profile, &line_opts, round, dice);
                 if hero_weapon && tc.unit_type.is_soldier() && tu.side != su.side {
                     serum_count(act, &l.shooter, o.hits);
                 }

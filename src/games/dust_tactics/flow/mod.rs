@@ -40,6 +40,7 @@ mod retaliation;
 mod round;
 mod setup;
 mod skills;
+mod special_weapons;
 mod standing;
 mod steps;
 mod victory;
