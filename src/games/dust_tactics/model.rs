@@ -490,6 +490,9 @@ pub enum WeaponTrait {
     /// 004 "Setup Weapons": half the dice, rounded up, in a MOVE + ATTACK or ATTACK + MOVE
     /// activation (R419).
     Setup,
+    /// 004 "Dual Ammo Weapons": one line per ammunition, the lines of one weapon sharing its
+    /// `name`; an attack fires one of them (R420).
+    DualAmmo,
 }
 
 /// One weapon line of a card.

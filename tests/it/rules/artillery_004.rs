@@ -869,7 +869,8 @@ fn special_weapons_004_cards_name_the_traits_the_engine_plays_and_no_other() {
         ("burst", true),
         ("setup", true),
         ("tesla", false),
-        ("dual_ammo", false),
+        ("dual_ammo", true),
+        ("phaser", false),
     ] {
         let with = text.replacen(
             "range = \"4\"",
@@ -883,4 +884,85 @@ fn special_weapons_004_cards_name_the_traits_the_engine_plays_and_no_other() {
             assert!(e.reason.contains(t), "{e}");
         }
     }
+}
+
+/// A vehicle carrying one dual-ammo weapon, "Panzerfaust 150", as two lines: `he` and `ap`.
+fn dual_card() -> Card {
+    let mut he = weapon("he", WeaponRange::Upto(6), 1, 1);
+    let mut ap = weapon("ap", WeaponRange::Upto(6), 1, 2);
+    for l in [&mut he, &mut ap] {
+        l.name = "Panzerfaust 150".into();
+        l.traits = vec![WeaponTrait::DualAmmo];
+    }
+    card("duo", UnitType::Vehicle, 3, 1, vec![he, ap])
+}
+
+// issue 12 item 2: 004 "Dual Ammo Weapons": "Each time a unit fires a dual ammo weapon, the
+// controlling player must announce which type of ammunition is being used": one line per attack,
+// both refused with the rule and what to keep, nothing changed (R420).
+#[test]
+fn dual_ammo_weapons_004_announce_which_type_of_ammunition_is_being_used() {
+    let mut st = game(
+        "ffg-revised",
+        vec![unit("dw", "duo", Some("E8"))],
+        vec![unit("foe", "sq", Some("E3"))],
+        vec![dual_card()],
+    );
+    let before = st.clone();
+    let out = send(
+        &mut st,
+        "allies",
+        "activate dw\nattack he at foe, ap at foe\nnothing",
+        &mut two_hits(),
+    );
+    let (reason, rule, instead) = refusal(&out);
+    assert!(
+        reason.contains("he and ap are two ammunitions of one weapon, Panzerfaust 150"),
+        "{reason}"
+    );
+    assert!(
+        rule.contains("004 'Dual Ammo Weapons'") && rule.contains("announce which type"),
+        "{rule}"
+    );
+    assert_eq!(instead, "keep `he` or `ap`, not both");
+    assert_eq!(st, before);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate dw\nattack ap at foe\nnothing",
+        &mut ScriptedDice::new([1]),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    // The AP ammunition's line: 1 hit, 2 damage.
+    assert_eq!(u(&st, "foe").models.len(), 2, "{}", texts(&out));
+}
+
+// issue 12 item 2: 004 "Dual Ammo Weapons": reactive fire, which fires every line that can
+// reach, announces the weapon's first ammunition in card order (R420).
+#[test]
+fn dual_ammo_weapons_004_reactive_fire_fires_one_ammunition() {
+    let mut st = DustTactics
+        .start(
+            "ffg-revised",
+            scenario(
+                vec![unit("pal", "sq", Some("E9"))],
+                vec![unit("dw", "duo", Some("E3"))],
+            ),
+            cards(vec![dual_card()]),
+        )
+        .expect("setup");
+    dustmail::dust_tactics::flow::standing_react(&mut st, "axis", None, Policy::Ask).unwrap();
+    begin(&mut st, "allies");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate pal\nmove E8\nnothing",
+        &mut Cycle(1),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let out = send(&mut st, "axis", "react dw", &mut Cycle(0));
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let f = fired(&out);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(f[0].contains("dw fires Panzerfaust 150"), "{f:?}");
 }

@@ -29,6 +29,7 @@ impl Planner<'_> {
         super::super::battlefront::facing::check_lines(state, u, &self.steps, from, &lines)?;
         // 004 "Artillery Weapons", "Reloadable Weapons": an empty line does not fire (R415).
         super::artillery::check_lines_loaded(state, &self.steps, &lines)?;
+        super::special_weapons::check_dual_ammo(state, &lines)?;
         self.texts.push(format!(
             "{} {}",
             if sustained { "sustained" } else { "attack" },

@@ -65,7 +65,7 @@ pub(super) fn reactive_lines(
         return vec![];
     }
     let graded = state.rules().reactive_graded();
-    weapons_of_group(state, unit)
+    let lines = weapons_of_group(state, unit)
         .into_iter()
         .filter(|(s, w)| {
             // issue 18 hook: no close-combat weapon in a 003 reactive attack.
@@ -81,7 +81,8 @@ pub(super) fn reactive_lines(
                         .unwrap_or(0)
                         > 0)
         })
-        .collect()
+        .collect();
+    super::special_weapons::one_ammo_each(lines)
 }
 
 pub(super) fn cmd_react(

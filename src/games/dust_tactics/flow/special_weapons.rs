@@ -1,5 +1,6 @@
 //! 004 "Special Weapons": Burst and Setup weapons, which change the dice a line rolls (R418,
-//! R419). Reloadable weapons share artillery's Loaded token (`artillery`, R415).
+//! R419), and Dual Ammo weapons, one line per ammunition (R420). Reloadable weapons share
+//! artillery's Loaded token (`artillery`, R415).
 
 use super::*;
 
@@ -62,4 +63,55 @@ pub(super) fn as_fired(
         notes.push("setup: half dice, the unit moves this activation");
     }
     (line, notes)
+}
+
+fn dual(w: &WeaponLine) -> bool {
+    w.traits.contains(&WeaponTrait::DualAmmo)
+}
+
+/// Whether `a` and `b` (each with its shooter) are two ammunitions of one dual-ammo weapon.
+fn same_dual_weapon(a: (&str, &WeaponLine), b: (&str, &WeaponLine)) -> bool {
+    dual(a.1) && dual(b.1) && a.0 == b.0 && a.1.name.eq_ignore_ascii_case(&b.1.name)
+}
+
+/// 004 "Dual Ammo Weapons": "Each time a unit fires a dual ammo weapon, the controlling player
+/// must announce which type of ammunition is being used": one line of the weapon per attack.
+pub(super) fn check_dual_ammo(state: &State, lines: &[LineOrder]) -> Result<(), Refusal> {
+    let fired: Vec<(String, WeaponLine)> = lines
+        .iter()
+        .filter_map(|l| find_weapon(state, &l.shooter, &l.weapon))
+        .collect();
+    for (i, (s, w)) in fired.iter().enumerate() {
+        if let Some((_, other)) = fired[..i]
+            .iter()
+            .find(|(s2, w2)| same_dual_weapon((s, w), (s2, w2)))
+        {
+            return refuse(
+                format!(
+                    "{} and {} are two ammunitions of one weapon, {}: it fires one of them",
+                    other.id, w.id, w.name
+                ),
+                RuleId::DualAmmoWeapons.with(
+                    "the controlling player must announce which type of ammunition is being used",
+                ),
+                format!("keep `{}` or `{}`, not both", other.id, w.id),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Reactive fire fires every line it can; of a dual-ammo weapon, only its first ammunition in
+/// card order (R420).
+pub(super) fn one_ammo_each(lines: Vec<(String, WeaponLine)>) -> Vec<(String, WeaponLine)> {
+    let mut kept: Vec<(String, WeaponLine)> = vec![];
+    for (s, w) in lines {
+        if !kept
+            .iter()
+            .any(|(ks, kw)| same_dual_weapon((ks, kw), (&s, &w)))
+        {
+            kept.push((s, w));
+        }
+    }
+    kept
 }
