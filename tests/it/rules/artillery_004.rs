@@ -854,9 +854,9 @@ fn setup_weapons_004_half_the_dice_rounded_up_in_a_move_and_attack_activation() 
     assert!(f.contains("3 dice") && !f.contains("setup"), "{f}");
 }
 
-// issue 12 item 2: a card may now name the traits `reloadable`, `burst` and `setup` (004 "Special
-// Weapons"); a special weapon the engine does not play (Tesla, Dual Ammo) is still refused when
-// the card is read, naming the file (R400).
+// issue 12 item 2: a card may now name the traits `reloadable`, `burst`, `setup` and `dual_ammo`
+// (004 "Special Weapons") and the phaser cell `3xY`; a special weapon the engine does not play
+// (Tesla) is still refused when the card is read, naming the file (R400).
 #[test]
 fn special_weapons_004_cards_name_the_traits_the_engine_plays_and_no_other() {
     let text = std::fs::read_to_string(
@@ -870,7 +870,7 @@ fn special_weapons_004_cards_name_the_traits_the_engine_plays_and_no_other() {
         ("setup", true),
         ("tesla", false),
         ("dual_ammo", true),
-        ("phaser", false),
+        ("tesla", false),
     ] {
         let with = text.replacen(
             "range = \"4\"",
@@ -878,6 +878,14 @@ fn special_weapons_004_cards_name_the_traits_the_engine_plays_and_no_other() {
             1,
         );
         let r = parse_card_for_new("allied-artillery-robot.toml", &with);
+        assert!(
+            parse_card_for_new(
+                "allied-artillery-robot.toml",
+                &text.replacen("\"3/1\", \"3/1\", \"2/1\"", "\"3xY\", \"3xY\", \"2/1\"", 1)
+            )
+            .is_ok_and(|c| c.weapons[0].soldier[0] == Fire::Phaser { dice: 3 }),
+            "a phaser cell reads as written"
+        );
         assert_eq!(r.is_ok(), ok, "{t}: {r:?}");
         if let Err(e) = r {
             assert_eq!(e.file, "allied-artillery-robot.toml");
@@ -965,4 +973,76 @@ fn dual_ammo_weapons_004_reactive_fire_fires_one_ammunition() {
     let f = fired(&out);
     assert_eq!(f.len(), 1, "{f:?}");
     assert!(f[0].contains("dw fires Panzerfaust 150"), "{f:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Special Combat Values": Phaser
+// ---------------------------------------------------------------------------------------------
+
+/// A vehicle `ph` with a phaser `2xY` (range 8) on E8; the axis squad `foe` (hit saves in soft
+/// and hard cover) on E1 behind an ammo crate on E2.
+fn phaser_game() -> State {
+    let mut line = weapon("phaser", WeaponRange::Upto(8), 1, 1);
+    line.soldier = [Fire::Phaser { dice: 2 }; 4];
+    let mut saver = squad("saver");
+    saver.soft_save = Save::Hit;
+    saver.hard_save = Save::Hit;
+    let mut st = game(
+        "ffg-revised",
+        vec![unit("ph", "phasers", Some("E8"))],
+        vec![unit("foe", "saver", Some("E1"))],
+        vec![card("phasers", UnitType::Vehicle, 3, 1, vec![line]), saver],
+    );
+    st.scenario.board.cover.insert(
+        sq("E2"),
+        CoverElement {
+            kind: CoverKind::AmmoCrate,
+            damage: 0,
+        },
+    );
+    st
+}
+
+// issue 12 item 2: 004 "Phaser Weapons X×Y": "Roll 'X' dice and total the number of [hit]
+// results: this total is equal to 'Y'. Roll 'Y' dice and inflict 1 damage for each [hit] result.
+// Phasers ignore all cover." X = 2 dice, both hit: Y = 2 dice, one hits: 1 damage, and no cover
+// save is rolled (the script holds exactly the four dice) (R421).
+#[test]
+fn phaser_weapons_004_x_dice_make_y_dice_each_hit_one_damage_no_cover() {
+    let mut st = phaser_game();
+    let mut d = ScriptedDice::new([1, 2, 1, 6]);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate ph\nattack phaser at foe\nnothing",
+        &mut d,
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(d.remaining(), 0);
+    let f = fired(&out).join("\n");
+    assert!(
+        f.contains("2 dice") && f.contains("phaser: 2 hit(s) make 2 damage dice"),
+        "{f}"
+    );
+    assert!(f.contains("1 hit") && !f.contains("saved"), "{f}");
+    assert_eq!(u(&st, "foe").models.len(), 3);
+}
+
+// issue 12 item 2: 004 "Phaser Weapons X×Y": "If you perform a SUSTAINED ATTACK, reroll the 'X'
+// value": the miss of the X roll is re-rolled and hits, so Y = 2; the Y dice are not re-rolled
+// (R421).
+#[test]
+fn phaser_weapons_004_a_sustained_attack_rerolls_the_x_value_only() {
+    let mut st = phaser_game();
+    // X: hit, miss; the miss re-rolled: hit. Y: miss, miss, and no re-roll of them.
+    let mut d = ScriptedDice::new([1, 6, 2, 6, 6]);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate ph\nsustained phaser at foe",
+        &mut d,
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(d.remaining(), 0, "{}", texts(&out));
+    assert_eq!(u(&st, "foe").models.len(), 4, "{}", texts(&out));
 }

@@ -18,6 +18,9 @@ fn with_dice(w: &WeaponLine, f: impl Fn(u8) -> u8) -> WeaponLine {
         Fire::ApIncendiary { dice } => Fire::ApIncendiary {
             dice: f(dice).max(1),
         },
+        Fire::Phaser { dice } => Fire::Phaser {
+            dice: f(dice).max(1),
+        },
     };
     WeaponLine {
         soldier: w.soldier.map(cell),
