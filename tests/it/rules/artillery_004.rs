@@ -10,7 +10,7 @@ use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::scenario::UnitSpec;
 use dustmail::dust_tactics::state::{Phase, Policy, State};
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::{CommandOutcome, Outcome, ScriptedDice};
+use dustmail::game::{CommandOutcome, Game, Outcome, ScriptedDice};
 
 /// A card of games/dust-tactics/cards-artillery/, validated as `new --cards` validates it.
 fn artillery_card(stem: &str) -> Card {
@@ -1045,4 +1045,39 @@ fn phaser_weapons_004_a_sustained_attack_rerolls_the_x_value_only() {
     assert!(first_result(&out).is_ok(), "{out:?}");
     assert_eq!(d.remaining(), 0, "{}", texts(&out));
     assert_eq!(u(&st, "foe").models.len(), 4, "{}", texts(&out));
+}
+
+// issue 12 item 2 (and issue 16 item 3, the template offers only orders that pass): the orders
+// template offers the observer's strike (004 "Artillery Strike") and, once the gun has fired, its
+// reload (004 "Artillery Weapons": "the unit must reload at a cost of 1 SKILL action"); both
+// offers are accepted as written (R415, R416).
+#[test]
+fn artillery_004_the_orders_template_offers_the_strike_and_the_reload() {
+    let mut st = battery("ffg-revised");
+    let t = DustTactics.orders_template(&st, "allies");
+    assert!(t.contains("#   skill artillery-strike gun at foe"), "{t}");
+    assert!(!t.contains("skill reload"), "nothing is empty yet: {t}");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate gun\nattack howitzer at foe\nnothing",
+        &mut two_hits(),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    next_round(&mut st);
+    let t = DustTactics.orders_template(&st, "allies");
+    assert!(t.contains("#   skill reload howitzer"), "{t}");
+    assert!(
+        !t.contains("attack howitzer"),
+        "an empty gun is not offered: {t}"
+    );
+    assert!(!t.contains("skill artillery-strike"), "nor called: {t}");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate gun\nskill reload howitzer\nnothing",
+        &mut Cycle(1),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert!(u(&st, "gun").unloaded.is_empty());
 }
