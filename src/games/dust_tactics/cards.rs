@@ -306,7 +306,9 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
         for (col, cell) in cells {
             let bad = match cell {
                 Fire::Dice { dice, damage } => *dice == 0 || *damage == 0,
-                Fire::Incendiary { dice } | Fire::ApIncendiary { dice } => *dice == 0,
+                Fire::Incendiary { dice } | Fire::ApIncendiary { dice } | Fire::Phaser { dice } => {
+                    *dice == 0
+                }
                 Fire::No => false,
             };
             if bad {

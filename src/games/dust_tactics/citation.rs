@@ -43,6 +43,13 @@ macro_rules! rule_ids {
 
 rule_ids! {
     Actions => "004", "Actions", None;
+    Artillery => "004", "Artillery Weapons (Range A)", Some(415);
+    ArtilleryStrike => "004", "Artillery Strike", Some(416);
+    MagazineReload => "004", "Magazine Reload", Some(417);
+    ReloadableWeapons => "004", "Reloadable Weapons", Some(415);
+    BurstWeapons => "004", "Burst Weapons", Some(418);
+    SetupWeapons => "004", "Setup Weapons", Some(419);
+    DualAmmoWeapons => "004", "Dual Ammo Weapons", Some(420);
     Activation => "004", "Activation", None;
     AlternatingActivations => "004", "Alternating activations", None;
     Attack => "004", "Attack", None;

@@ -89,6 +89,8 @@ struct CellPlan {
     /// Damage per hit; AP incendiary hits eliminate instead.
     damage: u32,
     ap_incendiary: bool,
+    /// A phaser: the hits of the first roll are the dice of the damage roll (R421).
+    phaser: bool,
 }
 
 fn plan_cell(cell: Fire, carriers: u32, models: u32, doubled: bool) -> Option<CellPlan> {
@@ -99,6 +101,13 @@ fn plan_cell(cell: Fire, carriers: u32, models: u32, doubled: bool) -> Option<Ce
             dice: dice as u32 * carriers,
             damage: damage as u32,
             ap_incendiary: false,
+            phaser: false,
+        },
+        Fire::Phaser { dice } => CellPlan {
+            dice: dice as u32 * carriers,
+            damage: 1,
+            ap_incendiary: false,
+            phaser: true,
         },
         // 004 "Incendiary Blast": X dice for each targeted miniature, 1 damage per hit; each
         // carrier fires its own weapon (ruling R33).
@@ -106,11 +115,13 @@ fn plan_cell(cell: Fire, carriers: u32, models: u32, doubled: bool) -> Option<Ce
             dice: dice as u32 * models.max(1) * carriers,
             damage: 1,
             ap_incendiary: false,
+            phaser: false,
         },
         Fire::ApIncendiary { dice } => CellPlan {
             dice: dice as u32 * models.max(1) * carriers,
             damage: 0,
             ap_incendiary: true,
+            phaser: false,
         },
     };
     if plan.dice == 0 {
@@ -375,10 +386,14 @@ pub fn resolve_line_under(
         let cell = super::battlefront::spray::cell_damage(plan.damage, plan.ap_incendiary);
         (saves, attack::hit_damage(target, cell))
     } else {
-        (cover_save_applies(weapon, target), plan.damage)
+        // 004 "Phaser Weapons": "Phasers ignore all cover."
+        (
+            cover_save_applies(weapon, target) && !plan.phaser,
+            plan.damage,
+        )
     };
     // Once nothing can cancel a hit, the target is destroyed when the hits reach `remaining`.
-    let destroyed_at = if saves || target.damage_resilient {
+    let destroyed_at = if saves || target.damage_resilient || plan.phaser {
         None
     } else if rules.battlefront() {
         Some(target.remaining.div_ceil(per_hit.max(1)))
@@ -415,7 +430,10 @@ pub fn resolve_line_under(
     if atk.chain_dice > 0 {
         notes.push(format!("{} {} dice", atk.chain_dice, atk.chain_name));
     }
-    let hits = atk.successes;
+    let mut hits = atk.successes;
+    if plan.phaser {
+        hits = super::phaser::damage_roll(rules, weapon, hits, round, dice, &mut rolls, &mut notes);
+    }
     finish(
         rules, weapon, target, plan, saves, plan.dice, hits, notes, rolls, round, dice,
     )

@@ -15,6 +15,7 @@ pub mod geometry;
 pub mod model;
 pub mod new_game;
 pub mod orders;
+mod phaser;
 pub mod picture;
 pub mod present;
 pub mod rules;

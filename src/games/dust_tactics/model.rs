@@ -466,6 +466,9 @@ pub enum Fire {
     Incendiary { dice: u8 },
     /// `X/(+)` anti-tank incendiary: X dice per targeted model, one hit eliminates the unit (004).
     ApIncendiary { dice: u8 },
+    /// `XxY` phaser (004 "Phaser Weapons X×Y"): X dice, whose hits are the Y dice rolled for
+    /// damage, 1 per hit; no cover (R421).
+    Phaser { dice: u8 },
 }
 
 /// Weapon traits that change how a line resolves (004 "Special weapons").
@@ -482,6 +485,17 @@ pub enum WeaponTrait {
     /// battlefront-2013: front-mounted, fires only 45° either side of the unit's facing (003
     /// "Field of Fire"; `battlefront::facing`). Other rulesets have no facing and ignore it.
     FrontArc,
+    /// 004 "Reloadable Weapons": begins loaded, firing empties it, 1 SKILL action reloads it
+    /// (`flow::artillery`, R415).
+    Reloadable,
+    /// 004 "Burst Weapons": double dice against a target that has not moved this round (R418).
+    Burst,
+    /// 004 "Setup Weapons": half the dice, rounded up, in a MOVE + ATTACK or ATTACK + MOVE
+    /// activation (R419).
+    Setup,
+    /// 004 "Dual Ammo Weapons": one line per ammunition, the lines of one weapon sharing its
+    /// `name`; an attack fires one of them (R420).
+    DualAmmo,
 }
 
 /// One weapon line of a card.
@@ -519,6 +533,7 @@ impl fmt::Display for Fire {
             Fire::Dice { dice, damage } => write!(f, "{dice}/{damage}"),
             Fire::Incendiary { dice } => write!(f, "{dice}/+"),
             Fire::ApIncendiary { dice } => write!(f, "{dice}/(+)"),
+            Fire::Phaser { dice } => write!(f, "{dice}xY"),
         }
     }
 }
@@ -529,6 +544,16 @@ impl Fire {
         let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         if t == "-" || t.eq_ignore_ascii_case("no") {
             return Some(Fire::No);
+        }
+        // 004 "Phaser Weapons X×Y": `3xY` (or `3×Y`).
+        if let Some(x) = t
+            .strip_suffix("xY")
+            .or_else(|| t.strip_suffix("×Y"))
+            .or_else(|| t.strip_suffix("xy"))
+        {
+            return Some(Fire::Phaser {
+                dice: x.parse().ok()?,
+            });
         }
         let (dice, rest) = t.split_once('/')?;
         let dice: u8 = dice.parse().ok()?;
@@ -551,6 +576,7 @@ enum FireTagged {
     Dice { dice: u8, damage: u8 },
     Incendiary { dice: u8 },
     ApIncendiary { dice: u8 },
+    Phaser { dice: u8 },
 }
 
 impl Serialize for Fire {
@@ -570,7 +596,7 @@ impl<'de> Deserialize<'de> for Fire {
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Fire, E> {
                 Fire::parse(v).ok_or_else(|| {
                     E::custom(format!(
-                        "`{v}` is not a weapon cell: write \"X/N\" (X dice, N damage per hit), \"X/+\" (incendiary), \"X/(+)\" (AP incendiary) or \"-\" (cannot damage)"
+                        "`{v}` is not a weapon cell: write \"X/N\" (X dice, N damage per hit), \"X/+\" (incendiary), \"X/(+)\" (AP incendiary), \"XxY\" (phaser) or \"-\" (cannot damage)"
                     ))
                 })
             }
@@ -581,6 +607,7 @@ impl<'de> Deserialize<'de> for Fire {
                     FireTagged::Dice { dice, damage } => Fire::Dice { dice, damage },
                     FireTagged::Incendiary { dice } => Fire::Incendiary { dice },
                     FireTagged::ApIncendiary { dice } => Fire::ApIncendiary { dice },
+                    FireTagged::Phaser { dice } => Fire::Phaser { dice },
                 })
             }
         }

@@ -14,8 +14,9 @@ use std::fmt;
 /// special-weapon carrier); 3: R209–R210 (classic-2010: a Charge attacks with all its range 1
 /// weapons; the first MOVE of a double move may pass a square it could not stop on); 4: R255–R256
 /// (battlefront-2013: reactions fire within their field of fire, two army symbols may turn the
-/// unit, a March Move is reacted to after its first part); games made before keep the revision
-/// they were made with.
+/// unit, a March Move is reacted to after its first part) and R415 (an artillery or reloadable
+/// line is empty once fired, until reloaded); games made before keep the revision they were
+/// made with.
 pub const RULES_REVISION: u32 = 4;
 
 /// The policies of one ruleset.

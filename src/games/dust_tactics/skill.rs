@@ -66,6 +66,7 @@ skills! {
     NcoCommandSquad => "nco-command-squad", "NCO Command Squad";
     RareUnit => "rare-unit", "Rare Unit";
     RecoveryVehicle => "recovery-vehicle", "Recovery Vehicle";
+    Reload => "reload", "[Weapon Name]: Reload";
     ScoutVehicle => "scout-vehicle", "Scout Vehicle";
     SelfRepair => "self-repair", "Self Repair";
     Sniper => "sniper", "Sniper";
@@ -126,6 +127,8 @@ impl Skill {
         Skill::TakeAim,
         Skill::Wiederbelebungsserum,
         Skill::CheatDeath,
+        // Issue 12 item 2: artillery (R415).
+        Skill::MagazineReload,
     ];
 
     /// Skills a joined hero shares with his squad (digest §8 "share").
@@ -202,11 +205,6 @@ pub const NOT_IN_ENUM: &[(&str, &str, &str)] = &[
         "Pilot: Name",
         "piloting vehicles is not in the engine",
     ),
-    (
-        "reload",
-        "[Weapon Name]: Reload",
-        "reloadable weapons and their Loaded token are not in the engine",
-    ),
 ];
 
 impl Skill {
@@ -216,12 +214,10 @@ impl Skill {
         Some(match self {
             AcePilot => "piloting vehicles is not in the engine",
             AirSuperiority => "aircraft are not in the engine",
-            ArtilleryStrike => "observers and artillery (indirect fire) are not in the engine",
             CarryCapacity => "transport is not in the engine",
             CommandVehicle => "vehicles carrying a command squad (transport) are not in the engine",
             EngineerVehicle => "minefields and bunkers are not in the engine",
             Hover => "aircraft are not in the engine",
-            MagazineReload => "artillery reload is not in the engine",
             NcoCommandSquad => "NCO command squads are not in the engine",
             RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
             TankRiders => "transport is not in the engine",
@@ -237,6 +233,8 @@ impl Skill {
             CheatDeath | CombineShots => return None,
             // Issue 12 item 2: command squads (R211).
             CommandSquad | Commander => return None,
+            // Issue 12 item 2: artillery, observers and reload (R415, R416, R417).
+            ArtilleryStrike | MagazineReload | Reload => return None,
         })
     }
 

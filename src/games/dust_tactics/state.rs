@@ -161,6 +161,10 @@ pub struct UnitState {
     /// `battlefront::facing`). `None` under the other rulesets, which have no facing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facing: Option<super::battlefront::facing::Facing>,
+    /// Artillery and reloadable lines fired and not reloaded yet: the Loaded token is off the
+    /// card (004 "Artillery Weapons", "Reloadable Weapons"; R415). Every weapon begins loaded.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub unloaded: std::collections::BTreeSet<String>,
 }
 
 /// One destruction: the AP go to `by`.
@@ -324,6 +328,16 @@ pub enum Step {
     Command {
         ability: String,
         target: String,
+    },
+    /// 004 "Artillery Strike": the observer's SKILL action; `gun` is activated and fires
+    /// `lines` as its indirect shot (R416).
+    Strike {
+        gun: String,
+        lines: Vec<LineOrder>,
+    },
+    /// 004 "Reload": a SKILL action puts the Loaded token back on `weapons` (R415).
+    Reload {
+        weapons: Vec<String>,
     },
     /// The hero leaves the squad for good.
     Detach {

@@ -2,6 +2,7 @@
 //! as policies beside them.
 
 mod ammo_artillery;
+mod artillery_004;
 mod battlefront;
 mod battlefront_combat;
 mod battlefront_facing;

@@ -29,6 +29,9 @@ impl Planner<'_> {
         super::super::battlefront::facing::check_lines(state, u, &self.steps, from, &lines)?;
         // battlefront-2013: a Sustained Attack is ranged or close combat (003, R274).
         super::super::battlefront::close::check_sustained(state, sustained, &lines)?;
+        // 004 "Artillery Weapons", "Reloadable Weapons": an empty line does not fire (R415).
+        super::artillery::check_lines_loaded(state, &self.steps, &lines)?;
+        super::special_weapons::check_dual_ammo(state, &lines)?;
         self.texts.push(format!(
             "{} {}",
             if sustained { "sustained" } else { "attack" },
@@ -547,6 +550,7 @@ pub(super) fn fire_line(
         );
         return;
     }
+    super::artillery::spend(state, &l.shooter, &w);
     let hero_weapon = unit_type(state, &l.shooter) == UnitType::Hero;
     // 004 "Take Aim": the hero's own sustained lines reverse the dice instead of re-rolling
     // (not shared with his squad, so only the hero's card counts).
@@ -648,8 +652,11 @@ pub(super) fn fire_line(
                 };
                 let (_, health) = ce.kind.armour_health();
                 // No save; explosives re-roll misses against a tank trap (004, combat R37).
+                let (fired, notes) =
+                    super::special_weapons::as_fired(state, act, &l.shooter, &w, None);
+                let how = [vec![how.as_str()], notes].concat().join(", ");
                 let o = combat::resolve_cover_attack_under(
-                    rules, &w, ce.kind, ce.damage, &opts, round, dice,
+                    rules, &fired, ce.kind, ce.damage, &opts, round, dice,
                 );
                 tell(
                     out,
@@ -787,7 +794,12 @@ pub(super) fn fire_line(
                     frenzy: (frenzy && tc.unit_type.is_soldier()) || bf_berserk,
                     ..opts.clone()
                 };
-                let o = combat::resolve_line_under(rules, &w, &profile, &line_opts, round, dice);
+                // 004 "Burst Weapons", "Setup Weapons" (R418, R419).
+                let (fired, notes) =
+                    super::special_weapons::as_fired(state, act, &l.shooter, &w, Some(tu.moved));
+                let how = [vec![how.as_str()], notes].concat().join(", ");
+                let o =
+                    combat::resolve_line_under(rules, &fired, &profile, &line_opts, round, dice);
                 if hero_weapon && tc.unit_type.is_soldier() && tu.side != su.side {
                     serum_count(act, &l.shooter, o.hits);
                 }

@@ -130,7 +130,11 @@ impl Planner<'_> {
                 "give an order of a member still alive, or another action",
             );
         }
-        let attempted = self.steps.iter().any(|s| matches!(s, Step::Command { .. }));
+        // An Artillery Strike (the radioman's) is an attempt too (R416).
+        let attempted = self
+            .steps
+            .iter()
+            .any(|s| matches!(s, Step::Command { .. } | Step::Strike { .. }));
         if attempted || u.command_round == Some(state.round) {
             return refuse(
                 format!(

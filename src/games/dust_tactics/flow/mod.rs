@@ -28,6 +28,7 @@ use crate::game::{CommandOutcome, DiceSource, GameResult, Happening, Outcome, Ro
 use std::collections::BTreeMap;
 
 mod activation;
+mod artillery;
 mod attack;
 mod awaiting;
 mod casualties;
@@ -39,6 +40,7 @@ mod retaliation;
 mod round;
 mod setup;
 mod skills;
+mod special_weapons;
 mod standing;
 mod steps;
 mod victory;

@@ -68,13 +68,14 @@ pub(super) fn reactive_lines(
         return vec![];
     }
     let graded = state.rules().reactive_graded();
-    weapons_of_group(state, unit)
+    let lines = weapons_of_group(state, unit)
         .into_iter()
         .filter(|(s, w)| {
             // issue 18 hook: no close-combat weapon in a 003 reactive attack.
             (!graded || bf_reactive::allows(w))
                 && geometry::in_range(w.range, dist)
                 && w.against(armour) != Fire::No
+                && super::artillery::loaded(state, s, w)
                 && (w.ammo.is_none()
                     || state
                         .unit(s)
@@ -83,7 +84,8 @@ pub(super) fn reactive_lines(
                         .unwrap_or(0)
                         > 0)
         })
-        .collect()
+        .collect();
+    super::special_weapons::one_ammo_each(lines)
 }
 
 pub(super) fn cmd_react(

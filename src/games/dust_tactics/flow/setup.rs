@@ -92,6 +92,7 @@ pub fn new_state(
                 destroyed: false,
                 command_round: None,
                 facing: None,
+                unloaded: Default::default(),
             });
         }
         if ap > scenario.ap_limit {

@@ -237,9 +237,11 @@ fn declared(name: &str) -> Declared {
 fn usable_skills() -> String {
     let free: Vec<&str> = Skill::FREE.iter().map(|s| s.id()).collect();
     format!(
-        "free skills: {}, detach; SKILL actions: {}, and a command squad's orders {}; the others work by themselves",
+        "free skills: {}, detach; SKILL actions: {}, {}, {}, and a command squad's orders {}; the others work by themselves",
         free.join(", "),
         Skill::TankHead,
+        Skill::Reload,
+        Skill::ArtilleryStrike,
         super::command::order_names()
     )
 }
@@ -328,6 +330,9 @@ impl Planner<'_> {
         let (state, u) = (self.state, self.u);
         if let Some(order) = super::command::Order::from_id(name) {
             return self.command_order(order, target);
+        }
+        if let Some(r) = self.artillery_skill(name, target) {
+            return r;
         }
         match declared(name) {
             Declared::Detach => {

@@ -46,6 +46,7 @@ pub(super) fn harm_score(state: &State, unit: &str, act: &Activation) -> u32 {
                 Fire::Dice { dice, damage } => dice as u32 * damage as u32,
                 Fire::Incendiary { dice } => dice as u32,
                 Fire::ApIncendiary { dice } => dice as u32 * 10,
+                Fire::Phaser { dice } => dice as u32,
             };
             per * n
         })

@@ -270,6 +270,16 @@ pub(super) fn exec_step(
                 command::exec_command(state, &lead, &ability, &target, dice, out);
             }
         }
+        Step::Strike { gun, lines } => {
+            if alive {
+                super::artillery::exec_strike(state, act, &gun, lines, out);
+            }
+        }
+        Step::Reload { weapons } => {
+            if alive {
+                super::artillery::exec_reload(state, act, &weapons, out);
+            }
+        }
         Step::Detach { hero } => {
             if let Some(h) = state.unit_mut(&hero) {
                 h.joined = None;

@@ -243,6 +243,45 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             skills.push(name);
         }
     }
+    // 004 "Artillery Weapons", "Reloadable Weapons": an empty line's reload (R415); 004
+    // "Artillery Strike": the strikes the observer may order now (R416).
+    for m in &members {
+        for w in &m.unloaded {
+            let name = format!("reload-{w}");
+            let action = Action::Skill { name, target: None };
+            if ok(vec![action, Action::Nothing]) {
+                s.push_str(&with_note(&format!("skill reload {w}"), "it fired: empty"));
+                s.push('\n');
+            }
+        }
+    }
+    let observer = members
+        .iter()
+        .filter_map(|m| state.cards.get(&m.card))
+        .any(|c| c.has(Skill::ArtilleryStrike));
+    if observer {
+        let strikes: Vec<String> = state
+            .units
+            .iter()
+            .filter(|g| g.side == u.side && !g.activated && g.at.is_some())
+            .flat_map(|g| enemies.iter().map(move |e| (g, e)))
+            .filter(|(g, e)| {
+                let action = Action::Skill {
+                    name: format!("artillery-strike-{}", g.id),
+                    target: Some(TargetRef::Unit(e.id.clone())),
+                };
+                ok(vec![action, Action::Nothing])
+            })
+            .map(|(g, e)| format!("skill artillery-strike {} at {}", g.id, e.id))
+            .collect();
+        if let Some((first, rest)) = strikes.split_first() {
+            s.push_str(&with_note(first, "the artillery unit fires now"));
+            s.push('\n');
+            for r in rest {
+                s.push_str(&format!("#   {r}\n"));
+            }
+        }
+    }
     if ok(vec![Action::Nothing, Action::Nothing]) {
         s.push_str("#   nothing\n");
     }

@@ -1,0 +1,500 @@
+//! 004 "Artillery Weapons (Range A)", "Reloadable Weapons", "Artillery Strike", "Magazine
+//! Reload" and "[Weapon Name]: Reload" (rulings R415–R417).
+//!
+//! An artillery (range `A`) or reloadable line carries a Loaded token: it begins the game loaded,
+//! firing it takes the token off, and one SKILL action (`skill reload`, or `skill reload <weapon>`)
+//! puts it back. Magazine Reload keeps a unit's artillery loaded. An observer (a unit with
+//! Artillery Strike; a command squad's while its radioman lives) spends a SKILL action
+//! (`skill artillery-strike [<gun>] at <target>`) to activate a friendly artillery unit that has
+//! not activated yet: it fires its indirect shot at a target the observer sees, within the
+//! artillery line's range from the gun, and its activation is used.
+
+use super::activation::Kind;
+use super::*;
+
+/// Whether `w` carries a Loaded token (artillery or reloadable).
+fn needs_token(w: &WeaponLine) -> bool {
+    w.range == WeaponRange::Artillery || w.traits.contains(&WeaponTrait::Reloadable)
+}
+
+/// Whether firing `w` takes the token off `shooter`'s card: Magazine Reload keeps artillery
+/// loaded ("not required to take a SKILL action to reload their artillery weapons", R417).
+fn empties(state: &State, shooter: &str, w: &WeaponLine) -> bool {
+    // Rules revision 4: a game made before fired its artillery every activation.
+    if !needs_token(w) || !state.revised(4) {
+        return false;
+    }
+    let magazine = state
+        .unit(shooter)
+        .and_then(|u| card(state, u))
+        .is_some_and(|c| c.has(Skill::MagazineReload));
+    !(magazine && w.range == WeaponRange::Artillery && !w.traits.contains(&WeaponTrait::Reloadable))
+}
+
+/// Whether `shooter`'s line `w` is loaded now.
+pub(super) fn loaded(state: &State, shooter: &str, w: &WeaponLine) -> bool {
+    !needs_token(w)
+        || !state
+            .unit(shooter)
+            .is_some_and(|u| u.unloaded.contains(&w.id))
+}
+
+/// Takes the Loaded token off a line that has just fired (called as it is resolved).
+pub(super) fn spend(state: &mut State, shooter: &str, w: &WeaponLine) {
+    if empties(state, shooter, w) {
+        if let Some(u) = state.unit_mut(shooter) {
+            u.unloaded.insert(w.id.clone());
+        }
+    }
+}
+
+/// The rule a refusal about an empty line cites.
+fn token_rule(artillery: bool) -> Citation {
+    if artillery {
+        RuleId::Artillery.with(
+            "after they fire, the unit must reload at a cost of 1 SKILL action before it can fire that weapon again",
+        )
+    } else {
+        RuleId::ReloadableWeapons
+            .with("to reload (and replace the token), the unit must perform 1 SKILL action")
+    }
+}
+
+/// Whether an earlier step of this plan reloads `weapon` of `shooter`.
+fn reloaded_in(steps: &[Step], weapon: &str) -> bool {
+    steps
+        .iter()
+        .any(|s| matches!(s, Step::Reload { weapons } if weapons.iter().any(|w| w == weapon)))
+}
+
+/// Whether an earlier step of this plan fires `weapon` of `shooter`.
+fn fired_in(steps: &[Step], shooter: &str, weapon: &str) -> bool {
+    steps.iter().any(|s| match s {
+        Step::Attack { lines, .. } => lines
+            .iter()
+            .any(|l| l.shooter == shooter && l.weapon.eq_ignore_ascii_case(weapon)),
+        _ => false,
+    })
+}
+
+/// Refuses a declared line whose weapon is empty (fired and not reloaded, or reloaded in this
+/// activation before it is fired: 004 "A unit can fire and reload its weapon during the same
+/// round").
+pub(super) fn check_lines_loaded(
+    state: &State,
+    steps: &[Step],
+    lines: &[LineOrder],
+) -> Result<(), Refusal> {
+    for l in lines {
+        let Some((_, w)) = find_weapon(state, &l.shooter, &l.weapon) else {
+            continue;
+        };
+        if loaded(state, &l.shooter, &w) || reloaded_in(steps, &w.id) {
+            continue;
+        }
+        return refuse(
+            format!(
+                "{} of {} is not loaded: it fired and has not been reloaded",
+                w.name, l.shooter
+            ),
+            token_rule(w.range == WeaponRange::Artillery),
+            format!(
+                "skill reload {} as one action, then fire it with the other",
+                w.id
+            ),
+        );
+    }
+    Ok(())
+}
+
+impl Planner<'_> {
+    /// `skill reload [<weapon>]` and `skill artillery-strike [<gun>] at <target>`, or `None`
+    /// when `name` is neither.
+    pub(super) fn artillery_skill(
+        &mut self,
+        name: &str,
+        target: Option<&TargetRef>,
+    ) -> Option<Result<(), Refusal>> {
+        let n = name.to_ascii_lowercase();
+        if let Some(rest) = n.strip_prefix(Skill::Reload.id()) {
+            if rest.is_empty() || rest.starts_with('-') {
+                return Some(self.reload(rest.trim_start_matches('-'), target));
+            }
+        }
+        if let Some(rest) = n.strip_prefix(Skill::ArtilleryStrike.id()) {
+            if rest.is_empty() || rest.starts_with('-') {
+                return Some(self.artillery_strike(rest.trim_start_matches('-'), target));
+            }
+        }
+        None
+    }
+
+    /// 004 "Reload": one SKILL action puts the Loaded token back on an empty line (R415).
+    fn reload(&mut self, weapon: &str, target: Option<&TargetRef>) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        let rule = RuleId::ReloadableWeapons
+            .with("to reload (and replace the token), the unit must perform 1 SKILL action");
+        if target.is_some() {
+            return refuse(
+                "`skill reload` takes no target: name the weapon after `reload`",
+                rule,
+                "skill reload <weapon>",
+            );
+        }
+        // Lines of the group that are empty now, or emptied by an earlier action of this plan.
+        let empty: Vec<(String, WeaponLine)> = weapons_of_group(state, &u.id)
+            .into_iter()
+            .filter(|(s, w)| {
+                needs_token(w)
+                    && !reloaded_in(&self.steps, &w.id)
+                    && (!loaded(state, s, w)
+                        || (fired_in(&self.steps, s, &w.id) && empties(state, s, w)))
+            })
+            .collect();
+        let chosen: Vec<&(String, WeaponLine)> = if weapon.is_empty() {
+            empty.iter().collect()
+        } else {
+            empty
+                .iter()
+                .filter(|(_, w)| w.id.eq_ignore_ascii_case(weapon))
+                .collect()
+        };
+        let names = || {
+            empty
+                .iter()
+                .map(|(_, w)| w.id.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match chosen.as_slice() {
+            [] if weapon.is_empty() => refuse(
+                format!("{} has no empty weapon to reload: every artillery or reloadable weapon it carries is loaded", u.id),
+                rule,
+                "another action, e.g. `nothing`",
+            ),
+            [] => refuse(
+                format!("{} has no empty artillery or reloadable weapon `{weapon}`", u.id),
+                rule,
+                if empty.is_empty() {
+                    "another action, e.g. `nothing`".to_string()
+                } else {
+                    format!("skill reload <one of {}>", names())
+                },
+            ),
+            [(_, w)] => {
+                let id = w.id.clone();
+                self.steps.push(Step::Reload {
+                    weapons: vec![id.clone()],
+                });
+                self.texts.push(format!("skill reload {id}"));
+                self.push_kind(Kind::Skill);
+                Ok(())
+            }
+            _ => refuse(
+                format!("{} has several empty weapons ({}): one SKILL action reloads one", u.id, names()),
+                rule,
+                format!("skill reload <one of {}>", names()),
+            ),
+        }
+    }
+
+    /// 004 "Artillery Strike": the observer orders an indirect shot as a SKILL action (R416).
+    fn artillery_strike(&mut self, gun: &str, target: Option<&TargetRef>) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        let rule = RuleId::ArtilleryStrike;
+        let instead = "skill artillery-strike <artillery unit> at <enemy unit the observer sees>";
+        if skill_owner(state, &u.id, Skill::ArtilleryStrike).is_none() {
+            return refuse(
+                format!(
+                    "{} is not an observer: it does not have Artillery Strike",
+                    u.id
+                ),
+                rule.with("a unit with the Artillery Strike skill is considered an observer"),
+                "another action",
+            );
+        }
+        // 004 "Radioman": "When the radioman is eliminated, the command squad cannot use the
+        // Artillery Strike skill"; it is the squad's one attempt of the round (R416).
+        if card(state, u).is_some_and(|c| c.has(Skill::CommandSquad)) {
+            if !u.models.iter().any(|m| m.eq_ignore_ascii_case("radioman")) {
+                return refuse(
+                    format!("the radioman of {} has been eliminated, and with him Artillery Strike", u.id),
+                    RuleId::CommandSquads.with("when the radioman is eliminated, the command squad cannot use the Artillery Strike skill"),
+                    "another action",
+                );
+            }
+            let attempted = self
+                .steps
+                .iter()
+                .any(|s| matches!(s, Step::Command { .. } | Step::Strike { .. }));
+            if attempted || u.command_round == Some(state.round) {
+                return refuse(
+                    format!(
+                        "{} has already attempted a command squad ability this round",
+                        u.id
+                    ),
+                    RuleId::CommandSquads
+                        .with("you may only attempt to use 1 skill once per round"),
+                    "remove that skill line",
+                );
+            }
+        }
+        if self.steps.iter().any(|s| matches!(s, Step::Strike { .. })) {
+            return refuse(
+                format!("{} orders one artillery strike per activation", u.id),
+                rule.with("for one action, the unit can order an artillery strike"),
+                "one `skill artillery-strike` line",
+            );
+        }
+        let Some(from) = self.pos else {
+            return refuse(
+                format!("{} is not on the battlefield yet", u.id),
+                RuleId::FirstRound.with("the first action is a move onto the board"),
+                "move <entry square> first",
+            );
+        };
+        let Some(TargetRef::Unit(tid)) = target else {
+            return refuse(
+                "an artillery strike needs the enemy unit it is fired at",
+                rule,
+                instead,
+            );
+        };
+        let Some(t) = state.unit(tid).filter(|t| !t.destroyed && t.at.is_some()) else {
+            return refuse(
+                format!("there is no enemy unit `{tid}` on the board"),
+                rule,
+                instead,
+            );
+        };
+        if t.side == u.side {
+            return refuse(
+                format!("{} is a friendly unit", t.id),
+                RuleId::Attack.with("attacks target enemy units"),
+                instead,
+            );
+        }
+        let lead = leader_of(state, &t.id).unwrap_or_else(|| t.id.clone());
+        let to = target_square(state, &lead).unwrap_or(from);
+        // The guns: friendly artillery units on the board that have not activated this round.
+        let guns: Vec<&UnitState> = state
+            .units
+            .iter()
+            .filter(|g| {
+                g.side == u.side
+                    && leads(g)
+                    && g.at.is_some()
+                    && !group(state, &u.id).contains(&g.id)
+                    && weapons_of_group(state, &g.id)
+                        .iter()
+                        .any(|(_, w)| w.range == WeaponRange::Artillery)
+            })
+            .collect();
+        let gun_names = || {
+            guns.iter()
+                .map(|g| g.id.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let g = if gun.is_empty() {
+            match guns.as_slice() {
+                [g] => *g,
+                [] => {
+                    return refuse(
+                        format!(
+                            "{} has no friendly artillery unit on the battlefield to call",
+                            u.side
+                        ),
+                        rule.with(
+                            "immediately activate a friendly artillery unit on the battlefield",
+                        ),
+                        "another action",
+                    )
+                }
+                _ => {
+                    return refuse(
+                        format!(
+                            "several artillery units could fire ({}): name the one you call",
+                            gun_names()
+                        ),
+                        rule,
+                        format!(
+                            "skill artillery-strike <one of {}> at {}",
+                            gun_names(),
+                            t.id
+                        ),
+                    )
+                }
+            }
+        } else {
+            match guns.iter().find(|g| g.id.eq_ignore_ascii_case(gun)) {
+                Some(g) => *g,
+                None => {
+                    return refuse(
+                        format!("`{gun}` is not a friendly artillery unit on the battlefield"),
+                        rule.with(
+                            "immediately activate a friendly artillery unit on the battlefield",
+                        ),
+                        if guns.is_empty() {
+                            "another action".to_string()
+                        } else {
+                            format!(
+                                "skill artillery-strike <one of {}> at {}",
+                                gun_names(),
+                                t.id
+                            )
+                        },
+                    )
+                }
+            }
+        };
+        if g.activated {
+            return refuse(
+                format!("{} has already activated this round", g.id),
+                RuleId::Artillery.with(
+                    "indirect shots are only possible if the artillery unit has not yet activated",
+                ),
+                "call an artillery unit that has not activated, or another action",
+            );
+        }
+        let gun_at = g.at.unwrap_or(from);
+        let Some((shooter, w)) = weapons_of_group(state, &g.id)
+            .into_iter()
+            .find(|(s, w)| w.range == WeaponRange::Artillery && loaded(state, s, w))
+        else {
+            return refuse(
+                format!(
+                    "the artillery of {} is not loaded: it fired and has not been reloaded",
+                    g.id
+                ),
+                token_rule(true),
+                format!("activate {} and `skill reload` first", g.id),
+            );
+        };
+        if let Some(a) = armour_of(state, &lead) {
+            if w.against(a) == Fire::No {
+                return refuse(
+                    format!("{} cannot damage {} (armour {:?})", w.name, lead, a),
+                    RuleId::WeaponLines.with("`-` cannot damage"),
+                    "aim at a unit the artillery can damage",
+                );
+            }
+        }
+        let dist = geometry::distance(gun_at, to);
+        if !geometry::in_range(w.range, dist) {
+            return refuse(
+                format!(
+                    "not in range: {} at {gun_at} is {dist} squares from {to}, {} range {} (at least 4)",
+                    g.id, w.name, w.range
+                ),
+                rule.with("the target must be within the artillery weapon's range"),
+                "choose a target at least 4 squares from the artillery unit",
+            );
+        }
+        if let Sight::Blocked { at, why } = geometry::line_of_sight(
+            &state.scenario.board,
+            &self.occ,
+            Sighter {
+                square: from,
+                unit_type: unit_type(state, &u.id),
+            },
+            Sighter {
+                square: to,
+                unit_type: unit_type(state, &lead),
+            },
+        ) {
+            return refuse(
+                format!(
+                    "{} cannot see {}: no line of sight past {at} from {from} to {to}: {why}",
+                    u.id, lead
+                ),
+                rule.with("perform 1 indirect shot at a unit to which the observer can trace LOS"),
+                "choose a target the observer sees, or move the observer first",
+            );
+        }
+        let line = LineOrder {
+            shooter,
+            weapon: w.id.clone(),
+            target: Target::Unit { unit: lead.clone() },
+            through: vec![],
+            count: None,
+        };
+        self.steps.push(Step::Strike {
+            gun: g.id.clone(),
+            lines: vec![line],
+        });
+        self.texts
+            .push(format!("skill artillery-strike {} at {lead}", g.id));
+        self.push_kind(Kind::Skill);
+        Ok(())
+    }
+}
+
+/// Runs an ordered strike: the gun activates (its activation is used, R416) and its indirect
+/// shot is resolved like a normal attack, before the observer's next action.
+pub(super) fn exec_strike(
+    state: &mut State,
+    act: &mut Activation,
+    gun: &str,
+    lines: Vec<LineOrder>,
+    out: &mut Outcome,
+) {
+    let ready = state
+        .unit(gun)
+        .is_some_and(|g| !g.destroyed && g.at.is_some() && !g.activated);
+    if !ready {
+        say(
+            out,
+            format!("artillery strike: {gun} can no longer fire (destroyed or already activated)"),
+        );
+        return;
+    }
+    let command_squad = state
+        .unit(&act.unit)
+        .and_then(|o| card(state, o))
+        .is_some_and(|c| c.has(Skill::CommandSquad));
+    if command_squad {
+        let round = state.round;
+        if let Some(cs) = state.unit_mut(&act.unit) {
+            cs.command_round = Some(round);
+        }
+    }
+    for m in group(state, gun) {
+        if let Some(x) = state.unit_mut(&m) {
+            x.activated = true;
+        }
+    }
+    say(
+        out,
+        format!(
+            "{} calls an artillery strike: {gun} activates and fires its indirect shot (its activation this round)",
+            act.unit
+        ),
+    );
+    act.steps.insert(
+        0,
+        Step::Attack {
+            lines,
+            sustained: false,
+        },
+    );
+}
+
+/// Runs a reload: the Loaded token goes back on the weapons.
+pub(super) fn exec_reload(
+    state: &mut State,
+    act: &Activation,
+    weapons: &[String],
+    out: &mut Outcome,
+) {
+    for m in group(state, &act.unit) {
+        let Some(x) = state.unit_mut(&m) else {
+            continue;
+        };
+        for w in weapons {
+            if x.unloaded.remove(w) {
+                say(out, format!("{m} reloads {w}"));
+            }
+        }
+    }
+}
