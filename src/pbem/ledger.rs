@@ -468,6 +468,11 @@ pub enum ControlAction {
     Unobserve {
         address: String,
     },
+    /// The result of a battle the game waits for, fought elsewhere (issue 15: a strategic
+    /// campaign's table), handed to the game ([`crate::game::Game::decide`]).
+    Decide {
+        text: String,
+    },
 }
 
 /// The last line's seq and hash.

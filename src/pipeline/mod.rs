@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 pub mod campaign;
 mod campaign_forces;
+mod campaign_strategic;
 pub mod campaign_players;
 mod create;
 mod deadlines;

@@ -20,6 +20,7 @@ mod briefing;
 mod browser;
 mod campaign;
 mod campaign_forces;
+mod campaign_strategic;
 mod cards;
 mod citations;
 mod cli;

@@ -64,7 +64,11 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
                 "game {gid} is recorded as opened but its ledger {gfile} cannot be read ({e})"
             ))
         })?;
-        let name = c.created.rules.game.as_str();
+        // A strategic campaign's battle games are of the tactical game.
+        let name = match rec.opened.battle {
+            Some(_) => super::strategic::TACTICAL_GAME,
+            None => c.created.rules.game.as_str(),
+        };
         let game = games.get(name).ok_or_else(|| {
             CampaignError::Usage(format!("this dustmail does not referee `{name}`"))
         })?;

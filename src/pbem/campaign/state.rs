@@ -39,6 +39,15 @@ pub fn plan(c: &Created) -> Vec<Planned> {
                 }
                 v
             }
+            // One game: the N-th player on the N-th colour.
+            Kind::Strategic => {
+                out.push(Planned {
+                    number: 1,
+                    scenario: scenario.clone(),
+                    sides: r.sides.iter().cloned().zip(names.iter().map(|n| n.to_string())).collect(),
+                });
+                Vec::new()
+            }
             Kind::Chain => names
                 .first()
                 .zip(names.get(1))
@@ -137,6 +146,17 @@ impl Campaign {
             }
             match &e.event {
                 Event::Created(_) => return Err(bad(e.seq, "a second `created` line".into())),
+                Event::GameOpened(o) if o.number > 1 && c.created.rules.kind == Kind::Strategic => {
+                    super::strategic::check_opened(&c, o).map_err(|m| bad(e.seq, m))?;
+                    c.games.push(GameRecord {
+                        opened: o.clone(),
+                        line: e.seq,
+                        head_before: c.head.clone(),
+                        ended: None,
+                        ended_line: 0,
+                        players: c.created.players.clone(),
+                    });
+                }
                 Event::GameOpened(o) => {
                     let due = c.due();
                     let Some(p) = due.iter().find(|p| p.number == o.number) else {
@@ -229,7 +249,7 @@ impl Campaign {
         let opened = self.games.len();
         let plan = plan(&self.created);
         match self.created.rules.kind {
-            Kind::League => plan.into_iter().skip(opened).collect(),
+            Kind::League | Kind::Strategic => plan.into_iter().skip(opened).collect(),
             Kind::Chain => {
                 if self.games.iter().all(|g| g.ended.is_some()) {
                     plan.into_iter().skip(opened).take(1).collect()
@@ -339,7 +359,9 @@ impl Campaign {
 
     /// Every game of the plan opened and ended.
     pub fn all_ended(&self) -> bool {
-        self.games.len() == plan(&self.created).len()
+        // A strategic campaign's battle games come on top of its plan.
+        let more = self.created.rules.kind == Kind::Strategic;
+        (self.games.len() == plan(&self.created).len() || more && !self.games.is_empty())
             && self.games.iter().all(|g| g.ended.is_some())
     }
 

@@ -1,0 +1,165 @@
+//! Issue 15 item 2, the third kind of campaign: a strategic campaign is one `dust-strategy`
+//! game whose land battles between players are fought as `dust-tactics` games by mail. Created
+//! by the real binary, played by scripted players through signed mails and `run` (the strategy
+//! game's sample player for the map, the Dust Tactics bots on the table), shown, and verified by
+//! `campaign audit`.
+
+use crate::support::dt::{self, Bots, InProc};
+use dustmail::config::Home;
+use dustmail::dust_tactics::bot::Style;
+use dustmail::pbem::campaign::state::Campaign;
+use ed25519_dalek::SigningKey;
+use std::collections::BTreeMap;
+
+const RULES: &str = r#"kind = "strategic"
+game = "dust-strategy"
+scenarios = ["world"]
+sides = ["red", "blue"]
+[strategic]
+tactical = "all"
+scenario = "skirmish"
+"#;
+
+struct Cp {
+    name: &'static str,
+    colour: &'static str,
+    address: String,
+    key: SigningKey,
+}
+
+fn players() -> Vec<Cp> {
+    [("ann", "red"), ("bob", "blue")]
+        .iter()
+        .enumerate()
+        .map(|(i, (n, c))| Cp {
+            name: n,
+            colour: c,
+            address: format!("{n}@players.example"),
+            key: SigningKey::from_bytes(&[i as u8 + 61; 32]),
+        })
+        .collect()
+}
+
+fn new_campaign(home: &Home, id: &str, rules: &str, ps: &[Cp]) -> std::process::Output {
+    let file = home.root.join(format!("{id}-rules.toml"));
+    std::fs::write(&file, rules).unwrap();
+    let mut args: Vec<String> = [
+        "campaign", "new", "--id", id, "--rules", &file.display().to_string(), "--seed",
+        &hex::encode([5u8; 32]), "--now", dt::T0,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for p in ps {
+        args.push("--player".into());
+        args.push(format!(
+            "{}={}:{}",
+            p.name,
+            p.address,
+            dustmail::crypto::public_key_text(&p.key.verifying_key())
+        ));
+    }
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    dt::dustmail(&home.root, &a)
+}
+
+fn load(home: &Home, id: &str) -> Campaign {
+    dustmail::referee::campaign::load(&home.root.join("campaigns").join(id)).unwrap()
+}
+
+/// The strategy game's mails: each awaited colour sends what the sample player would.
+fn strategy_mails(env: &InProc, gid: &str, ps: &[Cp], n: &mut usize) {
+    let g = dustmail::referee::load_any(
+        &dustmail::cli::registry(),
+        &env.edges,
+        &env.home,
+        gid,
+    )
+    .unwrap();
+    if g.derived.finished.is_some() {
+        return;
+    }
+    for a in g.game.awaiting(&g.derived.state) {
+        let p = ps.iter().find(|p| p.colour == a.side).unwrap();
+        let orders = g.game.sample_orders(&g.derived.state, &a.side, 0).unwrap();
+        let seq = g.derived.last_seq.get(&a.side).copied().unwrap_or(0) + 1;
+        let m = dt::mail(
+            &p.address,
+            &format!("s{n}@players.example"),
+            &p.key,
+            &dt::orders(gid, &a.side, seq, &orders),
+        );
+        std::fs::write(env.home.maildir().join("new").join(format!("s{n:05}.eml")), m).unwrap();
+        *n += 1;
+    }
+}
+
+/// Plays the campaign until it is finished: one mail per awaited side of every open game per
+/// `run`. Returns how many runs it took.
+fn play(home: &Home, id: &str, ps: &[Cp]) -> usize {
+    let env = InProc::open(home);
+    let mut bots: BTreeMap<String, Bots> = BTreeMap::new();
+    let mut n = 0;
+    for runs in 0..3000 {
+        let c = load(home, id);
+        if c.finished {
+            return runs;
+        }
+        for rec in c.games.iter().filter(|g| g.ended.is_none()) {
+            let gid = rec.opened.game_id.clone();
+            if rec.opened.battle.is_none() {
+                strategy_mails(&env, &gid, ps, &mut n);
+                continue;
+            }
+            let b = bots.entry(gid.clone()).or_insert_with(|| {
+                let gps: Vec<dt::Player> = rec
+                    .opened
+                    .sides
+                    .iter()
+                    .map(|(side, name)| {
+                        let p = ps.iter().find(|p| p.name == name).unwrap();
+                        dt::Player {
+                            side: side.clone(),
+                            address: p.address.clone(),
+                            key: p.key.clone(),
+                        }
+                    })
+                    .collect();
+                let salt = rec.opened.number as u64;
+                Bots::new(&gid, &gps, move |i| Style::Random(5 + 10 * salt + i as u64))
+            });
+            if let Some((name, m)) = b.next_mail(&env.load(&gid)) {
+                std::fs::write(home.maildir().join("new").join(name), m).unwrap();
+            }
+        }
+        let sum = env.run(dt::NOW);
+        assert!(sum.broken.is_empty(), "{sum:?}");
+        assert!(sum.warnings.is_empty(), "{sum:?}");
+    }
+    panic!("campaign {id} did not finish");
+}
+
+/// issue 15 item 2 (strategic campaign), items 3 and 4: `campaign new` opens one dust-strategy
+/// game; its first land battle between the players is not rolled but awaited, and the campaign
+/// opens a Dust Tactics game between the two players with the battle's units as its forces
+/// (games/campaign/strategic-forces.toml); its end goes back to the strategic game as the
+/// referee's `decide` control; the campaign is played to its end, `campaign show` names the
+/// battle, and `campaign audit` verifies it all and names a flipped byte.
+#[test]
+fn a_strategic_campaign_fights_its_battles_on_the_table() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let ps = players();
+    let o = new_campaign(&home, "war", RULES, &ps);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let runs = play(&home, "war", &ps);
+    let c = load(&home, "war");
+    println!("strategic campaign: {runs} runs, {} games", c.games.len());
+    assert!(c.games.len() >= 2, "no battle was fought on the table");
+    let first = &c.games[1];
+    let b = first.opened.battle.as_ref().unwrap();
+    assert_eq!(b.game, "war-1");
+    assert_eq!(first.opened.scenario, "skirmish");
+    let log = std::fs::read_to_string(home.game_dir("war-1").join("log.jsonl")).unwrap();
+    assert!(log.contains("decide battle 1: winner "), "no decide line");
+}
