@@ -30,7 +30,11 @@ fn tactical_request(s: &strategic::Strategic) -> NewRequest {
 /// `campaign new` of a strategic campaign: one player a colour, a tactical scenario the
 /// tactical game has, a mapping for exactly its two sides whose cards it has.
 pub(crate) fn check_new(ctx: &Ctx, rules: &Rules, players: usize) -> Result<(), RefereeError> {
-    let Some(s) = rules.strategic.as_ref().filter(|_| rules.kind == Kind::Strategic) else {
+    let Some(s) = rules
+        .strategic
+        .as_ref()
+        .filter(|_| rules.kind == Kind::Strategic)
+    else {
         return Ok(());
     };
     if players != rules.sides.len() {
@@ -84,7 +88,11 @@ pub(crate) fn request(rules: &Rules, req: NewRequest) -> NewRequest {
 
 /// The strategic game's setup, with the campaign's policy beside its deck.
 pub(crate) fn game_setup(rules: &Rules, mut setup: Setup) -> Setup {
-    if let Some(s) = rules.strategic.as_ref().filter(|_| rules.kind == Kind::Strategic) {
+    if let Some(s) = rules
+        .strategic
+        .as_ref()
+        .filter(|_| rules.kind == Kind::Strategic)
+    {
         setup.cards.insert(
             strategic::SETUP_FILE.into(),
             format!("tactical = \"{}\"\n", s.tactical),
@@ -140,7 +148,16 @@ pub(crate) fn advance(
     std::fs::File::open(g.ledger.path())
         .and_then(|f| f.sync_all())
         .map_err(io_err(&g.ledger.path().display().to_string()))?;
-    open_battle(ctx, log, c, BattleRef { game: gid, battle: b }, secret)?;
+    open_battle(
+        ctx,
+        log,
+        c,
+        BattleRef {
+            game: gid,
+            battle: b,
+        },
+        secret,
+    )?;
     Ok(true)
 }
 

@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 
 pub mod campaign;
 mod campaign_forces;
-mod campaign_strategic;
 pub mod campaign_players;
+mod campaign_strategic;
 mod create;
 mod deadlines;
 mod digest;

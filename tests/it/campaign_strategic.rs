@@ -44,8 +44,16 @@ fn new_campaign(home: &Home, id: &str, rules: &str, ps: &[Cp]) -> std::process::
     let file = home.root.join(format!("{id}-rules.toml"));
     std::fs::write(&file, rules).unwrap();
     let mut args: Vec<String> = [
-        "campaign", "new", "--id", id, "--rules", &file.display().to_string(), "--seed",
-        &hex::encode([5u8; 32]), "--now", dt::T0,
+        "campaign",
+        "new",
+        "--id",
+        id,
+        "--rules",
+        &file.display().to_string(),
+        "--seed",
+        &hex::encode([5u8; 32]),
+        "--now",
+        dt::T0,
     ]
     .iter()
     .map(|s| s.to_string())
@@ -69,13 +77,8 @@ fn load(home: &Home, id: &str) -> Campaign {
 
 /// The strategy game's mails: each awaited colour sends what the sample player would.
 fn strategy_mails(env: &InProc, gid: &str, ps: &[Cp], n: &mut usize) {
-    let g = dustmail::referee::load_any(
-        &dustmail::cli::registry(),
-        &env.edges,
-        &env.home,
-        gid,
-    )
-    .unwrap();
+    let g = dustmail::referee::load_any(&dustmail::cli::registry(), &env.edges, &env.home, gid)
+        .unwrap();
     if g.derived.finished.is_some() {
         return;
     }
@@ -89,7 +92,11 @@ fn strategy_mails(env: &InProc, gid: &str, ps: &[Cp], n: &mut usize) {
             &p.key,
             &dt::orders(gid, &a.side, seq, &orders),
         );
-        std::fs::write(env.home.maildir().join("new").join(format!("s{n:05}.eml")), m).unwrap();
+        std::fs::write(
+            env.home.maildir().join("new").join(format!("s{n:05}.eml")),
+            m,
+        )
+        .unwrap();
         *n += 1;
     }
 }
@@ -160,6 +167,123 @@ fn a_strategic_campaign_fights_its_battles_on_the_table() {
     let b = first.opened.battle.as_ref().unwrap();
     assert_eq!(b.game, "war-1");
     assert_eq!(first.opened.scenario, "skirmish");
+    // The battle's forces are the mapping's: the attacker's tanks as Pounders on allies.
+    let attacker = &b.battle.attacker;
+    let allies = &first.opened.forces["allies"];
+    assert!(
+        allies
+            .iter()
+            .all(|u| u.id.starts_with(&format!("{attacker}-"))),
+        "{allies:?}"
+    );
+    let tanks = b.battle.units[attacker]
+        .get("tank")
+        .copied()
+        .unwrap_or(0)
+        .min(4) as usize;
+    assert_eq!(
+        allies.iter().filter(|u| u.card == "m2c-pounder").count(),
+        tanks,
+        "{allies:?}"
+    );
     let log = std::fs::read_to_string(home.game_dir("war-1").join("log.jsonl")).unwrap();
-    assert!(log.contains("decide battle 1: winner "), "no decide line");
+    let decide = log
+        .lines()
+        .position(|l| l.contains(r#""action":"decide""#))
+        .expect("no decide line in the strategic game's ledger")
+        + 1;
+    assert!(
+        log.contains("decide battle 1: winner "),
+        "no decide command"
+    );
+    assert!(
+        log.contains("battle 1 at "),
+        "the strategic game tells no battle"
+    );
+
+    // campaign show and the campaign report name the battle.
+    let o = dt::dustmail(&home.root, &["campaign", "show", "war"]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let shown = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(shown.contains("battle 1 of war-1 at "), "{shown}");
+    let sent = dt::names(&home.root.join("sent"))
+        .into_iter()
+        .map(|n| std::fs::read_to_string(home.root.join("sent").join(n)).unwrap_or_default())
+        .filter(|t| t.contains("[dustmail campaign war]"))
+        .filter(|t| crate::support::flat(t).contains("battle 1 of war-1 at "))
+        .count();
+    assert!(sent >= 2, "no campaign report names the battle");
+
+    // campaign audit: ok; a flipped byte in the campaign ledger, the strategic game's decide
+    // line or a battle game is named by file and line.
+    let dir = home.root.join("campaigns").join("war");
+    let o = audit(&dir);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let battle_game = &first.opened.game_id;
+    for (file, n) in [
+        ("campaigns/war/log.jsonl".to_string(), 3),
+        ("games/war-1/log.jsonl".to_string(), decide),
+        (format!("games/{battle_game}/log.jsonl"), 2),
+    ] {
+        let copy = d.path().join(format!("tampered-{n}"));
+        dt::copy_tree(&home.root, &copy);
+        flip(&copy.join(&file), n);
+        let o = audit(&copy.join("campaigns").join("war"));
+        assert_eq!(o.status.code(), Some(1), "{}", dt::text(&o));
+        let want = format!("{file} line {n}:");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(&want),
+            "{want}\n{}",
+            dt::text(&o)
+        );
+    }
+
+    // A result the referee forged and signed anew (the other winner) is named at its line.
+    let lines: Vec<&str> = log.lines().collect();
+    let line = lines[decide - 1];
+    let (a, bside) = (&b.battle.attacker, &b.battle.defender);
+    let forged = if line.contains(&format!("winner {a}")) {
+        line.replace(&format!("winner {a}"), &format!("winner {bside}"))
+    } else {
+        line.replace(&format!("winner {bside}"), &format!("winner {a}"))
+            .replace("winner none", &format!("winner {a}"))
+    };
+    assert_ne!(forged, line);
+    let mut data = lines.clone();
+    data[decide - 1] = &forged;
+    let data = data.join("\n") + "\n";
+    let e = dustmail::pbem::campaign::strategic::audit_decisions(
+        "games/war-1/log.jsonl",
+        &c,
+        data.as_bytes(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with(&format!(
+            "games/war-1/log.jsonl line {decide}: the result of battle 1"
+        )),
+        "{e}"
+    );
+}
+
+fn audit(dir: &std::path::Path) -> std::process::Output {
+    std::process::Command::new(dt::bin())
+        .args(["campaign", "audit"])
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
+/// Flips one bit of the middle byte of line `n` (1-based) of `file`.
+fn flip(file: &std::path::Path, n: usize) {
+    let mut data = std::fs::read(file).unwrap();
+    let start: usize = data
+        .split(|&b| b == b'\n')
+        .take(n - 1)
+        .map(|l| l.len() + 1)
+        .sum();
+    let len = data[start..].iter().position(|&b| b == b'\n').unwrap();
+    data[start + len / 2] ^= 0x01;
+    std::fs::write(file, data).unwrap();
 }

@@ -213,7 +213,10 @@ pub fn decide(s: &mut State, text: &str) -> Result<String, String> {
             (_, true) => {}
             (Some(r), false) => {
                 for (u, n) in &def {
-                    s.areas.entry(r.clone()).or_default().add(&a.defender, *u, *n);
+                    s.areas
+                        .entry(r.clone())
+                        .or_default()
+                        .add(&a.defender, *u, *n);
                 }
                 told.push(format!(
                     "{}'s survivors ({}) withdraw to {r}",

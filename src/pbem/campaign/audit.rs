@@ -155,6 +155,18 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
             ended += 1;
         }
     }
+    // A strategic campaign: each battle decided by its game's recorded result.
+    if let Some(first) = c
+        .games
+        .first()
+        .filter(|_| c.created.rules.strategic.is_some())
+    {
+        let gid = &first.opened.game_id;
+        let gfile = format!("games/{gid}/{}", ledger::LOG_FILE);
+        let gdata = std::fs::read(game_log(dir, gid))
+            .map_err(|e| CampaignError::Verify(format!("{gfile}: cannot be read ({e})")))?;
+        super::strategic::audit_decisions(&gfile, &c, &gdata)?;
+    }
     Ok(Audited {
         campaign: c.created.campaign_id.clone(),
         lines: entries.len(),

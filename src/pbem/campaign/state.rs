@@ -44,7 +44,12 @@ pub fn plan(c: &Created) -> Vec<Planned> {
                 out.push(Planned {
                     number: 1,
                     scenario: scenario.clone(),
-                    sides: r.sides.iter().cloned().zip(names.iter().map(|n| n.to_string())).collect(),
+                    sides: r
+                        .sides
+                        .iter()
+                        .cloned()
+                        .zip(names.iter().map(|n| n.to_string()))
+                        .collect(),
                 });
                 Vec::new()
             }
@@ -466,6 +471,10 @@ impl Campaign {
                         (side.clone(), units.iter().map(|u| u.id.clone()).collect::<Vec<_>>())
                     }).collect::<BTreeMap<_, _>>(),
                     "lost": g.ended.as_ref().map(|e| e.lost.clone()).unwrap_or_default(),
+                    "battle": g.opened.battle.as_ref().map(|b| format!(
+                        "battle {} of {} at {}: {} attacks {}",
+                        b.battle.battle, b.game, b.battle.area, b.battle.attacker, b.battle.defender
+                    )),
                 })
             })
             .collect();

@@ -220,7 +220,10 @@ pub fn check_opened(c: &Campaign, o: &super::GameOpened) -> Result<(), String> {
         ));
     }
     if o.game_id != super::game_id(&c.created.campaign_id, fought + 2) {
-        return Err(format!("game {} is not the campaign's next game", o.game_id));
+        return Err(format!(
+            "game {} is not the campaign's next game",
+            o.game_id
+        ));
     }
     let Some(s) = &c.created.rules.strategic else {
         return Err("a battle game in a campaign without [strategic]".into());
@@ -241,7 +244,10 @@ pub fn check_opened(c: &Campaign, o: &super::GameOpened) -> Result<(), String> {
             tsides.get(1).map(String::as_str).unwrap_or_default()
         ));
     }
-    let m = s.mapping.as_ref().ok_or("the rules record no force mapping")?;
+    let m = s
+        .mapping
+        .as_ref()
+        .ok_or("the rules record no force mapping")?;
     let f = forces(m, &tsides, &b.battle)?;
     if o.forces != f {
         return Err(format!(
@@ -262,4 +268,45 @@ pub fn tactical_sides(c: &Campaign) -> Vec<String> {
         .and_then(|s| s.mapping.as_ref())
         .map(|m| m.forces.keys().cloned().collect())
         .unwrap_or_default()
+}
+
+/// `campaign audit`: every `decide` control in the strategic game's ledger is the one the
+/// recorded end of that battle's game gives (a forged or re-signed result is named by its
+/// line), and none decides a battle whose game has not ended.
+pub fn audit_decisions(gfile: &str, c: &Campaign, gdata: &[u8]) -> Result<(), CampaignError> {
+    let mut k = 0u32;
+    for (i, line) in gdata.split(|&b| b == b'\n').enumerate() {
+        let Ok(e) = serde_json::from_slice::<crate::ledger::Entry>(line) else {
+            continue;
+        };
+        let crate::ledger::Event::Control(ctl) = e.event else {
+            continue;
+        };
+        for a in &ctl.actions {
+            let crate::ledger::ControlAction::Decide { text } = a else {
+                continue;
+            };
+            k += 1;
+            let bad = |m: String| CampaignError::Verify(format!("{gfile} line {}: {m}", i + 1));
+            let rec = c
+                .games
+                .iter()
+                .find(|g| g.opened.battle.as_ref().map(|b| b.battle.battle) == Some(k));
+            let want = rec.and_then(|r| decide_text(c, r, r.ended.as_ref()?));
+            match want {
+                Some(w) if w == format!("decide {text}") => {}
+                Some(w) => {
+                    return Err(bad(format!(
+                        "the result of battle {k} is not the one its game recorded in the campaign, which gives `{w}`"
+                    )))
+                }
+                None => {
+                    return Err(bad(format!(
+                        "battle {k} is decided but the campaign records no end of its game"
+                    )))
+                }
+            }
+        }
+    }
+    Ok(())
 }
