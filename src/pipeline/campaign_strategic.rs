@@ -93,9 +93,21 @@ pub(crate) fn game_setup(rules: &Rules, mut setup: Setup) -> Setup {
         .as_ref()
         .filter(|_| rules.kind == Kind::Strategic)
     {
+        // The kinds every side's mapping puts on the table: a battle without one of them on
+        // a side is fought by the game's own dice (ruling R332).
+        let kinds = s
+            .mapping
+            .as_ref()
+            .map(strategic::table_kinds)
+            .unwrap_or_default();
+        let kinds: Vec<String> = kinds.iter().map(|k| format!("\"{k}\"")).collect();
         setup.cards.insert(
             strategic::SETUP_FILE.into(),
-            format!("tactical = \"{}\"\n", s.tactical),
+            format!(
+                "tactical = \"{}\"\nkinds = [{}]\n",
+                s.tactical,
+                kinds.join(", ")
+            ),
         );
     }
     setup

@@ -287,3 +287,35 @@ fn flip(file: &std::path::Path, n: usize) {
     data[start + len / 2] ^= 0x01;
     std::fs::write(file, data).unwrap();
 }
+
+/// issue 15 item 2 (strategic campaign): rules that ask for what is not built, or a force
+/// mapping with a card Dust Tactics does not have, are refused with what to write instead, and
+/// nothing is created.
+#[test]
+fn a_strategic_campaign_with_bad_rules_is_refused_and_nothing_is_made() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let ps = players();
+    let agreed = RULES.replace(r#"tactical = "all""#, r#"tactical = "agreed""#);
+    let tiger = format!(
+        "{RULES}[strategic.mapping]\nprovisional = true\nmax_units = 4\n[strategic.mapping.forces.allies]\ntank = \"m2c-pounder\"\n[strategic.mapping.forces.axis]\ntank = \"tiger\"\n"
+    );
+    let one_player = RULES.replace(r#"["red", "blue"]"#, r#"["red", "blue", "green"]"#);
+    for (rules, want) in [
+        (
+            agreed.as_str(),
+            r#"tactical = "agreed" is not built: write tactical = "all""#,
+        ),
+        (
+            tiger.as_str(),
+            r#"axis] tank = "tiger": there is no card `tiger`"#,
+        ),
+        (one_player.as_str(), "needs 3 --player (got 2)"),
+    ] {
+        let o = new_campaign(&home, "war", rules, &ps);
+        assert_eq!(o.status.code(), Some(2), "{}", dt::text(&o));
+        assert!(dt::text(&o).contains(want), "{want}\n{}", dt::text(&o));
+        assert!(!home.root.join("campaigns/war/log.jsonl").exists());
+        assert!(!home.game_dir("war-1").exists());
+    }
+}

@@ -23,6 +23,10 @@ pub struct Tactical {
     pub count: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub awaited: Option<Awaited>,
+    /// The unit kinds that go on the table (the campaign's force mapping): a battle is fought
+    /// there only when each side has one of them (ruling R332).
+    #[serde(default)]
+    pub kinds: Vec<Unit>,
 }
 
 /// A land battle between two players, waiting for its result (ruling R331).
@@ -43,6 +47,8 @@ pub struct Awaited {
 #[serde(deny_unknown_fields)]
 struct SetupFile {
     tactical: String,
+    #[serde(default)]
+    kinds: Vec<String>,
 }
 
 /// Splits the setup's data into the deck and the policy file, checking the policy.
@@ -61,15 +67,34 @@ pub fn split_setup(
             f.tactical
         ));
     }
-    Ok((deck, Some(Tactical::default())))
+    let mut kinds = Vec::new();
+    for k in &f.kinds {
+        kinds.push(Unit::parse(k).ok_or_else(|| {
+            format!(
+                "{SETUP_FILE}: `{k}` is no unit of the game: write kinds = [\"tank\", \"robot\"]"
+            )
+        })?);
+    }
+    Ok((
+        deck,
+        Some(Tactical {
+            kinds,
+            ..Tactical::default()
+        }),
+    ))
 }
 
 /// Whether the attack is a battle fought elsewhere (ruling R330): the game's policy says so, it
-/// is a land attack from one area (not amphibious, not dropped robots), and the target is held
-/// by another player, never the neutrals.
+/// is a land attack from one area (not amphibious, not dropped robots), the target is held by
+/// another player, never the neutrals, and each side has a unit of a kind that goes on the table.
 fn fought_elsewhere(s: &State, side: &str, o: &combat::Order) -> bool {
     let enemy = s.owner(o.to).unwrap_or(NEUTRAL);
-    s.tactical.is_some()
+    let Some(t) = &s.tactical else {
+        return false;
+    };
+    let on_table = |u: &Units| u.iter().any(|(k, n)| *n > 0 && t.kinds.contains(k));
+    on_table(&o.units)
+        && on_table(&s.holding(o.to).units)
         && !o.amphibious
         && o.drop.is_empty()
         && enemy != side

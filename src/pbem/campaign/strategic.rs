@@ -62,6 +62,12 @@ pub fn parse_mapping(file: &str, text: &str) -> Result<Mapping, CampaignError> {
             "{file}: not a force mapping ({e}); write provisional = true, max_units = 4, [forces.allies] tank = \"m2c-pounder\""
         ))
     })?;
+    check_mapping(file, &m)?;
+    Ok(m)
+}
+
+/// A mapping's values: `max_units` 1 to 12, a unit kind and a card name a line.
+fn check_mapping(file: &str, m: &Mapping) -> Result<(), CampaignError> {
     if !(1..=12).contains(&m.max_units) {
         return Err(usage(format!(
             "{file}: max_units = {} is not 1 to 12",
@@ -82,7 +88,7 @@ pub fn parse_mapping(file: &str, text: &str) -> Result<Mapping, CampaignError> {
             }
         }
     }
-    Ok(m)
+    Ok(())
 }
 
 /// Checks `[strategic]` against the rest of the rules and fills in the built-in mapping.
@@ -103,13 +109,30 @@ pub fn check_rules(r: &mut Rules) -> Result<(), CampaignError> {
             "a strategic campaign plays one game: write scenarios = [\"world\"] (the map) and no [forces]".into(),
         ));
     }
-    if s.mapping.is_none() {
-        s.mapping = Some(parse_mapping(
-            "games/campaign/strategic-forces.toml",
-            DEFAULT_MAPPING,
-        )?);
+    match &s.mapping {
+        Some(m) => check_mapping("[strategic.mapping]", m)?,
+        None => {
+            s.mapping = Some(parse_mapping(
+                "games/campaign/strategic-forces.toml",
+                DEFAULT_MAPPING,
+            )?)
+        }
     }
     Ok(())
+}
+
+/// The unit kinds every tactical side has a card for, in name order.
+pub fn table_kinds(m: &Mapping) -> Vec<String> {
+    let mut sides = m.forces.values();
+    let Some(first) = sides.next() else {
+        return Vec::new();
+    };
+    let rest: Vec<_> = sides.collect();
+    first
+        .keys()
+        .filter(|k| rest.iter().all(|s| s.contains_key(*k)))
+        .cloned()
+        .collect()
 }
 
 /// The forces of a battle (ruling R332): tactical side → units, the attacker on `sides[0]`.
