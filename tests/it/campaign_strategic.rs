@@ -265,6 +265,37 @@ fn a_strategic_campaign_fights_its_battles_on_the_table() {
         )),
         "{e}"
     );
+    forged_battle_is_named(&home, &c);
+}
+
+/// Battle games whose recorded battle is not the one the strategic game awaited (a forged,
+/// re-signed `game_opened`) are named at their campaign line.
+fn forged_battle_is_named(home: &Home, c: &Campaign) {
+    use dustmail::pbem::campaign::strategic;
+    let game = dustmail::cli::registry().get("dust-strategy").unwrap();
+    let edges = dustmail::referee::Edges::real();
+    let data = std::fs::read(home.game_dir("war-1").join("log.jsonl")).unwrap();
+    let mut awaited = BTreeMap::new();
+    strategic::replay_noting(game, &edges, "games/war-1/log.jsonl", &data, &mut awaited).unwrap();
+    let rec = &c.games[1];
+    let b = rec.opened.battle.clone().unwrap();
+    strategic::check_awaited("campaigns/war/log.jsonl", rec.line, &b, &awaited).unwrap();
+    let mut forged = b.clone();
+    *forged
+        .battle
+        .units
+        .get_mut(&b.battle.attacker)
+        .unwrap()
+        .entry("tank".into())
+        .or_insert(0) += 1;
+    let e = strategic::check_awaited("campaigns/war/log.jsonl", rec.line, &forged, &awaited)
+        .unwrap_err()
+        .to_string();
+    let want = format!(
+        "campaigns/war/log.jsonl line {}: battle 1 is not the one game war-1 awaited at its line ",
+        rec.line
+    );
+    assert!(e.starts_with(&want), "{e}");
 }
 
 fn audit(dir: &std::path::Path) -> std::process::Output {

@@ -55,6 +55,8 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
     let c = Campaign::fold(&file, &entries)?;
     super::forces::audit_choices(&file, &entries, edges)?;
     let mut ended = 0;
+    let strategic = c.created.rules.strategic.is_some();
+    let mut awaited = std::collections::BTreeMap::new();
     for rec in &c.games {
         let gid = &rec.opened.game_id;
         let gfile = format!("games/{gid}/{}", ledger::LOG_FILE);
@@ -75,8 +77,16 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
         // Every line signed (a changed byte named at its line), then the game's own audit:
         // chain, signatures, every step re-derived.
         super::check_signatures(&gfile, &gdata, edges.verify_text)?;
-        let (created, derived, _) = replay_bytes(game, edges, &gfile, &gdata, DiceMode::Recorded)
-            .map_err(|e| CampaignError::Verify(e.to_string()))?;
+        let (created, derived, _) = if rec.opened.battle.is_none() && strategic {
+            // The strategic game: each battle it awaited, as it first stood, noted on the way.
+            super::strategic::replay_noting(game, edges, &gfile, &gdata, &mut awaited)?
+        } else {
+            replay_bytes(game, edges, &gfile, &gdata, DiceMode::Recorded)
+                .map_err(|e| CampaignError::Verify(e.to_string()))?
+        };
+        if let Some(b) = &rec.opened.battle {
+            super::strategic::check_awaited(&file, rec.line, b, &awaited)?;
+        }
         let lines: Vec<&[u8]> = gdata.split(|&b| b == b'\n').collect();
         let first = lines.first().copied().unwrap_or_default();
         if sha256_hex(first) != rec.opened.game_head {

@@ -333,3 +333,56 @@ pub fn audit_decisions(gfile: &str, c: &Campaign, gdata: &[u8]) -> Result<(), Ca
     }
     Ok(())
 }
+
+/// Replays the strategic game (as `dustmail audit` does), noting each battle it awaited, with
+/// the game's line that made it await it.
+pub fn replay_noting(
+    game: &dyn crate::registry::AnyGame,
+    edges: &crate::pbem::edges::Edges,
+    gfile: &str,
+    gdata: &[u8],
+    awaited: &mut BTreeMap<u32, (usize, Elsewhere)>,
+) -> Result<
+    (
+        crate::ledger::Created,
+        crate::pbem::replay::Derived<crate::registry::AnyState>,
+        crate::pbem::replay::ReplaySummary,
+    ),
+    CampaignError,
+> {
+    let verr = |e: crate::pbem::error::RefereeError| CampaignError::Verify(e.to_string());
+    let entries = crate::ledger::parse_log(gfile, gdata).map_err(|e| verr(e.into()))?;
+    crate::pbem::replay::replay_observed(
+        game,
+        edges,
+        gfile,
+        &entries,
+        crate::pbem::replay::DiceMode::Recorded,
+        &mut |n, d| {
+            if let Some(b) = game.elsewhere(&d.state) {
+                awaited.entry(b.battle).or_insert((n, b));
+            }
+        },
+    )
+    .map_err(verr)
+}
+
+/// A battle game fights the battle the strategic game awaited: the same area, sides and units.
+pub fn check_awaited(
+    file: &str,
+    line: u64,
+    b: &BattleRef,
+    awaited: &BTreeMap<u32, (usize, Elsewhere)>,
+) -> Result<(), CampaignError> {
+    match awaited.get(&b.battle.battle) {
+        Some((_, e)) if *e == b.battle => Ok(()),
+        Some((n, _)) => Err(CampaignError::Verify(format!(
+            "{file} line {line}: battle {} is not the one game {} awaited at its line {n} (area, sides or units differ)",
+            b.battle.battle, b.game
+        ))),
+        None => Err(CampaignError::Verify(format!(
+            "{file} line {line}: game {} never awaited a battle {}",
+            b.game, b.battle.battle
+        ))),
+    }
+}
