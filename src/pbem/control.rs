@@ -45,7 +45,7 @@ pub fn parse_player(arg: &str) -> Result<Player, String> {
 
 /// The control commands, as written after `dustmail control GAME` or in a referee mail.
 pub const CONTROL_FORMS: &str =
-    "pause | resume | extend HOURS | replace-key SIDE=ADDRESS:PUBKEY | observe ADDRESS | unobserve ADDRESS | absent SIDE until DATE";
+    "pause | resume | extend HOURS | replace-key SIDE=ADDRESS:PUBKEY | observe ADDRESS | unobserve ADDRESS | absent SIDE until DATE | decide battle N: …";
 
 /// Reads one control command.
 pub fn parse_control(text: &str) -> Result<ControlAction, String> {
@@ -85,6 +85,9 @@ pub fn parse_control(text: &str) -> Result<ControlAction, String> {
                 )),
             }
         }
+        ("decide", [_, _, ..]) => Ok(ControlAction::Decide {
+            text: text.trim()[words[0].len()..].trim().to_string(),
+        }),
         _ => Err(format!(
             "`{}` is not a referee command: write one of {CONTROL_FORMS}",
             text.trim()
@@ -116,12 +119,20 @@ pub(crate) fn apply_control<S>(
     d: &mut Derived<S>,
     action: &ControlAction,
     at: DateTime<Utc>,
+    decide: Decider<'_, S>,
 ) -> CommandOutcome {
     let ok = |u: String| CommandOutcome::Accepted { understood: u };
     if d.finished.is_some() {
         return control_refusal("the game is over", "nothing: a finished game cannot change");
     }
     match action {
+        ControlAction::Decide { text } => match decide(&mut d.state, text) {
+            Ok(u) => {
+                d.last_step_at = at.to_rfc3339();
+                ok(u)
+            }
+            Err(e) => control_refusal(e, "decide battle N: winner SIDE; lost SIDE ID …"),
+        },
         ControlAction::Pause => {
             if d.paused {
                 return control_refusal("the game is already paused", "resume");
@@ -294,18 +305,22 @@ pub(crate) fn apply_control<S>(
 
 /// Parses and applies control lines: the actions applied and a result per line. A refused line
 /// changes nothing; the lines before it stand.
+/// The game's [`crate::game::Game::decide`], for the `decide` control.
+pub(crate) type Decider<'a, S> = &'a dyn Fn(&mut S, &str) -> Result<String, String>;
+
 pub(crate) fn control_lines<S>(
     created: &Created,
     d: &mut Derived<S>,
     lines: &[Line],
     at: DateTime<Utc>,
+    decide: Decider<'_, S>,
 ) -> (Vec<ControlAction>, Vec<CommandResult>) {
     let mut actions = Vec::new();
     let mut results = Vec::new();
     for l in lines {
         let outcome = match parse_control(&l.text) {
             Ok(a) => {
-                let o = apply_control(created, d, &a, at);
+                let o = apply_control(created, d, &a, at, decide);
                 if matches!(o, CommandOutcome::Accepted { .. }) {
                     actions.push(a);
                 }

@@ -378,6 +378,19 @@ pub struct ForceUnit {
     pub card: String,
 }
 
+/// A battle a game waits for instead of fighting it (issue 15, the strategic campaign): a
+/// campaign fights it as a game of another kind and hands back the result ([`Game::decide`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Elsewhere {
+    /// The game's own number for the battle (1, 2, … in the order they were awaited).
+    pub battle: u32,
+    pub area: String,
+    pub attacker: String,
+    pub defender: String,
+    /// Side → unit kind → how many of them fight.
+    pub units: BTreeMap<String, BTreeMap<String, u32>>,
+}
+
 /// A picture a game draws of its board, for mails and pages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Png {
@@ -454,6 +467,21 @@ pub trait Game: Sync {
     /// The units destroyed by now, per side, in unit id order (what a campaign carries over).
     fn lost_units(&self, _state: &Self::State) -> BTreeMap<String, Vec<String>> {
         BTreeMap::new()
+    }
+
+    /// The battle the game waits for, to be fought elsewhere (a strategic campaign's table);
+    /// `None` (the default): the game fights its battles itself.
+    fn elsewhere(&self, _state: &Self::State) -> Option<Elsewhere> {
+        None
+    }
+
+    /// Decides the awaited battle from a result fought elsewhere (the referee's `decide`
+    /// control): what it did, or why it cannot. No dice: the result decides it all.
+    fn decide(&self, _state: &mut Self::State, _text: &str) -> Result<String, String> {
+        Err(format!(
+            "game {} waits for no battle fought elsewhere",
+            self.name()
+        ))
     }
 
     /// Sides in play order as the scenario lists them.

@@ -475,6 +475,11 @@ pub enum ControlAction {
         side: String,
         until: String,
     },
+    /// The result of a battle the game waits for, fought elsewhere (issue 15: a strategic
+    /// campaign's table), handed to the game ([`crate::game::Game::decide`]).
+    Decide {
+        text: String,
+    },
 }
 
 /// The last line's seq and hash.

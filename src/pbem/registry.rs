@@ -127,6 +127,8 @@ pub trait AnyGame: Sync {
         ap: u32,
     ) -> Result<Setup, SetupError>;
     fn lost_units(&self, state: &AnyState) -> BTreeMap<String, Vec<String>>;
+    fn elsewhere(&self, state: &AnyState) -> Option<crate::game::Elsewhere>;
+    fn decide(&self, state: &mut AnyState, text: &str) -> Result<String, String>;
     /// A state from its JSON (a snapshot).
     fn decode(&self, v: Value) -> Result<AnyState, String>;
     fn sides(&self, state: &AnyState) -> Vec<String>;
@@ -211,6 +213,12 @@ where
     }
     fn lost_units(&self, state: &AnyState) -> BTreeMap<String, Vec<String>> {
         Game::lost_units(self, typed(self, state))
+    }
+    fn elsewhere(&self, state: &AnyState) -> Option<crate::game::Elsewhere> {
+        Game::elsewhere(self, typed(self, state))
+    }
+    fn decide(&self, state: &mut AnyState, text: &str) -> Result<String, String> {
+        Game::decide(self, typed_mut(self, state), text)
     }
     fn decode(&self, v: Value) -> Result<AnyState, String> {
         serde_json::from_value::<G::State>(v)

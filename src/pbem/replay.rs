@@ -718,7 +718,8 @@ pub fn replay_observed(
                         return Err(mismatch(file, n, "a control line names no command"))
                     }
                 };
-                let (actions, results) = control_lines(&created, &mut d, &lines, at);
+                let (actions, results) =
+                    control_lines(&created, &mut d, &lines, at, &|st, t| game.decide(st, t));
                 if actions != c.actions || results != c.results {
                     return Err(mismatch(
                         file,

@@ -80,6 +80,7 @@ pub fn create_campaign(ctx: &Ctx, new: NewCampaign) -> Result<String, RefereeErr
             )));
         }
     }
+    super::campaign_strategic::check_new(ctx, &rules, new.players.len())?;
     // Every scenario must make a game with the rules' sides, before anything is written.
     for s in &rules.scenarios {
         let plan = game
@@ -159,11 +160,12 @@ fn force_cards(
 }
 
 fn request(rules: &Rules, scenario: &str) -> NewRequest {
-    NewRequest {
+    let req = NewRequest {
         ruleset: rules.ruleset.clone(),
         scenario: Some(scenario.to_string()),
         ..NewRequest::default()
-    }
+    };
+    super::campaign_strategic::request(rules, req)
 }
 
 /// After a run's steps: every campaign records the ends of its games and opens what is due.
@@ -268,7 +270,7 @@ fn advance(
         }
         let path = ctx.home.game_dir(gid).join(ledger::LOG_FILE);
         if let Some((seq, head, result)) = finished_line(&path)? {
-            let lost = if c.created.rules.forces.is_some() {
+            let lost = if c.created.rules.forces.is_some() || rec.opened.battle.is_some() {
                 lost_units(ctx, games, gid)?
             } else {
                 BTreeMap::new()
@@ -306,6 +308,10 @@ fn advance(
         }
         super::campaign_forces::request_mails(ctx, &c)?;
         break;
+    }
+    // A strategic campaign: results back to the strategic game, its awaited battle opened.
+    if super::campaign_strategic::advance(ctx, &mut log, &c, games, &secret)? {
+        c = refold(&file, &dir)?;
     }
     if c.all_ended() && !c.finished {
         log.append(Event::Finished(Finished {
@@ -382,7 +388,7 @@ fn open_game(
             Some(f) => game
                 .field_forces(&plan.setup, &chosen_forces(c, p), f.ap)
                 .map_err(|e| RefereeError::Usage(e.0))?,
-            None => plan.setup,
+            None => super::campaign_strategic::game_setup(rules, plan.setup),
         };
         create_game_in(
             ctx,
@@ -414,6 +420,7 @@ fn open_game(
         } else {
             BTreeMap::new()
         },
+        battle: None,
         at: ctx.now.to_rfc3339(),
     }))?;
     Ok(())

@@ -25,6 +25,7 @@ pub mod campaign;
 mod campaign_absence;
 mod campaign_forces;
 pub mod campaign_players;
+mod campaign_strategic;
 mod create;
 mod deadlines;
 mod digest;

@@ -145,7 +145,10 @@ pub(crate) fn control_mail(
 ) -> Result<(), RefereeError> {
     let n = g.ledger.next_seq();
     let mut d = g.derived.clone();
-    let (actions, results) = control_lines(&g.created, &mut d, &body.lines, ctx.now);
+    let game = g.game;
+    let (actions, results) = control_lines(&g.created, &mut d, &body.lines, ctx.now, &|st, t| {
+        game.decide(st, t)
+    });
     d.last_seq.insert(REFEREE_SIDE.into(), body.seq);
     d.mails.record(&inc.sha256, bi, n);
     let step_no = crate::audit::control_step(&g.created, &mut d, &actions);
@@ -178,7 +181,14 @@ pub fn control_game(ctx: &Ctx, id: &str, command: &str) -> Result<String, Refere
     let mut g = load_any(&ctx.games, ctx.edges, ctx.home, id)?;
     g.ledger.sign_with(ctx.key.clone(), ctx.edges.sign_text);
     let mut d = g.derived.clone();
-    let (actions, results) = control_lines(&g.created, &mut d, &command_lines(command), ctx.now);
+    let game = g.game;
+    let (actions, results) = control_lines(
+        &g.created,
+        &mut d,
+        &command_lines(command),
+        ctx.now,
+        &|st, t| game.decide(st, t),
+    );
     let understood = match results.first().map(|r| &r.outcome) {
         Some(CommandOutcome::Accepted { understood }) => understood.clone(),
         Some(CommandOutcome::Refused {

@@ -21,6 +21,7 @@ mod browser;
 mod campaign;
 mod campaign_absence;
 mod campaign_forces;
+mod campaign_strategic;
 mod cards;
 mod citations;
 mod cli;

@@ -117,6 +117,21 @@ impl Step<'_> {
         if power.is_some() {
             self.s.powers_used.insert(self.side.to_string());
         }
+        // Issue 15 hook: a battle a strategic campaign fights on the table is not rolled.
+        if let Some(h) = super::elsewhere::intercept(self.s, self.side, &o) {
+            t.stage = Stage::Combat;
+            t.attacked += 1;
+            t.attacks_made.push((from.clone(), to.clone()));
+            self.s.turn = Some(t);
+            self.happen(h);
+            return accepted(
+                line,
+                format!(
+                    "attack {} from {from} to {to}: fought on the table, the game waits for its result",
+                    units_text(&o.units)
+                ),
+            );
+        }
         let h = combat::fight(self.s, self.side, &o, self.dice);
         t.stage = Stage::Combat;
         t.attacked += 1;

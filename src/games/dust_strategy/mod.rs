@@ -8,6 +8,7 @@ mod attack_orders;
 pub mod bot;
 pub mod combat;
 pub mod deck;
+pub mod elsewhere;
 pub mod map;
 pub mod model;
 pub mod naval;
@@ -192,7 +193,9 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
 fn initial(setup: &Setup) -> Result<State, SetupError> {
     let m = map::parse(&format!("{}.toml", setup.scenario_name), &setup.scenario)
         .map_err(SetupError)?;
-    let cards = deck::parse_deck(&setup.cards).map_err(SetupError)?;
+    // Issue 15 hook: a strategic campaign's policy file rides beside the deck.
+    let (deck_files, tactical) = elsewhere::split_setup(&setup.cards).map_err(SetupError)?;
+    let cards = deck::parse_deck(&deck_files).map_err(SetupError)?;
     check_sides(&setup.sides)?;
     let mut pile: Vec<String> = cards.iter().map(|c| c.id.clone()).collect();
     pile.sort();
@@ -228,6 +231,7 @@ fn initial(setup: &Setup) -> Result<State, SetupError> {
         last_scored: BTreeMap::new(),
         defence: BTreeMap::new(),
         koshka: BTreeMap::new(),
+        tactical,
     })
 }
 
@@ -454,6 +458,18 @@ impl Step<'_> {
         rest: &str,
         earlier_refused: Option<usize>,
     ) -> Reply {
+        // Issue 15 hook: while a battle is fought elsewhere the turn waits for its result.
+        if let Some(a) = elsewhere::waiting(self.s) {
+            return refused(
+                line,
+                format!(
+                    "battle {} at {} is being fought on the table as a Dust Tactics game; this turn goes on when its result is in",
+                    a.battle, a.to
+                ),
+                "docs/campaigns.md 'A strategic campaign' (ruling R331)",
+                "send this line again after the battle's result is in",
+            );
+        }
         let current = self.s.current().unwrap_or("").to_string();
         if current != self.side {
             return refused(
@@ -814,6 +830,8 @@ impl Game for DustStrategy {
                 let r = step.command(0, "done", None);
                 step.out.results.push(r);
             }
+            // Issue 15 hook: no default while a battle is fought elsewhere.
+            Phase::Turn { .. } if elsewhere::waiting(step.s).is_some() => {}
             Phase::Turn { .. } if step.s.current() == Some(side) => {
                 let r = step.command(0, "end", None);
                 step.out.results.push(r);
@@ -839,9 +857,19 @@ impl Game for DustStrategy {
             Phase::Setup => each("setup", "play highest cp", &|x| !s.sealed.contains_key(x)),
             Phase::Reinforce => each("reinforce", "done", &|x| !s.done.contains(x)),
             Phase::Cards => each("card", "play highest cp", &|x| !s.sealed.contains_key(x)),
+            // Issue 15 hook: the game waits for the battle fought elsewhere, from nobody.
+            Phase::Turn { .. } if elsewhere::waiting(s).is_some() => Vec::new(),
             Phase::Turn { .. } => each("turn", "end", &|x| s.current() == Some(x)),
             Phase::Over => Vec::new(),
         }
+    }
+
+    fn elsewhere(&self, s: &State) -> Option<crate::game::Elsewhere> {
+        elsewhere::awaited(s)
+    }
+
+    fn decide(&self, s: &mut State, text: &str) -> Result<String, String> {
+        elsewhere::decide(s, text)
     }
 
     fn view(&self, s: &State, as_side: Option<&str>) -> serde_json::Value {

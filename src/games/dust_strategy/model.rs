@@ -307,6 +307,10 @@ pub struct State {
     /// (powers.rs). Each side sees only its own.
     #[serde(default)]
     pub koshka: BTreeMap<String, String>,
+    /// A strategic campaign's game: its battles between players are fought elsewhere
+    /// (elsewhere.rs). Absent in every other game, whose states serialise as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tactical: Option<super::elsewhere::Tactical>,
 }
 
 impl State {

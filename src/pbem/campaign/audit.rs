@@ -56,6 +56,8 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
     super::forces::audit_choices(&file, &entries, edges)?;
     super::absence::audit_absences(&file, &entries, edges)?;
     let mut ended = 0;
+    let strategic = c.created.rules.strategic.is_some();
+    let mut awaited = std::collections::BTreeMap::new();
     for rec in &c.games {
         let gid = &rec.opened.game_id;
         let gfile = format!("games/{gid}/{}", ledger::LOG_FILE);
@@ -65,15 +67,27 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
                 "game {gid} is recorded as opened but its ledger {gfile} cannot be read ({e})"
             ))
         })?;
-        let name = c.created.rules.game.as_str();
+        // A strategic campaign's battle games are of the tactical game.
+        let name = match rec.opened.battle {
+            Some(_) => super::strategic::TACTICAL_GAME,
+            None => c.created.rules.game.as_str(),
+        };
         let game = games.get(name).ok_or_else(|| {
             CampaignError::Usage(format!("this dustmail does not referee `{name}`"))
         })?;
         // Every line signed (a changed byte named at its line), then the game's own audit:
         // chain, signatures, every step re-derived.
         super::check_signatures(&gfile, &gdata, edges.verify_text)?;
-        let (created, derived, _) = replay_bytes(game, edges, &gfile, &gdata, DiceMode::Recorded)
-            .map_err(|e| CampaignError::Verify(e.to_string()))?;
+        let (created, derived, _) = if rec.opened.battle.is_none() && strategic {
+            // The strategic game: each battle it awaited, as it first stood, noted on the way.
+            super::strategic::replay_noting(game, edges, &gfile, &gdata, &mut awaited)?
+        } else {
+            replay_bytes(game, edges, &gfile, &gdata, DiceMode::Recorded)
+                .map_err(|e| CampaignError::Verify(e.to_string()))?
+        };
+        if let Some(b) = &rec.opened.battle {
+            super::strategic::check_awaited(&file, rec.line, b, &awaited)?;
+        }
         let lines: Vec<&[u8]> = gdata.split(|&b| b == b'\n').collect();
         let first = lines.first().copied().unwrap_or_default();
         if sha256_hex(first) != rec.opened.game_head {
@@ -151,6 +165,18 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
             }
             ended += 1;
         }
+    }
+    // A strategic campaign: each battle decided by its game's recorded result.
+    if let Some(first) = c
+        .games
+        .first()
+        .filter(|_| c.created.rules.strategic.is_some())
+    {
+        let gid = &first.opened.game_id;
+        let gfile = format!("games/{gid}/{}", ledger::LOG_FILE);
+        let gdata = std::fs::read(game_log(dir, gid))
+            .map_err(|e| CampaignError::Verify(format!("{gfile}: cannot be read ({e})")))?;
+        super::strategic::audit_decisions(&gfile, &c, &gdata)?;
     }
     Ok(Audited {
         campaign: c.created.campaign_id.clone(),

@@ -10,6 +10,7 @@ pub mod absence;
 pub mod audit;
 pub mod forces;
 pub mod state;
+pub mod strategic;
 
 use crate::game::{ForceCard, ForceUnit, GameResult};
 use crate::ledger::{
@@ -25,7 +26,7 @@ use std::path::{Path, PathBuf};
 /// The folder of a home that holds the campaigns.
 pub const CAMPAIGNS_DIR: &str = "campaigns";
 
-/// The kinds of campaign built so far (the strategic campaign waits for `dust-strategy`).
+/// The kinds of campaign (docs/campaigns.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -33,6 +34,9 @@ pub enum Kind {
     League,
     /// The scenarios one after the other: the next opens when the last ends.
     Chain,
+    /// One game (a `dust-strategy` map) whose battles between players are fought as games of
+    /// their own ([`strategic`]).
+    Strategic,
 }
 
 /// What carries from one game of a campaign to the next.
@@ -138,12 +142,15 @@ pub struct Rules {
     /// `None`: every game fields the scenario's own forces.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forces: Option<Forces>,
+    /// A strategic campaign's battles (`kind = "strategic"` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategic: Option<strategic::Strategic>,
 }
 
 impl Rules {
     /// Reads and checks a rules file, with errors that say what to write instead.
     pub fn parse(text: &str) -> Result<Rules, CampaignError> {
-        let r: Rules = toml::from_str(text).map_err(|e| {
+        let mut r: Rules = toml::from_str(text).map_err(|e| {
             CampaignError::Usage(format!(
                 "the campaign rules are not valid ({e}); write e.g. kind = \"league\", scenarios = [\"skirmish\"] (docs/campaigns.md)"
             ))
@@ -151,6 +158,16 @@ impl Rules {
         if r.scenarios.is_empty() {
             return Err(CampaignError::Usage(
                 "the campaign rules list no scenario: write scenarios = [\"skirmish\", …]".into(),
+            ));
+        }
+        if r.kind == Kind::Strategic {
+            // The strategic game's sides are its players' colours, 2 to 6 (its own check).
+            strategic::check_rules(&mut r)?;
+            return Ok(r);
+        }
+        if r.strategic.is_some() {
+            return Err(CampaignError::Usage(
+                "[strategic] is for kind = \"strategic\": remove it or change the kind".into(),
             ));
         }
         if r.sides.len() != 2 || r.sides[0] == r.sides[1] {
@@ -208,6 +225,9 @@ pub struct GameOpened {
     /// the rules have `[forces]`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub forces: BTreeMap<String, Vec<ForceUnit>>,
+    /// A strategic campaign's battle game: the battle of the strategic game it fights.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub battle: Option<strategic::BattleRef>,
     pub at: String,
 }
 

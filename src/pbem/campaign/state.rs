@@ -39,6 +39,20 @@ pub fn plan(c: &Created) -> Vec<Planned> {
                 }
                 v
             }
+            // One game: the N-th player on the N-th colour.
+            Kind::Strategic => {
+                out.push(Planned {
+                    number: 1,
+                    scenario: scenario.clone(),
+                    sides: r
+                        .sides
+                        .iter()
+                        .cloned()
+                        .zip(names.iter().map(|n| n.to_string()))
+                        .collect(),
+                });
+                Vec::new()
+            }
             Kind::Chain => names
                 .first()
                 .zip(names.get(1))
@@ -143,6 +157,17 @@ impl Campaign {
             }
             match &e.event {
                 Event::Created(_) => return Err(bad(e.seq, "a second `created` line".into())),
+                Event::GameOpened(o) if o.number > 1 && c.created.rules.kind == Kind::Strategic => {
+                    super::strategic::check_opened(&c, o).map_err(|m| bad(e.seq, m))?;
+                    c.games.push(GameRecord {
+                        opened: o.clone(),
+                        line: e.seq,
+                        head_before: c.head.clone(),
+                        ended: None,
+                        ended_line: 0,
+                        players: c.created.players.clone(),
+                    });
+                }
                 Event::GameOpened(o) => {
                     let due = c.due();
                     let Some(p) = due.iter().find(|p| p.number == o.number) else {
@@ -243,6 +268,7 @@ impl Campaign {
                 .into_iter()
                 .filter(|p| !self.games.iter().any(|g| g.opened.number == p.number))
                 .collect(),
+            Kind::Strategic => plan.into_iter().skip(opened).collect(),
             Kind::Chain => {
                 if self.games.iter().all(|g| g.ended.is_some()) {
                     plan.into_iter().skip(opened).take(1).collect()
@@ -352,7 +378,9 @@ impl Campaign {
 
     /// Every game of the plan opened and ended.
     pub fn all_ended(&self) -> bool {
-        self.games.len() == plan(&self.created).len()
+        // A strategic campaign's battle games come on top of its plan.
+        let more = self.created.rules.kind == Kind::Strategic;
+        (self.games.len() == plan(&self.created).len() || more && !self.games.is_empty())
             && self.games.iter().all(|g| g.ended.is_some())
     }
 
@@ -457,6 +485,10 @@ impl Campaign {
                         (side.clone(), units.iter().map(|u| u.id.clone()).collect::<Vec<_>>())
                     }).collect::<BTreeMap<_, _>>(),
                     "lost": g.ended.as_ref().map(|e| e.lost.clone()).unwrap_or_default(),
+                    "battle": g.opened.battle.as_ref().map(|b| format!(
+                        "battle {} of {} at {}: {} attacks {}",
+                        b.battle.battle, b.game, b.battle.area, b.battle.attacker, b.battle.defender
+                    )),
                 })
             })
             .collect();
