@@ -114,6 +114,10 @@ impl Step<'_> {
                 "attack with a tank or a robot, or without the power",
             );
         }
+        // ask (R351): a defender who asked for this area answers before any die is rolled.
+        if let Some(r) = self.ask_pause(line, &o) {
+            return r;
+        }
         if power.is_some() {
             self.s.powers_used.insert(self.side.to_string());
         }
@@ -271,6 +275,10 @@ impl Step<'_> {
             drop,
             retreat: None,
         };
+        // ask (R351), as on `attack`.
+        if let Some(r) = self.ask_pause(line, &o) {
+            return r;
+        }
         self.s.powers_used.insert(self.side.to_string());
         let h = combat::fight(self.s, self.side, &o, self.dice);
         t.stage = Stage::Combat;

@@ -307,6 +307,9 @@ pub struct State {
     /// (powers.rs). Each side sees only its own.
     #[serde(default)]
     pub koshka: BTreeMap<String, String>,
+    /// A battle paused for its defender's answer (`ask`, ask.rs; rulings R351–R353).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ask: Option<super::ask::Asked>,
 }
 
 impl State {

@@ -218,6 +218,10 @@ pub fn orders_template(s: &State, side: &str) -> String {
     let hand = s.hands.get(side).cloned().unwrap_or_default();
     let first = hand.first().cloned().unwrap_or_else(|| "c01".into());
     let mut t = String::new();
+    // ask (R351): a paused battle: what its defender may answer, what its attacker waits for.
+    if let Some(a) = super::ask::template(s, side) {
+        return a;
+    }
     match s.phase {
         Phase::Setup => {
             t.push_str("# Setup (001 'Preparazione del gioco'): rank your choices, best first;\n");
