@@ -197,3 +197,157 @@ fn without_ask_the_battle_is_fought_at_once_as_before() {
     assert!(s.ask.is_none());
     assert_eq!(s.owner("iberia"), Some("red"));
 }
+
+/// Blue's answer to every other asked battle: a casualty order no other mail holds, so a leak
+/// would show.
+const ANSWER: &str = "hits: robots, bombers, tanks, fighters; retreat at 2";
+
+/// issue 14 item 3 (`ask` through signed mails; docs/strategy.md "Tests to write with it";
+/// rulings R351–R353): three scripted players play a whole game by signed mails through
+/// `referee::run`; blue's standing order is `defend all: …; ask`, so every attack on blue pauses
+/// for blue: blue answers the first, third… with one signed mail and lets the deadline pass on
+/// the others. The game ends, replays and audits with H; no mail to one player before the end
+/// holds another's hidden cards, standing order, blue's answer or red's held lines; and the
+/// players who never ask still send at most 2 mails a round after setup.
+#[test]
+fn three_players_by_signed_mail_blue_asks_answers_and_lets_deadlines_pass() {
+    use super::scripted::{address, seat_key, verify, Table, ORDERS};
+    use crate::support::{flat, real_mail, t};
+    let table = Table::new(&["red", "blue", "green"]);
+    let mut now = t("2026-03-01T10:00:00Z");
+    let late = chrono::Duration::hours(
+        (table.config.deadline_hours + table.config.grace_hours + 1).into(),
+    );
+    let mut seq: BTreeMap<String, u64> = BTreeMap::new();
+    let mut sent: BTreeMap<String, usize> = BTreeMap::new();
+    let (mut answered, mut lapsed, mut n) = (0, 0, 0);
+    let rounds = 'game: {
+        for step in 0..3000 {
+            let g =
+                dustmail::referee::load_game(&DustStrategy, &table.edges, &table.home, &table.id)
+                    .unwrap();
+            let s: &State = g.derived.state.typed();
+            if g.derived.finished.is_some() {
+                break 'game s.round;
+            }
+            let awaiting = DustStrategy.awaiting(s);
+            if let [a] = awaiting.as_slice() {
+                if a.decision == "battle" {
+                    assert_eq!(a.side, "blue", "only blue asks");
+                    if (answered + lapsed) % 2 == 1 {
+                        // Nobody writes: the deadline passes and the standing order decides.
+                        now += late;
+                        let sum =
+                            dustmail::referee::run(&table.ctx(now), &table.home.maildir()).unwrap();
+                        assert_eq!(sum.defaults, 1, "step {step}: {sum:?}");
+                        lapsed += 1;
+                        continue;
+                    }
+                    answered += 1;
+                }
+            }
+            let mut mails = 0;
+            for a in &awaiting {
+                let i = table.sides.iter().position(|x| *x == a.side).unwrap();
+                let mut text = String::new();
+                if !seq.contains_key(&a.side) {
+                    let ask = if a.side == "blue" { "; ask" } else { "" };
+                    text.push_str(&format!(
+                        "defend all: hits: {}; retreat at 1{ask}\n",
+                        ORDERS[i]
+                    ));
+                }
+                if a.decision == "battle" {
+                    let area = a.options[0]
+                        .trim_start_matches("battle at ")
+                        .split(':')
+                        .next()
+                        .unwrap();
+                    text.push_str(&format!("battle at {area}: {ANSWER}\n"));
+                } else {
+                    text.push_str(&DustStrategy.sample_orders(s, &a.side, 0).unwrap());
+                }
+                let k = seq.entry(a.side.clone()).or_insert(0);
+                *k += 1;
+                let body = format!("game: {}\nside: {}\nseq: {k}\n\n{text}", table.id, a.side);
+                let mail = real_mail(
+                    &address(&a.side),
+                    &format!("<a{n}@players.example>"),
+                    &seat_key(i),
+                    &body,
+                );
+                let path = table.home.maildir().join("new").join(format!("{n:05}.eml"));
+                std::fs::write(path, mail).unwrap();
+                n += 1;
+                mails += 1;
+                *sent.entry(a.side.clone()).or_insert(0) += 1;
+            }
+            now += chrono::Duration::hours(1);
+            let sum = dustmail::referee::run(&table.ctx(now), &table.home.maildir()).unwrap();
+            assert_eq!(
+                (sum.accepted, sum.refused),
+                (mails, 0),
+                "step {step}: every signed mail is accepted: {sum:?}"
+            );
+        }
+        panic!("the game did not end in 3000 steps");
+    };
+    verify(&table);
+    println!("3 players, blue asks: {rounds} rounds, {answered} battles answered, {lapsed} left to the deadline, mails sent {sent:?}");
+    assert!(
+        answered >= 1 && lapsed >= 1,
+        "{answered} answered, {lapsed} lapsed"
+    );
+    for side in ["red", "green"] {
+        let n = sent[side];
+        assert!(
+            n <= 2 + 2 * rounds as usize,
+            "{side}: {n} mails in {rounds} rounds"
+        );
+    }
+    assert!(sent["blue"] <= 2 + 2 * rounds as usize + answered);
+    // Every mail before the end: what is one player's stays in that player's mails.
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for (id, mail) in table.sink.matching("") {
+        if id.contains("-end-") {
+            continue;
+        }
+        let Some(to) = table
+            .sides
+            .iter()
+            .find(|s| mail.to.iter().any(|a| *a == address(s)))
+        else {
+            continue;
+        };
+        let text = flat(&mail.text);
+        let own: [(&str, &str); 3] = [
+            ("blue", "You asked to decide this battle"),
+            ("blue", ANSWER),
+            ("red", "your lines held for blue's answer"),
+        ];
+        for (owner, secret) in own {
+            if to == owner {
+                if text.contains(secret) {
+                    *seen.entry(secret).or_insert(0) += 1;
+                }
+            } else {
+                assert!(!text.contains(secret), "{id} (to {to}) shows `{secret}`");
+            }
+        }
+        for (i, other) in table.sides.iter().enumerate() {
+            if other == to {
+                continue;
+            }
+            let ask = if other == "blue" { "; ask" } else { "" };
+            for secret in [
+                format!("{other} is dealt"),
+                format!("{other} draws"),
+                format!("{other} plays c"),
+                format!("defend all: hits: {}; retreat at 1{ask}", ORDERS[i]),
+            ] {
+                assert!(!text.contains(&secret), "{id} (to {to}) shows `{secret}`");
+            }
+        }
+    }
+    assert_eq!(seen.len(), 3, "each owner reads its own: {seen:?}");
+}
