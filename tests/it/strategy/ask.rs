@@ -1,7 +1,7 @@
-//! `ask`, the only pause of dust-strategy (issue 14 item 3, digest 001 §10 "only what a player
-//! chose 'ask' for pauses the game"; docs/strategy.md "ask"; rulings R351–R353): a defender's
-//! standing `defend AREA: ask` pauses a land battle there until its answer `battle at AREA: …`
-//! or the deadline; the attacker's later lines wait and then run with their conditions.
+//! `ask`, the only pause of dust-strategy (issue 14 item 3 "only what a player chose 'ask' for
+//! pauses the game"; digest 001 §10.1, §10.2; docs/strategy.md "ask"; rulings R351–R353): a
+//! defender's standing `defend AREA: ask` pauses a land battle there until its answer `battle
+//! at AREA: …` or the deadline; the attacker's later lines wait, then run with their conditions.
 
 use super::combat::send_rolling;
 use super::retreats::{red_across_the_atlantic, tanks};
@@ -91,8 +91,8 @@ fn paused() -> State {
     s
 }
 
-/// issue 14 item 3 (`ask`, the pause and the answer): digest 001 §10 ("only what a player chose
-/// 'ask' for pauses the game"; rulings R351–R353). Red's attack on iberia, which blue asked for,
+/// issue 14 item 3 (`ask`, the pause and the answer): "only what a player chose 'ask' for pauses
+/// the game"; digest 001 §10.1 (the defender chooses its casualties); rulings R351–R353. Red's attack on iberia, which blue asked for,
 /// stops red's script before that line: nothing is rolled or spent, red's later lines are held
 /// and refused if sent again, blue alone is awaited. Blue's answer decides the battle (no
 /// retreat, against its standing `retreat at 2`), and red's held `… if attack 1 won` then runs,
