@@ -351,3 +351,60 @@ fn three_players_by_signed_mail_blue_asks_answers_and_lets_deadlines_pass() {
     }
     assert_eq!(seen.len(), 3, "each owner reads its own: {seen:?}");
 }
+
+/// issue 14 item 5 (the map picture: links between areas; 001 "Piano di gioco": land and sea
+/// areas linked, coast links dashed, the east–west wrap; digest 001 §1.1): the SVG has one link
+/// for each link of the map, in the map's order: one line, dashed for a coast link, or two
+/// pieces across the picture's edges for a link that wraps; the PNG shows a land link in the gap
+/// between two linked cells side by side.
+#[test]
+fn the_map_picture_draws_one_link_per_map_edge_with_coasts_dashed_and_the_wrap() {
+    use super::picture::{decode, pixel, rgb};
+    use dustmail::games::dust_strategy::picture::MapPicture;
+    let s = two_in_round_one();
+    let view = DustStrategy.view(&s, None);
+    let svg = DustStrategy.picture_svg(&view, None, &[]).unwrap();
+    assert_eq!(svg.matches("data-link=").count(), s.map.links.len());
+    let mut last = 0;
+    let (mut wraps, mut coasts) = (0, 0);
+    for l in &s.map.links {
+        let start = format!(r#"data-link="{} {}""#, l.a, l.b);
+        let i = svg[last..].find(&start).expect(&start) + last;
+        last = i;
+        let g = &svg[i..i + svg[i..].find("</g>").unwrap()];
+        let kind = serde_json::to_value(l.kind).unwrap();
+        let kind = kind.as_str().unwrap();
+        assert!(svg[..i].ends_with(&format!("link-{kind}\" ")), "{g}");
+        assert_eq!(
+            g.matches("<line ").count(),
+            if l.wrap { 2 } else { 1 },
+            "{g}"
+        );
+        assert_eq!(g.contains("data-wrap"), l.wrap, "{g}");
+        assert_eq!(g.contains("stroke-dasharray"), kind == "coast", "{g}");
+        wraps += usize::from(l.wrap);
+        coasts += usize::from(kind == "coast");
+    }
+    assert!(wraps > 0 && coasts > 0, "{wraps} wraps, {coasts} coasts");
+    // A land link between two cells side by side crosses the gap at the cells' middle height.
+    let pic = MapPicture::from_view(&view, None, &[]).unwrap();
+    let cell = |id: &str| pic.areas.iter().find(|a| a.id == id).unwrap().cell;
+    let l = s
+        .map
+        .links
+        .iter()
+        .find(|l| {
+            let (a, b) = (cell(&l.a), cell(&l.b));
+            serde_json::to_value(l.kind).unwrap() == "land" && a[1] == b[1] && b[0] == a[0] + 1
+        })
+        .expect("a land link between cells side by side");
+    let (x, y) = pic.cell_origin(cell(&l.b));
+    let png = decode(&DustStrategy.picture(&view, None, &[]).unwrap().bytes);
+    assert_eq!(
+        pixel(&png, (x - 2, y + 32)),
+        rgb("#7a5a2e"),
+        "{} {}",
+        l.a,
+        l.b
+    );
+}
