@@ -144,7 +144,10 @@ fn an_asked_battle_waits_for_the_defenders_answer_then_the_attackers_script_goes
         "{}",
         to_red[0]
     );
-    assert!(s.ask.is_none());
+    assert!(DustStrategy
+        .awaiting(&s)
+        .iter()
+        .all(|a| a.decision != "battle"));
     assert_eq!(s.current(), Some("blue"), "red's held `end` ended its turn");
     // No battle waits now: another answer is refused.
     let o = send(&mut s, "blue", &["battle at iberia: as standing"]);
@@ -194,7 +197,10 @@ fn without_ask_the_battle_is_fought_at_once_as_before() {
         &[6],
     );
     all_ok(&o);
-    assert!(s.ask.is_none());
+    assert!(DustStrategy
+        .awaiting(&s)
+        .iter()
+        .all(|a| a.decision != "battle"));
     assert_eq!(s.owner("iberia"), Some("red"));
 }
 
