@@ -335,6 +335,8 @@ pub fn briefing(s: &State, side: &str) -> String {
         "moves, every attack, retreats, all eleven powers, VP.".to_string(),
         "Your defence, in any mail, seen by you alone: defend AREA|all:".to_string(),
         "hits: TYPES; retreat at N [to AREA]; radar-alieno; infermiera.".to_string(),
+        "Add `; ask` and a battle there waits for your answer (`battle".to_string(),
+        "at AREA: as standing`, or this battle's own order).".to_string(),
     ];
     lines.retain(|l| !l.is_empty());
     lines.join("\n")
