@@ -416,7 +416,7 @@ fn legend(out: &mut String, pic: &MapPicture) {
         esc(&sup)
     );
     // Line 2, on the right: what the links look like.
-    super::links::legend(out, 560, y + 20);
+    super::links::legend(out, 420, y + 20);
     // Line 3: what the shapes and marks mean.
     let y = y + 42;
     let mut x = MARGIN;
