@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output};
 
+/// `ask`, the only pause (issue 14 item 3).
+mod ask;
 /// Attacks and powers.
 mod combat;
 /// docs/strategy-coverage.md kept true, and the tests for sections that had none.

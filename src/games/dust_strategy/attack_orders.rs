@@ -114,11 +114,12 @@ impl Step<'_> {
                 "attack with a tank or a robot, or without the power",
             );
         }
-        if power.is_some() {
-            self.s.powers_used.insert(self.side.to_string());
-        }
-        // Issue 15 hook: a battle a strategic campaign fights on the table is not rolled.
+        // Issue 15 hook: a battle a strategic campaign fights on the table is not rolled (nor
+        // asked: the table game is the defender's answer, R336).
         if let Some(h) = super::elsewhere::intercept(self.s, self.side, &o) {
+            if power.is_some() {
+                self.s.powers_used.insert(self.side.to_string());
+            }
             t.stage = Stage::Combat;
             t.attacked += 1;
             t.attacks_made.push((from.clone(), to.clone()));
@@ -131,6 +132,13 @@ impl Step<'_> {
                     units_text(&o.units)
                 ),
             );
+        }
+        // ask (R351): a defender who asked for this area answers before any die is rolled.
+        if let Some(r) = self.ask_pause(line, &o) {
+            return r;
+        }
+        if power.is_some() {
+            self.s.powers_used.insert(self.side.to_string());
         }
         let h = combat::fight(self.s, self.side, &o, self.dice);
         t.stage = Stage::Combat;
@@ -286,6 +294,10 @@ impl Step<'_> {
             drop,
             retreat: None,
         };
+        // ask (R351), as on `attack`.
+        if let Some(r) = self.ask_pause(line, &o) {
+            return r;
+        }
         self.s.powers_used.insert(self.side.to_string());
         let h = combat::fight(self.s, self.side, &o, self.dice);
         t.stage = Stage::Combat;

@@ -294,7 +294,8 @@ pub fn fight(s: &mut State, side: &str, o: &Order, dice: &mut dyn DiceSource) ->
     let dfn = if enemy == NEUTRAL {
         retreat::Defence::default()
     } else {
-        retreat::defence_of(s, &enemy, o.to)
+        // ask (R352): a battle answered in the moment is fought by the answer.
+        super::ask::defence(s, &enemy, o.to)
     };
     let def_priority: Vec<Unit> = dfn
         .hits

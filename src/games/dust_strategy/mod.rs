@@ -4,6 +4,7 @@
 //! every kind of attack, retreats and standing defensive orders, the eleven powers, the VP phase
 //! (docs/strategy.md).
 
+mod ask;
 mod attack_orders;
 pub mod bot;
 pub mod combat;
@@ -232,6 +233,7 @@ fn initial(setup: &Setup) -> Result<State, SetupError> {
         defence: BTreeMap::new(),
         koshka: BTreeMap::new(),
         tactical,
+        ask: None,
     })
 }
 
@@ -315,6 +317,10 @@ impl Step<'_> {
         }
         if word == "defend" && phase != Phase::Over {
             return self.defend(line, rest);
+        }
+        // ask (R352): `battle at AREA: …` answers a paused battle.
+        if word == "battle" && phase != Phase::Over {
+            return self.answer(line, rest);
         }
         match (phase, word) {
             (Phase::Over, _) => refused(
@@ -478,6 +484,10 @@ impl Step<'_> {
                 "001 'Il turno di gioco': turns follow the order of the cards",
                 "wait for your turn; the next card is chosen after the last turn",
             );
+        }
+        // ask (R353): the attacker's turn waits for the defender's answer.
+        if let Some(r) = ask::held(self.s, self.side, line) {
+            return r;
         }
         let Some(mut t) = self.s.turn.clone() else {
             return refused(line, "no turn is open", "docs/strategy.md", "end");
@@ -790,7 +800,7 @@ impl Game for DustStrategy {
             step.happen(h);
         }
         let mut earlier = None;
-        for l in lines {
+        for (i, l) in lines.iter().enumerate() {
             let text = l.text.trim().to_ascii_lowercase();
             if text.is_empty() || text.starts_with('#') {
                 continue;
@@ -800,6 +810,10 @@ impl Game for DustStrategy {
                 earlier = Some(l.number);
             }
             step.out.results.push(r);
+            // ask (R351): a paused attack holds this line and the rest for the answer.
+            if step.hold_rest(l.number, &text, earlier, &lines[i + 1..]) {
+                break;
+            }
         }
         step.out
     }
@@ -818,6 +832,10 @@ impl Game for DustStrategy {
             setup::ensure_dealt(step.s, step.dice, &mut h);
         }
         step.happen(h);
+        // ask (R352): an unanswered battle is fought by the standing order without `ask`.
+        if step.ask_deadline() {
+            return step.out;
+        }
         match step.s.phase {
             Phase::Setup | Phase::Cards if !step.s.sealed.contains_key(side) => {
                 let first = step.s.hands.get(side).and_then(|h| h.first().cloned());
@@ -842,6 +860,10 @@ impl Game for DustStrategy {
     }
 
     fn awaiting(&self, s: &State) -> Vec<Awaiting> {
+        // ask (R351): a paused battle awaits its defender alone.
+        if let Some(a) = ask::awaiting(s) {
+            return a;
+        }
         let each = |decision: &str, option: &str, waiting: &dyn Fn(&str) -> bool| {
             s.sides
                 .iter()

@@ -311,6 +311,9 @@ pub struct State {
     /// (elsewhere.rs). Absent in every other game, whose states serialise as before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tactical: Option<super::elsewhere::Tactical>,
+    /// A battle paused for its defender's answer (`ask`, ask.rs; rulings R351–R353).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ask: Option<super::ask::Asked>,
 }
 
 impl State {

@@ -218,6 +218,10 @@ pub fn orders_template(s: &State, side: &str) -> String {
     let hand = s.hands.get(side).cloned().unwrap_or_default();
     let first = hand.first().cloned().unwrap_or_else(|| "c01".into());
     let mut t = String::new();
+    // ask (R351): a paused battle: what its defender may answer, what its attacker waits for.
+    if let Some(a) = super::ask::template(s, side) {
+        return a;
+    }
     match s.phase {
         Phase::Setup => {
             t.push_str("# Setup (001 'Preparazione del gioco'): rank your choices, best first;\n");
@@ -331,6 +335,8 @@ pub fn briefing(s: &State, side: &str) -> String {
         "moves, every attack, retreats, all eleven powers, VP.".to_string(),
         "Your defence, in any mail, seen by you alone: defend AREA|all:".to_string(),
         "hits: TYPES; retreat at N [to AREA]; radar-alieno; infermiera.".to_string(),
+        "Add `; ask` and a battle there waits for your answer (`battle".to_string(),
+        "at AREA: as standing`, or this battle's own order).".to_string(),
     ];
     lines.retain(|l| !l.is_empty());
     lines.join("\n")

@@ -41,6 +41,9 @@ pub struct Defence {
     /// A battle power for the defence: `sigrid`, `raketen-truppen` or `asso-del-cielo`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power: Option<String>,
+    /// `ask`: an attack here pauses for this side's answer (ask.rs; ruling R351).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ask: bool,
 }
 
 /// The battle powers a defender may set in a standing order (ruling R328).
@@ -145,6 +148,8 @@ pub fn parse_defend(s: &State, rest: &str) -> Result<(String, Defence), No> {
             d.nurse = true;
         } else if DEFENCE_POWERS.contains(&c) {
             d.power = Some(c.to_string());
+        } else if c == "ask" {
+            d.ask = true;
         } else if c == "nothing" || c == "none" {
             d = Defence::default();
         } else {
@@ -184,6 +189,9 @@ pub fn describe(area: &str, d: &Defence) -> String {
     }
     if let Some(p) = &d.power {
         parts.push(p.clone());
+    }
+    if d.ask {
+        parts.push("ask".into());
     }
     if parts.is_empty() {
         parts.push("nothing".into());

@@ -35,7 +35,7 @@ fn send_hitting(s: &mut State, side: &str, lines: &[&str]) -> Outcome {
 }
 
 /// The PNG's size and RGB pixels.
-fn decode(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+pub(super) fn decode(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
     let dec = png::Decoder::new(std::io::Cursor::new(bytes.to_vec()));
     let mut reader = dec.read_info().expect("the picture is a PNG");
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
@@ -45,12 +45,12 @@ fn decode(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
     (info.width, info.height, buf)
 }
 
-fn pixel(img: &(u32, u32, Vec<u8>), (x, y): (u32, u32)) -> [u8; 3] {
+pub(super) fn pixel(img: &(u32, u32, Vec<u8>), (x, y): (u32, u32)) -> [u8; 3] {
     let i = ((y * img.0 + x) * 3) as usize;
     [img.2[i], img.2[i + 1], img.2[i + 2]]
 }
 
-fn rgb(hex: &str) -> [u8; 3] {
+pub(super) fn rgb(hex: &str) -> [u8; 3] {
     let n = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
     [(n >> 16) as u8, (n >> 8) as u8, n as u8]
 }

@@ -8,7 +8,7 @@ use super::*;
 /// Red's turn of round 1 with 3 tanks at caribe (the neutrals cleared) and a sub in the
 /// central Atlantic, so red can attack iberia and britannia from the sea; blue holds iberia with
 /// 2 tanks and britannia with 1.
-fn red_across_the_atlantic() -> State {
+pub(super) fn red_across_the_atlantic() -> State {
     let mut s = two_in_round_one();
     let c = s.areas.get_mut("caribe").unwrap();
     c.units.clear();
@@ -36,7 +36,7 @@ fn give_power(s: &mut State, side: &str, power: &str) {
     s.played.insert(side.into(), id);
 }
 
-fn tanks(s: &State, area: &str) -> u32 {
+pub(super) fn tanks(s: &State, area: &str) -> u32 {
     s.holding(area).units.get(&Unit::Tank).copied().unwrap_or(0)
 }
 

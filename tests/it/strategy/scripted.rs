@@ -21,20 +21,20 @@ use dustmail::report::Templates;
 use ed25519_dalek::SigningKey;
 use std::collections::BTreeMap;
 
-struct Table {
+pub(super) struct Table {
     _dir: tempfile::TempDir,
-    home: Home,
-    config: Config,
+    pub(super) home: Home,
+    pub(super) config: Config,
     templates: Templates,
-    edges: Edges,
-    sink: Sink,
+    pub(super) edges: Edges,
+    pub(super) sink: Sink,
     key: SigningKey,
-    sides: Vec<String>,
-    id: String,
+    pub(super) sides: Vec<String>,
+    pub(super) id: String,
 }
 
 impl Table {
-    fn ctx(&self, now: chrono::DateTime<chrono::Utc>) -> Ctx<'_> {
+    pub(super) fn ctx(&self, now: chrono::DateTime<chrono::Utc>) -> Ctx<'_> {
         Ctx {
             games: dustmail::cli::registry(),
             home: &self.home,
@@ -47,7 +47,7 @@ impl Table {
         }
     }
 
-    fn new(sides: &[&str]) -> Table {
+    pub(super) fn new(sides: &[&str]) -> Table {
         let dir = tempfile::tempdir().unwrap();
         let home = Home::new(dir.path().join("home"));
         home.create_dirs().unwrap();
@@ -94,16 +94,16 @@ impl Table {
     }
 }
 
-fn address(side: &str) -> String {
+pub(super) fn address(side: &str) -> String {
     format!("{side}@players.example")
 }
 
-fn seat_key(i: usize) -> SigningKey {
+pub(super) fn seat_key(i: usize) -> SigningKey {
     SigningKey::from_bytes(&[i as u8 + 21; 32])
 }
 
 /// Each side's own casualty order as a defender: distinct, so a leak would show whose it is.
-const ORDERS: [&str; 6] = [
+pub(super) const ORDERS: [&str; 6] = [
     "tanks, robots, fighters, bombers",
     "tanks, fighters, robots, bombers",
     "fighters, tanks, robots, bombers",
@@ -196,7 +196,7 @@ fn play(table: &Table) -> Played {
 
 /// Replay with the secret, an auditor's replay of the log alone, and `dustmail audit` (hidden
 /// values checked with H) all pass.
-fn verify(table: &Table) {
+pub(super) fn verify(table: &Table) {
     referee::replay_game(&DustStrategy, &table.edges, &table.home, &table.id).unwrap();
     let log = table.home.game_dir(&table.id).join("log.jsonl");
     let data = std::fs::read(&log).unwrap();

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
+mod links;
 mod raster;
 mod svg;
 
@@ -102,7 +103,24 @@ pub fn layout_json(map: &Map) -> Value {
         .into_iter()
         .map(|(a, c)| (a.id.clone(), json!(c)))
         .collect();
-    json!({"columns": columns, "rows": rows, "at": at, "authored": map.layout.is_some()})
+    // The links between areas, drawn on the picture (land, sea, dashed coast, the wrap).
+    let links: Vec<Value> = map
+        .links
+        .iter()
+        .map(|l| json!({"a": l.a, "b": l.b, "kind": l.kind, "wrap": l.wrap}))
+        .collect();
+    json!({"columns": columns, "rows": rows, "at": at, "authored": map.layout.is_some(), "links": links})
+}
+
+/// A link between two areas as the picture draws it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkMark {
+    pub a: String,
+    pub b: String,
+    /// `land`, `coast` or `sea` (map.rs `LinkKind`).
+    pub kind: String,
+    /// Across the east–west edge.
+    pub wrap: bool,
 }
 
 /// One area as the picture draws it.
@@ -138,6 +156,8 @@ pub struct MapPicture {
     /// Sector → holder.
     pub supremacy: Vec<(String, String)>,
     pub events: Vec<MapEvent>,
+    /// The map's links, in the map's order.
+    pub links: Vec<LinkMark>,
 }
 
 fn text_of(v: &Value, key: &str) -> String {
@@ -217,7 +237,22 @@ impl MapPicture {
             .filter_map(|h| h.event.as_ref())
             .filter_map(|e| serde_json::from_value::<MapEvent>(e.clone()).ok())
             .collect();
+        let links = layout
+            .get("links")
+            .and_then(Value::as_array)
+            .map(|ls| {
+                ls.iter()
+                    .map(|l| LinkMark {
+                        a: text_of(l, "a"),
+                        b: text_of(l, "b"),
+                        kind: text_of(l, "kind"),
+                        wrap: l.get("wrap").and_then(Value::as_bool).unwrap_or(false),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         Some(MapPicture {
+            links,
             map: text_of(view, "map"),
             provisional: view
                 .get("provisional")

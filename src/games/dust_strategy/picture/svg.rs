@@ -43,6 +43,11 @@ pub(super) fn render(pic: &MapPicture) -> String {
         esc(&title)
     );
     for a in &pic.areas {
+        ground(&mut out, pic, a);
+    }
+    // The links run over the cells' fills and under their names and units.
+    super::links::draw(&mut out, pic);
+    for a in &pic.areas {
         cell(&mut out, pic, a);
     }
     for e in &pic.events {
@@ -68,7 +73,8 @@ fn name_lines(id: &str) -> Vec<String> {
     }
 }
 
-fn cell(out: &mut String, pic: &MapPicture, a: &AreaMark) {
+/// A cell's fills: its kind, and its owner's colour inside.
+fn ground(out: &mut String, pic: &MapPicture, a: &AreaMark) {
     let (x, y) = pic.cell_origin(a.cell);
     // Land cells are square-cornered, seas rounded; the outer band keeps the area's kind
     // visible when an owner's colour fills the inside.
@@ -77,23 +83,25 @@ fn cell(out: &mut String, pic: &MapPicture, a: &AreaMark) {
         out,
         r#"<rect x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" rx="{rx}" fill="{kind_fill}" stroke="{EDGE}" stroke-width="1"/>"#
     );
-    let ink = match &a.owner {
-        Some(o) => {
-            let c = owner_colours(o);
-            let _ = writeln!(
-                out,
-                r##"<rect x="{}" y="{}" width="{}" height="{}" rx="{}" fill="{}" stroke="#4a4a4a" stroke-width="1"/>"##,
-                x + 5,
-                y + 5,
-                CELL_W - 10,
-                CELL_H - 10,
-                rx.saturating_sub(4),
-                c.fill
-            );
-            c.ink
-        }
-        None => INK,
-    };
+    if let Some(o) = &a.owner {
+        let c = owner_colours(o);
+        let _ = writeln!(
+            out,
+            r##"<rect x="{}" y="{}" width="{}" height="{}" rx="{}" fill="{}" stroke="#4a4a4a" stroke-width="1"/>"##,
+            x + 5,
+            y + 5,
+            CELL_W - 10,
+            CELL_H - 10,
+            rx.saturating_sub(4),
+            c.fill
+        );
+    }
+}
+
+/// A cell's name, marks and units, over its fills.
+fn cell(out: &mut String, pic: &MapPicture, a: &AreaMark) {
+    let (x, y) = pic.cell_origin(a.cell);
+    let ink = a.owner.as_deref().map_or(INK, |o| owner_colours(o).ink);
     for (i, line) in name_lines(&a.id).iter().enumerate() {
         let _ = writeln!(
             out,
@@ -407,6 +415,8 @@ fn legend(out: &mut String, pic: &MapPicture) {
         y + 20,
         esc(&sup)
     );
+    // Line 2, on the right: what the links look like.
+    super::links::legend(out, 420, y + 20);
     // Line 3: what the shapes and marks mean.
     let y = y + 42;
     let mut x = MARGIN;
