@@ -43,6 +43,7 @@ mod skills;
 mod special_weapons;
 mod standing;
 mod steps;
+mod trees;
 mod victory;
 
 use activation::*;
