@@ -193,7 +193,14 @@ fn tell_open_games(
 /// false when the game refuses it.
 fn control_loaded(ctx: &Ctx, g: &mut Loaded, cmd: &str) -> Result<bool, RefereeError> {
     let mut d = g.derived.clone();
-    let (actions, results) = control_lines(&g.created, &mut d, &command_lines(cmd), ctx.now);
+    let game = g.game;
+    let (actions, results) = control_lines(
+        &g.created,
+        &mut d,
+        &command_lines(cmd),
+        ctx.now,
+        &|st, t| game.decide(st, t),
+    );
     if actions.is_empty() {
         return Ok(false);
     }

@@ -186,7 +186,7 @@ impl Campaign {
         }
         let since = match self.created.rules.kind {
             Kind::League => &self.created.created_at,
-            Kind::Chain => &self.due_since,
+            Kind::Chain | Kind::Strategic => &self.due_since,
         };
         chrono::DateTime::parse_from_rfc3339(since)
             .ok()?
