@@ -414,3 +414,32 @@ fn the_map_picture_draws_one_link_per_map_edge_with_coasts_dashed_and_the_wrap()
         l.b
     );
 }
+
+/// issue 14 item 3 with issue 15 item 2 (ruling R336): in a strategic campaign's game, a battle
+/// the table decides is never asked: blue's standing `ask` for iberia does not pause red's land
+/// attack there; the game waits for the Dust Tactics game instead, and blue is asked nothing.
+#[test]
+fn a_battle_fought_on_the_table_is_never_asked() {
+    use dustmail::games::dust_strategy::elsewhere::Tactical;
+    let mut s = blue_asks_for_iberia();
+    let g = s.areas.get_mut("gallia").unwrap();
+    g.units.clear();
+    g.owner = None;
+    g.add("red", Unit::Tank, 3);
+    s.tactical = Some(Tactical {
+        count: 0,
+        awaited: None,
+        kinds: vec![Unit::Tank],
+    });
+    let o = send(&mut s, "red", &["attack 2 tanks from gallia to iberia"]);
+    all_ok(&o);
+    assert!(understood(&o, 1).contains("fought on the table"), "{o:?}");
+    assert!(DustStrategy
+        .awaiting(&s)
+        .iter()
+        .all(|a| a.decision != "battle"));
+    let t = s.tactical.as_ref().unwrap();
+    let a = t.awaited.as_ref().expect("the battle waits for the table");
+    assert_eq!((a.to.as_str(), a.defender.as_str()), ("iberia", "blue"));
+    assert!(s.ask.is_none(), "no ask pause: {:?}", s.ask);
+}
