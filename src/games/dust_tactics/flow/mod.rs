@@ -44,6 +44,7 @@ mod special_weapons;
 mod standing;
 mod steps;
 mod victory;
+mod volley;
 
 use activation::*;
 use attack::*;
