@@ -335,10 +335,9 @@ pub(super) fn plan_fire(
 /// use all of these limited ammo weapons at once!" Only a limited-ammo line takes one, and no more
 /// than it can fire now (its carriers, models alive, boxes left).
 fn check_count(state: &State, shooter: &str, w: &WeaponLine, f: &FireOrder) -> Result<(), Refusal> {
-    let Some(n) = f.count else { return Ok(()) };
-    if super::volley::is_volley(w) {
+    let Some(n) = f.count.filter(|_| !super::volley::is_volley(w)) else {
         return super::volley::check_count(state, shooter, w, f);
-    }
+    };
     let Some(boxes) = w.ammo else {
         return refuse(
             format!(

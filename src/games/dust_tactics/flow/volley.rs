@@ -57,14 +57,17 @@ pub(super) fn label(w: &WeaponLine, n: u32) -> String {
     }
 }
 
-/// Checks a volley's declared count against its cell and the boxes left.
+/// Checks a volley's declared count against its cell and the boxes left (any other line's
+/// count is `attack::check_count`'s).
 pub(super) fn check_count(
     state: &State,
     shooter: &str,
     w: &WeaponLine,
     f: &FireOrder,
 ) -> Result<(), Refusal> {
-    let Some(n) = f.count else { return Ok(()) };
+    let Some(n) = f.count.filter(|_| is_volley(w)) else {
+        return Ok(());
+    };
     let steps = most_steps(w);
     let boxes = w.ammo.unwrap_or(0) as u32;
     let left = state
