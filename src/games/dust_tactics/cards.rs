@@ -309,6 +309,11 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
                 Fire::Incendiary { dice } | Fire::ApIncendiary { dice } | Fire::Phaser { dice } => {
                     *dice == 0
                 }
+                Fire::Volley {
+                    dice,
+                    steps,
+                    damage,
+                } => *damage == 0 || dice.iter().take(*steps as usize).any(|d| *d == 0),
                 Fire::No => false,
             };
             if bad {
@@ -318,6 +323,19 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
                     "write \"-\" for a weapon that cannot damage that armour".into(),
                 ));
             }
+        }
+        // 004 "Volley Blast": the dice follow the ammo spent, so the line needs its boxes (R460).
+        let volley = |c: &Fire| matches!(c, Fire::Volley { .. });
+        if w.ammo.is_none()
+            && (w.soldier.iter().any(volley)
+                || w.vehicle.iter().any(volley)
+                || w.aircraft.iter().any(volley))
+        {
+            return Err(err(
+                &f("ammo"),
+                "a volley cell (\"A/X-B/X\") on a line without ammo boxes".into(),
+                "write the ammo boxes printed on the card: a volley spends 1 box for its first dice count, 2 for the second…".into(),
+            ));
         }
         if w.ammo == Some(0) {
             return Err(err(

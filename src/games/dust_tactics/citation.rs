@@ -50,6 +50,7 @@ rule_ids! {
     BurstWeapons => "004", "Burst Weapons", Some(418);
     SetupWeapons => "004", "Setup Weapons", Some(419);
     DualAmmoWeapons => "004", "Dual Ammo Weapons", Some(420);
+    VolleyBlast => "004", "Volley Blast", Some(460);
     Activation => "004", "Activation", None;
     AlternatingActivations => "004", "Alternating activations", None;
     Attack => "004", "Attack", None;

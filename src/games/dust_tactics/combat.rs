@@ -103,6 +103,14 @@ fn plan_cell(cell: Fire, carriers: u32, models: u32, doubled: bool) -> Option<Ce
             ap_incendiary: false,
             phaser: false,
         },
+        // 004 "Volley Blast" (R460): for a volley line the carriers are the ammo spent, and the
+        // cell lists the dice for each count.
+        Fire::Volley { steps, damage, .. } => CellPlan {
+            dice: cell.volley_dice(carriers.min(steps as u32)).unwrap_or(0) as u32,
+            damage: damage as u32,
+            ap_incendiary: false,
+            phaser: false,
+        },
         Fire::Phaser { dice } => CellPlan {
             dice: dice as u32 * carriers,
             damage: 1,

@@ -469,7 +469,17 @@ pub enum Fire {
     /// `XxY` phaser (004 "Phaser Weapons X×Y"): X dice, whose hits are the Y dice rolled for
     /// damage, 1 per hit; no cover (R421).
     Phaser { dice: u8 },
+    /// `A/X-B/X-C/X…` volley blast (004 "Volley Blast"): spending n ammo rolls the n-th dice
+    /// count of `dice`, X damage per hit; `steps` counts are set, the rest are 0 (R460).
+    Volley {
+        dice: [u8; VOLLEY_STEPS],
+        steps: u8,
+        damage: u8,
+    },
 }
+
+/// The most ammo counts a volley cell may list.
+pub const VOLLEY_STEPS: usize = 6;
 
 /// Weapon traits that change how a line resolves (004 "Special weapons").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -534,6 +544,18 @@ impl fmt::Display for Fire {
             Fire::Incendiary { dice } => write!(f, "{dice}/+"),
             Fire::ApIncendiary { dice } => write!(f, "{dice}/(+)"),
             Fire::Phaser { dice } => write!(f, "{dice}xY"),
+            Fire::Volley {
+                dice,
+                steps,
+                damage,
+            } => {
+                let parts: Vec<String> = dice
+                    .iter()
+                    .take(*steps as usize)
+                    .map(|d| format!("{d}/{damage}"))
+                    .collect();
+                f.write_str(&parts.join("-"))
+            }
         }
     }
 }
@@ -555,6 +577,10 @@ impl Fire {
                 dice: x.parse().ok()?,
             });
         }
+        // 004 "Volley Blast A/X - B/X - C/X ...": `1/2-2/2-3/2`, one damage value for all.
+        if t.contains('-') {
+            return Self::parse_volley(&t);
+        }
         let (dice, rest) = t.split_once('/')?;
         let dice: u8 = dice.parse().ok()?;
         match rest {
@@ -564,6 +590,39 @@ impl Fire {
                 dice,
                 damage: n.parse().ok()?,
             }),
+        }
+    }
+}
+
+impl Fire {
+    fn parse_volley(t: &str) -> Option<Fire> {
+        let mut dice = [0u8; VOLLEY_STEPS];
+        let mut damage = None;
+        let mut steps = 0usize;
+        for part in t.split('-') {
+            let (d, x) = part.split_once('/')?;
+            let x: u8 = x.parse().ok()?;
+            if damage.is_some_and(|y| y != x) || steps == VOLLEY_STEPS {
+                return None;
+            }
+            damage = Some(x);
+            dice[steps] = d.parse().ok()?;
+            steps += 1;
+        }
+        (steps >= 2).then_some(Fire::Volley {
+            dice,
+            steps: steps as u8,
+            damage: damage?,
+        })
+    }
+
+    /// A volley's dice when `spent` ammo is spent (1-based), if the cell lists that many.
+    pub fn volley_dice(&self, spent: u32) -> Option<u8> {
+        match self {
+            Fire::Volley { dice, steps, .. } if spent >= 1 && spent <= *steps as u32 => {
+                dice.get(spent as usize - 1).copied()
+            }
+            _ => None,
         }
     }
 }
@@ -596,7 +655,7 @@ impl<'de> Deserialize<'de> for Fire {
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Fire, E> {
                 Fire::parse(v).ok_or_else(|| {
                     E::custom(format!(
-                        "`{v}` is not a weapon cell: write \"X/N\" (X dice, N damage per hit), \"X/+\" (incendiary), \"X/(+)\" (AP incendiary), \"XxY\" (phaser) or \"-\" (cannot damage)"
+                        "`{v}` is not a weapon cell: write \"X/N\" (X dice, N damage per hit), \"X/+\" (incendiary), \"X/(+)\" (AP incendiary), \"XxY\" (phaser), \"A/X-B/X\" (volley) or \"-\" (cannot damage)"
                     ))
                 })
             }

@@ -14,3 +14,4 @@ mod command_squads;
 mod ffg_revised;
 mod policy;
 mod skills_004;
+mod transport_004;

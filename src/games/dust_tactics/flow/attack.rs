@@ -310,9 +310,7 @@ pub(super) fn plan_fire(
         };
         if w.ammo.is_some() {
             let left = su.ammo.get(&w.id).copied().unwrap_or(0) as u32;
-            limited += carriers(state, su, &w)
-                .min(left)
-                .min(l.count.unwrap_or(u32::MAX));
+            limited += super::volley::weapons(&w, carriers(state, su, &w), left, l.count);
         }
     }
     let alive: u32 = group(state, &u.id)
@@ -338,7 +336,9 @@ pub(super) fn plan_fire(
 /// use all of these limited ammo weapons at once!" Only a limited-ammo line takes one, and no more
 /// than it can fire now (its carriers, models alive, boxes left).
 fn check_count(state: &State, shooter: &str, w: &WeaponLine, f: &FireOrder) -> Result<(), Refusal> {
-    let Some(n) = f.count else { return Ok(()) };
+    let Some(n) = f.count.filter(|_| !super::volley::is_volley(w)) else {
+        return super::volley::check_count(state, shooter, w, f);
+    };
     let Some(boxes) = w.ammo else {
         return refuse(
             format!(
@@ -533,7 +533,7 @@ pub(super) fn fire_line(
     if w.ammo.is_some() {
         let left = su.ammo.get(&w.id).copied().unwrap_or(0) as u32;
         // R414: a declared count fires fewer and spends only its boxes.
-        n = n.min(left).min(l.count.unwrap_or(u32::MAX));
+        n = super::volley::fired(&w, n, left, l.count);
         if n == 0 {
             say(out, format!("{}: {} has no ammo left", l.shooter, w.name));
             return;
@@ -591,7 +591,7 @@ pub(super) fn fire_line(
     let by = su.side.clone();
     let round = state.round;
     // How the line is fired, restated for the reports: "4 carriers, sustained, berserk".
-    let mut how = vec![format!("{n} carrier{}", if n == 1 { "" } else { "s" })];
+    let mut how = vec![super::volley::label(&w, n)];
     for (on, name) in [
         (opts.sustained, "sustained"),
         (take_aim, "sustained with take-aim"),

@@ -45,6 +45,7 @@ mod standing;
 mod steps;
 mod trees;
 mod victory;
+mod volley;
 
 use activation::*;
 use attack::*;

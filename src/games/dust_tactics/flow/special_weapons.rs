@@ -21,6 +21,15 @@ fn with_dice(w: &WeaponLine, f: impl Fn(u8) -> u8) -> WeaponLine {
         Fire::Phaser { dice } => Fire::Phaser {
             dice: f(dice).max(1),
         },
+        Fire::Volley {
+            dice,
+            steps,
+            damage,
+        } => Fire::Volley {
+            dice: dice.map(|d| if d == 0 { 0 } else { f(d).max(1) }),
+            steps,
+            damage,
+        },
     };
     WeaponLine {
         soldier: w.soldier.map(cell),

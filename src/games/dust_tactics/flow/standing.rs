@@ -47,6 +47,7 @@ pub(super) fn harm_score(state: &State, unit: &str, act: &Activation) -> u32 {
                 Fire::Incendiary { dice } => dice as u32,
                 Fire::ApIncendiary { dice } => dice as u32 * 10,
                 Fire::Phaser { dice } => dice as u32,
+                Fire::Volley { dice, damage, .. } => dice[0] as u32 * damage as u32,
             };
             per * n
         })
