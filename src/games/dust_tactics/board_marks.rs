@@ -77,6 +77,7 @@ pub fn legend(state: &State) -> Vec<String> {
                 "{at} ({points} point{} to its holder)",
                 if *points == 1 { "" } else { "s" }
             ),
+            Objective::Grab { at } => format!("{at} (either side wins by holding it)"),
         })
         .collect();
     if !objectives.is_empty() {
@@ -92,7 +93,7 @@ pub fn legend(state: &State) -> Vec<String> {
 
 fn objective_square(o: &Objective) -> Square {
     match o {
-        Objective::Hold { at, .. } | Objective::Points { at, .. } => *at,
+        Objective::Hold { at, .. } | Objective::Points { at, .. } | Objective::Grab { at } => *at,
     }
 }
 

@@ -68,6 +68,9 @@ pub enum Objective {
     Hold { side: String, at: Square },
     /// Extra victory points for the side holding `at` at the end of the game.
     Points { at: Square, points: u32 },
+    /// battlefront-2013 (003 §12 Grab the Dust): any side holding `at` under 003's objective
+    /// holding rule wins at once (battlefront/objectives.rs).
+    Grab { at: Square },
 }
 
 /// A scenario file that cannot be used.
@@ -115,6 +118,11 @@ pub fn builtin() -> Vec<(&'static str, &'static str)> {
         (
             "encounter-koshka",
             include_str!("../../../games/dust-tactics/scenarios/encounter-koshka.toml"),
+        ),
+        // issue 18: 003 §12 scenario 2 (bfscen).
+        (
+            "grab-the-dust",
+            include_str!("../../../games/dust-tactics/scenarios/grab-the-dust.toml"),
         ),
     ]
 }
@@ -604,12 +612,13 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 }
                 Objective::Points { at, points }
             }
+            "grab" => grab_objective(&ctx, &of, o, &raw.rulesets, at)?,
             other => {
                 return Err(ctx.err(
                     &format!("{of}.kind"),
                     format!(
                         "`{other}` is not an \
-                    objective kind: write kind = \"hold\" or kind = \"points\""
+                    objective kind: write kind = \"hold\", \"points\" or \"grab\""
                     ),
                 ));
             }
@@ -644,6 +653,30 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         objectives,
         rulesets: raw.rulesets,
     })
+}
+
+/// A `grab` objective (003 §12): its holding rule is battlefront-2013's, so the scenario must
+/// suit that ruleset only; no side or points, as any side may take it.
+fn grab_objective(
+    ctx: &Ctx,
+    of: &str,
+    o: &RawObjective,
+    rulesets: &[String],
+    at: Square,
+) -> Result<Objective, ScenarioError> {
+    if rulesets != ["battlefront-2013"] {
+        return Err(ctx.err(
+            &format!("{of}.kind"),
+            "a grab objective follows 003's holding rule: add rulesets = [\"battlefront-2013\"]",
+        ));
+    }
+    if o.side.is_some() || o.points.is_some() {
+        return Err(ctx.err(
+            of,
+            "a grab objective wins for whichever side holds it: remove `side` and `points`",
+        ));
+    }
+    Ok(Objective::Grab { at })
 }
 
 fn title_case(id: &str) -> String {
