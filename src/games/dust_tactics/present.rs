@@ -323,8 +323,9 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
             ));
         }
         // issue 18: 003 §12 Grab the Dust (bfscen).
-        if let Objective::Grab { at } = o {
-            out.extend(wrap(&super::battlefront::objectives::grab_text(*at), true));
+        if let Objective::Grab { at, side } = o {
+            let t = super::battlefront::objectives::grab_text(*at, side.as_deref());
+            out.extend(wrap(&t, true));
         }
     }
     let extra: Vec<String> = sc

@@ -36,16 +36,19 @@ pub fn holder(state: &State, at: Square) -> Option<String> {
 /// 003 Grab the Dust, "take any objective" wins at once.
 pub fn grabbed(state: &State) -> Option<(String, Square)> {
     state.scenario.objectives.iter().find_map(|o| match o {
-        Objective::Grab { at } => holder(state, *at).map(|s| (s, *at)),
+        Objective::Grab { at, side } => holder(state, *at)
+            .filter(|h| side.as_ref().is_none_or(|s| s == h))
+            .map(|h| (h, *at)),
         _ => None,
     })
 }
 
 /// How a `grab` objective is won, as the briefings say it (one sentence).
-pub fn grab_text(at: Square) -> String {
+pub fn grab_text(at: Square, side: Option<&str>) -> String {
+    let who = side.map_or("Either side".to_string(), str::to_string);
     format!(
-        "Either side wins at once at the end of a round, from round {FIRST_HOLDING_TURN} on, \
+        "{who} wins at once at the end of a round, from round {FIRST_HOLDING_TURN} on, \
          with a unit (not an aircraft) on {at} and no enemy unit within {ENEMY_CLEAR} squares of it \
-         (003 §12 Grab the Dust)."
+         (003 §12)."
     )
 }
