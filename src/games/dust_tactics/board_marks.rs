@@ -77,6 +77,11 @@ pub fn legend(state: &State) -> Vec<String> {
                 "{at} ({points} point{} to its holder)",
                 if *points == 1 { "" } else { "s" }
             ),
+            Objective::Grab { at, side } => format!(
+                "{at} ({} by holding it)",
+                side.as_deref()
+                    .map_or("either side wins".into(), |s| format!("{s} win"))
+            ),
         })
         .collect();
     if !objectives.is_empty() {
@@ -92,7 +97,9 @@ pub fn legend(state: &State) -> Vec<String> {
 
 fn objective_square(o: &Objective) -> Square {
     match o {
-        Objective::Hold { at, .. } | Objective::Points { at, .. } => *at,
+        Objective::Hold { at, .. } | Objective::Points { at, .. } | Objective::Grab { at, .. } => {
+            *at
+        }
     }
 }
 

@@ -322,6 +322,11 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
                 true,
             ));
         }
+        // issue 18: 003 §12 Grab the Dust (bfscen).
+        if let Objective::Grab { at, side } = o {
+            let t = super::battlefront::objectives::grab_text(*at, side.as_deref());
+            out.extend(wrap(&t, true));
+        }
     }
     let extra: Vec<String> = sc
         .objectives
@@ -342,7 +347,7 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
     let holds = sc
         .objectives
         .iter()
-        .any(|o| matches!(o, Objective::Hold { .. }));
+        .any(|o| matches!(o, Objective::Hold { .. } | Objective::Grab { .. }));
     out.extend(wrap(
         &format!(
             "{} game ends after round {} (or when a side has no unit left): the side with the most victory points wins, and equal points are a draw. Points: the army points (AP) of every enemy unit destroyed{extra}.",

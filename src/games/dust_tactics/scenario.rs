@@ -68,6 +68,14 @@ pub enum Objective {
     Hold { side: String, at: Square },
     /// Extra victory points for the side holding `at` at the end of the game.
     Points { at: Square, points: u32 },
+    /// battlefront-2013 (003 §12 Grab the Dust, Bait and Flank): the side holding `at` under
+    /// 003's objective holding rule wins at once (battlefront/objectives.rs); any side when
+    /// `side` is none, else only `side` (the objective in its opponent's half).
+    Grab {
+        at: Square,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        side: Option<String>,
+    },
 }
 
 /// A scenario file that cannot be used.
@@ -115,6 +123,15 @@ pub fn builtin() -> Vec<(&'static str, &'static str)> {
         (
             "encounter-koshka",
             include_str!("../../../games/dust-tactics/scenarios/encounter-koshka.toml"),
+        ),
+        // issue 18: 003 §12 scenario 2 (bfscen).
+        (
+            "grab-the-dust",
+            include_str!("../../../games/dust-tactics/scenarios/grab-the-dust.toml"),
+        ),
+        (
+            "bait-and-flank",
+            include_str!("../../../games/dust-tactics/scenarios/bait-and-flank.toml"),
         ),
     ]
 }
@@ -604,12 +621,13 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 }
                 Objective::Points { at, points }
             }
+            "grab" => grab_objective(&ctx, &of, o, &raw.rulesets, &side_ids, at)?,
             other => {
                 return Err(ctx.err(
                     &format!("{of}.kind"),
                     format!(
                         "`{other}` is not an \
-                    objective kind: write kind = \"hold\" or kind = \"points\""
+                    objective kind: write kind = \"hold\", \"points\" or \"grab\""
                     ),
                 ));
             }
@@ -643,6 +661,46 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         sides: out_sides,
         objectives,
         rulesets: raw.rulesets,
+    })
+}
+
+/// A `grab` objective (003 §12): its holding rule is battlefront-2013's, so the scenario must
+/// suit that ruleset only; no points; `side`, when given, is the only side it wins for.
+fn grab_objective(
+    ctx: &Ctx,
+    of: &str,
+    o: &RawObjective,
+    rulesets: &[String],
+    side_ids: &BTreeSet<String>,
+    at: Square,
+) -> Result<Objective, ScenarioError> {
+    if rulesets != ["battlefront-2013"] {
+        return Err(ctx.err(
+            &format!("{of}.kind"),
+            "a grab objective follows 003's holding rule: add rulesets = [\"battlefront-2013\"]",
+        ));
+    }
+    if o.points.is_some() {
+        return Err(ctx.err(
+            &format!("{of}.points"),
+            "a grab objective wins the game and gives no points: remove `points`",
+        ));
+    }
+    if let Some(side) = &o.side {
+        if !side_ids.contains(side) {
+            let known: Vec<&str> = side_ids.iter().map(String::as_str).collect();
+            return Err(ctx.err(
+                &format!("{of}.side"),
+                format!(
+                    "`{side}` is not a side of this scenario: use one of {}",
+                    known.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(Objective::Grab {
+        at,
+        side: o.side.clone(),
     })
 }
 

@@ -820,7 +820,15 @@ fn battlefront_every_scenario_plays_to_its_end_with_each_starter_force() {
         }
         played.push(name);
     }
-    assert_eq!(played, ["encounter", "encounter-koshka"]);
+    assert_eq!(
+        played,
+        [
+            "encounter",
+            "encounter-koshka",
+            "grab-the-dust",
+            "bait-and-flank"
+        ]
+    );
     assert_eq!(
         forces.into_iter().collect::<Vec<_>>(),
         [

@@ -12,6 +12,8 @@ pub mod citation;
 pub mod close;
 pub mod dice;
 pub mod facing;
+// issue 18: 003 §12 objectives (bfscen).
+pub mod objectives;
 pub mod passing;
 pub mod react_choice;
 pub mod reactive;

@@ -65,6 +65,17 @@ pub(super) fn can_hold(state: &State, side: &str, at: Square) -> bool {
 
 pub(super) fn game_over(state: &State) -> Option<GameResult> {
     let sides = sides_list(state);
+    // issue 18: 003 §12 Grab the Dust, "take any objective" wins at the end of that turn.
+    if let Some((side, at)) = crate::games::dust_tactics::battlefront::objectives::grabbed(state) {
+        return Some(GameResult {
+            winner: Some(side.clone()),
+            reason: format!(
+                "{side} holds the objective {at} at the end of round {}, no enemy unit within two squares (003 §12)",
+                state.round
+            ),
+            points: points(state, true),
+        });
+    }
     // Objective met (004 "End of the game").
     for o in &state.scenario.objectives {
         if let Objective::Hold { side, at } = o {

@@ -16,6 +16,13 @@ pub fn report_briefing(state: &State, side: Option<&str>) -> String {
             Objective::Hold { side, at } => Some(format!(
                 "{side} wins at once at the end of a round with a unit on {at} and no enemy unit there."
             )),
+            // issue 18: 003 §12 Grab the Dust (bfscen).
+            Objective::Grab { at, side } => Some(
+                crate::games::dust_tactics::battlefront::objectives::grab_text(
+                    *at,
+                    side.as_deref(),
+                ),
+            ),
             _ => None,
         })
         .collect();
