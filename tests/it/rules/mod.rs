@@ -8,6 +8,7 @@ mod battlefront_combat;
 mod battlefront_facing;
 mod battlefront_heroes;
 mod battlefront_los;
+mod battlefront_pilot;
 mod battlefront_react;
 mod classic_2010;
 mod command_squads;
