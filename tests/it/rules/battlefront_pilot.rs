@@ -192,3 +192,32 @@ fn joining_infantry_squads_the_owner_assigns_hits_between_hero_and_squad() {
     assert_eq!(u(&st, "hq").health, 1);
     assert_eq!(u(&st, "ours").models.len(), 4);
 }
+
+// issue 18 item 1: 003 "Joining Infantry Squads": "Alternatively, the Hero may activate
+// separately" is not built: `activate <joined hero>` is refused, citing 003, naming the squad to
+// activate instead, and nothing changes.
+#[test]
+fn joining_infantry_squads_a_joined_hero_activating_apart_is_refused_citing_003() {
+    let mut st = joined(1);
+    let before = st.clone();
+    let out = send(
+        &mut st,
+        "allies",
+        "activate hq\n  nothing\n  nothing",
+        &mut ScriptedDice::new([]),
+    );
+    let r = first_result(&out).unwrap_err();
+    assert!(
+        r.contains("may activate separately")
+            && r.contains("not implemented yet under battlefront-2013")
+            && r.contains("[003 \"Joining Infantry Squads\"]"),
+        "{r}"
+    );
+    match &out.results[0].outcome {
+        dustmail::game::CommandOutcome::Refused { instead, .. } => {
+            assert!(instead.contains("activate ours"), "{instead}")
+        }
+        o => panic!("{o:?}"),
+    }
+    assert!(st == before, "the refusal changed the game");
+}

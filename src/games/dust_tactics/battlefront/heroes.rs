@@ -7,8 +7,10 @@
 
 use super::cards;
 use crate::dust_tactics::cards::parse_card;
+use crate::dust_tactics::flow::Refusal;
 use crate::dust_tactics::model::{Card, UnitType};
 use crate::dust_tactics::scenario::Scenario;
+use crate::dust_tactics::state::State;
 
 /// The section every refusal of a join cites.
 pub const RULE: &str = "003 \"Joining Infantry Squads\"";
@@ -67,4 +69,21 @@ pub fn check_joins(s: &Scenario) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `activate <hero>` of a hero joined to a squad, refused before it changes anything: 003's
+/// "Alternatively, the Hero may activate separately" is not built (R257), so the hero
+/// activates with its squad; `None` for every other unit.
+pub fn refuse_apart(state: &State, unit: &str) -> Option<Refusal> {
+    let h = state.unit(unit)?;
+    let squad = h.joined.as_ref()?;
+    Some(Refusal {
+        reason: format!(
+            "{} is joined to {squad}; a joined hero activating apart from its squad (\"Alternatively, the Hero may activate separately\") is {} (docs/battlefront.md)",
+            h.id,
+            super::NOT_YET
+        ),
+        rule: RULE.to_string(),
+        instead: format!("activate {squad} (the hero activates with it)"),
+    })
 }

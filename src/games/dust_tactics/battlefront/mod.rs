@@ -46,7 +46,11 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
     }
     match cmd {
         // 002's declared skills (Fighting Spirit, Tank Head) are built (battlefront/skills.rs).
-        Command::Activate { actions, .. } => {
+        Command::Activate { unit, actions } => {
+            // issue 18 hook: a joined hero activates with its squad only (heroes.rs, R257).
+            if let Some(r) = heroes::refuse_apart(state, unit) {
+                return Some(r);
+            }
             let name = actions.iter().find_map(|a| match a {
                 Action::Skill { name, .. }
                     if !skills::DECLARED
