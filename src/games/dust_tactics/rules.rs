@@ -317,6 +317,11 @@ impl Rules {
     /// The Movement of a hero and the squad he joined, from theirs: 004 "Heroes" the faster;
     /// 000 is silent, and its joined unit always stands in one square, so the slower (R207).
     pub fn joined_movement(&self, movements: impl Iterator<Item = u32>) -> u32 {
+        // issue 18 hook: 003 "Joining Infantry Squads": "the combined unit has the lower
+        // movement rate of the two" (R257).
+        if self.battlefront() {
+            return movements.min().unwrap_or(0);
+        }
         match self.skills {
             SkillWording::Revised2013 => movements.max().unwrap_or(0),
             SkillWording::Core2010 => movements.min().unwrap_or(0),

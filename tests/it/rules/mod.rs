@@ -8,6 +8,7 @@ mod battlefront_combat;
 mod battlefront_facing;
 mod battlefront_heroes;
 mod battlefront_los;
+mod battlefront_pilot;
 mod battlefront_react;
 mod battlefront_scenarios;
 mod classic_2010;

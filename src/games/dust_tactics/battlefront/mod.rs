@@ -12,6 +12,7 @@ pub mod citation;
 pub mod close;
 pub mod dice;
 pub mod facing;
+pub mod heroes;
 // issue 18: 003 §12 objectives (bfscen).
 pub mod objectives;
 pub mod passing;
@@ -47,7 +48,11 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
     }
     match cmd {
         // 002's declared skills (Fighting Spirit, Tank Head) are built (battlefront/skills.rs).
-        Command::Activate { actions, .. } => {
+        Command::Activate { unit, actions } => {
+            // issue 18 hook: a joined hero activates with its squad only (heroes.rs, R257).
+            if let Some(r) = heroes::refuse_apart(state, unit) {
+                return Some(r);
+            }
             let name = actions.iter().find_map(|a| match a {
                 Action::Skill { name, .. }
                     if !skills::DECLARED
@@ -80,7 +85,7 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
 /// battlefront-2013 game (`None` otherwise).
 pub fn briefing_note(state: &State) -> Option<String> {
     state.rules().battlefront().then(|| {
-        "Ruleset battlefront-2013 (the 2013 Battlefront rulebook, 003) is built in slices. Played: Dust dice, each shown with its symbol (army, target, shield); Infantry and Cover saves; one model lost per hit; March Move; Nothing; Passing (`pass`); Reactive Attacks (2 dice: two army symbols a Sustained Attack, one an Attack, none Nothing; `standing react <your unit|any> auto|never|ask`); facing (a unit faces the way it last stepped, straight in when it enters) and front-mounted weapons firing only 45 degrees either side of it (`turn W`, a Move action, turns a unit in place). On two army symbols a reacting unit makes the Sustained Attack or turns towards the mover then Attacks (`react <unit> turn|sustained`); a March Move is reacted to after its first `move`. Close combat (ranged weapons first, then range C on both sides at once, no save); blast weapons (dice for each model) and spray weapons (every unit on the shortest path, friends too, no save; `through F5` picks the path). Skills: Fighting Spirit (`skill fighting-spirit`, once per game: hits on army or target), Take Aim, Berserk and Tank Head (`skill tank-head at <vehicle>`: five dice, each army or target repairs one damage). Not built yet: the other skills and special actions, suppression and heroes joining squads; orders using them are refused. docs/battlefront.md lists both.".to_string()
+        "Ruleset battlefront-2013 (the 2013 Battlefront rulebook, 003) is built in slices. Played: Dust dice, each shown with its symbol (army, target, shield); Infantry and Cover saves; one model lost per hit; March Move; Nothing; Passing (`pass`); Reactive Attacks (2 dice: two army symbols a Sustained Attack, one an Attack, none Nothing; `standing react <your unit|any> auto|never|ask`); facing (a unit faces the way it last stepped, straight in when it enters) and front-mounted weapons firing only 45 degrees either side of it (`turn W`, a Move action, turns a unit in place). On two army symbols a reacting unit makes the Sustained Attack or turns towards the mover then Attacks (`react <unit> turn|sustained`); a March Move is reacted to after its first `move`. Close combat (ranged weapons first, then range C on both sides at once, no save); blast weapons (dice for each model) and spray weapons (every unit on the shortest path, friends too, no save; `through F5` picks the path). Skills: Fighting Spirit (`skill fighting-spirit`, once per game: hits on army or target), Take Aim, Berserk and Tank Head (`skill tank-head at <vehicle>`: five dice, each army or target repairs one damage). A hero the scenario joins to a squad enters and activates with it, at the lower Move. Not built yet: the other skills and special actions, suppression, a joined hero activating apart from its squad, and piloting; orders using them are refused. docs/battlefront.md lists both.".to_string()
     })
 }
 
@@ -105,8 +110,8 @@ pub fn template_note(state: &State, side: &str) -> Option<String> {
 }
 
 /// Whether scenario `s` suits battlefront-2013: it lists the ruleset itself (a scenario written
-/// for the FFG charts does not), every unit's card is a battlefront card, and no hero joins a
-/// squad (joining at the lower Move is not built yet).
+/// for the FFG charts does not), every unit's card is a battlefront card, and each hero joined
+/// to a squad joins it as 003 says (`heroes::check_joins`).
 pub fn suits(s: &Scenario) -> Result<(), String> {
     if !s.rulesets.iter().any(|r| r == "battlefront-2013") {
         return Err(format!(
@@ -126,13 +131,8 @@ pub fn suits(s: &Scenario) -> Result<(), String> {
                     known.join(", ")
                 ));
             }
-            if u.joins.is_some() {
-                return Err(format!(
-                    "scenario `{}`: unit `{}` joins another unit; heroes joining squads (003 \"Heroes\") are {NOT_YET}: place the hero in its own square",
-                    s.name, u.id
-                ));
-            }
         }
     }
-    Ok(())
+    // issue 18 hook: a hero joined before the game, as 003 words it (heroes.rs, R257).
+    heroes::check_joins(s)
 }

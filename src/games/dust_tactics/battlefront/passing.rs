@@ -17,13 +17,13 @@ fn refuse(reason: String, rule: String, instead: &str) -> Result<String, Refusal
     })
 }
 
-/// Units of `side` still to activate this turn (on the board or still to enter). A hero joined
-/// to a squad would count as its own unit (003), but battlefront-2013 joins none yet.
+/// Units of `side` still to activate this turn (on the board or still to enter). 003
+/// "Passing": "fewer units (including Heroes that have joined other units)" (R258).
 fn left_to_activate(state: &State, side: &str) -> usize {
     state
         .units
         .iter()
-        .filter(|u| u.side == side && !u.destroyed && u.joined.is_none() && !u.activated)
+        .filter(|u| u.side == side && !u.destroyed && !u.activated)
         .count()
 }
 

@@ -1,0 +1,89 @@
+//! 003 "Joining Infantry Squads" under battlefront-2013 (issue 18): a hero joined to a squad
+//! before the game, entering with it. 003: "A Hero can join an Infantry Squad or Support Weapon
+//! that has the same Armour rating by being in the same square as that unit"; "Only one Hero
+//! can join an Infantry unit at a time"; "the combined unit has the lower movement rate of the
+//! two" (`Rules::joined_movement`). The join itself is the engine's (`flow::setup`);
+//! this module checks a scenario's `joins` against 003 before `new` accepts it (R257).
+
+use super::cards;
+use crate::dust_tactics::cards::parse_card;
+use crate::dust_tactics::flow::Refusal;
+use crate::dust_tactics::model::{Card, UnitType};
+use crate::dust_tactics::scenario::Scenario;
+use crate::dust_tactics::state::State;
+
+/// The section every refusal of a join cites.
+pub const RULE: &str = "003 \"Joining Infantry Squads\"";
+
+fn card_of(id: &str) -> Option<Card> {
+    cards::builtin()
+        .into_iter()
+        .find(|(f, _)| f.strip_suffix(".toml") == Some(id))
+        .and_then(|(f, t)| parse_card(f, t).ok())
+}
+
+/// Checks every `joins` of scenario `s` as 003 words it: a hero joins a squad of its own side
+/// with the same Armour rating (kind and value), at most one hero per squad (R257).
+pub fn check_joins(s: &Scenario) -> Result<(), String> {
+    for side in &s.sides {
+        let mut taken: Vec<(String, String)> = vec![];
+        for spec in &side.units {
+            let Some(other) = &spec.joins else { continue };
+            let Some(partner) = side.units.iter().find(|u| u.id.eq_ignore_ascii_case(other)) else {
+                return Err(format!(
+                    "scenario `{}`: unit `{}` joins `{other}`, which is not a unit of side {} ({RULE}: a Hero joins a unit of its own force)",
+                    s.name, spec.id, side.id
+                ));
+            };
+            let (Some(a), Some(b)) = (card_of(&spec.card), card_of(&partner.card)) else {
+                continue; // an unknown card is refused by the caller, naming the card
+            };
+            let ((hero, hc), (squad, sc)) = match (a.unit_type, b.unit_type) {
+                (UnitType::Hero, UnitType::Squad) => ((spec, a), (partner, b)),
+                (UnitType::Squad, UnitType::Hero) => ((partner, b), (spec, a)),
+                _ => {
+                    return Err(format!(
+                        "scenario `{}`: `{}` joins `{}`, but only a Hero joins an Infantry Squad ({RULE}); place the two in their own squares",
+                        s.name, spec.id, partner.id
+                    ))
+                }
+            };
+            if hc.armour != sc.armour {
+                return Err(format!(
+                    "scenario `{}`: hero `{}` ({:?}) cannot join squad `{}` ({:?}): \"A Hero can join an Infantry Squad or Support Weapon that has the same Armour rating\" ({RULE}); join a squad of the hero's Armour or place the hero in its own square",
+                    s.name, hero.id, hc.armour, squad.id, sc.armour
+                ));
+            }
+            if let Some((h, _)) = taken
+                .iter()
+                .find(|(_, q)| q.eq_ignore_ascii_case(&squad.id))
+            {
+                if !h.eq_ignore_ascii_case(&hero.id) {
+                    return Err(format!(
+                        "scenario `{}`: squad `{}` is joined by `{h}` and `{}`: at most one Hero joins a unit ({RULE})",
+                        s.name, squad.id, hero.id
+                    ));
+                }
+            }
+            taken.push((hero.id.clone(), squad.id.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// `activate <hero>` of a hero joined to a squad, refused before it changes anything: 003's
+/// "Alternatively, the Hero may activate separately" is not built (R257), so the hero
+/// activates with its squad; `None` for every other unit.
+pub fn refuse_apart(state: &State, unit: &str) -> Option<Refusal> {
+    let h = state.unit(unit)?;
+    let squad = h.joined.as_ref()?;
+    Some(Refusal {
+        reason: format!(
+            "{} is joined to {squad}; a joined hero activating apart from its squad (\"Alternatively, the Hero may activate separately\") is {} (docs/battlefront.md)",
+            h.id,
+            super::NOT_YET
+        ),
+        rule: RULE.to_string(),
+        instead: format!("activate {squad} (the hero activates with it)"),
+    })
+}
