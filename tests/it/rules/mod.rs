@@ -9,6 +9,7 @@ mod battlefront_facing;
 mod battlefront_heroes;
 mod battlefront_los;
 mod battlefront_react;
+mod battlefront_skills;
 mod classic_2010;
 mod command_squads;
 mod ffg_revised;
