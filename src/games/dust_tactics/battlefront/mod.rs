@@ -18,6 +18,7 @@ pub mod reactive;
 pub mod sight;
 pub mod skills;
 pub mod spray;
+pub mod stunned;
 pub mod terrain;
 
 use super::flow::Refusal;
@@ -42,6 +43,11 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
     if !state.rules().battlefront() {
         // `pass` is 003's: refused before any automatic step, as its parse error was.
         return matches!(cmd, Command::Pass).then(passing::not_this_ruleset);
+    }
+    if let Command::Activate { unit, actions } = cmd {
+        if let Some(r) = stunned::check_activation(state, unit, actions) {
+            return Some(r);
+        }
     }
     match cmd {
         // 002's declared skills (Fighting Spirit, Tank Head) are built (battlefront/skills.rs).
