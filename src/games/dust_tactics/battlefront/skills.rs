@@ -7,7 +7,8 @@
 //! (`combat::AttackRoll::success`).
 
 use super::super::cards;
-use super::super::model::WeaponRange;
+use super::super::flow::Refusal;
+use super::super::model::{WeaponLine, WeaponRange};
 use super::super::skill::Skill;
 use super::super::state::State;
 use super::dice::Symbol;
@@ -39,8 +40,18 @@ pub const DECLARED: &[Skill] = &[Skill::FightingSpirit, Skill::TankHead, Skill::
 /// 002 "Charge": "may perform a free Attack Action using Close-Combat Weapons immediately after
 /// performing a March Move Action": under battlefront-2013 only range C lines, where 004 also
 /// allowed range 1 (R263).
-pub fn charge_weapon_ok(range: WeaponRange) -> bool {
-    range == WeaponRange::Close
+pub fn check_charge_line(state: &State, charge: bool, w: &WeaponLine) -> Result<(), Refusal> {
+    if !charge || !state.rules().battlefront() || w.range == WeaponRange::Close {
+        return Ok(());
+    }
+    Err(Refusal {
+        reason: format!(
+            "a Charge attack uses only close-combat (range C) weapons; {} has range {}",
+            w.name, w.range
+        ),
+        rule: "002 \"Charge\": \"a free Attack Action using Close-Combat Weapons immediately after performing a March Move Action\"".into(),
+        instead: "drop that weapon line".into(),
+    })
 }
 
 /// 002 "Tank Head": "A Hero with the Tank Head Skill may take a Makeshift Repair Action. If they

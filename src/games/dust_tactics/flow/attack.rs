@@ -128,19 +128,8 @@ pub(super) fn plan_fire(
             }
         }
         check_count(state, &shooter, &w, f)?;
-        if charge
-            && state.rules().battlefront()
-            && !super::super::battlefront::skills::charge_weapon_ok(w.range)
-        {
-            return Err(Refusal {
-                reason: format!(
-                    "a Charge attack uses only close-combat (range C) weapons; {} has range {}",
-                    w.name, w.range
-                ),
-                rule: "002 \"Charge\": \"a free Attack Action using Close-Combat Weapons immediately after performing a March Move Action\"".into(),
-                instead: "drop that weapon line".into(),
-            });
-        }
+        // battlefront-2013: 002's Charge attacks with range C lines only (R263).
+        super::super::battlefront::skills::check_charge_line(state, charge, &w)?;
         if charge && !matches!(w.range, WeaponRange::Close | WeaponRange::Upto(1)) {
             return refuse(
                 format!(
