@@ -11,6 +11,7 @@ mod battlefront_los;
 mod battlefront_pilot;
 mod battlefront_react;
 mod battlefront_scenarios;
+mod battlefront_skills;
 mod classic_2010;
 mod command_squads;
 mod ffg_revised;

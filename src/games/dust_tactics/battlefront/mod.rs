@@ -21,6 +21,7 @@ pub mod reactive;
 pub mod sight;
 pub mod skills;
 pub mod spray;
+pub mod stunned;
 pub mod terrain;
 
 use super::flow::Refusal;
@@ -45,6 +46,11 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
     if !state.rules().battlefront() {
         // `pass` is 003's: refused before any automatic step, as its parse error was.
         return matches!(cmd, Command::Pass).then(passing::not_this_ruleset);
+    }
+    if let Command::Activate { unit, actions } = cmd {
+        if let Some(r) = stunned::check_activation(state, unit, actions) {
+            return Some(r);
+        }
     }
     match cmd {
         // 002's declared skills (Fighting Spirit, Tank Head) are built (battlefront/skills.rs).
@@ -85,7 +91,7 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
 /// battlefront-2013 game (`None` otherwise).
 pub fn briefing_note(state: &State) -> Option<String> {
     state.rules().battlefront().then(|| {
-        "Ruleset battlefront-2013 (the 2013 Battlefront rulebook, 003) is built in slices. Played: Dust dice, each shown with its symbol (army, target, shield); Infantry and Cover saves; one model lost per hit; March Move; Nothing; Passing (`pass`); Reactive Attacks (2 dice: two army symbols a Sustained Attack, one an Attack, none Nothing; `standing react <your unit|any> auto|never|ask`); facing (a unit faces the way it last stepped, straight in when it enters) and front-mounted weapons firing only 45 degrees either side of it (`turn W`, a Move action, turns a unit in place). On two army symbols a reacting unit makes the Sustained Attack or turns towards the mover then Attacks (`react <unit> turn|sustained`); a March Move is reacted to after its first `move`. Close combat (ranged weapons first, then range C on both sides at once, no save); blast weapons (dice for each model) and spray weapons (every unit on the shortest path, friends too, no save; `through F5` picks the path). Skills: Fighting Spirit (`skill fighting-spirit`, once per game: hits on army or target), Take Aim, Berserk and Tank Head (`skill tank-head at <vehicle>`: five dice, each army or target repairs one damage). A hero the scenario joins to a squad enters and activates with it, at the lower Move. Not built yet: the other skills and special actions, suppression, a joined hero activating apart from its squad, and piloting; orders using them are refused. docs/battlefront.md lists both.".to_string()
+        "Ruleset battlefront-2013 (the 2013 Battlefront rulebook, 003) is built in slices. Played: Dust dice, each shown with its symbol (army, target, shield); Infantry and Cover saves; one model lost per hit; March Move; Nothing; Passing (`pass`); Reactive Attacks (2 dice: two army symbols a Sustained Attack, one an Attack, none Nothing; `standing react <your unit|any> auto|never|ask`); facing (a unit faces the way it last stepped, straight in when it enters) and front-mounted weapons firing only 45 degrees either side of it (`turn W`, a Move action, turns a unit in place). On two army symbols a reacting unit makes the Sustained Attack or turns towards the mover then Attacks (`react <unit> turn|sustained`); a March Move is reacted to after its first `move`. Close combat (ranged weapons first, then range C on both sides at once, no save); blast weapons (dice for each model) and spray weapons (every unit on the shortest path, friends too, no save; `through F5` picks the path). Skills: Fighting Spirit (`skill fighting-spirit`, once per game: hits on army or target), Take Aim, Berserk and Tank Head (`skill tank-head at <vehicle>`: five dice, each army or target repairs one damage), Charge (`skill charge`, a March Move, then a close-combat Attack) and Cheat Death (a hero about to be eliminated rolls a die: army or target keeps it with 1 damage point, Stunned). A hero the scenario joins to a squad enters and activates with it, at the lower Move. Not built yet: the other skills and special actions, suppression, a joined hero activating apart from its squad, and piloting; orders using them are refused. docs/battlefront.md lists both.".to_string()
     })
 }
 

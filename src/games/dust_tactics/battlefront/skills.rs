@@ -1,12 +1,14 @@
 //! Skills as 002 redefines them, under battlefront-2013 (issue 18, third slice). Built: Fast and
-//! Damage Resilient (003), Fighting Spirit, Take Aim, Berserk and Tank Head (002, R279, R280,
-//! R282, R283). A battlefront card
+//! Damage Resilient (003), Fighting Spirit, Take Aim, Berserk, Tank Head, Charge and Cheat Death
+//! (002, R279, R280, R282, R283, R263, R266; Cheat Death and Stunned in `stunned.rs`). A battlefront card
 //! naming any other skill is refused at `new` with the skill and the file, never played by
 //! 004's wording (R281). Under battlefront-2013 a "2-face" hit (002: "hits on rolls of [target]
 //! as well as [army]") is the engine's `reversed` option, read as army or target
 //! (`combat::AttackRoll::success`).
 
 use super::super::cards;
+use super::super::flow::Refusal;
+use super::super::model::{WeaponLine, WeaponRange};
 use super::super::skill::Skill;
 use super::super::state::State;
 use super::dice::Symbol;
@@ -21,6 +23,8 @@ pub const BUILT: &[Skill] = &[
     Skill::TakeAim,
     Skill::Berserk,
     Skill::TankHead,
+    Skill::Charge,
+    Skill::CheatDeath,
 ];
 
 /// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll
@@ -29,8 +33,26 @@ pub const BERSERK_CHAIN: &str = "berserk chain";
 
 /// The skills a `skill` line may declare under battlefront-2013 (003 "Skills": "Declare a skill
 /// before rolling any dice it affects"): Fighting Spirit, once per game.
-/// Tank Head's Makeshift Repair is a special action (`skill tank-head at <vehicle>`).
-pub const DECLARED: &[Skill] = &[Skill::FightingSpirit, Skill::TankHead];
+/// Tank Head's Makeshift Repair is a special action (`skill tank-head at <vehicle>`). Charge is
+/// declared with `skill charge`: the March Move then the free close-combat Attack (R263).
+pub const DECLARED: &[Skill] = &[Skill::FightingSpirit, Skill::TankHead, Skill::Charge];
+
+/// 002 "Charge": "may perform a free Attack Action using Close-Combat Weapons immediately after
+/// performing a March Move Action": under battlefront-2013 only range C lines, where 004 also
+/// allowed range 1 (R263).
+pub fn check_charge_line(state: &State, charge: bool, w: &WeaponLine) -> Result<(), Refusal> {
+    if !charge || !state.rules().battlefront() || w.range == WeaponRange::Close {
+        return Ok(());
+    }
+    Err(Refusal {
+        reason: format!(
+            "a Charge attack uses only close-combat (range C) weapons; {} has range {}",
+            w.name, w.range
+        ),
+        rule: "002 \"Charge\": \"a free Attack Action using Close-Combat Weapons immediately after performing a March Move Action\"".into(),
+        instead: "drop that weapon line".into(),
+    })
+}
 
 /// 002 "Tank Head": "A Hero with the Tank Head Skill may take a Makeshift Repair Action. If they
 /// do so, the player selects any Vehicle that is within Line of Sight and Range 1 ... and rolls

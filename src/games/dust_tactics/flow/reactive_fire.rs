@@ -291,7 +291,9 @@ fn answer_react_graded(
     out: &mut Outcome,
 ) -> String {
     let round = state.round;
-    let faces: Vec<u8> = (0..2).map(|_| dice.d6(round)).collect();
+    // 002: a Stunned unit rolls one die and loses the token (R267).
+    let n = crate::dust_tactics::battlefront::stunned::reactive_dice(state, &r);
+    let faces: Vec<u8> = (0..n).map(|_| dice.d6(round)).collect();
     let g = bf_reactive::grade(&faces);
     out.happenings.push(Happening {
         text: format!(

@@ -13,7 +13,8 @@ pub(super) fn retaliation_lines(state: &State, unit: &str, attacker: &str) -> Ve
     let (Some(d_at), Some(a_at)) = (d_at, a_at) else {
         return vec![];
     };
-    if !d_at.adjacent(a_at) {
+    // battlefront-2013: a Stunned unit does not fight back (002, R267).
+    if !d_at.adjacent(a_at) || super::super::battlefront::stunned::cannot_fight(state, unit) {
         return vec![];
     }
     let Some(armour) = armour_of(state, attacker) else {

@@ -93,6 +93,7 @@ pub fn new_state(
                 command_round: None,
                 facing: None,
                 unloaded: Default::default(),
+                stunned: false,
             });
         }
         if ap > scenario.ap_limit {

@@ -224,7 +224,12 @@ pub(super) fn exec_step(
             }
         }
         Step::Remove => {
-            cheat_death(state, act, dice, out);
+            // battlefront-2013: 002's Cheat Death, not 004's (battlefront/stunned.rs, R266).
+            if state.rules().battlefront() {
+                super::super::battlefront::stunned::cheat_death(state, act, dice, out);
+            } else {
+                cheat_death(state, act, dice, out);
+            }
             remove_casualties(state, act, out);
         }
         Step::Window => {
@@ -289,7 +294,7 @@ pub(super) fn exec_step(
                 format!("{hero} leaves {lead} for good (004 'Heroes': separation)"),
             );
         }
-        Step::Nothing => {}
+        Step::Nothing => super::super::battlefront::stunned::recover(state, &lead, out),
         Step::Turn { facing } => {
             if alive_on_board(state, &lead) {
                 super::super::battlefront::facing::record_turn(state, &lead, facing);
