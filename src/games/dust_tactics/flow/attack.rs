@@ -258,19 +258,25 @@ pub(super) fn plan_fire(
                 "move closer first, or choose a target in range",
             );
         }
+        // Issue 12: 004 "Aircraft": never targeted from beyond 6 spaces (R441).
+        super::aircraft::check_range(state, &target, &w, dist)?;
+        let sees_all = super::aircraft::sight_is_free(state, &u.id, &target);
         // issue 18 hook: 003's line of sight under battlefront-2013.
-        if let Sight::Blocked { at, why } = super::super::battlefront::sight::line_of_sight_under(
-            state.rules(),
-            &state.scenario.board,
-            occ,
-            Sighter {
-                square: from,
-                unit_type: my_type,
-            },
-            Sighter {
-                square: to,
-                unit_type: tsighter_type,
-            },
+        if let (false, Sight::Blocked { at, why }) = (
+            sees_all,
+            super::super::battlefront::sight::line_of_sight_under(
+                state.rules(),
+                &state.scenario.board,
+                occ,
+                Sighter {
+                    square: from,
+                    unit_type: my_type,
+                },
+                Sighter {
+                    square: to,
+                    unit_type: tsighter_type,
+                },
+            ),
         ) {
             return refuse(
                 format!("no line of sight past {at} from {from} to {to}: {why}"),
@@ -521,6 +527,8 @@ pub(super) fn fire_line(
         return;
     }
     let Some(from) = su.at else { return };
+    // Issue 12: 004 "Air Superiority": every ATTACK at an aircraft is SUSTAINED.
+    let sustained = sustained || super::aircraft::air_superiority(state, &l.shooter, &l.target);
     let Some((_, w)) = find_weapon(state, &l.shooter, &l.weapon) else {
         return;
     };
