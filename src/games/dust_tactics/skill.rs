@@ -181,7 +181,7 @@ pub const NOT_IN_ENUM: &[(&str, &str, &str)] = &[
     (
         "air-alt",
         "Air Alt",
-        "aircraft (sustained attacks against armour class 4+) are not in the engine",
+        "its second re-roll chance on a sustained attack against an aircraft is not built",
     ),
     (
         "blutkreuz-ape",

@@ -26,9 +26,22 @@ fn target_unit(t: &Target) -> Option<&str> {
 }
 
 /// 004 "Aircraft": "They have LOS to any unit on the battlefield", and so any unit has line of
-/// sight to them (R441): no line of sight is drawn when the shooter or the target flies.
-pub(super) fn sight_is_free(state: &State, shooter: &str, target: &Target) -> bool {
-    is_aircraft(state, shooter) || target_unit(target).is_some_and(|t| is_aircraft(state, t))
+/// sight to them (R441): when the shooter or the target flies, the line is drawn from `to`
+/// itself (a square always sees itself); otherwise from the shooter's square `from`.
+pub(super) fn sight_from(
+    state: &State,
+    shooter: &str,
+    target: &Target,
+    from: Square,
+    to: Square,
+) -> Square {
+    let flies =
+        is_aircraft(state, shooter) || target_unit(target).is_some_and(|t| is_aircraft(state, t));
+    if flies {
+        to
+    } else {
+        from
+    }
 }
 
 /// 004 "Aircraft": "Aircraft can never be targeted from more than 6 spaces away. Weapons with a

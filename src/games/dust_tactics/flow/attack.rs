@@ -258,25 +258,23 @@ pub(super) fn plan_fire(
                 "move closer first, or choose a target in range",
             );
         }
-        // Issue 12: 004 "Aircraft": never targeted from beyond 6 spaces (R441).
+        // Issue 12: 004 "Aircraft": never targeted from beyond 6 spaces; an aircraft sees and is
+        // seen by every unit, so its line is drawn from the target's own square: clear (R441).
         super::aircraft::check_range(state, &target, &w, dist)?;
-        let sees_all = super::aircraft::sight_is_free(state, &u.id, &target);
+        let sight_from = super::aircraft::sight_from(state, &u.id, &target, from, to);
         // issue 18 hook: 003's line of sight under battlefront-2013.
-        if let (false, Sight::Blocked { at, why }) = (
-            sees_all,
-            super::super::battlefront::sight::line_of_sight_under(
-                state.rules(),
-                &state.scenario.board,
-                occ,
-                Sighter {
-                    square: from,
-                    unit_type: my_type,
-                },
-                Sighter {
-                    square: to,
-                    unit_type: tsighter_type,
-                },
-            ),
+        if let Sight::Blocked { at, why } = super::super::battlefront::sight::line_of_sight_under(
+            state.rules(),
+            &state.scenario.board,
+            occ,
+            Sighter {
+                square: sight_from,
+                unit_type: my_type,
+            },
+            Sighter {
+                square: to,
+                unit_type: tsighter_type,
+            },
         ) {
             return refuse(
                 format!("no line of sight past {at} from {from} to {to}: {why}"),
