@@ -15,9 +15,9 @@ use std::fmt;
 /// weapons; the first MOVE of a double move may pass a square it could not stop on); 4: R255–R256
 /// (battlefront-2013: reactions fire within their field of fire, two army symbols may turn the
 /// unit, a March Move is reacted to after its first part) and R415 (an artillery or reloadable
-/// line is empty once fired, until reloaded); games made before keep the revision they were
-/// made with.
-pub const RULES_REVISION: u32 = 4;
+/// line is empty once fired, until reloaded); 5: R440–R444 (004 "Aircraft": a unit with aircraft
+/// armour flies); games made before keep the revision they were made with.
+pub const RULES_REVISION: u32 = 5;
 
 /// The policies of one ruleset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

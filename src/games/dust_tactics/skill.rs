@@ -129,6 +129,9 @@ impl Skill {
         Skill::CheatDeath,
         // Issue 12 item 2: artillery (R415).
         Skill::MagazineReload,
+        // Issue 12: aircraft (R444).
+        Skill::AirSuperiority,
+        Skill::Hover,
     ];
 
     /// Skills a joined hero shares with his squad (digest §8 "share").
@@ -178,7 +181,7 @@ pub const NOT_IN_ENUM: &[(&str, &str, &str)] = &[
     (
         "air-alt",
         "Air Alt",
-        "aircraft (sustained attacks against armour class 4+) are not in the engine",
+        "its second re-roll chance on a sustained attack against an aircraft is not built",
     ),
     (
         "blutkreuz-ape",
@@ -213,11 +216,9 @@ impl Skill {
         use Skill::*;
         Some(match self {
             AcePilot => "piloting vehicles is not in the engine",
-            AirSuperiority => "aircraft are not in the engine",
             CarryCapacity => "transport is not in the engine",
             CommandVehicle => "vehicles carrying a command squad (transport) are not in the engine",
             EngineerVehicle => "minefields and bunkers are not in the engine",
-            Hover => "aircraft are not in the engine",
             NcoCommandSquad => "NCO command squads are not in the engine",
             RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
             TankRiders => "transport is not in the engine",
@@ -235,6 +236,8 @@ impl Skill {
             CommandSquad | Commander => return None,
             // Issue 12 item 2: artillery, observers and reload (R415, R416, R417).
             ArtilleryStrike | MagazineReload | Reload => return None,
+            // Issue 12 item 2: aircraft (R440–R444).
+            AirSuperiority | Hover => return None,
         })
     }
 

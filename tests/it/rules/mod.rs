@@ -1,6 +1,7 @@
 //! Rules tests of Dust Tactics: one folder per ruleset (its rulebook's cases), and the rulesets
 //! as policies beside them.
 
+mod aircraft_004;
 mod ammo_artillery;
 mod artillery_004;
 mod battlefront;

@@ -97,14 +97,20 @@ mod dt_home {
 #[test]
 fn skills_004_a_card_with_a_skill_the_engine_ignores_is_refused_at_new() {
     // Issue 12 item 3: "A card naming a skill or weapon rule the engine does not implement is
-    // refused at `new` with the name and the file." Hover (004: "An aircraft with this skill can
-    // remain stationary while it is in the air") needs aircraft, which the engine has not.
-    let (o, dirs) = new_with_cards(&[card_with("luther", "hover-luther", "hover")], &[]);
+    // refused at `new` with the name and the file." Recovery Vehicle needs salvaging destroyed
+    // vehicles, which the engine has not. (This test named Hover until aircraft landed, R444.)
+    let (o, dirs) = new_with_cards(
+        &[card_with("luther", "salvage-luther", "recovery-vehicle")],
+        &[],
+    );
     let err = String::from_utf8_lossy(&o.stderr);
     assert_ne!(o.status.code(), Some(0), "{}", dt::text(&o));
-    assert!(err.contains("hover-luther.toml"), "{err}");
-    assert!(err.contains("`hover` (Hover)"), "{err}");
-    assert!(err.contains("aircraft"), "{err}");
+    assert!(err.contains("salvage-luther.toml"), "{err}");
+    assert!(
+        err.contains("`recovery-vehicle` (Recovery Vehicle)"),
+        "{err}"
+    );
+    assert!(err.contains("salvaging"), "{err}");
     assert!(!dirs.has_game(), "a refused `new` creates no game");
 }
 
@@ -127,7 +133,8 @@ fn skills_004_every_skill_the_engine_does_not_implement_is_refused_with_its_name
         .map(|s| s.id().to_string())
         .collect();
     names.extend(NOT_IN_ENUM.iter().map(|(id, _, _)| id.to_string()));
-    assert!(names.len() >= 15, "{names:?}");
+    // Fewer as skills land (aircraft took Hover and Air Superiority off it): not empty.
+    assert!(names.len() >= 5, "{names:?}");
     for n in &names {
         let (file, text) = card_with("joseph-brown", "x-hero", n);
         let e = parse_card_for_new(&file, &text).unwrap_err();

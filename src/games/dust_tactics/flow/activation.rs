@@ -217,6 +217,8 @@ pub(super) fn plan_activation(
         }
     }
     p.check_sequence()?;
+    // Issue 12: 004 "Aircraft" must MOVE every round (R443).
+    p.check_aircraft()?;
     Ok(p.finish())
 }
 

@@ -261,13 +261,17 @@ pub(super) fn plan_fire(
                 "move closer first, or choose a target in range",
             );
         }
+        // Issue 12: 004 "Aircraft": never targeted from beyond 6 spaces; an aircraft sees and is
+        // seen by every unit, so its line is drawn from the target's own square: clear (R441).
+        super::aircraft::check_range(state, &target, &w, dist)?;
+        let sight_from = super::aircraft::sight_from(state, &u.id, &target, from, to);
         // issue 18 hook: 003's line of sight under battlefront-2013.
         if let Sight::Blocked { at, why } = super::super::battlefront::sight::line_of_sight_under(
             state.rules(),
             &state.scenario.board,
             occ,
             Sighter {
-                square: from,
+                square: sight_from,
                 unit_type: my_type,
             },
             Sighter {
@@ -524,6 +528,8 @@ pub(super) fn fire_line(
         return;
     }
     let Some(from) = su.at else { return };
+    // Issue 12: 004 "Air Superiority": every ATTACK at an aircraft is SUSTAINED.
+    let sustained = sustained || super::aircraft::air_superiority(state, &l.shooter, &l.target);
     let Some((_, w)) = find_weapon(state, &l.shooter, &l.weapon) else {
         return;
     };

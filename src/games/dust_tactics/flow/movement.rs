@@ -98,6 +98,12 @@ impl Planner<'_> {
         let fast = has_skill(state, &u.id, Skill::Fast) && !self.fast_used;
         let extra = self.charge_extra();
         let scout = self.scout_extra();
+        // Issue 12: 004 "Aircraft" fly over terrain and units (R442).
+        if super::aircraft::is_aircraft(state, &u.id) {
+            let to = self.fly(from, squares, mp + fast as u32 + scout)?;
+            self.fast_used |= fast;
+            return Ok(to);
+        }
         // issue 18 hook: 003's terrain table under battlefront-2013.
         let board = super::super::battlefront::terrain::movement_board(
             state.rules(),

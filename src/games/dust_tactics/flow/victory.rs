@@ -177,6 +177,13 @@ pub fn illegal_positions(state: &State) -> Vec<String> {
             }
         }
         let occ = occupancy(state, &except);
+        // Issue 12: an aircraft flies over terrain; only other units bar its square (R442).
+        if super::aircraft::is_aircraft(state, &u.id) {
+            if let Some(why) = super::aircraft::may_hover_over(&occ, at) {
+                bad.push(format!("{} on {at}: {why}", u.id));
+            }
+            continue;
+        }
         let mover = Mover {
             unit: model::UnitId(u.id.clone()),
             side: u.side.clone(),

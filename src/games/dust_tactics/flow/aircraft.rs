@@ -1,0 +1,203 @@
+//! 004 "Aircraft" (play reference 2) and the skills Hover and Air Superiority. An aircraft is a
+//! unit whose card has aircraft armour (000 "Weapon lines": aircraft 1-3); it plays as a
+//! vehicle except where these rules say otherwise (R440).
+
+use super::*;
+
+/// 004 "Aircraft": "Aircraft can never be targeted from more than 6 spaces away."
+const MAX_RANGE_TO_AIRCRAFT: u32 = 6;
+
+/// Whether the unit `id` is an aircraft: its card has aircraft armour (R440). Rules revision 5:
+/// in games made before, an aircraft card played as a vehicle.
+pub(super) fn is_aircraft(state: &State, id: &str) -> bool {
+    state.revised(5)
+        && state
+            .unit(id)
+            .and_then(|u| card(state, u))
+            .is_some_and(|c| matches!(c.armour, model::Armour::Aircraft(_)))
+}
+
+/// The unit a weapon line aims at, if it aims at a unit.
+fn target_unit(t: &Target) -> Option<&str> {
+    match t {
+        Target::Unit { unit } | Target::Model { unit, .. } => Some(unit),
+        Target::Square { .. } => None,
+    }
+}
+
+/// 004 "Aircraft": "They have LOS to any unit on the battlefield", and so any unit has line of
+/// sight to them (R441): when the shooter or the target flies, the line is drawn from `to`
+/// itself (a square always sees itself); otherwise from the shooter's square `from`.
+pub(super) fn sight_from(
+    state: &State,
+    shooter: &str,
+    target: &Target,
+    from: Square,
+    to: Square,
+) -> Square {
+    let flies =
+        is_aircraft(state, shooter) || target_unit(target).is_some_and(|t| is_aircraft(state, t));
+    if flies {
+        to
+    } else {
+        from
+    }
+}
+
+/// 004 "Aircraft": "Aircraft can never be targeted from more than 6 spaces away. Weapons with a
+/// U range firing at aircraft treat Unlimited Range as Range 6."
+pub(super) fn check_range(
+    state: &State,
+    target: &Target,
+    w: &WeaponLine,
+    dist: u32,
+) -> Result<(), Refusal> {
+    let Some(t) = target_unit(target).filter(|t| is_aircraft(state, t)) else {
+        return Ok(());
+    };
+    if dist <= MAX_RANGE_TO_AIRCRAFT {
+        return Ok(());
+    }
+    refuse(
+        format!(
+            "{t} is an aircraft {dist} squares away: no weapon ({} included) reaches an aircraft beyond 6 squares",
+            w.name
+        ),
+        RuleId::Aircraft.with("Aircraft can never be targeted from more than 6 spaces away"),
+        format!("move within 6 squares of {t} first, or choose another target"),
+    )
+}
+
+/// 004 "Air Superiority": "When this vehicle uses its weapons against an armor class [aircraft]
+/// unit it treats all ATTACK actions as SUSTAINED ATTACK actions."
+pub(super) fn air_superiority(state: &State, shooter: &str, target: &Target) -> bool {
+    has_skill(state, shooter, Skill::AirSuperiority)
+        && unit_type(state, shooter) == UnitType::Vehicle
+        && target_unit(target).is_some_and(|t| is_aircraft(state, t))
+}
+
+/// What an aircraft may not stand on (the invariant of `illegal_positions`): another
+/// unit's square only, as it flies over terrain (R442).
+pub(super) fn may_hover_over(occ: &Occupancy, at: Square) -> Option<String> {
+    occ.get(&at).and_then(|v| v.first()).map(|o| {
+        format!(
+            "{at} is occupied by {}: an aircraft may not stop on another unit's space",
+            o.unit
+        )
+    })
+}
+
+impl Planner<'_> {
+    /// 004 "Aircraft": "Aircraft ignore terrain restrictions when moving, and can fly over
+    /// spaces without a dot in the center, or over friendly and enemy units. They cannot stop
+    /// their movement on the same space as another unit". A flight costs what the same path
+    /// costs on an open board (first diagonal 1, each further one 2; R1, R442) and must leave
+    /// its square (R443).
+    pub(super) fn fly(
+        &mut self,
+        from: Square,
+        squares: &[Square],
+        mp: u32,
+    ) -> Result<Square, Refusal> {
+        let u = self.u;
+        let rule = RuleId::Aircraft.with("aircraft ignore terrain restrictions when moving");
+        let agile = has_skill(self.state, &u.id, Skill::Agile);
+        let (mut path, mut straight, mut diagonals) = (vec![], 0u32, 0u32);
+        let mut at = from;
+        for &next in squares {
+            let (dx, dy) = (
+                next.col() as i32 - at.col() as i32,
+                next.row() as i32 - at.row() as i32,
+            );
+            let d = dx.unsigned_abs().min(dy.unsigned_abs());
+            let big = dx.unsigned_abs().max(dy.unsigned_abs());
+            diagonals += d;
+            straight += big - d;
+            // Diagonal steps first, then straight ones: every square entered, in order.
+            let (mut c, mut r) = (at.col() as i32, at.row() as i32);
+            for i in 0..big {
+                if i < d {
+                    c += dx.signum();
+                    r += dy.signum();
+                } else if dx.unsigned_abs() > dy.unsigned_abs() {
+                    c += dx.signum();
+                } else {
+                    r += dy.signum();
+                }
+                if let Some(s) = self.state.scenario.board.square(c, r) {
+                    path.push(s);
+                }
+            }
+            at = next;
+        }
+        let extra = if agile {
+            0
+        } else {
+            diagonals.saturating_sub(1)
+        };
+        let cost = straight + diagonals + extra;
+        if at == from || path.is_empty() {
+            return refuse(
+                format!("{} is an aircraft: its MOVE must leave {from}", u.id),
+                RuleId::Aircraft.with("aircraft must at least make one MOVE action every round"),
+                "move <another square>",
+            );
+        }
+        if cost > mp {
+            return refuse(
+                format!(
+                    "{} cannot fly to {at}: the flight costs {cost} movement points, Movement is {mp}",
+                    u.id
+                ),
+                rule,
+                format!("a flight of at most {mp} movement points"),
+            );
+        }
+        if let Some(why) = may_hover_over(&self.occ, at) {
+            return refuse(
+                format!("{} cannot stop on {at}: {why}", u.id),
+                RuleId::Aircraft
+                    .with("they cannot stop their movement on the same space as another unit"),
+                "end the flight on a free square (it may pass over units)",
+            );
+        }
+        self.texts.push(format!("fly to {at}"));
+        self.steps.push(Step::Move {
+            path,
+            crushed: vec![],
+        });
+        Ok(at)
+    }
+
+    /// 004 "Aircraft": "Aircraft must at least make one MOVE action every round; therefore they
+    /// can never make a SUSTAINED ATTACK", unless they have Hover: "It is not required to take at
+    /// least one MOVE action during its turn, and may therefore make a SUSTAINED ATTACK."
+    pub(super) fn check_aircraft(&self) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        if !is_aircraft(state, &u.id) || has_skill(state, &u.id, Skill::Hover) {
+            return Ok(());
+        }
+        if self.kinds.contains(&Kind::Sustained) {
+            return refuse(
+                format!(
+                    "{} is an aircraft without Hover: it can never make a SUSTAINED ATTACK",
+                    u.id
+                ),
+                RuleId::Aircraft.with("aircraft must at least make one MOVE action every round; therefore they can never make a SUSTAINED ATTACK"),
+                "move <square> + attack <weapon> at <target>",
+            );
+        }
+        if !self.kinds.contains(&Kind::Move) {
+            return refuse(
+                format!(
+                    "{} is an aircraft without Hover: it must make at least one MOVE each round ({} declared)",
+                    u.id,
+                    self.texts.join(", ")
+                ),
+                RuleId::Aircraft.with("aircraft must at least make one MOVE action every round"),
+                "a `move <square>` line with the other action",
+            );
+        }
+        Ok(())
+    }
+}
