@@ -327,7 +327,7 @@ fn a_strategic_campaign_with_bad_rules_is_refused_and_nothing_is_made() {
     let d = tempfile::tempdir().unwrap();
     let home = dt::init_home(&d.path().join("home"), "file");
     let ps = players();
-    let agreed = RULES.replace(r#"tactical = "all""#, r#"tactical = "agreed""#);
+    let agreed = RULES.replace(r#"tactical = "all""#, r#"tactical = "some""#);
     let tiger = format!(
         "{RULES}[strategic.mapping]\nprovisional = true\nmax_units = 4\n[strategic.mapping.forces.allies]\ntank = \"m2c-pounder\"\n[strategic.mapping.forces.axis]\ntank = \"tiger\"\n"
     );
@@ -335,7 +335,7 @@ fn a_strategic_campaign_with_bad_rules_is_refused_and_nothing_is_made() {
     for (rules, want) in [
         (
             agreed.as_str(),
-            r#"tactical = "agreed" is not built: write tactical = "all""#,
+            r#"tactical = "some" is not known: write tactical = "all""#,
         ),
         (
             tiger.as_str(),
@@ -349,4 +349,51 @@ fn a_strategic_campaign_with_bad_rules_is_refused_and_nothing_is_made() {
         assert!(!home.root.join("campaigns/war/log.jsonl").exists());
         assert!(!home.game_dir("war-1").exists());
     }
+}
+
+/// issue 15 item 2 (tactical = "agreed", ruling R337): `campaign new` accepts it and opens the
+/// strategy game with the policy, where a player's `table battles: yes` is accepted.
+#[test]
+fn a_strategic_campaign_with_tactical_agreed_is_made() {
+    let d = tempfile::tempdir().unwrap();
+    let home = dt::init_home(&d.path().join("home"), "file");
+    let ps = players();
+    let agreed = RULES.replace(r#"tactical = "all""#, r#"tactical = "agreed""#);
+    let o = new_campaign(&home, "war", &agreed, &ps);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let log = std::fs::read_to_string(home.game_dir("war-1").join("log.jsonl")).unwrap();
+    assert!(log.contains(r#"tactical = \"agreed\""#), "{log}");
+    let env = InProc::open(&home);
+    let mut g =
+        dustmail::referee::load_any(&dustmail::cli::registry(), &env.edges, &env.home, "war-1")
+            .unwrap();
+    let lines = [dustmail::game::Line {
+        number: 1,
+        text: "table battles: yes".into(),
+    }];
+    struct Zero;
+    impl dustmail::game::DiceSource for Zero {
+        fn d6(&mut self, _round: u32) -> u8 {
+            1
+        }
+        fn uniform(&mut self, _round: u32, _n: u32) -> u32 {
+            0
+        }
+        fn hidden(&mut self, _audience: &dustmail::game::Audience, _n: u32) -> u32 {
+            0
+        }
+    }
+    let out = g.game.submit(
+        &mut g.derived.state,
+        dustmail::game::Sender::side("red"),
+        &lines,
+        &mut Zero,
+    );
+    assert!(
+        matches!(
+            out.results[0].outcome,
+            dustmail::game::CommandOutcome::Accepted { .. }
+        ),
+        "{out:?}"
+    );
 }

@@ -27,6 +27,8 @@ mod retreats;
 mod scripted;
 /// A soak of bot games, 2 to 6 players, through the mail pipeline.
 mod soak;
+/// `table battles: yes|no` in a `tactical = "agreed"` campaign (issue 15).
+mod table;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.

@@ -61,9 +61,9 @@ pub fn split_setup(
     };
     let f: SetupFile = toml::from_str(&text)
         .map_err(|e| format!("{SETUP_FILE}: {e}; write tactical = \"all\""))?;
-    if f.tactical != "all" {
+    if f.tactical != "all" && f.tactical != "agreed" {
         return Err(format!(
-            "{SETUP_FILE}: tactical = \"{}\" is not built; write tactical = \"all\" (docs/campaigns.md)",
+            "{SETUP_FILE}: tactical = \"{}\" is not known; write tactical = \"all\" or \"agreed\" (docs/campaigns.md)",
             f.tactical
         ));
     }
@@ -84,9 +84,18 @@ pub fn split_setup(
     ))
 }
 
+/// Whether the setup's policy is `tactical = "agreed"` (ruling R337): the players choose.
+pub fn agreed_policy(files: &BTreeMap<String, String>) -> bool {
+    files
+        .get(SETUP_FILE)
+        .and_then(|t| toml::from_str::<SetupFile>(t).ok())
+        .is_some_and(|f| f.tactical == "agreed")
+}
+
 /// Whether the attack is a battle fought elsewhere (ruling R330): the game's policy says so, it
 /// is a land attack from one area (not amphibious, not dropped robots), the target is held by
-/// another player, never the neutrals, and each side has a unit of a kind that goes on the table.
+/// another player, never the neutrals, each side has a unit of a kind that goes on the table,
+/// and, under `tactical = "agreed"`, both players chose the table (R337).
 fn fought_elsewhere(s: &State, side: &str, o: &combat::Order) -> bool {
     let enemy = s.owner(o.to).unwrap_or(NEUTRAL);
     let Some(t) = &s.tactical else {
@@ -100,6 +109,7 @@ fn fought_elsewhere(s: &State, side: &str, o: &combat::Order) -> bool {
         && enemy != side
         && s.sides.iter().any(|x| x == enemy)
         && !s.holding(o.to).units.is_empty()
+        && super::table::agreed(s, side, enemy)
 }
 
 /// Instead of `combat::fight`: records the battle as awaited and says so; `None` when the

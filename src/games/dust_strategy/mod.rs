@@ -19,6 +19,7 @@ pub mod present;
 pub mod produce;
 pub mod retreat;
 pub mod setup;
+pub mod table;
 pub mod turn;
 
 use crate::game::{
@@ -232,6 +233,7 @@ fn initial(setup: &Setup) -> Result<State, SetupError> {
         last_scored: BTreeMap::new(),
         defence: BTreeMap::new(),
         koshka: BTreeMap::new(),
+        table_battles: elsewhere::agreed_policy(&setup.cards).then(Default::default),
         tactical,
         ask: None,
     })
@@ -317,6 +319,9 @@ impl Step<'_> {
         }
         if word == "defend" && phase != Phase::Over {
             return self.defend(line, rest);
+        }
+        if word == "table" && phase != Phase::Over {
+            return table::choose(self.s, self.side, line, rest);
         }
         // ask (R352): `battle at AREA: …` answers a paused battle.
         if word == "battle" && phase != Phase::Over {

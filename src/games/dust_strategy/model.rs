@@ -314,6 +314,10 @@ pub struct State {
     /// A battle paused for its defender's answer (`ask`, ask.rs; rulings R351–R353).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ask: Option<super::ask::Asked>,
+    /// `tactical = "agreed"` only: the sides whose standing choice is `table battles: yes`
+    /// (table.rs, ruling R337). Absent in every other game, whose states serialise as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_battles: Option<std::collections::BTreeSet<String>>,
 }
 
 impl State {

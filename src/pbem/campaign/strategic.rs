@@ -98,9 +98,9 @@ pub fn check_rules(r: &mut Rules) -> Result<(), CampaignError> {
             "a strategic campaign needs [strategic] with tactical = \"all\" and scenario = \"skirmish\" (docs/campaigns.md)".into(),
         ));
     };
-    if s.tactical != "all" {
+    if s.tactical != "all" && s.tactical != "agreed" {
         return Err(usage(format!(
-            "[strategic] tactical = \"{}\" is not built: write tactical = \"all\"",
+            "[strategic] tactical = \"{}\" is not known: write tactical = \"all\" (every battle between players on the table) or \"agreed\" (where both players say `table battles: yes`)",
             s.tactical
         )));
     }
