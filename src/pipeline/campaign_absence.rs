@@ -5,9 +5,9 @@
 //! the absence runs. The checks are the core's (`crate::pbem::campaign::absence`).
 
 use super::campaign::campaign_dir;
+use super::campaign_forces::{address, mail, wrap};
 use crate::ledger::Control;
 use crate::mail::{BlockBody, Incoming, RawBlock};
-use crate::outbox::Mail;
 use crate::pbem::campaign::absence::{parse_absence, PlayerAbsent, Refusal, RULE};
 use crate::pbem::campaign::state::Campaign;
 use crate::pbem::campaign::{self as core, Event, Log};
@@ -241,33 +241,6 @@ pub(crate) fn tell_new_game(
         super::steps::control_game(ctx, gid, &command(&side, &until))?;
     }
     Ok(())
-}
-
-fn address(c: &Campaign, player: &str) -> String {
-    c.created
-        .players
-        .iter()
-        .find(|q| q.name == player)
-        .map(|q| q.address.clone())
-        .unwrap_or_default()
-}
-
-fn mail(ctx: &Ctx, to: String, subject: String, text: String) -> Mail {
-    Mail {
-        from: ctx.config.referee.clone(),
-        to: vec![to],
-        subject,
-        in_reply_to: None,
-        references: Vec::new(),
-        text,
-        html: None,
-        attachments: Vec::new(),
-        headers: Vec::new(),
-    }
-}
-
-fn wrap(text: &str) -> String {
-    crate::report::wrap_text(text, 0, 72)
 }
 
 fn receipt(ctx: &Ctx, c: &Campaign, a: &PlayerAbsent, told: &[String]) -> Result<(), RefereeError> {

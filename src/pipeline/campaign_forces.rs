@@ -123,7 +123,7 @@ fn awaiting(ctx: &Ctx, gid: &str) -> Option<(String, Campaign, Planned)> {
     None
 }
 
-fn address(c: &Campaign, player: &str) -> String {
+pub(super) fn address(c: &Campaign, player: &str) -> String {
     c.created
         .players
         .iter()
@@ -132,7 +132,7 @@ fn address(c: &Campaign, player: &str) -> String {
         .unwrap_or_default()
 }
 
-fn mail(ctx: &Ctx, to: String, subject: String, text: String) -> Mail {
+pub(super) fn mail(ctx: &Ctx, to: String, subject: String, text: String) -> Mail {
     Mail {
         from: ctx.config.referee.clone(),
         to: vec![to],
@@ -146,7 +146,7 @@ fn mail(ctx: &Ctx, to: String, subject: String, text: String) -> Mail {
     }
 }
 
-fn wrap(text: &str) -> String {
+pub(super) fn wrap(text: &str) -> String {
     crate::report::wrap_text(text, 0, 72)
 }
 
