@@ -65,6 +65,22 @@ pub fn parse_card_for_new(file_name: &str, text: &str) -> Result<Card, CardError
 /// Refuses a card carrying a 004 skill the engine does not implement, naming it and the file.
 pub fn refuse_unimplemented(file_name: &str, card: &Card) -> Result<(), CardError> {
     for (i, s) in card.skills.iter().enumerate() {
+        // 002's own skills are battlefront-2013's (R581): this check is the other rulesets'.
+        if let Some(s2) = super::battlefront::skills002::Skill002::from_id(&s.name) {
+            return Err(CardError {
+                file: file_name.to_string(),
+                field: format!("skills[{i}].name"),
+                reason: format!(
+                    "`{}` ({}) is a skill of 002, refused here: it is played only under `--ruleset battlefront-2013` (ruling R581), so the card would carry a rule this ruleset ignores",
+                    s.name,
+                    s2.title()
+                ),
+                instead: format!(
+                    "remove it from the card, or play the game with `--ruleset battlefront-2013`; {}",
+                    implemented_instead()
+                ),
+            });
+        }
         let Some(skill) = Skill::from_id(&s.name) else {
             continue;
         };
@@ -348,7 +364,9 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
     }
     let mut skills = BTreeSet::new();
     for (i, s) in card.skills.iter().enumerate() {
-        if Skill::from_id(&s.name).is_none() {
+        if Skill::from_id(&s.name).is_none()
+            && super::battlefront::skills002::Skill002::from_id(&s.name).is_none()
+        {
             let reason = match NOT_IN_ENUM.iter().find(|(id, _, _)| *id == s.name) {
                 Some((_, title, why)) => {
                     format!("the 004 skill `{}` ({title}) is refused: {why}", s.name)

@@ -419,8 +419,9 @@ pub fn resolve_line_under(
         reversed: opts.reversed,
         laser: weapon.traits.contains(&WeaponTrait::Laser) || opts.frenzy,
         chain_name: if opts.frenzy && rules.battlefront() {
-            // 002 "Berserk" (battlefront-2013, R282): the same chain, army symbols only.
-            super::battlefront::skills::BERSERK_CHAIN
+            // 002 "Berserk" and "Killing Spree" (battlefront-2013, R282, R582): the same
+            // chain, army symbols only.
+            super::battlefront::skills002::chain_name(weapon)
         } else if opts.frenzy && !weapon.traits.contains(&WeaponTrait::Laser) {
             "frenzy re-roll"
         } else {

@@ -102,13 +102,24 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
         .map(|(f, t)| (f.to_string(), t.to_string()))
         .collect();
     for (file, text) in &req.data {
-        cards::parse_card_for_new(file, text).map_err(|e| SetupError(e.to_string()))?;
+        // battlefront-2013 checks its cards against 002's skills below (`check_cards`).
+        if rules.battlefront() {
+            cards::parse_card(file, text).map_err(|e| SetupError(e.to_string()))?;
+        } else {
+            cards::parse_card_for_new(file, text).map_err(|e| SetupError(e.to_string()))?;
+        }
         card_map.insert(file.clone(), text.clone());
     }
     rare_once(&parsed, &card_map).map_err(SetupError)?;
     // battlefront-2013: a skill not built yet is refused here, never played by 004's wording.
     if rules.battlefront() {
         super::battlefront::skills::check_cards(&card_map).map_err(SetupError)?;
+        // The joins again, with the cards `--cards` brought (002 Loner, Gorilla: R583).
+        let card_of = |id: &str| {
+            let f = format!("{id}.toml");
+            card_map.get(&f).and_then(|t| cards::parse_card(&f, t).ok())
+        };
+        super::battlefront::heroes::check_joins(&parsed, &card_of).map_err(SetupError)?;
     }
     let units = team_units(&parsed);
     Ok(NewPlan {

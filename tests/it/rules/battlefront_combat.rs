@@ -754,3 +754,87 @@ fn s002_tank_head_makeshift_repair_rolls_five_dice() {
     );
     assert_eq!(u(&st, "walker").health, 3, "{t}");
 }
+
+/// A hero with a 2-dice pistol (range 4) and `skills`, for 002's hero skills.
+fn pistol_hero(skills: &[&str]) -> Card {
+    use dustmail::dust_tactics::model::{UnitType, WeaponRange};
+    let mut h = card(
+        "shooter",
+        UnitType::Hero,
+        3,
+        1,
+        vec![
+            weapon("pistol", WeaponRange::Upto(4), 2, 1),
+            weapon("knife", WeaponRange::Close, 1, 1),
+        ],
+    );
+    for s in skills {
+        h = with_skill(h, s, None);
+    }
+    h
+}
+
+// issue 18, 002 "Killing Spree": "When a Hero with Killing Spree scores a hit with a Ranged
+// Weapon, roll another die scoring a further Hit on a roll of [army]. Continue scoring Hits and
+// rolling an additional die for each Hit until it rolls a miss." (R582) The pistol's two dice:
+// army (hit), target (miss); the chain: army (hit), shield (miss): two hits; the two Infantry
+// Saves (shield, shield) fail: two soldiers lost.
+#[test]
+fn s002_killing_spree_each_ranged_hit_rolls_another_die_until_a_miss() {
+    let mut st = skill_game(pistol_hero(&["killing-spree"]));
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  attack pistol at theirs\n  nothing",
+        &[1, 3, 2, 5, 5, 6],
+    );
+    let t = texts(&out);
+    assert_eq!(
+        rolls(&out),
+        vec![
+            ("attack pistol".to_string(), 2),
+            ("killing spree chain pistol".to_string(), 2),
+            ("infantry save vs pistol".to_string(), 2),
+        ],
+        "{t}"
+    );
+    assert!(t.contains("killing spree chain"), "{t}");
+    assert_eq!(models(&st, "theirs"), 2, "{t}");
+    let chain = out
+        .happenings
+        .iter()
+        .flat_map(|h| h.rolls.iter())
+        .find(|r| r.purpose.starts_with("killing spree chain"))
+        .expect("the chain");
+    assert_eq!(
+        dustmail::dust_tactics::battlefront::dice::marks(&chain.purpose, &chain.faces),
+        vec!["army hit", "shield miss"]
+    );
+}
+
+// issue 18, 002 "Killing Spree": "with a Ranged Weapon": without the skill the same dice make one
+// hit and no chain; and the hero's close-combat knife does not chain by Killing Spree (that is
+// Berserk's, 002 "Berserk").
+#[test]
+fn s002_killing_spree_only_ranged_weapons_and_only_with_the_skill() {
+    let mut st = skill_game(pistol_hero(&[]));
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  attack pistol at theirs\n  nothing",
+        &[1, 3, 5],
+    );
+    assert_eq!(models(&st, "theirs"), 3, "{}", texts(&out));
+    let mut st = skill_game(pistol_hero(&["killing-spree"]));
+    st.unit_mut("theirs").expect("theirs").at = Some(sq("E4"));
+    // The knife's one die: army, a hit, no chain; close combat has no save (003).
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  attack knife at theirs\n  nothing",
+        &[1],
+    );
+    let t = texts(&out);
+    assert!(!purposes(&out).iter().any(|p| p.contains("chain")), "{t}");
+    assert_eq!(models(&st, "theirs"), 3, "{t}");
+}

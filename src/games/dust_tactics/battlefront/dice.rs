@@ -99,7 +99,10 @@ impl RollKind {
             RollKind::ReactiveAttack
         } else if p.starts_with("initiative") {
             RollKind::Initiative
-        } else if p.starts_with("laser chain") || p.starts_with(super::skills::BERSERK_CHAIN) {
+        } else if p.starts_with("laser chain")
+            || p.starts_with(super::skills::BERSERK_CHAIN)
+            || p.starts_with(super::skills002::KILLING_SPREE_CHAIN)
+        {
             RollKind::LaserChain
         } else if p.starts_with("infantry cover save") {
             RollKind::InfantryCoverSave

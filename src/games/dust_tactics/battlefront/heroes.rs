@@ -15,7 +15,8 @@ use crate::dust_tactics::state::State;
 /// The section every refusal of a join cites.
 pub const RULE: &str = "003 \"Joining Infantry Squads\"";
 
-fn card_of(id: &str) -> Option<Card> {
+/// The shipped battlefront card `id` (`check_joins` of a scenario before any `--cards`).
+pub fn builtin_card(id: &str) -> Option<Card> {
     cards::builtin()
         .into_iter()
         .find(|(f, _)| f.strip_suffix(".toml") == Some(id))
@@ -23,8 +24,9 @@ fn card_of(id: &str) -> Option<Card> {
 }
 
 /// Checks every `joins` of scenario `s` as 003 words it: a hero joins a squad of its own side
-/// with the same Armour rating (kind and value), at most one hero per squad (R257).
-pub fn check_joins(s: &Scenario) -> Result<(), String> {
+/// with the same Armour rating (kind and value), at most one hero per squad (R257), and 002's
+/// Loner and Gorilla allow it (R583). `card_of` gives a card by id.
+pub fn check_joins(s: &Scenario, card_of: &dyn Fn(&str) -> Option<Card>) -> Result<(), String> {
     for side in &s.sides {
         let mut taken: Vec<(String, String)> = vec![];
         for spec in &side.units {
@@ -52,6 +54,12 @@ pub fn check_joins(s: &Scenario) -> Result<(), String> {
                 return Err(format!(
                     "scenario `{}`: hero `{}` ({:?}) cannot join squad `{}` ({:?}): \"A Hero can join an Infantry Squad or Support Weapon that has the same Armour rating\" ({RULE}); join a squad of the hero's Armour or place the hero in its own square",
                     s.name, hero.id, hc.armour, squad.id, sc.armour
+                ));
+            }
+            if let Some(why) = super::skills002::refuse_join(&hc, &sc) {
+                return Err(format!(
+                    "scenario `{}`: hero `{}` cannot join squad `{}`: {why}; place the hero in its own square",
+                    s.name, hero.id, squad.id
                 ));
             }
             if let Some((h, _)) = taken

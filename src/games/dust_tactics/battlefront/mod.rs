@@ -20,6 +20,7 @@ pub mod react_choice;
 pub mod reactive;
 pub mod sight;
 pub mod skills;
+pub mod skills002;
 pub mod spray;
 pub mod stunned;
 pub mod terrain;
@@ -140,5 +141,5 @@ pub fn suits(s: &Scenario) -> Result<(), String> {
         }
     }
     // issue 18 hook: a hero joined before the game, as 003 words it (heroes.rs, R257).
-    heroes::check_joins(s)
+    heroes::check_joins(s, &heroes::builtin_card)
 }

@@ -102,12 +102,15 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
             continue;
         };
         for s in &c.skills {
-            if !BUILT.iter().any(|b| b.id() == s.name) {
+            if !BUILT.iter().any(|b| b.id() == s.name)
+                && super::skills002::Skill002::from_id(&s.name).is_none()
+            {
                 return Err(format!(
-                    "card {file} names the skill `{}`, which is {} (skills as 002 defines them are built one by one: {}); remove it from the card or use the shipped card",
+                    "card {file} names the skill `{}`, which is {} (skills as 002 defines them are built one by one: {}; {}); remove it from the card or use the shipped card",
                     s.name,
                     super::NOT_YET,
-                    BUILT.iter().map(|b| b.id()).collect::<Vec<_>>().join(", ")
+                    BUILT.iter().map(|b| b.id()).collect::<Vec<_>>().join(", "),
+                    super::skills002::unbuilt_note()
                 ));
             }
         }

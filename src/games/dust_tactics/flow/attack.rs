@@ -570,11 +570,10 @@ pub(super) fn fire_line(
     let bf = state.rules().battlefront();
     let take_aim = take_aim && !(bf && w.range == WeaponRange::Close);
     let bf_spirit = bf && is_active && act.flags.fighting_spirit;
-    // battlefront-2013: 002's Berserk, a hero's own close-combat hits chain (R282).
-    let bf_berserk = bf
-        && hero_weapon
-        && w.range == WeaponRange::Close
-        && card(state, &su).is_some_and(|c| c.has(Skill::Berserk));
+    // battlefront-2013: 002's Berserk and Killing Spree, a hero's own close-combat or ranged
+    // hits chain (R282, R582).
+    let chains = super::super::battlefront::skills002::chains;
+    let bf_berserk = bf && hero_weapon && card(state, &su).is_some_and(|c| chains(c, &w));
     let opts = FireOptions {
         carriers: n,
         sustained: sustained && (!take_aim || bf),
@@ -606,7 +605,10 @@ pub(super) fn fire_line(
         (opts.berserk, Skill::Berserk.id()),
         (opts.reversed && !bf, "reversed dice"),
         (opts.reversed && bf, "army or target hits"),
-        (bf_berserk, "berserk chain"),
+        (
+            bf_berserk,
+            super::super::battlefront::skills002::chain_name(&w),
+        ),
         (opts.doubled, "double dice"),
         (combine, "combined shots"),
     ] {

@@ -1,0 +1,115 @@
+//! Skills that only 002 has (battlefront-2013, issue 18): they are not in 004's skills reference,
+//! so they are not [`Skill`](crate::dust_tactics::skill::Skill)s; a card may carry the ones built
+//! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
+//! Built: Killing Spree (R582), Loner and Gorilla (R583). The others of 002's list stay refused
+//! by name (`check_cards`).
+
+use crate::dust_tactics::model::{Card, WeaponLine, WeaponRange};
+
+/// A skill of 002's "Skills and Equipment" that 004 does not have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Skill002 {
+    /// 002 "Gorilla": "Only a Gorilla Hero may Join a Gorilla Unit. Gorilla Heroes cannot Join
+    /// Units that are not Gorillas."
+    Gorilla,
+    /// 002 "Killing Spree": a hero's ranged hits chain, "rolling an additional die for each Hit
+    /// until it rolls a miss".
+    KillingSpree,
+    /// 002 "Loner": "A Loner Hero may not Join a Unit."
+    Loner,
+}
+
+impl Skill002 {
+    /// Every 002-only skill the engine plays.
+    pub const ALL: &'static [Skill002] =
+        &[Skill002::Gorilla, Skill002::KillingSpree, Skill002::Loner];
+
+    /// The card name (lower-case with dashes).
+    pub fn id(self) -> &'static str {
+        match self {
+            Skill002::Gorilla => "gorilla",
+            Skill002::KillingSpree => "killing-spree",
+            Skill002::Loner => "loner",
+        }
+    }
+
+    /// 002's name.
+    pub fn title(self) -> &'static str {
+        match self {
+            Skill002::Gorilla => "Gorilla",
+            Skill002::KillingSpree => "Killing Spree",
+            Skill002::Loner => "Loner",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Skill002> {
+        Skill002::ALL.iter().copied().find(|s| s.id() == id)
+    }
+}
+
+/// The purpose of the dice a Killing Spree hero's ranged hits chain (the Berserk chain's twin,
+/// `skills::BERSERK_CHAIN`; `dice::RollKind::of_purpose` reads both as a chain).
+pub const KILLING_SPREE_CHAIN: &str = "killing spree chain";
+
+/// Whether a hero's own line `w` chains its hits under battlefront-2013: 002 "Berserk" for
+/// close-combat weapons (R282), 002 "Killing Spree" for ranged ones (R582). Neither is shared
+/// with a squad the hero joins, so only the hero's card counts.
+pub fn chains(hero: &Card, w: &WeaponLine) -> bool {
+    if w.range == WeaponRange::Close {
+        hero.has(crate::dust_tactics::skill::Skill::Berserk)
+    } else {
+        hero.has_skill(Skill002::KillingSpree.id())
+    }
+}
+
+/// The chain's name in reports and roll purposes for line `w`.
+pub fn chain_name(w: &WeaponLine) -> &'static str {
+    if w.range == WeaponRange::Close {
+        super::skills::BERSERK_CHAIN
+    } else {
+        KILLING_SPREE_CHAIN
+    }
+}
+
+/// 002 "Loner" and "Gorilla" against a join of `hero` to `squad` before the game (R583): the
+/// reason it is refused, if it is.
+pub fn refuse_join(hero: &Card, squad: &Card) -> Option<String> {
+    if hero.has_skill(Skill002::Loner.id()) {
+        return Some(format!(
+            "{} is a Loner: \"A Loner Hero may not Join a Unit\" (002 \"Loner\")",
+            hero.name
+        ));
+    }
+    let (h, s) = (
+        hero.has_skill(Skill002::Gorilla.id()),
+        squad.has_skill(Skill002::Gorilla.id()),
+    );
+    if h != s {
+        return Some(format!(
+            "{} {} a Gorilla and {} {}: \"Only a Gorilla Hero may Join a Gorilla Unit. Gorilla Heroes cannot Join Units that are not Gorillas\" (002 \"Gorilla\")",
+            hero.name,
+            if h { "is" } else { "is not" },
+            squad.name,
+            if s { "is" } else { "is not" },
+        ));
+    }
+    None
+}
+
+/// The 002 skills a card names that the engine does not play, listed for refusals.
+pub fn unbuilt_note() -> &'static str {
+    "of 002's own skills only gorilla, killing-spree and loner are built"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn card_names_round_trip_and_are_not_004_skills() {
+        for s in Skill002::ALL {
+            assert_eq!(Skill002::from_id(s.id()), Some(*s));
+            assert!(crate::dust_tactics::skill::Skill::from_id(s.id()).is_none());
+        }
+    }
+}
