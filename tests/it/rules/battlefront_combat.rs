@@ -838,3 +838,58 @@ fn s002_killing_spree_only_ranged_weapons_and_only_with_the_skill() {
     assert!(!purposes(&out).iter().any(|p| p.contains("chain")), "{t}");
     assert_eq!(models(&st, "theirs"), 3, "{t}");
 }
+
+/// The pistol hero (allies, E5) against a squad of four (axis, E3, with `skills`), on rubble or
+/// in the open; a spare a side far off; nobody reacts, allies first.
+fn defended(on_rubble: bool, skills: &[&str]) -> State {
+    use dustmail::dust_tactics::model::Terrain;
+    let mut theirs = squad("defenders");
+    for s in skills {
+        theirs = with_skill(theirs, s, None);
+    }
+    let mut s = scenario(
+        vec![
+            unit("ours", "shooter", Some("E5")),
+            unit("spare-a", "sq", Some("A9")),
+        ],
+        vec![
+            unit("theirs", "defenders", Some("E3")),
+            unit("spare-x", "sq", Some("I1")),
+        ],
+    );
+    if on_rubble {
+        s.board.set_terrain(sq("E3"), Terrain::Rubble);
+    }
+    let cards = vec![pistol_hero(&[]), theirs, squad("sq")];
+    let mut st = DustTactics
+        .start("battlefront-2013", s, cards)
+        .expect("setup");
+    for side in st.sides() {
+        flow::standing_react(&mut st, &side, None, Policy::Never).expect("standing react never");
+    }
+    begin(&mut st, "allies");
+    st
+}
+
+// issue 18, 002 "Defensive Tactics": "A Unit with the Defensive Tactics Skill (and any Unit it
+// has Joined or Hero that has Joined it) gains Damage Resilient when in Cover." (R584) 002
+// "Damage Resilient": "Each time an Infantry Squad that is Damage Resilient is assigned a Hit that
+// is not cancelled by a Save ..., roll a die. On a result of [army], cancel the Hit." Two hits
+// (army, army), two cover saves fail (target, target); on rubble the squad rolls Damage Resilient
+// for each (army cancels, target does not): one soldier lost. In the open, or without the skill,
+// no such roll: two lost.
+#[test]
+fn s002_defensive_tactics_damage_resilient_only_in_cover() {
+    let shot = "activate ours\n  attack pistol at theirs\n  nothing";
+    let mut st = defended(true, &["defensive-tactics"]);
+    let out = play(&mut st, "allies", shot, &[1, 1, 3, 3, 1, 3]);
+    let t = texts(&out);
+    assert!(t.contains("1 cancelled (Damage Resilient)"), "{t}");
+    assert_eq!(models(&st, "theirs"), 3, "{t}");
+    let mut st = defended(false, &["defensive-tactics"]);
+    let out = play(&mut st, "allies", shot, &[1, 1, 3, 3]);
+    assert_eq!(models(&st, "theirs"), 2, "{}", texts(&out));
+    let mut st = defended(true, &[]);
+    let out = play(&mut st, "allies", shot, &[1, 1, 3, 3]);
+    assert_eq!(models(&st, "theirs"), 2, "{}", texts(&out));
+}

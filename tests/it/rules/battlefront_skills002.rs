@@ -133,7 +133,7 @@ fn s002_gorilla_only_a_gorilla_hero_joins_a_gorilla_unit() {
 // naming one is refused at `new`, naming the skill, the file and the ruleset that plays it.
 #[test]
 fn s002_skills_a_002_skill_is_refused_under_the_other_rulesets() {
-    for s in ["killing-spree", "loner", "gorilla"] {
+    for s in ["killing-spree", "loner", "gorilla", "defensive-tactics"] {
         let (f, t) = card_with("bf-bazooka-joe", &format!("[[skills]]\nname = \"{s}\""));
         let e = parse_card_for_new(&f, &t).unwrap_err();
         assert_eq!(e.file, f);

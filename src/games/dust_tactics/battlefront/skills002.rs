@@ -1,14 +1,18 @@
 //! Skills that only 002 has (battlefront-2013, issue 18): they are not in 004's skills reference,
 //! so they are not [`Skill`](crate::dust_tactics::skill::Skill)s; a card may carry the ones built
 //! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
-//! Built: Killing Spree (R582), Loner and Gorilla (R583). The others of 002's list stay refused
-//! by name (`check_cards`).
+//! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584). The others
+//! of 002's list stay refused by name (`check_cards`).
 
-use crate::dust_tactics::model::{Card, WeaponLine, WeaponRange};
+use crate::dust_tactics::model::{Card, Cover, WeaponLine, WeaponRange};
+use crate::dust_tactics::state::State;
 
 /// A skill of 002's "Skills and Equipment" that 004 does not have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Skill002 {
+    /// 002 "Defensive Tactics": the unit (and a unit it joined or a hero that joined it)
+    /// "gains Damage Resilient when in Cover".
+    DefensiveTactics,
     /// 002 "Gorilla": "Only a Gorilla Hero may Join a Gorilla Unit. Gorilla Heroes cannot Join
     /// Units that are not Gorillas."
     Gorilla,
@@ -21,12 +25,17 @@ pub enum Skill002 {
 
 impl Skill002 {
     /// Every 002-only skill the engine plays.
-    pub const ALL: &'static [Skill002] =
-        &[Skill002::Gorilla, Skill002::KillingSpree, Skill002::Loner];
+    pub const ALL: &'static [Skill002] = &[
+        Skill002::DefensiveTactics,
+        Skill002::Gorilla,
+        Skill002::KillingSpree,
+        Skill002::Loner,
+    ];
 
     /// The card name (lower-case with dashes).
     pub fn id(self) -> &'static str {
         match self {
+            Skill002::DefensiveTactics => "defensive-tactics",
             Skill002::Gorilla => "gorilla",
             Skill002::KillingSpree => "killing-spree",
             Skill002::Loner => "loner",
@@ -36,6 +45,7 @@ impl Skill002 {
     /// 002's name.
     pub fn title(self) -> &'static str {
         match self {
+            Skill002::DefensiveTactics => "Defensive Tactics",
             Skill002::Gorilla => "Gorilla",
             Skill002::KillingSpree => "Killing Spree",
             Skill002::Loner => "Loner",
@@ -96,9 +106,28 @@ pub fn refuse_join(hero: &Card, squad: &Card) -> Option<String> {
     None
 }
 
+/// 002 "Defensive Tactics": "A Unit with the Defensive Tactics Skill (and any Unit it has Joined
+/// or Hero that has Joined it) gains Damage Resilient when in Cover" (R584): whether unit `id`,
+/// attacked in `cover`, has it under battlefront-2013.
+pub fn defensive(state: &State, id: &str, cover: Cover) -> bool {
+    if !state.rules().battlefront() || cover == Cover::None {
+        return false;
+    }
+    let has = |uid: &str| {
+        state
+            .unit(uid)
+            .and_then(|u| state.cards.get(&u.card))
+            .is_some_and(|c| c.has_skill(Skill002::DefensiveTactics.id()))
+    };
+    let Some(u) = state.unit(id) else {
+        return false;
+    };
+    has(id) || u.joined.as_deref().is_some_and(has) || state.hero_of(id).is_some_and(|h| has(&h.id))
+}
+
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only gorilla, killing-spree and loner are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree and loner are built"
 }
 
 #[cfg(test)]

@@ -793,7 +793,8 @@ pub(super) fn fire_line(
                     cover,
                     soft_save: if lone_hero { Save::None } else { tc.soft_save },
                     hard_save: if lone_hero { Save::None } else { tc.hard_save },
-                    damage_resilient: tc.has(Skill::DamageResilient)
+                    damage_resilient: (tc.has(Skill::DamageResilient)
+                        || super::super::battlefront::skills002::defensive(state, &tu.id, cover))
                         && rules.damage_resilient_against(&w),
                 };
                 let medal = medal
