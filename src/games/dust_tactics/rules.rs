@@ -16,8 +16,9 @@ use std::fmt;
 /// (battlefront-2013: reactions fire within their field of fire, two army symbols may turn the
 /// unit, a March Move is reacted to after its first part) and R415 (an artillery or reloadable
 /// line is empty once fired, until reloaded); 5: R440–R444 (004 "Aircraft": a unit with aircraft
-/// armour flies); games made before keep the revision they were made with.
-pub const RULES_REVISION: u32 = 5;
+/// armour flies); 6: R585 (an attack naming a line no living model carries is refused, not
+/// fired at nobody); games made before keep the revision they were made with.
+pub const RULES_REVISION: u32 = 6;
 
 /// The policies of one ruleset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -36,30 +36,19 @@ fn new_joined(root: &Path, hero: &str, squad: &str, cards: &[(String, String)]) 
     std::fs::write(&file, scen).unwrap();
     dt::init_home(root, "file");
     let ps = dt::players(9);
-    let mut args: Vec<String> = vec![
-        "new".into(),
-        "--ruleset".into(),
-        "battlefront-2013".into(),
-        "--scenario".into(),
-        file.to_str().unwrap().into(),
-        "--cards".into(),
-        dir.to_str().unwrap().into(),
-        "--id".into(),
-        "g-002".into(),
-        "--now".into(),
-        dt::T0.into(),
+    let args = [
+        "--ruleset",
+        "battlefront-2013",
+        "--scenario",
+        file.to_str().unwrap(),
+        "--cards",
+        dir.to_str().unwrap(),
+        "--id",
+        "g-002",
+        "--now",
+        dt::T0,
     ];
-    for p in &ps {
-        args.push("--player".into());
-        args.push(format!(
-            "{}={}:{}",
-            p.side,
-            p.address,
-            dustmail::crypto::public_key_text(&p.key.verifying_key())
-        ));
-    }
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = dt::dustmail(root, &a);
+    let o = dt::new_with_players(root, &args, &ps);
     let made = root.join("games/g-002/log.jsonl").exists();
     assert_eq!(o.status.code() == Some(0), made, "{}", dt::text(&o));
     if made {

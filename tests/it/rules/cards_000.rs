@@ -409,33 +409,20 @@ fn cards_000_a_game_with_every_unit_000_names_is_played_to_its_end_by_mail() {
     let file = d.path().join("units-000.toml");
     std::fs::write(&file, SCENARIO).unwrap();
     let ps = dt::players(6);
-    let mut args: Vec<String> = [
-        "new",
+    let (cards, seed) = (dir(), "66".repeat(32));
+    let args = [
         "--scenario",
         file.to_str().unwrap(),
         "--cards",
-        dir().to_str().unwrap(),
+        cards.to_str().unwrap(),
         "--seed",
-        &"66".repeat(32),
+        &seed,
         "--id",
         "g-000",
         "--now",
         dt::T0,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    for p in &ps {
-        args.push("--player".into());
-        args.push(format!(
-            "{}={}:{}",
-            p.side,
-            p.address,
-            dustmail::crypto::public_key_text(&p.key.verifying_key())
-        ));
-    }
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = dt::dustmail(&home.root, &a);
+    ];
+    let o = dt::new_with_players(&home.root, &args, &ps);
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let env = InProc::open(&home);
     let mut bots = Bots::new("g-000", &ps, |i| {

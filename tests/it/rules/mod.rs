@@ -15,6 +15,7 @@ mod battlefront_scenarios;
 mod battlefront_skills;
 mod battlefront_skills002;
 mod cards_000;
+mod carried;
 mod classic_2010;
 mod command_squads;
 mod ffg_revised;

@@ -84,31 +84,40 @@ pub fn init_home(root: &Path, transport: &str) -> Home {
     Home::new(root)
 }
 
-/// `dustmail new` of a skirmish game `id` between `ps`, with a fixed seed.
-pub fn new_game(home: &Home, id: &str, ps: &[Player], seed_byte: u8) {
-    let seed = hex::encode([seed_byte; 32]);
-    let mut args: Vec<String> = vec![
-        "new".into(),
-        "--scenario".into(),
-        "skirmish".into(),
-        "--seed".into(),
-        seed,
-        "--id".into(),
-        id.into(),
-        "--now".into(),
-        T0.into(),
-    ];
+/// `dustmail new ARGS… --player SIDE=ADDRESS:KEY …` in the home at `root`, one `--player` for
+/// each of `ps`.
+pub fn new_with_players(root: &Path, args: &[&str], ps: &[Player]) -> Output {
+    let mut all: Vec<String> = std::iter::once("new")
+        .chain(args.iter().copied())
+        .map(String::from)
+        .collect();
     for p in ps {
-        args.push("--player".into());
-        args.push(format!(
+        all.push("--player".into());
+        all.push(format!(
             "{}={}:{}",
             p.side,
             p.address,
             dustmail::crypto::public_key_text(&p.key.verifying_key())
         ));
     }
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = dustmail(&home.root, &a);
+    let a: Vec<&str> = all.iter().map(String::as_str).collect();
+    dustmail(root, &a)
+}
+
+/// `dustmail new` of a skirmish game `id` between `ps`, with a fixed seed.
+pub fn new_game(home: &Home, id: &str, ps: &[Player], seed_byte: u8) {
+    let seed = hex::encode([seed_byte; 32]);
+    let args = [
+        "--scenario",
+        "skirmish",
+        "--seed",
+        &seed,
+        "--id",
+        id,
+        "--now",
+        T0,
+    ];
+    let o = new_with_players(&home.root, &args, ps);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 

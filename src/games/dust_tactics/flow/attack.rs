@@ -129,6 +129,7 @@ pub(super) fn plan_fire(
             }
         }
         check_count(state, &shooter, &w, f)?;
+        super::carried::check_carried(state, &shooter, &w)?;
         // battlefront-2013: 002's Charge attacks with range C lines only (R263).
         super::super::battlefront::skills::check_charge_line(state, charge, &w)?;
         if charge && !matches!(w.range, WeaponRange::Close | WeaponRange::Upto(1)) {

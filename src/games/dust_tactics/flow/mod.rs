@@ -32,6 +32,7 @@ mod aircraft;
 mod artillery;
 mod attack;
 mod awaiting;
+mod carried;
 mod casualties;
 mod charge_2010;
 mod command;
