@@ -50,12 +50,12 @@ pub struct State {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reactivated: Option<String>,
     /// Tesla carriers destroyed whose explosion the Remove step has still to resolve (004
-    /// "Tesla weapons", R563); empty between steps.
+    /// "Tesla weapons", R562); empty between steps.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub blasts: Vec<Blast>,
 }
 
-/// A destroyed Tesla carrier whose weapon may explode on the squares around it (R563).
+/// A destroyed Tesla carrier whose weapon may explode on the squares around it (R562).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Blast {
     pub unit: String,

@@ -868,7 +868,7 @@ fn special_weapons_004_cards_name_the_traits_the_engine_plays_and_no_other() {
         ("reloadable", true),
         ("burst", true),
         ("setup", true),
-        // Issue 12: Tesla weapons are played (R561–R563).
+        // Issue 12: Tesla weapons are played (R561, R562).
         ("tesla", true),
         ("dual_ammo", true),
         ("sonic", false),

@@ -1,6 +1,6 @@
 //! Issue 12: 004's Tesla weapons (play reference, "Special weapons") and the skill Air Alt (004
 //! skills reference). Orders go through the real state machine; each test quotes the sentence
-//! it checks. Rulings R560–R563.
+//! it checks. Rulings R560–R564.
 
 use crate::support_flow::*;
 
@@ -303,4 +303,93 @@ fn air_alt_004_control_only_a_sustained_attack_at_an_aircraft_gets_the_second_ch
         );
         assert_eq!(u(&st, "a1").health, 3, "{}", texts(&out));
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The provisional cards of games/dust-tactics/cards-large/, played through the pipeline
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn tesla_and_air_alt_004_the_provisional_cards_play_a_scenario_to_its_end_by_mail() {
+    // Issue 12: the Tesla tank, the Tesla troopers, the aircraft and the Air Alt squad of
+    // games/dust-tactics/cards-large/ are accepted by `new --cards` (nothing the engine ignores)
+    // and the scenario "Tesla Skies" is played to its end by two players' signed mails.
+    use crate::support::dt;
+    use dustmail::dust_tactics::bot::Style;
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/dust-tactics/cards-large");
+    let dir = tempfile::tempdir().unwrap();
+    let home = dt::init_home(dir.path(), "file");
+    let ps = dt::players(9);
+    let mut args: Vec<String> = vec![
+        "new".into(),
+        "--seed".into(),
+        hex::encode([9u8; 32]),
+        "--id".into(),
+        "g-tesla".into(),
+        "--now".into(),
+        dt::T0.into(),
+        "--cards".into(),
+        root.display().to_string(),
+        "--scenario".into(),
+        root.join("scenarios/tesla-skies.toml")
+            .display()
+            .to_string(),
+    ];
+    for p in &ps {
+        args.push("--player".into());
+        args.push(format!(
+            "{}={}:{}",
+            p.side,
+            p.address,
+            dustmail::crypto::public_key_text(&p.key.verifying_key())
+        ));
+    }
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = dt::dustmail(&home.root, &a);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let env = dt::InProc::open(&home);
+    let mut bots = dt::Bots::new("g-tesla", &ps, |_| Style::Aggressive);
+    for _ in 0..400 {
+        let g = env.load("g-tesla");
+        let Some((name, m)) = bots.next_mail(&g) else {
+            break;
+        };
+        std::fs::write(home.maildir().join("new").join(name), m).unwrap();
+        let sum = env.run(dt::NOW);
+        assert!(sum.broken.is_empty(), "{sum:?}");
+    }
+    let g = env.load("g-tesla");
+    assert!(g.derived.finished.is_some(), "the game did not end");
+    // The reports the players received tell the Tesla shots and the Air Alt re-rolls.
+    let sent: String = dt::names(&home.root.join("sent"))
+        .into_iter()
+        .map(|n| std::fs::read_to_string(home.root.join("sent").join(n)).unwrap_or_default())
+        .collect();
+    assert!(
+        sent.contains("fires Tesla"),
+        "no Tesla line was fired in the whole game"
+    );
+}
+
+#[test]
+fn tesla_002_a_battlefront_card_with_a_tesla_line_is_refused() {
+    // R563. 002 "Tesla Weapons": "When a Unit is Hit by a Tesla weapon, place a Stunned token
+    // with the Unit or on the Unit Card." battlefront-2013's Tesla is not 004's: a card naming
+    // the trait is refused under that ruleset, with the file and the weapon.
+    use dustmail::dust_tactics::battlefront;
+    let (file, text) = battlefront::cards::builtin()
+        .into_iter()
+        .find(|(f, _)| *f == "bf-grandma.toml")
+        .expect("grandma");
+    let mut files = std::collections::BTreeMap::new();
+    files.insert(file.to_string(), text.to_string());
+    assert_eq!(battlefront::skills::check_cards(&files), Ok(()));
+    let tesla = text.replacen("range = \"6\"", "range = \"6\"\ntraits = [\"tesla\"]", 1);
+    files.insert(file.to_string(), tesla);
+    let e = battlefront::skills::check_cards(&files).expect_err("refused");
+    assert!(
+        e.contains("bf-grandma.toml") && e.contains("vk916") && e.contains("tesla"),
+        "{e}"
+    );
 }

@@ -27,7 +27,7 @@ fn tesla_line(c: &Card) -> Option<&WeaponLine> {
 }
 
 /// Called as a unit is destroyed on `at`: a Tesla carrier's explosion waits for the Remove step
-/// (R563).
+/// (R562).
 pub(super) fn arm(state: &mut State, u: &UnitState, at: Option<Square>) {
     let Some(at) = at else { return };
     if card(state, u).and_then(tesla_line).is_none() {
