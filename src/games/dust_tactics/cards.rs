@@ -135,6 +135,7 @@ fn implemented_instead() -> String {
 /// Parses and validates one card file. `file_name` is the file's name (`m2c-pounder.toml`); the
 /// card's `id` must be its stem.
 pub fn parse_card(file_name: &str, text: &str) -> Result<Card, CardError> {
+    refuse_large(file_name, text)?;
     let card: Card = toml::from_str(text).map_err(|e| CardError {
         file: file_name.to_string(),
         field: "toml".into(),
@@ -149,6 +150,23 @@ pub fn parse_card(file_name: &str, text: &str) -> Result<Card, CardError> {
     })?;
     validate(file_name, &card)?;
     Ok(card)
+}
+
+/// 004 "LARGE VEHICLES" (a 2×2 footprint) is not built: a card declaring itself large (`large`
+/// or `size`) is refused by name instead of being played as a one-square vehicle (R565).
+fn refuse_large(file_name: &str, text: &str) -> Result<(), CardError> {
+    let Ok(table) = text.parse::<toml::Table>() else {
+        return Ok(()); // serde's own error names the line
+    };
+    match ["large", "size"].into_iter().find(|k| table.contains_key(*k)) {
+        None => Ok(()),
+        Some(field) => Err(CardError {
+            file: file_name.to_string(),
+            field: field.into(),
+            reason: "large vehicles (004 \"LARGE VEHICLES\": a vehicle inside 4 spaces) are not in the engine yet".into(),
+            instead: format!("remove `{field}`: the card then plays as a vehicle on one square"),
+        }),
+    }
 }
 
 fn line_of(text: &str, offset: usize) -> usize {

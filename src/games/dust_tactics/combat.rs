@@ -44,6 +44,8 @@ pub struct FireOptions {
     /// whose carriers are all dead.
     pub carriers: u32,
     pub sustained: bool,
+    /// Air Alt against an aircraft: a sustained attack's misses get a second re-roll (R560).
+    pub air_alt: bool,
     /// Berserk used this activation: re-roll misses once more, per line.
     pub berserk: bool,
     /// Dice reversed (Spotter, Fighting Spirit): misses count as hits.
@@ -169,6 +171,8 @@ pub fn cover_save_applies(weapon: &WeaponLine, target: &TargetProfile) -> bool {
         && !matches!(weapon.range, WeaponRange::Close | WeaponRange::Artillery)
         && !weapon.traits.contains(&WeaponTrait::Flamethrower)
         && !weapon.traits.contains(&WeaponTrait::GrenadeLauncher)
+        // 004 "Tesla weapons": "Tesla weapons ignore cover."
+        && !weapon.traits.contains(&WeaponTrait::Tesla)
         && save_for(target) != Save::None
 }
 
@@ -296,6 +300,13 @@ impl AttackRoll<'_> {
             let purpose = self.purpose(format!("sustained re-roll {id}"));
             fails = self.roll_batch(fails, purpose, dice, rolls);
         }
+        // 004 "Air Alt": "2 chances to reroll any miss results" (R560): the sustained one, then
+        // this one for what still misses.
+        if opts.sustained && opts.air_alt && fails > 0 {
+            notes.push(format!("{fails} re-rolled (Air Alt)"));
+            let purpose = self.purpose(format!("air alt re-roll {id}"));
+            fails = self.roll_batch(fails, purpose, dice, rolls);
+        }
         if opts.berserk && fails > 0 {
             notes.push(format!("{fails} re-rolled (Berserk)"));
             fails = self.roll_batch(fails, format!("berserk re-roll {id}"), dice, rolls);
@@ -417,8 +428,15 @@ pub fn resolve_line_under(
         weapon,
         rules,
         reversed: opts.reversed,
-        laser: weapon.traits.contains(&WeaponTrait::Laser) || opts.frenzy,
-        chain_name: if opts.frenzy && rules.battlefront() {
+        // 004 "Tesla weapons": "Inflict damage for each [hit] result and reroll all [hit]
+        // results", word for word 004 "Laser".
+        laser: weapon.traits.contains(&WeaponTrait::Laser)
+            || weapon.traits.contains(&WeaponTrait::Tesla)
+            || opts.frenzy,
+        // battlefront-2013 reads its chains by the "laser chain" purpose (battlefront/dice.rs).
+        chain_name: if weapon.traits.contains(&WeaponTrait::Tesla) && !rules.battlefront() {
+            "tesla chain"
+        } else if opts.frenzy && rules.battlefront() {
             // 002 "Berserk" and "Killing Spree" (battlefront-2013, R282, R582): the same
             // chain, army symbols only.
             super::battlefront::skills002::chain_name(weapon)
@@ -632,7 +650,8 @@ pub fn resolve_cover_attack_under(
         weapon,
         rules,
         reversed: opts.reversed,
-        laser: weapon.traits.contains(&WeaponTrait::Laser),
+        laser: weapon.traits.contains(&WeaponTrait::Laser)
+            || weapon.traits.contains(&WeaponTrait::Tesla),
         chain_name: "laser chain",
         destroyed_at: Some(target.remaining.div_ceil(plan.damage.max(1))),
         round,

@@ -506,6 +506,10 @@ pub enum WeaponTrait {
     /// 004 "Dual Ammo Weapons": one line per ammunition, the lines of one weapon sharing its
     /// `name`; an attack fires one of them (R420).
     DualAmmo,
+    /// 004 "Tesla weapons": chained hits as a laser's, no cover, every unit between the shooter
+    /// and the target is hit too, and the carrier may explode when destroyed (`flow::tesla`,
+    /// R561–R563).
+    Tesla,
 }
 
 /// One weapon line of a card.

@@ -36,6 +36,7 @@ skills! {
     AcePilot => "ace-pilot", "Ace Pilot";
     AdvancedReactiveFire => "advanced-reactive-fire", "Advanced Reactive Fire";
     Agile => "agile", "Agile";
+    AirAlt => "air-alt", "Air Alt";
     AirSuperiority => "air-superiority", "Air Superiority";
     AllInOne => "all-in-one", "All In One";
     Amphibious => "amphibious", "Amphibious";
@@ -132,6 +133,8 @@ impl Skill {
         // Issue 12: aircraft (R444).
         Skill::AirSuperiority,
         Skill::Hover,
+        // Issue 12: Air Alt (R560).
+        Skill::AirAlt,
     ];
 
     /// Skills a joined hero shares with his squad (digest §8 "share").
@@ -178,11 +181,6 @@ impl Skill {
 /// at `new` (issue 12: no card may carry a rule the engine ignores). Card name, the skills
 /// reference's title, and why. Skills of the enum are listed by [`Skill::refused_because`].
 pub const NOT_IN_ENUM: &[(&str, &str, &str)] = &[
-    (
-        "air-alt",
-        "Air Alt",
-        "its second re-roll chance on a sustained attack against an aircraft is not built",
-    ),
     (
         "blutkreuz-ape",
         "Blutkreuz Ape",
@@ -238,6 +236,8 @@ impl Skill {
             ArtilleryStrike | MagazineReload | Reload => return None,
             // Issue 12 item 2: aircraft (R440–R444).
             AirSuperiority | Hover => return None,
+            // Issue 12: Air Alt (R560).
+            AirAlt => return None,
         })
     }
 

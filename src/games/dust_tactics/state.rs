@@ -49,6 +49,19 @@ pub struct State {
     /// (000/004 "Command Squads", R211).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reactivated: Option<String>,
+    /// Tesla carriers destroyed whose explosion the Remove step has still to resolve (004
+    /// "Tesla weapons", R562); empty between steps.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blasts: Vec<Blast>,
+}
+
+/// A destroyed Tesla carrier whose weapon may explode on the squares around it (R562).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Blast {
+    pub unit: String,
+    pub side: String,
+    /// The square it stood on when destroyed.
+    pub at: Square,
 }
 
 /// One side's standing orders: answers given in advance so the game need not wait for a mail.

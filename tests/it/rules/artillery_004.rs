@@ -855,8 +855,8 @@ fn setup_weapons_004_half_the_dice_rounded_up_in_a_move_and_attack_activation() 
 }
 
 // issue 12 item 2: a card may now name the traits `reloadable`, `burst`, `setup` and `dual_ammo`
-// (004 "Special Weapons") and the phaser cell `3xY`; a special weapon the engine does not play
-// (Tesla) is still refused when the card is read, naming the file (R400).
+// (004 "Special Weapons"), `tesla` since R561, and the phaser cell `3xY`; a trait the engine does
+// not know is still refused when the card is read, naming the file (R400).
 #[test]
 fn special_weapons_004_cards_name_the_traits_the_engine_plays_and_no_other() {
     let text = std::fs::read_to_string(
@@ -868,9 +868,10 @@ fn special_weapons_004_cards_name_the_traits_the_engine_plays_and_no_other() {
         ("reloadable", true),
         ("burst", true),
         ("setup", true),
-        ("tesla", false),
+        // Issue 12: Tesla weapons are played (R561, R562).
+        ("tesla", true),
         ("dual_ammo", true),
-        ("tesla", false),
+        ("sonic", false),
     ] {
         let with = text.replacen(
             "range = \"4\"",

@@ -19,6 +19,7 @@ mod carried;
 mod classic_2010;
 mod command_squads;
 mod ffg_revised;
+mod large_004;
 mod policy;
 mod skills_004;
 mod transport_004;

@@ -101,6 +101,15 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
         let Ok(c) = cards::parse_card(file, text) else {
             continue;
         };
+        // 002 "Tesla Weapons" stun what they hit, which is not 004's rule: not built (R563).
+        let tesla = super::super::model::WeaponTrait::Tesla;
+        if let Some(w) = c.weapons.iter().find(|w| w.traits.contains(&tesla)) {
+            return Err(format!(
+                "card {file} gives the weapon `{}` the trait `tesla`: 002's Tesla weapons (Stunned tokens) are {}; remove the trait or play the ffg-revised ruleset",
+                w.id,
+                super::NOT_YET
+            ));
+        }
         for s in &c.skills {
             if !BUILT.iter().any(|b| b.id() == s.name)
                 && super::skills002::Skill002::from_id(&s.name).is_none()

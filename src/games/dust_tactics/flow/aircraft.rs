@@ -76,6 +76,14 @@ pub(super) fn air_superiority(state: &State, shooter: &str, target: &Target) -> 
         && target_unit(target).is_some_and(|t| is_aircraft(state, t))
 }
 
+/// 004 "Air Alt": "When this unit makes a SUSTAINED ATTACK against an armor class [aircraft]
+/// unit, they have 2 chances to reroll any miss results." The unit's own skill (004 does not say
+/// a hero shares it), for any unit type (R560).
+pub(super) fn air_alt(state: &State, shooter: &str, target: &Target) -> bool {
+    has_skill(state, shooter, Skill::AirAlt)
+        && target_unit(target).is_some_and(|t| is_aircraft(state, t))
+}
+
 /// What an aircraft may not stand on (the invariant of `illegal_positions`): another
 /// unit's square only, as it flies over terrain (R442).
 pub(super) fn may_hover_over(occ: &Occupancy, at: Square) -> Option<String> {

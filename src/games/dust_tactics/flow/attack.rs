@@ -578,6 +578,7 @@ pub(super) fn fire_line(
     let opts = FireOptions {
         carriers: n,
         sustained: sustained && (!take_aim || bf),
+        air_alt: super::aircraft::air_alt(state, &l.shooter, &l.target),
         berserk: is_active && act.flags.berserk,
         reversed: has_skill(state, &lead, Skill::Spotter) && spotter_alive(state, &lead)
             || (is_active
@@ -603,6 +604,7 @@ pub(super) fn fire_line(
     for (on, name) in [
         (opts.sustained, "sustained"),
         (take_aim, "sustained with take-aim"),
+        (opts.sustained && opts.air_alt, Skill::AirAlt.id()),
         (opts.berserk, Skill::Berserk.id()),
         (opts.reversed && !bf, "reversed dice"),
         (opts.reversed && bf, "army or target hits"),
@@ -620,8 +622,10 @@ pub(super) fn fire_line(
     let how = how.join(", ");
     // Targets: the aimed unit, plus (flamethrower spray) every unit on the chosen squares.
     let mut targets: Vec<Target> = vec![l.target.clone()];
+    // 004 "Tesla weapons": every unit between shooter and target is hit too (R561).
+    let mut burnt = super::tesla::between(state, &w, from, &l.target);
     if w.traits.contains(&WeaponTrait::Flamethrower) {
-        let mut burnt = if super::super::battlefront::spray::sprays(state, &w) {
+        burnt = if super::super::battlefront::spray::sprays(state, &w) {
             // battlefront-2013: the squares of 003's shortest path (battlefront/spray.rs).
             let occ = occupancy(state, &[]);
             let spray = super::super::battlefront::spray::burnt;
@@ -634,17 +638,17 @@ pub(super) fn fire_line(
                 burnt.push(*sq);
             }
         }
-        for sq in &burnt {
-            for u in &state.units {
-                if !u.destroyed
-                    && u.joined.is_none()
-                    && u.at == Some(*sq)
-                    && !group(state, &l.shooter).contains(&u.id)
-                {
-                    let t = Target::Unit { unit: u.id.clone() };
-                    if !targets.iter().any(|x| target_text(x) == target_text(&t)) {
-                        targets.push(t);
-                    }
+    }
+    for sq in &burnt {
+        for u in &state.units {
+            if !u.destroyed
+                && u.joined.is_none()
+                && u.at == Some(*sq)
+                && !group(state, &l.shooter).contains(&u.id)
+            {
+                let t = Target::Unit { unit: u.id.clone() };
+                if !targets.iter().any(|x| target_text(x) == target_text(&t)) {
+                    targets.push(t);
                 }
             }
         }

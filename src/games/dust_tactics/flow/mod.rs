@@ -45,6 +45,7 @@ mod skills;
 mod special_weapons;
 mod standing;
 mod steps;
+mod tesla;
 mod trees;
 mod victory;
 mod volley;

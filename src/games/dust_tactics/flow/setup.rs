@@ -137,6 +137,7 @@ pub fn new_state(
         standing: BTreeMap::new(),
         draw_offer: None,
         reactivated: None,
+        blasts: vec![],
     };
     // Keep only the cards in use, so the state (and its digest) does not carry spare cards.
     let used: Vec<String> = state.units.iter().map(|u| u.card.clone()).collect();

@@ -223,7 +223,7 @@ pub(super) fn exec_step(
                 });
             }
         }
-        Step::Remove => {
+        Step::Remove => loop {
             // battlefront-2013: 002's Cheat Death, not 004's (battlefront/stunned.rs, R266).
             if state.rules().battlefront() {
                 super::super::battlefront::stunned::cheat_death(state, act, dice, out);
@@ -231,7 +231,11 @@ pub(super) fn exec_step(
                 cheat_death(state, act, dice, out);
             }
             remove_casualties(state, act, out);
-        }
+            // 004 "Tesla weapons": a destroyed carrier's explosion, then its casualties (R562).
+            if act.wait.is_some() || !super::tesla::explode_next(state, act, dice, out) {
+                break;
+            }
+        },
         Step::Window => {
             if !alive || !alive_on_board(state, &lead) {
                 return;
