@@ -216,8 +216,6 @@ impl Skill {
         use Skill::*;
         Some(match self {
             AcePilot => "piloting vehicles is not in the engine",
-            CarryCapacity => "transport is not in the engine",
-            CommandVehicle => "vehicles carrying a command squad (transport) are not in the engine",
             EngineerVehicle => "minefields and bunkers are not in the engine",
             NcoCommandSquad => "NCO command squads are not in the engine",
             RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
@@ -238,6 +236,8 @@ impl Skill {
             ArtilleryStrike | MagazineReload | Reload => return None,
             // Issue 12 item 2: aircraft (R440–R444).
             AirSuperiority | Hover => return None,
+            // Issue 12: transport (R461–R466).
+            CarryCapacity | CommandVehicle => return None,
         })
     }
 

@@ -13,6 +13,7 @@ mod battlefront_pilot;
 mod battlefront_react;
 mod battlefront_scenarios;
 mod battlefront_skills;
+mod carry_004;
 mod classic_2010;
 mod command_squads;
 mod ffg_revised;

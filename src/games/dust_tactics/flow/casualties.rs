@@ -220,6 +220,7 @@ pub(super) fn destroy(state: &mut State, id: &str, by: &str, out: &mut Outcome) 
     }
     let ap = card(state, &u).map(|c| c.ap).unwrap_or(0);
     let at = target_square(state, id);
+    super::carry::mark_wreck(state, &u.id, at);
     if let Some(x) = state.unit_mut(id) {
         x.destroyed = true;
         x.at = None;
