@@ -372,7 +372,7 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
         let off: Vec<&str> = spec
             .units
             .iter()
-            .filter(|u| u.at.is_none() && u.joins.is_none())
+            .filter(|u| u.at.is_none() && u.joins.is_none() && u.aboard.is_none())
             .map(|u| u.id.as_str())
             .collect();
         if !entry.is_empty() && !off.is_empty() {

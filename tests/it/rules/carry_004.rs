@@ -678,3 +678,49 @@ fn command_vehicle_004_a_failed_ability_die_is_re_rolled() {
     );
     assert_eq!(st.reactivated.as_deref(), Some("g"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// The orders template
+// ---------------------------------------------------------------------------------------------
+
+/// The template's lines for `unit`: from its `# activate <unit>` line to the next unit's.
+fn template_block(st: &State, side: &str, unit: &str) -> String {
+    let t = dustmail::dust_tactics::view::orders_template(st, side);
+    let head = format!("# activate {unit} ");
+    let start = t
+        .find(&head)
+        .unwrap_or_else(|| panic!("no block for {unit}:\n{t}"));
+    let rest = &t[start + head.len()..];
+    let end = rest.find("# activate ").unwrap_or(rest.len());
+    t[start..start + head.len() + end].to_string()
+}
+
+#[test]
+fn carry_capacity_004_the_template_offers_boarding_and_exits_only_when_accepted() {
+    // R461: the orders template offers `move board <vehicle>` to a unit next to a vehicle with
+    // room, and `move exit <square>` to a unit inside; each line offered is accepted.
+    let st = table();
+    let r = template_block(&st, "allies", "r");
+    assert!(r.contains("#   move board apc"), "{r}");
+    let far = template_block(&st, "allies", "far");
+    assert!(
+        !far.contains("board"),
+        "`far` on E8 is not next to the apc: {far}"
+    );
+    let mut st = loaded("allies");
+    let block = template_block(&st, "allies", "r");
+    assert!(block.contains("inside apc"), "{block}");
+    let exit = block
+        .lines()
+        .find_map(|l| l.strip_prefix("#   move exit "))
+        .unwrap_or_else(|| panic!("no exit offered:\n{block}"));
+    let square = exit.split_whitespace().next().unwrap();
+    assert!(sq(square).adjacent(sq("E5")), "{square}");
+    assert!(
+        !block.contains("#   move E"),
+        "no plain move from inside: {block}"
+    );
+    let order = format!("activate r\nmove exit {square}\nnothing");
+    accepted(&send(&mut st, "allies", &order, &mut none()));
+    assert_eq!(u(&st, "r").at, Some(sq(square)));
+}
