@@ -384,7 +384,7 @@ fn carry_capacity_004_a_unit_inside_cannot_be_attacked_and_rides_with_the_vehicl
         &mut none(),
     ))
     .unwrap_err();
-    assert!(e.contains('r'), "{e}");
+    assert!(e.contains("r is not on the board: it is inside apc"), "{e}");
     axis_waits_or_acts(&mut st);
     accepted(&send(
         &mut st,

@@ -60,6 +60,15 @@ pub fn carrying(state: &State, id: &str) -> Vec<String> {
         .collect()
 }
 
+/// `: it is inside <vehicle>` for a unit inside a vehicle, for refusals that find it off the
+/// board (R462).
+pub(super) fn inside(u: &UnitState) -> String {
+    u.aboard
+        .as_ref()
+        .map(|v| format!(": it is inside {v}"))
+        .unwrap_or_default()
+}
+
 fn load(state: &State, id: &str) -> u32 {
     carrying(state, id).iter().map(|p| places(state, p)).sum()
 }
