@@ -196,7 +196,7 @@ pub const NOT_IN_ENUM: &[(&str, &str, &str)] = &[
     (
         "carry-capacity-vehicle",
         "Carry Capacity: Vehicle",
-        "transport is not in the engine",
+        "vehicles carrying vehicles are not in the engine (Carry Capacity, soldiers only, is)",
     ),
     (
         "commissar",
@@ -219,7 +219,9 @@ impl Skill {
             EngineerVehicle => "minefields and bunkers are not in the engine",
             NcoCommandSquad => "NCO command squads are not in the engine",
             RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
-            TankRiders => "transport is not in the engine",
+            TankRiders => {
+                "soldiers riding outside a vehicle (attacked with it, reacting from it) are not in the engine (Carry Capacity, inside, is)"
+            }
             AdvancedReactiveFire | Agile | AllInOne | Assault | Berserk | BlackOps | Charge
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
             | SuperiorReactiveFire | TankHead | TrackedVehicle => return None,

@@ -569,6 +569,47 @@ fn carry_capacity_004_soldiers_eliminated_in_the_wreck_count_for_the_attacker() 
         .map(|d| (d.unit.as_str(), d.by.as_str()))
         .collect();
     assert_eq!(by, vec![("apc", "axis"), ("r", "axis")]);
+    assert_eq!(u(&st, "r").at, None, "an eliminated squad stands nowhere");
+    assert!(flow::illegal_positions(&st).is_empty());
+}
+
+#[test]
+fn carry_capacity_004_a_joined_hero_rolls_once_and_outlives_his_squad() {
+    // 004 "Carry Capacity": one die "for each miniature inside" (R464): the squad's four, then
+    // its joined hero's. The squad rolls 4 4 5 6 (wiped out), the hero 2: he alone climbs out.
+    let mut hero = card("h", UnitType::Hero, 3, 1, vec![]);
+    hero.armour = Armour::Soldier(2);
+    let mut h = unit("h", "h", None);
+    h.joins = Some("r".into());
+    let mut st = game(
+        vec![
+            unit("apc", "apc", Some("E5")),
+            aboard(unit("r", "r", None), "apc"),
+            h,
+        ],
+        vec![unit("x", "sq", Some("E2"))],
+        vec![apc("apc", 6, 1), troops("r", 2, 2), hero, squad("sq")],
+        "axis",
+    );
+    assert_eq!(
+        u(&st, "h").aboard.as_deref(),
+        Some("apc"),
+        "he rides with his squad"
+    );
+    let mut d = ScriptedDice::new([1, 5, 5, 5, 4, 4, 5, 6, 2]);
+    let out = send(
+        &mut st,
+        "axis",
+        "activate x\nattack gun at apc\nnothing",
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0, "{}", texts(&out));
+    assert!(u(&st, "r").destroyed);
+    assert_eq!(u(&st, "h").health, 3);
+    assert_eq!(u(&st, "h").at, Some(sq("E5")));
+    assert_eq!(u(&st, "h").aboard, None);
+    assert!(flow::illegal_positions(&st).is_empty());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -493,7 +493,7 @@ fn survive(state: &mut State, rider: &str, dice: &mut dyn DiceSource, out: &mut 
             faces: faces.clone(),
         }],
         ..Happening::text(format!(
-            "{vehicle} is destroyed with {rider} inside: {} roll(s) {} — {} on a 4+",
+            "{vehicle} is destroyed with {rider} inside: {} roll(s) {}; {} on a 4+",
             names.len(),
             faces
                 .iter()
@@ -507,29 +507,35 @@ fn survive(state: &mut State, rider: &str, dice: &mut dyn DiceSource, out: &mut 
             }
         ))
     });
+    // Who rode in, taken before the losses: a hero whose squad is wiped out is unjoined.
+    let members = group(state, rider);
     apply_named(state, rider, &lost, &by, out);
-    let members: Vec<String> = group(state, rider);
-    let Some(at) = u.at.and_then(|wreck| free_square(state, rider, wreck)) else {
+    let alive: Vec<String> = members
+        .into_iter()
+        .filter(|m| state.unit(m).is_some_and(|x| !x.destroyed))
+        .collect();
+    let Some(first) = alive.first().cloned() else {
+        return;
+    };
+    let Some(at) = u.at.and_then(|wreck| free_square(state, &first, wreck)) else {
         // No square to stand on: nobody can be placed, so the survivors are lost (R464).
-        for m in members {
+        for m in alive {
             destroy(state, &m, &by, out);
         }
         return;
     };
-    for m in &members {
+    for m in &alive {
         if let Some(x) = state.unit_mut(m) {
             x.aboard = None;
             x.at = Some(at);
         }
     }
-    if !members.is_empty() {
-        let text = format!("{rider} climbs out of the wreck of {vehicle} onto {at}");
-        let event = DtEvent::Entered {
-            unit: rider.to_string(),
-            to: at,
-        };
-        tell(out, text, event, vec![]);
-    }
+    let text = format!("{first} climbs out of the wreck of {vehicle} onto {at}");
+    let event = DtEvent::Entered {
+        unit: first.clone(),
+        to: at,
+    };
+    tell(out, text, event, vec![]);
 }
 
 /// The wreck's square if the rider may stand there, else the nearest square it may stand on

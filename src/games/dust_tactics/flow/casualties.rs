@@ -227,6 +227,7 @@ pub(super) fn destroy(state: &mut State, id: &str, by: &str, out: &mut Outcome) 
         x.models.clear();
         x.health = 0;
         x.joined = None;
+        x.aboard = None;
     }
     // A hero whose squad is wiped out fights on alone (004 "Heroes").
     for h in state.units.iter_mut() {
