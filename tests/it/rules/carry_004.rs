@@ -765,3 +765,34 @@ fn carry_capacity_004_the_template_offers_boarding_and_exits_only_when_accepted(
     accepted(&send(&mut st, "allies", &order, &mut none()));
     assert_eq!(u(&st, "r").at, Some(sq(square)));
 }
+
+#[test]
+fn carry_capacity_004_a_unit_inside_a_vehicle_still_off_the_board_waits_for_it() {
+    // 004 "Carry Capacity": "The unit is placed in any space adjacent to the vehicle": with the
+    // vehicle still to enter there is no such space (R461); and the unit inside is not one that
+    // "must enter the battlefield" in round 1 (004 "During the first round"): it stays (R462).
+    let mut st = game(
+        vec![
+            unit("apc", "apc", None),
+            aboard(unit("r", "r", None), "apc"),
+        ],
+        vec![unit("x", "sq", Some("A1"))],
+        vec![apc("apc", 6, 3), troops("r", 2, 1), squad("sq")],
+        "allies",
+    );
+    let e = first_result(&send(
+        &mut st,
+        "allies",
+        "activate r\nmove exit E8\nnothing",
+        &mut none(),
+    ))
+    .unwrap_err();
+    assert!(e.contains("apc has not entered the battlefield"), "{e}");
+    accepted(&send(
+        &mut st,
+        "allies",
+        "activate r\nnothing\nnothing",
+        &mut none(),
+    ));
+    assert_eq!(u(&st, "r").aboard.as_deref(), Some("apc"));
+}
