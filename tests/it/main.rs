@@ -66,6 +66,7 @@ mod soak;
 mod strategy;
 mod team_command;
 mod teams;
+mod transport_scenario;
 mod trust_intake;
 mod trust_ledger;
 mod trust_ops;

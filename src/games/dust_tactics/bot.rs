@@ -173,6 +173,28 @@ impl Bot {
                 .unwrap_or(0)
         };
         squares.sort_by_key(|sq| (nearest(*sq), *sq));
+        // 004 "Carry Capacity": a unit inside a vehicle exits next to it, nearest the enemy.
+        let vehicle_at = me.aboard.as_deref().and_then(|v| state.unit(v)?.at);
+        for sq in squares
+            .iter()
+            .filter(|s| vehicle_at.is_some_and(|v| v.adjacent(**s)))
+        {
+            let exit = format!("move exit {sq}");
+            if !accepted(
+                state,
+                &self.side,
+                &format!("activate {unit}\n{exit}\nnothing"),
+            ) {
+                continue;
+            }
+            for (t, _) in enemies.iter().take(2) {
+                for w in &card.weapons {
+                    out.push(format!("{exit}\nattack {} at {t}", w.id));
+                }
+            }
+            out.push(format!("{exit}\nnothing"));
+            break;
+        }
         let reach = card.movement as u32 + 2;
         let entry: Vec<Square> = state
             .scenario

@@ -404,6 +404,14 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
                 "list each skill once".into(),
             ));
         }
+        // 004 "Carry Capacity": the card prints how many soldiers the vehicle carries.
+        if s.name == Skill::CarryCapacity.id() && s.value.unwrap_or(0) == 0 {
+            return Err(err(
+                &format!("skills[{i}].value"),
+                "Carry Capacity without the number of soldiers it carries".into(),
+                "write value = N, the capacity the card prints".into(),
+            ));
+        }
         if s.uses == Some(0) {
             return Err(err(
                 &format!("skills[{i}].uses"),

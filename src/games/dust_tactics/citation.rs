@@ -53,6 +53,9 @@ rule_ids! {
     DualAmmoWeapons => "004", "Dual Ammo Weapons", Some(420);
     VolleyBlast => "004", "Volley Blast", Some(460);
     Activation => "004", "Activation", None;
+    CarryCapacity => "004", "Carry Capacity", Some(461);
+    CommandVehicle => "004", "Command Vehicle", Some(466);
+    TankRiders => "004", "Tank Riders", Some(462);
     AlternatingActivations => "004", "Alternating activations", None;
     Attack => "004", "Attack", None;
     Casualties => "004", "Attacking", Some(58);

@@ -818,6 +818,9 @@ pub struct SkillSpec {
     /// Uses per game, when limited.
     #[serde(default)]
     pub uses: Option<u8>,
+    /// The number the skill's title notes: Carry Capacity's soldiers (004 "Carry Capacity").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<u8>,
 }
 
 /// A unit card: data only, loaded from `games/dust-tactics/cards/*.toml`.

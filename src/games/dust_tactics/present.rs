@@ -50,6 +50,8 @@ pub fn roster(view: &Value) -> Vec<Value> {
                 "-".to_string()
             } else if let Some(j) = u.get("joined").and_then(Value::as_str) {
                 format!("with {j}")
+            } else if let Some(v) = u.get("aboard").and_then(Value::as_str) {
+                format!("aboard {v}")
             } else {
                 let sq = u
                     .get("square")
@@ -57,8 +59,12 @@ pub fn roster(view: &Value) -> Vec<Value> {
                     .unwrap_or("off board")
                     .to_string();
                 // battlefront-2013: the facing beside the square (003 "Facing").
-                match u.get("facing").and_then(Value::as_str) {
+                let sq = match u.get("facing").and_then(Value::as_str) {
                     Some(f) => format!("{sq} {f}"),
+                    None => sq,
+                };
+                match riders(u) {
+                    Some(r) => format!("{sq}, carrying {r}"),
                     None => sq,
                 }
             };
@@ -225,10 +231,15 @@ pub fn picture(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Op
             _ => (n("health"), n("max_health")),
         };
         let id = str_of(u, "id");
+        // 004 "Carry Capacity": a vehicle's counter names who rides inside.
+        let label = match riders(u) {
+            Some(r) => format!("{id} ({r})"),
+            None => id.to_string(),
+        };
         pic.units.push(UnitMarker {
             square: sq,
             side: str_of(u, "side").to_string(),
-            label: id.to_string(),
+            label,
             unit_type,
             left,
             max: max.max(left),
@@ -361,7 +372,7 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
         let off: Vec<&str> = spec
             .units
             .iter()
-            .filter(|u| u.at.is_none() && u.joins.is_none())
+            .filter(|u| u.at.is_none() && u.joins.is_none() && u.aboard.is_none())
             .map(|u| u.id.as_str())
             .collect();
         if !entry.is_empty() && !off.is_empty() {
@@ -434,4 +445,15 @@ fn defaults(state: &super::state::State, side: &str) -> Vec<String> {
         out.extend(lines.iter().map(|l| format!("    {l}")));
     }
     out
+}
+
+/// The units a vehicle of the view carries, `a, b` (004 "Carry Capacity"), if any.
+fn riders(u: &Value) -> Option<String> {
+    let list: Vec<&str> = u
+        .get("carrying")?
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    (!list.is_empty()).then(|| list.join(", "))
 }

@@ -57,6 +57,9 @@ pub struct UnitSpec {
     /// `None`: any player of the side.
     #[serde(default)]
     pub player: Option<String>,
+    /// A squad or hero beginning the game inside this vehicle (004 "Carry Capacity").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aboard: Option<String>,
 }
 
 /// A scenario objective (checked at the end of each round).
@@ -214,6 +217,8 @@ struct RawUnit {
     joins: Option<String>,
     #[serde(default)]
     player: Option<String>,
+    #[serde(default)]
+    aboard: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -479,6 +484,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 at: None,
                 joins: u.joins.clone(),
                 player: u.player.clone(),
+                aboard: u.aboard.clone(),
             });
         }
         sides.push((s, sf, entry, units));

@@ -194,7 +194,7 @@ pub const NOT_IN_ENUM: &[(&str, &str, &str)] = &[
     (
         "carry-capacity-vehicle",
         "Carry Capacity: Vehicle",
-        "transport is not in the engine",
+        "vehicles carrying vehicles are not in the engine (Carry Capacity, soldiers only, is)",
     ),
     (
         "commissar",
@@ -214,12 +214,12 @@ impl Skill {
         use Skill::*;
         Some(match self {
             AcePilot => "piloting vehicles is not in the engine",
-            CarryCapacity => "transport is not in the engine",
-            CommandVehicle => "vehicles carrying a command squad (transport) are not in the engine",
             EngineerVehicle => "minefields and bunkers are not in the engine",
             NcoCommandSquad => "NCO command squads are not in the engine",
             RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
-            TankRiders => "transport is not in the engine",
+            TankRiders => {
+                "soldiers riding outside a vehicle (attacked with it, reacting from it) are not in the engine (Carry Capacity, inside, is)"
+            }
             AdvancedReactiveFire | Agile | AllInOne | Assault | Berserk | BlackOps | Charge
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
             | SuperiorReactiveFire | TankHead | TrackedVehicle => return None,
@@ -238,6 +238,8 @@ impl Skill {
             AirSuperiority | Hover => return None,
             // Issue 12: Air Alt (R560).
             AirAlt => return None,
+            // Issue 12: transport (R461–R466).
+            CarryCapacity | CommandVehicle => return None,
         })
     }
 

@@ -181,6 +181,10 @@ pub struct UnitState {
     /// battlefront-2013: a Stunned token (002, from Cheat Death; `battlefront::stunned`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stunned: bool,
+    /// Inside this vehicle (004 "Carry Capacity"; `flow::carry`): off the board (`at` is
+    /// `None`) until it exits, shown in the vehicle's space.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aboard: Option<String>,
 }
 
 /// One destruction: the AP go to `by`.
@@ -354,6 +358,16 @@ pub enum Step {
     /// 004 "Reload": a SKILL action puts the Loaded token back on `weapons` (R415).
     Reload {
         weapons: Vec<String>,
+    },
+    /// 004 "Carry Capacity": move along `path` (maybe none), then spend 1 MP to board `vehicle`.
+    Board {
+        path: Vec<Square>,
+        vehicle: String,
+    },
+    /// 004 "Carry Capacity": 1 MP to exit onto `to`, then move on along `path` (maybe none).
+    Exit {
+        to: Square,
+        path: Vec<Square>,
     },
     /// The hero leaves the squad for good.
     Detach {

@@ -50,6 +50,14 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
             if let Some(w) = super::battlefront::board_facing::front_arc_view(state, u) {
                 v["front_arc"] = w;
             }
+            // 004 "Carry Capacity": who rides in which vehicle, for roster and picture.
+            if let Some(x) = &u.aboard {
+                v["aboard"] = json!(x);
+            }
+            let riders = flow::carrying(state, &u.id);
+            if !riders.is_empty() {
+                v["carrying"] = json!(riders);
+            }
             v
         })
         .collect();
@@ -196,7 +204,16 @@ pub fn board_text(state: &State) -> String {
             let place = match (&u.joined, u.at) {
                 (Some(sq), _) => format!("with {sq}"),
                 (None, Some(at)) => at.to_string(),
-                (None, None) => "off board".into(),
+                (None, None) => match &u.aboard {
+                    Some(v) => format!("aboard {v}"),
+                    None => "off board".into(),
+                },
+            };
+            let riders = flow::carrying(state, &u.id);
+            let place = if riders.is_empty() {
+                place
+            } else {
+                format!("{place}, carrying {}", riders.join(", "))
             };
             let life = if c.map(|c| c.unit_type == UnitType::Squad).unwrap_or(false) {
                 format!("{} models", u.models.len())

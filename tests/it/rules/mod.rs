@@ -16,6 +16,7 @@ mod battlefront_skills;
 mod battlefront_skills002;
 mod cards_000;
 mod carried;
+mod carry_004;
 mod classic_2010;
 mod command_squads;
 mod ffg_revised;

@@ -2,6 +2,7 @@
 
 use super::movement::{entry_free, entry_text};
 use super::*;
+use crate::dust_tactics::orders::carry::Transport;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -168,6 +169,7 @@ pub(super) fn plan_activation(
 ) -> Result<Plan, Refusal> {
     let mut p = Planner::new(state, u);
     p.free_skills(actions)?;
+    p.transport_sequence(actions)?;
     for (i, a) in actions.iter().enumerate() {
         p.next_is_move = matches!(
             actions.get(i + 1),
@@ -190,6 +192,8 @@ pub(super) fn plan_activation(
             Action::Attack { fire } => p.attack(fire, false)?,
             Action::Sustained { fire } => p.attack(fire, true)?,
             Action::Skill { name, target } => p.skill_action(name, target.as_ref())?,
+            Action::Transport(Transport::Board { path, vehicle }) => p.board(path, vehicle)?,
+            Action::Transport(Transport::Exit { path }) => p.exit(path)?,
             // battlefront-2013: a Move that only turns the unit (003 "Check Field of Fire").
             Action::Turn { facing } => {
                 let moves = actions
@@ -335,7 +339,9 @@ impl<'a> Planner<'a> {
                 "move <entry square> + attack",
             );
         }
+        // A unit inside a vehicle is off the board but does not enter (R462).
         if u.at.is_none()
+            && u.aboard.is_none()
             && kinds.first() != Some(&Kind::Move)
             && kinds.iter().any(|k| *k != Kind::Nothing)
         {
@@ -353,6 +359,7 @@ impl<'a> Planner<'a> {
         // Rules revision 1; in revision 0 a unit could stay off the board (R52 alone).
         if self.state.revised(1)
             && u.at.is_none()
+            && u.aboard.is_none()
             && self.state.round == 1
             && kinds.first() != Some(&Kind::Move)
             && !entry_free(self.state, &u.side).is_empty()

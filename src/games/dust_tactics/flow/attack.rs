@@ -164,7 +164,7 @@ pub(super) fn plan_fire(
                 }
                 let (Some(at), false) = (tu.at, tu.destroyed) else {
                     return refuse(
-                        format!("{} is not on the board", tu.id),
+                        format!("{} is not on the board{}", tu.id, super::carry::inside(tu)),
                         RuleId::Attack,
                         "aim at an enemy unit on the board",
                     );

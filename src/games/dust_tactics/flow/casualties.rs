@@ -221,12 +221,14 @@ pub(super) fn destroy(state: &mut State, id: &str, by: &str, out: &mut Outcome) 
     let ap = card(state, &u).map(|c| c.ap).unwrap_or(0);
     let at = target_square(state, id);
     super::tesla::arm(state, &u, at);
+    super::carry::mark_wreck(state, &u.id, at);
     if let Some(x) = state.unit_mut(id) {
         x.destroyed = true;
         x.at = None;
         x.models.clear();
         x.health = 0;
         x.joined = None;
+        x.aboard = None;
     }
     // A hero whose squad is wiped out fights on alone (004 "Heroes").
     for h in state.units.iter_mut() {

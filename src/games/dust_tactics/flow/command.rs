@@ -427,6 +427,7 @@ pub(super) fn exec_command(
         }
         Order::GetMoving => {
             let face = dice.d6(round);
+            let face = super::carry::command_reroll(state, lead, face, dice, out);
             let hit = state.rules().is_hit(face);
             if hit {
                 state.reactivated = Some(target.to_string());
@@ -480,6 +481,7 @@ fn bring_back(
         return;
     }
     let face = dice.d6(round);
+    let face = super::carry::command_reroll(state, lead, face, dice, out);
     let hit = state.rules().is_hit(face) && t.destroyed;
     if hit {
         if let Some(cs) = state.unit_mut(lead) {

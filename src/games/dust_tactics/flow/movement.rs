@@ -76,17 +76,7 @@ impl Planner<'_> {
     /// A move on the battlefield from `from` through the given squares.
     fn move_from(&mut self, from: Square, squares: &[Square]) -> Result<Square, Refusal> {
         let (state, u) = (self.state, self.u);
-        let c = card(state, u);
-        let mover = Mover {
-            unit: model::UnitId(u.id.clone()),
-            side: u.side.clone(),
-            unit_type: c.map(|c| c.unit_type).unwrap_or(UnitType::Squad),
-            jump: has_skill(state, &u.id, Skill::Jump),
-            agile: has_skill(state, &u.id, Skill::Agile),
-            tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
-            amphibious: has_skill(state, &u.id, Skill::Amphibious),
-            dozer: has_skill(state, &u.id, Skill::DozerBlade),
-        };
+        let mover = self.mover();
         let mut mp = movement_of(state, &u.id);
         if self.flags.assault {
             mp *= 2;
@@ -140,6 +130,29 @@ impl Planner<'_> {
             crushed: plan.crushed,
         });
         Ok(to)
+    }
+}
+
+impl Planner<'_> {
+    /// The activating unit as the movement rules see it.
+    pub(super) fn mover(&self) -> Mover {
+        mover_of(self.state, self.u)
+    }
+}
+
+/// A unit as the movement rules see it (its type and movement skills).
+pub(super) fn mover_of(state: &State, u: &UnitState) -> Mover {
+    Mover {
+        unit: model::UnitId(u.id.clone()),
+        side: u.side.clone(),
+        unit_type: card(state, u)
+            .map(|c| c.unit_type)
+            .unwrap_or(UnitType::Squad),
+        jump: has_skill(state, &u.id, Skill::Jump),
+        agile: has_skill(state, &u.id, Skill::Agile),
+        tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
+        amphibious: has_skill(state, &u.id, Skill::Amphibious),
+        dozer: has_skill(state, &u.id, Skill::DozerBlade),
     }
 }
 
@@ -426,7 +439,7 @@ impl Planner<'_> {
 impl Planner<'_> {
     /// The board as a move sees it. 000 "Jump": a jumping unit passes over a vehicle as over any
     /// other unit (R203), so vehicles are read as plain units for its move only, not for sight.
-    fn occupancy_for(&self, mover: &Mover) -> std::borrow::Cow<'_, Occupancy> {
+    pub(super) fn occupancy_for(&self, mover: &Mover) -> std::borrow::Cow<'_, Occupancy> {
         if !(mover.jump && self.rules.jump_over_vehicles()) {
             return std::borrow::Cow::Borrowed(&self.occ);
         }

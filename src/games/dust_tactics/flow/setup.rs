@@ -94,6 +94,7 @@ pub fn new_state(
                 facing: None,
                 unloaded: Default::default(),
                 stunned: false,
+                aboard: None,
             });
         }
         if ap > scenario.ap_limit {
@@ -122,6 +123,7 @@ pub fn new_state(
             )?;
         }
     }
+    super::carry::setup_aboard(&scenario, &mut units, &by_id)?;
     let mut state = State {
         ruleset: rules.id().into(),
         rules_revision,

@@ -16,6 +16,8 @@ pub(super) fn take_activation(state: &mut State) -> Option<Box<Activation>> {
 pub fn run(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outcome) {
     // A bound on steps: every step is consumed or waits, so this only guards against bugs.
     for _ in 0..10_000 {
+        // 004 "Carry Capacity": the riders of a vehicle just destroyed roll first (R464).
+        super::carry::wrecks(state, dice, out);
         if matches!(state.phase, Phase::Activations) && state.next_side.is_none() {
             // Nobody can activate: the round is over.
             end_round(state, dice, out);
@@ -117,19 +119,16 @@ pub(super) fn exec_step(
                 },
                 vec![],
             );
-            // It stops unless the next action is another MOVE (004 "Move").
-            let next_is_move = act
-                .steps
-                .iter()
-                .find(|s| !matches!(s, Step::Window))
-                .map(|s| matches!(s, Step::Move { .. }))
-                .unwrap_or(false);
-            if !next_is_move {
-                for m in group(state, &lead) {
-                    if let Some(x) = state.unit_mut(&m) {
-                        x.stopped = true;
-                    }
-                }
+            stop_unless_moving_on(state, act, &lead);
+        }
+        Step::Board { path, vehicle } => {
+            if alive {
+                super::carry::exec_board(state, &lead, &path, &vehicle, out);
+            }
+        }
+        Step::Exit { to, path } => {
+            if alive {
+                super::carry::exec_exit(state, act, to, &path, out);
             }
         }
         Step::Attack { lines, sustained } => {
@@ -303,6 +302,23 @@ pub(super) fn exec_step(
             if alive_on_board(state, &lead) {
                 super::super::battlefront::facing::record_turn(state, &lead, facing);
                 say(out, format!("{lead} turns to face {facing}"));
+            }
+        }
+    }
+}
+
+/// A unit that moved stops unless the next action is another MOVE (004 "Move").
+pub(super) fn stop_unless_moving_on(state: &mut State, act: &Activation, lead: &str) {
+    let next_is_move = act
+        .steps
+        .iter()
+        .find(|s| !matches!(s, Step::Window))
+        .map(|s| matches!(s, Step::Move { .. }))
+        .unwrap_or(false);
+    if !next_is_move {
+        for m in group(state, lead) {
+            if let Some(x) = state.unit_mut(&m) {
+                x.stopped = true;
             }
         }
     }

@@ -32,6 +32,7 @@
 
 use super::model::{Board, Square};
 
+pub mod carry;
 mod standing;
 use crate::game::Line;
 use standing::parse_standing;
@@ -130,6 +131,8 @@ pub enum Action {
         target: Option<TargetRef>,
     },
     Nothing,
+    /// 004 "Carry Capacity": `move … board <vehicle>` or `move exit <square> …` (R461).
+    Transport(carry::Transport),
     /// `turn W`: a Move action that only turns the unit to face a direction (003 "Check Field
     /// of Fire"; battlefront-2013 only, R254).
     Turn {
@@ -250,6 +253,7 @@ impl fmt::Display for Action {
             }
             Action::Nothing => f.write_str("nothing"),
             Action::Turn { facing } => write!(f, "turn {facing}"),
+            Action::Transport(t) => write!(f, "{t}"),
         }
     }
 }
@@ -635,6 +639,7 @@ fn parse_action(line: usize, text: &str, board: &Board) -> Result<Action, OrderE
         .map(|(_, r)| r.trim())
         .unwrap_or("");
     match kw.as_str() {
+        "move" if carry::is_transport(rest) => carry::parse(line, rest, board),
         "move" => {
             let words: Vec<&str> = rest
                 .split(|c: char| c.is_whitespace() || c == ',')

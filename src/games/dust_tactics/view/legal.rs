@@ -12,6 +12,7 @@
 
 use super::super::flow;
 use super::super::model::{CoverKind, UnitType};
+use super::super::orders::carry::Transport;
 use super::super::orders::{parse, Action, Command, FireOrder, TargetRef};
 use super::super::skill::Skill;
 use super::super::state::{State, UnitState};
@@ -92,7 +93,10 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
     );
     let mut s = match u.at {
         Some(at) => with_note(option, &format!("at {at}, Movement {movement}")),
-        None => with_note(option, "off board: its first action enters"),
+        None => match &u.aboard {
+            Some(v) => with_note(option, &format!("inside {v}: it exits, or stays")),
+            None => with_note(option, "off board: its first action enters"),
+        },
     };
     // `with_note` indents action lines; the `activate` line itself starts at the `#`.
     s = s.replacen("#   ", "# ", 1);
@@ -112,6 +116,7 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
         s.push_str(&format!("#   move {first}\n"));
         s.push_str(&or_lines("to", rest));
     }
+    s.push_str(&transport_lines(state, u, &ok));
     // 004 "Cover & Movement": a vehicle "may choose to crush the crate" (R150, rules
     // revision 1).
     let vehicle = state.revised(1)
@@ -284,6 +289,54 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
     }
     if ok(vec![Action::Nothing, Action::Nothing]) {
         s.push_str("#   nothing\n");
+    }
+    s
+}
+
+/// 004 "Carry Capacity" (R461): the vehicles the unit may board from where it stands, and the
+/// squares it may exit onto.
+fn transport_lines(state: &State, u: &UnitState, ok: &dyn Fn(Vec<Action>) -> bool) -> String {
+    let mut s = String::new();
+    let board = |v: &str| {
+        Action::Transport(Transport::Board {
+            path: vec![],
+            vehicle: v.to_string(),
+        })
+    };
+    for v in state
+        .units
+        .iter()
+        .filter(|v| v.side == u.side && v.id != u.id)
+    {
+        if ok(vec![board(&v.id), Action::Nothing]) {
+            let note = "1 MP; inside, it only exits";
+            s.push_str(&with_note(&format!("move board {}", v.id), note));
+            s.push('\n');
+        }
+    }
+    let Some(at) = u
+        .aboard
+        .as_ref()
+        .and_then(|v| state.unit(v))
+        .and_then(|v| v.at)
+    else {
+        return s;
+    };
+    let exits: Vec<String> = state
+        .scenario
+        .board
+        .neighbours(at)
+        .filter(|&sq| {
+            let exit = Action::Transport(Transport::Exit { path: vec![sq] });
+            ok(vec![exit, Action::Nothing])
+        })
+        .map(|sq| sq.to_string())
+        .collect();
+    if let Some((first, rest)) = exits.split_first() {
+        let note = "1 MP, then a second action";
+        s.push_str(&with_note(&format!("move exit {first}"), note));
+        s.push('\n');
+        s.push_str(&or_lines("to", rest));
     }
     s
 }
