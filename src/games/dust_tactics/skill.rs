@@ -44,6 +44,8 @@ skills! {
     Badass => "badass", "Badass";
     Berserk => "berserk", "Berserk";
     BlackOps => "black-ops", "Black Ops";
+    BlutkreuzApe => "blutkreuz-ape", "Blutkreuz Ape";
+    BlutkreuzZombie => "blutkreuz-zombie", "Blutkreuz Zombie";
     CarryCapacity => "carry-capacity", "Carry Capacity";
     Charge => "charge", "Charge";
     CheatDeath => "cheat-death", "Cheat Death";
@@ -51,6 +53,7 @@ skills! {
     CommandSquad => "command-squad", "Command Squad";
     CommandVehicle => "command-vehicle", "Command Vehicle";
     Commander => "commander", "Commander";
+    Commissar => "commissar", "Commissar";
     DamageResilient => "damage-resilient", "Damage Resilient";
     DozerBlade => "dozer-blade", "Dozer Blade";
     EngineerVehicle => "engineer-vehicle", "Engineer Vehicle";
@@ -83,6 +86,11 @@ skills! {
 /// "Command Squads": "When a figure is eliminated, the squad loses that figure's
 /// specialization"; R211). The fifth, the weapon specialist, has no order.
 pub const COMMAND_SQUAD_MEMBERS: [&str; 4] = ["officer", "radioman", "mechanic", "medic"];
+
+/// The model ids an NCO Command Squad card gives its three specialists (004 "NCO Command
+/// Squads": "a field officer, a field mechanic, and a field medic, each equipped with his own
+/// radio. When a figure is eliminated, the squad loses that figure's specialization"; R522).
+pub const NCO_COMMAND_SQUAD_MEMBERS: [&str; 3] = ["field-officer", "field-mechanic", "field-medic"];
 
 impl Skill {
     /// The skill a card or order names (exact card name, lower-case with dashes).
@@ -132,6 +140,9 @@ impl Skill {
         // Issue 12: aircraft (R444).
         Skill::AirSuperiority,
         Skill::Hover,
+        // Issue 12: joining and special squads (R520–R539), set up before the game.
+        Skill::BlutkreuzApe,
+        Skill::BlutkreuzZombie,
     ];
 
     /// Skills a joined hero shares with his squad (digest §8 "share").
@@ -184,24 +195,9 @@ pub const NOT_IN_ENUM: &[(&str, &str, &str)] = &[
         "its second re-roll chance on a sustained attack against an aircraft is not built",
     ),
     (
-        "blutkreuz-ape",
-        "Blutkreuz Ape",
-        "heroes joining squads by this skill is not in the engine",
-    ),
-    (
-        "blutkreuz-zombie",
-        "Blutkreuz Zombie",
-        "heroes joining squads by this skill is not in the engine",
-    ),
-    (
         "carry-capacity-vehicle",
         "Carry Capacity: Vehicle",
         "transport is not in the engine",
-    ),
-    (
-        "commissar",
-        "Commissar",
-        "joining a unit as a Commissar is not in the engine",
     ),
     (
         "pilot",
@@ -219,7 +215,9 @@ impl Skill {
             CarryCapacity => "transport is not in the engine",
             CommandVehicle => "vehicles carrying a command squad (transport) are not in the engine",
             EngineerVehicle => "minefields and bunkers are not in the engine",
-            NcoCommandSquad => "NCO command squads are not in the engine",
+            Commissar => {
+                "a Commissar joins beside a hero, and a squad carrying both is not in the engine"
+            }
             RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
             TankRiders => "transport is not in the engine",
             AdvancedReactiveFire | Agile | AllInOne | Assault | Berserk | BlackOps | Charge
@@ -238,6 +236,8 @@ impl Skill {
             ArtilleryStrike | MagazineReload | Reload => return None,
             // Issue 12 item 2: aircraft (R440–R444).
             AirSuperiority | Hover => return None,
+            // Issue 12: joining and special squads (R520–R539).
+            BlutkreuzApe | BlutkreuzZombie | NcoCommandSquad => return None,
         })
     }
 
