@@ -2,7 +2,7 @@
 //! the ledger can digest it and a replay can compare it byte for byte. Cards stay apart from the
 //! units that use them; the rules live in `flow/` and the ruleset's policies in `rules.rs`.
 
-use super::model::{Card, Square};
+use super::model::{Card, Square, Terrain};
 use super::rules::Rules;
 use super::scenario::Scenario;
 use crate::game::GameResult;
@@ -49,6 +49,18 @@ pub struct State {
     /// (000/004 "Command Squads", R211).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reactivated: Option<String>,
+    /// Smoke laid by an NCO squad's Smoke Mortars, lifted at the end of a later round (004 "NCO
+    /// Command Squads", R525).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub smoke: Vec<SmokeToken>,
+}
+
+/// A Smoke token on `at` (its terrain was `was`) until the end of round `until`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SmokeToken {
+    pub at: Square,
+    pub was: Terrain,
+    pub until: u32,
 }
 
 /// One side's standing orders: answers given in advance so the game need not wait for a mail.

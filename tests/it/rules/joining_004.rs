@@ -567,15 +567,13 @@ fn nco_command_squads_004_one_attempt_a_round_and_only_its_own_orders() {
             "{order}: {r}"
         );
     }
-    for order in ["smoke mortars", "stimulant kit"] {
-        let out = send(
-            &mut st,
-            "allies",
-            &format!("activate nco\nskill {order} at gren\nnothing"),
-            &mut ScriptedDice::new([]),
-        );
-        assert!(refusal(&out).contains("is not built yet"), "{order}");
-    }
+    let out = send(
+        &mut st,
+        "allies",
+        "activate nco\nskill stimulant kit at gren\nnothing",
+        &mut ScriptedDice::new([]),
+    );
+    assert!(refusal(&out).contains("Stimulant Kit is not built yet"));
 }
 
 // 004 "NCO Command Squads", Field Mechanic: "Ammo Dump (SKILL). Once per game, any unit within
@@ -624,6 +622,59 @@ fn nco_command_squads_004_ammo_dump_once_per_game_for_a_unit_within_los() {
         &mut ScriptedDice::new([]),
     );
     assert!(refusal(&out).contains("once per game"), "{out:?}");
+}
+
+// 004 "NCO Command Squads", Field Officer: "Smoke Mortars (SKILL). Once per game, immediately
+// target 1 space in LOS ... Place a Smoke token in the space ... The smoke effect remains in the
+// space until the end of the round after it was launched." 004 "Terrain": diamond spaces "block
+// all LOS" (R525). Smoke on E3 blocks the axis attack from E2 at the squad on E5 in rounds 1 and
+// 2; it lifts when round 2 ends; a second Smoke Mortars is refused.
+#[test]
+fn nco_command_squads_004_smoke_mortars_once_per_game_until_the_end_of_the_next_round() {
+    let mut st = nco_game();
+    let out = send(
+        &mut st,
+        "allies",
+        "activate nco\nskill smoke mortars at E3\nnothing",
+        &mut ScriptedDice::new([]),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(st.scenario.board.terrain(sq("E3")), Terrain::Smoke);
+    let blocked = |st: &mut State| {
+        let out = send(
+            st,
+            "axis",
+            "activate foe\nattack gun at nco\nnothing",
+            &mut Cycle(1),
+        );
+        first_result(&out).is_err_and(|r| r.contains("smoke"))
+    };
+    assert!(blocked(&mut st), "round 1: the smoke blocks the shot");
+    next_round(&mut st);
+    assert_eq!(st.round, 2);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate nco\nskill smoke mortars at D3\nnothing",
+        &mut ScriptedDice::new([]),
+    );
+    assert!(refusal(&out).contains("once per game"), "{out:?}");
+    send(
+        &mut st,
+        "allies",
+        "activate nco\nnothing\nnothing",
+        &mut Cycle(1),
+    );
+    assert!(blocked(&mut st), "round 2: still smoke");
+    next_round(&mut st);
+    assert_eq!(st.scenario.board.terrain(sq("E3")), Terrain::Open);
+    send(
+        &mut st,
+        "allies",
+        "activate nco\nnothing\nnothing",
+        &mut Cycle(1),
+    );
+    assert!(!blocked(&mut st), "round 3: the smoke has lifted");
 }
 
 // 004 "NCO Command Squads", Field Officer: "Artillery Strike (SKILL). The unit is an observer.

@@ -20,16 +20,20 @@ pub(super) enum Order {
     /// NCO command squads, Field Mechanic: "Ammo Dump" (once per game, no die; a unit within
     /// line of sight replenishes its limited ammo; R523).
     AmmoDump,
+    /// NCO command squads, Field Officer: "Smoke Mortars" (once per game, no die; a Smoke token
+    /// on a square in line of sight; R525).
+    SmokeMortars,
 }
 
 impl Order {
-    const ALL: [Order; 6] = [
+    const ALL: [Order; 7] = [
         Order::GetMoving,
         Order::GetUp,
         Order::MakeshiftRepair,
         Order::FieldRepair,
         Order::ComeOnGuys,
         Order::AmmoDump,
+        Order::SmokeMortars,
     ];
 
     /// The name an order line uses (`skill get-up at <unit>`).
@@ -41,6 +45,7 @@ impl Order {
             Order::FieldRepair => "field-repair",
             Order::ComeOnGuys => "come-on-guys",
             Order::AmmoDump => "ammo-dump",
+            Order::SmokeMortars => "smoke-mortars",
         }
     }
 
@@ -58,6 +63,7 @@ impl Order {
             Order::FieldRepair => "Field Repair",
             Order::ComeOnGuys => "Come On Guys; We're Going Back Out There",
             Order::AmmoDump => "Ammo Dump",
+            Order::SmokeMortars => "Smoke Mortars",
         }
     }
 
@@ -71,7 +77,7 @@ impl Order {
             Order::GetMoving => OFFICER,
             Order::GetUp | Order::ComeOnGuys => MEDIC,
             Order::MakeshiftRepair | Order::FieldRepair => MECHANIC,
-            Order::AmmoDump => return None,
+            Order::AmmoDump | Order::SmokeMortars => return None,
         })
     }
 }
@@ -316,7 +322,7 @@ impl Planner<'_> {
                     );
                 }
             }
-            Order::FieldRepair | Order::ComeOnGuys | Order::AmmoDump => {}
+            Order::FieldRepair | Order::ComeOnGuys | Order::AmmoDump | Order::SmokeMortars => {}
         }
         self.steps.push(Step::Command {
             ability: name.to_string(),
@@ -429,6 +435,9 @@ pub(super) fn exec_command(
         );
         return;
     }
+    if order == Order::SmokeMortars {
+        return super::nco::exec_smoke(state, lead, target, out);
+    }
     let Some(t) = state.unit(target).cloned() else {
         return;
     };
@@ -477,7 +486,7 @@ pub(super) fn exec_command(
                 ))
             });
         }
-        Order::FieldRepair | Order::ComeOnGuys => {}
+        Order::FieldRepair | Order::ComeOnGuys | Order::SmokeMortars => {}
     }
 }
 

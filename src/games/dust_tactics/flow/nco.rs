@@ -16,6 +16,7 @@ pub(super) fn member(order: Order) -> Option<&'static str> {
     match order {
         Order::GetUp => Some(FIELD_MEDIC),
         Order::MakeshiftRepair | Order::AmmoDump => Some(FIELD_MECHANIC),
+        Order::SmokeMortars => Some(FIELD_OFFICER),
         Order::GetMoving | Order::FieldRepair | Order::ComeOnGuys => None,
     }
 }
@@ -44,26 +45,175 @@ pub(super) fn not_its_order<T>(u: &UnitState, title: &str, nco: bool) -> Result<
     }
 }
 
-/// NCO orders the engine does not play yet, refused by name with what to send instead.
-pub(super) fn unbuilt_order(name: &str) -> Option<Result<(), Refusal>> {
-    let n = name.to_ascii_lowercase();
-    let (title, why) = match n.as_str() {
-        "smoke-mortars" => ("Smoke Mortars", "smoke tokens are not in the engine"),
-        "stimulant-kit" => (
-            "Stimulant Kit",
-            "four actions and the exhausted squad are not in the engine",
-        ),
-        _ => return None,
+impl Planner<'_> {
+    /// The NCO orders that are not a command squad's: Smoke Mortars (R525), and Stimulant Kit,
+    /// not built and refused by name. `None` for any other skill line.
+    pub(super) fn nco_skill(
+        &mut self,
+        name: &str,
+        target: Option<&TargetRef>,
+    ) -> Option<Result<(), Refusal>> {
+        let n = name.to_ascii_lowercase();
+        if n == Order::SmokeMortars.id() {
+            return Some(self.smoke_mortars(target));
+        }
+        if n != "stimulant-kit" {
+            return None;
+        }
+        Some(refuse(
+            "Stimulant Kit is not built yet: four actions and the exhausted squad are not in the engine",
+            RuleId::NcoCommandSquads.with(
+                "Stimulant Kit (SKILL). Once per game, inject a soldier unit in an adjacent space",
+            ),
+            "skill get-up|makeshift-repair|ammo-dump at <friendly unit>, skill smoke-mortars at <square>, or skill artillery-strike [<gun>] at <enemy unit>",
+        ))
+    }
+
+    /// 004 "NCO Command Squads", Field Officer: "Smoke Mortars (SKILL). Once per game,
+    /// immediately target 1 space in LOS (not into a structure) with this Artillery Strike.
+    /// Place a Smoke token in the space" (R525).
+    fn smoke_mortars(&mut self, target: Option<&TargetRef>) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        let rule = RuleId::NcoCommandSquads;
+        let order = Order::SmokeMortars;
+        let nco = card(state, u).is_some_and(|c| c.has(Skill::NcoCommandSquad));
+        if !nco {
+            return not_its_order(u, order.title(), false);
+        }
+        if !u
+            .models
+            .iter()
+            .any(|m| m.eq_ignore_ascii_case(FIELD_OFFICER))
+        {
+            return refuse(
+                format!(
+                    "the {FIELD_OFFICER} of {} has been eliminated, and with him Smoke Mortars",
+                    u.id
+                ),
+                rule.with(
+                    "when a figure is eliminated, the squad loses that figure's specialization",
+                ),
+                "give an order of a member still alive, or another action",
+            );
+        }
+        let attempted = self
+            .steps
+            .iter()
+            .any(|s| matches!(s, Step::Command { .. } | Step::Strike { .. }));
+        if attempted || u.command_round == Some(state.round) {
+            return refuse(
+                format!(
+                    "{} has already attempted a command squad ability this round",
+                    u.id
+                ),
+                RuleId::CommandSquads.with("you may only attempt to use 1 skill once per round"),
+                "remove that skill line",
+            );
+        }
+        if u.skills_used.get(order.id()).copied().unwrap_or(0) > 0 {
+            return refuse(
+                format!(
+                    "{} has already fired its Smoke Mortars: once per game",
+                    u.id
+                ),
+                rule.with("Smoke Mortars (SKILL). Once per game"),
+                "give another order",
+            );
+        }
+        let instead = "skill smoke-mortars at <square the squad sees>";
+        let Some(TargetRef::Square(at)) = target else {
+            return refuse(
+                "Smoke Mortars targets a space: name the square",
+                rule.with("immediately target 1 space in LOS"),
+                instead,
+            );
+        };
+        let Some(from) = self.pos else {
+            return refuse(
+                format!("{} is not on the battlefield yet", u.id),
+                RuleId::FirstRound.with("the first action is a move onto the board"),
+                "move <entry square> first",
+            );
+        };
+        let terrain = state.scenario.board.terrain(*at);
+        if terrain != model::Terrain::Open {
+            return refuse(
+                format!("{at} is {terrain:?} terrain: the engine lays smoke on open squares only"),
+                rule.with("target 1 space in LOS (not into a structure)"),
+                instead,
+            );
+        }
+        if let Sight::Blocked { at: past, why } = geometry::line_of_sight(
+            &state.scenario.board,
+            &self.occ,
+            Sighter {
+                square: from,
+                unit_type: unit_type(state, &u.id),
+            },
+            Sighter {
+                square: *at,
+                unit_type: UnitType::Squad,
+            },
+        ) {
+            return refuse(
+                format!(
+                    "{} cannot see {at}: no line of sight past {past} from {from}: {why}",
+                    u.id
+                ),
+                rule.with("immediately target 1 space in LOS"),
+                instead,
+            );
+        }
+        self.steps.push(Step::Command {
+            ability: order.id().to_string(),
+            target: at.to_string(),
+        });
+        self.texts.push(format!("skill {} at {at}", order.id()));
+        self.push_kind(Kind::Skill);
+        Ok(())
+    }
+}
+
+/// Smoke Mortars given: the square is smoke ("diamond" terrain: it blocks all line of sight, and
+/// a unit on it attacks and is attacked only from next to it) until the end of the next round.
+pub(super) fn exec_smoke(state: &mut State, nco: &str, target: &str, out: &mut Outcome) {
+    let Some(at) = state.scenario.board.parse_square(target) else {
+        return;
     };
-    Some(refuse(
-        format!("{title} is not built yet: {why}"),
-        RuleId::NcoCommandSquads.with(if n == "smoke-mortars" {
-            "Smoke Mortars (SKILL). Once per game, immediately target 1 space in LOS"
-        } else {
-            "Stimulant Kit (SKILL). Once per game, inject a soldier unit in an adjacent space"
-        }),
-        "skill get-up|makeshift-repair|ammo-dump at <friendly unit>, or skill artillery-strike [<gun>] at <enemy unit>",
-    ))
+    let round = state.round;
+    if let Some(cs) = state.unit_mut(nco) {
+        *cs.skills_used
+            .entry(Order::SmokeMortars.id().to_string())
+            .or_insert(0) += 1;
+    }
+    let was = state.scenario.board.terrain(at);
+    state.scenario.board.set_terrain(at, model::Terrain::Smoke);
+    state.smoke.push(SmokeToken {
+        at,
+        was,
+        until: round + 1,
+    });
+    say(
+        out,
+        format!(
+            "Smoke Mortars: {nco}'s field officer lays smoke on {at}; it blocks all line of sight until the end of round {}",
+            round + 1
+        ),
+    );
+}
+
+/// At the end of a round: "The smoke effect remains in the space until the end of the round
+/// after it was launched": the tokens of this round are lifted.
+pub(super) fn lift_smoke(state: &mut State, out: &mut Outcome) {
+    let round = state.round;
+    let (done, kept): (Vec<SmokeToken>, Vec<SmokeToken>) = std::mem::take(&mut state.smoke)
+        .into_iter()
+        .partition(|t| t.until <= round);
+    state.smoke = kept;
+    for t in done {
+        state.scenario.board.set_terrain(t.at, t.was);
+        say(out, format!("the smoke on {} lifts", t.at));
+    }
 }
 
 /// The member who calls a command squad's Artillery Strike, with the rule that says so: the

@@ -139,6 +139,7 @@ pub fn new_state(
         standing: BTreeMap::new(),
         draw_offer: None,
         reactivated: None,
+        smoke: vec![],
     };
     // Keep only the cards in use, so the state (and its digest) does not carry spare cards.
     let used: Vec<String> = state.units.iter().map(|u| u.card.clone()).collect();
