@@ -116,6 +116,24 @@ pub fn refuse_unimplemented(file_name: &str, card: &Card) -> Result<(), CardErro
             });
         }
     }
+    if card.has(Skill::NcoCommandSquad) {
+        let missing: Vec<&str> = super::skill::NCO_COMMAND_SQUAD_MEMBERS
+            .into_iter()
+            .filter(|m| !card.models.iter().any(|x| x.id == *m))
+            .collect();
+        if card.unit_type != UnitType::Squad || !missing.is_empty() || card.has(Skill::CommandSquad)
+        {
+            return Err(CardError {
+                file: file_name.to_string(),
+                field: "models".into(),
+                reason: format!(
+                    "an NCO command squad is a squad (without the Command Squad skill) whose models are its field officer, field mechanic and field medic (004 \"NCO Command Squads\"); missing: {}",
+                    if missing.is_empty() { "none, but the card is not such a squad".to_string() } else { missing.join(", ") }
+                ),
+                instead: "give the card unit_type = \"squad\" and [[models]] with id = \"field-officer\", \"field-mechanic\" and \"field-medic\"".into(),
+            });
+        }
+    }
     Ok(())
 }
 
@@ -277,6 +295,27 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
             "only squads get cover saves (004 \"Check Cover Saves\")".into(),
             "remove soft_save and hard_save from hero and vehicle cards".into(),
         ));
+    }
+    // 004 "Superhumans": superhumans and sidekicks are heroes (R520).
+    if (card.superhuman || card.sidekick.is_some()) && card.unit_type != UnitType::Hero {
+        return Err(err(
+            if card.superhuman {
+                "superhuman"
+            } else {
+                "sidekick"
+            },
+            "only a hero is a superhuman or has the Sidekick skill (004 \"Superhumans\")".into(),
+            "remove the field, or write unit_type = \"hero\"".into(),
+        ));
+    }
+    if let Some(of) = &card.sidekick {
+        if !is_token(of) || card.superhuman {
+            return Err(err(
+                "sidekick",
+                format!("`{of}` must be the card id of another hero, a superhuman, and this card no superhuman"),
+                "write sidekick = \"<card id of the superhuman>\", e.g. sidekick = \"sergeant-victory\"".into(),
+            ));
+        }
     }
     if card.weapons.is_empty() {
         return Err(err(

@@ -61,6 +61,7 @@ rule_ids! {
     Casualties => "004", "Attacking", Some(58);
     Charge => "004", "Charge", None;
     CommandSquads => "004", "Command Squads", Some(211);
+    NcoCommandSquads => "004", "NCO Command Squads", Some(522);
     CloseCombat => "004", "Close combat", Some(101);
     CoverElements => "000", "Cover elements", None;
     CrushCrates => "004", "Cover & Movement", Some(150);

@@ -853,6 +853,13 @@ pub struct Card {
     /// Values the project had to choose; reports mark cards that have any.
     #[serde(default)]
     pub provisional: Vec<String>,
+    /// A superhuman hero (004 "Superhumans"): never joins a squad (R520).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub superhuman: bool,
+    /// A hero with the Sidekick skill: the card id of the superhuman he may form a special
+    /// squad with (004 "Superhumans", R520).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sidekick: Option<String>,
 }
 
 /// One model of a squad: its id and the weapon lines it carries (by weapon id).

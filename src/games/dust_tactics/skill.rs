@@ -45,6 +45,8 @@ skills! {
     Badass => "badass", "Badass";
     Berserk => "berserk", "Berserk";
     BlackOps => "black-ops", "Black Ops";
+    BlutkreuzApe => "blutkreuz-ape", "Blutkreuz Ape";
+    BlutkreuzZombie => "blutkreuz-zombie", "Blutkreuz Zombie";
     CarryCapacity => "carry-capacity", "Carry Capacity";
     Charge => "charge", "Charge";
     CheatDeath => "cheat-death", "Cheat Death";
@@ -52,6 +54,7 @@ skills! {
     CommandSquad => "command-squad", "Command Squad";
     CommandVehicle => "command-vehicle", "Command Vehicle";
     Commander => "commander", "Commander";
+    Commissar => "commissar", "Commissar";
     DamageResilient => "damage-resilient", "Damage Resilient";
     DozerBlade => "dozer-blade", "Dozer Blade";
     EngineerVehicle => "engineer-vehicle", "Engineer Vehicle";
@@ -84,6 +87,11 @@ skills! {
 /// "Command Squads": "When a figure is eliminated, the squad loses that figure's
 /// specialization"; R211). The fifth, the weapon specialist, has no order.
 pub const COMMAND_SQUAD_MEMBERS: [&str; 4] = ["officer", "radioman", "mechanic", "medic"];
+
+/// The model ids an NCO Command Squad card gives its three specialists (004 "NCO Command
+/// Squads": "a field officer, a field mechanic, and a field medic, each equipped with his own
+/// radio. When a figure is eliminated, the squad loses that figure's specialization"; R522).
+pub const NCO_COMMAND_SQUAD_MEMBERS: [&str; 3] = ["field-officer", "field-mechanic", "field-medic"];
 
 impl Skill {
     /// The skill a card or order names (exact card name, lower-case with dashes).
@@ -135,6 +143,9 @@ impl Skill {
         Skill::Hover,
         // Issue 12: Air Alt (R560).
         Skill::AirAlt,
+        // Issue 12: joining and special squads (R520–R539), set up before the game.
+        Skill::BlutkreuzApe,
+        Skill::BlutkreuzZombie,
     ];
 
     /// Skills a joined hero shares with his squad (digest §8 "share").
@@ -182,24 +193,9 @@ impl Skill {
 /// reference's title, and why. Skills of the enum are listed by [`Skill::refused_because`].
 pub const NOT_IN_ENUM: &[(&str, &str, &str)] = &[
     (
-        "blutkreuz-ape",
-        "Blutkreuz Ape",
-        "heroes joining squads by this skill is not in the engine",
-    ),
-    (
-        "blutkreuz-zombie",
-        "Blutkreuz Zombie",
-        "heroes joining squads by this skill is not in the engine",
-    ),
-    (
         "carry-capacity-vehicle",
         "Carry Capacity: Vehicle",
         "vehicles carrying vehicles are not in the engine (Carry Capacity, soldiers only, is)",
-    ),
-    (
-        "commissar",
-        "Commissar",
-        "joining a unit as a Commissar is not in the engine",
     ),
     (
         "pilot",
@@ -215,7 +211,9 @@ impl Skill {
         Some(match self {
             AcePilot => "piloting vehicles is not in the engine",
             EngineerVehicle => "minefields and bunkers are not in the engine",
-            NcoCommandSquad => "NCO command squads are not in the engine",
+            Commissar => {
+                "a Commissar joins beside a hero, and a squad carrying both is not in the engine"
+            }
             RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
             TankRiders => {
                 "soldiers riding outside a vehicle (attacked with it, reacting from it) are not in the engine (Carry Capacity, inside, is)"
@@ -240,6 +238,8 @@ impl Skill {
             AirAlt => return None,
             // Issue 12: transport (R461–R466).
             CarryCapacity | CommandVehicle => return None,
+            // Issue 12: joining and special squads (R520–R539).
+            BlutkreuzApe | BlutkreuzZombie | NcoCommandSquad => return None,
         })
     }
 

@@ -2,7 +2,7 @@
 //! the ledger can digest it and a replay can compare it byte for byte. Cards stay apart from the
 //! units that use them; the rules live in `flow/` and the ruleset's policies in `rules.rs`.
 
-use super::model::{Card, Square};
+use super::model::{Card, Square, Terrain};
 use super::rules::Rules;
 use super::scenario::Scenario;
 use crate::game::GameResult;
@@ -53,6 +53,10 @@ pub struct State {
     /// "Tesla weapons", R562); empty between steps.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub blasts: Vec<Blast>,
+    /// Smoke laid by an NCO squad's Smoke Mortars, lifted at the end of a later round (004 "NCO
+    /// Command Squads", R525).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub smoke: Vec<SmokeToken>,
 }
 
 /// A destroyed Tesla carrier whose weapon may explode on the squares around it (R562).
@@ -62,6 +66,14 @@ pub struct Blast {
     pub side: String,
     /// The square it stood on when destroyed.
     pub at: Square,
+}
+
+/// A Smoke token on `at` (its terrain was `was`) until the end of round `until`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SmokeToken {
+    pub at: Square,
+    pub was: Terrain,
+    pub until: u32,
 }
 
 /// One side's standing orders: answers given in advance so the game need not wait for a mail.

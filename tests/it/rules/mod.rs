@@ -20,6 +20,7 @@ mod carry_004;
 mod classic_2010;
 mod command_squads;
 mod ffg_revised;
+mod joining_004;
 mod large_004;
 mod policy;
 mod skills_004;

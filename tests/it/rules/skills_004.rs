@@ -144,13 +144,16 @@ fn skills_004_every_skill_the_engine_does_not_implement_is_refused_with_its_name
         assert!(e.reason.contains("refused"), "{e}");
         assert!(e.instead.contains("take-aim"), "{e}");
     }
-    // Command Squad is a squad's skill whose card names its specialists (R211): a hero card
-    // carrying it is refused (rules::command_squads covers its card). Carry Capacity needs the
-    // number its card prints (`value`, R463; rules::carry_004 covers its card).
-    for s in Skill::ALL
-        .iter()
-        .filter(|s| s.is_implemented() && **s != Skill::CommandSquad && **s != Skill::CarryCapacity)
-    {
+    // Command Squad and NCO Command Squad are a squad's skills whose card names its specialists
+    // (R211, R522): a hero card carrying one is refused (rules::command_squads and
+    // rules::joining_004 cover their cards). Carry Capacity needs the number its card prints
+    // (`value`, R463; rules::carry_004 covers its card).
+    for s in Skill::ALL.iter().filter(|s| {
+        s.is_implemented()
+            && **s != Skill::CommandSquad
+            && **s != Skill::NcoCommandSquad
+            && **s != Skill::CarryCapacity
+    }) {
         let (file, text) = card_with("joseph-brown", "x-hero", s.id());
         assert!(parse_card_for_new(&file, &text).is_ok(), "{s}");
     }

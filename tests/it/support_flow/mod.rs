@@ -49,6 +49,8 @@ pub fn card(id: &str, ty: UnitType, health: u8, movement: u8, weapons: Vec<Weapo
         models: vec![],
         sources: vec![],
         provisional: vec![],
+        superhuman: false,
+        sidekick: None,
     }
 }
 

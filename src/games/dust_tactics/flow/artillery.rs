@@ -203,7 +203,9 @@ impl Planner<'_> {
         let (state, u) = (self.state, self.u);
         let rule = RuleId::ArtilleryStrike;
         let instead = "skill artillery-strike <artillery unit> at <enemy unit the observer sees>";
-        if skill_owner(state, &u.id, Skill::ArtilleryStrike).is_none() {
+        if skill_owner(state, &u.id, Skill::ArtilleryStrike).is_none()
+            && !super::nco::nco_observer(state, u)
+        {
             return refuse(
                 format!(
                     "{} is not an observer: it does not have Artillery Strike",
@@ -215,11 +217,15 @@ impl Planner<'_> {
         }
         // 004 "Radioman": "When the radioman is eliminated, the command squad cannot use the
         // Artillery Strike skill"; it is the squad's one attempt of the round (R416).
-        if card(state, u).is_some_and(|c| c.has(Skill::CommandSquad)) {
-            if !u.models.iter().any(|m| m.eq_ignore_ascii_case("radioman")) {
+        // 004 "NCO Command Squads": the field officer's, likewise (R522).
+        if let Some((member, cite)) = super::nco::strike_member(card(state, u)) {
+            if !u.models.iter().any(|m| m.eq_ignore_ascii_case(member)) {
                 return refuse(
-                    format!("the radioman of {} has been eliminated, and with him Artillery Strike", u.id),
-                    RuleId::CommandSquads.with("when the radioman is eliminated, the command squad cannot use the Artillery Strike skill"),
+                    format!(
+                        "the {member} of {} has been eliminated, and with him Artillery Strike",
+                        u.id
+                    ),
+                    cite,
                     "another action",
                 );
             }
@@ -452,7 +458,7 @@ pub(super) fn exec_strike(
     let command_squad = state
         .unit(&act.unit)
         .and_then(|o| card(state, o))
-        .is_some_and(|c| c.has(Skill::CommandSquad));
+        .is_some_and(|c| c.has(Skill::CommandSquad) || c.has(Skill::NcoCommandSquad));
     if command_squad {
         let round = state.round;
         if let Some(cs) = state.unit_mut(&act.unit) {

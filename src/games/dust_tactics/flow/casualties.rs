@@ -80,9 +80,18 @@ pub(super) fn choice_matters(state: &State, unit: &str, points: u32) -> bool {
         return false;
     };
     let hero = state.hero_of(unit);
-    let total = u.models.len() as u32 + hero.map(|h| h.health as u32).unwrap_or(0);
-    if c.unit_type != UnitType::Squad || points == 0 || points >= total {
+    // 004 "Superhumans": a superhuman's special squad of heroes chooses who loses health too.
+    let own = if c.unit_type == UnitType::Squad {
+        u.models.len() as u32
+    } else {
+        u.health as u32
+    };
+    let total = own + hero.map(|h| h.health as u32).unwrap_or(0);
+    if points == 0 || points >= total {
         return false;
+    }
+    if c.unit_type != UnitType::Squad {
+        return hero.is_some();
     }
     if hero.is_some() && !u.models.is_empty() {
         return true;

@@ -17,15 +17,23 @@ pub(super) enum Order {
     FieldRepair,
     /// Medic: "Come On Guys; We're Going Back Out There" (a die; an eliminated squad re-enters).
     ComeOnGuys,
+    /// NCO command squads, Field Mechanic: "Ammo Dump" (once per game, no die; a unit within
+    /// line of sight replenishes its limited ammo; R523).
+    AmmoDump,
+    /// NCO command squads, Field Officer: "Smoke Mortars" (once per game, no die; a Smoke token
+    /// on a square in line of sight; R525).
+    SmokeMortars,
 }
 
 impl Order {
-    const ALL: [Order; 5] = [
+    const ALL: [Order; 7] = [
         Order::GetMoving,
         Order::GetUp,
         Order::MakeshiftRepair,
         Order::FieldRepair,
         Order::ComeOnGuys,
+        Order::AmmoDump,
+        Order::SmokeMortars,
     ];
 
     /// The name an order line uses (`skill get-up at <unit>`).
@@ -36,6 +44,8 @@ impl Order {
             Order::MakeshiftRepair => "makeshift-repair",
             Order::FieldRepair => "field-repair",
             Order::ComeOnGuys => "come-on-guys",
+            Order::AmmoDump => "ammo-dump",
+            Order::SmokeMortars => "smoke-mortars",
         }
     }
 
@@ -45,23 +55,30 @@ impl Order {
             .find(|o| o.id().eq_ignore_ascii_case(id))
     }
 
-    fn title(self) -> &'static str {
+    pub(super) fn title(self) -> &'static str {
         match self {
             Order::GetMoving => "Get Moving You Bunch of Monkeys!",
             Order::GetUp => "Get Up, It Ain't That Bad",
             Order::MakeshiftRepair => "Makeshift Repair",
             Order::FieldRepair => "Field Repair",
             Order::ComeOnGuys => "Come On Guys; We're Going Back Out There",
+            Order::AmmoDump => "Ammo Dump",
+            Order::SmokeMortars => "Smoke Mortars",
         }
     }
 
-    /// The model (its id on the card) whose speciality the order is.
-    fn member(self) -> &'static str {
-        match self {
+    /// The model (its id on the card) whose speciality the order is, in a command squad or
+    /// (`nco`) an NCO command squad; `None` when that kind of squad has no such order.
+    fn member(self, nco: bool) -> Option<&'static str> {
+        if nco {
+            return super::nco::member(self);
+        }
+        Some(match self {
             Order::GetMoving => OFFICER,
             Order::GetUp | Order::ComeOnGuys => MEDIC,
             Order::MakeshiftRepair | Order::FieldRepair => MECHANIC,
-        }
+            Order::AmmoDump | Order::SmokeMortars => return None,
+        })
     }
 }
 
@@ -80,6 +97,14 @@ fn is_command_squad(state: &State, id: &str) -> bool {
         .unit(id)
         .and_then(|u| card(state, u))
         .is_some_and(|c| c.has(Skill::CommandSquad) || c.has(Skill::NcoCommandSquad))
+}
+
+/// Whether `id` is an NCO command squad (004 "NCO Command Squads").
+pub(super) fn is_nco(state: &State, id: &str) -> bool {
+    state
+        .unit(id)
+        .and_then(|u| card(state, u))
+        .is_some_and(|c| c.has(Skill::NcoCommandSquad))
 }
 
 fn member_alive(u: &UnitState, member: &str) -> bool {
@@ -106,7 +131,8 @@ impl Planner<'_> {
         let (state, u) = (self.state, self.u);
         let rule = RuleId::CommandSquads;
         let name = order.id();
-        if !card(state, u).is_some_and(|c| c.has(Skill::CommandSquad)) {
+        let nco = is_nco(state, &u.id);
+        if !nco && !card(state, u).is_some_and(|c| c.has(Skill::CommandSquad)) {
             return refuse(
                 format!(
                     "{} is not a command squad: `{name}` is a command squad's order",
@@ -116,7 +142,9 @@ impl Planner<'_> {
                 "remove that skill line",
             );
         }
-        let member = order.member();
+        let Some(member) = order.member(nco) else {
+            return super::nco::not_its_order(u, order.title(), nco);
+        };
         if !member_alive(u, member) {
             return refuse(
                 format!(
@@ -189,6 +217,9 @@ impl Planner<'_> {
         if back {
             return self.bring_back(order, t);
         }
+        if order == Order::AmmoDump {
+            self.ammo_dump_check(t)?;
+        }
         if t.destroyed || t.at.is_none() {
             return refuse(
                 format!("{} is not on the battlefield", t.id),
@@ -216,7 +247,7 @@ impl Planner<'_> {
         // Relay: the Radioman sends the Officer's order anywhere, never a repair or a cure.
         let relay = order == Order::GetMoving && member_alive(u, RADIOMAN);
         let adjacent = matches!((self.pos, t.at), (Some(a), Some(b)) if a.adjacent(b));
-        if !relay && !adjacent {
+        if !relay && !adjacent && order != Order::AmmoDump {
             return refuse(
                 format!(
                     "{} is not adjacent to {}{}",
@@ -291,7 +322,7 @@ impl Planner<'_> {
                     );
                 }
             }
-            Order::FieldRepair | Order::ComeOnGuys => {}
+            Order::FieldRepair | Order::ComeOnGuys | Order::AmmoDump | Order::SmokeMortars => {}
         }
         self.steps.push(Step::Command {
             ability: name.to_string(),
@@ -386,11 +417,14 @@ pub(super) fn exec_command(
         return;
     };
     let round = state.round;
+    let nco = is_nco(state, lead);
     let Some(cs) = state.unit_mut(lead) else {
         return;
     };
     cs.command_round = Some(round);
-    let member = order.member();
+    let Some(member) = order.member(nco) else {
+        return;
+    };
     if !member_alive(cs, member) {
         say(
             out,
@@ -400,6 +434,9 @@ pub(super) fn exec_command(
             ),
         );
         return;
+    }
+    if order == Order::SmokeMortars {
+        return super::nco::exec_smoke(state, lead, target, out);
     }
     let Some(t) = state.unit(target).cloned() else {
         return;
@@ -416,6 +453,7 @@ pub(super) fn exec_command(
     }
     match order {
         Order::GetUp if tc.unit_type == UnitType::Squad => revive(state, &t, &tc, lead, out),
+        Order::AmmoDump => super::nco::exec_ammo_dump(state, lead, &t, &tc, out),
         Order::GetUp | Order::MakeshiftRepair => {
             if let Some(x) = state.unit_mut(target) {
                 x.health = (x.health + 1).min(tc.health);
@@ -449,7 +487,7 @@ pub(super) fn exec_command(
                 ))
             });
         }
-        Order::FieldRepair | Order::ComeOnGuys => {}
+        Order::FieldRepair | Order::ComeOnGuys | Order::SmokeMortars => {}
     }
 }
 

@@ -218,6 +218,7 @@ pub(super) fn end_round(state: &mut State, dice: &mut dyn DiceSource, out: &mut 
         });
     }
     badass_refill(state, out);
+    super::nco::lift_smoke(state, out);
     say(out, format!("round {round} ends"));
     if let Some(by) = state.draw_offer.take() {
         say(out, format!("{by}'s draw offer lapses with the round"));

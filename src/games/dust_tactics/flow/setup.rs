@@ -105,6 +105,8 @@ pub fn new_state(
         }
     }
     command::check_setup(&units, &by_id)?;
+    super::joining::check_setup(&units, &by_id)?;
+    super::nco::check_setup(&units, &by_id)?;
     // Joins: `joins` on the hero names the squad; on a squad naming a hero is accepted too.
     for side in &scenario.sides {
         for spec in &side.units {
@@ -140,6 +142,7 @@ pub fn new_state(
         draw_offer: None,
         reactivated: None,
         blasts: vec![],
+        smoke: vec![],
     };
     // Keep only the cards in use, so the state (and its digest) does not carry spare cards.
     let used: Vec<String> = state.units.iter().map(|u| u.card.clone()).collect();
@@ -167,7 +170,10 @@ pub(super) fn join(
             "`joins` links {hero_id} and {squad_id}, but a card is missing {rule}"
         )));
     };
-    if hc.unit_type != UnitType::Hero || sc.unit_type != UnitType::Squad {
+    // 004 "Superhumans": a sidekick forms a special all-hero squad with his superhuman.
+    let sidekick = super::joining::sidekick_pair(hc, sc);
+    super::joining::check_join(hero_id, squad_id, hc, sc)?;
+    if !sidekick && (hc.unit_type != UnitType::Hero || sc.unit_type != UnitType::Squad) {
         return Err(SetupError(format!(
             "only a hero joins a squad: {hero_id} is a {:?} and {squad_id} a {:?} {rule}",
             hc.unit_type, sc.unit_type
@@ -186,7 +192,7 @@ pub(super) fn join(
     } else {
         class(hc.armour) != class(sc.armour)
     };
-    if differs {
+    if differs && !sidekick {
         return Err(SetupError(format!(
             "hero {hero_id} ({:?}) cannot join squad {squad_id} ({:?}): the armour class must match, kind and value {rule}",
             hc.armour, sc.armour

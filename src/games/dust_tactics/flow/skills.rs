@@ -328,6 +328,9 @@ impl Planner<'_> {
         target: Option<&TargetRef>,
     ) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);
+        if let Some(r) = self.nco_skill(name, target) {
+            return r;
+        }
         if let Some(order) = super::command::Order::from_id(name) {
             return self.command_order(order, target);
         }

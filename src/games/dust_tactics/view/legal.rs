@@ -263,7 +263,7 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
     let observer = members
         .iter()
         .filter_map(|m| state.cards.get(&m.card))
-        .any(|c| c.has(Skill::ArtilleryStrike));
+        .any(|c| c.has(Skill::ArtilleryStrike) || c.has(Skill::NcoCommandSquad));
     if observer {
         let strikes: Vec<String> = state
             .units

@@ -1,0 +1,77 @@
+//! Who may join whom before the game beyond 004 "Heroes" (flow/setup.rs): superhumans and their
+//! sidekicks (004 "Superhumans", R520, R521) and the joining skills Blutkreuz Ape and Blutkreuz
+//! Zombie (004 skills reference).
+
+use super::*;
+
+/// Whether hero card `hc` may form the special all-hero squad of 004 "Superhumans" with `sc`:
+/// `sc` is a superhuman and `hc` a sidekick naming it ("with the indicated superhuman").
+pub(super) fn sidekick_pair(hc: &Card, sc: &Card) -> bool {
+    hc.unit_type == UnitType::Hero
+        && sc.unit_type == UnitType::Hero
+        && sc.superhuman
+        && !hc.superhuman
+        && hc.sidekick.as_deref() == Some(sc.id.as_str())
+}
+
+/// The joining rules of superhumans and of the Blutkreuz skills, for `hero_id` (card `hc`)
+/// joining `squad_id` (card `sc`) before the game.
+pub(super) fn check_join(
+    hero_id: &str,
+    squad_id: &str,
+    hc: &Card,
+    sc: &Card,
+) -> Result<(), SetupError> {
+    if hc.superhuman {
+        return Err(SetupError(format!(
+            "{hero_id} is a superhuman and can never join a squad (004 'Superhumans': \"A superhuman can never join a squad\"): remove its `joins`, or let a sidekick join it"
+        )));
+    }
+    if sc.superhuman && !sidekick_pair(hc, sc) {
+        return Err(SetupError(format!(
+            "{hero_id} cannot join superhuman {squad_id}: only a sidekick of `{}` (card field sidekick = \"{}\") forms a special squad with it (004 'Superhumans')",
+            sc.id, sc.id
+        )));
+    }
+    for skill in [Skill::BlutkreuzApe, Skill::BlutkreuzZombie] {
+        if hc.has(skill) != sc.has(skill) {
+            let (with, without) = if hc.has(skill) {
+                (format!("hero {hero_id}"), format!("squad {squad_id}"))
+            } else {
+                (format!("squad {squad_id}"), format!("hero {hero_id}"))
+            };
+            return Err(SetupError(format!(
+                "hero {hero_id} cannot join squad {squad_id}: {with} has {} and {without} has not (004 '{}': \"A hero with this skill can only join a squad that also has this skill. A squad with this skill can only be joined by a hero that also has this skill.\")",
+                skill.id(),
+                skill.title()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// 004 "Superhumans": "2 identical superhumans can never fight on the same side. However, a
+/// second identical superhuman can appear in an opponent's army": one of each superhuman card
+/// per side (R520).
+pub(super) fn check_setup(
+    units: &[UnitState],
+    cards: &BTreeMap<String, Card>,
+) -> Result<(), SetupError> {
+    let mut seen: Vec<(&str, &str, &str)> = vec![];
+    for u in units {
+        if !cards.get(&u.card).is_some_and(|c| c.superhuman) {
+            continue;
+        }
+        if let Some((_, _, first)) = seen
+            .iter()
+            .find(|(side, card, _)| *side == u.side && *card == u.card)
+        {
+            return Err(SetupError(format!(
+                "side {} fields the superhuman `{}` twice ({first} and {}): 2 identical superhumans can never fight on the same side (004 'Superhumans'); remove one (the opponent may field one)",
+                u.side, u.card, u.id
+            )));
+        }
+        seen.push((&u.side, &u.card, &u.id));
+    }
+    Ok(())
+}
