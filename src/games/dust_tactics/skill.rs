@@ -218,9 +218,7 @@ impl Skill {
             AcePilot => "piloting vehicles is not in the engine",
             CarryCapacity => "transport is not in the engine",
             CommandVehicle => "vehicles carrying a command squad (transport) are not in the engine",
-            EngineerVehicle => "minefields and bunkers are not in the engine",
             NcoCommandSquad => "NCO command squads are not in the engine",
-            RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
             TankRiders => "transport is not in the engine",
             AdvancedReactiveFire | Agile | AllInOne | Assault | Berserk | BlackOps | Charge
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
@@ -238,6 +236,8 @@ impl Skill {
             ArtilleryStrike | MagazineReload | Reload => return None,
             // Issue 12 item 2: aircraft (R440–R444).
             AirSuperiority | Hover => return None,
+            // Issue 12: minefields and wrecks (R481–R485); bunkers are not in the engine.
+            EngineerVehicle | RecoveryVehicle => return None,
         })
     }
 

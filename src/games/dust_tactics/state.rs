@@ -49,6 +49,23 @@ pub struct State {
     /// (000/004 "Command Squads", R211).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reactivated: Option<String>,
+    /// 004 "Recovery Vehicle": markers where friendly ground vehicles were destroyed, until
+    /// salvaged (flow/mines.rs, R484).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wrecks: Vec<Wreck>,
+    /// Indexes into `destroyed` of the vehicles salvaged: worth half their AP (R485).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub salvaged: Vec<usize>,
+}
+
+/// A Recovery Vehicle's marker on the square where a friendly ground vehicle was destroyed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wreck {
+    pub unit: String,
+    pub side: String,
+    pub at: Square,
+    /// Its entry in [`State::destroyed`].
+    pub destruction: usize,
 }
 
 /// One side's standing orders: answers given in advance so the game need not wait for a mail.
@@ -341,6 +358,15 @@ pub enum Step {
     /// 004 "Reload": a SKILL action puts the Loaded token back on `weapons` (R415).
     Reload {
         weapons: Vec<String>,
+    },
+    /// 004 "Engineer Vehicle": a SKILL action removes all minefield tokens from `at` (R483).
+    ClearMines {
+        at: Square,
+    },
+    /// 004 "Recovery Vehicle": a SKILL action salvages the wreck of `unit` on `at` (R485).
+    Salvage {
+        unit: String,
+        at: Square,
     },
     /// The hero leaves the squad for good.
     Detach {

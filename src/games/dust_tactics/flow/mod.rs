@@ -35,6 +35,7 @@ mod awaiting;
 mod casualties;
 mod charge_2010;
 mod command;
+mod mines;
 mod movement;
 mod reactive_fire;
 mod retaliation;
