@@ -280,6 +280,49 @@ fn minefields_004_the_board_shows_the_tokens() {
     assert!(b.contains("Minefields: C5 (1 token), E8 (2 tokens)"), "{b}");
 }
 
+/// The SVG board picture of the game as a spectator's report draws it.
+fn svg(st: &State) -> String {
+    let view = dustmail::dust_tactics::view::view(st, None);
+    let pic = dustmail::dust_tactics::present::picture(&view, None, &[]).expect("a picture");
+    dustmail::dust_tactics::picture::svg(&pic)
+}
+
+// 004 "Minefields": the board picture draws the tokens of each mined square with their count,
+// and its legend names them; a square the Engineer Vehicle cleared is drawn without (R480,
+// R483).
+#[test]
+fn minefields_004_the_picture_draws_the_tokens() {
+    let mut st = game(
+        vec![unit("eng", "engineer", Some("E9"))],
+        vec![unit("foe", "sq", Some("A1"))],
+        &[("E8", 2), ("C5", 1)],
+    );
+    let before = svg(&st);
+    assert!(
+        before.contains(r#"class="minefield" data-square="E8""#),
+        "{before}"
+    );
+    assert!(before.contains("minefield E8: 2 tokens"));
+    assert!(before.contains(r#"class="minefield" data-square="C5""#));
+    assert!(
+        before.contains(">minefield (tokens)</text>"),
+        "the legend names them"
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate eng\nmove E8\nskill engineer-vehicle",
+        &mut ScriptedDice::new([]),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    let after = svg(&st);
+    assert!(
+        !after.contains(r#"data-square="E8"><title>minefield"#),
+        "cleared"
+    );
+    assert!(after.contains(r#"class="minefield" data-square="C5""#));
+}
+
 // 004 "Minefields" is a rule of 004 only: a scenario with tokens under another ruleset is
 // refused at `new` (R480).
 #[test]
