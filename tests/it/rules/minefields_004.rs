@@ -56,7 +56,14 @@ fn game(allies: Vec<UnitSpec>, axis: Vec<UnitSpec>, mines: &[(&str, u8)]) -> Sta
     for (at, n) in mines {
         s.board.mines.insert(sq(at), *n);
     }
-    let mut st = DustTactics.start("ffg-revised", s, cards()).expect("setup");
+    game_of(s, vec![])
+}
+
+/// The game of scenario `s` with the cards of these tests and `extra`, as [`game`].
+fn game_of(s: scenario::Scenario, extra: Vec<Card>) -> State {
+    let mut all = cards();
+    all.extend(extra);
+    let mut st = DustTactics.start("ffg-revised", s, all).expect("setup");
     for side in st.sides() {
         flow::standing_react(&mut st, &side, None, Policy::Never).expect("standing react never");
     }
@@ -164,6 +171,33 @@ fn minefields_004_each_miniature_of_a_soldier_unit_rolls_one_die_per_token() {
         "{t}"
     );
     assert_eq!(u(&st, "mob").at, Some(sq("E8")));
+}
+
+// 004 "Minefields": "roll 1 die separately for each miniature in the unit": a hero joined to the
+// squad is one miniature more; his hit costs him 1 health, not a soldier (R482).
+#[test]
+fn minefields_004_a_joined_hero_is_one_miniature_of_the_unit() {
+    let hero = card(
+        "joe",
+        UnitType::Hero,
+        3,
+        2,
+        vec![weapon("pistol", WeaponRange::Upto(2), 1, 1)],
+    );
+    let mut s = scenario(
+        vec![unit("mob", "runners", Some("E9")), unit("joe", "joe", None)],
+        vec![unit("foe", "sq", Some("A1"))],
+    );
+    s.sides[0].units[1].joins = Some("mob".into());
+    s.board.mines.insert(sq("E8"), 1);
+    let mut st = game_of(s, vec![hero]);
+    let mut d = ScriptedDice::new([6, 6, 6, 6, 1]);
+    let out = send(&mut st, "allies", "activate mob\nmove E8\nnothing", &mut d);
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(d.remaining(), 0, "5 miniatures, 5 dice");
+    assert_eq!(u(&st, "mob").models.len(), 4, "{}", texts(&out));
+    assert_eq!(u(&st, "joe").health, 2);
+    assert_eq!(u(&st, "joe").at, Some(sq("E8")));
 }
 
 // 004 "Minefields": a vehicle is one miniature: for each token 1 die, each hit 1 point of
@@ -395,6 +429,26 @@ fn engineer_vehicle_004_one_skill_action_removes_all_minefield_tokens_from_its_s
         Some(&1),
         "only its own space"
     );
+}
+
+// 004 "Engineer Vehicle": the orders template offers `skill engineer-vehicle` only where it is
+// accepted: in a space with a minefield (R483).
+#[test]
+fn engineer_vehicle_004_the_orders_template_offers_the_clearing_in_a_minefield_only() {
+    let on = game(
+        vec![unit("eng", "engineer", Some("E8"))],
+        vec![unit("foe", "sq", Some("A1"))],
+        &[("E8", 1)],
+    );
+    let t = dustmail::dust_tactics::view::orders_template(&on, "allies");
+    assert!(t.contains("skill engineer-vehicle"), "{t}");
+    let off = game(
+        vec![unit("eng", "engineer", Some("E9"))],
+        vec![unit("foe", "sq", Some("A1"))],
+        &[("E8", 1)],
+    );
+    let t = dustmail::dust_tactics::view::orders_template(&off, "allies");
+    assert!(!t.contains("skill engineer-vehicle"), "{t}");
 }
 
 // 004 "Engineer Vehicle": "When in a space with a minefield": away from one, the SKILL action

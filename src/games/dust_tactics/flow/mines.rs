@@ -33,6 +33,9 @@ pub(super) fn minefields(
         return;
     }
     let to = path.last().copied();
+    // Taken before any die: a hero whose squad the mines wipe out still ends the move (004
+    // "Heroes": he fights on alone).
+    let members = group(state, lead);
     let round = state.round;
     let rules = state.rules();
     for (sq, tokens) in mined {
@@ -86,8 +89,8 @@ pub(super) fn minefields(
         });
         apply_named(state, lead, &names, MINEFIELD, out);
     }
-    for m in group(state, lead) {
-        if let Some(x) = state.unit_mut(&m).filter(|x| !x.destroyed) {
+    for m in &members {
+        if let Some(x) = state.unit_mut(m).filter(|x| !x.destroyed) {
             x.at = to;
         }
     }
