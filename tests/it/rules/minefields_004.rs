@@ -200,6 +200,45 @@ fn minefields_004_a_joined_hero_is_one_miniature_of_the_unit() {
     assert_eq!(u(&st, "joe").at, Some(sq("E8")));
 }
 
+// 004 "Minefields" and "Heroes": a squad the mines wipe out leaves its hero fighting on alone;
+// he ends the move the unit was making (R481).
+#[test]
+fn minefields_004_the_hero_of_a_squad_the_mines_wipe_out_ends_the_move() {
+    let hero = card(
+        "joe",
+        UnitType::Hero,
+        3,
+        2,
+        vec![weapon("pistol", WeaponRange::Upto(2), 1, 1)],
+    );
+    let solo = card(
+        "solo",
+        UnitType::Squad,
+        1,
+        3,
+        vec![weapon("gun", WeaponRange::Upto(4), 1, 1)],
+    );
+    let mut s = scenario(
+        vec![unit("one", "solo", Some("E9")), unit("joe", "joe", None)],
+        vec![unit("foe", "sq", Some("A1"))],
+    );
+    s.sides[0].units[1].joins = Some("one".into());
+    s.board.mines.insert(sq("E8"), 1);
+    let mut st = game_of(s, vec![hero, solo]);
+    let mut d = ScriptedDice::new([1, 6]);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate one\nmove E8 E7\nnothing",
+        &mut d,
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert!(u(&st, "one").destroyed, "{}", texts(&out));
+    assert_eq!(u(&st, "joe").joined, None);
+    assert_eq!(u(&st, "joe").at, Some(sq("E7")), "{}", texts(&out));
+    assert!(flow::illegal_positions(&st).is_empty());
+}
+
 // 004 "Minefields": a vehicle is one miniature: for each token 1 die, each hit 1 point of
 // damage (R482). Two tokens, two hits: 2 health lost.
 #[test]
