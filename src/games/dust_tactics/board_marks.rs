@@ -61,6 +61,9 @@ pub fn legend(state: &State) -> Vec<String> {
     if sc.board.walls().next().is_some() {
         parts.push("| --- wall".into());
     }
+    if !sc.board.mines.is_empty() {
+        parts.push("! minefield".into());
+    }
     for (i, side) in sc.sides.iter().enumerate() {
         if !side.entry.is_empty() {
             let mark = if i == 0 { '=' } else { ':' };
@@ -85,14 +88,36 @@ pub fn legend(state: &State) -> Vec<String> {
         })
         .collect();
     if !objectives.is_empty() {
-        let mut items = objectives;
-        let last = items.len() - 1;
-        for item in &mut items[..last] {
-            item.push(',');
-        }
-        out.extend(wrap("Objectives:", &items, " "));
+        out.extend(wrap("Objectives:", &commas(objectives), " "));
+    }
+    // 004 "Minefields" and "Recovery Vehicle": tokens per square, markers of wrecks.
+    let mines: Vec<String> = sc
+        .board
+        .mines
+        .iter()
+        .map(|(sq, n)| format!("{sq} ({n} token{})", if *n == 1 { "" } else { "s" }))
+        .collect();
+    if !mines.is_empty() {
+        out.extend(wrap("Minefields:", &commas(mines), " "));
+    }
+    let wrecks: Vec<String> = state
+        .wrecks
+        .iter()
+        .map(|w| format!("{} on {} ({} may salvage it)", w.unit, w.at, w.side))
+        .collect();
+    if !wrecks.is_empty() {
+        out.extend(wrap("Recovery markers:", &commas(wrecks), " "));
     }
     out
+}
+
+/// Items of a list with a comma after each but the last.
+fn commas(mut items: Vec<String>) -> Vec<String> {
+    let last = items.len().saturating_sub(1);
+    for item in items.iter_mut().take(last) {
+        item.push(',');
+    }
+    items
 }
 
 fn objective_square(o: &Objective) -> Square {

@@ -66,6 +66,9 @@ rule_ids! {
     CoverElements => "000", "Cover elements", None;
     CrushCrates => "004", "Cover & Movement", Some(150);
     Draws => "004", "End of the game", Some(67);
+    Minefields => "004", "Minefields", Some(481);
+    EngineerVehicle => "004", "Engineer Vehicle", Some(483);
+    RecoveryVehicle => "004", "Recovery Vehicle", Some(485);
     EndOfGame => "004", "End of the game", None;
     FightingSpirit => "004", "Fighting Spirit", None;
     FirstRound => "004", "During the first round", Some(2);

@@ -20,6 +20,7 @@ pub mod picture;
 pub mod present;
 pub mod rules;
 pub mod scenario;
+pub mod scenario_mines;
 pub mod skill;
 pub mod state;
 pub mod view;

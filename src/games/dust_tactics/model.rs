@@ -212,6 +212,10 @@ pub struct Board {
     /// orthogonally adjacent squares, stored with the smaller square first.
     #[serde(default)]
     walls: BTreeSet<(Square, Square)>,
+    /// Minefield tokens per square (004 "Minefields"); left out when none, so older states
+    /// serialise as before.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub mines: BTreeMap<Square, u8>,
 }
 
 /// A board description that cannot be used.
@@ -238,6 +242,7 @@ impl Board {
             terrain: vec![Terrain::Open; width as usize * height as usize],
             cover: BTreeMap::new(),
             walls: BTreeSet::new(),
+            mines: BTreeMap::new(),
         })
     }
 

@@ -173,6 +173,9 @@ struct RawBoard {
     cover: Vec<RawCover>,
     #[serde(default)]
     walls: Vec<[String; 2]>,
+    /// 004 "Minefields": `{ at = "C4", tokens = 2 }` (scenario_mines.rs).
+    #[serde(default)]
+    mines: Vec<super::scenario_mines::RawMines>,
 }
 
 #[derive(Deserialize)]
@@ -374,6 +377,8 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
             },
         );
     }
+
+    super::scenario_mines::place(name, &mut board, &raw.board.mines)?;
 
     // Walls: edges between two orthogonal neighbours.
     let mut walls = BTreeSet::new();

@@ -210,11 +210,9 @@ impl Skill {
         use Skill::*;
         Some(match self {
             AcePilot => "piloting vehicles is not in the engine",
-            EngineerVehicle => "minefields and bunkers are not in the engine",
             Commissar => {
                 "a Commissar joins beside a hero, and a squad carrying both is not in the engine"
             }
-            RecoveryVehicle => "salvaging destroyed vehicles is not in the engine",
             TankRiders => {
                 "soldiers riding outside a vehicle (attacked with it, reacting from it) are not in the engine (Carry Capacity, inside, is)"
             }
@@ -240,6 +238,8 @@ impl Skill {
             CarryCapacity | CommandVehicle => return None,
             // Issue 12: joining and special squads (R520–R539).
             BlutkreuzApe | BlutkreuzZombie | NcoCommandSquad => return None,
+            // Issue 12: minefields and wrecks (R481–R485); bunkers are not in the engine.
+            EngineerVehicle | RecoveryVehicle => return None,
         })
     }
 

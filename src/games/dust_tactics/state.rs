@@ -57,6 +57,13 @@ pub struct State {
     /// Command Squads", R525).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub smoke: Vec<SmokeToken>,
+    /// 004 "Recovery Vehicle": markers where friendly ground vehicles were destroyed, until
+    /// salvaged (flow/mines.rs, R484).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wrecks: Vec<Wreck>,
+    /// Indexes into `destroyed` of the vehicles salvaged: worth half their AP (R485).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub salvaged: Vec<usize>,
 }
 
 /// A destroyed Tesla carrier whose weapon may explode on the squares around it (R562).
@@ -74,6 +81,16 @@ pub struct SmokeToken {
     pub at: Square,
     pub was: Terrain,
     pub until: u32,
+}
+
+/// A Recovery Vehicle's marker on the square where a friendly ground vehicle was destroyed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wreck {
+    pub unit: String,
+    pub side: String,
+    pub at: Square,
+    /// Its entry in [`State::destroyed`].
+    pub destruction: usize,
 }
 
 /// One side's standing orders: answers given in advance so the game need not wait for a mail.
@@ -380,6 +397,15 @@ pub enum Step {
     Exit {
         to: Square,
         path: Vec<Square>,
+    },
+    /// 004 "Engineer Vehicle": a SKILL action removes all minefield tokens from `at` (R483).
+    ClearMines {
+        at: Square,
+    },
+    /// 004 "Recovery Vehicle": a SKILL action salvages the wreck of `unit` on `at` (R485).
+    Salvage {
+        unit: String,
+        at: Square,
     },
     /// The hero leaves the squad for good.
     Detach {

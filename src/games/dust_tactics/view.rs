@@ -163,6 +163,9 @@ pub fn board_text(state: &State) -> String {
                     CoverKind::AmmoCrate => " c ".into(),
                     CoverKind::TankTrap => " x ".into(),
                 }
+            } else if b.mines.contains_key(&sq) {
+                // 004 "Minefields": the tokens are listed under the board.
+                " ! ".into()
             } else if let Some(m) = super::board_marks::cell_mark(state, sq) {
                 format!(" {m} ")
             } else {

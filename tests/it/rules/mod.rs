@@ -22,6 +22,7 @@ mod command_squads;
 mod ffg_revised;
 mod joining_004;
 mod large_004;
+mod minefields_004;
 mod policy;
 mod skills_004;
 mod transport_004;

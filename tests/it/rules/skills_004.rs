@@ -97,20 +97,15 @@ mod dt_home {
 #[test]
 fn skills_004_a_card_with_a_skill_the_engine_ignores_is_refused_at_new() {
     // Issue 12 item 3: "A card naming a skill or weapon rule the engine does not implement is
-    // refused at `new` with the name and the file." Recovery Vehicle needs salvaging destroyed
-    // vehicles, which the engine has not. (This test named Hover until aircraft landed, R444.)
-    let (o, dirs) = new_with_cards(
-        &[card_with("luther", "salvage-luther", "recovery-vehicle")],
-        &[],
-    );
+    // refused at `new` with the name and the file." Tank Riders needs soldiers riding outside a
+    // vehicle, which the engine has not. (This test named Hover until aircraft landed, R444,
+    // Recovery Vehicle until minefields and wrecks landed, R485, then Air Alt until R560.)
+    let (o, dirs) = new_with_cards(&[card_with("luther", "riders-luther", "tank-riders")], &[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_ne!(o.status.code(), Some(0), "{}", dt::text(&o));
-    assert!(err.contains("salvage-luther.toml"), "{err}");
-    assert!(
-        err.contains("`recovery-vehicle` (Recovery Vehicle)"),
-        "{err}"
-    );
-    assert!(err.contains("salvaging"), "{err}");
+    assert!(err.contains("riders-luther.toml"), "{err}");
+    assert!(err.contains("`tank-riders` (Tank Riders)"), "{err}");
+    assert!(err.contains("outside a vehicle"), "{err}");
     assert!(!dirs.has_game(), "a refused `new` creates no game");
 }
 

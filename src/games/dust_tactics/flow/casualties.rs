@@ -252,6 +252,8 @@ pub(super) fn destroy(state: &mut State, id: &str, by: &str, out: &mut Outcome) 
         ap,
         round,
     });
+    // 004 "Recovery Vehicle": a marker where a friendly ground vehicle is destroyed (R484).
+    super::mines::mark_wreck(state, &u.id, at, out);
     let text = format!("{} is destroyed ({ap} AP)", u.id);
     match at {
         Some(at) => tell(

@@ -549,6 +549,8 @@ fn bring_back(
             x.activated = true;
         }
         state.reactivated = Some(t.id.clone());
+        // 004 "Recovery Vehicle": a vehicle back in play leaves no wreck to salvage (R484).
+        state.wrecks.retain(|w| w.unit != t.id);
     }
     out.happenings.push(Happening {
         rolls: vec![Roll {

@@ -38,6 +38,7 @@ mod casualties;
 mod charge_2010;
 mod command;
 mod joining;
+mod mines;
 mod movement;
 mod nco;
 mod reactive_fire;

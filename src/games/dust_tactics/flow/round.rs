@@ -195,7 +195,8 @@ pub(super) fn end_round(state: &mut State, dice: &mut dyn DiceSource, out: &mut 
         };
         if u.destroyed
             || u.at.is_none()
-            || !c.has(Skill::SelfRepair)
+            // 004 "Recovery Vehicle": "Recovery vehicles have the Self Repair skill".
+            || !(c.has(Skill::SelfRepair) || c.has(Skill::RecoveryVehicle))
             || u.health >= c.health
             || c.unit_type == UnitType::Squad
         {

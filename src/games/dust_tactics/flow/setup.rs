@@ -13,6 +13,14 @@ pub fn new_state(
 ) -> Result<State, SetupError> {
     // Unknown ids are refused with the list of known ones.
     let rules = Rules::for_id(ruleset).map_err(|e| SetupError(e.to_string()))?;
+    // 004 "Minefields" only: 000 has none, 002's are another rule (R480).
+    if !scenario.board.mines.is_empty() && rules.id() != "ffg-revised" {
+        return Err(SetupError(format!(
+            "scenario {} has minefields, which only the ffg-revised rules (004 'Minefields') have: \
+             play it with --ruleset ffg-revised or remove `[board] mines`",
+            scenario.name
+        )));
+    }
     // Which rulesets suit the scenario is `new`'s question; a game's state keeps none of it.
     scenario.rulesets.clear();
     let mut by_id = BTreeMap::new();
@@ -143,6 +151,8 @@ pub fn new_state(
         reactivated: None,
         blasts: vec![],
         smoke: vec![],
+        wrecks: vec![],
+        salvaged: vec![],
     };
     // Keep only the cards in use, so the state (and its digest) does not carry spare cards.
     let used: Vec<String> = state.units.iter().map(|u| u.card.clone()).collect();

@@ -237,11 +237,13 @@ fn declared(name: &str) -> Declared {
 fn usable_skills() -> String {
     let free: Vec<&str> = Skill::FREE.iter().map(|s| s.id()).collect();
     format!(
-        "free skills: {}, detach; SKILL actions: {}, {}, {}, and a command squad's orders {}; the others work by themselves",
+        "free skills: {}, detach; SKILL actions: {}, {}, {}, {}, {}, and a command squad's orders {}; the others work by themselves",
         free.join(", "),
         Skill::TankHead,
         Skill::Reload,
         Skill::ArtilleryStrike,
+        Skill::EngineerVehicle,
+        Skill::RecoveryVehicle,
         super::command::order_names()
     )
 }
@@ -335,6 +337,9 @@ impl Planner<'_> {
             return self.command_order(order, target);
         }
         if let Some(r) = self.artillery_skill(name, target) {
+            return r;
+        }
+        if let Some(r) = self.engineering_skill(name, target) {
             return r;
         }
         match declared(name) {

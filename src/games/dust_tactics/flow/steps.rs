@@ -81,6 +81,8 @@ pub(super) fn exec_step(
                 },
                 vec![],
             );
+            // 004 "Minefields": entering onto a mined space moves into it (R481).
+            super::mines::minefields(state, &lead, &[to], dice, out);
         }
         Step::Move { path, crushed } => {
             if !alive || !alive_on_board(state, &lead) {
@@ -119,6 +121,8 @@ pub(super) fn exec_step(
                 },
                 vec![],
             );
+            // 004 "Minefields": each mined space entered (R481).
+            super::mines::minefields(state, &lead, &path, dice, out);
             stop_unless_moving_on(state, act, &lead);
         }
         Step::Board { path, vehicle } => {
@@ -286,6 +290,16 @@ pub(super) fn exec_step(
         Step::Reload { weapons } => {
             if alive {
                 super::artillery::exec_reload(state, act, &weapons, out);
+            }
+        }
+        Step::ClearMines { at } => {
+            if alive {
+                super::mines::exec_clear(state, &lead, at, out);
+            }
+        }
+        Step::Salvage { unit, at } => {
+            if alive {
+                super::mines::exec_salvage(state, &lead, &unit, at, out);
             }
         }
         Step::Detach { hero } => {

@@ -6,10 +6,12 @@ use super::*;
 /// points for a side holding an objective.
 pub fn points(state: &State, with_objectives: bool) -> BTreeMap<String, u32> {
     let mut p: BTreeMap<String, u32> = sides_list(state).into_iter().map(|s| (s, 0)).collect();
-    for d in &state.destroyed {
+    for (i, d) in state.destroyed.iter().enumerate() {
+        // 004 "Recovery Vehicle": a salvaged vehicle counts half (R485).
+        let ap = super::mines::worth(state, i, d);
         for (s, v) in p.iter_mut() {
             if *s != d.side {
-                *v += d.ap;
+                *v += ap;
             }
         }
     }

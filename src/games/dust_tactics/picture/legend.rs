@@ -30,6 +30,8 @@ pub(super) enum LegendItem {
     Entry(usize),
     Wall,
     Objective,
+    /// 004 "Minefields" (R480).
+    Minefield,
 }
 
 /// Only what the picture shows, in a fixed order.
@@ -97,6 +99,9 @@ pub(super) fn legend_items(pic: &Picture) -> Vec<LegendItem> {
     if !pic.objectives.is_empty() {
         items.push(LegendItem::Objective);
     }
+    if !pic.board.mines.is_empty() {
+        items.push(LegendItem::Minefield);
+    }
     let mut seen: Vec<&str> = Vec::new();
     for (u, (short, abbreviated)) in pic.units.iter().zip(counter_labels(pic)) {
         if abbreviated && !seen.contains(&u.label.as_str()) {
@@ -161,6 +166,7 @@ pub(super) fn legend_labels(pic: &Picture, items: &[LegendItem]) -> Vec<String> 
             LegendItem::Entry(index) => format!("{} entry", side_name(*index)),
             LegendItem::Wall => "wall".to_string(),
             LegendItem::Objective => "objective".to_string(),
+            LegendItem::Minefield => "minefield (tokens)".to_string(),
         })
         .collect()
 }
@@ -235,6 +241,7 @@ pub(super) fn legend(
             LegendItem::Entry(index) => entry_swatch(out, x, y + 1, side_colours(*index).fill),
             LegendItem::Wall => wall_swatch(out, cx, cy),
             LegendItem::Objective => objective_icon(out, cx, cy, 7),
+            LegendItem::Minefield => super::mines::icon(out, cx, cy, 5),
         }
         let _ = writeln!(
             out,

@@ -18,6 +18,7 @@ mod fire_keys;
 mod labels;
 mod legend;
 mod marks;
+mod mines;
 mod svg;
 
 pub use facing::{FacingMark, FieldOfFire};

@@ -163,6 +163,8 @@ pub(super) fn dynamic_layer(
         items.push(start..out.len());
     }
     out.push_str("</g>\n");
+    // 004 "Minefields": the tokens, over the terrain and cover, under the counters (R480).
+    super::mines::draw(out, pic, items);
 
     let start = out.len();
     movement(out, &pic.path);
