@@ -22,6 +22,7 @@ mod campaign;
 mod campaign_absence;
 mod campaign_forces;
 mod campaign_strategic;
+mod campaign_told;
 mod cards;
 mod citations;
 mod cli;
