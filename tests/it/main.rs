@@ -20,6 +20,7 @@ mod briefing;
 mod browser;
 mod campaign;
 mod campaign_absence;
+mod campaign_agreed;
 mod campaign_forces;
 mod campaign_strategic;
 mod campaign_told;

@@ -56,3 +56,35 @@ pub fn agreed(s: &State, attacker: &str, defender: &str) -> bool {
         .as_ref()
         .is_none_or(|y| y.contains(attacker) && y.contains(defender))
 }
+
+/// Each player's choice, for the report (public: whether a battle goes to the table tells it
+/// anyway); empty in a game with nothing to choose.
+pub fn choices_text(s: &State) -> String {
+    let Some(yes) = &s.table_battles else {
+        return String::new();
+    };
+    let each: Vec<String> = s
+        .sides
+        .iter()
+        .map(|x| format!("{x} {}", if yes.contains(x) { "yes" } else { "no" }))
+        .collect();
+    format!(
+        "table battles (on the table where both say yes): {}\n",
+        each.join(", ")
+    )
+}
+
+/// The orders template's line: the player's choice as it stands, with the other answer.
+pub fn template(s: &State, side: &str) -> String {
+    let Some(yes) = &s.table_battles else {
+        return String::new();
+    };
+    let (now, other) = if yes.contains(side) {
+        ("yes", "no")
+    } else {
+        ("no", "yes")
+    };
+    format!(
+        "# Your battles against a player on the table (a Dust Tactics game) where\n# they say yes too (R337); yours now: {now}. Change it with: table battles: {other}\ntable battles: {now}\n"
+    )
+}
