@@ -198,7 +198,9 @@ pub fn board_text(s: &State) -> String {
         .collect();
     out.push_str(&format!("victory points: {}\n", vp.join(", ")));
     out.push_str(&supremacy_text(s));
-    out.push_str(&super::table::choices_text(s));
+    if let Some(t) = super::table::choices_text(s) {
+        out.push_str(&fit(&t, 4));
+    }
     out
 }
 

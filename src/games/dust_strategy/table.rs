@@ -58,23 +58,22 @@ pub fn agreed(s: &State, attacker: &str, defender: &str) -> bool {
 }
 
 /// Each player's choice, for the report (public: whether a battle goes to the table tells it
-/// anyway); empty in a game with nothing to choose.
-pub fn choices_text(s: &State) -> String {
-    let Some(yes) = &s.table_battles else {
-        return String::new();
-    };
+/// anyway); `None` in a game with nothing to choose.
+pub fn choices_text(s: &State) -> Option<String> {
+    let yes = s.table_battles.as_ref()?;
     let each: Vec<String> = s
         .sides
         .iter()
         .map(|x| format!("{x} {}", if yes.contains(x) { "yes" } else { "no" }))
         .collect();
-    format!(
-        "table battles (on the table where both say yes): {}\n",
+    Some(format!(
+        "table battles (on the table where both say yes): {}",
         each.join(", ")
-    )
+    ))
 }
 
-/// The orders template's line: the player's choice as it stands, with the other answer.
+/// The orders template's lines: the player's choice as it stands, and the other answer
+/// (each accepted as it is, ruling R337).
 pub fn template(s: &State, side: &str) -> String {
     let Some(yes) = &s.table_battles else {
         return String::new();
@@ -85,6 +84,9 @@ pub fn template(s: &State, side: &str) -> String {
         ("no", "yes")
     };
     format!(
-        "# Your battles against a player on the table (a Dust Tactics game) where\n# they say yes too (R337); yours now: {now}. Change it with: table battles: {other}\ntable battles: {now}\n"
+        "# Battles against a player go to the table (a Dust Tactics game)\n\
+         # where both sides say yes (R337). Yours now: {now}; or:\n\
+         #table battles: {other}\n\
+         table battles: {now}\n"
     )
 }
