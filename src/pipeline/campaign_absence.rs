@@ -8,7 +8,7 @@ use super::campaign::campaign_dir;
 use super::campaign_forces::{address, mail, wrap};
 use crate::ledger::Control;
 use crate::mail::{BlockBody, Incoming, RawBlock};
-use crate::pbem::campaign::absence::{parse_absence, PlayerAbsent, Refusal, RULE};
+use crate::pbem::campaign::absence::{game_absence, parse_absence, PlayerAbsent, Refusal, RULE};
 use crate::pbem::campaign::state::Campaign;
 use crate::pbem::campaign::{self as core, Event, Log};
 use crate::pbem::control::{command_lines, control_lines};
@@ -113,6 +113,7 @@ pub(crate) fn route(
         block_seq: body.seq,
         canonical: block.canonical.clone(),
         signature: block.signature_b64.clone(),
+        game: None,
         at: ctx.now.to_rfc3339(),
     };
     let (mut log, _) = Log::open(&dir, ctx.key.clone(), ctx.edges.sign_text)?;
@@ -121,6 +122,84 @@ pub(crate) fn route(
     let c = super::campaign::load(&dir)?;
     let told = tell_open_games(ctx, &c, &a, games, sum)?;
     receipt(ctx, &c, &a, &told).map(|_| true)
+}
+
+/// An absence a player of a campaign declared in one of its games (ruling R338): once that game
+/// has accepted the block's `absent until` line, the campaign records the block
+/// (`player_absent` with `game`) and it reaches the player's other open games, the games the
+/// campaign opens while it runs and the force deadline, as an absence mailed to the campaign.
+/// The player gets the campaign's receipt naming the games told. Run again on the same block
+/// (a crash, a resend) it records nothing twice.
+pub(crate) fn from_game(
+    ctx: &Ctx,
+    gid: &str,
+    block: &RawBlock,
+    body: &BlockBody,
+    games: &mut BTreeMap<String, Loaded>,
+    sum: &mut RunSummary,
+) -> Result<(), RefereeError> {
+    let Some(g) = games.get(gid) else {
+        return Ok(());
+    };
+    let (Some(cref), Some(until)) = (&g.created.campaign, game_absence(&body.lines)) else {
+        return Ok(());
+    };
+    // Accepted by the game: the signer's seq is this block's and its absence is the line's.
+    let want = (until > ctx.now).then(|| until.to_rfc3339());
+    let players = g.derived.players(&g.created).to_vec();
+    let signer = players.iter().find(|p| {
+        p.side == body.side
+            && (ctx.edges.verify)(&p.public_key, &block.canonical, &block.signature_b64).is_ok()
+    });
+    let Some(p) = signer else {
+        return Ok(());
+    };
+    let key = crate::pbem::replay::player_key(&players, p);
+    if g.derived.last_seq.get(&key) != Some(&body.seq)
+        || g.derived.absent.get(&key) != want.as_ref()
+    {
+        return Ok(());
+    }
+    let dir = campaign_dir(ctx, &cref.id);
+    let c = super::campaign::load(&dir)?;
+    let Some(name) = c
+        .games
+        .iter()
+        .find(|r| r.opened.game_id == gid)
+        .and_then(|r| r.opened.sides.get(&body.side))
+        .cloned()
+    else {
+        return Ok(());
+    };
+    // Only a block the campaign's own player signed speaks for the campaign (a key replaced in
+    // this game alone does not).
+    let theirs = c.created.players.iter().any(|q| {
+        q.name == name
+            && (ctx.edges.verify)(&q.public_key, &block.canonical, &block.signature_b64).is_ok()
+    });
+    if !theirs || c.finished {
+        return Ok(());
+    }
+    let a = match recorded(&dir, &name, block)? {
+        Some(a) => a,
+        None => {
+            let a = PlayerAbsent {
+                player: name,
+                until: want,
+                block_seq: body.seq,
+                canonical: block.canonical.clone(),
+                signature: block.signature_b64.clone(),
+                game: Some(gid.to_string()),
+                at: ctx.now.to_rfc3339(),
+            };
+            let (mut log, _) = Log::open(&dir, ctx.key.clone(), ctx.edges.sign_text)?;
+            log.append(Event::PlayerAbsent(a.clone()))?;
+            a
+        }
+    };
+    let c = super::campaign::load(&dir)?;
+    let told = tell_open_games(ctx, &c, &a, games, sum)?;
+    receipt(ctx, &c, &a, &told)
 }
 
 /// The `player_absent` line recorded for this very block, if any.
@@ -238,19 +317,23 @@ pub(crate) fn tell_new_game(
         if g.derived.absent.get(&side) == Some(&until) {
             continue;
         }
-        super::steps::control_game(ctx, gid, &command(&side, &until))?;
+        super::steps::control_game_by(ctx, gid, &command(&side, &until), "campaign")?;
     }
     Ok(())
 }
 
 fn receipt(ctx: &Ctx, c: &Campaign, a: &PlayerAbsent, told: &[String]) -> Result<(), RefereeError> {
     let cid = &c.created.campaign_id;
+    let sent = match &a.game {
+        Some(g) => format!(" (you sent it to {g})"),
+        None => String::new(),
+    };
     let mut text = match &a.until {
         Some(t) => wrap(&format!(
-            "Your absence until {t} is recorded for campaign {cid}: the deadlines of your side in every game of the campaign you play, and in the games it opens before then, wait for you until then; so does the deadline of a force you are asked to choose."
+            "Your absence until {t} is recorded for campaign {cid}{sent}: the deadlines of your side in every game of the campaign you play, and in the games it opens before then, wait for you until then; so does the deadline of a force you are asked to choose."
         )),
         None => wrap(&format!(
-            "The time you gave has passed: your absence in campaign {cid} ends now, and its deadlines run as usual."
+            "The time you gave has passed: your absence in campaign {cid} ends now{sent}, and its deadlines run as usual."
         )),
     };
     if !told.is_empty() {
@@ -264,11 +347,11 @@ fn receipt(ctx: &Ctx, c: &Campaign, a: &PlayerAbsent, told: &[String]) -> Result
         format!("[dustmail campaign {cid}] your absence is recorded"),
         text,
     );
-    queue(
-        ctx,
-        &format!("{cid}-absence-{}-{}", a.player, a.block_seq),
-        &m,
-    )
+    let id = match &a.game {
+        Some(g) => format!("{cid}-absence-{}-{g}-{}", a.player, a.block_seq),
+        None => format!("{cid}-absence-{}-{}", a.player, a.block_seq),
+    };
+    queue(ctx, &id, &m)
 }
 
 fn refuse(

@@ -6,7 +6,7 @@
 use super::campaign::campaign_dir;
 use crate::pbem::campaign::{self as core, CampaignPlayer, Event, Log, PlayerReplaced};
 use crate::pbem::error::RefereeError;
-use crate::pipeline::{control_game, load_any, Ctx};
+use crate::pipeline::{load_any, steps::control_game_by, Ctx};
 
 /// What a replacement did: whether the campaign ledger got a line (false: it already had this
 /// address and key, e.g. the command run again after a crash) and the open games whose key was
@@ -77,10 +77,11 @@ pub fn replace_player(ctx: &Ctx, id: &str, new: CampaignPlayer) -> Result<Replac
         }) {
             continue;
         }
-        control_game(
+        control_game_by(
             ctx,
             gid,
             &format!("replace-key {side}={}:{}", new.address, new.public_key),
+            "campaign",
         )?;
         games.push(gid.clone());
     }

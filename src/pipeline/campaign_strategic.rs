@@ -11,7 +11,7 @@ use crate::pbem::campaign::state::Campaign;
 use crate::pbem::campaign::strategic::{self, BattleRef, TACTICAL_GAME};
 use crate::pbem::campaign::{self as core, Event, GameOpened, Kind, Log, Rules};
 use crate::pbem::{error::*, store::*};
-use crate::pipeline::{create::create_game_in, steps::control_game, Ctx, NewGame};
+use crate::pipeline::{create::create_game_in, steps::control_game_by, Ctx, NewGame};
 use crate::seed::Key;
 use std::collections::BTreeMap;
 
@@ -144,7 +144,7 @@ pub(crate) fn advance(
         let same = rec.opened.battle.as_ref().map(|r| r.battle.battle) == Some(b.battle);
         if let (true, Some(end)) = (same, &rec.ended) {
             if let Some(text) = strategic::decide_text(c, rec, end) {
-                control_game(ctx, &gid, &text)?;
+                control_game_by(ctx, &gid, &text, "campaign")?;
                 reloaded = load_any(&ctx.games, ctx.edges, ctx.home, &gid)?;
                 g = &reloaded;
             }

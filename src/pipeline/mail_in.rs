@@ -268,6 +268,8 @@ fn route_blocks(
             {
                 requeue(ctx, g, seq)?;
             }
+            // An absence sent to a campaign's game reaches the campaign (R338), once.
+            super::campaign_absence::from_game(ctx, &body.game, block, &body, games, sum)?;
             continue;
         }
         // A block of a registered key proves its sender a player (their other refusals are
@@ -293,6 +295,8 @@ fn route_blocks(
                 p.quiet = true;
             }
         }
+        // An absence sent to a campaign's game reaches the campaign (R338).
+        super::campaign_absence::from_game(ctx, &body.game, block, &body, games, sum)?;
     }
     Ok(if keep {
         Disposition::Keep

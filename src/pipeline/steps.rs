@@ -178,6 +178,18 @@ pub(crate) fn control_mail(
 /// `dustmail control GAME COMMAND` on the server: applies one control command, records it, tells
 /// every player and observer. A command that cannot apply changes nothing and is an error.
 pub fn control_game(ctx: &Ctx, id: &str, command: &str) -> Result<String, RefereeError> {
+    control_game_by(ctx, id, command, "server")
+}
+
+/// [`control_game`] on behalf of `by`: `"campaign"` for what a campaign tells its games (an
+/// absence, a replacement, a battle's result), which `campaign audit` matches to the campaign
+/// ledger's lines.
+pub(crate) fn control_game_by(
+    ctx: &Ctx,
+    id: &str,
+    command: &str,
+    by: &str,
+) -> Result<String, RefereeError> {
     let mut g = load_any(&ctx.games, ctx.edges, ctx.home, id)?;
     g.ledger.sign_with(ctx.key.clone(), ctx.edges.sign_text);
     let mut d = g.derived.clone();
@@ -207,7 +219,7 @@ pub fn control_game(ctx: &Ctx, id: &str, command: &str) -> Result<String, Refere
     let n = crate::audit::control_step(&g.created, &mut d, &actions);
     g.derived = d;
     let c = Control {
-        by: "server".into(),
+        by: by.into(),
         at: ctx.now.to_rfc3339(),
         actions,
         results,
@@ -262,7 +274,11 @@ pub(crate) fn control_notices(
     let v = json!({
         "game": g.id,
         "ledger_seq": seq,
-        "by": if c.by == "server" { "on the server" } else { "by signed mail" },
+        "by": match c.by.as_str() {
+            "server" => "on the server",
+            "campaign" => "for the campaign",
+            _ => "by signed mail",
+        },
         "results": results,
         "deadline": deadline_of(&g.created, &g.derived).map(|t| t.to_rfc3339()),
         "paused": g.derived.paused});

@@ -268,6 +268,34 @@ fn a_scenario_chain_opens_the_next_game_when_the_last_ends_and_carries_points() 
     let pts: BTreeMap<String, u32> = serde_json::from_value(v["carried"].clone()).unwrap();
     assert_eq!(pts, so_far);
     assert_eq!(sent_with(&home, "[dustmail campaign ch]").len(), 3 * 2);
+    // issue 15 item 3: the report of the first game's end, to each player, has the standings,
+    // what carried over and what opened next (the same run opened ch-2, so it is in play).
+    for p in ["ann", "bob"] {
+        let t = crate::campaign_forces::sent_text(&home, &format!("ch-campaign-ch-1-{p}"))
+            .expect("the report of ch-1's end to each player");
+        let t = crate::support::flat(&t);
+        for want in [
+            "Game ch-1 (skirmish) has ended",
+            "Standings",
+            "Carried over",
+            "ch-2 skirmish allies: ann axis: bob in play",
+            "In play: ch-2",
+        ] {
+            assert!(t.contains(want), "{want}: {t}");
+        }
+    }
+    // `campaign show` as an HTML page.
+    let o = dt::dustmail(&home.root, &["campaign", "show", "ch", "--format", "html"]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let html = String::from_utf8_lossy(&o.stdout);
+    for want in [
+        "<html",
+        "<h2>Standings</h2>",
+        "<h2>Carried over</h2>",
+        "ch-3",
+    ] {
+        assert!(html.contains(want), "{want}: {html}");
+    }
 
     audit_and_tamper(&home, "ch", "ch-2", d.path());
 

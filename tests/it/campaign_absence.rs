@@ -381,7 +381,7 @@ fn a_campaign_absence_holds_back_the_force_deadline_and_reaches_the_game_opened_
 }
 
 /// The players of a three-player league: ann, bob, cat (no side of their own).
-fn league_players() -> Vec<Cp> {
+pub(crate) fn league_players() -> Vec<Cp> {
     ["ann", "bob", "cat"]
         .iter()
         .enumerate()

@@ -11,7 +11,7 @@ use dustmail::pbem::campaign::state::Campaign;
 use ed25519_dalek::SigningKey;
 use std::collections::BTreeMap;
 
-const RULES: &str = r#"kind = "strategic"
+pub(crate) const RULES: &str = r#"kind = "strategic"
 game = "dust-strategy"
 scenarios = ["world"]
 sides = ["red", "blue"]
@@ -20,14 +20,14 @@ tactical = "all"
 scenario = "skirmish"
 "#;
 
-struct Cp {
-    name: &'static str,
-    colour: &'static str,
-    address: String,
-    key: SigningKey,
+pub(crate) struct Cp {
+    pub name: &'static str,
+    pub colour: &'static str,
+    pub address: String,
+    pub key: SigningKey,
 }
 
-fn players() -> Vec<Cp> {
+pub(crate) fn players() -> Vec<Cp> {
     [("ann", "red"), ("bob", "blue")]
         .iter()
         .enumerate()
@@ -40,7 +40,7 @@ fn players() -> Vec<Cp> {
         .collect()
 }
 
-fn new_campaign(home: &Home, id: &str, rules: &str, ps: &[Cp]) -> std::process::Output {
+pub(crate) fn new_campaign(home: &Home, id: &str, rules: &str, ps: &[Cp]) -> std::process::Output {
     let file = home.root.join(format!("{id}-rules.toml"));
     std::fs::write(&file, rules).unwrap();
     let mut args: Vec<String> = [
@@ -71,12 +71,17 @@ fn new_campaign(home: &Home, id: &str, rules: &str, ps: &[Cp]) -> std::process::
     dt::dustmail(&home.root, &a)
 }
 
-fn load(home: &Home, id: &str) -> Campaign {
+pub(crate) fn load(home: &Home, id: &str) -> Campaign {
     dustmail::referee::campaign::load(&home.root.join("campaigns").join(id)).unwrap()
 }
 
-/// The strategy game's mails: each awaited colour sends what the sample player would.
-fn strategy_mails(env: &InProc, gid: &str, ps: &[Cp], n: &mut usize) {
+/// What a scripted player writes above the sample player's orders: given its colour and the
+/// strategy game's round.
+pub(crate) type Say<'a> = &'a dyn Fn(&str, u32) -> &'static str;
+
+/// The strategy game's mails: each awaited colour sends what the sample player would, below
+/// what `say` adds.
+fn strategy_mails(env: &InProc, gid: &str, ps: &[Cp], n: &mut usize, say: Say) {
     let g = dustmail::referee::load_any(&dustmail::cli::registry(), &env.edges, &env.home, gid)
         .unwrap();
     if g.derived.finished.is_some() {
@@ -84,7 +89,11 @@ fn strategy_mails(env: &InProc, gid: &str, ps: &[Cp], n: &mut usize) {
     }
     for a in g.game.awaiting(&g.derived.state) {
         let p = ps.iter().find(|p| p.colour == a.side).unwrap();
-        let orders = g.game.sample_orders(&g.derived.state, &a.side, 0).unwrap();
+        let orders = format!(
+            "{}{}",
+            say(&a.side, g.game.round(&g.derived.state)),
+            g.game.sample_orders(&g.derived.state, &a.side, 0).unwrap()
+        );
         let seq = g.derived.last_seq.get(&a.side).copied().unwrap_or(0) + 1;
         let m = dt::mail(
             &p.address,
@@ -104,6 +113,11 @@ fn strategy_mails(env: &InProc, gid: &str, ps: &[Cp], n: &mut usize) {
 /// Plays the campaign until it is finished: one mail per awaited side of every open game per
 /// `run`. Returns how many runs it took.
 fn play(home: &Home, id: &str, ps: &[Cp]) -> usize {
+    play_saying(home, id, ps, &|_, _| "")
+}
+
+/// [`play`], each strategy-game mail with what `say` adds above the sample orders.
+pub(crate) fn play_saying(home: &Home, id: &str, ps: &[Cp], say: Say) -> usize {
     let env = InProc::open(home);
     let mut bots: BTreeMap<String, Bots> = BTreeMap::new();
     let mut n = 0;
@@ -115,7 +129,7 @@ fn play(home: &Home, id: &str, ps: &[Cp]) -> usize {
         for rec in c.games.iter().filter(|g| g.ended.is_none()) {
             let gid = rec.opened.game_id.clone();
             if rec.opened.battle.is_none() {
-                strategy_mails(&env, &gid, ps, &mut n);
+                strategy_mails(&env, &gid, ps, &mut n, say);
                 continue;
             }
             let b = bots.entry(gid.clone()).or_insert_with(|| {
@@ -298,7 +312,7 @@ fn forged_battle_is_named(home: &Home, c: &Campaign) {
     assert!(e.starts_with(&want), "{e}");
 }
 
-fn audit(dir: &std::path::Path) -> std::process::Output {
+pub(crate) fn audit(dir: &std::path::Path) -> std::process::Output {
     std::process::Command::new(dt::bin())
         .args(["campaign", "audit"])
         .arg(dir)

@@ -198,6 +198,9 @@ pub fn board_text(s: &State) -> String {
         .collect();
     out.push_str(&format!("victory points: {}\n", vp.join(", ")));
     out.push_str(&supremacy_text(s));
+    if let Some(t) = super::table::choices_text(s) {
+        out.push_str(&fit(&t, 4));
+    }
     out
 }
 
@@ -221,6 +224,10 @@ pub fn orders_template(s: &State, side: &str) -> String {
     // ask (R351): a paused battle: what its defender may answer, what its attacker waits for.
     if let Some(a) = super::ask::template(s, side) {
         return a;
+    }
+    // R337: the player's standing choice, as it stands; sent back unchanged it changes nothing.
+    if s.phase != Phase::Over {
+        t.push_str(&super::table::template(s, side));
     }
     match s.phase {
         Phase::Setup => {

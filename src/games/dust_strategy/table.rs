@@ -56,3 +56,37 @@ pub fn agreed(s: &State, attacker: &str, defender: &str) -> bool {
         .as_ref()
         .is_none_or(|y| y.contains(attacker) && y.contains(defender))
 }
+
+/// Each player's choice, for the report (public: whether a battle goes to the table tells it
+/// anyway); `None` in a game with nothing to choose.
+pub fn choices_text(s: &State) -> Option<String> {
+    let yes = s.table_battles.as_ref()?;
+    let each: Vec<String> = s
+        .sides
+        .iter()
+        .map(|x| format!("{x} {}", if yes.contains(x) { "yes" } else { "no" }))
+        .collect();
+    Some(format!(
+        "table battles (on the table where both say yes): {}",
+        each.join(", ")
+    ))
+}
+
+/// The orders template's lines: the player's choice as it stands, and the other answer
+/// (each accepted as it is, ruling R337).
+pub fn template(s: &State, side: &str) -> String {
+    let Some(yes) = &s.table_battles else {
+        return String::new();
+    };
+    let (now, other) = if yes.contains(side) {
+        ("yes", "no")
+    } else {
+        ("no", "yes")
+    };
+    format!(
+        "# Battles against a player go to the table (a Dust Tactics game)\n\
+         # where both sides say yes (R337). Yours now: {now}; or:\n\
+         #table battles: {other}\n\
+         table battles: {now}\n"
+    )
+}

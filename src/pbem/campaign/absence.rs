@@ -30,6 +30,11 @@ pub struct PlayerAbsent {
     /// The signed block as received (§4 canonical text and base64 signature).
     pub canonical: String,
     pub signature: String,
+    /// The game of the campaign the block was sent to (its `game:`), when the player declared
+    /// the absence there rather than to the campaign (ruling R338): then `block_seq` is the
+    /// block's seq in that game, which that game keeps increasing, not the campaign's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
     pub at: String,
 }
 
@@ -82,6 +87,15 @@ pub fn parse_absence(lines: &[Line]) -> Result<(usize, DateTime<Utc>), Refusal> 
     })
 }
 
+/// The date of the `absent until` line among a game block's lines (its last, as the game
+/// applies them in order).
+pub fn game_absence(lines: &[Line]) -> Option<DateTime<Utc>> {
+    lines.iter().rev().find_map(|l| match parse(&l.text) {
+        Some(Ok(RefereeRequest::Absent { until })) => Some(until),
+        _ => None,
+    })
+}
+
 impl Campaign {
     /// The last seq of `player`'s recorded absence blocks (0: none).
     pub fn absence_seq(&self, player: &str) -> u64 {
@@ -93,14 +107,30 @@ impl Campaign {
         if !self.created.players.iter().any(|p| p.name == a.player) {
             return Err(format!("an absence of {}, who is not a player", a.player));
         }
-        let last = self.absence_seq(&a.player);
-        if a.block_seq <= last {
-            return Err(format!(
-                "an absence of {} with seq {} after seq {last}",
-                a.player, a.block_seq
-            ));
+        match &a.game {
+            // Sent to a game (R338): that game's seq, checked there; the game must be one of
+            // the campaign's, opened before, in which the player plays.
+            Some(g) => {
+                if !self.games.iter().any(|r| {
+                    &r.opened.game_id == g && r.opened.sides.values().any(|n| *n == a.player)
+                }) {
+                    return Err(format!(
+                        "an absence of {} sent to {g}, which is no game of the campaign they play",
+                        a.player
+                    ));
+                }
+            }
+            None => {
+                let last = self.absence_seq(&a.player);
+                if a.block_seq <= last {
+                    return Err(format!(
+                        "an absence of {} with seq {} after seq {last}",
+                        a.player, a.block_seq
+                    ));
+                }
+                self.absence_seqs.insert(a.player.clone(), a.block_seq);
+            }
         }
-        self.absence_seqs.insert(a.player.clone(), a.block_seq);
         match &a.until {
             Some(t) => self.absent.insert(a.player.clone(), t.clone()),
             None => self.absent.remove(&a.player),
@@ -144,7 +174,9 @@ impl Campaign {
 
 /// `campaign audit`: every `player_absent` line carries a block signed by that player (their
 /// key as it stood then), addressed to the campaign under their name with the recorded seq,
-/// whose one line declares the recorded end (or a time already past when none is recorded).
+/// whose one line declares the recorded end (or a time already past when none is recorded);
+/// or, for an absence sent to one game (R338), addressed to that game under the side the
+/// player plays there, whose `absent until` line (among its orders) gives the recorded end.
 pub fn audit_absences(
     file: &str,
     entries: &[(Entry, String)],
@@ -165,11 +197,17 @@ pub fn audit_absences(
         .iter()
         .map(|p| (p.name.clone(), p.public_key.clone()))
         .collect();
+    // Game id → side → player name, as the games were opened.
+    let mut sides: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for (e, _) in entries {
         let a = match &e.event {
             Event::PlayerAbsent(a) => a,
             Event::PlayerReplaced(r) => {
                 keys.insert(r.player.clone(), r.public_key.clone());
+                continue;
+            }
+            Event::GameOpened(o) => {
+                sides.insert(o.game_id.clone(), o.sides.clone());
                 continue;
             }
             _ => continue,
@@ -184,13 +222,30 @@ pub fn audit_absences(
         })?;
         let body = (edges.parse_body)(&a.canonical)
             .map_err(|err| bad(format!("the signed absence does not parse ({err})")))?;
-        if body.game != cr.campaign_id || body.side != a.player || body.seq != a.block_seq {
+        let addressed = match &a.game {
+            None => body.game == cr.campaign_id && body.side == a.player,
+            Some(g) => {
+                &body.game == g
+                    && sides
+                        .get(g)
+                        .and_then(|s| s.get(&body.side))
+                        .is_some_and(|n| *n == a.player)
+            }
+        };
+        if !addressed || body.seq != a.block_seq {
             return Err(bad(format!(
-                "the signed absence is for {} / {} seq {}, not the recorded campaign, player and seq",
-                body.game, body.side, body.seq
+                "the signed absence is for {} / {} seq {}, not the recorded {}, player and seq",
+                body.game,
+                body.side,
+                body.seq,
+                a.game.as_deref().unwrap_or("campaign")
             )));
         }
-        let (_, until) = parse_absence(&body.lines).map_err(|r| bad(r.reason))?;
+        let until = match &a.game {
+            None => parse_absence(&body.lines).map_err(|r| bad(r.reason))?.1,
+            Some(_) => game_absence(&body.lines)
+                .ok_or_else(|| bad("the signed block has no `absent until DATE` line".into()))?,
+        };
         let at = DateTime::parse_from_rfc3339(&a.at)
             .map_err(|_| bad(format!("`at` {} is not an RFC 3339 time", a.at)))?
             .with_timezone(&Utc);

@@ -139,6 +139,7 @@ pub fn audit(dir: &Path, games: &Registry, edges: &Edges) -> Result<Audited, Cam
             }
         }
         super::forces::audit_game((&file, &gfile), &c, rec, game, &created, &derived.state)?;
+        super::told::audit_told((&file, &gfile), &entries, rec, &gdata, edges)?;
         if let Some(end) = &rec.ended {
             let n = end.final_seq as usize;
             let line = lines.get(n.wrapping_sub(1)).filter(|_| n >= 1).ok_or_else(|| {

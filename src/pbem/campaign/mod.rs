@@ -11,6 +11,7 @@ pub mod audit;
 pub mod forces;
 pub mod state;
 pub mod strategic;
+pub mod told;
 
 use crate::game::{ForceCard, ForceUnit, GameResult};
 use crate::ledger::{
