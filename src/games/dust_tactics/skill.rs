@@ -64,6 +64,7 @@ skills! {
     MagazineReload => "magazine-reload", "Magazine Reload";
     MedalOfHonor => "medal-of-honor", "Medal of Honor";
     NcoCommandSquad => "nco-command-squad", "NCO Command Squad";
+    Pilot => "pilot", "Pilot: Name";
     RareUnit => "rare-unit", "Rare Unit";
     RecoveryVehicle => "recovery-vehicle", "Recovery Vehicle";
     Reload => "reload", "[Weapon Name]: Reload";
@@ -203,11 +204,6 @@ pub const NOT_IN_ENUM: &[(&str, &str, &str)] = &[
         "Commissar",
         "joining a unit as a Commissar is not in the engine",
     ),
-    (
-        "pilot",
-        "Pilot: Name",
-        "piloting vehicles is not in the engine",
-    ),
 ];
 
 impl Skill {
@@ -238,6 +234,8 @@ impl Skill {
             ArtilleryStrike | MagazineReload | Reload => return None,
             // Issue 12 item 2: aircraft (R440–R444).
             AirSuperiority | Hover => return None,
+            // Piloting vehicles (R540–R546; flow/piloting.rs).
+            Pilot => return None,
         })
     }
 

@@ -16,6 +16,7 @@ mod battlefront_skills;
 mod classic_2010;
 mod command_squads;
 mod ffg_revised;
+mod piloting_004;
 mod policy;
 mod skills_004;
 mod transport_004;

@@ -56,6 +56,7 @@ pub fn with_skill(mut c: Card, name: &str, uses: Option<u8>) -> Card {
     c.skills.push(SkillSpec {
         name: name.into(),
         uses,
+        card: None,
     });
     c
 }

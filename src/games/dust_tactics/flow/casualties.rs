@@ -140,7 +140,8 @@ pub(super) fn remove_casualties(state: &mut State, act: &mut Activation, out: &m
         }
         act.damage.remove(&unit);
         if p.eliminate {
-            for m in group(state, &unit) {
+            // A pilot is not eliminated with his vehicle: he climbs out (`piloting::eject`).
+            for m in super::piloting::fighting(state, &unit) {
                 destroy(state, &m, &p.by, out);
             }
             continue;
@@ -220,12 +221,16 @@ pub(super) fn destroy(state: &mut State, id: &str, by: &str, out: &mut Outcome) 
     }
     let ap = card(state, &u).map(|c| c.ap).unwrap_or(0);
     let at = target_square(state, id);
+    let pilot = state.pilot_of(id).map(|h| h.id.clone());
     if let Some(x) = state.unit_mut(id) {
         x.destroyed = true;
         x.at = None;
         x.models.clear();
         x.health = 0;
         x.joined = None;
+    }
+    if let Some(p) = pilot {
+        super::piloting::eject(state, &p, at, by, out);
     }
     // A hero whose squad is wiped out fights on alone (004 "Heroes").
     for h in state.units.iter_mut() {

@@ -94,6 +94,7 @@ pub fn new_state(
                 facing: None,
                 unloaded: Default::default(),
                 stunned: false,
+                ejected: None,
             });
         }
         if ap > scenario.ap_limit {
@@ -164,6 +165,10 @@ pub(super) fn join(
             "`joins` links {hero_id} and {squad_id}, but a card is missing {rule}"
         )));
     };
+    // A hero joined to a vehicle pilots it (004 "Pilot: Name", 003 "Piloting Vehicles").
+    if hc.unit_type == UnitType::Hero && sc.unit_type == UnitType::Vehicle {
+        return super::piloting::board_at_setup(units, cards, h, s, rules);
+    }
     if hc.unit_type != UnitType::Hero || sc.unit_type != UnitType::Squad {
         return Err(SetupError(format!(
             "only a hero joins a squad: {hero_id} is a {:?} and {squad_id} a {:?} {rule}",

@@ -231,6 +231,8 @@ pub(super) fn exec_step(
                 cheat_death(state, act, dice, out);
             }
             remove_casualties(state, act, out);
+            // A destroyed vehicle's pilot rolls to escape (R542, R261).
+            super::piloting::escape_rolls(state, dice, out);
         }
         Step::Window => {
             if !alive || !alive_on_board(state, &lead) {
