@@ -211,7 +211,6 @@ impl Skill {
     pub fn refused_because(self) -> Option<&'static str> {
         use Skill::*;
         Some(match self {
-            AcePilot => "piloting vehicles is not in the engine",
             CarryCapacity => "transport is not in the engine",
             CommandVehicle => "vehicles carrying a command squad (transport) are not in the engine",
             EngineerVehicle => "minefields and bunkers are not in the engine",
@@ -235,7 +234,7 @@ impl Skill {
             // Issue 12 item 2: aircraft (R440–R444).
             AirSuperiority | Hover => return None,
             // Piloting vehicles (R540–R546; flow/piloting.rs).
-            Pilot => return None,
+            AcePilot | Pilot => return None,
         })
     }
 

@@ -253,6 +253,10 @@ pub struct ActFlags {
     /// 004 "Combine Shots" declared: the vehicle's pair of flamethrowers fires as one (R413).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub combine_shots: bool,
+    /// 004 "Ace Pilot": the die rolled as the piloted vehicle activated gave it an extra action
+    /// (R543).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ace_extra: bool,
 }
 
 /// What a paused activation waits for.
@@ -352,6 +356,13 @@ pub enum Step {
         hero: String,
     },
     Nothing,
+    /// 004 "Ace Pilot": `pilot`'s die as his vehicle activates (R543).
+    AcePilot {
+        pilot: String,
+    },
+    /// Where the extra action an Ace Pilot's die gives begins: the steps after it are dropped
+    /// when the die failed (R543).
+    AceExtra,
 }
 
 /// One weapon line fired by `shooter` (the unit whose card carries it) at `target`.

@@ -338,3 +338,97 @@ fn pilot_name_004_a_pilot_whose_vehicle_is_destroyed_rolls_to_escape() {
         assert!(!st.is_pilot(u(&st, "ace")));
     }
 }
+
+/// Pilot: Walker and Ace Pilot on one hero card.
+const ACE: &str =
+    "[[skills]]\nname = \"pilot\"\ncard = \"walker\"\n\n[[skills]]\nname = \"ace-pilot\"\n";
+
+// 004 "Ace Pilot": "Each turn while piloting a vehicle, roll 1 die when the piloted vehicle
+// activates. If the result is 4+, the vehicle gains an extra action for the round" (R543). The
+// walker is ordered `nothing`, `nothing` and, as its extra action, an attack: on a 4 the attack
+// is made (its die hits, the squad loses a model); on a 3 it is not, no attack die is rolled,
+// and the report says why.
+#[test]
+fn ace_pilot_004_a_4_plus_gives_the_piloted_vehicle_an_extra_action() {
+    for (ace_die, models) in [(4u8, 3usize), (3, 4)] {
+        let mut st = game(hero_card("ace", ACE), walker_card(""), true, "E5", "allies");
+        let mut d = if ace_die >= 4 {
+            ScriptedDice::new([ace_die, 1])
+        } else {
+            ScriptedDice::new([ace_die])
+        };
+        let out = send(
+            &mut st,
+            "allies",
+            "activate walk\n  nothing\n  nothing\n  attack cannon at foe",
+            &mut d,
+        );
+        accepted(&out);
+        assert_eq!(d.remaining(), 0, "{}", texts(&out));
+        assert_eq!(u(&st, "foe").models.len(), models, "{}", texts(&out));
+        let t = texts(&out);
+        let said = if ace_die >= 4 {
+            "Ace Pilot: ace rolls 4, 4+: walk gains an extra action"
+        } else {
+            "Ace Pilot: ace rolls 3, below 4: no extra action, so the third one ordered is not made"
+        };
+        assert!(t.contains(said), "{t}");
+    }
+}
+
+// 004 "Ace Pilot": "This ability can only be used when the hero is piloting a vehicle." The same
+// walker without its Ace Pilot aboard rolls no die and may not be ordered a third action; with
+// him, the die is rolled at every activation, even with two actions ordered.
+#[test]
+fn ace_pilot_004_only_while_the_hero_pilots_the_vehicle() {
+    let three = "activate walk\n  nothing\n  nothing\n  nothing";
+    let mut st = game(
+        hero_card("ace", ACE),
+        walker_card(""),
+        false,
+        "E5",
+        "allies",
+    );
+    let before = st.clone();
+    let out = send(&mut st, "allies", three, &mut ScriptedDice::new([]));
+    let r = first_result(&out).unwrap_err();
+    assert!(r.contains("3 actions are declared"), "{r}");
+    assert!(st == before, "the refusal changed the game");
+    let mut st = game(hero_card("ace", ACE), walker_card(""), true, "E5", "allies");
+    let mut d = ScriptedDice::new([6]);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate walk\n  nothing\n  nothing",
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0);
+    assert!(
+        texts(&out).contains("walk gains an extra action (none was ordered)"),
+        "{}",
+        texts(&out)
+    );
+}
+
+// 004 "Ace Pilot": "the vehicle gains an extra action" (R543): one action, so a SUSTAINED
+// ATTACK (both actions of an activation) after two actions is refused, citing 004, and
+// nothing changes.
+#[test]
+fn ace_pilot_004_the_extra_action_is_a_single_action() {
+    let mut st = game(hero_card("ace", ACE), walker_card(""), true, "E5", "allies");
+    let before = st.clone();
+    let out = send(
+        &mut st,
+        "allies",
+        "activate walk\n  nothing\n  nothing\n  sustained cannon at foe",
+        &mut ScriptedDice::new([]),
+    );
+    let r = first_result(&out).unwrap_err();
+    assert!(
+        r.contains("the extra action of an Ace Pilot is one action")
+            && r.contains("004 \"Ace Pilot\""),
+        "{r}"
+    );
+    assert!(st == before, "the refusal changed the game");
+}

@@ -243,3 +243,89 @@ pub(super) fn refuse_target(state: &State, t: &UnitState) -> Result<(), Refusal>
         instead: format!("aim at {v}"),
     })
 }
+
+/// The Ace Pilot piloting vehicle `id`, if any (004 "Ace Pilot": "This ability can only be used
+/// when the hero is piloting a vehicle"). battlefront-2013 does not play it yet (002 gives a
+/// reactive attack before a three-action unit's last action): its cards refuse the skill.
+pub(super) fn ace_pilot(state: &State, id: &str) -> Option<String> {
+    let h = state.pilot_of(id)?;
+    card(state, h)
+        .is_some_and(|c| c.has(Skill::AcePilot))
+        .then(|| h.id.clone())
+}
+
+/// 004 "Ace Pilot": "Each turn while piloting a vehicle, roll 1 die when the piloted vehicle
+/// activates. If the result is 4+, the vehicle gains an extra action for the round" (R543).
+pub(super) fn ace_die(
+    state: &mut State,
+    act: &mut Activation,
+    pilot: &str,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    let round = state.round;
+    let face = dice.d6(round);
+    act.flags.ace_extra = face >= 4;
+    let ordered = act.steps.iter().any(|s| matches!(s, Step::AceExtra));
+    let text = match (act.flags.ace_extra, ordered) {
+        (true, true) => format!("Ace Pilot: {pilot} rolls {face}, 4+: {} gains an extra action", act.unit),
+        (true, false) => format!(
+            "Ace Pilot: {pilot} rolls {face}, 4+: {} gains an extra action (none was ordered)",
+            act.unit
+        ),
+        (false, true) => format!(
+            "Ace Pilot: {pilot} rolls {face}, below 4: no extra action, so the third one ordered is not made"
+        ),
+        (false, false) => format!("Ace Pilot: {pilot} rolls {face}, below 4: no extra action"),
+    };
+    out.happenings.push(Happening {
+        rolls: vec![Roll {
+            purpose: format!("ace pilot for {}", act.unit),
+            round,
+            faces: vec![face],
+        }],
+        ..Happening::text(text)
+    });
+}
+
+/// The extra action begins: made when the Ace Pilot's die gave it, else dropped with every step
+/// after it (they are the extra action's own).
+pub(super) fn ace_extra(act: &mut Activation, out: &mut Outcome) {
+    if act.flags.ace_extra {
+        say(
+            out,
+            format!("{} makes its extra action (Ace Pilot)", act.unit),
+        );
+    } else {
+        act.steps.clear();
+    }
+}
+
+/// An activation planned with the Ace Pilot's extra action: `kinds` and `steps` are the whole
+/// plan; `extra_from` is where the steps of the last action begin. The action past a complete
+/// activation (two actions, or one SUSTAINED ATTACK) is the extra one; it must be a single
+/// action (R543). Gives back the extra action's steps, cut from `steps`, and pops its kind.
+pub(super) fn split_extra(
+    kinds: &mut Vec<activation::Kind>,
+    steps: &mut Vec<Step>,
+    extra_from: usize,
+) -> Result<Vec<Step>, Refusal> {
+    use activation::Kind;
+    let complete = |k: &[Kind]| {
+        matches!(k, [Kind::Sustained]) || (k.len() == 2 && !k.contains(&Kind::Sustained))
+    };
+    let n = kinds.len();
+    if n < 2 || !complete(&kinds[..n - 1]) {
+        return Ok(vec![]);
+    }
+    if kinds[n - 1] == Kind::Sustained {
+        return Err(Refusal {
+            reason: "the extra action of an Ace Pilot is one action; a SUSTAINED ATTACK takes two"
+                .into(),
+            rule: "004 \"Ace Pilot\": \"the vehicle gains an extra action for the round\"".into(),
+            instead: "a third `move`, `attack` or `nothing` line".into(),
+        });
+    }
+    kinds.pop();
+    Ok(steps.split_off(extra_from.min(steps.len())))
+}

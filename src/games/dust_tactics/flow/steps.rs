@@ -297,6 +297,8 @@ pub(super) fn exec_step(
             );
         }
         Step::Nothing => super::super::battlefront::stunned::recover(state, &lead, out),
+        Step::AcePilot { pilot } => super::piloting::ace_die(state, act, &pilot, dice, out),
+        Step::AceExtra => super::piloting::ace_extra(act, out),
         Step::Turn { facing } => {
             if alive_on_board(state, &lead) {
                 super::super::battlefront::facing::record_turn(state, &lead, facing);
