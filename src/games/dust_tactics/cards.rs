@@ -451,6 +451,17 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
                 "write value = N, the capacity the card prints".into(),
             ));
         }
+        // Only 004's "Pilot: Name" names a card (R540).
+        if s.card.is_some() && s.name != Skill::Pilot.id() {
+            return Err(err(
+                &format!("skills[{i}].card"),
+                format!(
+                    "skill `{}` names no card; only `pilot` (Pilot: Name) does",
+                    s.name
+                ),
+                "remove `card` from this skill".into(),
+            ));
+        }
         if s.uses == Some(0) {
             return Err(err(
                 &format!("skills[{i}].uses"),

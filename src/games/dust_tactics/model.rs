@@ -826,6 +826,11 @@ pub struct SkillSpec {
     /// The number the skill's title notes: Carry Capacity's soldiers (004 "Carry Capacity").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<u8>,
+    /// `pilot` only (004 "Pilot: Name"): on a hero, the card id of the vehicle he pilots; on a
+    /// vehicle, the card id of the only hero who may pilot it. Absent on a hero: any vehicle
+    /// (003 "Vehicle Pilot", R540). Skipped when absent, so older cards serialise unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<String>,
 }
 
 /// A unit card: data only, loaded from `games/dust-tactics/cards/*.toml`.

@@ -49,7 +49,11 @@ pub fn roster(view: &Value) -> Vec<Value> {
             let square = if destroyed {
                 "-".to_string()
             } else if let Some(j) = u.get("joined").and_then(Value::as_str) {
-                format!("with {j}")
+                if u.get("pilots").and_then(Value::as_bool) == Some(true) {
+                    format!("piloting {j}")
+                } else {
+                    format!("with {j}")
+                }
             } else if let Some(v) = u.get("aboard").and_then(Value::as_str) {
                 format!("aboard {v}")
             } else {

@@ -68,6 +68,7 @@ skills! {
     MagazineReload => "magazine-reload", "Magazine Reload";
     MedalOfHonor => "medal-of-honor", "Medal of Honor";
     NcoCommandSquad => "nco-command-squad", "NCO Command Squad";
+    Pilot => "pilot", "Pilot: Name";
     RareUnit => "rare-unit", "Rare Unit";
     RecoveryVehicle => "recovery-vehicle", "Recovery Vehicle";
     Reload => "reload", "[Weapon Name]: Reload";
@@ -191,25 +192,17 @@ impl Skill {
 /// 004 skills the engine does not implement, with what they need: a card naming one is refused
 /// at `new` (issue 12: no card may carry a rule the engine ignores). Card name, the skills
 /// reference's title, and why. Skills of the enum are listed by [`Skill::refused_because`].
-pub const NOT_IN_ENUM: &[(&str, &str, &str)] = &[
-    (
-        "carry-capacity-vehicle",
-        "Carry Capacity: Vehicle",
-        "vehicles carrying vehicles are not in the engine (Carry Capacity, soldiers only, is)",
-    ),
-    (
-        "pilot",
-        "Pilot: Name",
-        "piloting vehicles is not in the engine",
-    ),
-];
+pub const NOT_IN_ENUM: &[(&str, &str, &str)] = &[(
+    "carry-capacity-vehicle",
+    "Carry Capacity: Vehicle",
+    "vehicles carrying vehicles are not in the engine (Carry Capacity, soldiers only, is)",
+)];
 
 impl Skill {
     /// Why the engine refuses a card carrying this skill, or `None` when it implements it.
     pub fn refused_because(self) -> Option<&'static str> {
         use Skill::*;
         Some(match self {
-            AcePilot => "piloting vehicles is not in the engine",
             Commissar => {
                 "a Commissar joins beside a hero, and a squad carrying both is not in the engine"
             }
@@ -240,6 +233,8 @@ impl Skill {
             BlutkreuzApe | BlutkreuzZombie | NcoCommandSquad => return None,
             // Issue 12: minefields and wrecks (R481–R485); bunkers are not in the engine.
             EngineerVehicle | RecoveryVehicle => return None,
+            // Piloting vehicles (R540–R546; flow/piloting.rs).
+            AcePilot | Pilot => return None,
         })
     }
 

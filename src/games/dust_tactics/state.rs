@@ -214,6 +214,11 @@ pub struct UnitState {
     /// `None`) until it exits, shown in the vehicle's space.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aboard: Option<String>,
+    /// A pilot thrown out of his destroyed vehicle, whose escape die is still to roll (003
+    /// "Piloting Vehicles", 004 "Carry Capacity"; `flow::piloting`, R542).
+    /// Holds whom the AP go to if the die kills him.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ejected: Option<String>,
 }
 
 /// One destruction: the AP go to `by`.
@@ -294,6 +299,10 @@ pub struct ActFlags {
     /// 004 "Combine Shots" declared: the vehicle's pair of flamethrowers fires as one (R413).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub combine_shots: bool,
+    /// 004 "Ace Pilot": the die rolled as the piloted vehicle activated gave it an extra action
+    /// (R543).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ace_extra: bool,
 }
 
 /// What a paused activation waits for.
@@ -412,6 +421,13 @@ pub enum Step {
         hero: String,
     },
     Nothing,
+    /// 004 "Ace Pilot": `pilot`'s die as his vehicle activates (R543).
+    AcePilot {
+        pilot: String,
+    },
+    /// Where the extra action an Ace Pilot's die gives begins: the steps after it are dropped
+    /// when the die failed (R543).
+    AceExtra,
 }
 
 /// One weapon line fired by `shooter` (the unit whose card carries it) at `target`.
@@ -463,10 +479,24 @@ impl State {
     pub fn sides(&self) -> Vec<String> {
         self.scenario.sides.iter().map(|s| s.id.clone()).collect()
     }
-    /// The hero joined to squad `id`, if any.
+    /// The hero joined to squad `id`, if any (a vehicle's pilot is not: [`State::pilot_of`]).
     pub fn hero_of(&self, id: &str) -> Option<&UnitState> {
         self.units
             .iter()
-            .find(|u| !u.destroyed && u.joined.as_deref() == Some(id))
+            .find(|u| !u.destroyed && u.joined.as_deref() == Some(id) && !self.is_pilot(u))
+    }
+    /// The hero piloting vehicle `id`, if any (004 "Pilot: Name", 003 "Piloting Vehicles").
+    pub fn pilot_of(&self, id: &str) -> Option<&UnitState> {
+        self.units
+            .iter()
+            .find(|u| !u.destroyed && u.joined.as_deref() == Some(id) && self.is_pilot(u))
+    }
+    /// Whether `u` is a hero piloting a vehicle: joined to a unit whose card is a vehicle.
+    pub fn is_pilot(&self, u: &UnitState) -> bool {
+        u.joined
+            .as_deref()
+            .and_then(|j| self.unit(j))
+            .and_then(|v| self.cards.get(&v.card))
+            .is_some_and(|c| c.unit_type == super::model::UnitType::Vehicle)
     }
 }

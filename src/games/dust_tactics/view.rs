@@ -46,6 +46,10 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
             if let Some(f) = super::battlefront::facing::of_unit(state, u) {
                 v["facing"] = json!(f.to_string());
             }
+            // A hero piloting a vehicle (004 "Pilot: Name", 003 "Piloting Vehicles").
+            if state.is_pilot(u) {
+                v["pilots"] = json!(true);
+            }
             // issue 18 hook: front-mounted weapons, for the picture's fields of fire.
             if let Some(w) = super::battlefront::board_facing::front_arc_view(state, u) {
                 v["front_arc"] = w;
@@ -145,7 +149,7 @@ pub fn board_text(state: &State) -> String {
                 .collect();
             let cell = if let Some((id, m)) = here.first() {
                 // `+` a joined hero, `*` a hero sharing the square with another unit.
-                let hero = state.hero_of(id).is_some();
+                let hero = state.hero_of(id).or_else(|| state.pilot_of(id)).is_some();
                 let mark = if here.len() > 1 {
                     '*'
                 } else if hero {
@@ -205,6 +209,7 @@ pub fn board_text(state: &State) -> String {
             "destroyed".to_string()
         } else {
             let place = match (&u.joined, u.at) {
+                (Some(sq), _) if state.is_pilot(u) => format!("piloting {sq}"),
                 (Some(sq), _) => format!("with {sq}"),
                 (None, Some(at)) => at.to_string(),
                 (None, None) => match &u.aboard {

@@ -130,7 +130,7 @@ fn s003_12_grab_objective_needs_the_battlefront_ruleset() {
 /// `new` of shipped `scenario` between players of `sides` (first side first), then the bundled
 /// bots play it to its end by signed mails run through the real pipeline; replay and audit
 /// pass. Gives back every mail sent (flattened) and the final state.
-fn play_by_mail(scenario: &str, sides: [&str; 2], seed: u64) -> (String, State) {
+pub(crate) fn play_by_mail(scenario: &str, sides: [&str; 2], seed: u64) -> (String, State) {
     let dir = tempfile::tempdir().unwrap();
     let home = dt::init_home(dir.path(), "file");
     let mut ps = dt::players(21);

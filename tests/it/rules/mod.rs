@@ -23,6 +23,7 @@ mod ffg_revised;
 mod joining_004;
 mod large_004;
 mod minefields_004;
+mod piloting_004;
 mod policy;
 mod skills_004;
 mod transport_004;

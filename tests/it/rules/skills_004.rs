@@ -128,8 +128,8 @@ fn skills_004_every_skill_the_engine_does_not_implement_is_refused_with_its_name
         .map(|s| s.id().to_string())
         .collect();
     names.extend(NOT_IN_ENUM.iter().map(|(id, _, _)| id.to_string()));
-    // Fewer as skills land (aircraft took Hover and Air Superiority off it): not empty.
-    assert!(names.len() >= 5, "{names:?}");
+    // Fewer as skills land (session 6 left Commissar, Tank Riders and Carry Capacity: Vehicle).
+    assert!(!names.is_empty(), "{names:?}");
     for n in &names {
         let (file, text) = card_with("joseph-brown", "x-hero", n);
         let e = parse_card_for_new(&file, &text).unwrap_err();

@@ -59,6 +59,7 @@ pub fn with_skill(mut c: Card, name: &str, uses: Option<u8>) -> Card {
         name: name.into(),
         uses,
         value: None,
+        card: None,
     });
     c
 }

@@ -43,6 +43,11 @@ pub fn check_joins(s: &Scenario, card_of: &dyn Fn(&str) -> Option<Card>) -> Resu
             let ((hero, hc), (squad, sc)) = match (a.unit_type, b.unit_type) {
                 (UnitType::Hero, UnitType::Squad) => ((spec, a), (partner, b)),
                 (UnitType::Squad, UnitType::Hero) => ((partner, b), (spec, a)),
+                // A hero joined to a vehicle pilots it: the engine's join checks it (003
+                // "Piloting Vehicles", `flow::piloting`, R260).
+                (UnitType::Hero, UnitType::Vehicle) | (UnitType::Vehicle, UnitType::Hero) => {
+                    continue
+                }
                 _ => {
                     return Err(format!(
                         "scenario `{}`: `{}` joins `{}`, but only a Hero joins an Infantry Squad ({RULE}); place the two in their own squares",
@@ -85,6 +90,17 @@ pub fn check_joins(s: &Scenario, card_of: &dyn Fn(&str) -> Option<Card>) -> Resu
 pub fn refuse_apart(state: &State, unit: &str) -> Option<Refusal> {
     let h = state.unit(unit)?;
     let squad = h.joined.as_ref()?;
+    if state.is_pilot(h) {
+        return Some(Refusal {
+            reason: format!(
+                "{} pilots {squad} and activates with it; dismounting (\"The Hero can dismount before the Vehicle activates by performing a Move or March Move action\") is {} (docs/battlefront.md)",
+                h.id,
+                super::NOT_YET
+            ),
+            rule: "003 \"Piloting Vehicles\"".to_string(),
+            instead: format!("activate {squad} (its pilot activates with it)"),
+        });
+    }
     Some(Refusal {
         reason: format!(
             "{} is joined to {squad}; a joined hero activating apart from its squad (\"Alternatively, the Hero may activate separately\") is {} (docs/battlefront.md)",

@@ -18,12 +18,13 @@ fn refuse(reason: String, rule: String, instead: &str) -> Result<String, Refusal
 }
 
 /// Units of `side` still to activate this turn (on the board or still to enter). 003
-/// "Passing": "fewer units (including Heroes that have joined other units)" (R258).
+/// "Passing": "fewer units (including Heroes that have joined other units)" (R258); but "Count
+/// the Hero and Vehicle as a single unit" (003 "Piloting Vehicles", R262): a pilot is not counted.
 fn left_to_activate(state: &State, side: &str) -> usize {
     state
         .units
         .iter()
-        .filter(|u| u.side == side && !u.destroyed && !u.activated)
+        .filter(|u| u.side == side && !u.destroyed && !u.activated && !state.is_pilot(u))
         .count()
 }
 

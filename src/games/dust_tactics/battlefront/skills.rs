@@ -25,6 +25,8 @@ pub const BUILT: &[Skill] = &[
     Skill::TankHead,
     Skill::Charge,
     Skill::CheatDeath,
+    // 003 "Piloting Vehicles", "Pilot: Hero" (flow/piloting.rs, R260).
+    Skill::Pilot,
 ];
 
 /// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll

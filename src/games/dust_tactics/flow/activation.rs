@@ -170,7 +170,11 @@ pub(super) fn plan_activation(
     let mut p = Planner::new(state, u);
     p.free_skills(actions)?;
     p.transport_sequence(actions)?;
+    // 004 "Ace Pilot" (R543): where the last action's steps begin, for its extra action.
+    let ace = super::piloting::ace_pilot(state, &u.id);
+    let mut extra_from = 0;
     for (i, a) in actions.iter().enumerate() {
+        let (kinds_before, steps_before) = (p.kinds.len(), p.steps.len());
         p.next_is_move = matches!(
             actions.get(i + 1),
             Some(Action::Move { .. } | Action::MoveSparing { .. })
@@ -219,11 +223,33 @@ pub(super) fn plan_activation(
                 )
             }
         }
+        if p.kinds.len() > kinds_before {
+            extra_from = steps_before;
+        }
+    }
+    let extra = match &ace {
+        Some(_) if !p.flags.charge => {
+            super::piloting::split_extra(&mut p.kinds, &mut p.steps, extra_from)?
+        }
+        _ => vec![],
+    };
+    if !extra.is_empty() {
+        if let Some(t) = p.texts.last_mut() {
+            *t = format!("{t} (the extra action, on the Ace Pilot's 4+)");
+        }
     }
     p.check_sequence()?;
     // Issue 12: 004 "Aircraft" must MOVE every round (R443).
     p.check_aircraft()?;
-    Ok(p.finish())
+    let mut plan = p.finish();
+    if let Some(pilot) = ace {
+        plan.steps.insert(0, Step::AcePilot { pilot });
+        if !extra.is_empty() {
+            plan.steps.push(Step::AceExtra);
+            plan.steps.extend(extra);
+        }
+    }
+    Ok(plan)
 }
 
 const RULE_ACTIONS: RuleId = RuleId::Actions;

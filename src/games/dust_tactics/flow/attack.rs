@@ -169,6 +169,7 @@ pub(super) fn plan_fire(
                         "aim at an enemy unit on the board",
                     );
                 };
+                super::piloting::refuse_target(state, tu)?;
                 let lead = leader_of(state, &tu.id).unwrap_or_else(|| tu.id.clone());
                 let armour = armour_of(state, &lead);
                 if let Some(a) = armour {
@@ -198,7 +199,7 @@ pub(super) fn plan_fire(
                                 format!("attack {} at {lead}", w.id),
                             );
                         }
-                        let models: Vec<String> = group(state, &lead)
+                        let models: Vec<String> = super::piloting::fighting(state, &lead)
                             .iter()
                             .filter_map(|m| state.unit(m))
                             .flat_map(|x| {
@@ -320,7 +321,7 @@ pub(super) fn plan_fire(
             limited += super::volley::weapons(&w, carriers(state, su, &w), left, l.count);
         }
     }
-    let alive: u32 = group(state, &u.id)
+    let alive: u32 = super::piloting::fighting(state, &u.id)
         .iter()
         .filter_map(|m| state.unit(m))
         .map(|m| model_count(state, m))

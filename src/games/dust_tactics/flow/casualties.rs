@@ -149,7 +149,8 @@ pub(super) fn remove_casualties(state: &mut State, act: &mut Activation, out: &m
         }
         act.damage.remove(&unit);
         if p.eliminate {
-            for m in group(state, &unit) {
+            // A pilot is not eliminated with his vehicle: he climbs out (`piloting::eject`).
+            for m in super::piloting::fighting(state, &unit) {
                 destroy(state, &m, &p.by, out);
             }
             continue;
@@ -231,6 +232,7 @@ pub(super) fn destroy(state: &mut State, id: &str, by: &str, out: &mut Outcome) 
     let at = target_square(state, id);
     super::tesla::arm(state, &u, at);
     super::carry::mark_wreck(state, &u.id, at);
+    let pilot = state.pilot_of(id).map(|h| h.id.clone());
     if let Some(x) = state.unit_mut(id) {
         x.destroyed = true;
         x.at = None;
@@ -238,6 +240,9 @@ pub(super) fn destroy(state: &mut State, id: &str, by: &str, out: &mut Outcome) 
         x.health = 0;
         x.joined = None;
         x.aboard = None;
+    }
+    if let Some(p) = pilot {
+        super::piloting::eject(state, &p, at, by, out);
     }
     // A hero whose squad is wiped out fights on alone (004 "Heroes").
     for h in state.units.iter_mut() {

@@ -41,6 +41,7 @@ mod joining;
 mod mines;
 mod movement;
 mod nco;
+mod piloting;
 mod reactive_fire;
 mod retaliation;
 mod round;
@@ -141,7 +142,7 @@ fn group(state: &State, id: &str) -> Vec<String> {
     let mut v = vec![];
     if let Some(u) = state.unit(id) {
         v.push(u.id.clone());
-        if let Some(h) = state.hero_of(&u.id) {
+        if let Some(h) = state.hero_of(&u.id).or_else(|| state.pilot_of(&u.id)) {
             v.push(h.id.clone());
         }
     }
@@ -239,7 +240,7 @@ fn carriers(state: &State, u: &UnitState, w: &WeaponLine) -> u32 {
 
 /// Finds weapon `id` on the group's cards: the squad's first, then its hero's.
 fn find_weapon(state: &State, leader: &str, id: &str) -> Option<(String, WeaponLine)> {
-    for m in group(state, leader) {
+    for m in piloting::fighting(state, leader) {
         let u = state.unit(&m)?;
         if let Some(w) = card(state, u).and_then(|c| c.weapon(id)) {
             return Some((m, w.clone()));
@@ -250,7 +251,7 @@ fn find_weapon(state: &State, leader: &str, id: &str) -> Option<(String, WeaponL
 
 fn weapons_of_group(state: &State, leader: &str) -> Vec<(String, WeaponLine)> {
     let mut v = vec![];
-    for m in group(state, leader) {
+    for m in piloting::fighting(state, leader) {
         if let Some(c) = state.unit(&m).and_then(|u| card(state, u)) {
             for w in &c.weapons {
                 v.push((m.clone(), w.clone()));
@@ -271,7 +272,7 @@ fn armour_of(state: &State, id: &str) -> Option<super::model::Armour> {
 fn movement_of(state: &State, leader: &str) -> u32 {
     // 004 "Heroes": a joined unit moves at the faster Movement of the two (000: R207).
     state.rules().joined_movement(
-        group(state, leader)
+        piloting::fighting(state, leader)
             .iter()
             .filter_map(|m| state.unit(m).and_then(|u| card(state, u)))
             .map(|c| c.movement as u32),

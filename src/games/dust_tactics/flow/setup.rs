@@ -103,6 +103,7 @@ pub fn new_state(
                 unloaded: Default::default(),
                 stunned: false,
                 aboard: None,
+                ejected: None,
             });
         }
         if ap > scenario.ap_limit {
@@ -180,6 +181,10 @@ pub(super) fn join(
             "`joins` links {hero_id} and {squad_id}, but a card is missing {rule}"
         )));
     };
+    // A hero joined to a vehicle pilots it (004 "Pilot: Name", 003 "Piloting Vehicles").
+    if hc.unit_type == UnitType::Hero && sc.unit_type == UnitType::Vehicle {
+        return super::piloting::board_at_setup(units, cards, h, s, rules);
+    }
     // 004 "Superhumans": a sidekick forms a special all-hero squad with his superhuman.
     let sidekick = super::joining::sidekick_pair(hc, sc);
     super::joining::check_join(hero_id, squad_id, hc, sc)?;

@@ -20,6 +20,9 @@ pub(super) fn has_skill(state: &State, id: &str, skill: Skill) -> bool {
             }
         }
     }
+    if super::piloting::confers(state, &u.id, skill) {
+        return true;
+    }
     if skill.is_shared() {
         if let Some(h) = state.hero_of(&u.id) {
             return card(state, h).map(|c| c.has(skill)).unwrap_or(false);

@@ -234,6 +234,8 @@ pub(super) fn exec_step(
                 cheat_death(state, act, dice, out);
             }
             remove_casualties(state, act, out);
+            // A destroyed vehicle's pilot rolls to escape (R542, R261).
+            super::piloting::escape_rolls(state, dice, out);
             // 004 "Tesla weapons": a destroyed carrier's explosion, then its casualties (R562).
             if act.wait.is_some() || !super::tesla::explode_next(state, act, dice, out) {
                 break;
@@ -312,6 +314,8 @@ pub(super) fn exec_step(
             );
         }
         Step::Nothing => super::super::battlefront::stunned::recover(state, &lead, out),
+        Step::AcePilot { pilot } => super::piloting::ace_die(state, act, &pilot, dice, out),
+        Step::AceExtra => super::piloting::ace_extra(act, out),
         Step::Turn { facing } => {
             if alive_on_board(state, &lead) {
                 super::super::battlefront::facing::record_turn(state, &lead, facing);

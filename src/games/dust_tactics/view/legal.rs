@@ -84,6 +84,8 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
         .units
         .iter()
         .filter(|m| m.id == u.id || m.joined.as_deref() == Some(u.id.as_str()))
+        // A pilot moves with his vehicle at its Movement (R541).
+        .filter(|m| m.id == u.id || !state.is_pilot(m))
         .collect();
     let movement = state.rules().joined_movement(
         members
