@@ -22,6 +22,7 @@ pub mod rules;
 pub mod scenario;
 pub mod skill;
 pub mod state;
+pub mod structures;
 pub mod view;
 
 use crate::game::{

@@ -212,6 +212,10 @@ pub struct Board {
     /// orthogonally adjacent squares, stored with the smaller square first.
     #[serde(default)]
     walls: BTreeSet<(Square, Square)>,
+    /// Structures, bunkers and huts (004 "Structures"); their outlines are among `walls`. Left
+    /// out of the state when empty, so boards made before structures serialise as they did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub structures: Vec<super::structures::Structure>,
 }
 
 /// A board description that cannot be used.
@@ -238,6 +242,7 @@ impl Board {
             terrain: vec![Terrain::Open; width as usize * height as usize],
             cover: BTreeMap::new(),
             walls: BTreeSet::new(),
+            structures: Vec::new(),
         })
     }
 
@@ -385,6 +390,11 @@ impl Board {
         let a = self.parse_square(a).ok_or_else(|| off(a))?;
         let b = self.parse_square(b).ok_or_else(|| off(b))?;
         self.add_wall(a, b)
+    }
+
+    /// Takes down the wall between `a` and `b`, if one stands there (a destroyed bunker).
+    pub fn remove_wall(&mut self, a: Square, b: Square) {
+        self.walls.remove(&(a.min(b), a.max(b)));
     }
 
     /// True when a wall stands between `a` and `b` (orthogonal neighbours).

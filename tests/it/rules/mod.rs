@@ -18,4 +18,5 @@ mod command_squads;
 mod ffg_revised;
 mod policy;
 mod skills_004;
+mod structures_004;
 mod transport_004;

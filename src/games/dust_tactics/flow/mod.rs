@@ -44,6 +44,7 @@ mod skills;
 mod special_weapons;
 mod standing;
 mod steps;
+pub mod structures;
 mod trees;
 mod victory;
 mod volley;

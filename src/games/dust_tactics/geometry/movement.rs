@@ -6,6 +6,7 @@
 use super::{MoveError, MovePlan, Mover, Occupancy, Occupant};
 use crate::dust_tactics::citation::{Citation, RuleId};
 use crate::dust_tactics::model::{Board, CoverKind, Square, Terrain, UnitType};
+use crate::dust_tactics::structures;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -127,6 +128,9 @@ fn end_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Optio
             RuleId::Jump.with("cover elements"),
         ));
     }
+    if let Some(e) = structures::stand_block(board, mover, sq) {
+        return Some(e);
+    }
     let here: Vec<&Occupant> = others(occ, mover, sq).collect();
     if let Some(first) = here.first() {
         let friendly = first.side == mover.side;
@@ -159,6 +163,10 @@ fn step_block(
     a: Square,
     b: Square,
 ) -> Option<MoveError> {
+    // 004 "Structures": in and out only through an entrance, never diagonally (R501).
+    if let Some(e) = structures::step_block(board, mover, a, b) {
+        return Some(e);
+    }
     let (dx, dy) = a.delta(b);
     if dx + dy == 1 {
         if board.wall_between(a, b) {
@@ -395,7 +403,10 @@ fn cheapest(
                     !(b0 && b1)
                 }
             };
-            if !step_ok {
+            if !step_ok
+                || (!board.structures.is_empty()
+                    && structures::step_block(board, mover, at, next).is_some())
+            {
                 continue;
             }
             let diagonal = dx != 0 && dy != 0;

@@ -18,6 +18,7 @@ mod fire_keys;
 mod labels;
 mod legend;
 mod marks;
+mod structures;
 mod svg;
 
 pub use facing::{FacingMark, FieldOfFire};
