@@ -458,6 +458,48 @@ fn quonset_huts_004_one_door_or_one_at_each_end() {
     assert!(e.0.contains("only a bunker has a back door"), "{e}");
 }
 
+// 004 Aircraft: "Aircraft can only target units inside a structure if the unit is on a space
+// that shows an exit (or on the roof)." (R503, R506: above the structure, an aircraft needs no
+// line through the opening.)
+#[test]
+fn aircraft_004_target_units_inside_only_on_a_space_that_shows_an_exit() {
+    let mut plane = card(
+        "plane",
+        UnitType::Vehicle,
+        3,
+        3,
+        vec![weapon("gun", WeaponRange::Upto(6), 1, 1)],
+    );
+    plane.armour = dustmail::dust_tactics::model::Armour::Aircraft(1);
+    let text = board_toml(
+        &unit_toml("p", "plane", "F7"),
+        &format!(
+            "{}{}",
+            unit_toml("x", "sq", "E4"),
+            unit_toml("y", "sq", "E5")
+        ),
+        "",
+    );
+    let sc = scenario::parse("structures", &text).unwrap_or_else(|e| panic!("{e}"));
+    let mut all = cards();
+    all.push(plane);
+    let mut st = DustTactics.start("ffg-revised", sc, all).expect("setup");
+    for side in st.sides() {
+        dustmail::dust_tactics::flow::standing_react(&mut st, &side, None, Policy::Never)
+            .expect("standing react never");
+    }
+    begin(&mut st, "allies");
+    let out = go(&mut st, "activate p\nmove G7\nattack gun at x");
+    let why = refusal(&out);
+    assert!(
+        why.contains("E4 is inside the building house and shows no entrance"),
+        "{why}"
+    );
+    // E5 shows the door: from G7, at 45° to it, the aircraft may fire (a ground unit may not).
+    let out = go(&mut st, "activate p\nmove G7\nattack gun at y");
+    accepted(&out);
+}
+
 // 004 Artillery Weapons: "They ignore all types of cover, except when attacking a unit that is
 // inside a structure." (R508)
 #[test]
