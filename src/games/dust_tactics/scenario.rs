@@ -406,6 +406,12 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
             .map_err(|e| ctx.err("board.walls", e.0))?;
     }
     // Structures (004 "Structures"): their outlines become walls, save the entrances.
+    if !raw.structures.is_empty() && raw.rulesets != ["ffg-revised"] {
+        return Err(ctx.err(
+            "structures",
+            "structures follow 004's rules (R500), which only ffg-revised plays: add rulesets = [\"ffg-revised\"]",
+        ));
+    }
     for (i, raw_s) in raw.structures.iter().enumerate() {
         check_id(&ctx, &format!("structures[{i}].id"), &raw_s.id, "bunker")?;
         if board.structures.iter().any(|s| s.id == raw_s.id) {

@@ -25,6 +25,7 @@ fn board_toml(allies: &str, axis: &str, extra: &str) -> String {
     let (allies, axis) = (or(allies, "a", "A9"), or(axis, "x", "A1"));
     format!(
         r#"title = "Structures"
+rulesets = ["ffg-revised"]
 rounds = 3
 ap_limit = 100
 [board]
@@ -430,6 +431,18 @@ fn structures_004_cover_anti_tank_traps_only_in_structures_with_a_large_entrance
     let e = scenario::parse("structures", &text).expect_err("refused");
     assert!(e.0.contains("structures[2].squares"), "{e}");
     assert!(e.0.contains("at least one large entrance"), "{e}");
+}
+
+// 004 STRUCTURES are rules of 004 alone: a scenario with structures suits only ffg-revised (R500).
+#[test]
+fn structures_004_a_scenario_with_structures_suits_only_ffg_revised() {
+    let text = board_toml("", "", "").replace(
+        r#"rulesets = ["ffg-revised"]"#,
+        r#"rulesets = ["ffg-revised", "classic-2010"]"#,
+    );
+    let e = scenario::parse("structures", &text).expect_err("refused");
+    assert!(e.0.contains("`structures`"), "{e}");
+    assert!(e.0.contains(r#"add rulesets = ["ffg-revised"]"#), "{e}");
 }
 
 // 004 STRUCTURES, Moving: "A unit can use a MOVE action to move up or down 1 floor for each MP
