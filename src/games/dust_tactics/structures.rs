@@ -3,7 +3,7 @@
 //! or small) and its kind. Their outer walls are ordinary board walls, so walls keep blocking
 //! movement and line of sight as before; this module adds what only structures do: entering only
 //! through an entrance and never diagonally, who may use which entrance, the cover a structure
-//! gives, and the entrance spaces attacks in and out must use (rulings R500–R509).
+//! gives, and the entrance spaces attacks in and out must use (rulings R500–R510).
 //!
 //! Only one floor is built: a scenario asking for more floors is refused when it is read, so
 //! floors, stairs and roofs (004 "Moving", "Firing" at different heights) never reach a game.
@@ -172,6 +172,35 @@ pub fn step_block(board: &Board, mover: &Mover, a: Square, b: Square) -> Option<
         }
     }
     None
+}
+
+/// A step `a`→`b` in the air over a structure (004 "Moving": "Soldiers and heroes with the
+/// *Jump* skill can jump over any structure (if it can move far enough to reach the other side)";
+/// "A unit with the *Jump* skill cannot enter a structure by jumping"; "Units cannot land on top
+/// of structures"; R510): `Some(over)` when a soldier or hero with Jump may make it, with `over`
+/// true while it is above the structure's squares. It takes off only from outside every
+/// structure, ignores the walls while above, and must come down outside; `None` otherwise
+/// (vehicles with Jump never jump over a structure).
+pub fn jump_over(board: &Board, mover: &Mover, over: bool, a: Square, b: Square) -> Option<bool> {
+    if !mover.jump || mover.unit_type == UnitType::Vehicle || board.structures.is_empty() {
+        return None;
+    }
+    let above_b = structure_at(board, b).is_some();
+    if over {
+        return Some(above_b);
+    }
+    (structure_at(board, a).is_none() && above_b).then_some(true)
+}
+
+/// The refusal of a jump that would end above a structure (R510).
+pub fn no_landing(mover: &Mover, at: Square) -> MoveError {
+    move_err(
+        format!(
+            "{} would come down on {at}, on top of a structure: a unit with Jump jumps over a structure and lands beyond it, and enters one only through an entrance",
+            mover.unit
+        ),
+        RuleId::Structures.with("Units cannot land on top of structures"),
+    )
 }
 
 /// Why `mover` may not stand inside the structure on `sq`: a vehicle never stands in a hut or in

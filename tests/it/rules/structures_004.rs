@@ -69,18 +69,23 @@ fn unit_toml(id: &str, card: &str, at: &str) -> String {
     format!("[[sides.units]]\nid = \"{id}\"\ncard = \"{card}\"\nat = \"{at}\"\n")
 }
 
-/// The test cards: `sq` a squad of 4 (movement 2, gun 1/1 range 4), `jumper` the same with Jump,
-/// `tank` a vehicle (movement 2).
+/// The test cards: `sq` a squad of 4 (movement 2, gun 1/1 range 4), `jumper` a squad with Jump
+/// and movement 4, `tank` a vehicle (movement 2), `jumptank` a vehicle with Jump (movement 4).
 fn cards() -> Vec<Card> {
     let gun = || weapon("gun", WeaponRange::Upto(4), 1, 1);
     vec![
         card("sq", UnitType::Squad, 4, 2, vec![gun()]),
         with_skill(
-            card("jumper", UnitType::Squad, 4, 2, vec![gun()]),
+            card("jumper", UnitType::Squad, 4, 4, vec![gun()]),
             "jump",
             None,
         ),
         card("tank", UnitType::Vehicle, 3, 2, vec![gun()]),
+        with_skill(
+            card("jumptank", UnitType::Vehicle, 3, 4, vec![gun()]),
+            "jump",
+            None,
+        ),
     ]
 }
 
@@ -191,14 +196,50 @@ fn structures_004_moving_no_unit_enters_a_structure_diagonally() {
     assert_eq!(at(&st, "a"), "D7");
 }
 
-// 004 STRUCTURES, Moving: "A unit with the Jump skill cannot enter a structure by jumping."
+// 004 STRUCTURES, Moving: "A unit with the Jump skill cannot enter a structure by jumping." and
+// "Units cannot land on top of structures." (R510)
 #[test]
-fn structures_004_moving_jump_does_not_carry_a_unit_over_a_wall_into_a_structure() {
+fn structures_004_moving_jump_does_not_carry_a_unit_into_a_structure() {
     let mut st = game(&[("j", "jumper", "E2")], &[("x", "sq", "A1")]);
     let out = go(&mut st, "activate j\nmove E3 E4");
     let why = refusal(&out);
-    assert!(why.contains("wall stands between E3 and E4"), "{why}");
+    assert!(
+        why.contains("j would come down on E4, on top of a structure"),
+        "{why}"
+    );
+    assert!(
+        why.contains("Units cannot land on top of structures"),
+        "{why}"
+    );
     assert_eq!(at(&st, "j"), "E2");
+}
+
+// 004 STRUCTURES, Moving: "Soldiers and heroes with the Jump skill can jump over any structure (if
+// it can move far enough to reach the other side)." (R510)
+#[test]
+fn structures_004_moving_soldiers_with_jump_jump_over_a_structure() {
+    let mut st = game(&[("j", "jumper", "E3")], &[("x", "sq", "A1")]);
+    // Far enough to reach the other side: 4 MP take j over E4 and E5 to E6, not on to E8.
+    let out = go(&mut st, "activate j\nmove E4 E5 E6 E7 E8");
+    let why = refusal(&out);
+    assert!(why.contains("E8 is 5 movement points away"), "{why}");
+    let out = go(&mut st, "activate j\nmove E4 E5 E6\nnothing");
+    accepted(&out);
+    assert_eq!(
+        at(&st, "j"),
+        "E6",
+        "over the house's two rows, down beyond it"
+    );
+}
+
+// 004 STRUCTURES, Moving: "Vehicles with the Jump ability cannot jump over any structure." (R510)
+#[test]
+fn structures_004_moving_vehicles_with_jump_do_not_jump_over_a_structure() {
+    let mut st = game(&[("v", "jumptank", "E3")], &[("x", "sq", "A1")]);
+    let out = go(&mut st, "activate v\nmove E4 E5 E6");
+    let why = refusal(&out);
+    assert!(why.contains("a wall stands between E3 and E4"), "{why}");
+    assert_eq!(at(&st, "v"), "E3");
 }
 
 // 004 STRUCTURES, Moving: "There are two types of entrances to structures: large (one space
