@@ -388,6 +388,32 @@ fn structures_004_cover_an_attack_out_leaves_from_an_entrance_space_towards_the_
     accepted(&out);
 }
 
+// 004 STRUCTURES, Cover: "A unit outside a structure attacking an enemy unit inside must be on a
+// space that shows an entrance." Reactive fire is an attack too: no window opens on a unit that
+// moved inside away from the entrances (R505).
+#[test]
+fn structures_004_cover_reactive_fire_only_at_a_unit_on_an_entrance_space() {
+    // a moves from `from` along `path`; x on E8 may react (ask) if it may attack a where it ends.
+    let window = |from: &str, path: &str| {
+        let text = board_toml(&unit_toml("a", "sq", from), &unit_toml("x", "sq", "E8"), "");
+        let sc = scenario::parse("structures", &text).unwrap_or_else(|e| panic!("{e}"));
+        let mut st = start(sc, cards());
+        begin(&mut st, "allies");
+        let out = go(&mut st, &format!("activate a\nmove {path}\nnothing"));
+        accepted(&out);
+        awaited(&st)
+    };
+    let reacts = |waits: &[(String, String)]| {
+        waits
+            .iter()
+            .any(|(s, d)| s == "axis" && d.to_lowercase().contains("react"))
+    };
+    let waits = window("E7", "E6 E5");
+    assert!(reacts(&waits), "a on the door square E5: {waits:?}");
+    let waits = window("E5", "E4");
+    assert!(!reacts(&waits), "a on E4, no entrance: {waits:?}");
+}
+
 // 004 STRUCTURES, Firing: "Remember that the entrance to a structure does not allow LOS to run
 // through diagonally (even when the units are at different heights)."
 #[test]
