@@ -344,6 +344,20 @@ fn structures_004_cover_combines_in_the_normal_way_inside() {
     assert_eq!(r.cover, Cover::Hard, "{r:?}");
 }
 
+// 004 QUONSET HUTS: "Only soldier units may enter huts"; 004 STRUCTURES: "Vehicles can enter
+// structures through large entrances". A vehicle placed inside a hut at the start is refused
+// when the game is made (R501).
+#[test]
+fn quonset_huts_004_no_vehicle_starts_inside_a_hut() {
+    let text = board_toml(&unit_toml("t", "tank", "H8"), "", "");
+    let sc = scenario::parse("structures", &text).unwrap_or_else(|e| panic!("{e}"));
+    let e = DustTactics
+        .start("ffg-revised", sc, cards())
+        .expect_err("refused at setup");
+    assert!(e.0.contains("unit t cannot start on H8"), "{e}");
+    assert!(e.0.contains("Quonset hut hut"), "{e}");
+}
+
 // 004 QUONSET HUTS: "Huts only grant soft cover to units inside them when those units are being
 // attacked from outside. No cover is granted to a unit attacked by another unit within the same
 // hut."

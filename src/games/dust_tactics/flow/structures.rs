@@ -88,3 +88,34 @@ pub fn destroy_bunker(
     }
     Ok(inside)
 }
+
+/// 004 "Moving": a vehicle placed at the start inside a hut or a structure without a large
+/// entrance could never have come in; the game is not created (R501).
+pub(super) fn check_setup(state: &State) -> Result<(), SetupError> {
+    if state.scenario.board.structures.is_empty() {
+        return Ok(());
+    }
+    for u in &state.units {
+        let Some(at) = u.at else { continue };
+        if super::aircraft::is_aircraft(state, &u.id) {
+            continue;
+        }
+        let mover = Mover {
+            unit: model::UnitId(u.id.clone()),
+            side: u.side.clone(),
+            unit_type: unit_type(state, &u.id),
+            jump: false,
+            agile: false,
+            tracked: false,
+            amphibious: false,
+            dozer: false,
+        };
+        if let Some(e) = structures::stand_block(&state.scenario.board, &mover, at) {
+            return Err(SetupError(format!(
+                "unit {} cannot start on {at}: {} ({}); place it outside",
+                u.id, e.reason, e.rule
+            )));
+        }
+    }
+    Ok(())
+}
