@@ -20,6 +20,10 @@ pub fn cell_mark(state: &State, sq: Square) -> Option<char> {
     if state.scenario.board.terrain(sq) != Terrain::Open {
         return None;
     }
+    // 004 "Structures": the floor of a structure (R500).
+    if super::structures::structure_at(&sc.board, sq).is_some() {
+        return Some('_');
+    }
     let side = sc.sides.iter().position(|s| s.entry.contains(&sq))?;
     Some(if side == 0 { '=' } else { ':' })
 }
@@ -64,6 +68,9 @@ pub fn legend(state: &State) -> Vec<String> {
     if !sc.board.mines.is_empty() {
         parts.push("! minefield".into());
     }
+    if !sc.board.structures.is_empty() {
+        parts.push("_ inside a structure".into());
+    }
     for (i, side) in sc.sides.iter().enumerate() {
         if !side.entry.is_empty() {
             let mark = if i == 0 { '=' } else { ':' };
@@ -87,6 +94,18 @@ pub fn legend(state: &State) -> Vec<String> {
             ),
         })
         .collect();
+    // 004 "Structures": each structure, its squares and its entrances (R500).
+    for st in &sc.board.structures {
+        let text = format!(
+            "{} {} {}: {}",
+            st.kind.name(),
+            st.id,
+            st.extent(),
+            super::structures::entrances_text(st)
+        );
+        let parts: Vec<String> = text.split(' ').map(str::to_string).collect();
+        out.extend(wrap("Structure:", &parts, " "));
+    }
     if !objectives.is_empty() {
         out.extend(wrap("Objectives:", &commas(objectives), " "));
     }

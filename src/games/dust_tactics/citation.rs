@@ -97,6 +97,8 @@ rule_ids! {
     StandingRetaliate => "004", "Close combat", Some(101);
     TankHead => "004", "Tank Head", None;
     Terrain => "004", "Terrain", None;
+    Structures => "004", "Structures", Some(500);
+    QuonsetHuts => "004", "Quonset huts", Some(502);
     TreeTiles => "004", "Terrain", Some(149);
     TrackedVehicle => "004", "Tracked Vehicle", None;
     Walls => "000", "Movement rules", Some(10);

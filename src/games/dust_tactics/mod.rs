@@ -23,6 +23,7 @@ pub mod scenario;
 pub mod scenario_mines;
 pub mod skill;
 pub mod state;
+pub mod structures;
 pub mod view;
 
 use crate::game::{

@@ -216,6 +216,10 @@ pub struct Board {
     /// serialise as before.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub mines: BTreeMap<Square, u8>,
+    /// Structures, bunkers and huts (004 "Structures"); their outlines are among `walls`. Left
+    /// out of the state when empty, so boards made before structures serialise as they did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub structures: Vec<super::structures::Structure>,
 }
 
 /// A board description that cannot be used.
@@ -243,6 +247,7 @@ impl Board {
             cover: BTreeMap::new(),
             walls: BTreeSet::new(),
             mines: BTreeMap::new(),
+            structures: Vec::new(),
         })
     }
 
@@ -390,6 +395,11 @@ impl Board {
         let a = self.parse_square(a).ok_or_else(|| off(a))?;
         let b = self.parse_square(b).ok_or_else(|| off(b))?;
         self.add_wall(a, b)
+    }
+
+    /// Takes down the wall between `a` and `b`, if one stands there (a destroyed bunker).
+    pub fn remove_wall(&mut self, a: Square, b: Square) {
+        self.walls.remove(&(a.min(b), a.max(b)));
     }
 
     /// True when a wall stands between `a` and `b` (orthogonal neighbours).

@@ -136,6 +136,11 @@ pub fn builtin() -> Vec<(&'static str, &'static str)> {
             "bait-and-flank",
             include_str!("../../../games/dust-tactics/scenarios/bait-and-flank.toml"),
         ),
+        // issue 12: 004 "Structures" and "QUONSET HUTS" (R500).
+        (
+            "outpost",
+            include_str!("../../../games/dust-tactics/scenarios/outpost.toml"),
+        ),
     ]
 }
 
@@ -163,6 +168,8 @@ struct RawScenario {
     objectives: Vec<RawObjective>,
     #[serde(default)]
     rulesets: Vec<String>,
+    #[serde(default)]
+    structures: Vec<super::structures::RawStructure>,
 }
 
 #[derive(Deserialize)]
@@ -407,6 +414,30 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         board
             .add_wall(*a, *b)
             .map_err(|e| ctx.err("board.walls", e.0))?;
+    }
+    // Structures (004 "Structures"): their outlines become walls, save the entrances.
+    if !raw.structures.is_empty() && raw.rulesets != ["ffg-revised"] {
+        return Err(ctx.err(
+            "structures",
+            "structures follow 004's rules (R500), which only ffg-revised plays: add rulesets = [\"ffg-revised\"]",
+        ));
+    }
+    for (i, raw_s) in raw.structures.iter().enumerate() {
+        check_id(&ctx, &format!("structures[{i}].id"), &raw_s.id, "bunker")?;
+        if board.structures.iter().any(|s| s.id == raw_s.id) {
+            return Err(ctx.err(
+                &format!("structures[{i}].id"),
+                format!("`{}` names two structures", raw_s.id),
+            ));
+        }
+        let s = super::structures::parse_structure(&board, i, raw_s)
+            .map_err(|(field, msg)| ctx.err(&field, msg))?;
+        for (a, b) in super::structures::outline(&board, &s) {
+            board
+                .add_wall(a, b)
+                .map_err(|e| ctx.err("structures", e.0))?;
+        }
+        board.structures.push(s);
     }
 
     // Sides.

@@ -26,4 +26,5 @@ mod minefields_004;
 mod piloting_004;
 mod policy;
 mod skills_004;
+mod structures_004;
 mod transport_004;

@@ -287,6 +287,7 @@ pub(super) fn plan_fire(
                 "choose a target in sight, or move first",
             );
         }
+        super::structures::check_fire(state, &shooter, from, &target, to)?;
         check_spray(state, u, from, &w, &f.through, to, occ)?;
         if lines
             .iter()
@@ -816,6 +817,7 @@ pub(super) fn fire_line(
                 let (fired, notes) =
                     super::special_weapons::as_fired(state, act, &l.shooter, &w, Some(tu.moved));
                 let how = [vec![how.as_str()], notes].concat().join(", ");
+                let fired = super::structures::artillery_line(state, &fired, tu.at.unwrap_or(from));
                 let o =
                     combat::resolve_line_under(rules, &fired, &profile, &line_opts, round, dice);
                 if hero_weapon && tc.unit_type.is_soldier() && tu.side != su.side {

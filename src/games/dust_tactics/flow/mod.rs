@@ -50,6 +50,7 @@ mod skills;
 mod special_weapons;
 mod standing;
 mod steps;
+pub mod structures;
 mod tesla;
 mod trees;
 mod victory;

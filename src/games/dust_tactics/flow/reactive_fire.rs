@@ -67,6 +67,19 @@ pub(super) fn reactive_lines(
     if sight != Sight::Clear {
         return vec![];
     }
+    // Issue 12: 004 "Structures": into and out of a structure only through an entrance (R505).
+    let target_air = matches!(armour, model::Armour::Aircraft(_)) && state.revised(5);
+    if crate::dust_tactics::structures::fire_block(
+        &state.scenario.board,
+        from,
+        super::aircraft::is_aircraft(state, unit),
+        to,
+        target_air,
+    )
+    .is_some()
+    {
+        return vec![];
+    }
     let graded = state.rules().reactive_graded();
     let lines = weapons_of_group(state, unit)
         .into_iter()

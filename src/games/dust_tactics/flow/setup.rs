@@ -158,6 +158,7 @@ pub fn new_state(
     // Keep only the cards in use, so the state (and its digest) does not carry spare cards.
     let used: Vec<String> = state.units.iter().map(|u| u.card.clone()).collect();
     state.cards.retain(|k, _| used.contains(k));
+    super::structures::check_setup(&state)?;
     Ok(state)
 }
 

@@ -8,6 +8,7 @@
 
 use super::{Occupancy, Sight, Sighter};
 use crate::dust_tactics::model::{Board, Cover, CoverKind, Square, Terrain, UnitType};
+use crate::dust_tactics::structures;
 use std::fmt;
 
 type Pt = (i64, i64);
@@ -228,12 +229,15 @@ pub enum CoverSource {
     Corner(Square),
     /// The line skims the end of the wall between these squares at the target's corner.
     WallCorner(Square, Square),
+    /// Inside a structure (004 "Structures": "Cover"; R504): its level and why.
+    Structure(Cover, String),
 }
 
 impl CoverSource {
     pub fn level(&self) -> Cover {
         match self {
             CoverSource::Element(CoverKind::TankTrap) => Cover::Hard,
+            CoverSource::Structure(level, _) => *level,
             _ => Cover::Soft,
         }
     }
@@ -256,6 +260,14 @@ impl fmt::Display for CoverSource {
             CoverSource::Corner(sq) => write!(f, "corner of {sq} (soft cover)"),
             CoverSource::WallCorner(a, b) => {
                 write!(f, "corner of the wall between {a} and {b} (soft cover)")
+            }
+            CoverSource::Structure(level, why) => {
+                let level = if *level == Cover::Hard {
+                    "hard"
+                } else {
+                    "soft"
+                };
+                write!(f, "{why} ({level} cover)")
             }
         }
     }
@@ -291,6 +303,9 @@ pub fn cover_explained(
     }
     if let Some(corner) = corner_source(board, occ, shooter, target) {
         sources.push(corner);
+    }
+    if let Some((level, why)) = structures::cover(board, shooter, false, target) {
+        sources.push(CoverSource::Structure(level, why));
     }
     let cover = sources.iter().fold(Cover::None, |acc, s| match s.level() {
         Cover::Hard => Cover::Hard,

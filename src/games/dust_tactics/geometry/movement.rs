@@ -6,6 +6,7 @@
 use super::{MoveError, MovePlan, Mover, Occupancy, Occupant};
 use crate::dust_tactics::citation::{Citation, RuleId};
 use crate::dust_tactics::model::{Board, CoverKind, Square, Terrain, UnitType};
+use crate::dust_tactics::structures;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -127,6 +128,9 @@ fn end_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Optio
             RuleId::Jump.with("cover elements"),
         ));
     }
+    if let Some(e) = structures::stand_block(board, mover, sq) {
+        return Some(e);
+    }
     let here: Vec<&Occupant> = others(occ, mover, sq).collect();
     if let Some(first) = here.first() {
         let friendly = first.side == mover.side;
@@ -159,6 +163,10 @@ fn step_block(
     a: Square,
     b: Square,
 ) -> Option<MoveError> {
+    // 004 "Structures": in and out only through an entrance, never diagonally (R501).
+    if let Some(e) = structures::step_block(board, mover, a, b) {
+        return Some(e);
+    }
     let (dx, dy) = a.delta(b);
     if dx + dy == 1 {
         if board.wall_between(a, b) {
@@ -298,9 +306,19 @@ fn follow(
     let mut cost = 0;
     let mut diag_used = false;
     let mut at = from;
+    let mut over = false;
     for &next in steps {
-        if let Some(e) = step_block(board, occ, mover, at, next) {
-            return Err(e);
+        let walk = if over {
+            None
+        } else {
+            step_block(board, occ, mover, at, next)
+        };
+        if over || walk.is_some() {
+            // 004: a soldier with Jump jumps over a structure, never into it (R510).
+            match structures::jump_over(board, mover, over, at, next) {
+                Some(up) => over = up,
+                None => return Err(walk.unwrap_or_else(|| structures::no_landing(mover, at))),
+            }
         }
         if let Some(e) = pass_block(board, occ, mover, next) {
             return Err(e);
@@ -310,6 +328,9 @@ fn follow(
         cost += step_cost(mover, diagonal, diag_used);
         diag_used |= diagonal;
         at = next;
+    }
+    if over {
+        return Err(structures::no_landing(mover, at));
     }
     Ok((steps.to_vec(), cost))
 }
@@ -325,18 +346,22 @@ fn cheapest(
     let w = board.width() as usize;
     let cells = w * board.height() as usize;
     let stages = waypoints.len() + 1;
-    let index = |stage: usize, sq: Square, diag: bool| -> usize {
-        ((stage * cells) + sq.row() as usize * w + sq.col() as usize) * 2 + diag as usize
+    // `over`: a soldier with Jump in the air over a structure (004 "Structures", R510).
+    let index = |stage: usize, sq: Square, diag: bool, over: bool| -> usize {
+        ((stage * cells) + sq.row() as usize * w + sq.col() as usize) * 4
+            + diag as usize
+            + 2 * over as usize
     };
-    let unindex = |i: usize| -> (usize, Square, bool) {
+    let unindex = |i: usize| -> (usize, Square, bool, bool) {
         let diag = i % 2 == 1;
-        let rest = i / 2;
+        let over = i % 4 >= 2;
+        let rest = i / 4;
         let stage = rest / cells;
         let cell = rest % cells;
         let sq = board
             .square((cell % w) as i32, (cell / w) as i32)
             .expect("state index comes from a board square");
-        (stage, sq, diag)
+        (stage, sq, diag, over)
     };
     let advance = |mut stage: usize, sq: Square| {
         while stage < waypoints.len() && waypoints[stage] == sq {
@@ -344,7 +369,7 @@ fn cheapest(
         }
         stage
     };
-    let total = stages * cells * 2;
+    let total = stages * cells * 4;
     let mut best: Vec<(u32, u32)> = vec![(u32::MAX, u32::MAX); total];
     let mut parent: Vec<usize> = vec![usize::MAX; total];
     // Whether each square may be entered (or passed) is the same for every state: once.
@@ -357,7 +382,7 @@ fn cheapest(
         !pass[cell(c)] || board.wall_between(a, c) || board.wall_between(c, b)
     };
     let mut heap = BinaryHeap::new();
-    let start = index(advance(0, from), from, false);
+    let start = index(advance(0, from), from, false, false);
     best[start] = (0, 0);
     heap.push(Reverse((0u32, 0u32, start)));
     let mut goal = None;
@@ -365,8 +390,8 @@ fn cheapest(
         if best[i] != (cost, steps) {
             continue;
         }
-        let (stage, at, diag_used) = unindex(i);
-        if stage == waypoints.len() {
+        let (stage, at, diag_used, over) = unindex(i);
+        if stage == waypoints.len() && !over {
             goal = Some(i);
             break;
         }
@@ -395,16 +420,24 @@ fn cheapest(
                     !(b0 && b1)
                 }
             };
-            if !step_ok {
-                continue;
-            }
+            let walks = step_ok
+                && !over
+                && (board.structures.is_empty()
+                    || structures::step_block(board, mover, at, next).is_none());
+            // 004: a soldier with Jump jumps over a structure, never into it (R510).
+            let flies = structures::jump_over(board, mover, over, at, next);
             let diagonal = dx != 0 && dy != 0;
             let key = (cost + step_cost(mover, diagonal, diag_used), steps + 1);
-            let j = index(advance(stage, next), next, diag_used || diagonal);
-            if key < best[j] {
-                best[j] = key;
-                parent[j] = i;
-                heap.push(Reverse((key.0, key.1, j)));
+            for (ok, up) in [(walks, false), (flies.is_some(), flies.unwrap_or(false))] {
+                if !ok {
+                    continue;
+                }
+                let j = index(advance(stage, next), next, diag_used || diagonal, up);
+                if key < best[j] {
+                    best[j] = key;
+                    parent[j] = i;
+                    heap.push(Reverse((key.0, key.1, j)));
+                }
             }
         }
     }

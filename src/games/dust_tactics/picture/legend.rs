@@ -6,6 +6,7 @@ use super::svg::{cover_icon, star, terrain_fill, terrain_symbol, unit_shape, wre
 use super::svg::{LEGEND_CHAR_W, LEGEND_PAD, LEGEND_TEXT_X};
 use super::{side_colours, Picture, SideColours, FONT_EXTRA};
 use crate::dust_tactics::model::{CoverKind, Terrain, UnitType};
+use crate::dust_tactics::structures::EntranceKind;
 use std::fmt::Write as _;
 
 /// One entry of the legend.
@@ -29,6 +30,10 @@ pub(super) enum LegendItem {
     /// A side's entry zone, by the side's index.
     Entry(usize),
     Wall,
+    /// 004 "Structures": a structure's floor, its doors, its windows.
+    Structure,
+    Door,
+    Window,
     Objective,
     /// 004 "Minefields" (R480).
     Minefield,
@@ -95,6 +100,16 @@ pub(super) fn legend_items(pic: &Picture) -> Vec<LegendItem> {
     }
     if pic.board.walls().next().is_some() {
         items.push(LegendItem::Wall);
+    }
+    let entrances = || pic.board.structures.iter().flat_map(|s| &s.entrances);
+    if !pic.board.structures.is_empty() {
+        items.push(LegendItem::Structure);
+    }
+    if entrances().any(|e| e.kind != EntranceKind::Window) {
+        items.push(LegendItem::Door);
+    }
+    if entrances().any(|e| e.kind == EntranceKind::Window) {
+        items.push(LegendItem::Window);
     }
     if !pic.objectives.is_empty() {
         items.push(LegendItem::Objective);
@@ -165,6 +180,9 @@ pub(super) fn legend_labels(pic: &Picture, items: &[LegendItem]) -> Vec<String> 
             LegendItem::Cover(kind) => cover_name(*kind).to_string(),
             LegendItem::Entry(index) => format!("{} entry", side_name(*index)),
             LegendItem::Wall => "wall".to_string(),
+            LegendItem::Structure => "structure".to_string(),
+            LegendItem::Door => "door".to_string(),
+            LegendItem::Window => "window".to_string(),
             LegendItem::Objective => "objective".to_string(),
             LegendItem::Minefield => "minefield (tokens)".to_string(),
         })
@@ -240,6 +258,9 @@ pub(super) fn legend(
             LegendItem::Cover(kind) => cover_icon(out, x + 1, y + 2, *kind),
             LegendItem::Entry(index) => entry_swatch(out, x, y + 1, side_colours(*index).fill),
             LegendItem::Wall => wall_swatch(out, cx, cy),
+            LegendItem::Structure => super::structures::floor_swatch(out, x, y + 1),
+            LegendItem::Door => super::structures::entrance_swatch(out, cx, cy, false),
+            LegendItem::Window => super::structures::entrance_swatch(out, cx, cy, true),
             LegendItem::Objective => objective_icon(out, cx, cy, 7),
             LegendItem::Minefield => super::mines::icon(out, cx, cy, 5),
         }

@@ -19,6 +19,7 @@ mod labels;
 mod legend;
 mod marks;
 mod mines;
+mod structures;
 mod svg;
 
 pub use facing::{FacingMark, FieldOfFire};

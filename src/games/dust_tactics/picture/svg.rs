@@ -113,8 +113,10 @@ pub(super) fn static_layer(out: &mut String, pic: &Picture, layout: &Layout) {
     out.push_str("</g>\n");
 
     marks::entry_zones(out, pic);
+    super::structures::floors(out, pic);
     grid(out, layout);
     marks::walls(out, pic);
+    super::structures::entrances(out, pic);
     marks::objectives(out, pic);
     coordinates(out, layout);
 }
