@@ -376,6 +376,11 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
             ));
         }
     }
+    // issue 18 hook: 003 §12 reserves (battlefront/reserves.rs).
+    if let Some(t) = super::battlefront::reserves::briefing(state) {
+        out.push(String::new());
+        out.extend(wrap(&t, false));
+    }
     // battlefront-2013, a first slice: the players learn what is not built before they meet it.
     if let Some(note) = super::battlefront::briefing_note(state) {
         out.push(String::new());

@@ -27,6 +27,10 @@ pub struct Scenario {
     /// so states are as they were before the field.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rulesets: Vec<String>,
+    /// battlefront-2013: 003 §12 "Reserves" (`battlefront::reserves`); none: a destroyed unit
+    /// stays destroyed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserves: Option<super::battlefront::reserves::Reserves>,
 }
 
 /// One side of a scenario.
@@ -160,6 +164,8 @@ struct RawScenario {
     objectives: Vec<RawObjective>,
     #[serde(default)]
     rulesets: Vec<String>,
+    #[serde(default)]
+    reserves: Option<super::battlefront::reserves::RawReserves>,
 }
 
 #[derive(Deserialize)]
@@ -651,6 +657,14 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         objectives.push(obj);
     }
 
+    let reserves = match &raw.reserves {
+        Some(r) => Some(
+            super::battlefront::reserves::parse(r, &raw.rulesets, &board, &side_ids)
+                .map_err(|(field, msg)| ctx.err(&field, msg))?,
+        ),
+        None => None,
+    };
+
     Ok(Scenario {
         name: name.to_string(),
         title: raw.title,
@@ -661,6 +675,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         sides: out_sides,
         objectives,
         rulesets: raw.rulesets,
+        reserves,
     })
 }
 

@@ -49,6 +49,10 @@ pub struct State {
     /// (000/004 "Command Squads", R211).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reactivated: Option<String>,
+    /// battlefront-2013: units eliminated during the current Action, placed in reserve when it
+    /// is over (003 §12 "Reserves"; `battlefront::reserves`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reserve_pending: Vec<String>,
 }
 
 /// One side's standing orders: answers given in advance so the game need not wait for a mail.
@@ -168,6 +172,13 @@ pub struct UnitState {
     /// battlefront-2013: a Stunned token (002, from Cheat Death; `battlefront::stunned`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stunned: bool,
+    /// battlefront-2013: in reserve since this turn, off the board (003 §12 "Reserves";
+    /// `battlefront::reserves`); cleared when it moves on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserve_round: Option<u32>,
+    /// battlefront-2013: how many times this unit was placed in reserve (the allowance).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reserved: u32,
 }
 
 /// One destruction: the AP go to `by`.

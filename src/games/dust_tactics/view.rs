@@ -196,6 +196,7 @@ pub fn board_text(state: &State) -> String {
             let place = match (&u.joined, u.at) {
                 (Some(sq), _) => format!("with {sq}"),
                 (None, Some(at)) => at.to_string(),
+                (None, None) if u.reserve_round.is_some() => "in reserve".into(),
                 (None, None) => "off board".into(),
             };
             let life = if c.map(|c| c.unit_type == UnitType::Squad).unwrap_or(false) {

@@ -11,6 +11,7 @@ mod battlefront_heroes;
 mod battlefront_los;
 mod battlefront_pilot;
 mod battlefront_react;
+mod battlefront_reserves;
 mod battlefront_scenarios;
 mod battlefront_skills;
 mod classic_2010;

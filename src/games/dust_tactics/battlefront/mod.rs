@@ -18,6 +18,8 @@ pub mod objectives;
 pub mod passing;
 pub mod react_choice;
 pub mod reactive;
+// issue 18: 003 §12 reserves (bfront).
+pub mod reserves;
 pub mod sight;
 pub mod skills;
 pub mod spray;

@@ -60,6 +60,7 @@ pub fn report_briefing(state: &State, side: Option<&str>) -> String {
             .units
             .iter()
             .filter(|u| u.side == side && u.at.is_none() && u.health > 0 && u.joined.is_none())
+            .filter(|u| u.reserve_round.is_none())
             .map(|u| u.id.as_str())
             .collect();
         if !entry.is_empty() && !off.is_empty() {
@@ -71,6 +72,10 @@ pub fn report_briefing(state: &State, side: Option<&str>) -> String {
                 ),
                 true,
             ));
+        }
+        // issue 18 hook: units in reserve and where they move on (battlefront/reserves.rs).
+        if let Some(t) = super::super::battlefront::reserves::brief(state, side) {
+            out.extend(wrap(&t, true));
         }
     }
     out.extend(wrap(
