@@ -82,6 +82,7 @@ pub fn legend(state: &State) -> Vec<String> {
                 side.as_deref()
                     .map_or("either side wins".into(), |s| format!("{s} win"))
             ),
+            Objective::Vp { at, half, .. } => format!("{at} (victory points, {half}'s half)"),
         })
         .collect();
     if !objectives.is_empty() {
@@ -97,9 +98,10 @@ pub fn legend(state: &State) -> Vec<String> {
 
 fn objective_square(o: &Objective) -> Square {
     match o {
-        Objective::Hold { at, .. } | Objective::Points { at, .. } | Objective::Grab { at, .. } => {
-            *at
-        }
+        Objective::Hold { at, .. }
+        | Objective::Points { at, .. }
+        | Objective::Grab { at, .. }
+        | Objective::Vp { at, .. } => *at,
     }
 }
 

@@ -31,6 +31,9 @@ pub struct Scenario {
     /// stays destroyed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reserves: Option<super::battlefront::reserves::Reserves>,
+    /// battlefront-2013: 003 §12 victory points (`battlefront::vp`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victory_points: Option<super::battlefront::vp::VictoryPoints>,
 }
 
 /// One side of a scenario.
@@ -79,6 +82,16 @@ pub enum Objective {
         at: Square,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         side: Option<String>,
+    },
+    /// battlefront-2013 (003 §12 Supply Drop, All-Out Attack): held under 003's rule at the end
+    /// of a turn, it gives its holder `own` victory points if the holder is `half` (whose table
+    /// half it lies in), `enemy` otherwise (battlefront/vp.rs).
+    Vp {
+        at: Square,
+        half: String,
+        #[serde(default)]
+        own: u32,
+        enemy: u32,
     },
 }
 
@@ -137,6 +150,14 @@ pub fn builtin() -> Vec<(&'static str, &'static str)> {
             "bait-and-flank",
             include_str!("../../../games/dust-tactics/scenarios/bait-and-flank.toml"),
         ),
+        (
+            "supply-drop",
+            include_str!("../../../games/dust-tactics/scenarios/supply-drop.toml"),
+        ),
+        (
+            "all-out-attack",
+            include_str!("../../../games/dust-tactics/scenarios/all-out-attack.toml"),
+        ),
     ]
 }
 
@@ -166,6 +187,8 @@ struct RawScenario {
     rulesets: Vec<String>,
     #[serde(default)]
     reserves: Option<super::battlefront::reserves::RawReserves>,
+    #[serde(default)]
+    victory_points: Option<super::battlefront::vp::RawVictoryPoints>,
 }
 
 #[derive(Deserialize)]
@@ -231,6 +254,9 @@ struct RawObjective {
     at: String,
     #[serde(default)]
     points: Option<u32>,
+    /// `vp` objectives: the points to the side whose half it lies in.
+    #[serde(default)]
+    own_points: Option<u32>,
 }
 
 /// Builds errors that start with the scenario name and the field.
@@ -628,12 +654,13 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 Objective::Points { at, points }
             }
             "grab" => grab_objective(&ctx, &of, o, &raw.rulesets, &side_ids, at)?,
+            "vp" => vp_objective(&ctx, &of, o, &raw.rulesets, &side_ids, at)?,
             other => {
                 return Err(ctx.err(
                     &format!("{of}.kind"),
                     format!(
                         "`{other}` is not an \
-                    objective kind: write kind = \"hold\", \"points\" or \"grab\""
+                    objective kind: write kind = \"hold\", \"points\", \"grab\" or \"vp\""
                     ),
                 ));
             }
@@ -665,6 +692,14 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         None => None,
     };
 
+    let victory_points = match &raw.victory_points {
+        Some(v) => Some(
+            super::battlefront::vp::parse(v, &raw.rulesets)
+                .map_err(|(field, msg)| ctx.err(&field, msg))?,
+        ),
+        None => None,
+    };
+
     Ok(Scenario {
         name: name.to_string(),
         title: raw.title,
@@ -676,6 +711,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         objectives,
         rulesets: raw.rulesets,
         reserves,
+        victory_points,
     })
 }
 
@@ -716,6 +752,47 @@ fn grab_objective(
     Ok(Objective::Grab {
         at,
         side: o.side.clone(),
+    })
+}
+
+/// A `vp` objective (003 §12 Supply Drop, All-Out Attack): battlefront-2013 only; `side` is the
+/// side whose table half it lies in, `points` what another side scores holding it,
+/// `own_points` (default 0) what `side` scores.
+fn vp_objective(
+    ctx: &Ctx,
+    of: &str,
+    o: &RawObjective,
+    rulesets: &[String],
+    side_ids: &BTreeSet<String>,
+    at: Square,
+) -> Result<Objective, ScenarioError> {
+    if rulesets != ["battlefront-2013"] {
+        return Err(ctx.err(
+            &format!("{of}.kind"),
+            "a vp objective follows 003's holding rule: add rulesets = [\"battlefront-2013\"]",
+        ));
+    }
+    let Some(half) = o.side.clone().filter(|s| side_ids.contains(s)) else {
+        let known: Vec<&str> = side_ids.iter().map(String::as_str).collect();
+        return Err(ctx.err(
+            &format!("{of}.side"),
+            format!(
+                "a vp objective names the side whose table half it lies in: side = one of {}",
+                known.join(", ")
+            ),
+        ));
+    };
+    let Some(enemy) = o.points.filter(|p| *p > 0) else {
+        return Err(ctx.err(
+            &format!("{of}.points"),
+            "a vp objective gives points to the other side holding it: add e.g. points = 2",
+        ));
+    };
+    Ok(Objective::Vp {
+        at,
+        half,
+        own: o.own_points.unwrap_or(0),
+        enemy,
     })
 }
 

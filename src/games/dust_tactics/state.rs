@@ -53,6 +53,10 @@ pub struct State {
     /// is over (003 §12 "Reserves"; `battlefront::reserves`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reserve_pending: Vec<String>,
+    /// battlefront-2013: victory points scored for objectives held, per side (003 §12 Supply
+    /// Drop, All-Out Attack; `battlefront::vp`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub victory_points: BTreeMap<String, u32>,
 }
 
 /// One side's standing orders: answers given in advance so the game need not wait for a mail.

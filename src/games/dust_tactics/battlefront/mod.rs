@@ -16,6 +16,8 @@ pub mod heroes;
 // issue 18: 003 §12 objectives (bfscen).
 pub mod objectives;
 pub mod passing;
+// issue 18: 003 §12's random scenario table (R294).
+pub mod random_scenario;
 pub mod react_choice;
 pub mod reactive;
 // issue 18: 003 §12 reserves (bfront).
@@ -25,6 +27,8 @@ pub mod skills;
 pub mod spray;
 pub mod stunned;
 pub mod terrain;
+// issue 18: 003 §12 victory points (bfront).
+pub mod vp;
 
 use super::flow::Refusal;
 use super::orders::{Action, Command};

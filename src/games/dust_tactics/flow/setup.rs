@@ -122,6 +122,7 @@ pub fn new_state(
         draw_offer: None,
         reactivated: None,
         reserve_pending: vec![],
+        victory_points: BTreeMap::new(),
     };
     // Keep only the cards in use, so the state (and its digest) does not carry spare cards.
     let used: Vec<String> = state.units.iter().map(|u| u.card.clone()).collect();

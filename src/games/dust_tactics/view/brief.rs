@@ -23,6 +23,15 @@ pub fn report_briefing(state: &State, side: Option<&str>) -> String {
                     side.as_deref(),
                 ),
             ),
+            // issue 18: 003 §12 Supply Drop, All-Out Attack (battlefront/vp.rs).
+            Objective::Vp {
+                at,
+                half,
+                own,
+                enemy,
+            } => Some(crate::games::dust_tactics::battlefront::vp::vp_text(
+                state, *at, half, *own, *enemy,
+            )),
             _ => None,
         })
         .collect();
@@ -48,6 +57,10 @@ pub fn report_briefing(state: &State, side: Option<&str>) -> String {
         state.round
     );
     let mut out = wrap(&format!("To win: {} {ends}", holds.join(" ")), true);
+    // issue 18 hook: 003 §12 victory points and the score so far (battlefront/vp.rs).
+    if let Some(t) = crate::games::dust_tactics::battlefront::vp::score_text(state) {
+        out.extend(wrap(&t, true));
+    }
     if let Some(side) = side {
         let entry: Vec<String> = sc
             .sides
