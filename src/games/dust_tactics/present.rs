@@ -396,6 +396,10 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
         out.push(String::new());
         out.extend(wrap(&t, false));
     }
+    if let Some(t) = super::battlefront::fortifications::briefing(state) {
+        out.push(String::new());
+        out.extend(wrap(&t, false));
+    }
     // battlefront-2013, a first slice: the players learn what is not built before they meet it.
     if let Some(note) = super::battlefront::briefing_note(state) {
         out.push(String::new());

@@ -34,6 +34,9 @@ pub struct Scenario {
     /// battlefront-2013: 003 §12 victory points (`battlefront::vp`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victory_points: Option<super::battlefront::vp::VictoryPoints>,
+    /// battlefront-2013: 002's trenches (`battlefront::fortifications`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fortifications: Option<super::battlefront::fortifications::Fortifications>,
 }
 
 /// One side of a scenario.
@@ -189,6 +192,8 @@ struct RawScenario {
     reserves: Option<super::battlefront::reserves::RawReserves>,
     #[serde(default)]
     victory_points: Option<super::battlefront::vp::RawVictoryPoints>,
+    #[serde(default)]
+    fortifications: Option<super::battlefront::fortifications::RawFortifications>,
 }
 
 #[derive(Deserialize)]
@@ -700,6 +705,14 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         None => None,
     };
 
+    let fortifications = match &raw.fortifications {
+        Some(f) => Some(
+            super::battlefront::fortifications::parse(f, &raw.rulesets, &board)
+                .map_err(|(field, msg)| ctx.err(&field, msg))?,
+        ),
+        None => None,
+    };
+
     Ok(Scenario {
         name: name.to_string(),
         title: raw.title,
@@ -712,6 +725,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         rulesets: raw.rulesets,
         reserves,
         victory_points,
+        fortifications,
     })
 }
 

@@ -8,7 +8,7 @@ use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::scenario;
 use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::{CommandOutcome, ScriptedDice};
+use dustmail::game::{CommandOutcome, Game, ScriptedDice};
 use std::collections::BTreeMap;
 
 /// A one-soldier squad, Move 1, "gun" 1 die 1 damage range 4.
@@ -89,6 +89,15 @@ fn s003_12_reserves_an_eliminated_unit_returns_fresh_in_a_later_turn() {
     assert!(!x.destroyed && x.at.is_none(), "{x:?}");
     assert_eq!(x.models.len(), 1, "fresh: every soldier back");
     assert_eq!(x.reserve_round, Some(1));
+    // The roster and the report's briefing say where it is and where it may move on.
+    let board = DustTactics.board_text(&st);
+    assert!(board.contains("in reserve"), "{board}");
+    let brief = crate::support::flat(&DustTactics.report_briefing(&st, Some("axis")));
+    assert!(
+        brief.contains("In reserve (003 §12 \"Reserves\"")
+            && brief.contains("target (from turn 2, onto one of: A1 B1"),
+        "{brief}"
+    );
     // Turn 2: the unit moves on through its side's entry squares (row 1).
     let mut d = ScriptedDice::new([]);
     let out = send(

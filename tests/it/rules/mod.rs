@@ -7,6 +7,7 @@ mod artillery_004;
 mod battlefront;
 mod battlefront_combat;
 mod battlefront_facing;
+mod battlefront_fortifications;
 mod battlefront_heroes;
 mod battlefront_los;
 mod battlefront_pilot;

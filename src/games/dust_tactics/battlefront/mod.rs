@@ -12,6 +12,8 @@ pub mod citation;
 pub mod close;
 pub mod dice;
 pub mod facing;
+// issue 18: 002's trenches (bfront).
+pub mod fortifications;
 pub mod heroes;
 // issue 18: 003 §12 objectives (bfscen).
 pub mod objectives;
