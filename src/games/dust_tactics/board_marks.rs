@@ -92,6 +92,7 @@ pub fn legend(state: &State) -> Vec<String> {
                 side.as_deref()
                     .map_or("either side wins".into(), |s| format!("{s} win"))
             ),
+            Objective::Vp { at, half, .. } => format!("{at} (victory points, {half}'s half)"),
         })
         .collect();
     // 004 "Structures": each structure, its squares and its entrances (R500).
@@ -141,9 +142,10 @@ fn commas(mut items: Vec<String>) -> Vec<String> {
 
 fn objective_square(o: &Objective) -> Square {
     match o {
-        Objective::Hold { at, .. } | Objective::Points { at, .. } | Objective::Grab { at, .. } => {
-            *at
-        }
+        Objective::Hold { at, .. }
+        | Objective::Points { at, .. }
+        | Objective::Grab { at, .. }
+        | Objective::Vp { at, .. } => *at,
     }
 }
 

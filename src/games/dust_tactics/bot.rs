@@ -196,12 +196,10 @@ impl Bot {
             break;
         }
         let reach = card.movement as u32 + 2;
+        // A unit back from reserve may enter elsewhere (003 §12, battlefront/reserves.rs).
         let entry: Vec<Square> = state
-            .scenario
-            .sides
-            .iter()
-            .find(|s| s.id == self.side)
-            .map(|s| s.entry.clone())
+            .unit(unit)
+            .map(|u| super::battlefront::reserves::entry_zone(state, u))
             .unwrap_or_default();
         let steps: Vec<Square> = squares
             .into_iter()

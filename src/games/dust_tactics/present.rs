@@ -342,6 +342,19 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
             let t = super::battlefront::objectives::grab_text(*at, side.as_deref());
             out.extend(wrap(&t, true));
         }
+        if let Objective::Vp {
+            at,
+            half,
+            own,
+            enemy,
+        } = o
+        {
+            let t = super::battlefront::vp::vp_text(state, *at, half, *own, *enemy);
+            out.extend(wrap(&t, true));
+        }
+    }
+    if let Some(t) = super::battlefront::vp::rule_text(state) {
+        out.extend(wrap(&t, true));
     }
     let extra: Vec<String> = sc
         .objectives
@@ -359,10 +372,12 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
     } else {
         format!(", plus {}", extra.join(", "))
     };
-    let holds = sc
-        .objectives
-        .iter()
-        .any(|o| matches!(o, Objective::Hold { .. } | Objective::Grab { .. }));
+    let holds = sc.objectives.iter().any(|o| {
+        matches!(
+            o,
+            Objective::Hold { .. } | Objective::Grab { .. } | Objective::Vp { .. }
+        )
+    });
     out.extend(wrap(
         &format!(
             "{} game ends after round {} (or when a side has no unit left): the side with the most victory points wins, and equal points are a draw. Points: the army points (AP) of every enemy unit destroyed{extra}.",
@@ -390,6 +405,15 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
                 false,
             ));
         }
+    }
+    // issue 18 hook: 003 §12 reserves (battlefront/reserves.rs).
+    if let Some(t) = super::battlefront::reserves::briefing(state) {
+        out.push(String::new());
+        out.extend(wrap(&t, false));
+    }
+    if let Some(t) = super::battlefront::fortifications::briefing(state) {
+        out.push(String::new());
+        out.extend(wrap(&t, false));
     }
     // battlefront-2013, a first slice: the players learn what is not built before they meet it.
     if let Some(note) = super::battlefront::briefing_note(state) {

@@ -27,6 +27,16 @@ pub struct Scenario {
     /// so states are as they were before the field.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rulesets: Vec<String>,
+    /// battlefront-2013: 003 §12 "Reserves" (`battlefront::reserves`); none: a destroyed unit
+    /// stays destroyed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserves: Option<super::battlefront::reserves::Reserves>,
+    /// battlefront-2013: 003 §12 victory points (`battlefront::vp`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victory_points: Option<super::battlefront::vp::VictoryPoints>,
+    /// battlefront-2013: 002's trenches (`battlefront::fortifications`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fortifications: Option<super::battlefront::fortifications::Fortifications>,
 }
 
 /// One side of a scenario.
@@ -78,6 +88,16 @@ pub enum Objective {
         at: Square,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         side: Option<String>,
+    },
+    /// battlefront-2013 (003 §12 Supply Drop, All-Out Attack): held under 003's rule at the end
+    /// of a turn, it gives its holder `own` victory points if the holder is `half` (whose table
+    /// half it lies in), `enemy` otherwise (battlefront/vp.rs).
+    Vp {
+        at: Square,
+        half: String,
+        #[serde(default)]
+        own: u32,
+        enemy: u32,
     },
 }
 
@@ -141,6 +161,14 @@ pub fn builtin() -> Vec<(&'static str, &'static str)> {
             "outpost",
             include_str!("../../../games/dust-tactics/scenarios/outpost.toml"),
         ),
+        (
+            "supply-drop",
+            include_str!("../../../games/dust-tactics/scenarios/supply-drop.toml"),
+        ),
+        (
+            "all-out-attack",
+            include_str!("../../../games/dust-tactics/scenarios/all-out-attack.toml"),
+        ),
     ]
 }
 
@@ -170,6 +198,11 @@ struct RawScenario {
     rulesets: Vec<String>,
     #[serde(default)]
     structures: Vec<super::structures::RawStructure>,
+    reserves: Option<super::battlefront::reserves::RawReserves>,
+    #[serde(default)]
+    victory_points: Option<super::battlefront::vp::RawVictoryPoints>,
+    #[serde(default)]
+    fortifications: Option<super::battlefront::fortifications::RawFortifications>,
 }
 
 #[derive(Deserialize)]
@@ -240,6 +273,9 @@ struct RawObjective {
     at: String,
     #[serde(default)]
     points: Option<u32>,
+    /// `vp` objectives: the points to the side whose half it lies in.
+    #[serde(default)]
+    own_points: Option<u32>,
 }
 
 /// Builds errors that start with the scenario name and the field.
@@ -664,12 +700,13 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 Objective::Points { at, points }
             }
             "grab" => grab_objective(&ctx, &of, o, &raw.rulesets, &side_ids, at)?,
+            "vp" => vp_objective(&ctx, &of, o, &raw.rulesets, &side_ids, at)?,
             other => {
                 return Err(ctx.err(
                     &format!("{of}.kind"),
                     format!(
                         "`{other}` is not an \
-                    objective kind: write kind = \"hold\", \"points\" or \"grab\""
+                    objective kind: write kind = \"hold\", \"points\", \"grab\" or \"vp\""
                     ),
                 ));
             }
@@ -693,6 +730,30 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         objectives.push(obj);
     }
 
+    let reserves = match &raw.reserves {
+        Some(r) => Some(
+            super::battlefront::reserves::parse(r, &raw.rulesets, &board, &side_ids)
+                .map_err(|(field, msg)| ctx.err(&field, msg))?,
+        ),
+        None => None,
+    };
+
+    let victory_points = match &raw.victory_points {
+        Some(v) => Some(
+            super::battlefront::vp::parse(v, &raw.rulesets)
+                .map_err(|(field, msg)| ctx.err(&field, msg))?,
+        ),
+        None => None,
+    };
+
+    let fortifications = match &raw.fortifications {
+        Some(f) => Some(
+            super::battlefront::fortifications::parse(f, &raw.rulesets, &board)
+                .map_err(|(field, msg)| ctx.err(&field, msg))?,
+        ),
+        None => None,
+    };
+
     Ok(Scenario {
         name: name.to_string(),
         title: raw.title,
@@ -703,6 +764,9 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         sides: out_sides,
         objectives,
         rulesets: raw.rulesets,
+        reserves,
+        victory_points,
+        fortifications,
     })
 }
 
@@ -743,6 +807,47 @@ fn grab_objective(
     Ok(Objective::Grab {
         at,
         side: o.side.clone(),
+    })
+}
+
+/// A `vp` objective (003 §12 Supply Drop, All-Out Attack): battlefront-2013 only; `side` is the
+/// side whose table half it lies in, `points` what another side scores holding it,
+/// `own_points` (default 0) what `side` scores.
+fn vp_objective(
+    ctx: &Ctx,
+    of: &str,
+    o: &RawObjective,
+    rulesets: &[String],
+    side_ids: &BTreeSet<String>,
+    at: Square,
+) -> Result<Objective, ScenarioError> {
+    if rulesets != ["battlefront-2013"] {
+        return Err(ctx.err(
+            &format!("{of}.kind"),
+            "a vp objective follows 003's holding rule: add rulesets = [\"battlefront-2013\"]",
+        ));
+    }
+    let Some(half) = o.side.clone().filter(|s| side_ids.contains(s)) else {
+        let known: Vec<&str> = side_ids.iter().map(String::as_str).collect();
+        return Err(ctx.err(
+            &format!("{of}.side"),
+            format!(
+                "a vp objective names the side whose table half it lies in: side = one of {}",
+                known.join(", ")
+            ),
+        ));
+    };
+    let Some(enemy) = o.points.filter(|p| *p > 0) else {
+        return Err(ctx.err(
+            &format!("{of}.points"),
+            "a vp objective gives points to the other side holding it: add e.g. points = 2",
+        ));
+    };
+    Ok(Objective::Vp {
+        at,
+        half,
+        own: o.own_points.unwrap_or(0),
+        enemy,
     })
 }
 

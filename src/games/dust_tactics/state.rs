@@ -64,6 +64,14 @@ pub struct State {
     /// Indexes into `destroyed` of the vehicles salvaged: worth half their AP (R485).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub salvaged: Vec<usize>,
+    /// battlefront-2013: units eliminated during the current Action, placed in reserve when it
+    /// is over (003 §12 "Reserves"; `battlefront::reserves`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reserve_pending: Vec<String>,
+    /// battlefront-2013: victory points scored for objectives held, per side (003 §12 Supply
+    /// Drop, All-Out Attack; `battlefront::vp`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub victory_points: BTreeMap<String, u32>,
 }
 
 /// A destroyed Tesla carrier whose weapon may explode on the squares around it (R562).
@@ -219,6 +227,13 @@ pub struct UnitState {
     /// Holds whom the AP go to if the die kills him.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ejected: Option<String>,
+    /// battlefront-2013: in reserve since this turn, off the board (003 §12 "Reserves";
+    /// `battlefront::reserves`); cleared when it moves on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserve_round: Option<u32>,
+    /// battlefront-2013: how many times this unit was placed in reserve (the allowance).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reserved: u32,
 }
 
 /// One destruction: the AP go to `by`.

@@ -212,6 +212,7 @@ pub fn board_text(state: &State) -> String {
                 (Some(sq), _) if state.is_pilot(u) => format!("piloting {sq}"),
                 (Some(sq), _) => format!("with {sq}"),
                 (None, Some(at)) => at.to_string(),
+                (None, None) if u.reserve_round.is_some() => "in reserve".into(),
                 (None, None) => match &u.aboard {
                     Some(v) => format!("aboard {v}"),
                     None => "off board".into(),

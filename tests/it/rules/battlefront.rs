@@ -826,7 +826,9 @@ fn battlefront_every_scenario_plays_to_its_end_with_each_starter_force() {
             "encounter",
             "encounter-koshka",
             "grab-the-dust",
-            "bait-and-flank"
+            "bait-and-flank",
+            "supply-drop",
+            "all-out-attack"
         ]
     );
     assert_eq!(

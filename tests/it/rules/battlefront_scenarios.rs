@@ -4,6 +4,7 @@
 use crate::support::dt;
 use crate::support_flow::*;
 use dustmail::dust_tactics::bot::Style;
+use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::scenario::{self, Objective};
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
@@ -244,4 +245,261 @@ fn s003_12_bait_and_flank_played_to_its_end_by_signed_mail() {
         "no entry edges told"
     );
     assert!(st.result.is_some());
+}
+
+/// Allies `holder` on E5 and `second` on C7, axis `enemy` on E1 (four squares from E5), `vp`
+/// objectives E5 in the axis half and C7 in the allies' half, each worth `enemy` to the other
+/// side and `own` to its half's; `[victory_points]` with `target`, `per_unit`, `at_end`;
+/// `rounds` turns.
+fn vp_game(rounds: u32, own: u32, vp: serde_json::Value) -> State {
+    let mut s = objectives(
+        scenario(
+            vec![
+                unit("holder", "sq", Some("E5")),
+                unit("second", "sq", Some("C7")),
+            ],
+            vec![unit("enemy", "sq", Some("E1"))],
+        ),
+        vec![
+            Objective::Vp {
+                at: sq("E5"),
+                half: "axis".into(),
+                own,
+                enemy: 2,
+            },
+            Objective::Vp {
+                at: sq("C7"),
+                half: "allies".into(),
+                own,
+                enemy: 2,
+            },
+        ],
+    );
+    s.rounds = rounds;
+    s.victory_points = Some(serde_json::from_value(vp).expect("victory points"));
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![squad("sq")])
+        .expect("setup");
+    begin(&mut st, "allies");
+    st
+}
+
+// issue 18 item 2, 003 §12 Supply Drop: "If a player holds an objective ... at the end of a turn
+// on or after turn three, providing there are no enemy units within two squares, they gain
+// victory points for each turn they hold it. A player gains two victory point for holding the
+// objective on their opponent's half of the table, or one victory point for the one in their own
+// table half. A player wins by gaining a total of five victory points." The allies hold both:
+// 3 VP at the end of turn 3, 6 at the end of turn 4, and win then.
+#[test]
+fn s003_12_supply_drop_two_vp_in_the_enemy_half_one_in_your_own_five_win() {
+    let mut st = vp_game(
+        8,
+        1,
+        serde_json::json!({"target": 5, "at_end": "army_points"}),
+    );
+    let ended = idle_to_the_end(&mut st);
+    assert_eq!(
+        ended,
+        [1, 2, 3, 4],
+        "no VP before turn 3, 3 then, 6 in turn 4"
+    );
+    let res = st.result.as_ref().expect("the game ended");
+    assert_eq!(res.winner.as_deref(), Some("allies"), "{res:?}");
+    assert!(
+        res.reason
+            .contains("allies has 6 victory points at the end of round 4, the 5 that win"),
+        "{}",
+        res.reason
+    );
+    assert_eq!(res.points.get("allies"), Some(&6));
+    assert_eq!(res.points.get("axis"), Some(&0));
+}
+
+// issue 18 item 2, R292: Supply Drop says nothing of a game that ends without five VP; 003
+// "Ending the Game" decides: "both sides total the army points of the units they eliminated".
+// Three turns, 3 VP for the allies: no winner on victory points, none destroyed, a draw.
+#[test]
+fn s003_12_supply_drop_without_five_vp_the_army_points_decide() {
+    let mut st = vp_game(
+        3,
+        1,
+        serde_json::json!({"target": 5, "at_end": "army_points"}),
+    );
+    idle_to_the_end(&mut st);
+    let res = st.result.as_ref().expect("the game ended");
+    assert_eq!(res.winner, None, "{res:?}");
+    assert!(res.reason.contains("round limit (3)"), "{}", res.reason);
+}
+
+// issue 18 item 2, 003 §12 All-Out Attack: "If a player holds an objective in the opponent's
+// table half ... they gain two victory points for each turn they hold it" — the one in their
+// own half gives nothing; "A player wins by gaining a total of seven victory points, or by having
+// the most victory points at the end of the game." Three turns: the allies score 2 VP (E5, axis
+// half), none for C7, and win on the most victory points.
+#[test]
+fn s003_12_all_out_attack_only_the_enemy_half_scores_and_the_most_vp_win() {
+    let mut st = vp_game(
+        3,
+        0,
+        serde_json::json!({"target": 7, "per_unit": 1, "at_end": "victory_points"}),
+    );
+    idle_to_the_end(&mut st);
+    let res = st.result.as_ref().expect("the game ended");
+    assert_eq!(res.winner.as_deref(), Some("allies"), "{res:?}");
+    assert!(
+        res.reason.contains("the most victory points win (003 §12)"),
+        "{}",
+        res.reason
+    );
+    assert_eq!(res.points.get("allies"), Some(&2), "{res:?}");
+}
+
+// issue 18 item 2, 003 §12 All-Out Attack: "A player also gains a victory point for each unit
+// they eliminate. Heroes count as a victory point in their own right"; "Players place all
+// eliminated units in reserve (including Heroes)". The allies eliminate the axis hero: 1 VP,
+// and the hero goes into reserve; the report's score says so.
+#[test]
+fn s003_12_all_out_attack_a_vp_for_each_unit_eliminated_heroes_too() {
+    let mut s = scenario(
+        vec![unit("shooter", "gunner", Some("E5"))],
+        vec![unit("chief", "hero", Some("E1"))],
+    );
+    s.rounds = 8;
+    s.victory_points = Some(
+        serde_json::from_value(
+            serde_json::json!({"target": 7, "per_unit": 1, "at_end": "victory_points"}),
+        )
+        .unwrap(),
+    );
+    s.reserves = Some(serde_json::from_value(serde_json::json!({"allowance": "all"})).unwrap());
+    let one = |id: &str, ty| {
+        card(
+            id,
+            ty,
+            1,
+            1,
+            vec![weapon("gun", WeaponRange::Upto(4), 1, 1)],
+        )
+    };
+    let mut st = DustTactics
+        .start(
+            "battlefront-2013",
+            s,
+            vec![one("gunner", UnitType::Squad), one("hero", UnitType::Hero)],
+        )
+        .expect("setup");
+    begin(&mut st, "allies");
+    // One army symbol hits; the Infantry Save's target symbol fails; then turn 2's initiative.
+    let mut d = ScriptedDice::new([1, 3, 1, 5, 5, 5, 5, 5]);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate shooter\n  attack gun at chief\n  nothing",
+        &mut d,
+    );
+    let t = texts(&out);
+    assert!(t.contains("chief goes into reserve"), "{t}");
+    assert_eq!(
+        dustmail::dust_tactics::battlefront::vp::totals(&st).get("allies"),
+        Some(&1)
+    );
+    let shown = crate::support::flat(&DustTactics.report_briefing(&st, Some("allies")));
+    assert!(shown.contains("Score: allies 1, axis 0."), "{shown}");
+}
+
+// issue 18 item 2: a `vp` objective is 003's rule and names the half it lies in; the errors say
+// which field and what to write.
+#[test]
+fn s003_12_vp_objective_needs_the_battlefront_ruleset_and_its_half() {
+    let text = scenario::builtin()
+        .into_iter()
+        .find(|(n, _)| *n == "supply-drop")
+        .expect("supply-drop is shipped")
+        .1;
+    let e = scenario::parse(
+        "sd",
+        &text.replacen("side = \"ssu\"\nat = \"F4\"", "at = \"F4\"", 1),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("objectives[0].side") && e.contains("the side whose table half it lies in"),
+        "{e}"
+    );
+    let e = scenario::parse(
+        "sd",
+        &text.replace(
+            "rulesets = [\"battlefront-2013\"]",
+            "rulesets = [\"ffg-revised\"]",
+        ),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("add rulesets = [\"battlefront-2013\"]"), "{e}");
+}
+
+// issue 18 item 2, 003 §12 Supply Drop: Battlegroup Koshka and Taskforce Joe enter along their
+// long edges, victory points per turn held, five win; played to its end by signed mails through
+// the pipeline; the briefing tells the points.
+#[test]
+fn s003_12_supply_drop_played_to_its_end_by_signed_mail() {
+    let (flat, st) = play_by_mail("supply-drop", ["ssu", "allies"], 70);
+    assert!(
+        flat.contains("holding F4 (in ssu's half; a unit, not an aircraft, on it and no enemy unit within 2 squares) at the end of a round gives allies 2 VP and ssu 1 VP"),
+        "the briefing does not tell the victory points"
+    );
+    assert!(
+        flat.contains("5 VP win at the end of a round"),
+        "no target told"
+    );
+    assert!(st.result.is_some());
+}
+
+// issue 18 item 2, 003 §12 All-Out Attack: Kampfgruppe Stefan and Battlegroup Koshka, every
+// eliminated unit back from reserve, a VP per unit eliminated, seven win; played to its end by
+// signed mails through the pipeline.
+#[test]
+fn s003_12_all_out_attack_played_to_its_end_by_signed_mail() {
+    let (flat, st) = play_by_mail("all-out-attack", ["axis", "ssu"], 80);
+    assert!(
+        flat.contains("Each enemy unit eliminated gives 1 VP")
+            && flat.contains("7 VP win at the end of a round"),
+        "the briefing does not tell the victory points"
+    );
+    let res = st.result.as_ref().expect("ended");
+    assert!(res.reason.contains("victory points"), "{}", res.reason);
+}
+
+// issue 18 item 3, 003 §12: "If you want to let the dice choose the scenario for you, roll two
+// dice and consult the following table: Result or / Scenario 1: Encounter 2: Grab the Dust 3:
+// Bait and Flank 4: Supply Drop 5: All-Out Attack". The symbols are lost (digest §14 item 3);
+// R294: six unordered results, one row covering two. Every result chooses a shipped scenario of
+// battlefront-2013, each of the five is chosen by some result, the order of the dice does not
+// matter, and the double row is Encounter's.
+#[test]
+fn s003_12_random_scenario_table_two_dice_choose_one_of_the_five() {
+    use dustmail::dust_tactics::battlefront::dice::Symbol::{self, Army, Shield, Target};
+    use dustmail::dust_tactics::battlefront::random_scenario::{choose, SCENARIOS};
+    let all = [Army, Target, Shield];
+    let mut seen = std::collections::BTreeMap::<&str, Vec<(Symbol, Symbol)>>::new();
+    for a in all {
+        for b in all {
+            assert_eq!(choose(a, b), choose(b, a), "{a:?} {b:?}");
+            if a <= b {
+                seen.entry(choose(a, b)).or_default().push((a, b));
+            }
+        }
+    }
+    assert_eq!(seen.len(), 5, "{seen:?}");
+    for name in SCENARIOS {
+        let s = scenario::builtin_scenario(name)
+            .expect("shipped")
+            .expect("valid");
+        assert_eq!(s.rulesets, ["battlefront-2013"], "{name}");
+    }
+    assert_eq!(seen["encounter"], [(Army, Army), (Shield, Shield)]);
+    assert_eq!(choose(Army, Target), "grab-the-dust");
+    assert_eq!(choose(Shield, Army), "bait-and-flank");
+    assert_eq!(choose(Shield, Target), "supply-drop");
+    assert_eq!(choose(Target, Target), "all-out-attack");
 }

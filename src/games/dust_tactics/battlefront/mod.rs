@@ -12,18 +12,26 @@ pub mod citation;
 pub mod close;
 pub mod dice;
 pub mod facing;
+// issue 18: 002's trenches (bfront).
+pub mod fortifications;
 pub mod heroes;
 // issue 18: 003 §12 objectives (bfscen).
 pub mod objectives;
 pub mod passing;
+// issue 18: 003 §12's random scenario table (R294).
+pub mod random_scenario;
 pub mod react_choice;
 pub mod reactive;
+// issue 18: 003 §12 reserves (bfront).
+pub mod reserves;
 pub mod sight;
 pub mod skills;
 pub mod skills002;
 pub mod spray;
 pub mod stunned;
 pub mod terrain;
+// issue 18: 003 §12 victory points (bfront).
+pub mod vp;
 
 use super::flow::Refusal;
 use super::orders::{Action, Command};

@@ -388,7 +388,7 @@ impl<'a> Planner<'a> {
             && u.aboard.is_none()
             && self.state.round == 1
             && kinds.first() != Some(&Kind::Move)
-            && !entry_free(self.state, &u.side).is_empty()
+            && !entry_free(self.state, u).is_empty()
         {
             return refuse(
                 format!(
@@ -396,7 +396,7 @@ impl<'a> Planner<'a> {
                     u.id
                 ),
                 RuleId::FirstRound.with("during the first round, units must enter the battlefield"),
-                format!("move <one of {}> first", entry_text(self.state, &u.side)),
+                format!("move <one of {}> first", entry_text(self.state, u)),
             );
         }
         Ok(())

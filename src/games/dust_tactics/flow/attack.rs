@@ -770,18 +770,21 @@ pub(super) fn fire_line(
                 // issue 18 hook: 003's cover test replaces the engine's under battlefront-2013.
                 let cover = if rules.battlefront() && cover_counts && !close {
                     let occ = occupancy(state, &[]);
-                    super::super::battlefront::sight::cover(
+                    let (at, ty) = (tu.at.unwrap_or(from), tc.unit_type);
+                    let shooter_at = Sighter {
+                        square: from,
+                        unit_type: unit_type(state, &l.shooter),
+                    };
+                    let c = super::super::battlefront::sight::cover(
                         &state.scenario.board,
                         &occ,
+                        shooter_at,
                         Sighter {
-                            square: from,
-                            unit_type: unit_type(state, &l.shooter),
+                            square: at,
+                            unit_type: ty,
                         },
-                        Sighter {
-                            square: tu.at.unwrap_or(from),
-                            unit_type: tc.unit_type,
-                        },
-                    )
+                    );
+                    super::super::battlefront::fortifications::cover(state, at, ty, c)
                 } else {
                     cover
                 };

@@ -146,7 +146,7 @@ fn default_actions(state: &State, unit: &str) -> Vec<Action> {
     if !state.revised(1) || u.at.is_some() || state.round != 1 {
         return idle;
     }
-    for sq in entry_free(state, &u.side) {
+    for sq in entry_free(state, u) {
         let enter = vec![Action::Move { squares: vec![sq] }, Action::Nothing];
         if plan_activation(state, u, &enter).is_ok() {
             return enter;

@@ -259,6 +259,8 @@ pub(super) fn destroy(state: &mut State, id: &str, by: &str, out: &mut Outcome) 
     });
     // 004 "Recovery Vehicle": a marker where a friendly ground vehicle is destroyed (R484).
     super::mines::mark_wreck(state, &u.id, at, out);
+    // issue 18 hook: 003 §12 reserves, placed when the Action is over (battlefront/reserves.rs).
+    super::super::battlefront::reserves::queue(state, &u.id);
     let text = format!("{} is destroyed ({ap} AP)", u.id);
     match at {
         Some(at) => tell(

@@ -62,6 +62,8 @@ use casualties::*;
 use reactive_fire::*;
 use retaliation::*;
 use round::*;
+// 003 §12 reserves come back fresh from their card (battlefront/reserves.rs).
+pub(crate) use setup::fresh;
 use skills::*;
 use standing::*;
 use steps::*;

@@ -42,16 +42,19 @@ impl Planner<'_> {
                     u.id
                 ),
                 RuleId::FirstRound,
-                format!("move <one of {}>", entry_text(state, &u.side)),
+                format!("move <one of {}>", entry_text(state, u)),
             );
         };
-        let side_spec = state.scenario.sides.iter().find(|s| s.id == u.side);
-        let zone = side_spec.map(|s| s.entry.clone()).unwrap_or_default();
+        // issue 18 hook: a unit back from reserve may enter elsewhere (battlefront/reserves.rs).
+        let zone = super::super::battlefront::reserves::entry_zone(state, u);
         if !zone.contains(&to) {
             return refuse(
-                format!("{to} is not in {}'s entry zone", u.side),
+                format!(
+                    "{to} is not in {}",
+                    super::super::battlefront::reserves::zone_name(state, u)
+                ),
                 RuleId::FirstRound,
-                format!("move <one of {}>", entry_text(state, &u.side)),
+                format!("move <one of {}>", entry_text(state, u)),
             );
         }
         // A hero may share a square with friendly units (004 "Heroes").
@@ -65,7 +68,7 @@ impl Planner<'_> {
             return refuse(
                 format!("{to} is occupied"),
                 RuleId::Movement.with("one unit per square"),
-                format!("move <one of {}>", entry_text(state, &u.side)),
+                format!("move <one of {}>", entry_text(state, u)),
             );
         }
         self.steps.push(Step::Enter { to });
@@ -297,29 +300,21 @@ impl Planner<'_> {
 }
 
 /// The free squares of a side's entry zone, for the `instead` of a refused entering move.
-pub(super) fn entry_text(state: &State, side: &str) -> String {
-    entry_free(state, side)
+pub(super) fn entry_text(state: &State, u: &UnitState) -> String {
+    entry_free(state, u)
         .iter()
         .map(|s| s.to_string())
         .collect::<Vec<_>>()
         .join(" ")
 }
 
-pub(super) fn entry_free(state: &State, side: &str) -> Vec<Square> {
+/// The free squares of `u`'s entry zone (its side's, or 003's reserve entry, R289).
+pub(super) fn entry_free(state: &State, u: &UnitState) -> Vec<Square> {
     let occ = occupancy(state, &[]);
-    state
-        .scenario
-        .sides
-        .iter()
-        .find(|s| s.id == side)
-        .map(|s| {
-            s.entry
-                .iter()
-                .copied()
-                .filter(|q| !occ.contains_key(q))
-                .collect()
-        })
-        .unwrap_or_default()
+    super::super::battlefront::reserves::entry_zone(state, u)
+        .into_iter()
+        .filter(|q| !occ.contains_key(q))
+        .collect()
 }
 
 impl Planner<'_> {

@@ -73,6 +73,7 @@ pub(super) fn finish_activation(
     out: &mut Outcome,
 ) {
     state.phase = Phase::Activations;
+    super::super::battlefront::reserves::place_pending(state, out);
     if command::reactivate(state, out) {
         return;
     }
@@ -220,6 +221,9 @@ pub(super) fn end_round(state: &mut State, dice: &mut dyn DiceSource, out: &mut 
     }
     badass_refill(state, out);
     super::nco::lift_smoke(state, out);
+    super::super::battlefront::reserves::place_pending(state, out);
+    // issue 18 hook: 003 §12 victory points for objectives held (battlefront/vp.rs).
+    super::super::battlefront::vp::score_turn(state, out);
     say(out, format!("round {round} ends"));
     if let Some(by) = state.draw_offer.take() {
         say(out, format!("{by}'s draw offer lapses with the round"));

@@ -54,25 +54,7 @@ pub fn new_state(
                 )));
             }
             ap += card.ap;
-            let models: Vec<String> = if card.unit_type == UnitType::Squad {
-                if card.models.is_empty() {
-                    (1..=card.health).map(|i| i.to_string()).collect()
-                } else {
-                    card.models.iter().map(|m| m.id.clone()).collect()
-                }
-            } else {
-                vec![]
-            };
-            let health = if card.unit_type == UnitType::Squad {
-                models.len().min(u8::MAX as usize) as u8
-            } else {
-                card.health
-            };
-            let ammo = card
-                .weapons
-                .iter()
-                .filter_map(|w| w.ammo.map(|a| (w.id.clone(), a)))
-                .collect();
+            let (models, health, ammo) = fresh(card);
             if let Some(sq) = spec.at {
                 if units.iter().any(|u| u.at == Some(sq)) && spec.joins.is_none() {
                     return Err(SetupError(format!(
@@ -104,6 +86,8 @@ pub fn new_state(
                 stunned: false,
                 aboard: None,
                 ejected: None,
+                reserve_round: None,
+                reserved: 0,
             });
         }
         if ap > scenario.ap_limit {
@@ -154,6 +138,8 @@ pub fn new_state(
         smoke: vec![],
         wrecks: vec![],
         salvaged: vec![],
+        reserve_pending: vec![],
+        victory_points: BTreeMap::new(),
     };
     // Keep only the cards in use, so the state (and its digest) does not carry spare cards.
     let used: Vec<String> = state.units.iter().map(|u| u.card.clone()).collect();
@@ -247,4 +233,30 @@ pub(super) fn join(
     // A joined hero always stands with his squad (000 "Heroes").
     units[h].at = squad_at;
     Ok(())
+}
+
+/// A unit as it comes fresh from its card: its models (squads), health and full ammunition.
+/// Setup uses it, and 003's reserves, which return "fresh units with no damage and all
+/// ammunition replenished" (battlefront/reserves.rs).
+pub(crate) fn fresh(card: &Card) -> (Vec<String>, u8, BTreeMap<String, u8>) {
+    let models: Vec<String> = if card.unit_type == UnitType::Squad {
+        if card.models.is_empty() {
+            (1..=card.health).map(|i| i.to_string()).collect()
+        } else {
+            card.models.iter().map(|m| m.id.clone()).collect()
+        }
+    } else {
+        vec![]
+    };
+    let health = if card.unit_type == UnitType::Squad {
+        models.len().min(u8::MAX as usize) as u8
+    } else {
+        card.health
+    };
+    let ammo = card
+        .weapons
+        .iter()
+        .filter_map(|w| w.ammo.map(|a| (w.id.clone(), a)))
+        .collect();
+    (models, health, ammo)
 }

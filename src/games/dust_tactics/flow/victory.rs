@@ -97,6 +97,12 @@ pub(super) fn game_over(state: &State) -> Option<GameResult> {
         .iter()
         .filter(|s| !state.units.iter().any(|u| &u.side == *s && !u.destroyed))
         .collect();
+    // issue 18 hook: 003 §12 Supply Drop, All-Out Attack (battlefront/vp.rs).
+    if let Some(res) =
+        crate::games::dust_tactics::battlefront::vp::game_over(state, !wiped.is_empty())
+    {
+        return Some(res);
+    }
     let holds: Vec<(&String, Square)> = state
         .scenario
         .objectives

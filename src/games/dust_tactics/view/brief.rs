@@ -23,6 +23,15 @@ pub fn report_briefing(state: &State, side: Option<&str>) -> String {
                     side.as_deref(),
                 ),
             ),
+            // issue 18: 003 §12 Supply Drop, All-Out Attack (battlefront/vp.rs).
+            Objective::Vp {
+                at,
+                half,
+                own,
+                enemy,
+            } => Some(crate::games::dust_tactics::battlefront::vp::vp_text(
+                state, *at, half, *own, *enemy,
+            )),
             _ => None,
         })
         .collect();
@@ -48,6 +57,10 @@ pub fn report_briefing(state: &State, side: Option<&str>) -> String {
         state.round
     );
     let mut out = wrap(&format!("To win: {} {ends}", holds.join(" ")), true);
+    // issue 18 hook: 003 §12 victory points and the score so far (battlefront/vp.rs).
+    if let Some(t) = crate::games::dust_tactics::battlefront::vp::score_text(state) {
+        out.extend(wrap(&t, true));
+    }
     if let Some(side) = side {
         let entry: Vec<String> = sc
             .sides
@@ -60,6 +73,7 @@ pub fn report_briefing(state: &State, side: Option<&str>) -> String {
             .units
             .iter()
             .filter(|u| u.side == side && u.at.is_none() && u.health > 0 && u.joined.is_none())
+            .filter(|u| u.reserve_round.is_none())
             .map(|u| u.id.as_str())
             .collect();
         if !entry.is_empty() && !off.is_empty() {
@@ -71,6 +85,10 @@ pub fn report_briefing(state: &State, side: Option<&str>) -> String {
                 ),
                 true,
             ));
+        }
+        // issue 18 hook: units in reserve and where they move on (battlefront/reserves.rs).
+        if let Some(t) = super::super::battlefront::reserves::brief(state, side) {
+            out.extend(wrap(&t, true));
         }
     }
     out.extend(wrap(
