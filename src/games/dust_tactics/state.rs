@@ -422,6 +422,10 @@ pub enum Step {
         to: Square,
         path: Vec<Square>,
     },
+    /// 004 "Engineer Vehicle": the full activation destroys the bunker `bunker` (R586).
+    DestroyBunker {
+        bunker: String,
+    },
     /// 004 "Engineer Vehicle": a SKILL action removes all minefield tokens from `at` (R483).
     ClearMines {
         at: Square,

@@ -9,7 +9,7 @@ use dustmail::dust_tactics::model::{Card, Cover, UnitType, WeaponRange};
 use dustmail::dust_tactics::scenario;
 use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::Outcome;
+use dustmail::game::{Game, Outcome};
 
 /// A 9×9 open board with a building `house` D4–F5 (door E5|E6 large, windows D4|C4 and F4|G4
 /// small, an ammo crate on F4) and a Quonset hut `hut` H7–H8 (door H8|H9, windows H7|G7,
@@ -766,4 +766,93 @@ fn structures_004_outpost_is_played_to_its_end_by_mail() {
     let log = dt::log_path(&home, "g-out");
     let o = dt::dustmail(&home.root, &["audit", log.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+}
+
+/// A game on the structures board with the bunker `pillbox` (A1–B1, a back door to A2) holding
+/// the axis squad `x`, another axis squad `y` far off, and the allied engineer vehicle `eng` on
+/// `eng_at`; allies activate first.
+fn engineer_beside_a_bunker(eng_at: &str) -> State {
+    let bunker = "[[structures]]\nid = \"pillbox\"\nkind = \"bunker\"\nsquares = [\"A1:B1\"]\nentrances = [{ at = \"A1\", to = \"A2\", kind = \"back_door\", size = \"small\" }]\n";
+    let text = board_toml(
+        &unit_toml("eng", "eng", eng_at),
+        &format!(
+            "{}{}",
+            unit_toml("x", "sq", "B1"),
+            unit_toml("y", "sq", "I1")
+        ),
+        bunker,
+    );
+    let sc = scenario::parse("structures", &text).unwrap_or_else(|e| panic!("{e}"));
+    let mut all = cards();
+    let gun = weapon("gun", WeaponRange::Upto(4), 1, 1);
+    all.push(with_skill(
+        card("eng", UnitType::Vehicle, 3, 2, vec![gun]),
+        "engineer-vehicle",
+        None,
+    ));
+    let mut st = DustTactics.start("ffg-revised", sc, all).expect("setup");
+    for side in st.sides() {
+        dustmail::dust_tactics::flow::standing_react(&mut st, &side, None, Policy::Never)
+            .expect("standing react never");
+    }
+    begin(&mut st, "allies");
+    st
+}
+
+// issue 12, 004 "Engineer Vehicle": "A unit with this skill that begins its activation in a space
+// adjacent to a bunker may spend its full activation to destroy it. This also destroys any units
+// inside of the bunker." (R586) `skill engineer-vehicle at pillbox` is the whole activation; a
+// second action line is refused, and so is the order from a space not beside the bunker.
+#[test]
+fn engineer_vehicle_004_its_full_activation_destroys_an_adjacent_bunker() {
+    let mut st = engineer_beside_a_bunker("C2");
+    let t = DustTactics.orders_template(&st, "allies");
+    assert!(t.contains("skill engineer-vehicle at pillbox"), "{t}");
+    let before = st.clone();
+    let e = first_result(&send(
+        &mut st,
+        "allies",
+        "activate eng\nskill engineer-vehicle at pillbox\nnothing",
+        &mut Cycle(1),
+    ))
+    .unwrap_err();
+    assert!(e.contains("3 actions are declared"), "{e}");
+    assert_eq!(st, before, "a refused activation changes nothing");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate eng\nskill engineer-vehicle at pillbox",
+        &mut Cycle(1),
+    );
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert!(
+        texts(&out).contains("the bunker pillbox"),
+        "{}",
+        texts(&out)
+    );
+    assert!(
+        u(&st, "x").destroyed,
+        "the squad inside is destroyed with it"
+    );
+    assert!(!u(&st, "y").destroyed);
+    assert!(st
+        .scenario
+        .board
+        .structures
+        .iter()
+        .all(|s| s.id != "pillbox"));
+    // Not beside the bunker: refused, nothing changes.
+    let mut st = engineer_beside_a_bunker("E5");
+    let t = DustTactics.orders_template(&st, "allies");
+    assert!(!t.contains("skill engineer-vehicle at"), "{t}");
+    let before = st.clone();
+    let e = first_result(&send(
+        &mut st,
+        "allies",
+        "activate eng\nskill engineer-vehicle at pillbox",
+        &mut Cycle(1),
+    ))
+    .unwrap_err();
+    assert!(e.contains("adjacent to the bunker pillbox"), "{e}");
+    assert_eq!(st, before);
 }

@@ -148,9 +148,13 @@ impl Planner<'_> {
                 "remove that skill line",
             );
         }
+        // `at <bunker>`: the bunker sentence of the same skill (R586, flow/structures.rs).
+        if let Some(TargetRef::Unit(bunker)) = target {
+            return self.destroy_bunker_order(bunker);
+        }
         if target.is_some() {
             return refuse(
-                "`skill engineer-vehicle` takes no target: it clears the space the vehicle is in",
+                "`skill engineer-vehicle` takes no square: it clears the space the vehicle is in, or `at <bunker>` destroys an adjacent bunker",
                 rule,
                 "skill engineer-vehicle",
             );

@@ -295,6 +295,16 @@ pub(super) fn exec_step(
                 super::artillery::exec_reload(state, act, &weapons, out);
             }
         }
+        Step::DestroyBunker { bunker } => {
+            if alive {
+                let by = state
+                    .unit(&lead)
+                    .map(|u| u.side.clone())
+                    .unwrap_or_default();
+                // The planner found the bunker; nothing else removes one within an activation.
+                let _ = super::structures::destroy_bunker(state, &bunker, &by, out);
+            }
+        }
         Step::ClearMines { at } => {
             if alive {
                 super::mines::exec_clear(state, &lead, at, out);

@@ -119,3 +119,72 @@ pub(super) fn check_setup(state: &State) -> Result<(), SetupError> {
     }
     Ok(())
 }
+
+impl Planner<'_> {
+    /// `skill engineer-vehicle at <bunker>`: 004 "Engineer Vehicle": "A unit with this skill that
+    /// begins its activation in a space adjacent to a bunker may spend its full activation to
+    /// destroy it. This also destroys any units inside of the bunker." The line is the whole
+    /// activation (both actions), and the vehicle must stand beside the bunker when it begins
+    /// (R586).
+    pub(super) fn destroy_bunker_order(&mut self, bunker: &str) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        let rule = RuleId::EngineerVehicle.with(
+            "begins its activation in a space adjacent to a bunker may spend its full activation to destroy it",
+        );
+        let bunkers: Vec<&structures::Structure> = state
+            .scenario
+            .board
+            .structures
+            .iter()
+            .filter(|s| s.kind == StructureKind::Bunker)
+            .collect();
+        let Some(b) = bunkers.iter().find(|s| s.id.eq_ignore_ascii_case(bunker)) else {
+            let names: Vec<&str> = bunkers.iter().map(|s| s.id.as_str()).collect();
+            return refuse(
+                format!("there is no bunker `{bunker}` on the board"),
+                rule,
+                if names.is_empty() {
+                    "`skill engineer-vehicle` alone clears a minefield; no bunker stands"
+                        .to_string()
+                } else {
+                    format!("skill engineer-vehicle at {}", names.join(" | "))
+                },
+            );
+        };
+        if !self.kinds.is_empty() {
+            return refuse(
+                "destroying a bunker takes the full activation: it is the activation's only line",
+                rule,
+                format!(
+                    "activate {}, then only `skill engineer-vehicle at {}`",
+                    u.id, b.id
+                ),
+            );
+        }
+        let beside = self
+            .pos
+            .is_some_and(|at| b.squares.iter().any(|sq| sq.adjacent(at) && *sq != at));
+        if !beside {
+            return refuse(
+                format!(
+                    "{} does not begin its activation in a space adjacent to the bunker {} ({})",
+                    u.id,
+                    b.id,
+                    b.extent()
+                ),
+                rule,
+                "move beside the bunker this round; destroy it in the next activation",
+            );
+        }
+        self.steps.push(Step::DestroyBunker {
+            bunker: b.id.clone(),
+        });
+        self.texts.push(format!(
+            "skill engineer-vehicle at {}: destroy the bunker (the full activation)",
+            b.id
+        ));
+        self.push_kind(Kind::Skill);
+        self.push_kind(Kind::Skill);
+        Ok(())
+    }
+}

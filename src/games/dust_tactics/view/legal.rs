@@ -250,6 +250,18 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             skills.push(name);
         }
     }
+    // 004 "Engineer Vehicle": the bunkers it may destroy now, with its full activation (R586).
+    for b in state.scenario.board.structures.iter() {
+        let action = Action::Skill {
+            name: Skill::EngineerVehicle.id().to_string(),
+            target: Some(TargetRef::Unit(b.id.clone())),
+        };
+        if ok(vec![action]) {
+            let line = format!("skill engineer-vehicle at {}", b.id);
+            s.push_str(&with_note(&line, "alone: the full activation"));
+            s.push('\n');
+        }
+    }
     // 004 "Artillery Weapons", "Reloadable Weapons": an empty line's reload (R415); 004
     // "Artillery Strike": the strikes the observer may order now (R416).
     for m in &members {
