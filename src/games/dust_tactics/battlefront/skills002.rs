@@ -1,8 +1,8 @@
 //! Skills that only 002 has (battlefront-2013, issue 18): they are not in 004's skills reference,
 //! so they are not [`Skill`](crate::dust_tactics::skill::Skill)s; a card may carry the ones built
 //! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
-//! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584). The others
-//! of 002's list stay refused by name (`check_cards`).
+//! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
+//! and Zombie (R600, R601), Mindless Zombie (R602). The others of 002's list stay refused by name (`check_cards`).
 
 use crate::dust_tactics::model::{Card, Cover, WeaponLine, WeaponRange};
 use crate::dust_tactics::state::State;
@@ -21,6 +21,15 @@ pub enum Skill002 {
     KillingSpree,
     /// 002 "Loner": "A Loner Hero may not Join a Unit."
     Loner,
+    /// 002 "Steel Guard": "never have a Cover Save, but always passes their Infantry Save on a
+    /// roll of [target] as well as [army]"; joins only its own kind.
+    SteelGuard,
+    /// 002 "Zombie": "never has Cover Saves, but always passes its Infantry Saves on a roll of
+    /// [target] as well as [army]"; joins only its own kind.
+    Zombie,
+    /// 002 "Mindless Zombie": "Mindless Zombies are Zombies ... Mindless Zombies cannot take
+    /// Objectives" (R602).
+    MindlessZombie,
 }
 
 impl Skill002 {
@@ -30,7 +39,15 @@ impl Skill002 {
         Skill002::Gorilla,
         Skill002::KillingSpree,
         Skill002::Loner,
+        Skill002::SteelGuard,
+        Skill002::Zombie,
+        Skill002::MindlessZombie,
     ];
+
+    /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
+    /// are not X" (R583, R601).
+    pub const EXCLUSIVE: &'static [Skill002] =
+        &[Skill002::Gorilla, Skill002::SteelGuard, Skill002::Zombie];
 
     /// The card name (lower-case with dashes).
     pub fn id(self) -> &'static str {
@@ -39,6 +56,9 @@ impl Skill002 {
             Skill002::Gorilla => "gorilla",
             Skill002::KillingSpree => "killing-spree",
             Skill002::Loner => "loner",
+            Skill002::SteelGuard => "steel-guard",
+            Skill002::Zombie => "zombie",
+            Skill002::MindlessZombie => "mindless-zombie",
         }
     }
 
@@ -49,7 +69,26 @@ impl Skill002 {
             Skill002::Gorilla => "Gorilla",
             Skill002::KillingSpree => "Killing Spree",
             Skill002::Loner => "Loner",
+            Skill002::SteelGuard => "Steel Guard",
+            Skill002::Zombie => "Zombie",
+            Skill002::MindlessZombie => "Mindless Zombie",
         }
+    }
+
+    /// 002's sentence limiting joins, for the kinds in [`Skill002::EXCLUSIVE`].
+    fn join_rule(self) -> &'static str {
+        match self {
+            Skill002::SteelGuard => "Only a Steel Guard Hero may Join a Steel Guard Unit. Steel Guard Heroes cannot Join Units that are not Steel Guard",
+            Skill002::Zombie => "Only a Zombie Hero may Join a Zombie Unit. Zombie Heroes cannot Join Units that are not Zombies",
+            _ => "Only a Gorilla Hero may Join a Gorilla Unit. Gorilla Heroes cannot Join Units that are not Gorillas",
+        }
+    }
+
+    /// Whether `card` is of this kind: a card with `mindless-zombie` is a Zombie too (002
+    /// "Mindless Zombies are Zombies", R602).
+    pub fn of(self, card: &Card) -> bool {
+        card.has_skill(self.id())
+            || (self == Skill002::Zombie && card.has_skill(Skill002::MindlessZombie.id()))
     }
 
     pub fn from_id(id: &str) -> Option<Skill002> {
@@ -81,8 +120,8 @@ pub fn chain_name(w: &WeaponLine) -> &'static str {
     }
 }
 
-/// 002 "Loner" and "Gorilla" against a join of `hero` to `squad` before the game (R583): the
-/// reason it is refused, if it is.
+/// 002 "Loner", "Gorilla", "Steel Guard" and "Zombie" against a join of `hero` to `squad`
+/// before the game (R583, R601): the reason it is refused, if it is.
 pub fn refuse_join(hero: &Card, squad: &Card) -> Option<String> {
     if hero.has_skill(Skill002::Loner.id()) {
         return Some(format!(
@@ -90,18 +129,19 @@ pub fn refuse_join(hero: &Card, squad: &Card) -> Option<String> {
             hero.name
         ));
     }
-    let (h, s) = (
-        hero.has_skill(Skill002::Gorilla.id()),
-        squad.has_skill(Skill002::Gorilla.id()),
-    );
-    if h != s {
-        return Some(format!(
-            "{} {} a Gorilla and {} {}: \"Only a Gorilla Hero may Join a Gorilla Unit. Gorilla Heroes cannot Join Units that are not Gorillas\" (002 \"Gorilla\")",
-            hero.name,
-            if h { "is" } else { "is not" },
-            squad.name,
-            if s { "is" } else { "is not" },
-        ));
+    for kind in Skill002::EXCLUSIVE {
+        let (h, s) = (kind.of(hero), kind.of(squad));
+        if h != s {
+            let t = kind.title();
+            return Some(format!(
+                "{} {} a {t} and {} {}: \"{}\" (002 \"{t}\")",
+                hero.name,
+                if h { "is" } else { "is not" },
+                squad.name,
+                if s { "is" } else { "is not" },
+                kind.join_rule(),
+            ));
+        }
     }
     None
 }
@@ -125,9 +165,20 @@ pub fn defensive(state: &State, id: &str, cover: Cover) -> bool {
     has(id) || u.joined.as_deref().is_some_and(has) || state.hero_of(id).is_some_and(|h| has(&h.id))
 }
 
+/// 002 "Steel Guard" and "Zombie" (R600): whether unit `id` never has a Cover Save and passes
+/// its Infantry Saves on [target] as well as [army]. Only the unit's own card counts: a hero
+/// joined to it is of the same kind (`refuse_join`).
+pub fn hardened(state: &State, id: &str) -> bool {
+    state.rules().battlefront()
+        && state
+            .unit(id)
+            .and_then(|u| state.cards.get(&u.card))
+            .is_some_and(|c| Skill002::SteelGuard.of(c) || Skill002::Zombie.of(c))
+}
+
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree and loner are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie and mindless-zombie are built"
 }
 
 #[cfg(test)]
