@@ -479,7 +479,7 @@ fn s003_spray_weapons_the_shortest_path_the_shooting_player_chooses() {
 
 /// A battlefront game of two test squads of four (gun: 1 die a model, range 4) at E5 (allies,
 /// `ours`, with `ours_card`) and E3 (axis, `theirs`), a spare a side far off; allies first.
-fn skill_game(ours_card: Card) -> State {
+pub(super) fn skill_game(ours_card: Card) -> State {
     let theirs = squad("sq");
     let s = scenario(
         vec![
@@ -756,7 +756,7 @@ fn s002_tank_head_makeshift_repair_rolls_five_dice() {
 }
 
 /// A hero with a 2-dice pistol (range 4) and `skills`, for 002's hero skills.
-fn pistol_hero(skills: &[&str]) -> Card {
+pub(super) fn pistol_hero(skills: &[&str]) -> Card {
     use dustmail::dust_tactics::model::{UnitType, WeaponRange};
     let mut h = card(
         "shooter",

@@ -96,10 +96,11 @@ fn s002_steel_guard_and_zombie_join_only_their_own_kind() {
     }
 }
 
-// R581: Steel Guard and Zombie are 002's own skills, refused under the other rulesets at `new`.
+// R581: Steel Guard, Zombie, Mindless Zombie and Move and Fire are 002's own skills, refused
+// under the other rulesets at `new`.
 #[test]
 fn s002_steel_guard_and_zombie_are_refused_under_the_other_rulesets() {
-    for s in ["steel-guard", "zombie", "mindless-zombie"] {
+    for s in ["steel-guard", "zombie", "mindless-zombie", "move-and-fire"] {
         let (f, t) = card_with("bf-bazooka-joe", &format!("[[skills]]\nname = \"{s}\""));
         let e = parse_card_for_new(&f, &t).unwrap_err();
         assert!(

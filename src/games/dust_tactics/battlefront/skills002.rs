@@ -2,10 +2,10 @@
 //! so they are not [`Skill`](crate::dust_tactics::skill::Skill)s; a card may carry the ones built
 //! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
-//! and Zombie (R600, R601), Mindless Zombie (R602). The others of 002's list stay refused by name (`check_cards`).
+//! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603). The others of 002's list stay refused by name (`check_cards`).
 
 use crate::dust_tactics::model::{Card, Cover, WeaponLine, WeaponRange};
-use crate::dust_tactics::state::State;
+use crate::dust_tactics::state::{LineOrder, State};
 
 /// A skill of 002's "Skills and Equipment" that 004 does not have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -30,6 +30,9 @@ pub enum Skill002 {
     /// 002 "Mindless Zombie": "Mindless Zombies are Zombies ... Mindless Zombies cannot take
     /// Objectives" (R602).
     MindlessZombie,
+    /// 002 "Move and Fire": "may perform a free Move Action immediately after performing an
+    /// Attack or Sustained Attack Action using Ranged Weapons" (R603).
+    MoveAndFire,
 }
 
 impl Skill002 {
@@ -42,6 +45,7 @@ impl Skill002 {
         Skill002::SteelGuard,
         Skill002::Zombie,
         Skill002::MindlessZombie,
+        Skill002::MoveAndFire,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -59,6 +63,7 @@ impl Skill002 {
             Skill002::SteelGuard => "steel-guard",
             Skill002::Zombie => "zombie",
             Skill002::MindlessZombie => "mindless-zombie",
+            Skill002::MoveAndFire => "move-and-fire",
         }
     }
 
@@ -72,6 +77,7 @@ impl Skill002 {
             Skill002::SteelGuard => "Steel Guard",
             Skill002::Zombie => "Zombie",
             Skill002::MindlessZombie => "Mindless Zombie",
+            Skill002::MoveAndFire => "Move and Fire",
         }
     }
 
@@ -153,16 +159,39 @@ pub fn defensive(state: &State, id: &str, cover: Cover) -> bool {
     if !state.rules().battlefront() || cover == Cover::None {
         return false;
     }
+    shared(state, id, Skill002::DefensiveTactics)
+}
+
+/// Whether unit `id`, "any Unit it has Joined or Hero that has Joined it" has `skill` (002's
+/// wording for Defensive Tactics, Move and Fire, At the Double and Scout).
+fn shared(state: &State, id: &str, skill: Skill002) -> bool {
     let has = |uid: &str| {
         state
             .unit(uid)
             .and_then(|u| state.cards.get(&u.card))
-            .is_some_and(|c| c.has_skill(Skill002::DefensiveTactics.id()))
+            .is_some_and(|c| c.has_skill(skill.id()))
     };
     let Some(u) = state.unit(id) else {
         return false;
     };
     has(id) || u.joined.as_deref().is_some_and(has) || state.hero_of(id).is_some_and(|h| has(&h.id))
+}
+
+/// 002 "Move and Fire" (R603): whether a `move` right after the attack `lines` of unit `id` may
+/// be its free Move: battlefront-2013, the skill on the unit or its joined hero or squad, and an
+/// attack "using Ranged Weapons" (every line ranged, none range C).
+pub fn free_move_after(state: &State, id: &str, lines: &[LineOrder]) -> bool {
+    let ranged = |l: &LineOrder| {
+        state
+            .unit(&l.shooter)
+            .and_then(|s| state.cards.get(&s.card))
+            .and_then(|c| c.weapon(&l.weapon))
+            .is_some_and(|w| w.range != WeaponRange::Close)
+    };
+    state.rules().battlefront()
+        && !lines.is_empty()
+        && lines.iter().all(ranged)
+        && shared(state, id, Skill002::MoveAndFire)
 }
 
 /// 002 "Steel Guard" and "Zombie" (R600): whether unit `id` never has a Cover Save and passes
@@ -178,7 +207,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie and mindless-zombie are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie and move-and-fire are built"
 }
 
 #[cfg(test)]
