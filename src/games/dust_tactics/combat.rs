@@ -34,6 +34,9 @@ pub struct TargetProfile {
     pub soft_save: Save,
     pub hard_save: Save,
     pub damage_resilient: bool,
+    /// 002 "Steel Guard" and "Zombie" under battlefront-2013 (R600): never a Cover Save, the
+    /// Infantry Save passes on [target] as well as [army].
+    pub hardened: bool,
 }
 
 /// How the attacker fires this line.
@@ -625,6 +628,7 @@ pub fn resolve_cover_attack_under(
         soft_save: Save::None,
         hard_save: Save::None,
         damage_resilient: false,
+        hardened: false,
     };
     let explosives_vs_trap =
         kind == CoverKind::TankTrap && weapon.traits.contains(&WeaponTrait::Explosives);

@@ -37,7 +37,7 @@ fn game(allies: &[(&str, &str, &str)], axis: &[(&str, &str, &str)], first: &str)
 }
 
 /// Sends `text` from `side` with `faces` scripted; every scripted die must be used.
-fn play(st: &mut State, side: &str, text: &str, faces: &[u8]) -> Outcome {
+pub(super) fn play(st: &mut State, side: &str, text: &str, faces: &[u8]) -> Outcome {
     let lines: Vec<Line> = text
         .lines()
         .enumerate()
@@ -68,7 +68,7 @@ fn refusal(out: &Outcome) -> String {
     }
 }
 
-fn models(st: &State, id: &str) -> usize {
+pub(super) fn models(st: &State, id: &str) -> usize {
     u(st, id).models.len()
 }
 
@@ -77,7 +77,7 @@ fn alive(st: &State, id: &str) -> bool {
 }
 
 /// The purposes of the rolls made, in order.
-fn purposes(out: &Outcome) -> Vec<String> {
+pub(super) fn purposes(out: &Outcome) -> Vec<String> {
     out.happenings
         .iter()
         .flat_map(|h| h.rolls.iter().map(|r| r.purpose.clone()))
@@ -479,7 +479,7 @@ fn s003_spray_weapons_the_shortest_path_the_shooting_player_chooses() {
 
 /// A battlefront game of two test squads of four (gun: 1 die a model, range 4) at E5 (allies,
 /// `ours`, with `ours_card`) and E3 (axis, `theirs`), a spare a side far off; allies first.
-fn skill_game(ours_card: Card) -> State {
+pub(super) fn skill_game(ours_card: Card) -> State {
     let theirs = squad("sq");
     let s = scenario(
         vec![
@@ -756,7 +756,7 @@ fn s002_tank_head_makeshift_repair_rolls_five_dice() {
 }
 
 /// A hero with a 2-dice pistol (range 4) and `skills`, for 002's hero skills.
-fn pistol_hero(skills: &[&str]) -> Card {
+pub(super) fn pistol_hero(skills: &[&str]) -> Card {
     use dustmail::dust_tactics::model::{UnitType, WeaponRange};
     let mut h = card(
         "shooter",
@@ -841,7 +841,7 @@ fn s002_killing_spree_only_ranged_weapons_and_only_with_the_skill() {
 
 /// The pistol hero (allies, E5) against a squad of four (axis, E3, with `skills`), on rubble or
 /// in the open; a spare a side far off; nobody reacts, allies first.
-fn defended(on_rubble: bool, skills: &[&str]) -> State {
+pub(super) fn defended(on_rubble: bool, skills: &[&str]) -> State {
     use dustmail::dust_tactics::model::Terrain;
     let mut theirs = squad("defenders");
     for s in skills {

@@ -32,7 +32,7 @@ fn grab_game(enemy_at: &str, side: Option<&str>) -> State {
 
 /// Every unit does nothing, round after round, until the game ends; the round each ended is
 /// given back with the state.
-fn idle_to_the_end(st: &mut State) -> Vec<u32> {
+pub(super) fn idle_to_the_end(st: &mut State) -> Vec<u32> {
     let mut rounds = vec![];
     // Initiative of later rounds: allies roll 1 army, axis none; enough for every round.
     let mut dice = ScriptedDice::new([1, 5, 5, 5, 5, 5].repeat(10));

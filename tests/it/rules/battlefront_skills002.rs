@@ -7,7 +7,7 @@ use dustmail::dust_tactics::cards::parse_card_for_new;
 use std::path::Path;
 
 /// The shipped battlefront card `id` with `extra` lines added at the end of its top table.
-fn card_with(id: &str, extra: &str) -> (String, String) {
+pub(super) fn card_with(id: &str, extra: &str) -> (String, String) {
     let file = format!("{id}.toml");
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("games/dust-tactics/cards-battlefront")
@@ -19,7 +19,12 @@ fn card_with(id: &str, extra: &str) -> (String, String) {
 
 /// `dustmail new --ruleset battlefront-2013` of the shipped Encounter with `hero` joined to
 /// `squad`, the cards `cards` (file, text) brought with `--cards`.
-fn new_joined(root: &Path, hero: &str, squad: &str, cards: &[(String, String)]) -> String {
+pub(super) fn new_joined(
+    root: &Path,
+    hero: &str,
+    squad: &str,
+    cards: &[(String, String)],
+) -> String {
     let dir = root.join("cards");
     std::fs::create_dir_all(&dir).unwrap();
     for (f, t) in cards {

@@ -37,10 +37,15 @@ pub fn vehicle_cover(board: &Board, occ: &Occupancy, shooter: Sighter, target: S
 /// - Spray weapons (the engine's flamethrowers): "do not get an Infantry Save or a Cover Save";
 /// - Grenade weapons: "do not get a Cover Save ..., but do retain their Infantry Save".
 ///
-/// Heroes are infantry ("Heroes are Infantry units of one miniature").
+/// Heroes are infantry ("Heroes are Infantry units of one miniature"). A Steel Guard or Zombie
+/// target "never has Cover Saves, but always passes its Infantry Saves on a roll of [target] as
+/// well as [army]" (002, R600).
 pub fn save_kind(weapon: &WeaponLine, target: &TargetProfile) -> Option<RollKind> {
     if weapon.range == WeaponRange::Close || weapon.traits.contains(&WeaponTrait::Flamethrower) {
         return None;
+    }
+    if target.hardened {
+        return (target.unit_type != UnitType::Vehicle).then_some(RollKind::HardenedInfantrySave);
     }
     let in_cover =
         target.cover != Cover::None && !weapon.traits.contains(&WeaponTrait::GrenadeLauncher);
@@ -155,6 +160,7 @@ pub fn save_name(kind: RollKind) -> &'static str {
     match kind {
         RollKind::InfantryCoverSave => "infantry cover save",
         RollKind::VehicleCoverSave => "vehicle cover save",
+        RollKind::HardenedInfantrySave => super::dice::HARDENED_SAVE,
         _ => "infantry save",
     }
 }

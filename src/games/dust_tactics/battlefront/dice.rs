@@ -36,6 +36,9 @@ impl Symbol {
     }
 }
 
+/// The purpose (and report name) of a Steel Guard's or Zombie's Infantry Save (R600).
+pub const HARDENED_SAVE: &str = "infantry save on army or target";
+
 /// What a roll is for, with the symbols that succeed (digest §1.3's table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RollKind {
@@ -51,6 +54,9 @@ pub enum RollKind {
     VehicleCoverSave,
     /// 003 "Infantry Saves": infantry "that aren't in cover still save on a roll of [army]".
     InfantrySave,
+    /// 002 "Steel Guard", "Zombie": "always passes its Infantry Saves on a roll of [target] as
+    /// well as [army]" (R600).
+    HardenedInfantrySave,
     /// 003 "Damage Resilient": "On a result of [army], cancel the hit".
     DamageResilient,
     /// 003 "Roll for Initiative": "the side that rolls the most [army] symbols wins".
@@ -66,6 +72,7 @@ impl RollKind {
         match self {
             RollKind::ToHitFightingSpirit => matches!(symbol, Symbol::Army | Symbol::Target),
             RollKind::InfantryCoverSave => matches!(symbol, Symbol::Army | Symbol::Shield),
+            RollKind::HardenedInfantrySave => matches!(symbol, Symbol::Army | Symbol::Target),
             RollKind::ToHit
             | RollKind::LaserChain
             | RollKind::VehicleCoverSave
@@ -86,7 +93,9 @@ impl RollKind {
     pub fn easier(self) -> bool {
         matches!(
             self,
-            RollKind::ToHitFightingSpirit | RollKind::InfantryCoverSave
+            RollKind::ToHitFightingSpirit
+                | RollKind::InfantryCoverSave
+                | RollKind::HardenedInfantrySave
         )
     }
 
@@ -108,6 +117,8 @@ impl RollKind {
             RollKind::InfantryCoverSave
         } else if p.starts_with("vehicle cover save") {
             RollKind::VehicleCoverSave
+        } else if p.starts_with(HARDENED_SAVE) {
+            RollKind::HardenedInfantrySave
         } else if p.starts_with("infantry save") {
             RollKind::InfantrySave
         } else if p.starts_with("damage resilient") {
@@ -123,9 +134,10 @@ impl RollKind {
     fn success_word(self) -> &'static str {
         match self {
             RollKind::ToHit | RollKind::ToHitFightingSpirit | RollKind::LaserChain => "hit",
-            RollKind::InfantryCoverSave | RollKind::VehicleCoverSave | RollKind::InfantrySave => {
-                "save"
-            }
+            RollKind::InfantryCoverSave
+            | RollKind::VehicleCoverSave
+            | RollKind::InfantrySave
+            | RollKind::HardenedInfantrySave => "save",
             RollKind::DamageResilient => "cancels",
             RollKind::Initiative | RollKind::ReactiveAttack => "counts",
         }

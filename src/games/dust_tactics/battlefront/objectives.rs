@@ -1,7 +1,8 @@
 //! 003 §12 "Objective holding rule" (scenarios 2–5) and Grab the Dust's victory (issue 18):
 //! an objective is held by a side with a unit other than an Aircraft on it at the end of a turn,
 //! on or after turn 3, with no enemy unit within two squares. A `grab` objective wins the game
-//! for whichever side holds it (R284).
+//! for whichever side holds it (R284). 002 "Mindless Zombie": "Mindless Zombies cannot take
+//! Objectives" (R602): such a unit holds nothing, though it still contests as an enemy.
 
 use super::super::geometry::distance;
 use super::super::model::{Armour, Square};
@@ -22,9 +23,10 @@ pub fn holder(state: &State, at: Square) -> Option<String> {
     let on = state.units.iter().find(|u| {
         !u.destroyed
             && u.at == Some(at)
-            && !state
-                .card_of(u)
-                .is_some_and(|c| matches!(c.armour, Armour::Aircraft(_)))
+            && !state.card_of(u).is_some_and(|c| {
+                matches!(c.armour, Armour::Aircraft(_))
+                    || c.has_skill(super::skills002::Skill002::MindlessZombie.id())
+            })
     })?;
     let contested = state.units.iter().any(|u| {
         !u.destroyed && u.side != on.side && u.at.is_some_and(|s| distance(s, at) <= ENEMY_CLEAR)

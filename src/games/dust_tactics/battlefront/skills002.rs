@@ -1,11 +1,11 @@
 //! Skills that only 002 has (battlefront-2013, issue 18): they are not in 004's skills reference,
 //! so they are not [`Skill`](crate::dust_tactics::skill::Skill)s; a card may carry the ones built
 //! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
-//! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584). The others
-//! of 002's list stay refused by name (`check_cards`).
+//! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
+//! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603). The others of 002's list stay refused by name (`check_cards`).
 
 use crate::dust_tactics::model::{Card, Cover, WeaponLine, WeaponRange};
-use crate::dust_tactics::state::State;
+use crate::dust_tactics::state::{LineOrder, State};
 
 /// A skill of 002's "Skills and Equipment" that 004 does not have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -21,6 +21,18 @@ pub enum Skill002 {
     KillingSpree,
     /// 002 "Loner": "A Loner Hero may not Join a Unit."
     Loner,
+    /// 002 "Steel Guard": "never have a Cover Save, but always passes their Infantry Save on a
+    /// roll of [target] as well as [army]"; joins only its own kind.
+    SteelGuard,
+    /// 002 "Zombie": "never has Cover Saves, but always passes its Infantry Saves on a roll of
+    /// [target] as well as [army]"; joins only its own kind.
+    Zombie,
+    /// 002 "Mindless Zombie": "Mindless Zombies are Zombies ... Mindless Zombies cannot take
+    /// Objectives" (R602).
+    MindlessZombie,
+    /// 002 "Move and Fire": "may perform a free Move Action immediately after performing an
+    /// Attack or Sustained Attack Action using Ranged Weapons" (R603).
+    MoveAndFire,
 }
 
 impl Skill002 {
@@ -30,7 +42,16 @@ impl Skill002 {
         Skill002::Gorilla,
         Skill002::KillingSpree,
         Skill002::Loner,
+        Skill002::SteelGuard,
+        Skill002::Zombie,
+        Skill002::MindlessZombie,
+        Skill002::MoveAndFire,
     ];
+
+    /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
+    /// are not X" (R583, R601).
+    pub const EXCLUSIVE: &'static [Skill002] =
+        &[Skill002::Gorilla, Skill002::SteelGuard, Skill002::Zombie];
 
     /// The card name (lower-case with dashes).
     pub fn id(self) -> &'static str {
@@ -39,6 +60,10 @@ impl Skill002 {
             Skill002::Gorilla => "gorilla",
             Skill002::KillingSpree => "killing-spree",
             Skill002::Loner => "loner",
+            Skill002::SteelGuard => "steel-guard",
+            Skill002::Zombie => "zombie",
+            Skill002::MindlessZombie => "mindless-zombie",
+            Skill002::MoveAndFire => "move-and-fire",
         }
     }
 
@@ -49,7 +74,27 @@ impl Skill002 {
             Skill002::Gorilla => "Gorilla",
             Skill002::KillingSpree => "Killing Spree",
             Skill002::Loner => "Loner",
+            Skill002::SteelGuard => "Steel Guard",
+            Skill002::Zombie => "Zombie",
+            Skill002::MindlessZombie => "Mindless Zombie",
+            Skill002::MoveAndFire => "Move and Fire",
         }
+    }
+
+    /// 002's sentence limiting joins, for the kinds in [`Skill002::EXCLUSIVE`].
+    fn join_rule(self) -> &'static str {
+        match self {
+            Skill002::SteelGuard => "Only a Steel Guard Hero may Join a Steel Guard Unit. Steel Guard Heroes cannot Join Units that are not Steel Guard",
+            Skill002::Zombie => "Only a Zombie Hero may Join a Zombie Unit. Zombie Heroes cannot Join Units that are not Zombies",
+            _ => "Only a Gorilla Hero may Join a Gorilla Unit. Gorilla Heroes cannot Join Units that are not Gorillas",
+        }
+    }
+
+    /// Whether `card` is of this kind: a card with `mindless-zombie` is a Zombie too (002
+    /// "Mindless Zombies are Zombies", R602).
+    pub fn of(self, card: &Card) -> bool {
+        card.has_skill(self.id())
+            || (self == Skill002::Zombie && card.has_skill(Skill002::MindlessZombie.id()))
     }
 
     pub fn from_id(id: &str) -> Option<Skill002> {
@@ -81,8 +126,8 @@ pub fn chain_name(w: &WeaponLine) -> &'static str {
     }
 }
 
-/// 002 "Loner" and "Gorilla" against a join of `hero` to `squad` before the game (R583): the
-/// reason it is refused, if it is.
+/// 002 "Loner", "Gorilla", "Steel Guard" and "Zombie" against a join of `hero` to `squad`
+/// before the game (R583, R601): the reason it is refused, if it is.
 pub fn refuse_join(hero: &Card, squad: &Card) -> Option<String> {
     if hero.has_skill(Skill002::Loner.id()) {
         return Some(format!(
@@ -90,18 +135,19 @@ pub fn refuse_join(hero: &Card, squad: &Card) -> Option<String> {
             hero.name
         ));
     }
-    let (h, s) = (
-        hero.has_skill(Skill002::Gorilla.id()),
-        squad.has_skill(Skill002::Gorilla.id()),
-    );
-    if h != s {
-        return Some(format!(
-            "{} {} a Gorilla and {} {}: \"Only a Gorilla Hero may Join a Gorilla Unit. Gorilla Heroes cannot Join Units that are not Gorillas\" (002 \"Gorilla\")",
-            hero.name,
-            if h { "is" } else { "is not" },
-            squad.name,
-            if s { "is" } else { "is not" },
-        ));
+    for kind in Skill002::EXCLUSIVE {
+        let (h, s) = (kind.of(hero), kind.of(squad));
+        if h != s {
+            let t = kind.title();
+            return Some(format!(
+                "{} {} a {t} and {} {}: \"{}\" (002 \"{t}\")",
+                hero.name,
+                if h { "is" } else { "is not" },
+                squad.name,
+                if s { "is" } else { "is not" },
+                kind.join_rule(),
+            ));
+        }
     }
     None
 }
@@ -113,11 +159,17 @@ pub fn defensive(state: &State, id: &str, cover: Cover) -> bool {
     if !state.rules().battlefront() || cover == Cover::None {
         return false;
     }
+    shared(state, id, Skill002::DefensiveTactics)
+}
+
+/// Whether unit `id`, "any Unit it has Joined or Hero that has Joined it" has `skill` (002's
+/// wording for Defensive Tactics, Move and Fire, At the Double and Scout).
+fn shared(state: &State, id: &str, skill: Skill002) -> bool {
     let has = |uid: &str| {
         state
             .unit(uid)
             .and_then(|u| state.cards.get(&u.card))
-            .is_some_and(|c| c.has_skill(Skill002::DefensiveTactics.id()))
+            .is_some_and(|c| c.has_skill(skill.id()))
     };
     let Some(u) = state.unit(id) else {
         return false;
@@ -125,9 +177,37 @@ pub fn defensive(state: &State, id: &str, cover: Cover) -> bool {
     has(id) || u.joined.as_deref().is_some_and(has) || state.hero_of(id).is_some_and(|h| has(&h.id))
 }
 
+/// 002 "Move and Fire" (R603): whether a `move` right after the attack `lines` of unit `id` may
+/// be its free Move: battlefront-2013, the skill on the unit or its joined hero or squad, and an
+/// attack "using Ranged Weapons" (every line ranged, none range C).
+pub fn free_move_after(state: &State, id: &str, lines: &[LineOrder]) -> bool {
+    let ranged = |l: &LineOrder| {
+        state
+            .unit(&l.shooter)
+            .and_then(|s| state.cards.get(&s.card))
+            .and_then(|c| c.weapon(&l.weapon))
+            .is_some_and(|w| w.range != WeaponRange::Close)
+    };
+    state.rules().battlefront()
+        && !lines.is_empty()
+        && lines.iter().all(ranged)
+        && shared(state, id, Skill002::MoveAndFire)
+}
+
+/// 002 "Steel Guard" and "Zombie" (R600): whether unit `id` never has a Cover Save and passes
+/// its Infantry Saves on [target] as well as [army]. Only the unit's own card counts: a hero
+/// joined to it is of the same kind (`refuse_join`).
+pub fn hardened(state: &State, id: &str) -> bool {
+    state.rules().battlefront()
+        && state
+            .unit(id)
+            .and_then(|u| state.cards.get(&u.card))
+            .is_some_and(|c| Skill002::SteelGuard.of(c) || Skill002::Zombie.of(c))
+}
+
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree and loner are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie and move-and-fire are built"
 }
 
 #[cfg(test)]

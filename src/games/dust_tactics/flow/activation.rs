@@ -179,6 +179,9 @@ pub(super) fn plan_activation(
             actions.get(i + 1),
             Some(Action::Move { .. } | Action::MoveSparing { .. })
         );
+        p.free_move = matches!(a, Action::Move { .. } | Action::MoveSparing { .. })
+            && matches!(p.steps.last(), Some(Step::Attack { lines, .. })
+                if super::super::battlefront::skills002::free_move_after(state, &u.id, lines));
         match a {
             Action::Move { squares } => p.movement(squares)?,
             Action::MoveSparing { squares, spare } => {
@@ -226,6 +229,9 @@ pub(super) fn plan_activation(
         if p.kinds.len() > kinds_before {
             extra_from = steps_before;
         }
+        if std::mem::take(&mut p.free_move) {
+            p.free_at = Some((p.kinds.len() - 1, p.texts.len() - 1));
+        }
     }
     let extra = match &ace {
         Some(_) if !p.flags.charge => {
@@ -238,7 +244,7 @@ pub(super) fn plan_activation(
             *t = format!("{t} (the extra action, on the Ace Pilot's 4+)");
         }
     }
-    p.check_sequence()?;
+    p.check_free_move()?;
     // Issue 12: 004 "Aircraft" must MOVE every round (R443).
     p.check_aircraft()?;
     let mut plan = p.finish();
@@ -284,6 +290,12 @@ pub(super) struct Planner<'a> {
     /// battlefront-2013: a March Move's first part, in squares (003 "Reacting to a March
     /// Move", R256).
     pub(super) march_first_len: Option<usize>,
+    /// 002 "Move and Fire" (R603): the `move` being planned follows a ranged attack and may be
+    /// the free Move (it may move though the unit stopped to attack).
+    pub(super) free_move: bool,
+    /// R603: where that Move is in `kinds` and `texts`, dropped from `kinds` if counting it
+    /// breaks the activation's sequence.
+    free_at: Option<(usize, usize)>,
 }
 
 impl<'a> Planner<'a> {
@@ -308,12 +320,33 @@ impl<'a> Planner<'a> {
             next_is_move: false,
             first_move_deferred: false,
             march_first_len: None,
+            free_move: false,
+            free_at: None,
         }
     }
 
     pub(super) fn push_kind(&mut self, k: Kind) {
         self.kinds.push(k);
         self.last_kind = Some(k);
+    }
+
+    /// The legal sequences, with 002 "Move and Fire"'s free Move (R603): the Move right after
+    /// a ranged attack is one of the activation's actions when that makes a legal sequence (so
+    /// `attack` + `move` stays the usual pair), and free only when counting it breaks one.
+    fn check_free_move(&mut self) -> Result<(), Refusal> {
+        let refused = match self.check_sequence() {
+            Ok(()) => return Ok(()),
+            Err(e) => e,
+        };
+        let Some((k, t)) = self.free_at.take() else {
+            return Err(refused);
+        };
+        self.kinds.remove(k);
+        self.check_sequence().map_err(|_| refused)?;
+        if let Some(text) = self.texts.get_mut(t) {
+            text.push_str(" (the free Move of Move and Fire, 002)");
+        }
+        Ok(())
     }
 
     /// The legal sequences of 004 "Actions", and the entering rules of ruling 2.

@@ -8,7 +8,10 @@ impl Planner<'_> {
     pub(super) fn movement(&mut self, squares: &[Square]) -> Result<(), Refusal> {
         let u = self.u;
         if u.stopped
-            || (self.moved_before && self.last_kind.is_some() && self.last_kind != Some(Kind::Move))
+            || (self.moved_before
+                && self.last_kind.is_some()
+                && self.last_kind != Some(Kind::Move)
+                && !self.free_move)
         {
             return refuse(
                 format!(
