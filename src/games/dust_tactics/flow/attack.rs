@@ -875,6 +875,8 @@ pub(super) fn fire_line(
                     }
                     _ => p.points += o.damage,
                 }
+                let damaging = o.hits.saturating_sub(o.saved).min(o.damage);
+                super::riders::hurt_riders(state, act, &tu.id, damaging, &by, dice, out);
             }
         }
     }

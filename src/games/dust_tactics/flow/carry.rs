@@ -69,6 +69,20 @@ pub fn carrying(state: &State, id: &str) -> Vec<String> {
         .collect()
 }
 
+/// The units riding outside vehicle `id`, when it carries them by Tank Riders (R469).
+pub(super) fn tank_riders(state: &State, id: &str) -> Vec<String> {
+    let riders = state
+        .unit(id)
+        .and_then(|v| card(state, v))
+        .and_then(carrier)
+        .is_some_and(|(k, _)| k == Skill::TankRiders);
+    if riders {
+        carrying(state, id)
+    } else {
+        vec![]
+    }
+}
+
 /// `: it is inside <vehicle>` for a unit inside a vehicle, for refusals that find it off the
 /// board (R462).
 pub(super) fn inside(u: &UnitState) -> String {
