@@ -347,3 +347,57 @@ fn tank_riders_004_no_extra_die_without_damage_or_without_riders() {
     assert_eq!(d.remaining(), 0, "{}", texts(&out));
     assert_eq!(u(&st, "tank").health, 2);
 }
+
+#[test]
+fn tank_riders_004_a_riding_unit_activated_attacks_from_the_vehicle() {
+    // 004 "Tank Riders": "When a unit riding a vehicle is activated, it can use any skills or
+    // take any actions available to it." (R470). `r`, riding the tank on E5, fires its guns
+    // at `x` on E2 from the tank's square (1 1 5 5: two hits) and stays aboard.
+    let mut st = carried();
+    accepted(&send(
+        &mut st,
+        "axis",
+        "activate x\nnothing\nnothing",
+        &mut none(),
+    ));
+    let mut d = ScriptedDice::new([1, 1, 5, 5]);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate r\nattack gun at x\nnothing",
+        &mut d,
+    );
+    assert_eq!(
+        first_result(&out),
+        Ok("activate r: attack gun at x, nothing".into())
+    );
+    assert_eq!(d.remaining(), 0, "{}", texts(&out));
+    assert_eq!(u(&st, "x").models.len(), 2, "{}", texts(&out));
+    assert_eq!(u(&st, "r").aboard.as_deref(), Some("tank"));
+    assert_eq!(u(&st, "tank").at, Some(sq("E5")));
+}
+
+#[test]
+fn tank_riders_004_a_riding_unit_climbs_down_before_it_moves() {
+    // 004 "Tank Riders": "Climbing down from this vehicle requires a MOVE action. It costs 1
+    // MP to disembark." (R470): a rider's plain move is refused and changes nothing.
+    let mut st = carried();
+    accepted(&send(
+        &mut st,
+        "axis",
+        "activate x\nnothing\nnothing",
+        &mut none(),
+    ));
+    let out = send(
+        &mut st,
+        "allies",
+        "activate r\nmove E7\nnothing",
+        &mut none(),
+    );
+    let e = first_result(&out).unwrap_err();
+    assert!(
+        e.contains("r is riding tank: it climbs down before it moves"),
+        "{e}"
+    );
+    assert_eq!(u(&st, "r").aboard.as_deref(), Some("tank"));
+}

@@ -530,7 +530,12 @@ pub(super) fn fire_line(
     if su.destroyed {
         return;
     }
-    let Some(from) = su.at else { return };
+    let Some(from) = su
+        .at
+        .or_else(|| super::riders::riding_square(state, &su.id))
+    else {
+        return;
+    };
     // Issue 12: 004 "Air Superiority": every ATTACK at an aircraft is SUSTAINED.
     let sustained = sustained || super::aircraft::air_superiority(state, &l.shooter, &l.target);
     let Some((_, w)) = find_weapon(state, &l.shooter, &l.weapon) else {

@@ -114,6 +114,9 @@ impl Planner<'_> {
     /// no unit exits and boards in one activation.
     pub(super) fn transport_sequence(&mut self, actions: &[Action]) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);
+        if let Some(at) = super::riders::riding_square(state, &u.id) {
+            return self.rider_sequence(actions, at);
+        }
         let is = |a: &Action, exit: bool| matches!(a, Action::Transport(t) if matches!(t, Transport::Exit { .. }) == exit);
         let boards = actions.iter().position(|a| is(a, false));
         let exits = actions.iter().position(|a| is(a, true));

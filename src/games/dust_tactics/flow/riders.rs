@@ -1,6 +1,43 @@
-//! 004 "Tank Riders" (R469): the soldiers riding a vehicle are hurt when it is.
+//! 004 "Tank Riders" (R469, R470): the soldiers riding a vehicle are hurt when it is, and act
+//! from its square.
 
 use super::*;
+use crate::dust_tactics::orders::carry::Transport;
+
+/// The square a unit riding outside a living Tank Riders vehicle acts from: the vehicle's (R470).
+pub(super) fn riding_square(state: &State, id: &str) -> Option<Square> {
+    let v = state.unit(state.unit(id)?.aboard.as_deref()?)?;
+    let riders = super::carry::tank_riders(state, &v.id);
+    (!v.destroyed && riders.iter().any(|r| r == id)).then_some(v.at)?
+}
+
+impl Planner<'_> {
+    /// "When a unit riding a vehicle is activated, it can use any skills or take any actions
+    /// available to it." (004 "Tank Riders", R470): from the vehicle's square; it leaves the
+    /// vehicle only by climbing down (`move exit …`), so an ordinary move or a boarding is
+    /// refused.
+    pub(super) fn rider_sequence(&mut self, actions: &[Action], at: Square) -> Result<(), Refusal> {
+        let (u, v) = (self.u, self.u.aboard.clone().unwrap_or_default());
+        let moves = actions.iter().any(|a| {
+            matches!(
+                a,
+                Action::Move { .. }
+                    | Action::MoveSparing { .. }
+                    | Action::Turn { .. }
+                    | Action::Transport(Transport::Board { .. })
+            )
+        });
+        if moves {
+            return refuse(
+                format!("{} is riding {v}: it climbs down before it moves", u.id),
+                RuleId::TankRiders.with("climbing down from this vehicle requires a MOVE action"),
+                format!("move exit <square next to {v}> …"),
+            );
+        }
+        self.pos = Some(at);
+        Ok(())
+    }
+}
 
 /// "If this vehicle is attacked while carrying soldiers, roll one additional die for every ☉
 /// that damages the vehicle. If these additional dice score any ☉, the soldiers riding also
