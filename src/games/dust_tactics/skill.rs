@@ -207,7 +207,7 @@ impl Skill {
                 "a Commissar joins beside a hero, and a squad carrying both is not in the engine"
             }
             TankRiders => {
-                "soldiers riding outside a vehicle (targeted directly, reacting when it is attacked) are not in the engine (its capacity, boarding, wreck dice, riders hurt with it and acting from it are: R467–R470)"
+                "soldiers riding outside a vehicle reacting when it is attacked are not in the engine (its capacity, boarding, wreck dice, riders hurt with it, acting from it and targeted on it are: R467–R471)"
             }
             AdvancedReactiveFire | Agile | AllInOne | Assault | Berserk | BlackOps | Charge
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter

@@ -401,3 +401,24 @@ fn tank_riders_004_a_riding_unit_climbs_down_before_it_moves() {
     );
     assert_eq!(u(&st, "r").aboard.as_deref(), Some("tank"));
 }
+
+#[test]
+fn tank_riders_004_a_rider_targeted_directly_is_rolled_against_its_own_armour() {
+    // 004 "Tank Riders": "If a unit riding this vehicle is directly targeted by an attack, the
+    // attacker rolls against the armor value of the targeted unit, not the vehicle." (R471).
+    // Axis's gun aims at `r` (soldier armour 2) riding the tank on E5: 1 1 5 5, two of `r`
+    // fall and the tank is untouched.
+    let mut st = carried();
+    let mut d = ScriptedDice::new([1, 1, 5, 5]);
+    let out = send(
+        &mut st,
+        "axis",
+        "activate x\nattack gun at r\nnothing",
+        &mut d,
+    );
+    accepted(&out);
+    assert_eq!(d.remaining(), 0, "{}", texts(&out));
+    assert_eq!(u(&st, "r").models.len(), 2, "{}", texts(&out));
+    assert_eq!(u(&st, "tank").health, 3);
+    assert_eq!(u(&st, "r").aboard.as_deref(), Some("tank"));
+}

@@ -162,7 +162,11 @@ pub(super) fn plan_fire(
                         "aim at an enemy unit",
                     );
                 }
-                let (Some(at), false) = (tu.at, tu.destroyed) else {
+                // A Tank Riders rider is a target on its vehicle's square (R471).
+                let on = tu
+                    .at
+                    .or_else(|| super::riders::riding_square(state, &tu.id));
+                let (Some(at), false) = (on, tu.destroyed) else {
                     return refuse(
                         format!("{} is not on the board{}", tu.id, super::carry::inside(tu)),
                         RuleId::Attack,
@@ -714,7 +718,10 @@ pub(super) fn fire_line(
                 let Some(tu) = state.unit(unit).cloned() else {
                     continue;
                 };
-                if tu.destroyed || tu.at.is_none() {
+                let tat = tu
+                    .at
+                    .or_else(|| super::riders::riding_square(state, &tu.id));
+                if tu.destroyed || tat.is_none() {
                     say(
                         out,
                         format!("{} at {}: {} is already destroyed", w.name, unit, unit),
@@ -744,7 +751,7 @@ pub(super) fn fire_line(
                             unit_type: unit_type(state, &l.shooter),
                         },
                         Sighter {
-                            square: tu.at.unwrap_or(from),
+                            square: tat.unwrap_or(from),
                             unit_type: tc.unit_type,
                         },
                     )
@@ -754,7 +761,7 @@ pub(super) fn fire_line(
                 // battlefront-2013: a vehicle's own square gives it no cover (003, R235).
                 let cover = if rules.battlefront() && tc.unit_type == UnitType::Vehicle {
                     let target = Sighter {
-                        square: tu.at.unwrap_or(from),
+                        square: tat.unwrap_or(from),
                         unit_type: tc.unit_type,
                     };
                     let shooter = Sighter {
@@ -775,7 +782,7 @@ pub(super) fn fire_line(
                 // issue 18 hook: 003's cover test replaces the engine's under battlefront-2013.
                 let cover = if rules.battlefront() && cover_counts && !close {
                     let occ = occupancy(state, &[]);
-                    let (at, ty) = (tu.at.unwrap_or(from), tc.unit_type);
+                    let (at, ty) = (tat.unwrap_or(from), tc.unit_type);
                     let shooter_at = Sighter {
                         square: from,
                         unit_type: unit_type(state, &l.shooter),
@@ -825,7 +832,7 @@ pub(super) fn fire_line(
                 let (fired, notes) =
                     super::special_weapons::as_fired(state, act, &l.shooter, &w, Some(tu.moved));
                 let how = [vec![how.as_str()], notes].concat().join(", ");
-                let fired = super::structures::artillery_line(state, &fired, tu.at.unwrap_or(from));
+                let fired = super::structures::artillery_line(state, &fired, tat.unwrap_or(from));
                 let o =
                     combat::resolve_line_under(rules, &fired, &profile, &line_opts, round, dice);
                 if hero_weapon && tc.unit_type.is_soldier() && tu.side != su.side {

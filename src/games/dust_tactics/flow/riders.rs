@@ -1,5 +1,5 @@
-//! 004 "Tank Riders" (R469, R470): the soldiers riding a vehicle are hurt when it is, and act
-//! from its square.
+//! 004 "Tank Riders" (R469–R471): the soldiers riding a vehicle are hurt when it is, act from
+//! its square and are targets there.
 
 use super::*;
 use crate::dust_tactics::orders::carry::Transport;
