@@ -207,7 +207,7 @@ impl Skill {
                 "a Commissar joins beside a hero, and a squad carrying both is not in the engine"
             }
             TankRiders => {
-                "soldiers riding outside a vehicle reacting when it is attacked are not in the engine (its capacity, boarding, wreck dice, riders hurt with it, acting from it and targeted on it are: R467–R471)"
+                "every sentence of it is in the engine (R467–R472), but riders outside a vehicle are not yet covered by close-combat retaliation, area attacks or the orders template"
             }
             AdvancedReactiveFire | Agile | AllInOne | Assault | Berserk | BlackOps | Charge
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter

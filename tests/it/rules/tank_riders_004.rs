@@ -422,3 +422,29 @@ fn tank_riders_004_a_rider_targeted_directly_is_rolled_against_its_own_armour() 
     assert_eq!(u(&st, "tank").health, 3);
     assert_eq!(u(&st, "r").aboard.as_deref(), Some("tank"));
 }
+
+#[test]
+fn tank_riders_004_the_riders_may_react_when_a_soldier_unit_attacks_the_vehicle() {
+    // 004 "Tank Riders": "If this vehicle is attacked by a soldier unit, even from a distance,
+    // the embarked soldiers may attempt Reactive Fire as normal." (R472). Axis's squad `x` on
+    // E2 attacks the tank on E5; `r`, riding it and not yet activated, reacts from E5.
+    let mut st = carried();
+    // Only `r` reacts (the tank keeps its `never`). Gun 1 1 5 5 on the tank, the riders' extra
+    // dice 5 5, `r`'s reaction die 1 (a hit: it fires), its guns 1 5 5 5: one of `x` falls.
+    flow::standing_react(&mut st, "allies", Some("r"), Policy::Yes).expect("standing react");
+    let mut d = ScriptedDice::new([1, 1, 5, 5, 5, 5, 1, 1, 5, 5, 5]);
+    let out = send(
+        &mut st,
+        "axis",
+        "activate x\nattack gun at tank\nnothing",
+        &mut d,
+    );
+    accepted(&out);
+    let t = texts(&out);
+    assert!(t.contains("r attempts reactive fire at x"), "{t}");
+    assert!(t.contains("r fires gun"), "{t}");
+    assert_eq!(d.remaining(), 0, "{t}");
+    assert_eq!(u(&st, "x").models.len(), 3, "{t}");
+    assert!(u(&st, "r").activated, "{t}");
+    assert_eq!(u(&st, "r").aboard.as_deref(), Some("tank"));
+}

@@ -1,5 +1,5 @@
-//! 004 "Tank Riders" (R469–R471): the soldiers riding a vehicle are hurt when it is, act from
-//! its square and are targets there.
+//! 004 "Tank Riders" (R469–R472): the soldiers riding a vehicle are hurt when it is, act and
+//! react from its square and are targets there.
 
 use super::*;
 use crate::dust_tactics::orders::carry::Transport;
@@ -9,6 +9,12 @@ pub(super) fn riding_square(state: &State, id: &str) -> Option<Square> {
     let v = state.unit(state.unit(id)?.aboard.as_deref()?)?;
     let riders = super::carry::tank_riders(state, &v.id);
     (!v.destroyed && riders.iter().any(|r| r == id)).then_some(v.at)?
+}
+
+/// Where a unit stands for a reaction: its own square, or a Tank Riders rider's vehicle's
+/// (R472).
+pub(super) fn square_of(state: &State, id: &str) -> Option<Square> {
+    state.unit(id)?.at.or_else(|| riding_square(state, id))
 }
 
 impl Planner<'_> {
