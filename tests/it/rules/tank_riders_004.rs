@@ -448,3 +448,35 @@ fn tank_riders_004_the_riders_may_react_when_a_soldier_unit_attacks_the_vehicle(
     assert!(u(&st, "r").activated, "{t}");
     assert_eq!(u(&st, "r").aboard.as_deref(), Some("tank"));
 }
+
+#[test]
+fn tank_riders_004_a_rider_attacked_in_close_combat_retaliates_from_the_vehicle() {
+    // 004 "Tank Riders": the rider is "directly targeted by an attack" (R471) and "can use any
+    // skills or take any actions available to it" (R470); 004 "Close combat": the defender
+    // attacks back with its range C weapons at the same time (R473). Axis's knives on E4 stab
+    // `r` riding the tank on E5 (four misses), and `r`'s knives answer: 1 5 5 5, one of `x`.
+    let mut cc = squad("cc");
+    cc.weapons = vec![weapon("knife", WeaponRange::Close, 1, 1)];
+    let mut st = game(
+        vec![
+            unit("tank", "tank", Some("E5")),
+            riding(unit("r", "cc", None), "tank"),
+        ],
+        vec![unit("x", "cc", Some("E4"))],
+        vec![tank("tank", 6, 3), cc],
+        "axis",
+    );
+    let mut d = ScriptedDice::new([5, 5, 5, 5, /* r */ 1, 5, 5, 5]);
+    let out = send(
+        &mut st,
+        "axis",
+        "activate x\nattack knife at r\nnothing",
+        &mut d,
+    );
+    accepted(&out);
+    let t = texts(&out);
+    assert_eq!(d.remaining(), 0, "{t}");
+    assert!(t.contains("r retaliates"), "{t}");
+    assert_eq!(u(&st, "x").models.len(), 3, "{t}");
+    assert_eq!(u(&st, "r").models.len(), 4, "{t}");
+}
