@@ -207,7 +207,7 @@ impl Skill {
                 "a Commissar joins beside a hero, and a squad carrying both is not in the engine"
             }
             TankRiders => {
-                "soldiers riding outside a vehicle (attacked with it, reacting from it) are not in the engine (Carry Capacity, inside, is)"
+                "every sentence of it is in the engine (R467–R473), but riders outside a vehicle are not yet checked against area attacks on its square or offered their actions by the orders template"
             }
             AdvancedReactiveFire | Agile | AllInOne | Assault | Berserk | BlackOps | Charge
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter

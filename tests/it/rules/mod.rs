@@ -31,4 +31,5 @@ mod piloting_004;
 mod policy;
 mod skills_004;
 mod structures_004;
+mod tank_riders_004;
 mod transport_004;

@@ -162,7 +162,11 @@ pub(super) fn plan_fire(
                         "aim at an enemy unit",
                     );
                 }
-                let (Some(at), false) = (tu.at, tu.destroyed) else {
+                // A Tank Riders rider is a target on its vehicle's square (R471).
+                let on = tu
+                    .at
+                    .or_else(|| super::riders::riding_square(state, &tu.id));
+                let (Some(at), false) = (on, tu.destroyed) else {
                     return refuse(
                         format!("{} is not on the board{}", tu.id, super::carry::inside(tu)),
                         RuleId::Attack,
@@ -530,7 +534,12 @@ pub(super) fn fire_line(
     if su.destroyed {
         return;
     }
-    let Some(from) = su.at else { return };
+    let Some(from) = su
+        .at
+        .or_else(|| super::riders::riding_square(state, &su.id))
+    else {
+        return;
+    };
     // Issue 12: 004 "Air Superiority": every ATTACK at an aircraft is SUSTAINED.
     let sustained = sustained || super::aircraft::air_superiority(state, &l.shooter, &l.target);
     let Some((_, w)) = find_weapon(state, &l.shooter, &l.weapon) else {
@@ -709,7 +718,10 @@ pub(super) fn fire_line(
                 let Some(tu) = state.unit(unit).cloned() else {
                     continue;
                 };
-                if tu.destroyed || tu.at.is_none() {
+                let tat = tu
+                    .at
+                    .or_else(|| super::riders::riding_square(state, &tu.id));
+                if tu.destroyed || tat.is_none() {
                     say(
                         out,
                         format!("{} at {}: {} is already destroyed", w.name, unit, unit),
@@ -739,7 +751,7 @@ pub(super) fn fire_line(
                             unit_type: unit_type(state, &l.shooter),
                         },
                         Sighter {
-                            square: tu.at.unwrap_or(from),
+                            square: tat.unwrap_or(from),
                             unit_type: tc.unit_type,
                         },
                     )
@@ -749,7 +761,7 @@ pub(super) fn fire_line(
                 // battlefront-2013: a vehicle's own square gives it no cover (003, R235).
                 let cover = if rules.battlefront() && tc.unit_type == UnitType::Vehicle {
                     let target = Sighter {
-                        square: tu.at.unwrap_or(from),
+                        square: tat.unwrap_or(from),
                         unit_type: tc.unit_type,
                     };
                     let shooter = Sighter {
@@ -770,7 +782,7 @@ pub(super) fn fire_line(
                 // issue 18 hook: 003's cover test replaces the engine's under battlefront-2013.
                 let cover = if rules.battlefront() && cover_counts && !close {
                     let occ = occupancy(state, &[]);
-                    let (at, ty) = (tu.at.unwrap_or(from), tc.unit_type);
+                    let (at, ty) = (tat.unwrap_or(from), tc.unit_type);
                     let shooter_at = Sighter {
                         square: from,
                         unit_type: unit_type(state, &l.shooter),
@@ -821,7 +833,7 @@ pub(super) fn fire_line(
                 let (fired, notes) =
                     super::special_weapons::as_fired(state, act, &l.shooter, &w, Some(tu.moved));
                 let how = [vec![how.as_str()], notes].concat().join(", ");
-                let fired = super::structures::artillery_line(state, &fired, tu.at.unwrap_or(from));
+                let fired = super::structures::artillery_line(state, &fired, tat.unwrap_or(from));
                 let o =
                     combat::resolve_line_under(rules, &fired, &profile, &line_opts, round, dice);
                 if hero_weapon && tc.unit_type.is_soldier() && tu.side != su.side {
@@ -876,6 +888,8 @@ pub(super) fn fire_line(
                     }
                     _ => p.points += o.damage,
                 }
+                let damaging = o.hits.saturating_sub(o.saved).min(o.damage);
+                super::riders::hurt_riders(state, act, &tu.id, damaging, &by, dice, out);
             }
         }
     }

@@ -12,17 +12,26 @@ use crate::dust_tactics::orders::carry::Transport;
 
 const RULE: RuleId = RuleId::CarryCapacity;
 
-/// The soldiers vehicle `id` may carry: the value of its Carry Capacity, if it has the skill.
-pub(super) fn capacity(state: &State, id: &str) -> Option<u32> {
-    let c = state.unit(id).and_then(|u| card(state, u))?;
+/// The skill a vehicle card carries soldiers by and its capacity (the skill's value): Carry
+/// Capacity, inside, or Tank Riders, outside, whose "capacity indicates the maximum number of 1
+/// and 2 soldiers that it can carry. 3 and 4 soldiers count as two soldiers each" (004 "Tank
+/// Riders", R467): the same count, so both share this machinery.
+fn carrier(c: &Card) -> Option<(Skill, u32)> {
     if c.unit_type != UnitType::Vehicle {
         return None;
     }
-    let spec = c
-        .skills
-        .iter()
-        .find(|s| s.name == Skill::CarryCapacity.id())?;
-    Some(spec.value.unwrap_or(0) as u32)
+    [Skill::CarryCapacity, Skill::TankRiders]
+        .into_iter()
+        .find_map(|k| {
+            let spec = c.skills.iter().find(|s| s.name == k.id())?;
+            Some((k, spec.value.unwrap_or(0) as u32))
+        })
+}
+
+/// The soldiers vehicle `id` may carry: the value of its Carry Capacity or Tank Riders.
+pub(super) fn capacity(state: &State, id: &str) -> Option<u32> {
+    let c = state.unit(id).and_then(|u| card(state, u))?;
+    carrier(c).map(|(_, n)| n)
 }
 
 /// The places one unit takes inside a vehicle: "soldiers with 3 and 4 armor class count as 2
@@ -60,6 +69,20 @@ pub fn carrying(state: &State, id: &str) -> Vec<String> {
         .collect()
 }
 
+/// The units riding outside vehicle `id`, when it carries them by Tank Riders (R469).
+pub(super) fn tank_riders(state: &State, id: &str) -> Vec<String> {
+    let riders = state
+        .unit(id)
+        .and_then(|v| card(state, v))
+        .and_then(carrier)
+        .is_some_and(|(k, _)| k == Skill::TankRiders);
+    if riders {
+        carrying(state, id)
+    } else {
+        vec![]
+    }
+}
+
 /// `: it is inside <vehicle>` for a unit inside a vehicle, for refusals that find it off the
 /// board (R462).
 pub(super) fn inside(u: &UnitState) -> String {
@@ -91,6 +114,9 @@ impl Planner<'_> {
     /// no unit exits and boards in one activation.
     pub(super) fn transport_sequence(&mut self, actions: &[Action]) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);
+        if let Some(at) = super::riders::riding_square(state, &u.id) {
+            return self.rider_sequence(actions, at);
+        }
         let is = |a: &Action, exit: bool| matches!(a, Action::Transport(t) if matches!(t, Transport::Exit { .. }) == exit);
         let boards = actions.iter().position(|a| is(a, false));
         let exits = actions.iter().position(|a| is(a, true));
@@ -225,9 +251,12 @@ impl Planner<'_> {
         };
         let Some(cap) = capacity(state, &v.id) else {
             return refuse(
-                format!("{} has no Carry Capacity: it carries nobody", v.id),
+                format!(
+                    "{} has no Carry Capacity or Tank Riders: it carries nobody",
+                    v.id
+                ),
                 RULE,
-                "board a vehicle with the Carry Capacity skill",
+                "board a vehicle with the Carry Capacity or Tank Riders skill",
             );
         };
         let (need, load) = (places(state, &u.id), load(state, &v.id));
@@ -479,13 +508,28 @@ fn survive(state: &mut State, rider: &str, dice: &mut dyn DiceSource, out: &mut 
     if names.is_empty() {
         names.push(u.id.clone());
     }
+    // 004 "Tank Riders": "If the die result is a ☉, that squad member is eliminated. A hit hero
+    // loses 1 HP." (R468): a hit face, where Carry Capacity's riders fall on a 4+.
+    let riders = state
+        .unit(&vehicle)
+        .and_then(|v| card(state, v))
+        .and_then(carrier)
+        .is_some_and(|(k, _)| k == Skill::TankRiders);
+    let rules = state.rules();
+    let falls = |f: u8| if riders { rules.is_hit(f) } else { f >= 4 };
     let faces: Vec<u8> = names.iter().map(|_| dice.d6(round)).collect();
     let lost: Vec<String> = names
         .iter()
         .zip(&faces)
-        .filter(|(_, f)| **f >= 4)
+        .filter(|(_, f)| falls(**f))
         .map(|(n, _)| n.clone())
         .collect();
+    let on = if riders {
+        let hits: Vec<String> = rules.hit_faces().iter().map(|f| f.to_string()).collect();
+        format!("on a hit ({})", hits.join(" or "))
+    } else {
+        "on a 4+".to_string()
+    };
     out.happenings.push(Happening {
         rolls: vec![Roll {
             purpose: format!("{rider} in the wreck of {vehicle}"),
@@ -493,7 +537,8 @@ fn survive(state: &mut State, rider: &str, dice: &mut dyn DiceSource, out: &mut 
             faces: faces.clone(),
         }],
         ..Happening::text(format!(
-            "{vehicle} is destroyed with {rider} inside: {} roll(s) {}; {} on a 4+",
+            "{vehicle} is destroyed with {rider} {}: {} roll(s) {}; {} {on}",
+            if riders { "riding" } else { "inside" },
             names.len(),
             faces
                 .iter()
@@ -611,20 +656,13 @@ pub(super) fn setup_aboard(
                 spec.id
             )));
         };
-        let cap = cards
-            .get(&units[vi].card)
-            .filter(|c| c.unit_type == UnitType::Vehicle)
-            .and_then(|c| {
-                c.skills
-                    .iter()
-                    .find(|s| s.name == Skill::CarryCapacity.id())
-            });
+        let cap = cards.get(&units[vi].card).and_then(carrier);
         let soldier = cards
             .get(&units[r].card)
             .is_some_and(|c| c.unit_type.is_soldier());
         if cap.is_none() || units[vi].side != units[r].side || !soldier {
             return Err(SetupError(format!(
-                "unit {} cannot begin aboard {v}: only squads and heroes ride, in a vehicle of their side with Carry Capacity {rule}",
+                "unit {} cannot begin aboard {v}: only squads and heroes ride, in a vehicle of their side with Carry Capacity or Tank Riders {rule}",
                 spec.id
             )));
         }
@@ -644,11 +682,7 @@ pub(super) fn setup_aboard(
         }
     }
     for v in units.iter() {
-        let Some(cap) = cards.get(&v.card).and_then(|c| {
-            c.skills
-                .iter()
-                .find(|s| s.name == Skill::CarryCapacity.id())
-        }) else {
+        let Some((skill, cap)) = cards.get(&v.card).and_then(carrier) else {
             continue;
         };
         let load: u32 = units
@@ -656,11 +690,11 @@ pub(super) fn setup_aboard(
             .filter(|u| u.aboard.as_deref() == Some(v.id.as_str()))
             .filter_map(|u| cards.get(&u.card).map(|c| unit_places(u, c)))
             .sum();
-        let cap = cap.value.unwrap_or(0) as u32;
         if load > cap {
             return Err(SetupError(format!(
-                "{} carries {load} soldier place(s) at the start, more than its Carry Capacity of {cap}: soldiers of armour 3 and 4 count as 2 {rule}",
-                v.id
+                "{} carries {load} soldier place(s) at the start, more than its {} of {cap}: soldiers of armour 3 and 4 count as 2 {rule}",
+                v.id,
+                skill.title()
             )));
         }
     }

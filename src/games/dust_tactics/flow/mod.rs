@@ -44,6 +44,7 @@ mod nco;
 mod piloting;
 mod reactive_fire;
 mod retaliation;
+mod riders;
 mod round;
 mod setup;
 mod skills;

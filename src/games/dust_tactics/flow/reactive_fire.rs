@@ -7,8 +7,7 @@ use crate::dust_tactics::battlefront::reactive as bf_reactive;
 /// The side that may react and its eligible units (004 "Reactive fire": not yet activated, with
 /// a weapon that can reach and damage the activating unit, in LOS). R54: one attempt per window.
 pub(super) fn react_candidates(state: &State, act: &Activation) -> Option<(String, Vec<String>)> {
-    let target = state.unit(&act.unit)?;
-    let to = target.at?;
+    let to = super::riders::square_of(state, &act.unit)?;
     let armour = armour_of(state, &act.unit)?;
     let occ = occupancy(state, &[]);
     for side in sides_list(state) {
@@ -20,7 +19,10 @@ pub(super) fn react_candidates(state: &State, act: &Activation) -> Option<(Strin
             if u.side != side || !leads(u) || u.activated || act.reacted.contains(&u.id) {
                 continue;
             }
-            let Some(from) = u.at else { continue };
+            // A Tank Riders rider reacts from its vehicle's square (R472).
+            let Some(from) = super::riders::square_of(state, &u.id) else {
+                continue;
+            };
             // issue 18 hook: 003's reactor must be within four squares (battlefront/reactive.rs).
             if state.rules().reactive_graded() && !bf_reactive::within_range(from, to) {
                 continue;
@@ -264,8 +266,8 @@ fn answer_react_with(
 /// Puts the reacting unit's attack on the activating unit before the activation's next step:
 /// every line that can reach and hurt it, at it only.
 fn queue_reactive_attack(state: &State, act: &mut Activation, r: &str, sustained: bool) {
-    let from = state.unit(r).and_then(|u| u.at);
-    let to = state.unit(&act.unit).and_then(|u| u.at);
+    let from = super::riders::square_of(state, r);
+    let to = super::riders::square_of(state, &act.unit);
     let armour = armour_of(state, &act.unit);
     if let (Some(from), Some(to), Some(armour)) = (from, to, armour) {
         let occ = occupancy(state, &[]);

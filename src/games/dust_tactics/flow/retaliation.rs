@@ -5,11 +5,14 @@ use super::*;
 /// The range C lines with which `unit` (alive, adjacent to `attacker`) can retaliate: lines that
 /// can damage the attacker and still have ammo (004 "Close combat", R56).
 pub(super) fn retaliation_lines(state: &State, unit: &str, attacker: &str) -> Vec<LineOrder> {
-    let d_at = state.unit(unit).filter(|x| !x.destroyed).and_then(|x| x.at);
-    let a_at = state
-        .unit(attacker)
-        .filter(|x| !x.destroyed)
-        .and_then(|x| x.at);
+    // A Tank Riders rider fights from its vehicle's square (R473).
+    let at = |id: &str| {
+        state
+            .unit(id)
+            .filter(|x| !x.destroyed)
+            .and_then(|_| super::riders::square_of(state, id))
+    };
+    let (d_at, a_at) = (at(unit), at(attacker));
     let (Some(d_at), Some(a_at)) = (d_at, a_at) else {
         return vec![];
     };
@@ -24,7 +27,8 @@ pub(super) fn retaliation_lines(state: &State, unit: &str, attacker: &str) -> Ve
         .into_iter()
         .filter(|(shooter, w)| {
             w.range == WeaponRange::Close
-                && alive_on_board(state, shooter)
+                && (alive_on_board(state, shooter)
+                    || super::riders::riding_square(state, shooter).is_some())
                 && w.against(armour) != Fire::No
                 && (w.ammo.is_none()
                     || state

@@ -168,6 +168,8 @@ pub(super) fn explode_next(
         });
         p.eliminate |= o.eliminate;
         p.points += o.damage;
+        let damaging = o.hits.saturating_sub(o.saved).min(o.damage);
+        super::riders::hurt_riders(state, act, &tu.id, damaging, &b.side, dice, out);
     }
     true
 }
