@@ -30,3 +30,4 @@ mod policy;
 mod skills_004;
 mod structures_004;
 mod transport_004;
+mod underground_004;

@@ -151,7 +151,8 @@ pub(super) fn mover_of(state: &State, u: &UnitState) -> Mover {
         unit_type: card(state, u)
             .map(|c| c.unit_type)
             .unwrap_or(UnitType::Squad),
-        jump: has_skill(state, &u.id, Skill::Jump),
+        // 004 "Dim Light, Low Ceilings": "Units cannot use the Jump skill" underground (R622).
+        jump: has_skill(state, &u.id, Skill::Jump) && state.scenario.underground.is_none(),
         agile: has_skill(state, &u.id, Skill::Agile),
         tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
         amphibious: has_skill(state, &u.id, Skill::Amphibious),

@@ -1,0 +1,61 @@
+//! 004 "Underground Fighting" in an attack: dim light limits the reach and gives cover by the
+//! spaces between the units (R621); in the sewers all corners block line of sight (R623); in the
+//! metro corner cover stacks with dim light up to hard cover (R621). Scenario side:
+//! `dust_tactics::underground`.
+
+use super::*;
+use crate::dust_tactics::underground::{dim_light, spaces_between, Underground};
+
+/// Refuses a line aimed from `from` at `to` that the underground rules forbid: 4 or more spaces
+/// between the units, or, in the sewers, a line skimming a corner.
+pub(super) fn check_attack(
+    state: &State,
+    occ: &Occupancy,
+    from: Sighter,
+    to: Sighter,
+) -> Result<(), Refusal> {
+    let Some(kind) = state.scenario.underground else {
+        return Ok(());
+    };
+    let (a, b) = (from.square, to.square);
+    if dim_light(a, b).is_none() {
+        return refuse(
+            format!(
+                "{a} and {b} have {} spaces between them: \"Units cannot target each other when there are 4 or more spaces between them\"",
+                spaces_between(a, b)
+            ),
+            RuleId::DimLight,
+            "move within 3 spaces between of the target first, or choose a closer target",
+        );
+    }
+    if kind == Underground::Sewers {
+        let sight = geometry::line_of_sight_sewers(&state.scenario.board, occ, from, to);
+        if let Sight::Blocked { at, why } = sight {
+            return refuse(
+                format!("no line of sight past {at} from {a} to {b}: {why}"),
+                RuleId::SewerCorners,
+                "choose a target in sight, or move first",
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The cover of a target on `to` attacked from `from`, given the cover the engine found
+/// (`found`) when cover saves apply to this line and target (`applies`). Outside the metro the
+/// better of the two counts; in the metro they stack up to hard cover (R621).
+pub(super) fn cover(state: &State, from: Square, to: Square, found: Cover, applies: bool) -> Cover {
+    let Some(kind) = state.scenario.underground else {
+        return found;
+    };
+    let dim = dim_light(from, to).unwrap_or(Cover::Hard);
+    if !applies {
+        return found;
+    }
+    match (kind, dim) {
+        (_, Cover::None) => found,
+        (Underground::Metro, Cover::Soft) => found.add_soft(),
+        (_, Cover::Hard) | (_, Cover::Soft) if found == Cover::Hard => Cover::Hard,
+        _ => dim,
+    }
+}

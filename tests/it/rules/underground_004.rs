@@ -1,0 +1,358 @@
+//! Issue 12: 004 "UNDERGROUND FIGHTING" (rulings R620–R623): dim light and low ceilings, only
+//! soldier units, no Jump, the sewers' corners and the metro's stacking cover. Orders go through
+//! the real parser and state machine; each test quotes the sentence it checks.
+
+use crate::support::dt;
+use crate::support_flow::*;
+use dustmail::dust_tactics::bot::Style;
+use dustmail::dust_tactics::flow;
+use dustmail::dust_tactics::model::*;
+use dustmail::dust_tactics::scenario::{self, UnitSpec};
+use dustmail::dust_tactics::state::{Policy, State};
+use dustmail::dust_tactics::underground::Underground;
+use dustmail::dust_tactics::DustTactics;
+use dustmail::game::{CommandOutcome, Outcome, ScriptedDice};
+
+/// A 4-model squad whose soft cover saves on a hit and hard cover on a miss, so a save die of 1
+/// proves soft cover and a save die of 6 hard cover. Movement 1, "gun" 1/1 of range 9.
+fn target_card() -> Card {
+    let mut c = card(
+        "tgt",
+        UnitType::Squad,
+        4,
+        1,
+        vec![weapon("gun", WeaponRange::Upto(9), 1, 1)],
+    );
+    c.soft_save = Save::Hit;
+    c.hard_save = Save::Miss;
+    c
+}
+
+/// A one-model squad with the same 1/1 gun: one attack die.
+fn shooter() -> Card {
+    let mut c = target_card();
+    c.id = "one".into();
+    c.health = 1;
+    c
+}
+
+/// A game on the open 9×9 board with `terrain` set, fought underground as `kind` (none:
+/// aboveground), reactive fire off, allies first.
+fn game(
+    kind: Option<Underground>,
+    terrain: &[(&str, Terrain)],
+    allies: Vec<UnitSpec>,
+    axis: Vec<UnitSpec>,
+) -> State {
+    let mut s = scenario(allies, axis);
+    for (at, t) in terrain {
+        s.board.set_terrain(sq(at), *t);
+    }
+    s.underground = kind;
+    let jumper = with_skill(
+        card(
+            "jumper",
+            UnitType::Squad,
+            4,
+            3,
+            vec![weapon("gun", WeaponRange::Upto(4), 1, 1)],
+        ),
+        "jump",
+        None,
+    );
+    let mut st = DustTactics
+        .start("ffg-revised", s, vec![target_card(), shooter(), jumper])
+        .expect("setup");
+    for side in st.sides() {
+        flow::standing_react(&mut st, &side, None, Policy::Never).expect("standing react never");
+    }
+    begin(&mut st, "allies");
+    st
+}
+
+/// The shooter `a` (allies) on `from`, the target `x` (axis) on `to`, aboveground or not.
+fn duel(kind: Option<Underground>, terrain: &[(&str, Terrain)], from: &str, to: &str) -> State {
+    game(
+        kind,
+        terrain,
+        vec![unit("a", "one", Some(from))],
+        vec![unit("x", "tgt", Some(to))],
+    )
+}
+
+fn refusal(out: &Outcome) -> (String, String, String) {
+    match &out.results[0].outcome {
+        CommandOutcome::Refused {
+            reason,
+            rule,
+            instead,
+        } => (reason.clone(), rule.clone(), instead.clone()),
+        o => panic!("expected a refusal, got {o:?}"),
+    }
+}
+
+/// The faces of the cover save dice rolled.
+fn saves(out: &Outcome) -> Vec<u8> {
+    out.happenings
+        .iter()
+        .flat_map(|h| h.rolls.iter())
+        .filter(|r| r.purpose.starts_with("cover save"))
+        .flat_map(|r| r.faces.clone())
+        .collect()
+}
+
+const FIRE: &str = "activate a\nattack gun at x\nnothing";
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Dim Light, Low Ceilings"
+// ---------------------------------------------------------------------------------------------
+
+// 004 "Dim Light, Low Ceilings": "Units can fight normally when they are in adjacent spaces, or
+// when there is a single space between them (range C, range 1, range 2, range 3 when fully
+// diagonal)." A hit at one space between (straight and fully diagonal) gets no cover save: a
+// model is lost (R621).
+#[test]
+fn underground_004_dim_light_one_space_between_fights_normally() {
+    for to in ["E7", "C7"] {
+        let mut st = duel(Some(Underground::Tunnels), &[], "E9", to);
+        let mut d = ScriptedDice::new([1]);
+        let out = send(&mut st, "allies", FIRE, &mut d);
+        assert!(first_result(&out).is_ok(), "{out:?}");
+        assert!(saves(&out).is_empty(), "no cover at one space between");
+        assert_eq!(u(&st, "x").models.len(), 3, "{}", texts(&out));
+    }
+}
+
+// 004 "Dim Light, Low Ceilings": "Target units are considered in soft cover when there are
+// exactly 2 spaces between them and the attacking unit (range 3, range 5 when fully
+// diagonal)." A save die of 1 saves (soft cover saves on a hit); aboveground, the same shot has
+// no cover save (R621).
+#[test]
+fn underground_004_dim_light_exactly_two_spaces_between_is_soft_cover() {
+    for to in ["E6", "B6"] {
+        let mut st = duel(Some(Underground::Tunnels), &[], "E9", to);
+        let mut d = ScriptedDice::new([1, 1]);
+        let out = send(&mut st, "allies", FIRE, &mut d);
+        assert!(first_result(&out).is_ok(), "{out:?}");
+        assert_eq!(saves(&out), vec![1], "{}", texts(&out));
+        assert_eq!(u(&st, "x").models.len(), 4, "saved by soft cover");
+    }
+    let mut st = duel(None, &[], "E9", "E6");
+    let out = send(&mut st, "allies", FIRE, &mut ScriptedDice::new([1]));
+    assert!(saves(&out).is_empty(), "aboveground: open ground");
+    assert_eq!(u(&st, "x").models.len(), 3);
+}
+
+// 004 "Dim Light, Low Ceilings": "Target units are considered in hard cover when there are
+// exactly 3 spaces between them and the attacking unit (range 4, range 7 when fully diagonal)."
+// A save die of 6 saves (hard cover saves on a miss) (R621).
+#[test]
+fn underground_004_dim_light_exactly_three_spaces_between_is_hard_cover() {
+    for to in ["E5", "A5"] {
+        let mut st = duel(Some(Underground::Sewers), &[], "E9", to);
+        let mut d = ScriptedDice::new([1, 6]);
+        let out = send(&mut st, "allies", FIRE, &mut d);
+        assert!(first_result(&out).is_ok(), "{out:?}");
+        assert_eq!(saves(&out), vec![6], "{}", texts(&out));
+        assert_eq!(u(&st, "x").models.len(), 4, "saved by hard cover");
+    }
+}
+
+// 004 "Dim Light, Low Ceilings": "Units cannot target each other when there are 4 or more spaces
+// between them (range 5 and up in a straight line, range 9 and up when fully diagonal)." The
+// attack is refused, citing the rule, and nothing changes; aboveground the same shot is taken.
+#[test]
+fn underground_004_dim_light_four_or_more_spaces_between_cannot_target() {
+    for (from, to) in [("E9", "E4"), ("A9", "F4")] {
+        let mut st = duel(Some(Underground::Metro), &[], from, to);
+        let before = st.clone();
+        let out = send(&mut st, "allies", FIRE, &mut ScriptedDice::new([]));
+        let (reason, rule, instead) = refusal(&out);
+        assert!(reason.contains("4 spaces between them"), "{reason}");
+        assert!(rule.contains("004 'Dim Light, Low Ceilings'"), "{rule}");
+        assert!(rule.contains("R621"), "{rule}");
+        assert!(instead.contains("within 3 spaces"), "{instead}");
+        assert_eq!(st, before);
+        let mut st = duel(None, &[], from, to);
+        let out = send(&mut st, "allies", FIRE, &mut ScriptedDice::new([6]));
+        assert!(first_result(&out).is_ok(), "aboveground: {out:?}");
+    }
+}
+
+// 004 "Dim Light, Low Ceilings": "Units cannot use the Jump skill while fighting underground."
+// A squad with Jump may enter deep water aboveground ("only units with Jump or Amphibious Unit
+// may enter it"), not underground (R622).
+#[test]
+fn underground_004_units_cannot_use_the_jump_skill() {
+    for (kind, ok) in [(None, true), (Some(Underground::Tunnels), false)] {
+        let mut st = game(
+            kind,
+            &[("E8", Terrain::DeepWater)],
+            vec![unit("j", "jumper", Some("E9"))],
+            vec![unit("x", "tgt", Some("A1"))],
+        );
+        let out = send(
+            &mut st,
+            "allies",
+            "activate j\nmove E8\nnothing",
+            &mut ScriptedDice::new([]),
+        );
+        if ok {
+            assert!(first_result(&out).is_ok(), "{out:?}");
+            assert_eq!(u(&st, "j").at, Some(sq("E8")));
+        } else {
+            let (reason, _, _) = refusal(&out);
+            assert!(reason.contains("deep water"), "{reason}");
+            assert_eq!(u(&st, "j").at, Some(sq("E9")));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 004 "Fighting in the Sewers", "Fighting in the Metro"
+// ---------------------------------------------------------------------------------------------
+
+/// A 9×9 board with one blocking square on F5, beside the target's corner of a diagonal shot
+/// from D6 (or C7) at F4.
+const CORNER: [(&str, Terrain); 1] = [("F5", Terrain::Impassable)];
+
+// 004 "Fighting in the Sewers": "In the sewers, all corners block LOS. There is never corner
+// cover (since combat across corners is not possible)." The diagonal from D6 to F4 skims the
+// corner of F5: in the tunnels it is a shot (with corner cover), in the sewers it is refused
+// (R623).
+#[test]
+fn underground_004_sewers_all_corners_block_los() {
+    let mut st = duel(Some(Underground::Tunnels), &CORNER, "D6", "F4");
+    let out = send(&mut st, "allies", FIRE, &mut ScriptedDice::new([1, 1]));
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(saves(&out), vec![1], "corner cover: soft");
+    let mut st = duel(Some(Underground::Sewers), &CORNER, "D6", "F4");
+    let before = st.clone();
+    let out = send(&mut st, "allies", FIRE, &mut ScriptedDice::new([]));
+    let (reason, rule, _) = refusal(&out);
+    assert!(
+        reason.contains("all corners block line of sight"),
+        "{reason}"
+    );
+    assert!(reason.contains("F5"), "{reason}");
+    assert!(rule.contains("004 'Fighting in the Sewers'"), "{rule}");
+    assert_eq!(st, before);
+}
+
+// 004 "Fighting in the Metro": "Units can benefit from corner cover as per the normal rules. The
+// effects of corner cover may stack with those from dim light, up to a maximum of hard cover."
+// From C7 to F4 (two spaces between, soft) skimming F5's corner (soft): hard cover in the metro,
+// a save die of 6 saves; in the tunnels the better of the two, soft: the 6 does not save (R621).
+#[test]
+fn underground_004_metro_corner_cover_stacks_with_dim_light() {
+    let mut st = duel(Some(Underground::Metro), &CORNER, "C7", "F4");
+    let out = send(&mut st, "allies", FIRE, &mut ScriptedDice::new([1, 6]));
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(saves(&out), vec![6]);
+    assert_eq!(u(&st, "x").models.len(), 4, "hard cover saves on a miss");
+    let mut st = duel(Some(Underground::Tunnels), &CORNER, "C7", "F4");
+    let out = send(&mut st, "allies", FIRE, &mut ScriptedDice::new([1, 6]));
+    assert_eq!(saves(&out), vec![6]);
+    assert_eq!(u(&st, "x").models.len(), 3, "soft cover: a 6 does not save");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+// ---------------------------------------------------------------------------------------------
+
+/// The skirmish scenario (two vehicles a side) written for `rulesets`, fought underground.
+fn skirmish_underground(rulesets: &str) -> String {
+    let text = scenario::builtin()
+        .into_iter()
+        .find(|(n, _)| *n == "skirmish")
+        .expect("skirmish")
+        .1;
+    text.replace(
+        "rulesets = [\"ffg-revised\", \"classic-2010\"]",
+        &format!("rulesets = [{rulesets}]\nunderground = \"sewers\""),
+    )
+}
+
+// 004 "UNDERGROUND FIGHTING" is a section of the FFG revised rules: a scenario fought
+// underground must be written for ffg-revised alone, else it is refused naming the field (R620).
+#[test]
+fn underground_004_only_ffg_revised_scenarios_are_fought_underground() {
+    let err = scenario::parse("u", &skirmish_underground("\"classic-2010\""))
+        .expect_err("underground under 000");
+    assert!(err.0.contains("`underground`"), "{err}");
+    assert!(err.0.contains("rulesets = [\"ffg-revised\"]"), "{err}");
+    let s = scenario::parse("u", &skirmish_underground("\"ffg-revised\"")).expect("ffg-revised");
+    assert_eq!(s.underground, Some(Underground::Sewers));
+    let err = scenario::parse(
+        "u",
+        &skirmish_underground("\"ffg-revised\"").replace("\"sewers\"", "\"attic\""),
+    )
+    .expect_err("no such place");
+    assert!(err.0.contains("metro"), "{err}");
+}
+
+// 004 "Dim Light, Low Ceilings": "Only soldier units (squads, heroes, superhumans) can enter the
+// metro and the sewers." The skirmish forces underground (a Pounder and a Ludwig) are refused
+// at `new`, naming a vehicle; no game is made (R620).
+#[test]
+fn underground_004_only_soldier_units_can_enter_the_metro_and_the_sewers() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dt::init_home(dir.path(), "file");
+    let scen = dir.path().join("under.toml");
+    std::fs::write(&scen, skirmish_underground("\"ffg-revised\"")).unwrap();
+    let o = dt::new_with_players(
+        &home.root,
+        &["--scenario", scen.to_str().unwrap(), "--id", "g-u"],
+        &dt::players(3),
+    );
+    assert_ne!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let t = dt::text(&o);
+    assert!(t.contains("is a vehicle"), "{t}");
+    assert!(t.contains("Only soldier units"), "{t}");
+}
+
+// 004 "Fighting in the Sewers": games/dust-tactics/scenarios/sewers.toml, soldiers only, is
+// played to its end by two players' signed mails through the real pipeline; replay and audit
+// pass.
+#[test]
+fn underground_004_sewers_scenario_played_to_its_end_by_signed_mail() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scen = root.join("games/dust-tactics/scenarios/sewers.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let home = dt::init_home(dir.path(), "file");
+    let ps = dt::players(31);
+    let seed = hex::encode([7u8; 32]);
+    let args = [
+        "--scenario",
+        scen.to_str().unwrap(),
+        "--seed",
+        &seed,
+        "--id",
+        "g-sewers",
+        "--now",
+        dt::T0,
+    ];
+    let o = dt::new_with_players(&home.root, &args, &ps);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let env = dt::InProc::open(&home);
+    let mut bots = dt::Bots::new("g-sewers", &ps, |_| Style::Aggressive);
+    env.run(dt::NOW);
+    for _ in 0..400 {
+        let g = env.load("g-sewers");
+        let Some((name, m)) = bots.next_mail(&g) else {
+            break;
+        };
+        std::fs::write(home.maildir().join("new").join(name), m).unwrap();
+        let sum = env.run(dt::NOW);
+        assert!(sum.broken.is_empty(), "{sum:?}");
+    }
+    let g = env.load("g-sewers");
+    assert!(g.derived.finished.is_some(), "the game did not end");
+    let o = dt::dustmail(&home.root, &["replay", "g-sewers"]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let o = dt::dustmail(
+        &home.root,
+        &["audit", dt::log_path(&home, "g-sewers").to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+}
