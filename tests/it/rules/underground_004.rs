@@ -239,6 +239,51 @@ fn underground_004_sewers_all_corners_block_los() {
     assert_eq!(st, before);
 }
 
+// 004 "Fighting in the Sewers": "In the sewers, no unit can pass through any other unit." A squad
+// walks through a friendly squad in the tunnels; in the sewers the same move is refused and
+// nothing changes; stopping before it is fine (R624).
+#[test]
+fn underground_004_sewers_no_unit_can_pass_through_any_other_unit() {
+    let order = "activate j\nmove E8 E7\nnothing";
+    for (kind, ok) in [
+        (Some(Underground::Tunnels), true),
+        (Some(Underground::Sewers), false),
+    ] {
+        let mut st = game(
+            kind,
+            &[],
+            vec![
+                unit("j", "jumper", Some("E9")),
+                unit("f", "tgt", Some("E8")),
+            ],
+            vec![unit("x", "tgt", Some("A1"))],
+        );
+        let before = st.clone();
+        let out = send(&mut st, "allies", order, &mut ScriptedDice::new([]));
+        if ok {
+            assert!(first_result(&out).is_ok(), "{out:?}");
+            assert_eq!(u(&st, "j").at, Some(sq("E7")));
+        } else {
+            let (reason, rule, instead) = refusal(&out);
+            assert!(
+                reason.contains("pass through E8, held by unit f"),
+                "{reason}"
+            );
+            assert!(rule.contains("004 'Fighting in the Sewers'"), "{rule}");
+            assert!(rule.contains("R624"), "{rule}");
+            assert!(instead.contains("go round"), "{instead}");
+            assert_eq!(st, before);
+            let out = send(
+                &mut st,
+                "allies",
+                "activate j\nmove D8\nnothing",
+                &mut ScriptedDice::new([]),
+            );
+            assert!(first_result(&out).is_ok(), "{out:?}");
+        }
+    }
+}
+
 // 004 "Fighting in the Metro": "Units can benefit from corner cover as per the normal rules. The
 // effects of corner cover may stack with those from dim light, up to a maximum of hard cover."
 // From C7 to F4 (two spaces between, soft) skimming F5's corner (soft): hard cover in the metro,

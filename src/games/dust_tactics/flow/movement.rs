@@ -116,6 +116,7 @@ impl Planner<'_> {
             rule: e.rule.clone(),
             instead: format!("a move of at most {} movement points", mp + scout),
         })?;
+        super::underground::check_path(state, &self.occ, &u.id, &plan.path)?; // 004 sewers
         if fast && plan.cost > mp {
             self.fast_used = true;
         }
@@ -269,6 +270,7 @@ impl Planner<'_> {
                 mp + fast as u32 + extra
             ),
         })?;
+        super::underground::check_path(state, &self.occ, &u.id, &plan.path)?; // 004 sewers
         self.fast_used = fast && plan.cost > mp;
         let to = plan.path.last().copied().unwrap_or(start);
         if extra > 0 {

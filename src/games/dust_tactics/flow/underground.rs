@@ -59,3 +59,37 @@ pub(super) fn cover(state: &State, from: Square, to: Square, found: Cover, appli
         _ => dim,
     }
 }
+
+/// 004 "Fighting in the Sewers": "In the sewers, no unit can pass through any other unit." A
+/// move whose path crosses a square held by another unit (friendly too) is refused; it may still
+/// end beside it, or, for a lone hero, share its last square as 004 "Heroes" allows (R624).
+pub(super) fn check_path(
+    state: &State,
+    occ: &Occupancy,
+    mover: &str,
+    path: &[Square],
+) -> Result<(), Refusal> {
+    if state.scenario.underground != Some(Underground::Sewers) {
+        return Ok(());
+    }
+    let crossed = path.len().saturating_sub(1);
+    for sq in &path[..crossed] {
+        let here = occ.get(sq).map(Vec::as_slice).unwrap_or_default();
+        // The mover's own square (its joined hero stands there with it) is not passed through.
+        if here.iter().any(|o| o.unit.0 == mover) {
+            continue;
+        }
+        let other = here.first();
+        if let Some(o) = other {
+            return refuse(
+                format!(
+                    "{mover} would pass through {sq}, held by unit {}: in the sewers no unit can pass through any other unit",
+                    o.unit.0
+                ),
+                RuleId::SewerPassing,
+                "go round it, or stop before it",
+            );
+        }
+    }
+    Ok(())
+}
