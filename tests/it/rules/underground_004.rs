@@ -44,7 +44,15 @@ fn game(
     allies: Vec<UnitSpec>,
     axis: Vec<UnitSpec>,
 ) -> State {
-    let mut s = scenario(allies, axis);
+    game_of(scenario(allies, axis), kind, terrain)
+}
+
+/// [`game`] of the scenario `s`.
+fn game_of(
+    mut s: scenario::Scenario,
+    kind: Option<Underground>,
+    terrain: &[(&str, Terrain)],
+) -> State {
     for (at, t) in terrain {
         s.board.set_terrain(sq(at), *t);
     }
@@ -299,6 +307,69 @@ fn underground_004_metro_corner_cover_stacks_with_dim_light() {
     let out = send(&mut st, "allies", FIRE, &mut ScriptedDice::new([1, 6]));
     assert_eq!(saves(&out), vec![6]);
     assert_eq!(u(&st, "x").models.len(), 3, "soft cover: a 6 does not save");
+}
+
+// 004 "Deployment": "Any unit in an underground scenario that has not been deployed by the end of
+// the second round is considered eliminated. Its AP value goes to the opposing player when
+// calculating VPs at the end of the game." `late` stays off the board for two rounds (its entry
+// zone is full): at the end
+// of round 1 it is still in play, at the end of round 2 it is eliminated and its 10 AP count for
+// the axis; aboveground nothing happens to it (R625).
+#[test]
+fn underground_004_deployment_a_unit_not_deployed_by_the_end_of_round_2_is_eliminated() {
+    for kind in [Some(Underground::Tunnels), None] {
+        // The allies' entry zone is E9 alone, held by `a`: `late` cannot enter (R152).
+        let mut s = scenario(
+            vec![unit("a", "one", Some("E9")), unit("late", "one", None)],
+            vec![unit("x", "tgt", Some("A1")), unit("y", "tgt", Some("I1"))],
+        );
+        s.sides[0].entry = vec![sq("E9")];
+        let mut st = game_of(s, kind, &[]);
+        let mut d = Cycle(0);
+        let mut log = String::new();
+        for _ in 0..20 {
+            if st.round > 2 {
+                break;
+            }
+            for (s, what) in awaited(&st) {
+                let out = send(&mut st, &s, "first allies", &mut d);
+                log.push_str(&format!("[{s} {what}] {}\n", texts(&out)));
+            }
+            let side = st.next_side.clone().expect("a side to play");
+            let id = st
+                .units
+                .iter()
+                .find(|x| x.side == side && !x.activated && !x.destroyed)
+                .map(|x| x.id.clone())
+                .expect("a unit to activate");
+            if st.round == 2 && id == "late" {
+                assert!(!u(&st, "late").destroyed, "in play through round 1: {log}");
+            }
+            let out = send(
+                &mut st,
+                &side,
+                &format!("activate {id}\nnothing\nnothing"),
+                &mut d,
+            );
+            assert!(first_result(&out).is_ok(), "{out:?}");
+            log.push_str(&texts(&out));
+            log.push('\n');
+        }
+        assert_eq!(st.round, 3, "{log}");
+        assert_eq!(u(&st, "late").destroyed, kind.is_some(), "{log}");
+        let points = flow::points(&st, false);
+        if kind.is_some() {
+            assert!(
+                log.contains(
+                    "late was not deployed by the end of the second round: it is eliminated"
+                ),
+                "{log}"
+            );
+            assert_eq!(points.get("axis"), Some(&10));
+        } else {
+            assert_eq!(points.get("axis"), Some(&0));
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

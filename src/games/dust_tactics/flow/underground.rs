@@ -93,3 +93,26 @@ pub(super) fn check_path(
     }
     Ok(())
 }
+
+/// 004 "Deployment": "Any unit in an underground scenario that has not been deployed by the end
+/// of the second round is considered eliminated. Its AP value goes to the opposing player when
+/// calculating VPs at the end of the game." At the end of round 2, every unit not destroyed and
+/// not on the board (nor with a squad on it) is destroyed, its AP to the other side (R625).
+pub(super) fn deployment(state: &mut State, out: &mut Outcome) {
+    if state.scenario.underground.is_none() || state.round != 2 {
+        return;
+    }
+    let late: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| !u.destroyed && u.aboard.is_none() && target_square(state, &u.id).is_none())
+        .map(|u| u.id.clone())
+        .collect();
+    for id in late {
+        say(
+            out,
+            format!("{id} was not deployed by the end of the second round: it is eliminated (004 Underground Fighting, Deployment)"),
+        );
+        super::casualties::destroy(state, &id, "", out);
+    }
+}
