@@ -187,6 +187,33 @@ fn underground_004_dim_light_four_or_more_spaces_between_cannot_target() {
     }
 }
 
+// 004 "Dim Light, Low Ceilings": "Units cannot target each other when there are 4 or more spaces
+// between them." Reactive fire is an attack: x on E3 gets no window against a1 moving to E8
+// (4 spaces between) underground; aboveground it does (R621).
+#[test]
+fn underground_004_dim_light_reactive_fire_cannot_target_at_four_spaces_between() {
+    for (kind, window) in [(Some(Underground::Tunnels), false), (None, true)] {
+        let mut st = game(
+            kind,
+            &[],
+            vec![unit("a1", "one", Some("E9"))],
+            vec![unit("x", "tgt", Some("E3"))],
+        );
+        flow::standing_react(&mut st, "axis", None, Policy::Ask).expect("ask");
+        let out = send(
+            &mut st,
+            "allies",
+            "activate a1\nmove E8\nnothing",
+            &mut Cycle(2),
+        );
+        assert!(first_result(&out).is_ok(), "{out:?}");
+        let reacts = awaited(&st)
+            .iter()
+            .any(|(s, d)| s == "axis" && d.to_lowercase().contains("react"));
+        assert_eq!(reacts, window, "{kind:?}: {:?}", awaited(&st));
+    }
+}
+
 // 004 "Dim Light, Low Ceilings": "Units cannot use the Jump skill while fighting underground."
 // A squad with Jump may enter deep water aboveground ("only units with Jump or Amphibious Unit
 // may enter it"), not underground (R622).
@@ -289,6 +316,55 @@ fn underground_004_sewers_no_unit_can_pass_through_any_other_unit() {
             );
             assert!(first_result(&out).is_ok(), "{out:?}");
         }
+    }
+}
+
+// 004 "Fighting in the Sewers": "A single unit is not limited to one Reactive Fire attempt per
+// game round. If the unit has already been activated during the round, or has already made a
+// Reactive Fire attempt, it may make an additional Reactive Fire attempt if the situation
+// presents itself"; "A unit may still only make one Reactive Fire attempt per unit activation."
+// x attempts (and misses) against a1's move, which activates it; when a2 moves next, x gets a
+// second window in the sewers, none in the tunnels; within one activation it is offered once
+// (R626).
+#[test]
+fn underground_004_sewers_reactive_fire_once_per_enemy_activation_not_once_per_round() {
+    for (kind, again) in [
+        (Some(Underground::Sewers), true),
+        (Some(Underground::Tunnels), false),
+    ] {
+        let mut st = game(
+            kind,
+            &[],
+            vec![unit("a1", "one", Some("E9")), unit("a2", "one", Some("D9"))],
+            vec![unit("x", "tgt", Some("E5"))],
+        );
+        flow::standing_react(&mut st, "axis", None, Policy::Ask).expect("ask");
+        let reacts = |st: &State| {
+            awaited(st)
+                .iter()
+                .any(|(s, d)| s == "axis" && d.to_lowercase().contains("react"))
+        };
+        // 3 (a miss) for x's attempt, then initiative dice should the round end.
+        let mut d = Cycle(2);
+        let out = send(&mut st, "allies", "activate a1\nmove E8\nnothing", &mut d);
+        assert!(first_result(&out).is_ok(), "{out:?}");
+        assert!(reacts(&st), "{:?}", awaited(&st));
+        let out = send(&mut st, "axis", "react x", &mut d);
+        assert!(first_result(&out).is_ok(), "{out:?}");
+        assert!(
+            texts(&out).contains("x attempts reactive fire at a1: MISS"),
+            "{}",
+            texts(&out)
+        );
+        assert!(u(&st, "x").activated, "the attempt activates x");
+        assert!(
+            !reacts(&st),
+            "one attempt per activation: {:?}",
+            awaited(&st)
+        );
+        let out = send(&mut st, "allies", "activate a2\nmove D8\nnothing", &mut d);
+        assert!(first_result(&out).is_ok(), "{out:?}");
+        assert_eq!(reacts(&st), again, "{kind:?}: {:?}", awaited(&st));
     }
 }
 

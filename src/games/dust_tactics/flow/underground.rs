@@ -116,3 +116,17 @@ pub(super) fn deployment(state: &mut State, out: &mut Outcome) {
         super::casualties::destroy(state, &id, "", out);
     }
 }
+
+/// 004 "Fighting in the Sewers": "A single unit is not limited to one Reactive Fire attempt per
+/// game round. If the unit has already been activated during the round, or has already made a
+/// Reactive Fire attempt, it may make an additional Reactive Fire attempt"; "A unit may still
+/// only make one Reactive Fire attempt per unit activation" (the window's own list) (R626).
+pub(super) fn reacts_when_activated(state: &State) -> bool {
+    state.scenario.underground == Some(Underground::Sewers)
+}
+
+/// Whether a reactive attack from `from` at `to` is allowed underground (dim light's reach, the
+/// sewers' corners), as [`check_attack`] for an ordered attack.
+pub(super) fn reaction_allowed(state: &State, occ: &Occupancy, from: Sighter, to: Sighter) -> bool {
+    check_attack(state, occ, from, to).is_ok()
+}
