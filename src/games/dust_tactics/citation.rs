@@ -67,6 +67,9 @@ rule_ids! {
     CrushCrates => "004", "Cover & Movement", Some(150);
     Draws => "004", "End of the game", Some(67);
     Minefields => "004", "Minefields", Some(481);
+    DimLight => "004", "Dim Light, Low Ceilings", Some(621);
+    SewerCorners => "004", "Fighting in the Sewers", Some(623);
+    SewerPassing => "004", "Fighting in the Sewers", Some(624);
     EngineerVehicle => "004", "Engineer Vehicle", Some(483);
     RecoveryVehicle => "004", "Recovery Vehicle", Some(485);
     EndOfGame => "004", "End of the game", None;

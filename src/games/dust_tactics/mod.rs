@@ -24,6 +24,7 @@ pub mod scenario_mines;
 pub mod skill;
 pub mod state;
 pub mod structures;
+pub mod underground;
 pub mod view;
 
 use crate::game::{

@@ -111,6 +111,7 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
         card_map.insert(file.clone(), text.clone());
     }
     rare_once(&parsed, &card_map).map_err(SetupError)?;
+    super::underground::check_units(&parsed, &card_map).map_err(SetupError)?;
     // battlefront-2013: a skill not built yet is refused here, never played by 004's wording.
     if rules.battlefront() {
         super::battlefront::skills::check_cards(&card_map).map_err(SetupError)?;

@@ -37,6 +37,9 @@ pub struct Scenario {
     /// battlefront-2013: 002's trenches (`battlefront::fortifications`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fortifications: Option<super::battlefront::fortifications::Fortifications>,
+    /// 004 "Underground Fighting" (`underground`), ffg-revised only, one board (R620).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub underground: Option<super::underground::Underground>,
 }
 
 /// One side of a scenario.
@@ -203,6 +206,8 @@ struct RawScenario {
     victory_points: Option<super::battlefront::vp::RawVictoryPoints>,
     #[serde(default)]
     fortifications: Option<super::battlefront::fortifications::RawFortifications>,
+    #[serde(default)]
+    underground: Option<super::underground::Underground>,
 }
 
 #[derive(Deserialize)]
@@ -452,6 +457,13 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
             .map_err(|e| ctx.err("board.walls", e.0))?;
     }
     // Structures (004 "Structures"): their outlines become walls, save the entrances.
+    if raw.underground.is_some() && raw.rulesets != ["ffg-revised"] {
+        let why = "underground fighting follows 004's rules (R620), which only ffg-revised plays";
+        return Err(ctx.err(
+            "underground",
+            format!("{why}: add rulesets = [\"ffg-revised\"]"),
+        ));
+    }
     if !raw.structures.is_empty() && raw.rulesets != ["ffg-revised"] {
         return Err(ctx.err(
             "structures",
@@ -767,6 +779,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         reserves,
         victory_points,
         fortifications,
+        underground: raw.underground,
     })
 }
 

@@ -33,3 +33,4 @@ mod skills_004;
 mod structures_004;
 mod tank_riders_004;
 mod transport_004;
+mod underground_004;

@@ -291,6 +291,17 @@ pub(super) fn plan_fire(
                 "choose a target in sight, or move first",
             );
         }
+        let (ms, ts) = (
+            Sighter {
+                square: from,
+                unit_type: my_type,
+            },
+            Sighter {
+                square: to,
+                unit_type: tsighter_type,
+            },
+        );
+        super::underground::check_attack(state, occ, ms, ts)?; // 004 Underground Fighting
         super::structures::check_fire(state, &shooter, from, &target, to)?;
         check_spray(state, u, from, &w, &f.through, to, occ)?;
         if lines
@@ -805,6 +816,13 @@ pub(super) fn fire_line(
                 } else {
                     cover
                 };
+                let cover = super::underground::cover(
+                    state,
+                    from,
+                    tu.at.unwrap_or(from),
+                    cover,
+                    cover_counts && !close && cover_type,
+                );
                 // A lone hero has no cover saves (004 "Heroes").
                 let lone_hero = tc.unit_type == UnitType::Hero;
                 let profile = TargetProfile {

@@ -54,6 +54,7 @@ mod steps;
 pub mod structures;
 mod tesla;
 mod trees;
+mod underground;
 mod victory;
 mod volley;
 

@@ -119,6 +119,7 @@ impl Planner<'_> {
             rule: e.rule.clone(),
             instead: format!("a move of at most {} movement points", mp + scout),
         })?;
+        super::underground::check_path(state, &self.occ, &u.id, &plan.path)?; // 004 sewers
         if fast && plan.cost > mp {
             self.fast_used = true;
         }
@@ -154,7 +155,8 @@ pub(super) fn mover_of(state: &State, u: &UnitState) -> Mover {
         unit_type: card(state, u)
             .map(|c| c.unit_type)
             .unwrap_or(UnitType::Squad),
-        jump: has_skill(state, &u.id, Skill::Jump),
+        // 004 "Dim Light, Low Ceilings": "Units cannot use the Jump skill" underground (R622).
+        jump: has_skill(state, &u.id, Skill::Jump) && state.scenario.underground.is_none(),
         agile: has_skill(state, &u.id, Skill::Agile),
         tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
         amphibious: has_skill(state, &u.id, Skill::Amphibious),
@@ -271,6 +273,7 @@ impl Planner<'_> {
                 mp + fast as u32 + extra
             ),
         })?;
+        super::underground::check_path(state, &self.occ, &u.id, &plan.path)?; // 004 sewers
         self.fast_used = fast && plan.cost > mp;
         let to = plan.path.last().copied().unwrap_or(start);
         if extra > 0 {

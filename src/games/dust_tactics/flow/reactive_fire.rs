@@ -16,7 +16,8 @@ pub(super) fn react_candidates(state: &State, act: &Activation) -> Option<(Strin
         }
         let mut c = vec![];
         for u in &state.units {
-            if u.side != side || !leads(u) || u.activated || act.reacted.contains(&u.id) {
+            let spent = u.activated && !super::underground::reacts_when_activated(state);
+            if u.side != side || !leads(u) || spent || act.reacted.contains(&u.id) {
                 continue;
             }
             // A Tank Riders rider reacts from its vehicle's square (R472).
@@ -66,7 +67,17 @@ pub(super) fn reactive_lines(
             unit_type: target_type,
         },
     );
-    if sight != Sight::Clear {
+    let (fs, ts) = (
+        Sighter {
+            square: from,
+            unit_type: my_type,
+        },
+        Sighter {
+            square: to,
+            unit_type: target_type,
+        },
+    );
+    if sight != Sight::Clear || !super::underground::reaction_allowed(state, occ, fs, ts) {
         return vec![];
     }
     // Issue 12: 004 "Structures": into and out of a structure only through an entrance (R505).

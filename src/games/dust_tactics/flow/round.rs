@@ -224,6 +224,7 @@ pub(super) fn end_round(state: &mut State, dice: &mut dyn DiceSource, out: &mut 
     super::super::battlefront::reserves::place_pending(state, out);
     // issue 18 hook: 003 §12 victory points for objectives held (battlefront/vp.rs).
     super::super::battlefront::vp::score_turn(state, out);
+    super::underground::deployment(state, out); // 004 "Deployment" underground (R625)
     say(out, format!("round {round} ends"));
     if let Some(by) = state.draw_offer.take() {
         say(out, format!("{by}'s draw offer lapses with the round"));

@@ -128,6 +128,22 @@ fn makes_corner(board: &Board, occ: &Occupancy, sq: Square) -> bool {
 
 /// Line of sight from `from` to `to`, dot to dot (004 "Line of sight"). Symmetric.
 pub fn line_of_sight(board: &Board, occ: &Occupancy, from: Sighter, to: Sighter) -> Sight {
+    sight_with(board, occ, from, to, false)
+}
+
+/// 004 "Fighting in the Sewers": "In the sewers, all corners block LOS": a line skimming the
+/// corner of any blocking square or wall end is blocked, not only one between two (R623).
+pub fn line_of_sight_sewers(board: &Board, occ: &Occupancy, from: Sighter, to: Sighter) -> Sight {
+    sight_with(board, occ, from, to, true)
+}
+
+fn sight_with(
+    board: &Board,
+    occ: &Occupancy,
+    from: Sighter,
+    to: Sighter,
+    corners_block: bool,
+) -> Sight {
     let (a, b) = (from.square, to.square);
     if a == b {
         return Sight::Clear;
@@ -193,6 +209,10 @@ pub fn line_of_sight(board: &Board, occ: &Occupancy, from: Sighter, to: Sighter)
             why: format!(
                 "the line passes between two blocking corners ({w1}; {w2}) (000 Shooting rules: opposite corners)"
             ),
+        },
+        (Some((at, why)), None) | (None, Some((at, why))) if corners_block => Sight::Blocked {
+            at,
+            why: format!("the line skims a corner ({why}), and in the sewers all corners block line of sight (004 Fighting in the Sewers)"),
         },
         _ => Sight::Clear,
     }
