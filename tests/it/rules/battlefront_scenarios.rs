@@ -137,33 +137,22 @@ pub(crate) fn play_by_mail(scenario: &str, sides: [&str; 2], seed: u64) -> (Stri
     let mut ps = dt::players(21);
     ps[0].side = sides[0].into();
     ps[1].side = sides[1].into();
-    let mut args: Vec<String> = [
-        "new",
-        "--ruleset",
-        "battlefront-2013",
-        "--scenario",
-        scenario,
-        "--seed",
-        &hex::encode([seed as u8; 32]),
-        "--id",
-        "g-sc",
-        "--now",
-        dt::T0,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    for p in &ps {
-        args.push("--player".into());
-        args.push(format!(
-            "{}={}:{}",
-            p.side,
-            p.address,
-            dustmail::crypto::public_key_text(&p.key.verifying_key())
-        ));
-    }
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = dt::dustmail(&home.root, &a);
+    let o = dt::new_with_players(
+        &home.root,
+        &[
+            "--ruleset",
+            "battlefront-2013",
+            "--scenario",
+            scenario,
+            "--seed",
+            &hex::encode([seed as u8; 32]),
+            "--id",
+            "g-sc",
+            "--now",
+            dt::T0,
+        ],
+        &ps,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-sc", &ps, |i| Style::Random(seed + i as u64));

@@ -730,33 +730,22 @@ fn joining_004_victory_patrol_played_to_its_end_by_signed_mail() {
     let ps = dt::players(23);
     let scenario = root().join("games/dust-tactics/scenarios-joining/victory-patrol.toml");
     let cards = root().join("games/dust-tactics/cards-joining");
-    let mut args: Vec<String> = [
-        "new",
-        "--scenario",
-        scenario.to_str().unwrap(),
-        "--cards",
-        cards.to_str().unwrap(),
-        "--seed",
-        &hex::encode([5u8; 32]),
-        "--id",
-        "g-join",
-        "--now",
-        dt::T0,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    for p in &ps {
-        args.push("--player".into());
-        args.push(format!(
-            "{}={}:{}",
-            p.side,
-            p.address,
-            dustmail::crypto::public_key_text(&p.key.verifying_key())
-        ));
-    }
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = dt::dustmail(&home.root, &a);
+    let o = dt::new_with_players(
+        &home.root,
+        &[
+            "--scenario",
+            scenario.to_str().unwrap(),
+            "--cards",
+            cards.to_str().unwrap(),
+            "--seed",
+            &hex::encode([5u8; 32]),
+            "--id",
+            "g-join",
+            "--now",
+            dt::T0,
+        ],
+        &ps,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-join", &ps, |i| Style::Random(77 + i as u64));

@@ -702,33 +702,22 @@ fn minefields_004_minefield_crossing_played_to_its_end_by_signed_mail() {
     let dir = tempfile::tempdir().unwrap();
     let home = dt::init_home(dir.path(), "file");
     let ps = dt::players(31);
-    let mut args: Vec<String> = [
-        "new",
-        "--scenario",
-        scenario.to_str().unwrap(),
-        "--cards",
-        cards.to_str().unwrap(),
-        "--seed",
-        &hex::encode([7u8; 32]),
-        "--id",
-        "g-mines",
-        "--now",
-        dt::T0,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    for p in &ps {
-        args.push("--player".into());
-        args.push(format!(
-            "{}={}:{}",
-            p.side,
-            p.address,
-            dustmail::crypto::public_key_text(&p.key.verifying_key())
-        ));
-    }
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = dt::dustmail(&home.root, &a);
+    let o = dt::new_with_players(
+        &home.root,
+        &[
+            "--scenario",
+            scenario.to_str().unwrap(),
+            "--cards",
+            cards.to_str().unwrap(),
+            "--seed",
+            &hex::encode([7u8; 32]),
+            "--id",
+            "g-mines",
+            "--now",
+            dt::T0,
+        ],
+        &ps,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-mines", &ps, |_| Style::Aggressive);

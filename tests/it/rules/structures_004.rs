@@ -711,31 +711,20 @@ fn structures_004_outpost_is_played_to_its_end_by_mail() {
     let dir = tempfile::tempdir().unwrap();
     let home = dt::init_home(dir.path(), "file");
     let ps = dt::players(31);
-    let mut args: Vec<String> = [
-        "new",
-        "--scenario",
-        "outpost",
-        "--seed",
-        &hex::encode([7u8; 32]),
-        "--id",
-        "g-out",
-        "--now",
-        dt::T0,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    for p in &ps {
-        args.push("--player".into());
-        args.push(format!(
-            "{}={}:{}",
-            p.side,
-            p.address,
-            dustmail::crypto::public_key_text(&p.key.verifying_key())
-        ));
-    }
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = dt::dustmail(&home.root, &a);
+    let o = dt::new_with_players(
+        &home.root,
+        &[
+            "--scenario",
+            "outpost",
+            "--seed",
+            &hex::encode([7u8; 32]),
+            "--id",
+            "g-out",
+            "--now",
+            dt::T0,
+        ],
+        &ps,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-out", &ps, |i| Style::Random(40 + i as u64));
