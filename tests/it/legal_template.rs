@@ -108,7 +108,7 @@ fn lines(text: &str) -> Vec<Line> {
 
 /// Sends every suggestion of `side`'s template on its own copy of `st`; returns them. Panics
 /// naming the first one refused.
-fn every_suggestion_accepted(st: &State, side: &str, context: &str) -> Vec<String> {
+pub(crate) fn every_suggestion_accepted(st: &State, side: &str, context: &str) -> Vec<String> {
     let template = DustTactics.orders_template(st, side);
     let all = suggestions(&template);
     for order in &all {

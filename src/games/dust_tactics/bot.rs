@@ -5,6 +5,7 @@
 //! keeps the first one the engine accepts on a copy of the state. The engine checks every
 //! declaration before rolling any die, so the dice given to the copy cannot change the answer.
 
+use super::flow;
 use super::geometry::distance;
 use super::model::Square;
 use super::orders::Command;
@@ -128,10 +129,14 @@ impl Bot {
             .units
             .iter()
             .filter(|u| u.side != self.side && !u.destroyed)
-            .filter_map(|u| u.at.map(|at| (u.id.as_str(), at)))
+            .filter_map(|u| {
+                let at = u.at.or_else(|| flow::riding_square(state, &u.id))?;
+                Some((u.id.as_str(), at))
+            })
             .collect();
         let mut out = Vec::new();
-        let from = me.at;
+        // A Tank Riders rider fires from its vehicle's square (R470).
+        let from = me.at.or_else(|| flow::riding_square(state, unit));
         // Targets nearest first, then by id, so the choice is deterministic.
         let mut targets = enemies.clone();
         if let Some(f) = from {

@@ -443,11 +443,14 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
                 "list each skill once".into(),
             ));
         }
-        // 004 "Carry Capacity": the card prints how many soldiers the vehicle carries.
-        if s.name == Skill::CarryCapacity.id() && s.value.unwrap_or(0) == 0 {
+        // 004 "Carry Capacity", "Tank Riders": the card prints how many soldiers it carries.
+        let carries = [Skill::CarryCapacity, Skill::TankRiders]
+            .into_iter()
+            .find(|k| s.name == k.id());
+        if let Some(k) = carries.filter(|_| s.value.unwrap_or(0) == 0) {
             return Err(err(
                 &format!("skills[{i}].value"),
-                "Carry Capacity without the number of soldiers it carries".into(),
+                format!("{} without the number of soldiers it carries", k.title()),
                 "write value = N, the capacity the card prints".into(),
             ));
         }

@@ -206,9 +206,6 @@ impl Skill {
             Commissar => {
                 "a Commissar joins beside a hero, and a squad carrying both is not in the engine"
             }
-            TankRiders => {
-                "every sentence of it is in the engine (R467–R473), but riders outside a vehicle are not yet checked against area attacks on its square or offered their actions by the orders template"
-            }
             AdvancedReactiveFire | Agile | AllInOne | Assault | Berserk | BlackOps | Charge
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
             | SuperiorReactiveFire | TankHead | TrackedVehicle => return None,
@@ -227,8 +224,8 @@ impl Skill {
             AirSuperiority | Hover => return None,
             // Issue 12: Air Alt (R560).
             AirAlt => return None,
-            // Issue 12: transport (R461–R466).
-            CarryCapacity | CommandVehicle => return None,
+            // Issue 12: transport (R461–R466), riders outside (R467–R474).
+            CarryCapacity | CommandVehicle | TankRiders => return None,
             // Issue 12: joining and special squads (R520–R539).
             BlutkreuzApe | BlutkreuzZombie | NcoCommandSquad => return None,
             // Issue 12: minefields and wrecks (R481–R485); bunkers are not in the engine.

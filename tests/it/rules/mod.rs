@@ -32,5 +32,6 @@ mod policy;
 mod skills_004;
 mod structures_004;
 mod tank_riders_004;
+mod tank_riders_area_004;
 mod transport_004;
 mod underground_004;

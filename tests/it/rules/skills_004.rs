@@ -97,15 +97,16 @@ mod dt_home {
 #[test]
 fn skills_004_a_card_with_a_skill_the_engine_ignores_is_refused_at_new() {
     // Issue 12 item 3: "A card naming a skill or weapon rule the engine does not implement is
-    // refused at `new` with the name and the file." Tank Riders needs soldiers riding outside a
-    // vehicle, which the engine has not. (This test named Hover until aircraft landed, R444,
-    // Recovery Vehicle until minefields and wrecks landed, R485, then Air Alt until R560.)
-    let (o, dirs) = new_with_cards(&[card_with("luther", "riders-luther", "tank-riders")], &[]);
+    // refused at `new` with the name and the file." Commissar needs a squad with both a hero
+    // and a Commissar, which the engine has not. (This test named Hover until aircraft landed,
+    // R444, Recovery Vehicle until minefields and wrecks landed, R485, Air Alt until R560, then
+    // Tank Riders until R474.)
+    let (o, dirs) = new_with_cards(&[card_with("luther", "commissar-luther", "commissar")], &[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_ne!(o.status.code(), Some(0), "{}", dt::text(&o));
-    assert!(err.contains("riders-luther.toml"), "{err}");
-    assert!(err.contains("`tank-riders` (Tank Riders)"), "{err}");
-    assert!(err.contains("outside a vehicle"), "{err}");
+    assert!(err.contains("commissar-luther.toml"), "{err}");
+    assert!(err.contains("`commissar` (Commissar)"), "{err}");
+    assert!(err.contains("beside a hero"), "{err}");
     assert!(!dirs.has_game(), "a refused `new` creates no game");
 }
 
@@ -128,7 +129,8 @@ fn skills_004_every_skill_the_engine_does_not_implement_is_refused_with_its_name
         .map(|s| s.id().to_string())
         .collect();
     names.extend(NOT_IN_ENUM.iter().map(|(id, _, _)| id.to_string()));
-    // Fewer as skills land (session 6 left Commissar, Tank Riders and Carry Capacity: Vehicle).
+    // Fewer as skills land (session 6 left Commissar, Tank Riders and Carry Capacity: Vehicle;
+    // Tank Riders landed with R474).
     assert!(!names.is_empty(), "{names:?}");
     for n in &names {
         let (file, text) = card_with("joseph-brown", "x-hero", n);
@@ -142,12 +144,14 @@ fn skills_004_every_skill_the_engine_does_not_implement_is_refused_with_its_name
     // Command Squad and NCO Command Squad are a squad's skills whose card names its specialists
     // (R211, R522): a hero card carrying one is refused (rules::command_squads and
     // rules::joining_004 cover their cards). Carry Capacity needs the number its card prints
-    // (`value`, R463; rules::carry_004 covers its card).
+    // (`value`, R463; rules::carry_004 covers its card), and so does Tank Riders (R467;
+    // rules::tank_riders_scenario covers its card).
     for s in Skill::ALL.iter().filter(|s| {
         s.is_implemented()
             && **s != Skill::CommandSquad
             && **s != Skill::NcoCommandSquad
             && **s != Skill::CarryCapacity
+            && **s != Skill::TankRiders
     }) {
         let (file, text) = card_with("joseph-brown", "x-hero", s.id());
         assert!(parse_card_for_new(&file, &text).is_ok(), "{s}");

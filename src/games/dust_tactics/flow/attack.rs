@@ -521,7 +521,7 @@ fn burnt_between(state: &State, w: &WeaponLine, from: Square, target: &Target) -
         return Vec::new();
     }
     let aimed = match target {
-        Target::Unit { unit } | Target::Model { unit, .. } => state.unit(unit).and_then(|u| u.at),
+        Target::Unit { unit } | Target::Model { unit, .. } => target_square(state, unit),
         _ => None,
     };
     aimed
@@ -675,6 +675,8 @@ pub(super) fn fire_line(
             }
         }
     }
+    // 002 "Tank Riders": flame and "all units" attacks hit the riders separately (R474).
+    let apart = super::riders::attacked_separately(state, &w, &l.shooter, &l.target, &mut targets);
     for t in targets {
         match &t {
             Target::Square { at } if is_trees(state, *at) => {
@@ -907,6 +909,7 @@ pub(super) fn fire_line(
                     _ => p.points += o.damage,
                 }
                 let damaging = o.hits.saturating_sub(o.saved).min(o.damage);
+                let damaging = if apart.contains(&tu.id) { 0 } else { damaging };
                 super::riders::hurt_riders(state, act, &tu.id, damaging, &by, dice, out);
             }
         }

@@ -77,6 +77,7 @@ pub use awaiting::casualty_options;
 pub use awaiting::default_for;
 pub use carry::carrying;
 pub use casualties::default_casualties;
+pub use riders::riding_square;
 pub use setup::new_state;
 pub use standing::accept_draw;
 pub use standing::concede;
@@ -163,10 +164,16 @@ fn leader_of(state: &State, id: &str) -> Option<String> {
 /// Where a unit stands, a joined hero on its squad's square.
 fn target_square(state: &State, id: &str) -> Option<model::Square> {
     let u = state.unit(id)?;
-    match &u.joined {
-        Some(squad) if squad != id => state.unit(squad).and_then(|s| s.at).or(u.at),
-        _ => u.at,
-    }
+    let lead = match &u.joined {
+        Some(squad) if squad != id => squad.as_str(),
+        _ => id,
+    };
+    // A Tank Riders rider stands on its vehicle's square (R471, R474).
+    state
+        .unit(lead)
+        .and_then(|s| s.at)
+        .or(u.at)
+        .or_else(|| riders::riding_square(state, lead))
 }
 
 fn alive_on_board(state: &State, id: &str) -> bool {

@@ -5,7 +5,8 @@ use super::*;
 use crate::dust_tactics::orders::carry::Transport;
 
 /// The square a unit riding outside a living Tank Riders vehicle acts from: the vehicle's (R470).
-pub(super) fn riding_square(state: &State, id: &str) -> Option<Square> {
+/// Public for the orders template and the bots, which offer a rider's lines from there.
+pub fn riding_square(state: &State, id: &str) -> Option<Square> {
     let v = state.unit(state.unit(id)?.aboard.as_deref()?)?;
     let riders = super::carry::tank_riders(state, &v.id);
     (!v.destroyed && riders.iter().any(|r| r == id)).then_some(v.at)?
@@ -15,6 +16,42 @@ pub(super) fn riding_square(state: &State, id: &str) -> Option<Square> {
 /// (R472).
 pub(super) fn square_of(state: &State, id: &str) -> Option<Square> {
     state.unit(id)?.at.or_else(|| riding_square(state, id))
+}
+
+/// 002 "Tank Riders": "If the Vehicle is attacked by Blast or Flame weapons, both the Vehicle
+/// and the Unit riding on a Vehicle are attacked separately, and the Infantry Unit does not
+/// suffer additional Hits if the Vehicle is Hit." (R474; 004 is silent). A line of weapon `w`
+/// fired by `shooter` attacks the riders of each Tank Riders vehicle among `targets` separately
+/// when it is a flamethrower, or when the vehicle stands on a square the line hits "all units"
+/// of (a Tesla line's squares between: every target but the aimed one). The riders are added
+/// to `targets`; the vehicles returned roll no extra dice for them (R469).
+pub(super) fn attacked_separately(
+    state: &State,
+    w: &WeaponLine,
+    shooter: &str,
+    aimed: &Target,
+    targets: &mut Vec<Target>,
+) -> Vec<String> {
+    let flame = w.traits.contains(&WeaponTrait::Flamethrower);
+    let mut vehicles = vec![];
+    for t in targets.clone() {
+        let Target::Unit { unit } = &t else { continue };
+        if !flame && &t == aimed {
+            continue;
+        }
+        let riders = super::carry::tank_riders(state, unit);
+        if riders.is_empty() {
+            continue;
+        }
+        vehicles.push(unit.clone());
+        for r in riders {
+            let r = Target::Unit { unit: r };
+            if !group(state, shooter).contains(&target_text(&r)) && !targets.contains(&r) {
+                targets.push(r);
+            }
+        }
+    }
+    vehicles
 }
 
 impl Planner<'_> {

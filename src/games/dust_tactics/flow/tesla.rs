@@ -96,10 +96,13 @@ pub(super) fn explode_next(
             return true;
         }
     }
+    // "All units in adjacent spaces": a Tank Riders vehicle's riders are attacked separately,
+    // and its hits roll no extra dice for them (002 "Tank Riders", R474).
     let near: Vec<UnitState> = state
         .units
         .iter()
-        .filter(|u| !u.destroyed && u.joined.is_none() && u.at.is_some_and(|a| a.adjacent(b.at)))
+        .filter(|u| !u.destroyed && u.joined.is_none())
+        .filter(|u| target_square(state, &u.id).is_some_and(|a| a.adjacent(b.at)))
         .cloned()
         .collect();
     if near.is_empty() {
@@ -138,7 +141,7 @@ pub(super) fn explode_next(
             ..FireOptions::default()
         };
         let o = combat::resolve_line_under(rules, &w, &profile, &opts, round, dice);
-        let to = tu.at.unwrap_or(b.at);
+        let to = target_square(state, &tu.id).unwrap_or(b.at);
         tell(
             out,
             format!(
@@ -168,8 +171,6 @@ pub(super) fn explode_next(
         });
         p.eliminate |= o.eliminate;
         p.points += o.damage;
-        let damaging = o.hits.saturating_sub(o.saved).min(o.damage);
-        super::riders::hurt_riders(state, act, &tu.id, damaging, &b.side, dice, out);
     }
     true
 }

@@ -93,9 +93,14 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             .filter_map(|m| state.cards.get(&m.card))
             .map(|c| c.movement as u32),
     );
-    let mut s = match u.at {
-        Some(at) => with_note(option, &format!("at {at}, Movement {movement}")),
-        None => match &u.aboard {
+    // A Tank Riders rider acts from its vehicle's square (R470).
+    let riding = flow::riding_square(state, &u.id);
+    let mut s = match (u.at, riding, &u.aboard) {
+        (Some(at), ..) => with_note(option, &format!("at {at}, Movement {movement}")),
+        (None, Some(at), Some(v)) => {
+            with_note(option, &format!("riding {v} on {at}, acting from there"))
+        }
+        _ => match &u.aboard {
             Some(v) => with_note(option, &format!("inside {v}: it exits, or stays")),
             None => with_note(option, "off board: its first action enters"),
         },
@@ -143,7 +148,9 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
     let enemies: Vec<&UnitState> = state
         .units
         .iter()
-        .filter(|e| e.side != u.side && !e.destroyed && e.joined.is_none() && e.at.is_some())
+        .filter(|e| e.side != u.side && !e.destroyed && e.joined.is_none())
+        // Riders are targets on their vehicle's square (R471).
+        .filter(|e| e.at.is_some() || flow::riding_square(state, &e.id).is_some())
         .collect();
     let fire = |w: &str, t: &str| FireOrder {
         weapon: w.to_string(),
@@ -222,7 +229,7 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             }
         }
     }
-    if u.at.is_some() && !idle.is_empty() {
+    if (u.at.is_some() || riding.is_some()) && !idle.is_empty() {
         s.push_str(&format!("#   no target now for: {}\n", idle.join(", ")));
     }
     if let Some(line) = sustained {
