@@ -436,7 +436,10 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
                 implemented_instead(),
             ));
         }
-        if !skills.insert(s.name.as_str()) {
+        // 004 "Carry Capacity: Vehicle": "A vehicle with this skill listed several times can
+        // carry 1 vehicle for each skill listed" (R476).
+        let several = s.name == Skill::CarryCapacityVehicle.id();
+        if !skills.insert(s.name.as_str()) && !several {
             return Err(err(
                 &format!("skills[{i}].name"),
                 format!("skill `{}` is listed twice", s.name),
@@ -444,13 +447,25 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
             ));
         }
         // 004 "Carry Capacity", "Tank Riders": the card prints how many soldiers it carries.
-        let carries = [Skill::CarryCapacity, Skill::TankRiders]
-            .into_iter()
-            .find(|k| s.name == k.id());
+        let carries = [
+            Skill::CarryCapacity,
+            Skill::TankRiders,
+            Skill::CarryCapacityVehicle,
+        ]
+        .into_iter()
+        .find(|k| s.name == k.id());
         if let Some(k) = carries.filter(|_| s.value.unwrap_or(0) == 0) {
             return Err(err(
                 &format!("skills[{i}].value"),
-                format!("{} without the number of soldiers it carries", k.title()),
+                format!(
+                    "{} without {}",
+                    k.title(),
+                    if k == Skill::CarryCapacityVehicle {
+                        "the armour value of the vehicles it carries"
+                    } else {
+                        "the number of soldiers it carries"
+                    }
+                ),
                 "write value = N, the capacity the card prints".into(),
             ));
         }

@@ -54,6 +54,7 @@ rule_ids! {
     VolleyBlast => "004", "Volley Blast", Some(460);
     Activation => "004", "Activation", None;
     CarryCapacity => "004", "Carry Capacity", Some(461);
+    CarryCapacityVehicle => "004", "Carry Capacity: Vehicle", Some(476);
     CommandVehicle => "004", "Command Vehicle", Some(466);
     TankRiders => "004", "Tank Riders", Some(462);
     AlternatingActivations => "004", "Alternating activations", None;

@@ -21,6 +21,7 @@ mod battlefront_skills002_saves;
 mod cards_000;
 mod carried;
 mod carry_004;
+mod carry_vehicle_004;
 mod classic_2010;
 mod command_squads;
 mod ffg_revised;

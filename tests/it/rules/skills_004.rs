@@ -145,13 +145,15 @@ fn skills_004_every_skill_the_engine_does_not_implement_is_refused_with_its_name
     // (R211, R522): a hero card carrying one is refused (rules::command_squads and
     // rules::joining_004 cover their cards). Carry Capacity needs the number its card prints
     // (`value`, R463; rules::carry_004 covers its card), and so does Tank Riders (R467;
-    // rules::tank_riders_scenario covers its card).
+    // rules::tank_riders_area_004 covers its card), and Carry Capacity: Vehicle its armour
+    // value (R476; rules::carry_vehicle_004 covers its card).
     for s in Skill::ALL.iter().filter(|s| {
         s.is_implemented()
             && **s != Skill::CommandSquad
             && **s != Skill::NcoCommandSquad
             && **s != Skill::CarryCapacity
             && **s != Skill::TankRiders
+            && **s != Skill::CarryCapacityVehicle
     }) {
         let (file, text) = card_with("joseph-brown", "x-hero", s.id());
         assert!(parse_card_for_new(&file, &text).is_ok(), "{s}");

@@ -92,8 +92,13 @@ pub(super) fn inside(u: &UnitState) -> String {
         .unwrap_or_default()
 }
 
+/// The soldier places taken inside vehicle `id` (carried vehicles take none: R476).
 fn load(state: &State, id: &str) -> u32 {
-    carrying(state, id).iter().map(|p| places(state, p)).sum()
+    carrying(state, id)
+        .iter()
+        .filter(|p| !super::carry_vehicle::is_vehicle(state, p))
+        .map(|p| places(state, p))
+        .sum()
 }
 
 /// The vehicle a unit rides in, when it is a command squad inside a living Command Vehicle
@@ -225,12 +230,10 @@ impl Planner<'_> {
                 "replace this move with another action",
             );
         }
-        if unit_type(state, &u.id) == UnitType::Vehicle {
-            return refuse(
-                format!("{} is a vehicle", u.id),
-                RULE.with("a vehicle can only carry soldiers and heroes"),
-                "move <square> …",
-            );
+        // A vehicle boards only a vehicle with Carry Capacity: Vehicle, by its listings (R476).
+        let carried_vehicle = super::carry_vehicle::is_vehicle(state, &u.id);
+        if carried_vehicle {
+            super::carry_vehicle::check_board(state, &u.id, vehicle)?;
         }
         let Some(from) = self.pos else {
             return refuse(
@@ -249,15 +252,19 @@ impl Planner<'_> {
         let (Some(vat), false) = (v.at, v.destroyed) else {
             return refuse(format!("{} is not on the battlefield", v.id), RULE, instead);
         };
-        let Some(cap) = capacity(state, &v.id) else {
-            return refuse(
-                format!(
-                    "{} has no Carry Capacity or Tank Riders: it carries nobody",
-                    v.id
-                ),
-                RULE,
-                "board a vehicle with the Carry Capacity or Tank Riders skill",
-            );
+        let cap = match capacity(state, &v.id) {
+            _ if carried_vehicle => u32::MAX,
+            Some(cap) => cap,
+            None => {
+                return refuse(
+                    format!(
+                        "{} has no Carry Capacity or Tank Riders: it carries nobody",
+                        v.id
+                    ),
+                    RULE,
+                    "board a vehicle with the Carry Capacity or Tank Riders skill",
+                )
+            }
         };
         let (need, load) = (places(state, &u.id), load(state, &v.id));
         if load + need > cap {
@@ -502,9 +509,14 @@ fn survive(state: &mut State, rider: &str, dice: &mut dyn DiceSource, out: &mut 
         .map(|d| d.by.clone())
         .unwrap_or_default();
     let round = state.round;
-    // One die per miniature: the squad's in card order, then its joined hero.
+    // One die per miniature: the squad's in card order, then its joined hero; a carried
+    // vehicle (its pilot with it) rolls one, as a hero does (R476).
     let mut names: Vec<String> = u.models.clone();
-    names.extend(group(state, rider).into_iter().skip(1));
+    if super::carry_vehicle::is_vehicle(state, rider) {
+        names = vec![u.id.clone()];
+    } else {
+        names.extend(group(state, rider).into_iter().skip(1));
+    }
     if names.is_empty() {
         names.push(u.id.clone());
     }
@@ -660,7 +672,14 @@ pub(super) fn setup_aboard(
         let soldier = cards
             .get(&units[r].card)
             .is_some_and(|c| c.unit_type.is_soldier());
-        if cap.is_none() || units[vi].side != units[r].side || !soldier {
+        // A vehicle begins inside a vehicle with Carry Capacity: Vehicle (R476).
+        let vehicle = cards
+            .get(&units[r].card)
+            .is_some_and(|c| !c.unit_type.is_soldier())
+            && cards
+                .get(&units[vi].card)
+                .is_some_and(|c| !super::carry_vehicle::slots(c).is_empty());
+        if !(cap.is_some() && soldier || vehicle) || units[vi].side != units[r].side {
             return Err(SetupError(format!(
                 "unit {} cannot begin aboard {v}: only squads and heroes ride, in a vehicle of their side with Carry Capacity or Tank Riders {rule}",
                 spec.id
@@ -688,7 +707,10 @@ pub(super) fn setup_aboard(
         let load: u32 = units
             .iter()
             .filter(|u| u.aboard.as_deref() == Some(v.id.as_str()))
-            .filter_map(|u| cards.get(&u.card).map(|c| unit_places(u, c)))
+            .filter_map(|u| cards.get(&u.card).map(|c| (u, c)))
+            // Carried vehicles take no soldier place (R476).
+            .filter(|(_, c)| c.unit_type.is_soldier())
+            .map(|(u, c)| unit_places(u, c))
             .sum();
         if load > cap {
             return Err(SetupError(format!(
@@ -698,5 +720,5 @@ pub(super) fn setup_aboard(
             )));
         }
     }
-    Ok(())
+    super::carry_vehicle::check_setup(units, cards)
 }

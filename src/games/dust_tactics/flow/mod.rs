@@ -34,6 +34,7 @@ mod attack;
 mod awaiting;
 mod carried;
 mod carry;
+mod carry_vehicle;
 mod casualties;
 mod charge_2010;
 mod command;
