@@ -218,6 +218,14 @@ pub struct UnitState {
     /// battlefront-2013: a Stunned token (002, from Cheat Death; `battlefront::stunned`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stunned: bool,
+    /// Injected by an NCO field medic's Stimulant Kit: its next activation may be 4 actions
+    /// (004 "NCO Command Squads"; `flow::stimulant`, R477).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stimulated: bool,
+    /// Exhausted after its stimulated activation: no action, no reaction, no fighting back,
+    /// until an activation of `nothing` + `nothing` stands it upright (R477).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exhausted: bool,
     /// Inside this vehicle (004 "Carry Capacity"; `flow::carry`): off the board (`at` is
     /// `None`) until it exits, shown in the vehicle's space.
     #[serde(default, skip_serializing_if = "Option::is_none")]

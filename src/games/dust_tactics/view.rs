@@ -229,8 +229,14 @@ pub fn board_text(state: &State) -> String {
             } else {
                 format!("{}/{} health", u.health, c.map(|c| c.health).unwrap_or(0))
             };
+            // NCO Stimulant Kit (R477): injected, then exhausted until it stands.
+            let drugs = match (u.stimulated, u.exhausted) {
+                (_, true) => ", exhausted",
+                (true, _) => ", injected",
+                _ => "",
+            };
             format!(
-                "{place}, {life}{}",
+                "{place}, {life}{}{drugs}",
                 if u.activated { ", activated" } else { "" }
             )
         };

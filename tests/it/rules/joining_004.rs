@@ -20,7 +20,7 @@ fn root() -> std::path::PathBuf {
 }
 
 /// A card of games/dust-tactics/`dir`/, validated as `new --cards` validates it.
-fn card_in(dir: &str, stem: &str) -> Card {
+pub(super) fn card_in(dir: &str, stem: &str) -> Card {
     let file = format!("{stem}.toml");
     let text = std::fs::read_to_string(root().join("games/dust-tactics").join(dir).join(&file))
         .expect("card file");
@@ -91,7 +91,7 @@ fn refusal(out: &Outcome) -> String {
 }
 
 /// Plays the rest of the round with `nothing` + `nothing`, and the next initiative, allies first.
-fn next_round(st: &mut State) {
+pub(super) fn next_round(st: &mut State) {
     let target = st.round + 1;
     for _ in 0..30 {
         match &st.phase {
@@ -567,13 +567,17 @@ fn nco_command_squads_004_one_attempt_a_round_and_only_its_own_orders() {
             "{order}: {r}"
         );
     }
+    // The field medic's Stimulant Kit is one of its own (R477, rules::stimulant_kit_004).
     let out = send(
         &mut st,
         "allies",
         "activate nco\nskill stimulant kit at gren\nnothing",
         &mut ScriptedDice::new([]),
     );
-    assert!(refusal(&out).contains("Stimulant Kit is not built yet"));
+    assert_eq!(
+        first_result(&out),
+        Ok("activate nco: skill stimulant-kit at gren, nothing".into())
+    );
 }
 
 // 004 "NCO Command Squads", Field Mechanic: "Ammo Dump (SKILL). Once per game, any unit within

@@ -31,6 +31,7 @@ mod minefields_004;
 mod piloting_004;
 mod policy;
 mod skills_004;
+mod stimulant_kit_004;
 mod structures_004;
 mod tank_riders_004;
 mod tank_riders_area_004;

@@ -111,6 +111,7 @@ pub(super) fn cmd_activate(
             x.activated = true;
         }
     }
+    super::stimulant::commit(state, &u.id, out);
     let round = state.round;
     for (owner, skill) in &plan.uses {
         if let Some(x) = state.unit_mut(owner) {
@@ -351,6 +352,10 @@ impl<'a> Planner<'a> {
 
     /// The legal sequences of 004 "Actions", and the entering rules of ruling 2.
     fn check_sequence(&self) -> Result<(), Refusal> {
+        // NCO Stimulant Kit: four actions once, then exhausted (R477).
+        if let Some(r) = self.stimulant_sequence() {
+            return r;
+        }
         let (u, kinds, flags) = (self.u, &self.kinds, &self.flags);
         let legal = if flags.charge && self.rules.charge_extra_square() {
             return self.check_charge_2010();

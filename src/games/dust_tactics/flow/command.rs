@@ -23,10 +23,13 @@ pub(super) enum Order {
     /// NCO command squads, Field Officer: "Smoke Mortars" (once per game, no die; a Smoke token
     /// on a square in line of sight; R525).
     SmokeMortars,
+    /// NCO command squads, Field Medic: "Stimulant Kit" (once per game, no die; an adjacent
+    /// soldier unit's next activation is 4 actions, then it is exhausted; R477).
+    StimulantKit,
 }
 
 impl Order {
-    const ALL: [Order; 7] = [
+    const ALL: [Order; 8] = [
         Order::GetMoving,
         Order::GetUp,
         Order::MakeshiftRepair,
@@ -34,6 +37,7 @@ impl Order {
         Order::ComeOnGuys,
         Order::AmmoDump,
         Order::SmokeMortars,
+        Order::StimulantKit,
     ];
 
     /// The name an order line uses (`skill get-up at <unit>`).
@@ -46,6 +50,7 @@ impl Order {
             Order::ComeOnGuys => "come-on-guys",
             Order::AmmoDump => "ammo-dump",
             Order::SmokeMortars => "smoke-mortars",
+            Order::StimulantKit => "stimulant-kit",
         }
     }
 
@@ -64,6 +69,7 @@ impl Order {
             Order::ComeOnGuys => "Come On Guys; We're Going Back Out There",
             Order::AmmoDump => "Ammo Dump",
             Order::SmokeMortars => "Smoke Mortars",
+            Order::StimulantKit => "Stimulant Kit",
         }
     }
 
@@ -77,7 +83,7 @@ impl Order {
             Order::GetMoving => OFFICER,
             Order::GetUp | Order::ComeOnGuys => MEDIC,
             Order::MakeshiftRepair | Order::FieldRepair => MECHANIC,
-            Order::AmmoDump | Order::SmokeMortars => return None,
+            Order::AmmoDump | Order::SmokeMortars | Order::StimulantKit => return None,
         })
     }
 }
@@ -310,6 +316,16 @@ impl Planner<'_> {
                         format!("skill {name} at {lead}"),
                     );
                 }
+                // An exhausted unit "cannot be reactivated by any command squad" (R477).
+                if t.exhausted {
+                    return refuse(
+                        format!("{} is exhausted: no command squad reactivates it", t.id),
+                        RuleId::NcoCommandSquads.with(
+                            "while exhausted, the unit cannot be reactivated by any command squad",
+                        ),
+                        "give the order to another unit",
+                    );
+                }
                 // "that unit is reactivated for this round ... It can move again" (R211).
                 if !t.activated {
                     return refuse(
@@ -322,6 +338,7 @@ impl Planner<'_> {
                     );
                 }
             }
+            Order::StimulantKit => self.stimulant_check(t)?,
             Order::FieldRepair | Order::ComeOnGuys | Order::AmmoDump | Order::SmokeMortars => {}
         }
         self.steps.push(Step::Command {
@@ -454,6 +471,7 @@ pub(super) fn exec_command(
     match order {
         Order::GetUp if tc.unit_type == UnitType::Squad => revive(state, &t, &tc, lead, out),
         Order::AmmoDump => super::nco::exec_ammo_dump(state, lead, &t, &tc, out),
+        Order::StimulantKit => super::stimulant::exec_stimulant(state, lead, target, out),
         Order::GetUp | Order::MakeshiftRepair => {
             if let Some(x) = state.unit_mut(target) {
                 x.health = (x.health + 1).min(tc.health);

@@ -52,6 +52,7 @@ mod skills;
 mod special_weapons;
 mod standing;
 mod steps;
+mod stimulant;
 pub mod structures;
 mod tesla;
 mod trees;

@@ -16,6 +16,7 @@ pub(super) fn member(order: Order) -> Option<&'static str> {
     match order {
         Order::GetUp => Some(FIELD_MEDIC),
         Order::MakeshiftRepair | Order::AmmoDump => Some(FIELD_MECHANIC),
+        Order::StimulantKit => Some(FIELD_MEDIC),
         Order::SmokeMortars => Some(FIELD_OFFICER),
         Order::GetMoving | Order::FieldRepair | Order::ComeOnGuys => None,
     }
@@ -31,7 +32,7 @@ pub(super) fn not_its_order<T>(u: &UnitState, title: &str, nco: bool) -> Result<
                 u.id
             ),
             rule.with("Field Officer: Artillery Strike, Smoke Mortars; Field Mechanic: Ammo Dump, Makeshift Repair; Field Medic: Stimulant Kit, Get Up, It Ain't That Bad"),
-            "skill get-up|makeshift-repair|ammo-dump at <friendly unit>, or skill artillery-strike [<gun>] at <enemy unit>",
+            "skill get-up|makeshift-repair|ammo-dump|stimulant-kit at <friendly unit>, or skill artillery-strike [<gun>] at <enemy unit>",
         )
     } else {
         refuse(
@@ -46,8 +47,8 @@ pub(super) fn not_its_order<T>(u: &UnitState, title: &str, nco: bool) -> Result<
 }
 
 impl Planner<'_> {
-    /// The NCO orders that are not a command squad's: Smoke Mortars (R525), and Stimulant Kit,
-    /// not built and refused by name. `None` for any other skill line.
+    /// The NCO order aimed at a square, not a unit: Smoke Mortars (R525). `None` for any other
+    /// skill line (Stimulant Kit is an order to a unit: flow/stimulant.rs, R477).
     pub(super) fn nco_skill(
         &mut self,
         name: &str,
@@ -57,16 +58,7 @@ impl Planner<'_> {
         if n == Order::SmokeMortars.id() {
             return Some(self.smoke_mortars(target));
         }
-        if n != "stimulant-kit" {
-            return None;
-        }
-        Some(refuse(
-            "Stimulant Kit is not built yet: four actions and the exhausted squad are not in the engine",
-            RuleId::NcoCommandSquads.with(
-                "Stimulant Kit (SKILL). Once per game, inject a soldier unit in an adjacent space",
-            ),
-            "skill get-up|makeshift-repair|ammo-dump at <friendly unit>, skill smoke-mortars at <square>, or skill artillery-strike [<gun>] at <enemy unit>",
-        ))
+        None
     }
 
     /// 004 "NCO Command Squads", Field Officer: "Smoke Mortars (SKILL). Once per game,

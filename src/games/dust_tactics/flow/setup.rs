@@ -84,6 +84,8 @@ pub fn new_state(
                 facing: None,
                 unloaded: Default::default(),
                 stunned: false,
+                stimulated: false,
+                exhausted: false,
                 aboard: None,
                 ejected: None,
                 reserve_round: None,
