@@ -18,6 +18,7 @@ mod battlefront_skills;
 mod battlefront_skills002;
 mod battlefront_skills002_moves;
 mod battlefront_skills002_saves;
+mod bunker_back_door_004;
 mod cards_000;
 mod carried;
 mod carry_004;
