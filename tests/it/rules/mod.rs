@@ -30,6 +30,7 @@ mod large_004;
 mod minefields_004;
 mod piloting_004;
 mod policy;
+mod setup_rolls_004;
 mod skills_004;
 mod structures_004;
 mod tank_riders_004;
