@@ -201,6 +201,14 @@ pub fn legal_squares(sc: &Scenario, units: &[Square], piece: Piece) -> Vec<Squar
         .collect()
 }
 
+/// The welcome mail's paragraph on a battlefield placed by the rolls.
+pub fn briefing(p: &Placing) -> String {
+    format!(
+        "Setting up the battlefield (004 SETUP): before round 1 the players place {} by the rulebook's rolls. The first `place` order rolls 3 dice a side; the most hits places first, then the sides take turns (terrain squares first, then a new roll for the cover). Write `place terrain at C4`, `place crate at D5` or `place trap at E5`; pieces go outside the entry zones.",
+        p.left_text().trim_end_matches(" left")
+    )
+}
+
 /// The orders template's lines for an awaited placement (`options` are `place` orders).
 pub fn template(options: &[String]) -> String {
     let mut s = String::from(

@@ -95,6 +95,18 @@ fn setup_004_the_most_hits_places_the_first_terrain_square_then_the_players_take
     let aw = DustTactics.awaiting(&st);
     assert_eq!(aw.len(), 1);
     assert_eq!(aw[0].side, "allies", "then the other side places");
+    // The template offers only placements that are accepted.
+    let t = DustTactics.orders_template(&st, "allies");
+    let offered: Vec<&str> = t
+        .lines()
+        .filter_map(|l| l.strip_prefix("# place "))
+        .collect();
+    assert!(!offered.is_empty(), "{t}");
+    for o in offered {
+        let mut c = st.clone();
+        let out = send(&mut c, "allies", &format!("place {o}"), &mut Cycle(1));
+        assert!(first_result(&out).is_ok(), "place {o}: {out:?}");
+    }
 }
 
 // issue 12, 004 "SETUP": "Each player rolls 3 dice. The player who rolls the most ⊕ chooses and
@@ -251,6 +263,10 @@ fn setup_004_new_place_by_rolls_is_played_by_mail_replayed_and_audited() {
         "reports tell the roll"
     );
     assert!(mails.contains("the battlefield is set up"));
+    assert!(
+        mails.contains("Setting up the battlefield (004 SETUP): before round 1 the players place 2 terrain squares"),
+        "the welcome mail teaches it"
+    );
     let o = dt::dustmail(&home.root, &["replay", "g-roll"]);
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let log = dt::log_path(&home, "g-roll");
