@@ -132,7 +132,9 @@ pub(super) const NEW_EXAMPLES: &str = "\
 Examples:
   dustmail games     (the games, rulesets and scenarios)
   dustmail --home ~/referee new --scenario NAME --player allies=ann@example.org:PUBKEY --player axis=bob@example.org:PUBKEY
-  id=$(dustmail --home ~/referee new --quiet --scenario NAME --player …)";
+  id=$(dustmail --home ~/referee new --quiet --scenario NAME --player …)
+  dustmail --home ~/referee new --scenario NAME --place-by-rolls --terrain-squares 4 --player …
+      (the players place 4 terrain squares and the scenario's cover by the rulebook's rolls)";
 
 pub(super) const SIGN_EXAMPLES: &str = "\
 Example:

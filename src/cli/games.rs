@@ -225,6 +225,7 @@ pub fn demo(
             id: Some(id.into()),
             cards: None,
             digest: false,
+            place_by_rolls: None,
             now: t0,
         },
     )?;

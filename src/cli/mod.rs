@@ -132,6 +132,15 @@ pub enum Command {
         /// config.toml, else off).
         #[arg(long)]
         digest: bool,
+        /// Dust Tactics: the players place the battlefield by the rulebook's rolls (004 SETUP):
+        /// the scenario's cover elements come off its board and, after terrain squares if
+        /// --terrain-squares says, each roll's winner places first, in turns, by mail.
+        #[arg(long)]
+        place_by_rolls: bool,
+        /// With --place-by-rolls: terrain squares (impassable) the players place first (000:
+        /// 8 light, 12 medium, 18 heavy terrain).
+        #[arg(long, requires = "place_by_rolls", default_value_t = 0)]
+        terrain_squares: u32,
         /// Creation time (RFC 3339), for tests.
         #[arg(long, hide = true)]
         now: Option<String>,
@@ -424,6 +433,8 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
             id,
             cards,
             digest,
+            place_by_rolls,
+            terrain_squares,
             now,
         } => new_game(
             games,
@@ -439,6 +450,7 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
                 id,
                 cards: cards.as_deref(),
                 digest,
+                place_by_rolls: place_by_rolls.then_some(terrain_squares),
                 now: parse_now(now.as_deref())?,
             },
         ),
@@ -636,6 +648,8 @@ pub(crate) struct NewArgs<'a> {
     pub cards: Option<&'a Path>,
     /// `--digest`: this game sends one report per reader per run.
     pub digest: bool,
+    /// `--place-by-rolls` with its `--terrain-squares`.
+    pub place_by_rolls: Option<u32>,
     pub now: DateTime<Utc>,
 }
 
@@ -657,6 +671,7 @@ pub(crate) fn new_game(
     let mut req = NewRequest {
         ruleset: (!a.ruleset.is_empty()).then(|| a.ruleset.to_string()),
         sides: ps.iter().map(|p| p.side.clone()).collect(),
+        place_by_rolls: a.place_by_rolls,
         ..NewRequest::default()
     };
     // A scenario is a built-in name, or a path to a scenario file of the referee's own.

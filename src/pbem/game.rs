@@ -341,6 +341,9 @@ pub struct NewRequest {
     /// A scenario file the referee brings instead: (name, content).
     pub scenario_file: Option<(String, String)>,
     pub data: BTreeMap<String, String>,
+    /// `--place-by-rolls`: the players place the battlefield by the rulebook's rolls, with this
+    /// many terrain squares besides the scenario's cover (a game without it refuses it).
+    pub place_by_rolls: Option<u32>,
     /// The sides of the `--player` options, in order, each once: a game whose sides are the
     /// players' (dust-strategy, 2 to 6 army colours) takes them from here.
     pub sides: Vec<String>,

@@ -140,6 +140,12 @@ fn check_sides(sides: &[String]) -> Result<(), SetupError> {
 
 pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
     let ruleset = req.ruleset.clone().unwrap_or_else(|| RULESET.into());
+    if req.place_by_rolls.is_some() {
+        return Err(SetupError(
+            "--place-by-rolls is a Dust Tactics option: dust-strategy's map is set up by its rules"
+                .into(),
+        ));
+    }
     if ruleset != RULESET {
         return Err(SetupError(format!(
             "dust-strategy has one ruleset, `{RULESET}` (not `{ruleset}`)"

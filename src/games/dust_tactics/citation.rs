@@ -102,6 +102,8 @@ rule_ids! {
     TankHead => "004", "Tank Head", None;
     Terrain => "004", "Terrain", None;
     Structures => "004", "Structures", Some(500);
+    SetupRolls => "004", "Setup", Some(700);
+    Explosives => "004", "Explosives Weapons", Some(511);
     QuonsetHuts => "004", "Quonset huts", Some(502);
     TreeTiles => "004", "Terrain", Some(149);
     TrackedVehicle => "004", "Tracked Vehicle", None;

@@ -17,6 +17,7 @@ pub mod new_game;
 pub mod orders;
 mod phaser;
 pub mod picture;
+pub mod placing;
 pub mod present;
 pub mod rules;
 pub mod scenario;

@@ -88,6 +88,7 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
             }
         }
     };
+    let text = with_rolls(&name, text, req.place_by_rolls)?;
     let parsed = scenario::parse(&name, &text)
         .map_err(|e| SetupError(format!("{} (see docs/scenarios.md)", e.0)))?;
     suits(&parsed, rules).map_err(SetupError)?;
@@ -137,6 +138,23 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
         max_rounds: parsed.rounds + 1,
         units,
     })
+}
+
+/// `new --place-by-rolls` (R700): the recorded scenario says so in its first line, so the game,
+/// its replay and `audit` read it from the scenario as any other field.
+fn with_rolls(name: &str, text: String, terrain: Option<u32>) -> Result<String, SetupError> {
+    let Some(n) = terrain else { return Ok(text) };
+    if text
+        .lines()
+        .any(|l| l.trim_start().starts_with("place_by_rolls"))
+    {
+        return Err(SetupError(format!(
+            "scenario `{name}` already places by the rolls (`place_by_rolls`): leave out --place-by-rolls"
+        )));
+    }
+    Ok(format!(
+        "place_by_rolls = {{ terrain_squares = {n} }}\n{text}"
+    ))
 }
 
 /// 004 "Rare Unit": "A player may only include one of each rare unit in his army." A side

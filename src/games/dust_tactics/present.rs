@@ -406,6 +406,10 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
             ));
         }
     }
+    if let Some(p) = &state.placing {
+        out.push(String::new());
+        out.extend(wrap(&super::placing::briefing(p), false));
+    }
     // issue 18 hook: 003 §12 reserves (battlefront/reserves.rs).
     if let Some(t) = super::battlefront::reserves::briefing(state) {
         out.push(String::new());

@@ -40,6 +40,9 @@ pub struct Scenario {
     /// 004 "Underground Fighting" (`underground`), ffg-revised only, one board (R620).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub underground: Option<super::underground::Underground>,
+    /// 004 "SETUP": the players place the terrain squares and cover by the rolls (R700).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place_by_rolls: Option<super::placing::PlaceByRolls>,
 }
 
 /// One side of a scenario.
@@ -208,6 +211,8 @@ struct RawScenario {
     fortifications: Option<super::battlefront::fortifications::RawFortifications>,
     #[serde(default)]
     underground: Option<super::underground::Underground>,
+    #[serde(default)]
+    place_by_rolls: Option<super::placing::PlaceByRolls>,
 }
 
 #[derive(Deserialize)]
@@ -780,6 +785,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         victory_points,
         fortifications,
         underground: raw.underground,
+        place_by_rolls: raw.place_by_rolls,
     })
 }
 

@@ -72,6 +72,10 @@ pub struct State {
     /// Drop, All-Out Attack; `battlefront::vp`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub victory_points: BTreeMap<String, u32>,
+    /// 004 "SETUP": the pieces the players still place by the rolls, before round 1's
+    /// initiative (`placing`, R700); none in a game that does not place by rolls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placing: Option<super::placing::Placing>,
 }
 
 /// A destroyed Tesla carrier whose weapon may explode on the squares around it (R562).

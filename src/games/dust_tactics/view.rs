@@ -400,6 +400,7 @@ fn template_lines(state: &State, side: &str) -> String {
                     s.push_str(&format!("# {o}\n"));
                 }
             }
+            "place" => s.push_str(&super::placing::template(&a.options)),
             "casualties" => {
                 s.push_str(
                     "# Choose the casualties, or which of hero or squad takes each point\n\

@@ -236,6 +236,7 @@ pub(super) fn plan_fire(
                 (Target::Square { at: *sq }, *sq, UnitType::Vehicle)
             }
             TargetRef::Square(sq) => {
+                super::structures::back_door_target(state, *sq)?;
                 if state.scenario.board.cover_at(*sq).is_none() {
                     return refuse(
                         format!("there is no cover element on {sq}"),

@@ -70,6 +70,9 @@ pub fn casualty_options(state: &State, unit: &str, points: u32) -> Vec<String> {
 /// What the game waits for, with one example command per option.
 pub fn awaiting(state: &State) -> Vec<crate::game::Awaiting> {
     use crate::game::Awaiting;
+    if let Some(placing) = placing::awaiting(state) {
+        return placing;
+    }
     match &state.phase {
         Phase::Finished => vec![],
         Phase::Initiative => {
@@ -165,6 +168,10 @@ pub fn default_for(state: &mut State, side: &str, dice: &mut dyn DiceSource) -> 
             break;
         };
         let cmd = match w.decision.as_str() {
+            "place" => match placing::default_command(state) {
+                Some(c) => c,
+                None => break,
+            },
             "first" => Command::First {
                 side: side.to_string(),
             },

@@ -43,6 +43,7 @@ mod mines;
 mod movement;
 mod nco;
 mod piloting;
+mod placing;
 mod reactive_fire;
 mod retaliation;
 mod riders;
@@ -375,8 +376,11 @@ fn apply_command(
     }
     // Round 1: a `first` sent before the initiative is rolled answers that roll if its sender
     // wins it (R50); the standing order or default (R100) applies only after it.
-    let pre_first =
-        matches!(cmd, Command::First { .. }) && matches!(state.phase, Phase::Initiative);
+    let pre_first = matches!(cmd, Command::First { .. })
+        && matches!(state.phase, Phase::Initiative)
+        && state.placing.is_none();
+    // 004 "SETUP": the first `place` rolls who places first (R700).
+    let rolled_now = matches!(cmd, Command::Place(_)) && placing::unrolled(state);
     if pre_first {
         roll_dice_for_initiative(state, dice, out);
     }
@@ -450,6 +454,7 @@ fn apply_command(
         }
         // 003 "Passing" (battlefront-2013; refused by the other rulesets).
         Command::Pass => super::battlefront::passing::pass(state, side, out),
+        Command::Place(p) => placing::cmd_place(state, side, p, rolled_now, dice, out),
     };
     if pre_first {
         settle_first(state, out);
@@ -487,7 +492,8 @@ fn no_reactive_fire(state: &State, cmd: &Command) -> Option<Refusal> {
 
 /// Runs automatic steps: a pending initiative roll, a running activation.
 pub fn advance(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outcome) {
-    if matches!(state.phase, Phase::Initiative) {
+    // While the battlefield is placed (R700) round 1's initiative waits.
+    if matches!(state.phase, Phase::Initiative) && state.placing.is_none() {
         roll_initiative(state, dice, out);
     }
     run(state, dice, out);

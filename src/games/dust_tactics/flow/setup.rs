@@ -142,7 +142,9 @@ pub fn new_state(
         salvaged: vec![],
         reserve_pending: vec![],
         victory_points: BTreeMap::new(),
+        placing: None,
     };
+    super::placing::begin(&mut state)?;
     // Keep only the cards in use, so the state (and its digest) does not carry spare cards.
     let used: Vec<String> = state.units.iter().map(|u| u.card.clone()).collect();
     state.cards.retain(|k, _| used.contains(k));

@@ -3,7 +3,7 @@
 //! bunker destroyed with the units inside it (for 004 "Engineer Vehicle").
 
 use super::*;
-use crate::dust_tactics::structures::{self, StructureKind};
+use crate::dust_tactics::structures::{self, EntranceKind, StructureKind};
 
 /// 004 "Cover": "A unit inside a structure attacking an enemy unit outside must be on a space
 /// that shows an entrance in the direction of the attack" and "A unit outside a structure
@@ -29,6 +29,37 @@ pub(super) fn check_fire(
         ),
         None => Ok(()),
     }
+}
+
+/// 004 "Explosives Weapons": "When an explosives weapon is used to attack an anti-tank trap or
+/// the back door of a bunker, the unit may reroll any (+) results once". No seed gives a back door
+/// armour, health or an effect when broken (R511), so it is no target: a square by a bunker's back
+/// door that holds no cover element is refused saying so, instead of "no cover element".
+pub(super) fn back_door_target(state: &State, sq: Square) -> Result<(), Refusal> {
+    let board = &state.scenario.board;
+    if board.cover_at(sq).is_some() {
+        return Ok(());
+    }
+    let door = board.structures.iter().find_map(|s| {
+        s.entrances
+            .iter()
+            .find(|e| e.kind == EntranceKind::BackDoor && (e.at == sq || e.to == sq))
+            .map(|e| (s, e))
+    });
+    let Some((s, e)) = door else {
+        return Ok(());
+    };
+    refuse(
+        format!(
+            "the back door of the bunker {} ({}|{}) is not a target: no rulebook gives a bunker's back door armour, health or an effect when it is broken, so it cannot be attacked and the explosives re-roll against it never arises",
+            s.id, e.at, e.to
+        ),
+        RuleId::Explosives,
+        format!(
+            "aim at a unit (one inside the bunker is attacked through its entrances), a cover element or trees; an engineer vehicle beside the bunker destroys it: `skill engineer-vehicle at {}`",
+            s.id
+        ),
+    )
 }
 
 /// 004 "Artillery Weapons": "They ignore all types of cover, except when attacking a unit that

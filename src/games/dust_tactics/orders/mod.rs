@@ -33,9 +33,11 @@
 use super::model::{Board, Square};
 
 pub mod carry;
+mod placing;
 mod standing;
 use crate::game::Line;
 use standing::parse_standing;
+pub use standing::StandingReaction;
 use std::fmt;
 
 /// One command of a submission.
@@ -88,19 +90,8 @@ pub enum Command {
     /// `pass`: the side passes instead of activating (003 "Passing", battlefront-2013 only;
     /// the other rulesets refuse it).
     Pass,
-}
-
-/// What a standing react order answers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StandingReaction {
-    /// React with this unit of the sender's side.
-    With(String),
-    /// Always decline.
-    Never,
-    /// Wait for an answer.
-    Ask,
-    /// `standing react <your unit> auto`: react whenever that unit is eligible.
-    Auto,
+    /// `place <piece> at <square>`: 004 "SETUP" by the rolls (R700).
+    Place(crate::dust_tactics::placing::Placement),
 }
 
 /// One action of an activation (004 "Actions").
@@ -258,17 +249,6 @@ impl fmt::Display for Action {
     }
 }
 
-impl fmt::Display for StandingReaction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StandingReaction::With(u) => write!(f, "with {u}"),
-            StandingReaction::Never => f.write_str("never"),
-            StandingReaction::Ask => f.write_str("ask"),
-            StandingReaction::Auto => f.write_str("auto"),
-        }
-    }
-}
-
 /// Activations print on several lines: the `activate` line, then one indented line per action.
 impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -291,6 +271,7 @@ impl fmt::Display for Command {
             Command::OfferDraw => f.write_str("offer draw"),
             Command::AcceptDraw => f.write_str("accept draw"),
             Command::Pass => f.write_str("pass"),
+            Command::Place(p) => write!(f, "{p}"),
             Command::StandingReact { trigger, answer } => write!(
                 f,
                 "standing react {} {answer}",
@@ -342,7 +323,7 @@ impl fmt::Display for Command {
 /// Words that start a top-level command; any other word inside an activation belongs to it.
 // `report`, `template` and `absent` are the referee's lines (they never reach this parser); they
 // are listed so a misspelt one still gets its suggestion.
-const TOP_LEVEL: [&str; 13] = [
+const TOP_LEVEL: [&str; 14] = [
     "first",
     "retaliate",
     "activate",
@@ -356,6 +337,7 @@ const TOP_LEVEL: [&str; 13] = [
     "absent",
     "standing",
     "pass",
+    "place",
 ];
 const ACTION_WORDS: [&str; 5] = ["move", "attack", "sustained", "skill", "nothing"];
 
@@ -408,7 +390,11 @@ pub fn parse(lines: &[Line], board: &Board) -> Vec<Result<Parsed, OrderError>> {
                 Err(errors) => out.extend(errors.into_iter().map(Err)),
             }
         } else {
-            out.push(parse_single(line.number, text, &kw).map(|command| Parsed {
+            let single = match kw.as_str() {
+                "place" => placing::parse(line.number, text, board),
+                _ => parse_single(line.number, text, &kw),
+            };
+            out.push(single.map(|command| Parsed {
                 first_line: line.number,
                 last_line: line.number,
                 command,

@@ -124,3 +124,27 @@ pub(super) fn parse_standing(
         )),
     }
 }
+
+/// What a standing react order answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StandingReaction {
+    /// React with this unit of the sender's side.
+    With(String),
+    /// Always decline.
+    Never,
+    /// Wait for an answer.
+    Ask,
+    /// `standing react <your unit> auto`: react whenever that unit is eligible.
+    Auto,
+}
+
+impl fmt::Display for StandingReaction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StandingReaction::With(u) => write!(f, "with {u}"),
+            StandingReaction::Never => f.write_str("never"),
+            StandingReaction::Ask => f.write_str("ask"),
+            StandingReaction::Auto => f.write_str("auto"),
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! The battlefield placed by the rulebook's rolls (004 "SETUP", 000 "Setting up the
+//! battlefield"; rulings R700, R701): `dustmail new --place-by-rolls` writes
+//! `place_by_rolls = { terrain_squares = N }` at the head of the scenario it records, the
+//! scenario's cover elements come off its board, and the players place them and N terrain squares
+//! by mail, the winner of each roll first. This module is the data and the squares a piece may
+//! take; `flow::placing` plays the rolls and the `place` orders.
+
+use super::model::{CoverKind, Square, Terrain};
+use super::scenario::{Objective, Scenario};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// `place_by_rolls = { terrain_squares = 2 }` in a scenario (what `new --place-by-rolls` writes).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceByRolls {
+    /// Terrain squares the players place (000: they "hide the center dot, making these squares
+    /// impassable"); the scenario's own cover elements are placed besides.
+    #[serde(default)]
+    pub terrain_squares: u32,
+}
+
+/// A piece the players place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Piece {
+    TerrainSquare,
+    AmmoCrate,
+    TankTrap,
+}
+
+impl Piece {
+    /// The word of the `place` order.
+    pub fn word(self) -> &'static str {
+        match self {
+            Piece::TerrainSquare => "terrain",
+            Piece::AmmoCrate => "crate",
+            Piece::TankTrap => "trap",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Piece::TerrainSquare => "terrain square",
+            Piece::AmmoCrate => "ammo crate",
+            Piece::TankTrap => "tank trap",
+        }
+    }
+
+    /// `terrain`, `crate`, `trap` and their long forms.
+    pub fn parse(word: &str) -> Option<Piece> {
+        match word.to_ascii_lowercase().as_str() {
+            "terrain" | "terrain-square" => Some(Piece::TerrainSquare),
+            "crate" | "ammo-crate" => Some(Piece::AmmoCrate),
+            "trap" | "tank-trap" | "anti-tank-trap" => Some(Piece::TankTrap),
+            _ => None,
+        }
+    }
+
+    pub fn cover(self) -> Option<CoverKind> {
+        match self {
+            Piece::TerrainSquare => None,
+            Piece::AmmoCrate => Some(CoverKind::AmmoCrate),
+            Piece::TankTrap => Some(CoverKind::TankTrap),
+        }
+    }
+
+    fn of_cover(kind: CoverKind) -> Piece {
+        match kind {
+            CoverKind::AmmoCrate => Piece::AmmoCrate,
+            CoverKind::TankTrap => Piece::TankTrap,
+        }
+    }
+}
+
+/// `place <piece> at <square>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placement {
+    pub piece: Piece,
+    pub at: Square,
+}
+
+impl fmt::Display for Placement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "place {} at {}", self.piece.word(), self.at)
+    }
+}
+
+/// What is left to place, and who places next (`None`: the roll for the pieces left is still to
+/// make). Terrain squares come first, then cover (004 "SETUP").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placing {
+    pub terrain: u32,
+    /// The cover elements left, in board order of the scenario; the placer chooses which.
+    pub cover: Vec<CoverKind>,
+    #[serde(default)]
+    pub next: Option<String>,
+}
+
+impl Placing {
+    /// The pieces that may be placed now: terrain squares while any is left, then each kind of
+    /// cover element left.
+    pub fn pieces_now(&self) -> Vec<Piece> {
+        if self.terrain > 0 {
+            return vec![Piece::TerrainSquare];
+        }
+        let mut v: Vec<Piece> = self.cover.iter().map(|k| Piece::of_cover(*k)).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    pub fn done(&self) -> bool {
+        self.terrain == 0 && self.cover.is_empty()
+    }
+
+    /// "2 terrain squares, 3 ammo crates and 1 tank trap left".
+    pub fn left_text(&self) -> String {
+        let count = |k: CoverKind| self.cover.iter().filter(|c| **c == k).count() as u32;
+        let parts: Vec<String> = [
+            (self.terrain, Piece::TerrainSquare),
+            (count(CoverKind::AmmoCrate), Piece::AmmoCrate),
+            (count(CoverKind::TankTrap), Piece::TankTrap),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, p)| format!("{n} {}{}", p.name(), if n == 1 { "" } else { "s" }))
+        .collect();
+        match parts.as_slice() {
+            [] => "nothing left to place".into(),
+            [one] => format!("{one} left"),
+            [init @ .., last] => format!("{} and {last} left", init.join(", ")),
+        }
+    }
+}
+
+fn objective_square(o: &Objective) -> Square {
+    match o {
+        Objective::Hold { at, .. }
+        | Objective::Points { at, .. }
+        | Objective::Grab { at, .. }
+        | Objective::Vp { at, .. } => *at,
+    }
+}
+
+/// Why `piece` may not be placed on `sq` (R701); `None` when it may. `units` are the squares
+/// units stand on at the start.
+pub fn refusal(sc: &Scenario, units: &[Square], piece: Piece, sq: Square) -> Option<String> {
+    let board = &sc.board;
+    let terrain = board.terrain(sq);
+    let open = match piece {
+        // A terrain square hides a dot: it goes on an open square.
+        Piece::TerrainSquare => terrain == Terrain::Open,
+        // 004 "Terrain": cover elements stand only on open (circle) and smoke squares.
+        _ => matches!(terrain, Terrain::Open | Terrain::Smoke),
+    };
+    if !open {
+        return Some(format!(
+            "{sq} is {}: a {} goes on an open square{}",
+            terrain.name(),
+            piece.name(),
+            if piece == Piece::TerrainSquare {
+                ""
+            } else {
+                " (or smoke)"
+            }
+        ));
+    }
+    if board.cover_at(sq).is_some() {
+        return Some(format!("{sq} already holds a cover element"));
+    }
+    if units.contains(&sq) {
+        return Some(format!("a unit stands on {sq}"));
+    }
+    if let Some(side) = sc.sides.iter().find(|s| s.entry.contains(&sq)) {
+        return Some(format!(
+            "{sq} is in the entry zone of {}, where units enter the battlefield: pieces go outside every entry zone",
+            side.id
+        ));
+    }
+    if let Some(s) = super::structures::structure_at(board, sq) {
+        return Some(format!(
+            "{sq} is inside the {} {}, which the scenario built as it stands",
+            s.kind.name(),
+            s.id
+        ));
+    }
+    if sc.objectives.iter().any(|o| objective_square(o) == sq) {
+        return Some(format!(
+            "{sq} is an objective of the scenario: it stays as the scenario drew it"
+        ));
+    }
+    None
+}
+
+/// Every square `piece` may take now, in board order.
+pub fn legal_squares(sc: &Scenario, units: &[Square], piece: Piece) -> Vec<Square> {
+    sc.board
+        .squares()
+        .filter(|sq| refusal(sc, units, piece, *sq).is_none())
+        .collect()
+}
+
+/// The welcome mail's paragraph on a battlefield placed by the rolls.
+pub fn briefing(p: &Placing) -> String {
+    format!(
+        "Setting up the battlefield (004 SETUP): before round 1 the players place {} by the rulebook's rolls. The first `place` order rolls 3 dice a side; the most hits places first, then the sides take turns (terrain squares first, then a new roll for the cover). Write `place terrain at C4`, `place crate at D5` or `place trap at E5`; pieces go outside the entry zones.",
+        p.left_text().trim_end_matches(" left")
+    )
+}
+
+/// The orders template's lines for an awaited placement (`options` are `place` orders).
+pub fn template(options: &[String]) -> String {
+    let mut s = String::from(
+        "# Setting up the battlefield (004 SETUP): place one piece, terrain\n\
+         # squares first, then cover, outside the entry zones. Send one line,\n\
+         # for example (delete its `#`):\n",
+    );
+    for o in options {
+        s.push_str(&format!("# {o}\n"));
+    }
+    s
+}
