@@ -510,6 +510,13 @@ impl State {
             .iter()
             .find(|u| !u.destroyed && u.joined.as_deref() == Some(id) && self.is_pilot(u))
     }
+    /// The vehicle `u` is inside: the one it rides in (004 "Carry Capacity") or pilots (004
+    /// "Pilot: Name"); both leave it by `move exit` (R544).
+    pub fn inside_of<'a>(&self, u: &'a UnitState) -> Option<&'a str> {
+        u.aboard
+            .as_deref()
+            .or_else(|| u.joined.as_deref().filter(|_| self.is_pilot(u)))
+    }
     /// Whether `u` is a hero piloting a vehicle: joined to a unit whose card is a vehicle.
     pub fn is_pilot(&self, u: &UnitState) -> bool {
         u.joined

@@ -28,6 +28,7 @@ mod joining_004;
 mod large_004;
 mod minefields_004;
 mod piloting_004;
+mod piloting_board_004;
 mod policy;
 mod skills_004;
 mod structures_004;
