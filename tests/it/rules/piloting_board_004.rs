@@ -228,3 +228,31 @@ fn pilot_name_004_a_pilot_takes_no_place_of_the_carry_capacity() {
         }
     }
 }
+
+// Rules revision 7 (R544): a game made before refused every `activate <pilot>` and boarded a hero
+// into no vehicle without Carry Capacity; it replays so. Under revision 6 the exit and the
+// boarding are refused as they were.
+#[test]
+fn pilot_name_004_a_game_made_before_revision_7_refuses_boarding_and_exit_as_it_did() {
+    let mut st = piloted();
+    st.rules_revision = 6;
+    let r = refused_text(&mut st, "allies", "activate ace\n  move exit D8\n  nothing");
+    assert!(
+        r.contains("ace is joined to walk and activates with it"),
+        "{r}"
+    );
+    assert!(!r.contains("unless he exits it first"), "{r}");
+    let mut st = field(
+        hero_card("ace", PILOT_WALKER),
+        walker_card(""),
+        Some("D8"),
+        "I9",
+    );
+    st.rules_revision = 6;
+    let r = refused_text(
+        &mut st,
+        "allies",
+        "activate ace\n  move board walk\n  nothing",
+    );
+    assert!(r.contains("walk has no Carry Capacity"), "{r}");
+}

@@ -77,7 +77,8 @@ pub(super) fn cmd_activate(
         );
     }
     // 004 "Pilot: Name" (R544): a pilot activates alone only to exit first (003 mounts otherwise).
-    let pilot = state.is_pilot(&u) && !state.rules().battlefront();
+    // Rules revision 7: a game made before refused every `activate <pilot>`, and replays so.
+    let pilot = state.is_pilot(&u) && !state.rules().battlefront() && state.revised(7);
     if let Some(sq) = u.joined.as_ref().filter(|_| !pilot) {
         return refuse(
             format!("{} is joined to {sq} and activates with it", u.id),

@@ -342,7 +342,9 @@ pub(super) fn boards_as_pilot(state: &State, h: &UnitState, v: &UnitState) -> bo
     let (Some(hc), Some(vc)) = (card(state, h), card(state, v)) else {
         return false;
     };
-    !rules.battlefront()
+    // Rules revision 7: a game made before refused these boardings, and replays them refused.
+    state.revised(7)
+        && !rules.battlefront()
         && hc.unit_type == UnitType::Hero
         && vc.unit_type == UnitType::Vehicle
         && state.pilot_of(&v.id).is_none()
