@@ -231,6 +231,10 @@ pub struct UnitState {
     /// `battlefront::reserves`); cleared when it moves on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reserve_round: Option<u32>,
+    /// 004 "Aircraft": the round this aircraft entered by advanced deployment, when its riders
+    /// may not exit (`flow::aircraft`, R545).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub advanced_round: Option<u32>,
     /// battlefront-2013: how many times this unit was placed in reserve (the allowance).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub reserved: u32,

@@ -2,6 +2,7 @@
 //! as policies beside them.
 
 mod aircraft_004;
+mod aircraft_deploy_004;
 mod ammo_artillery;
 mod artillery_004;
 mod battlefront;

@@ -335,6 +335,7 @@ impl Planner<'_> {
                 "nothing + nothing",
             );
         };
+        super::aircraft::check_exit(state, u, &vid)?;
         let Some((&first, rest)) = path.split_first() else {
             return refuse("`move exit` needs a square", RULE, "move exit C4");
         };

@@ -73,6 +73,7 @@ pub(super) fn exec_step(
             // battlefront-2013: it faces straight in from its edge (003 "Facing", R251).
             super::super::battlefront::facing::record_entry(state, &lead, to);
             super::super::battlefront::reserves::entered(state, &lead);
+            super::aircraft::entered(state, &lead, to);
             tell(
                 out,
                 format!("{lead} enters the battlefield at {to}"),
