@@ -40,6 +40,9 @@ pub struct Scenario {
     /// 004 "Underground Fighting" (`underground`), ffg-revised only, one board (R620).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub underground: Option<super::underground::Underground>,
+    /// 004 "Fighting in the Metro": rails and train cars (`[metro]`, R627).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metro: Option<super::underground::Metro>,
 }
 
 /// One side of a scenario.
@@ -208,6 +211,8 @@ struct RawScenario {
     fortifications: Option<super::battlefront::fortifications::RawFortifications>,
     #[serde(default)]
     underground: Option<super::underground::Underground>,
+    #[serde(default)]
+    metro: Option<super::underground::RawMetro>,
 }
 
 #[derive(Deserialize)]
@@ -766,6 +771,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         None => None,
     };
 
+    let metro = super::underground::read_metro(name, &board, raw.underground, raw.metro.as_ref())?;
     Ok(Scenario {
         name: name.to_string(),
         title: raw.title,
@@ -779,6 +785,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         reserves,
         victory_points,
         fortifications,
+        metro,
         underground: raw.underground,
     })
 }

@@ -36,3 +36,4 @@ mod structures_004;
 mod tank_riders_004;
 mod transport_004;
 mod underground_004;
+mod underground_metro_004;
