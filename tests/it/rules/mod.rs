@@ -25,6 +25,7 @@ mod carry_004;
 mod classic_2010;
 mod command_squads;
 mod ffg_revised;
+mod interactions_004;
 mod joining_004;
 mod large_004;
 mod minefields_004;

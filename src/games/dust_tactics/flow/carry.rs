@@ -382,12 +382,14 @@ impl Planner<'_> {
     }
 }
 
-/// Runs a boarding: the move to the vehicle's side, then the unit is inside it.
+/// Runs a boarding: the move to the vehicle's side (through its minefields, R629), then the
+/// unit, if it lives, is inside it.
 pub(super) fn exec_board(
     state: &mut State,
     lead: &str,
     path: &[Square],
     vehicle: &str,
+    dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) {
     let Some(from) = state.unit(lead).and_then(|u| u.at) else {
@@ -410,6 +412,17 @@ pub(super) fn exec_board(
             },
             vec![],
         );
+        // 004 "Minefields" (R629, rules revision 7): the move to the vehicle enters them.
+        if state.revised(7) {
+            super::mines::minefields(state, lead, path, dice, out);
+        }
+    }
+    let members: Vec<String> = members
+        .into_iter()
+        .filter(|m| state.unit(m).is_some_and(|x| !x.destroyed))
+        .collect();
+    if members.is_empty() {
+        return;
     }
     let open = state
         .unit(vehicle)
