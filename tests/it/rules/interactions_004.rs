@@ -104,3 +104,38 @@ fn minefields_004_a_hero_moving_through_a_minefield_to_board_rolls_then_boards()
     let ace = u(&st, "ace");
     assert_eq!((ace.health, ace.aboard.as_deref()), (2, Some("walk")));
 }
+
+// 004 "Dim Light, Low Ceilings": "Units can fight normally when they are in adjacent spaces, or
+// when there is a single space between them"; 004 "STRUCTURES", Cover: a unit inside a structure
+// is in hard cover against a unit outside (R501). Underground (tunnels), a squad inside the house
+// on its door square, shot from E7 with one space between (no dim-light cover), keeps the
+// structure's hard cover: its save succeeds on a miss. Dim light adds nothing and takes nothing.
+#[test]
+fn underground_004_a_structure_underground_keeps_its_hard_cover() {
+    use super::underground_004::{saves, shooter, target_card, FIRE};
+    use dustmail::dust_tactics::scenario;
+    use dustmail::dust_tactics::underground::Underground;
+    use dustmail::dust_tactics::DustTactics;
+    let units = super::structures_004::unit_toml("a", "one", "E7");
+    let foes = super::structures_004::unit_toml("x", "tgt", "E5");
+    let text = super::structures_004::board_toml(&units, &foes, "");
+    for kind in [Some(Underground::Tunnels), None] {
+        let mut sc = scenario::parse("structures", &text).unwrap_or_else(|e| panic!("{e}"));
+        sc.underground = kind;
+        let mut st = DustTactics
+            .start("ffg-revised", sc, vec![target_card(), shooter()])
+            .expect("setup");
+        for side in st.sides() {
+            flow::standing_react(&mut st, &side, None, Policy::Never).expect("react never");
+        }
+        begin(&mut st, "allies");
+        let out = send(&mut st, "allies", FIRE, &mut ScriptedDice::new([1, 6]));
+        assert!(first_result(&out).is_ok(), "{out:?}");
+        assert_eq!(saves(&out), vec![6], "{kind:?}");
+        assert_eq!(
+            u(&st, "x").models.len(),
+            4,
+            "{kind:?}: hard cover saves on a miss"
+        );
+    }
+}
