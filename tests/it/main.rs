@@ -53,6 +53,7 @@ mod orders;
 mod outbox;
 mod outbox_smtp;
 mod picture;
+mod pilot_scenario;
 mod pipeline;
 mod player16;
 mod random_streams;

@@ -120,6 +120,26 @@ pub fn legend(state: &State) -> Vec<String> {
     if !mines.is_empty() {
         out.extend(wrap("Minefields:", &commas(mines), " "));
     }
+    // 004 "Fighting in the Metro": rails and train cars (R627).
+    if let Some(m) = &sc.metro {
+        let rails: Vec<String> = m.rails.iter().map(|s| s.to_string()).collect();
+        if !rails.is_empty() {
+            out.extend(wrap("Metro rails (soft cover for squads):", &rails, " "));
+        }
+        let cars: Vec<String> = m
+            .cars
+            .iter()
+            .map(|c| {
+                c.iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        if !cars.is_empty() {
+            out.extend(wrap("Train cars (hard cover inside):", &commas(cars), " "));
+        }
+    }
     let wrecks: Vec<String> = state
         .wrecks
         .iter()

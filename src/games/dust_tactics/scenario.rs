@@ -43,6 +43,9 @@ pub struct Scenario {
     /// 004 "SETUP": the players place the terrain squares and cover by the rolls (R700).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub place_by_rolls: Option<super::placing::PlaceByRolls>,
+    /// 004 "Fighting in the Metro": rails and train cars (`[metro]`, R627).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metro: Option<super::underground::Metro>,
 }
 
 /// One side of a scenario.
@@ -213,6 +216,7 @@ struct RawScenario {
     underground: Option<super::underground::Underground>,
     #[serde(default)]
     place_by_rolls: Option<super::placing::PlaceByRolls>,
+    metro: Option<super::underground::RawMetro>,
 }
 
 #[derive(Deserialize)]
@@ -771,6 +775,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         None => None,
     };
 
+    let metro = super::underground::read_metro(name, &board, raw.underground, raw.metro.as_ref())?;
     Ok(Scenario {
         name: name.to_string(),
         title: raw.title,
@@ -784,6 +789,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         reserves,
         victory_points,
         fortifications,
+        metro,
         underground: raw.underground,
         place_by_rolls: raw.place_by_rolls,
     })

@@ -243,6 +243,10 @@ pub struct UnitState {
     /// `battlefront::reserves`); cleared when it moves on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reserve_round: Option<u32>,
+    /// 004 "Aircraft": the round this aircraft entered by advanced deployment, when its riders
+    /// may not exit (`flow::aircraft`, R545).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub advanced_round: Option<u32>,
     /// battlefront-2013: how many times this unit was placed in reserve (the allowance).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub reserved: u32,
@@ -521,6 +525,13 @@ impl State {
         self.units
             .iter()
             .find(|u| !u.destroyed && u.joined.as_deref() == Some(id) && self.is_pilot(u))
+    }
+    /// The vehicle `u` is inside: the one it rides in (004 "Carry Capacity") or pilots (004
+    /// "Pilot: Name"); both leave it by `move exit` (R544).
+    pub fn inside_of<'a>(&self, u: &'a UnitState) -> Option<&'a str> {
+        u.aboard
+            .as_deref()
+            .or_else(|| u.joined.as_deref().filter(|_| self.is_pilot(u)))
     }
     /// Whether `u` is a hero piloting a vehicle: joined to a unit whose card is a vehicle.
     pub fn is_pilot(&self, u: &UnitState) -> bool {

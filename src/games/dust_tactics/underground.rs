@@ -1,10 +1,10 @@
 //! 004 "Underground Fighting" (issue 12): a scenario fought in the metro, the sewers or other
 //! tunnels, on one board (R620). Dim light and low ceilings limit attacks by the spaces between
 //! the units (R621); only soldier units go underground; Jump is not used there (R622); in the
-//! sewers every corner blocks line of sight (R623). The rules that change an attack are applied
-//! in `flow::underground`.
+//! sewers every corner blocks line of sight (R623); in the metro, rails and train cars give cover
+//! (R627). The rules that change an attack are applied in `flow::underground`.
 
-use super::model::{Cover, Square};
+use super::model::{Board, Cover, Square, Terrain};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -66,4 +66,120 @@ pub fn check_units(
         }
     }
     Ok(())
+}
+
+/// 004 "Fighting in the Metro": the metro rails and the train cars of a scenario (`[metro]`,
+/// R627). Left out of the state when the scenario has none.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Metro {
+    /// Spaces with a star in the center (metro rails).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rails: Vec<Square>,
+    /// Each metro train car tile: the squares inside it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cars: Vec<Vec<Square>>,
+}
+
+/// `[metro]` as a scenario file writes it: `rails = ["C3", …]`, `cars = [["D2", "E2"], …]`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMetro {
+    #[serde(default)]
+    rails: Vec<String>,
+    #[serde(default)]
+    cars: Vec<Vec<String>>,
+    /// Metro entrances to another board: refused by name (R628).
+    #[serde(default)]
+    entrances: Vec<String>,
+}
+
+/// Reads a scenario's `[metro]`: only in a metro fight, every square on the board and one a unit
+/// may stand on, no square in two cars (R627).
+pub fn read_metro(
+    name: &str,
+    board: &Board,
+    kind: Option<Underground>,
+    raw: Option<&RawMetro>,
+) -> Result<Option<Metro>, super::scenario::ScenarioError> {
+    let Some(raw) = raw else {
+        return Ok(None);
+    };
+    let err = |field: &str, msg: String| {
+        super::scenario::ScenarioError(format!("scenario {name}: `{field}`: {msg}"))
+    };
+    if kind != Some(Underground::Metro) {
+        return Err(err(
+            "metro",
+            "metro rails and trains are 004 \"Fighting in the Metro\" (R627): add underground = \"metro\", or remove [metro]".into(),
+        ));
+    }
+    if !raw.entrances.is_empty() {
+        return Err(err(
+            "metro.entrances",
+            "travel between boards (004: \"To enter the metro in a scenario with 2 or more boards, a soldier unit must be on a metro entrance and perform one action\") is not built: a game is played on one board (R628); fight aboveground or in the metro, not both".into(),
+        ));
+    }
+    let square = |field: &str, t: &str| {
+        let sq = board.parse_square(t).ok_or_else(|| {
+            err(field, format!("`{t}` is not a square on this board: write a column letter and a row number like C4"))
+        })?;
+        if board.terrain(sq) == Terrain::Impassable {
+            return Err(err(
+                field,
+                format!("{sq} is impassable: rails and cars are spaces units stand on"),
+            ));
+        }
+        Ok(sq)
+    };
+    let rails = raw
+        .rails
+        .iter()
+        .map(|t| square("metro.rails", t))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut cars: Vec<Vec<Square>> = vec![];
+    for (i, car) in raw.cars.iter().enumerate() {
+        let field = format!("metro.cars[{i}]");
+        let squares = car
+            .iter()
+            .map(|t| square(&field, t))
+            .collect::<Result<Vec<_>, _>>()?;
+        if squares.is_empty() {
+            return Err(err(
+                &field,
+                "a car lists the squares inside it, like [\"D2\", \"E2\"]".into(),
+            ));
+        }
+        if let Some(sq) = squares
+            .iter()
+            .find(|s| cars.iter().flatten().any(|c| c == *s))
+        {
+            return Err(err(
+                &field,
+                format!("{sq} is already in another car: a square is inside one car tile"),
+            ));
+        }
+        cars.push(squares);
+    }
+    Ok(Some(Metro { rails, cars }))
+}
+
+impl Metro {
+    fn car(&self, sq: Square) -> Option<usize> {
+        self.cars.iter().position(|c| c.contains(&sq))
+    }
+
+    /// The cover of a target on `to` attacked from `from`, `found` being the cover the other
+    /// rules gave it (R627). 004: "Metro trains provide hard cover for any units inside. If a
+    /// unit inside a metro train is attacked by another unit within the same car tile, both
+    /// units only receive soft cover."; "Any squad in a space with a star in the center (metro
+    /// rails) is considered in soft cover. This cover can stack with other forms of cover to a
+    /// maximum of hard cover."
+    pub fn cover(&self, from: Square, to: Square, found: Cover, squad: bool) -> Cover {
+        match (self.car(to), self.car(from)) {
+            (Some(a), Some(b)) if a == b => Cover::Soft,
+            (Some(_), _) => Cover::Hard,
+            _ if squad && self.rails.contains(&to) => found.add_soft(),
+            _ => found,
+        }
+    }
 }

@@ -371,6 +371,7 @@ fn template_lines(state: &State, side: &str) -> String {
                     let Some(u) = state.unit(id) else { continue };
                     s.push_str(&legal::activation_block(state, u, o));
                 }
+                s.push_str(&legal::pilot_blocks(state, &a.side));
             }
             // issue 18 hook: 003's two graded dice and the choice on two army symbols.
             "react" if state.rules().reactive_graded() => {

@@ -17,7 +17,7 @@ fn aa_gun(id: &str, range: WeaponRange, x: u8, d: u8) -> WeaponLine {
 }
 
 /// An aircraft card (armour aircraft 1, health 3, Movement 4, "rockets" 2 dice range 4).
-fn aircraft(id: &str, skills: &[&str]) -> Card {
+pub(super) fn aircraft(id: &str, skills: &[&str]) -> Card {
     let mut c = card(
         id,
         UnitType::Vehicle,
@@ -33,7 +33,7 @@ fn aircraft(id: &str, skills: &[&str]) -> Card {
 }
 
 /// A ground vehicle with the same numbers as [`aircraft`], for the controls.
-fn tank(id: &str, skills: &[&str]) -> Card {
+pub(super) fn tank(id: &str, skills: &[&str]) -> Card {
     let mut c = aircraft(id, skills);
     c.armour = Armour::Vehicle(3);
     c

@@ -2,6 +2,7 @@
 //! as policies beside them.
 
 mod aircraft_004;
+mod aircraft_deploy_004;
 mod ammo_artillery;
 mod artillery_004;
 mod battlefront;
@@ -26,10 +27,12 @@ mod carry_vehicle_004;
 mod classic_2010;
 mod command_squads;
 mod ffg_revised;
+mod interactions_004;
 mod joining_004;
 mod large_004;
 mod minefields_004;
 mod piloting_004;
+mod piloting_board_004;
 mod policy;
 mod setup_rolls_004;
 mod skills_004;
@@ -39,3 +42,4 @@ mod tank_riders_004;
 mod tank_riders_area_004;
 mod transport_004;
 mod underground_004;
+mod underground_metro_004;

@@ -11,7 +11,7 @@ use dustmail::dust_tactics::{flow, view, DustTactics};
 use dustmail::game::ScriptedDice;
 
 /// A hero card (Movement 2, 3 health, a pistol) with the card lines `skills` appended.
-fn hero_card(id: &str, skills: &str) -> Card {
+pub(super) fn hero_card(id: &str, skills: &str) -> Card {
     let text = format!(
         r#"id = "{id}"
 name = "Hero {id}"
@@ -35,7 +35,7 @@ aircraft = ["-", "-", "-"]
 }
 
 /// A walker card (Vehicle 3, Movement 1, 2 health, a cannon) with the card lines `skills`.
-fn walker_card(skills: &str) -> Card {
+pub(super) fn walker_card(skills: &str) -> Card {
     let text = format!(
         r#"id = "walker"
 name = "Walker"
@@ -59,7 +59,7 @@ aircraft = ["-", "-", "-"]
 }
 
 /// `pilot` naming the walker, as a hero card writes Pilot: Walker.
-const PILOT_WALKER: &str = "[[skills]]\nname = \"pilot\"\ncard = \"walker\"\n";
+pub(super) const PILOT_WALKER: &str = "[[skills]]\nname = \"pilot\"\ncard = \"walker\"\n";
 
 /// The allied walker `walk` on E8 with hero `ace` (card `hero`) joined to it when `piloted`, the
 /// axis squad `foe` on `foe_at`; no reactive fire; `first` activates first.

@@ -14,7 +14,7 @@ use dustmail::game::{Game, Outcome};
 /// A 9×9 open board with a building `house` D4–F5 (door E5|E6 large, windows D4|C4 and F4|G4
 /// small, an ammo crate on F4) and a Quonset hut `hut` H7–H8 (door H8|H9, windows H7|G7,
 /// H7|I7, H8|G8). `units` is the TOML of the units, `extra` more TOML for the structures.
-fn board_toml(allies: &str, axis: &str, extra: &str) -> String {
+pub(super) fn board_toml(allies: &str, axis: &str, extra: &str) -> String {
     let or = |units: &str, id: &str, at: &str| {
         if units.is_empty() {
             unit_toml(id, "sq", at)
@@ -65,7 +65,7 @@ entry = {{ rows = [1] }}
     )
 }
 
-fn unit_toml(id: &str, card: &str, at: &str) -> String {
+pub(super) fn unit_toml(id: &str, card: &str, at: &str) -> String {
     format!("[[sides.units]]\nid = \"{id}\"\ncard = \"{card}\"\nat = \"{at}\"\n")
 }
 

@@ -15,7 +15,7 @@ use dustmail::game::{CommandOutcome, Outcome, ScriptedDice};
 
 /// A 4-model squad whose soft cover saves on a hit and hard cover on a miss, so a save die of 1
 /// proves soft cover and a save die of 6 hard cover. Movement 1, "gun" 1/1 of range 9.
-fn target_card() -> Card {
+pub(super) fn target_card() -> Card {
     let mut c = card(
         "tgt",
         UnitType::Squad,
@@ -29,7 +29,7 @@ fn target_card() -> Card {
 }
 
 /// A one-model squad with the same 1/1 gun: one attack die.
-fn shooter() -> Card {
+pub(super) fn shooter() -> Card {
     let mut c = target_card();
     c.id = "one".into();
     c.health = 1;
@@ -48,7 +48,7 @@ fn game(
 }
 
 /// [`game`] of the scenario `s`.
-fn game_of(
+pub(super) fn game_of(
     mut s: scenario::Scenario,
     kind: Option<Underground>,
     terrain: &[(&str, Terrain)],
@@ -100,7 +100,7 @@ fn refusal(out: &Outcome) -> (String, String, String) {
 }
 
 /// The faces of the cover save dice rolled.
-fn saves(out: &Outcome) -> Vec<u8> {
+pub(super) fn saves(out: &Outcome) -> Vec<u8> {
     out.happenings
         .iter()
         .flat_map(|h| h.rolls.iter())
@@ -109,7 +109,7 @@ fn saves(out: &Outcome) -> Vec<u8> {
         .collect()
 }
 
-const FIRE: &str = "activate a\nattack gun at x\nnothing";
+pub(super) const FIRE: &str = "activate a\nattack gun at x\nnothing";
 
 // ---------------------------------------------------------------------------------------------
 // 004 "Dim Light, Low Ceilings"

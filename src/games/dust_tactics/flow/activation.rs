@@ -76,12 +76,17 @@ pub(super) fn cmd_activate(
             format!("activate one of: {}", activatable(state, side).join(", ")),
         );
     }
-    if let Some(sq) = &u.joined {
+    // 004 "Pilot: Name" (R544): a pilot activates alone only to exit first (003 mounts otherwise).
+    // Rules revision 7: a game made before refused every `activate <pilot>`, and replays so.
+    let pilot = state.is_pilot(&u) && !state.rules().battlefront() && state.revised(7);
+    if let Some(sq) = u.joined.as_ref().filter(|_| !pilot) {
         return refuse(
             format!("{} is joined to {sq} and activates with it", u.id),
             RuleId::Heroes,
             format!("activate {sq}"),
         );
+    } else if pilot {
+        super::piloting::activates_alone(state, &u, actions)?;
     }
     if u.activated {
         return refuse(

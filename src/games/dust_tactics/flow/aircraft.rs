@@ -182,6 +182,7 @@ impl Planner<'_> {
     /// least one MOVE action during its turn, and may therefore make a SUSTAINED ATTACK."
     pub(super) fn check_aircraft(&self) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);
+        self.check_advanced_deployment()?;
         if !is_aircraft(state, &u.id) || has_skill(state, &u.id, Skill::Hover) {
             return Ok(());
         }
@@ -207,5 +208,102 @@ impl Planner<'_> {
             );
         }
         Ok(())
+    }
+}
+
+/// The squares of the other sides' deployment zones (their `entry`), which an aircraft's
+/// advanced deployment may not enter.
+fn opponents_zone(state: &State, side: &str) -> Vec<Square> {
+    state
+        .scenario
+        .sides
+        .iter()
+        .filter(|s| s.id != side)
+        .flat_map(|s| s.entry.iter().copied())
+        .collect()
+}
+
+/// 004 "Aircraft", "Entering the Battlefield": "Advanced deployment: The aircraft can enter the
+/// board on any space not in an opponent's deployment zone. The aircraft must make a MOVE + MOVE
+/// action." (R545). Whether `u`, entering on `to` outside its own entry zone, deploys so: an
+/// aircraft (rules revision 7), not back from a battlefront reserve; a square of an opponent's
+/// zone is refused. Not an aircraft: `Ok(false)`, the usual refusal follows.
+pub(super) fn advanced_deployment(
+    state: &State,
+    u: &UnitState,
+    to: Square,
+) -> Result<bool, Refusal> {
+    let bf = state.rules().battlefront();
+    if bf || !state.revised(7) || !is_aircraft(state, &u.id) || u.reserve_round.is_some() {
+        return Ok(false);
+    }
+    if opponents_zone(state, &u.side).contains(&to) {
+        return refuse(
+            format!("{to} is in an opponent's deployment zone"),
+            RuleId::Aircraft.with("advanced deployment: the aircraft can enter the board on any space not in an opponent's deployment zone"),
+            "move <a square outside the opponents' deployment zones>, then move again",
+        );
+    }
+    Ok(true)
+}
+
+/// Whether `u`'s entry on `to` is an advanced deployment (outside its own entry zone).
+fn deploys_advanced(state: &State, u: &UnitState, to: Square) -> bool {
+    is_aircraft(state, &u.id)
+        && !super::super::battlefront::reserves::entry_zone(state, u).contains(&to)
+}
+
+/// An aircraft that entered by advanced deployment: its riders may not exit this round (R545).
+pub(super) fn entered(state: &mut State, id: &str, to: Square) {
+    let advanced = state
+        .unit(id)
+        .is_some_and(|u| deploys_advanced(state, u, to));
+    let round = state.round;
+    if let Some(u) = state.unit_mut(id).filter(|_| advanced) {
+        u.advanced_round = Some(round);
+    }
+}
+
+/// 004 "Aircraft": "If it has the Carry Capacity skill, any unit it carries may not exit on the
+/// same turn in which the aircraft enters the battlefield" (by advanced deployment, R545).
+pub(super) fn check_exit(state: &State, u: &UnitState, vehicle: &str) -> Result<(), Refusal> {
+    let Some(v) = state.unit(vehicle) else {
+        return Ok(());
+    };
+    if v.advanced_round != Some(state.round) {
+        return Ok(());
+    }
+    refuse(
+        format!(
+            "{vehicle} entered the battlefield by advanced deployment this round: {} exits in a later round",
+            u.id
+        ),
+        RuleId::Aircraft.with("any unit it carries may not exit on the same turn in which the aircraft enters the battlefield"),
+        "nothing + nothing (stay inside this round)",
+    )
+}
+
+impl Planner<'_> {
+    /// Advanced deployment is a MOVE + MOVE activation (004 "Aircraft", R545).
+    fn check_advanced_deployment(&self) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        let Some(to) = self.steps.iter().find_map(|s| match s {
+            Step::Enter { to } => Some(*to),
+            _ => None,
+        }) else {
+            return Ok(());
+        };
+        if !deploys_advanced(state, u, to) || self.kinds == [Kind::Move, Kind::Move] {
+            return Ok(());
+        }
+        refuse(
+            format!(
+                "{} enters by advanced deployment on {to}: its activation is MOVE + MOVE ({} declared)",
+                u.id,
+                self.texts.join(", ")
+            ),
+            RuleId::Aircraft.with("advanced deployment: the aircraft must make a MOVE + MOVE action"),
+            format!("move {to}, then a second `move <square>` line"),
+        )
     }
 }

@@ -824,7 +824,10 @@ pub(super) fn fire_line(
                     from,
                     tu.at.unwrap_or(from),
                     cover,
-                    cover_counts && !close && cover_type,
+                    (
+                        cover_counts && !close && cover_type,
+                        tc.unit_type == UnitType::Squad,
+                    ),
                 );
                 // A lone hero has no cover saves (004 "Heroes").
                 let lone_hero = tc.unit_type == UnitType::Hero;

@@ -35,8 +35,8 @@ pub(super) fn capacity(state: &State, id: &str) -> Option<u32> {
 }
 
 /// The places one unit takes inside a vehicle: "soldiers with 3 and 4 armor class count as 2
-/// soldiers" (R463). A hero piloting the vehicle would not count (004 "Pilot: Name"); piloting
-/// is not in the engine, so every hero counts.
+/// soldiers" (R463). A hero piloting the vehicle does not count (004 "Pilot: Name"): he is
+/// its pilot, not `aboard` (R544).
 fn unit_places(u: &UnitState, c: &Card) -> u32 {
     let each = match c.armour {
         model::Armour::Soldier(v) if v >= 3 => 2,
@@ -125,7 +125,8 @@ impl Planner<'_> {
         let is = |a: &Action, exit: bool| matches!(a, Action::Transport(t) if matches!(t, Transport::Exit { .. }) == exit);
         let boards = actions.iter().position(|a| is(a, false));
         let exits = actions.iter().position(|a| is(a, true));
-        if let Some(v) = &u.aboard {
+        // A pilot is inside his vehicle too, and leaves it the same way (R544).
+        if let Some(v) = state.inside_of(u) {
             let exits_first = actions.first().is_some_and(|a| is(a, true));
             let stays = actions.iter().all(|a| matches!(a, Action::Nothing));
             let orders = command_vehicle(state, &u.id).is_some()
@@ -252,9 +253,12 @@ impl Planner<'_> {
         let (Some(vat), false) = (v.at, v.destroyed) else {
             return refuse(format!("{} is not on the battlefield", v.id), RULE, instead);
         };
+        // 004 "Pilot: Name" (R544): a hero who may pilot it boards as its pilot, in no place.
+        let pilots = super::piloting::boards_as_pilot(state, u, v);
         let cap = match capacity(state, &v.id) {
             _ if carried_vehicle => u32::MAX,
             Some(cap) => cap,
+            None if pilots => u32::MAX,
             None => {
                 return refuse(
                     format!(
@@ -267,7 +271,7 @@ impl Planner<'_> {
             }
         };
         let (need, load) = (places(state, &u.id), load(state, &v.id));
-        if load + need > cap {
+        if !pilots && load + need > cap {
             return refuse(
                 format!(
                     "{} needs {need} place(s) in {}, which carries {load} of its {cap}",
@@ -300,10 +304,11 @@ impl Planner<'_> {
                 instead,
             );
         }
+        let pilot = if pilots { " and pilot it" } else { "" };
         self.texts.push(if moved.is_empty() {
-            format!("board {}", v.id)
+            format!("board {}{pilot}", v.id)
         } else {
-            format!("move to {end} and board {}", v.id)
+            format!("move to {end} and board {}{pilot}", v.id)
         });
         self.steps.push(Step::Board {
             path: moved,
@@ -320,7 +325,7 @@ impl Planner<'_> {
     /// "Carry Capacity", R461).
     pub(super) fn exit(&mut self, path: &[Square]) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);
-        let Some(vid) = u.aboard.clone() else {
+        let Some(vid) = state.inside_of(u).map(str::to_string) else {
             return refuse(
                 format!("{} is not inside a vehicle", u.id),
                 RULE,
@@ -337,6 +342,7 @@ impl Planner<'_> {
                 "nothing + nothing",
             );
         };
+        super::aircraft::check_exit(state, u, &vid)?;
         let Some((&first, rest)) = path.split_first() else {
             return refuse("`move exit` needs a square", RULE, "move exit C4");
         };
@@ -383,12 +389,14 @@ impl Planner<'_> {
     }
 }
 
-/// Runs a boarding: the move to the vehicle's side, then the unit is inside it.
+/// Runs a boarding: the move to the vehicle's side (through its minefields, R629), then the
+/// unit, if it lives, is inside it.
 pub(super) fn exec_board(
     state: &mut State,
     lead: &str,
     path: &[Square],
     vehicle: &str,
+    dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) {
     let Some(from) = state.unit(lead).and_then(|u| u.at) else {
@@ -411,21 +419,46 @@ pub(super) fn exec_board(
             },
             vec![],
         );
+        // 004 "Minefields" (R629, rules revision 7): the move to the vehicle enters them.
+        if state.revised(7) {
+            super::mines::minefields(state, lead, path, dice, out);
+        }
+    }
+    let members: Vec<String> = members
+        .into_iter()
+        .filter(|m| state.unit(m).is_some_and(|x| !x.destroyed))
+        .collect();
+    if members.is_empty() {
+        return;
     }
     let open = state
         .unit(vehicle)
-        .is_some_and(|v| !v.destroyed && v.at.is_some());
+        .filter(|v| !v.destroyed && v.at.is_some());
+    // R544: a hero who may pilot it takes its controls, on its square, and is not `aboard`.
+    let pilots = open
+        .zip(state.unit(lead))
+        .is_some_and(|(v, h)| super::piloting::boards_as_pilot(state, h, v));
+    let open = open.map(|v| v.at);
     for m in &members {
         if let Some(x) = state.unit_mut(m) {
             x.moved = true;
             x.stopped = true;
-            if open {
-                x.at = None;
-                x.aboard = Some(vehicle.to_string());
+            match open {
+                Some(at) if pilots => {
+                    x.at = at;
+                    x.joined = Some(vehicle.to_string());
+                }
+                Some(_) => {
+                    x.at = None;
+                    x.aboard = Some(vehicle.to_string());
+                }
+                None => {}
             }
         }
     }
-    if open {
+    if pilots {
+        say(out, format!("{lead} boards {vehicle} and pilots it"));
+    } else if open.is_some() {
         say(out, format!("{lead} boards {vehicle}"));
     }
 }
@@ -439,7 +472,11 @@ pub(super) fn exec_exit(
     out: &mut Outcome,
 ) {
     let lead = act.unit.as_str();
-    let Some(vehicle) = state.unit(lead).and_then(|u| u.aboard.clone()) else {
+    let Some(vehicle) = state
+        .unit(lead)
+        .and_then(|u| state.inside_of(u))
+        .map(str::to_string)
+    else {
         return;
     };
     let from = state.unit(&vehicle).and_then(|v| v.at).unwrap_or(to);
@@ -449,6 +486,10 @@ pub(super) fn exec_exit(
             x.aboard = None;
             x.at = Some(end);
             x.moved = true;
+            // A pilot leaves his controls (R544); a hero joined to the squad stays joined.
+            if x.joined.as_deref() == Some(vehicle.as_str()) {
+                x.joined = None;
+            }
         }
     }
     stop_unless_moving_on(state, act, lead);

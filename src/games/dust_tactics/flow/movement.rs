@@ -50,7 +50,8 @@ impl Planner<'_> {
         };
         // issue 18 hook: a unit back from reserve may enter elsewhere (battlefront/reserves.rs).
         let zone = super::super::battlefront::reserves::entry_zone(state, u);
-        if !zone.contains(&to) {
+        // Issue 12: 004 "Aircraft" may enter by advanced deployment outside the zone (R545).
+        if !zone.contains(&to) && !super::aircraft::advanced_deployment(state, u, to)? {
             return refuse(
                 format!(
                     "{to} is not in {}",

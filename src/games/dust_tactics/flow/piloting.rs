@@ -4,12 +4,14 @@
 //! activates with it (004: "Both units activate at the same time"), cannot be targeted, fires none
 //! of his own weapons, takes none of its damage, and his skills work for the vehicle (004: "confer
 //! their skills to the vehicle"). When the vehicle is destroyed he is put on its square and rolls
-//! to escape. Rulings R540–R545 and R260–R262 (docs/rulings.md). Boarding and leaving a vehicle by
-//! orders is not built: a pilot begins the game in his vehicle (scenario `joins`) and stays there.
-//! Transport (004 "Carry Capacity": "he does not count towards the vehicle's carry capacity") is
-//! another part of the engine; a pilot is never counted as carried.
+//! to escape. Rulings R540–R544 and R260–R262 (docs/rulings.md). A pilot begins the game in his
+//! vehicle (scenario `joins`), or boards it with the usual `move … board <vehicle>` and leaves it
+//! with `move exit <square> …` before it activates (004, R544; `flow/carry.rs` runs both). A
+//! pilot is never counted as carried (004 "Carry Capacity": "he does not count towards the
+//! vehicle's carry capacity").
 
 use super::*;
+use crate::dust_tactics::orders::carry::Transport;
 
 /// The sections a refusal cites, by ruleset.
 fn rule(rules: Rules) -> &'static str {
@@ -104,11 +106,12 @@ pub(super) fn is_pilot(state: &State, m: &str) -> bool {
     state.unit(m).is_some_and(|u| state.is_pilot(u))
 }
 
-/// The group of `leader` without its pilot: those who fire, count models and take damage.
+/// The group of `leader` without its pilot: those who fire, count models and take damage. A
+/// pilot activated alone to exit (R544) is his own leader and fights.
 pub(super) fn fighting(state: &State, leader: &str) -> Vec<String> {
     group(state, leader)
         .into_iter()
-        .filter(|m| !is_pilot(state, m))
+        .filter(|m| m == leader || !is_pilot(state, m))
         .collect()
 }
 
@@ -328,4 +331,65 @@ pub(super) fn split_extra(
     }
     kinds.pop();
     Ok(steps.split_off(extra_from.min(steps.len())))
+}
+
+/// Whether hero `h` boarding vehicle `v` pilots it (004 "Pilot: Name": "He may board or exit the
+/// noted vehicle, obeying the usual embarking and disembarking rules", R544): `v` is a vehicle
+/// without a pilot that his card lets him pilot. He then pilots it rather than ride in it, and
+/// takes no place of its Carry Capacity. battlefront-2013 mounts otherwise (003, not built).
+pub(super) fn boards_as_pilot(state: &State, h: &UnitState, v: &UnitState) -> bool {
+    let rules = state.rules();
+    let (Some(hc), Some(vc)) = (card(state, h), card(state, v)) else {
+        return false;
+    };
+    // Rules revision 7: a game made before refused these boardings, and replays them refused.
+    state.revised(7)
+        && !rules.battlefront()
+        && hc.unit_type == UnitType::Hero
+        && vc.unit_type == UnitType::Vehicle
+        && state.pilot_of(&v.id).is_none()
+        && may_pilot(hc, vc, rules).is_ok()
+}
+
+/// A pilot activated by himself (R544): 004 "Pilot: Name": "Both units activate at the same
+/// time, unless the hero intends to disembark the vehicle, in which case he must do so before
+/// the vehicle activates during the turn." So his activation begins with `move exit`, before
+/// his vehicle has activated this round; anything else is refused, naming the vehicle. Not
+/// under battlefront-2013, whose pilot dismounts otherwise (003, not built).
+pub(super) fn activates_alone(
+    state: &State,
+    u: &UnitState,
+    actions: &[Action],
+) -> Result<(), Refusal> {
+    let v = u.joined.clone().unwrap_or_default();
+    let exits = matches!(
+        actions.first(),
+        Some(Action::Transport(Transport::Exit { .. }))
+    );
+    let refusal = |reason: String, quote: &str, instead: String| Refusal {
+        reason,
+        rule: format!("004 \"Pilot: Name\" (ruling R544): \"{quote}\""),
+        instead,
+    };
+    if !exits {
+        return Err(refusal(
+            format!(
+                "{} is joined to {v} and activates with it, unless he exits it first",
+                u.id
+            ),
+            "Both units activate at the same time, unless the hero intends to disembark the vehicle",
+            format!(
+                "activate {v}, or activate {} with `move exit <square next to {v}>` first",
+                u.id
+            ),
+        ));
+    }
+    if state.unit(&v).is_some_and(|x| x.activated) {
+        return Err(refusal(
+            format!("{v} has already activated this round, and {} with it", u.id),
+            "he must do so before the vehicle activates during the turn",
+            format!("exit {v} in a later round, before {v} activates"),
+        ));
+    }
+    Ok(())
 }

@@ -89,6 +89,7 @@ pub fn new_state(
                 aboard: None,
                 ejected: None,
                 reserve_round: None,
+                advanced_round: None,
                 reserved: 0,
             });
         }

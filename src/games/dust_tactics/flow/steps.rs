@@ -73,6 +73,7 @@ pub(super) fn exec_step(
             // battlefront-2013: it faces straight in from its edge (003 "Facing", R251).
             super::super::battlefront::facing::record_entry(state, &lead, to);
             super::super::battlefront::reserves::entered(state, &lead);
+            super::aircraft::entered(state, &lead, to);
             tell(
                 out,
                 format!("{lead} enters the battlefield at {to}"),
@@ -128,12 +129,17 @@ pub(super) fn exec_step(
         }
         Step::Board { path, vehicle } => {
             if alive {
-                super::carry::exec_board(state, &lead, &path, &vehicle, out);
+                super::carry::exec_board(state, &lead, &path, &vehicle, dice, out);
             }
         }
         Step::Exit { to, path } => {
             if alive {
                 super::carry::exec_exit(state, act, to, &path, out);
+                // 004 "Minefields" (R629, rules revision 7): the exit square and the rest.
+                if state.revised(7) {
+                    let all: Vec<Square> = std::iter::once(to).chain(path).collect();
+                    super::mines::minefields(state, &lead, &all, dice, out);
+                }
             }
         }
         Step::Attack { lines, sustained } => {

@@ -42,9 +42,16 @@ pub(super) fn check_attack(
 }
 
 /// The cover of a target on `to` attacked from `from`, given the cover the engine found
-/// (`found`) when cover saves apply to this line and target (`applies`). Outside the metro the
-/// better of the two counts; in the metro they stack up to hard cover (R621).
-pub(super) fn cover(state: &State, from: Square, to: Square, found: Cover, applies: bool) -> Cover {
+/// (`found`) when cover saves apply to this line and target (`applies`; `squad`: the target is a
+/// squad). Outside the metro the better of the two counts; in the metro they stack up to hard
+/// cover (R621), and its rails and train cars give theirs (R627).
+pub(super) fn cover(
+    state: &State,
+    from: Square,
+    to: Square,
+    found: Cover,
+    (applies, squad): (bool, bool),
+) -> Cover {
     let Some(kind) = state.scenario.underground else {
         return found;
     };
@@ -52,6 +59,14 @@ pub(super) fn cover(state: &State, from: Square, to: Square, found: Cover, appli
     if !applies {
         return found;
     }
+    let c = dim_cover(kind, dim, found);
+    match &state.scenario.metro {
+        Some(m) if kind == Underground::Metro => m.cover(from, to, c, squad),
+        _ => c,
+    }
+}
+
+fn dim_cover(kind: Underground, dim: Cover, found: Cover) -> Cover {
     match (kind, dim) {
         (_, Cover::None) => found,
         (Underground::Metro, Cover::Soft) => found.add_soft(),

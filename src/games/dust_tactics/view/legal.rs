@@ -96,6 +96,14 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
     // A Tank Riders rider acts from its vehicle's square (R470).
     let riding = flow::riding_square(state, &u.id);
     let mut s = match (u.at, riding, &u.aboard) {
+        // 004 "Pilot: Name" (R544): a pilot activates alone only to exit, before his vehicle.
+        (Some(_), ..) if state.is_pilot(u) => with_note(
+            option,
+            &format!(
+                "pilots {}: he exits it before it activates",
+                u.joined.as_deref().unwrap_or_default()
+            ),
+        ),
         (Some(at), ..) => with_note(option, &format!("at {at}, Movement {movement}")),
         (None, Some(at), Some(v)) => {
             with_note(option, &format!("riding {v} on {at}, acting from there"))
@@ -335,9 +343,8 @@ fn transport_lines(state: &State, u: &UnitState, ok: &dyn Fn(Vec<Action>) -> boo
             s.push('\n');
         }
     }
-    let Some(at) = u
-        .aboard
-        .as_ref()
+    let Some(at) = state
+        .inside_of(u)
         .and_then(|v| state.unit(v))
         .and_then(|v| v.at)
     else {
@@ -360,4 +367,17 @@ fn transport_lines(state: &State, u: &UnitState, ok: &dyn Fn(Vec<Action>) -> boo
         s.push_str(&or_lines("to", rest));
     }
     s
+}
+
+/// The pilots of `side` who may leave their vehicle now, each with his `activate` block (004
+/// "Pilot: Name": he disembarks "before the vehicle activates during the turn", R544). They are
+/// not among the units to activate: a pilot activates with his vehicle otherwise.
+pub(super) fn pilot_blocks(state: &State, side: &str) -> String {
+    state
+        .units
+        .iter()
+        .filter(|u| u.side == side && !u.destroyed && state.is_pilot(u))
+        .map(|u| activation_block(state, u, &format!("activate {}", u.id)))
+        .filter(|b| b.contains("move exit"))
+        .collect()
 }
