@@ -2,7 +2,8 @@
 //! so they are not [`Skill`](crate::dust_tactics::skill::Skill)s; a card may carry the ones built
 //! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
-//! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603). The others of 002's list stay refused by name (`check_cards`).
+//! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710).
+//! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Card, Cover, WeaponLine, WeaponRange};
 use crate::dust_tactics::state::{LineOrder, State};
@@ -33,7 +34,33 @@ pub enum Skill002 {
     /// 002 "Move and Fire": "may perform a free Move Action immediately after performing an
     /// Attack or Sustained Attack Action using Ranged Weapons" (R603).
     MoveAndFire,
+    /// 002 "At the Double": "may perform a free Move Action immediately after performing a March
+    /// Move Action" (R710).
+    AtTheDouble,
 }
+
+/// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
+/// 002's title: a card naming one is refused at `new` by name (R581, R281). 002's skills that
+/// 004 also has (Ace Pilot, Advanced Reactive Fire, Commissar) are refused by `check_cards`.
+pub const NOT_BUILT: &[(&str, &str)] = &[
+    ("ace-air-pilot", "Ace Air Pilot"),
+    ("air-pilot", "Air Pilot"),
+    ("artillery-observer", "Artillery Observer"),
+    ("assassin", "Assassin"),
+    ("blutkreuz", "Blutkreuz"),
+    ("brave", "Brave"),
+    ("camouflage", "Camouflage"),
+    ("expert", "Expert - Weapon"),
+    ("first-strike", "First Strike"),
+    ("flying", "Flying"),
+    ("infantry-ace", "Infantry Ace"),
+    ("lucky", "Lucky"),
+    ("officer", "Officer"),
+    ("resurrection", "Resurrection"),
+    ("scout", "Scout"),
+    ("spy", "Spy"),
+    ("strongpoint", "Strongpoint"),
+];
 
 impl Skill002 {
     /// Every 002-only skill the engine plays.
@@ -46,6 +73,7 @@ impl Skill002 {
         Skill002::Zombie,
         Skill002::MindlessZombie,
         Skill002::MoveAndFire,
+        Skill002::AtTheDouble,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -64,6 +92,7 @@ impl Skill002 {
             Skill002::Zombie => "zombie",
             Skill002::MindlessZombie => "mindless-zombie",
             Skill002::MoveAndFire => "move-and-fire",
+            Skill002::AtTheDouble => "at-the-double",
         }
     }
 
@@ -78,6 +107,7 @@ impl Skill002 {
             Skill002::Zombie => "Zombie",
             Skill002::MindlessZombie => "Mindless Zombie",
             Skill002::MoveAndFire => "Move and Fire",
+            Skill002::AtTheDouble => "At the Double",
         }
     }
 
@@ -194,6 +224,13 @@ pub fn free_move_after(state: &State, id: &str, lines: &[LineOrder]) -> bool {
         && shared(state, id, Skill002::MoveAndFire)
 }
 
+/// 002 "At the Double" (R710): whether a `move` may be the free Move: battlefront-2013, the
+/// skill on the unit or its joined hero or squad, and the activation's actions so far exactly a
+/// March Move (`march_so_far`: two Moves, 003 "Actions").
+pub fn free_move_after_march(state: &State, id: &str, march_so_far: bool) -> bool {
+    state.rules().battlefront() && march_so_far && shared(state, id, Skill002::AtTheDouble)
+}
+
 /// 002 "Steel Guard" and "Zombie" (R600): whether unit `id` never has a Cover Save and passes
 /// its Infantry Saves on [target] as well as [army]. Only the unit's own card counts: a hero
 /// joined to it is of the same kind (`refuse_join`).
@@ -207,7 +244,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie and move-and-fire are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire and at-the-double are built"
 }
 
 #[cfg(test)]
@@ -219,6 +256,10 @@ mod tests {
         for s in Skill002::ALL {
             assert_eq!(Skill002::from_id(s.id()), Some(*s));
             assert!(crate::dust_tactics::skill::Skill::from_id(s.id()).is_none());
+        }
+        for (id, _) in NOT_BUILT {
+            assert!(Skill002::from_id(id).is_none());
+            assert!(crate::dust_tactics::skill::Skill::from_id(id).is_none());
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use super::movement::{entry_free, entry_text};
 use super::*;
+use crate::dust_tactics::battlefront::skills002::Skill002;
 use crate::dust_tactics::orders::carry::Transport;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -179,9 +180,9 @@ pub(super) fn plan_activation(
             actions.get(i + 1),
             Some(Action::Move { .. } | Action::MoveSparing { .. })
         );
-        p.free_move = matches!(a, Action::Move { .. } | Action::MoveSparing { .. })
-            && matches!(p.steps.last(), Some(Step::Attack { lines, .. })
-                if super::super::battlefront::skills002::free_move_after(state, &u.id, lines));
+        // 002 "Move and Fire" (R603) and "At the Double" (R710): a Move that may be free.
+        let free = free_move_skill(&p, a);
+        p.free_move = free.is_some();
         match a {
             Action::Move { squares } => p.movement(squares)?,
             Action::MoveSparing { squares, spare } => {
@@ -229,8 +230,8 @@ pub(super) fn plan_activation(
         if p.kinds.len() > kinds_before {
             extra_from = steps_before;
         }
-        if std::mem::take(&mut p.free_move) {
-            p.free_at = Some((p.kinds.len() - 1, p.texts.len() - 1));
+        if let (true, Some(skill)) = (std::mem::take(&mut p.free_move), free) {
+            p.free_at = Some((p.kinds.len() - 1, p.texts.len() - 1, skill));
         }
     }
     let extra = match &ace {
@@ -293,9 +294,27 @@ pub(super) struct Planner<'a> {
     /// 002 "Move and Fire" (R603): the `move` being planned follows a ranged attack and may be
     /// the free Move (it may move though the unit stopped to attack).
     pub(super) free_move: bool,
-    /// R603: where that Move is in `kinds` and `texts`, dropped from `kinds` if counting it
-    /// breaks the activation's sequence.
-    free_at: Option<(usize, usize)>,
+    /// R603, R710: where that Move is in `kinds` and `texts` and the skill that makes it free,
+    /// dropped from `kinds` if counting it breaks the activation's sequence.
+    free_at: Option<(usize, usize, Skill002)>,
+    /// At the Double's free Move was taken after the March Move (R710): the March Move's
+    /// reaction window is found before it.
+    free_after_march: bool,
+}
+
+/// The 002 skill that may make action `a` a free Move (R603, R710), from what is planned so far.
+fn free_move_skill(p: &Planner, a: &Action) -> Option<Skill002> {
+    use super::super::battlefront::skills002 as s2;
+    if !matches!(a, Action::Move { .. } | Action::MoveSparing { .. }) {
+        return None;
+    }
+    let (state, id) = (p.state, &p.u.id);
+    if matches!(p.steps.last(), Some(Step::Attack { lines, .. }) if s2::free_move_after(state, id, lines))
+    {
+        return Some(Skill002::MoveAndFire);
+    }
+    let march = p.kinds == [Kind::Move, Kind::Move];
+    s2::free_move_after_march(state, id, march).then_some(Skill002::AtTheDouble)
 }
 
 impl<'a> Planner<'a> {
@@ -322,6 +341,7 @@ impl<'a> Planner<'a> {
             march_first_len: None,
             free_move: false,
             free_at: None,
+            free_after_march: false,
         }
     }
 
@@ -330,22 +350,23 @@ impl<'a> Planner<'a> {
         self.last_kind = Some(k);
     }
 
-    /// The legal sequences, with 002 "Move and Fire"'s free Move (R603): the Move right after
-    /// a ranged attack is one of the activation's actions when that makes a legal sequence (so
+    /// The legal sequences, with 002 "Move and Fire"'s free Move (R603) and "At the Double"'s
+    /// (R710): the Move right after a ranged attack (a March Move) is one of the activation's actions when that makes a legal sequence (so
     /// `attack` + `move` stays the usual pair), and free only when counting it breaks one.
     fn check_free_move(&mut self) -> Result<(), Refusal> {
         let refused = match self.check_sequence() {
             Ok(()) => return Ok(()),
             Err(e) => e,
         };
-        let Some((k, t)) = self.free_at.take() else {
+        let Some((k, t, skill)) = self.free_at.take() else {
             return Err(refused);
         };
         self.kinds.remove(k);
         self.check_sequence().map_err(|_| refused)?;
         if let Some(text) = self.texts.get_mut(t) {
-            text.push_str(" (the free Move of Move and Fire, 002)");
+            text.push_str(&format!(" (the free Move of {}, 002)", skill.title()));
         }
+        self.free_after_march = skill == Skill002::AtTheDouble;
         Ok(())
     }
 
@@ -448,6 +469,7 @@ impl<'a> Planner<'a> {
             texts,
             fast_used,
             march_first_len,
+            free_after_march,
             ..
         } = self;
         // issue 18 hook: 003 reacts to a March Move after its normal Move (R256).
@@ -464,7 +486,8 @@ impl<'a> Planner<'a> {
         } else if kinds == [Kind::Move, Kind::Move] && march_windows {
             // 003 "Reacting to a March Move": after the normal Move (the entry, or the first
             // part of the path); a March Move with one part only opens none.
-            (action_idx.len() == 2).then(|| action_idx[0])
+            // At the Double's free Move comes after (R710).
+            (action_idx.len() == 2 + free_after_march as usize).then(|| action_idx[0])
         } else if kinds == [Kind::Move, Kind::Move] && !rules.moves_are_separate_actions() {
             // One move of double Movement: nothing to react to between the two.
             None

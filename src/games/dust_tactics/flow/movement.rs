@@ -183,7 +183,11 @@ impl Planner<'_> {
     /// MOVE right after a first one on the board continues it: `Some` of the start square and
     /// the doubled Movement.
     fn double_move(&self, mp: u32) -> Option<(Square, u32)> {
-        if self.rules.moves_are_separate_actions() || self.last_kind != Some(Kind::Move) {
+        // A free Move (002 At the Double, R710) is a Move of its own, not the March Move's part.
+        if self.rules.moves_are_separate_actions()
+            || self.last_kind != Some(Kind::Move)
+            || self.free_move
+        {
             return None;
         }
         let start = self.u.at?;

@@ -1,0 +1,147 @@
+//! Issue 18: more of 002's own skills under battlefront-2013: At the Double (R710), Black Ops
+//! (R712), and the refusal by name of those of 002's list not built yet (R711). The pistol hero
+//! of `battlefront_combat` (on E5, Movement 1) moves, with scripted dice.
+
+use super::battlefront_combat::{pistol_hero, play, skill_game};
+use crate::support_flow::*;
+use dustmail::dust_tactics::cards::{parse_card, parse_card_for_new};
+use dustmail::dust_tactics::DustTactics;
+use dustmail::game::ScriptedDice;
+
+// issue 18, 002 "At the Double": "A Unit with the At the Double Skill (and any Unit it has Joined
+// or Hero that has Joined it) may perform a free Move Action immediately after performing a March
+// Move Action." (R710) The March Move (two `move` lines, Movement 1 doubled) and then the free
+// Move: the hero ends three squares on; the report names the free Move.
+#[test]
+fn s002_at_the_double_a_free_move_after_a_march_move() {
+    let mut st = skill_game(pistol_hero(&["at-the-double"]));
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  move E6\n  move E7\n  move E8",
+        &[],
+    );
+    let t = texts(&out);
+    assert!(t.contains("free Move of At the Double"), "{t}");
+    assert_eq!(u(&st, "ours").at, Some(sq("E8")), "{t}");
+}
+
+// R710: the free Move is one Move action (Movement 1 here), not a second March Move, and only
+// right after a March Move; without the skill a third action is refused. Nothing moves.
+#[test]
+fn s002_at_the_double_only_one_move_only_after_a_march_move_only_with_the_skill() {
+    let cases: [(&[&str], &str); 3] = [
+        // The free Move of two squares.
+        (
+            &["at-the-double"],
+            "activate ours\n  move E6\n  move E7\n  move E9",
+        ),
+        // A Move, an Attack, a Move: no March Move before the last.
+        (
+            &["at-the-double"],
+            "activate ours\n  move E6\n  attack pistol at theirs\n  move E7",
+        ),
+        // No skill.
+        (&[], "activate ours\n  move E6\n  move E7\n  move E8"),
+    ];
+    for (skills, orders) in cases {
+        let mut st = skill_game(pistol_hero(skills));
+        let out = play(&mut st, "allies", orders, &[]);
+        let (reason, _) = refused(&out);
+        assert!(!reason.is_empty(), "{orders}");
+        assert_eq!(u(&st, "ours").at, Some(sq("E5")), "{orders}: {reason}");
+    }
+}
+
+// issue 18, 002 "Black Ops": "If your force has a Hero with the Black Ops Skill you roll four
+// dice for initiative rolls (see page 18 and 42)." (R712) Allies (the Black Ops hero) roll four
+// dice, axis three; allies 1 army and 2 targets beat axis's 1 army and 1 target.
+#[test]
+fn s002_black_ops_four_dice_for_initiative() {
+    let s = scenario(
+        vec![unit("ours", "shooter", Some("E5"))],
+        vec![unit("theirs", "sq", Some("E2"))],
+    );
+    let mut st = DustTactics
+        .start(
+            "battlefront-2013",
+            s,
+            vec![pistol_hero(&["black-ops"]), squad("sq")],
+        )
+        .expect("setup");
+    let mut d = ScriptedDice::new(vec![1, 3, 3, 5, 2, 4, 5]);
+    let c = dustmail::dust_tactics::orders::Command::First {
+        side: "allies".into(),
+    };
+    let out = cmd(&mut st, "allies", c, &mut d);
+    let t = texts(&out);
+    assert_eq!(d.remaining(), 0, "{t}");
+    assert!(
+        t.contains("allies 1 army and 2 target symbol(s) on 4 dice"),
+        "{t}"
+    );
+    assert!(
+        t.contains("axis 1 army and 1 target symbol(s) on 3 dice"),
+        "{t}"
+    );
+    assert_eq!(st.initiative.as_deref(), Some("allies"), "{t}");
+}
+
+/// 002 "Skills and Equipment": every skill of its list not built (card name, 002's title).
+const UNBUILT_002: &[(&str, &str)] = &[
+    ("ace-air-pilot", "Ace Air Pilot"),
+    ("air-pilot", "Air Pilot"),
+    ("artillery-observer", "Artillery Observer"),
+    ("assassin", "Assassin"),
+    ("blutkreuz", "Blutkreuz"),
+    ("brave", "Brave"),
+    ("camouflage", "Camouflage"),
+    ("expert", "Expert - Weapon"),
+    ("first-strike", "First Strike"),
+    ("flying", "Flying"),
+    ("infantry-ace", "Infantry Ace"),
+    ("lucky", "Lucky"),
+    ("officer", "Officer"),
+    ("resurrection", "Resurrection"),
+    ("scout", "Scout"),
+    ("spy", "Spy"),
+    ("strongpoint", "Strongpoint"),
+];
+
+// R711, R581: a card naming a skill of 002's list that is not built is refused when read (so at
+// `new`, under every ruleset), naming the skill and 002's title; a built one is read.
+#[test]
+fn s002_skills_every_unbuilt_002_skill_is_refused_by_its_002_name() {
+    for (id, title) in UNBUILT_002 {
+        let (f, t) = super::battlefront_skills002::card_with(
+            "bf-bazooka-joe",
+            &format!("[[skills]]\nname = \"{id}\""),
+        );
+        let e = parse_card(&f, &t).unwrap_err();
+        assert!(
+            e.reason.contains(&format!("`{id}`")) && e.reason.contains(&format!("\"{title}\"")),
+            "{e}"
+        );
+    }
+    let (f, t) = super::battlefront_skills002::card_with(
+        "bf-bazooka-joe",
+        "[[skills]]\nname = \"at-the-double\"",
+    );
+    assert!(parse_card(&f, &t).is_ok());
+    // R581: under the other rulesets At the Double stays refused at `new`.
+    let e = parse_card_for_new(&f, &t).unwrap_err();
+    assert!(
+        e.reason.contains("`at-the-double`") && e.reason.contains("R581"),
+        "{e}"
+    );
+    // 002's skills 004 also has, not built under battlefront-2013: refused by name (R281).
+    for id in ["ace-pilot", "advanced-reactive-fire", "commissar"] {
+        let card = super::battlefront_skills002::card_with(
+            "bf-bazooka-joe",
+            &format!("[[skills]]\nname = \"{id}\""),
+        );
+        let files = std::collections::BTreeMap::from([card]);
+        let e = dustmail::dust_tactics::battlefront::skills::check_cards(&files).unwrap_err();
+        assert!(e.contains(&format!("`{id}`")), "{e}");
+    }
+}
