@@ -1,5 +1,5 @@
 //! Issue 18: more of 002's own skills under battlefront-2013: At the Double (R710), Black Ops
-//! (R712), and the refusal by name of those of 002's list not built yet (R711). The pistol hero
+//! (R712), Scout (R713), and the refusal by name of those of 002's list not built yet (R711). The pistol hero
 //! of `battlefront_combat` (on E5, Movement 1) moves, with scripted dice.
 
 use super::battlefront_combat::{pistol_hero, play, skill_game};
@@ -53,6 +53,50 @@ fn s002_at_the_double_only_one_move_only_after_a_march_move_only_with_the_skill(
     }
 }
 
+// issue 18, 002 "Scout": "A Unit with the Scout Skill (and any Unit it has Joined or Hero that has
+// Joined it) may take a March Move Action as its first Action of the game. This counts as a single
+// Action, leaving the unit with one further Action in that Activation." (R713) Turn 1: the March
+// Move (two `move` lines) and then an Attack (the pistol's two dice miss: shield, shield).
+#[test]
+fn s002_scout_a_march_move_first_in_the_game_counts_as_one_action() {
+    let mut st = skill_game(pistol_hero(&["scout"]));
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  move E6\n  move E7\n  attack pistol at theirs",
+        &[5, 6],
+    );
+    let t = texts(&out);
+    assert!(t.contains("Scout, 002"), "{t}");
+    assert!(t.contains("attack"), "{t}");
+    assert_eq!(u(&st, "ours").at, Some(sq("E7")), "{t}");
+}
+
+// R713: only the first activation of the game (turn 1 here; in turn 2 the same orders are
+// refused), only with the skill, only a March Move that is the first action; nothing moves.
+#[test]
+fn s002_scout_only_first_in_the_game_and_only_with_the_skill() {
+    let orders = "activate ours\n  move E6\n  move E7\n  nothing";
+    let mut st = skill_game(pistol_hero(&[]));
+    let out = play(&mut st, "allies", orders, &[]);
+    assert!(refused(&out).0.contains("3 actions"), "{}", refused(&out).0);
+    assert_eq!(u(&st, "ours").at, Some(sq("E5")));
+    let mut st = skill_game(pistol_hero(&["scout"]));
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  nothing\n  move E6\n  move E7",
+        &[],
+    );
+    assert!(refused(&out).0.contains("3 actions"), "{}", refused(&out).0);
+    // The same unit in turn 2 (already on the board): no longer its first action of the game.
+    let mut st = skill_game(pistol_hero(&["scout"]));
+    st.round = 2;
+    let out = play(&mut st, "allies", orders, &[]);
+    assert!(refused(&out).0.contains("3 actions"), "{}", refused(&out).0);
+    assert_eq!(u(&st, "ours").at, Some(sq("E5")));
+}
+
 // issue 18, 002 "Black Ops": "If your force has a Hero with the Black Ops Skill you roll four
 // dice for initiative rolls (see page 18 and 42)." (R712) Allies (the Black Ops hero) roll four
 // dice, axis three; allies 1 army and 2 targets beat axis's 1 army and 1 target.
@@ -103,7 +147,6 @@ const UNBUILT_002: &[(&str, &str)] = &[
     ("lucky", "Lucky"),
     ("officer", "Officer"),
     ("resurrection", "Resurrection"),
-    ("scout", "Scout"),
     ("spy", "Spy"),
     ("strongpoint", "Strongpoint"),
 ];

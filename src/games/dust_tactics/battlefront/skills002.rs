@@ -2,11 +2,12 @@
 //! so they are not [`Skill`](crate::dust_tactics::skill::Skill)s; a card may carry the ones built
 //! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
-//! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710).
+//! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
+//! Scout (R713).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Card, Cover, WeaponLine, WeaponRange};
-use crate::dust_tactics::state::{LineOrder, State};
+use crate::dust_tactics::state::{LineOrder, State, UnitState};
 
 /// A skill of 002's "Skills and Equipment" that 004 does not have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -37,6 +38,9 @@ pub enum Skill002 {
     /// 002 "At the Double": "may perform a free Move Action immediately after performing a March
     /// Move Action" (R710).
     AtTheDouble,
+    /// 002 "Scout": "may take a March Move Action as its first Action of the game. This counts
+    /// as a single Action" (R713).
+    Scout,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -57,7 +61,6 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("lucky", "Lucky"),
     ("officer", "Officer"),
     ("resurrection", "Resurrection"),
-    ("scout", "Scout"),
     ("spy", "Spy"),
     ("strongpoint", "Strongpoint"),
 ];
@@ -74,6 +77,7 @@ impl Skill002 {
         Skill002::MindlessZombie,
         Skill002::MoveAndFire,
         Skill002::AtTheDouble,
+        Skill002::Scout,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -93,6 +97,7 @@ impl Skill002 {
             Skill002::MindlessZombie => "mindless-zombie",
             Skill002::MoveAndFire => "move-and-fire",
             Skill002::AtTheDouble => "at-the-double",
+            Skill002::Scout => "scout",
         }
     }
 
@@ -108,6 +113,7 @@ impl Skill002 {
             Skill002::MindlessZombie => "Mindless Zombie",
             Skill002::MoveAndFire => "Move and Fire",
             Skill002::AtTheDouble => "At the Double",
+            Skill002::Scout => "Scout",
         }
     }
 
@@ -117,6 +123,15 @@ impl Skill002 {
             Skill002::SteelGuard => "Only a Steel Guard Hero may Join a Steel Guard Unit. Steel Guard Heroes cannot Join Units that are not Steel Guard",
             Skill002::Zombie => "Only a Zombie Hero may Join a Zombie Unit. Zombie Heroes cannot Join Units that are not Zombies",
             _ => "Only a Gorilla Hero may Join a Gorilla Unit. Gorilla Heroes cannot Join Units that are not Gorillas",
+        }
+    }
+
+    /// What the report adds to the `move` line a skill made free (R603, R710, R713).
+    pub fn free_move_note(self) -> &'static str {
+        match self {
+            Skill002::Scout => " (Scout, 002: the March Move counts as one action)",
+            Skill002::AtTheDouble => " (the free Move of At the Double, 002)",
+            _ => " (the free Move of Move and Fire, 002)",
         }
     }
 
@@ -231,6 +246,16 @@ pub fn free_move_after_march(state: &State, id: &str, march_so_far: bool) -> boo
     state.rules().battlefront() && march_so_far && shared(state, id, Skill002::AtTheDouble)
 }
 
+/// 002 "Scout" (R713): whether the `move` being planned may make, with the one before it
+/// (`second`: the activation's actions so far are one Move), a March Move that counts as one
+/// action: battlefront-2013, the skill on the unit or its joined hero or squad, and the unit's
+/// first activation of the game (every unit's in turn 1; later, a unit entering for the first
+/// time, never in reserve).
+pub fn scout_march(state: &State, u: &UnitState, second: bool) -> bool {
+    let first = state.round == 1 || (u.at.is_none() && u.aboard.is_none() && u.reserved == 0);
+    state.rules().battlefront() && second && first && shared(state, &u.id, Skill002::Scout)
+}
+
 /// 002 "Steel Guard" and "Zombie" (R600): whether unit `id` never has a Cover Save and passes
 /// its Infantry Saves on [target] as well as [army]. Only the unit's own card counts: a hero
 /// joined to it is of the same kind (`refuse_join`).
@@ -244,7 +269,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire and at-the-double are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double and scout are built"
 }
 
 #[cfg(test)]

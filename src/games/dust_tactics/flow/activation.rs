@@ -180,7 +180,7 @@ pub(super) fn plan_activation(
             actions.get(i + 1),
             Some(Action::Move { .. } | Action::MoveSparing { .. })
         );
-        // 002 "Move and Fire" (R603) and "At the Double" (R710): a Move that may be free.
+        // 002 "Move and Fire" (R603), "At the Double" (R710), "Scout" (R713): a free Move.
         let free = free_move_skill(&p, a);
         p.free_move = free.is_some();
         match a {
@@ -297,12 +297,13 @@ pub(super) struct Planner<'a> {
     /// R603, R710: where that Move is in `kinds` and `texts` and the skill that makes it free,
     /// dropped from `kinds` if counting it breaks the activation's sequence.
     free_at: Option<(usize, usize, Skill002)>,
-    /// At the Double's free Move was taken after the March Move (R710): the March Move's
-    /// reaction window is found before it.
+    /// A Move was taken after the March Move (R710, R713): the March Move's reaction window is
+    /// found before it.
     free_after_march: bool,
 }
 
-/// The 002 skill that may make action `a` a free Move (R603, R710), from what is planned so far.
+/// The 002 skill that may make action `a` a free Move (R603, R710, R713), from what is planned
+/// so far.
 fn free_move_skill(p: &Planner, a: &Action) -> Option<Skill002> {
     use super::super::battlefront::skills002 as s2;
     if !matches!(a, Action::Move { .. } | Action::MoveSparing { .. }) {
@@ -314,7 +315,12 @@ fn free_move_skill(p: &Planner, a: &Action) -> Option<Skill002> {
         return Some(Skill002::MoveAndFire);
     }
     let march = p.kinds == [Kind::Move, Kind::Move];
-    s2::free_move_after_march(state, id, march).then_some(Skill002::AtTheDouble)
+    if s2::free_move_after_march(state, id, march) {
+        return Some(Skill002::AtTheDouble);
+    }
+    // 002 "Scout" (R713): the March Move's second `move` line, so the March Move is one action.
+    let second = p.kinds == [Kind::Move];
+    s2::scout_march(state, p.u, second).then_some(Skill002::Scout)
 }
 
 impl<'a> Planner<'a> {
@@ -364,9 +370,11 @@ impl<'a> Planner<'a> {
         self.kinds.remove(k);
         self.check_sequence().map_err(|_| refused)?;
         if let Some(text) = self.texts.get_mut(t) {
-            text.push_str(&format!(" (the free Move of {}, 002)", skill.title()));
+            text.push_str(skill.free_move_note());
         }
-        self.free_after_march = skill == Skill002::AtTheDouble;
+        // A Move after the March Move (At the Double's, or Scout's further action).
+        self.free_after_march =
+            skill == Skill002::AtTheDouble || self.kinds == [Kind::Move, Kind::Move];
         Ok(())
     }
 

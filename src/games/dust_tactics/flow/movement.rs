@@ -183,10 +183,11 @@ impl Planner<'_> {
     /// MOVE right after a first one on the board continues it: `Some` of the start square and
     /// the doubled Movement.
     fn double_move(&self, mp: u32) -> Option<(Square, u32)> {
-        // A free Move (002 At the Double, R710) is a Move of its own, not the March Move's part.
+        // A Move after a March Move (002 At the Double, Scout: R710, R713) is a Move of its own.
+        let march_made = self.kinds.iter().filter(|k| **k == Kind::Move).count() >= 2;
         if self.rules.moves_are_separate_actions()
             || self.last_kind != Some(Kind::Move)
-            || self.free_move
+            || march_made
         {
             return None;
         }
