@@ -1,5 +1,5 @@
 //! Issue 18: more of 002's own skills under battlefront-2013: At the Double (R710), Black Ops
-//! (R712), Scout (R713), and the refusal by name of those of 002's list not built yet (R711). The pistol hero
+//! (R712), Scout (R713), Flying (R714), and the refusal by name of those of 002's list not built yet (R711). The pistol hero
 //! of `battlefront_combat` (on E5, Movement 1) moves, with scripted dice.
 
 use super::battlefront_combat::{pistol_hero, play, skill_game};
@@ -97,6 +97,101 @@ fn s002_scout_only_first_in_the_game_and_only_with_the_skill() {
     assert_eq!(u(&st, "ours").at, Some(sq("E5")));
 }
 
+/// A battlefront game: the pistol hero with `skills` and Movement 2 as `ours` on E5 (allies, or a
+/// hero joined to the squad `ours` there when `squad_skills` is given), deep water on D6, E6 and
+/// F6, an axis squad far off; allies first, nobody reacts.
+fn flying_game(
+    skills: &[&str],
+    squad_skills: Option<&[&str]>,
+) -> dustmail::dust_tactics::state::State {
+    use dustmail::dust_tactics::model::Terrain;
+    use dustmail::dust_tactics::state::Policy;
+    let mut hero = pistol_hero(skills);
+    hero.movement = 2;
+    let mut cards = vec![squad("sq")];
+    let mut allies = vec![];
+    match squad_skills {
+        None => allies.push(unit("ours", &hero.id, Some("E5"))),
+        Some(ss) => {
+            let mut sq_card = squad("flyers");
+            sq_card.movement = 2;
+            for s in ss {
+                sq_card = with_skill(sq_card, s, None);
+            }
+            allies.push(unit("ours", "flyers", Some("E5")));
+            let mut h = unit("leader", &hero.id, None);
+            h.joins = Some("ours".into());
+            allies.push(h);
+            cards.push(sq_card);
+        }
+    }
+    cards.push(hero);
+    let mut s = scenario(allies, vec![unit("theirs", "sq", Some("I1"))]);
+    for w in ["D6", "E6", "F6"] {
+        s.board.set_terrain(sq(w), Terrain::DeepWater);
+    }
+    let mut st = DustTactics
+        .start("battlefront-2013", s, cards)
+        .expect("setup");
+    for side in st.sides() {
+        dustmail::dust_tactics::flow::standing_react(&mut st, &side, None, Policy::Never)
+            .expect("standing react never");
+    }
+    begin(&mut st, "allies");
+    st
+}
+
+// issue 18, 002 "Flying": "During movement, the Unit can move over any Terrain as if it were Open
+// terrain, provided that it ends its move in Terrain that it could normally enter." (R714) Water
+// (003: no infantry enters it) on D6–F6: the flying hero moves over it to E7; it may not stop on
+// E6; without the skill it cannot cross.
+#[test]
+fn s002_flying_moves_over_terrain_but_ends_where_it_could_enter() {
+    let mut st = flying_game(&["flying"], None);
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  move E7\n  nothing",
+        &[],
+    );
+    assert_eq!(u(&st, "ours").at, Some(sq("E7")), "{}", texts(&out));
+    for (skills, orders) in [
+        (&["flying"][..], "activate ours\n  move E6\n  nothing"),
+        (&[][..], "activate ours\n  move E7\n  nothing"),
+    ] {
+        let mut st = flying_game(skills, None);
+        let out = play(&mut st, "allies", orders, &[]);
+        let (reason, _) = refused(&out);
+        assert!(reason.contains("cannot move"), "{orders}: {reason}");
+        assert_eq!(u(&st, "ours").at, Some(sq("E5")), "{orders}");
+    }
+}
+
+// 002 "Flying": "If a Hero has Joined a Unit, both must have the Flying Skill for either to use it
+// when they Activate together." (R714) A flying hero joined to a squad without it cannot cross
+// the water; when both fly, they do.
+#[test]
+fn s002_flying_a_joined_hero_and_squad_both_need_it() {
+    let mut st = flying_game(&["flying"], Some(&[]));
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  move E7\n  nothing",
+        &[],
+    );
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("cannot move"), "{reason}");
+    assert_eq!(u(&st, "ours").at, Some(sq("E5")));
+    let mut st = flying_game(&["flying"], Some(&["flying"]));
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  move E7\n  nothing",
+        &[],
+    );
+    assert_eq!(u(&st, "ours").at, Some(sq("E7")), "{}", texts(&out));
+}
+
 // issue 18, 002 "Black Ops": "If your force has a Hero with the Black Ops Skill you roll four
 // dice for initiative rolls (see page 18 and 42)." (R712) Allies (the Black Ops hero) roll four
 // dice, axis three; allies 1 army and 2 targets beat axis's 1 army and 1 target.
@@ -142,7 +237,6 @@ const UNBUILT_002: &[(&str, &str)] = &[
     ("camouflage", "Camouflage"),
     ("expert", "Expert - Weapon"),
     ("first-strike", "First Strike"),
-    ("flying", "Flying"),
     ("infantry-ace", "Infantry Ace"),
     ("lucky", "Lucky"),
     ("officer", "Officer"),

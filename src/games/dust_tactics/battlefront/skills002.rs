@@ -3,11 +3,12 @@
 //! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
-//! Scout (R713).
+//! Scout (R713), Flying (R714).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
-use crate::dust_tactics::model::{Card, Cover, WeaponLine, WeaponRange};
+use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
 use crate::dust_tactics::state::{LineOrder, State, UnitState};
+use std::borrow::Cow;
 
 /// A skill of 002's "Skills and Equipment" that 004 does not have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -41,6 +42,9 @@ pub enum Skill002 {
     /// 002 "Scout": "may take a March Move Action as its first Action of the game. This counts
     /// as a single Action" (R713).
     Scout,
+    /// 002 "Flying": "can move over any Terrain as if it were Open terrain, provided that it
+    /// ends its move in Terrain that it could normally enter" (R714).
+    Flying,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -56,7 +60,6 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("camouflage", "Camouflage"),
     ("expert", "Expert - Weapon"),
     ("first-strike", "First Strike"),
-    ("flying", "Flying"),
     ("infantry-ace", "Infantry Ace"),
     ("lucky", "Lucky"),
     ("officer", "Officer"),
@@ -78,6 +81,7 @@ impl Skill002 {
         Skill002::MoveAndFire,
         Skill002::AtTheDouble,
         Skill002::Scout,
+        Skill002::Flying,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -98,6 +102,7 @@ impl Skill002 {
             Skill002::MoveAndFire => "move-and-fire",
             Skill002::AtTheDouble => "at-the-double",
             Skill002::Scout => "scout",
+            Skill002::Flying => "flying",
         }
     }
 
@@ -114,6 +119,7 @@ impl Skill002 {
             Skill002::MoveAndFire => "Move and Fire",
             Skill002::AtTheDouble => "At the Double",
             Skill002::Scout => "Scout",
+            Skill002::Flying => "Flying",
         }
     }
 
@@ -256,6 +262,47 @@ pub fn scout_march(state: &State, u: &UnitState, second: bool) -> bool {
     state.rules().battlefront() && second && first && shared(state, &u.id, Skill002::Scout)
 }
 
+/// 002 "Flying" (R714): whether unit `id` flies as it moves: battlefront-2013 and the skill on
+/// its card, and, when a hero has joined a squad, on both ("If a Hero has Joined a Unit, both
+/// must have the Flying Skill for either to use it when they Activate together").
+pub fn flies(state: &State, id: &str) -> bool {
+    let has = |uid: &str| {
+        state
+            .unit(uid)
+            .and_then(|u| state.cards.get(&u.card))
+            .is_some_and(|c| c.has_skill(Skill002::Flying.id()))
+    };
+    let Some(u) = state.unit(id) else {
+        return false;
+    };
+    state.rules().battlefront()
+        && has(id)
+        && u.joined.as_deref().is_none_or(has)
+        && state.hero_of(id).is_none_or(|h| has(&h.id))
+}
+
+/// 002 "Flying" (R714): the board a flying unit `id` moves on: every square open terrain but
+/// `end`, where the move ends (its own terrain still decides whether the unit may stop there).
+pub fn flying_board<'a>(
+    state: &State,
+    id: &str,
+    board: Cow<'a, Board>,
+    end: Option<Square>,
+) -> Cow<'a, Board> {
+    let Some(end) = end.filter(|_| flies(state, id)) else {
+        return board;
+    };
+    let mut b = board.into_owned();
+    for r in 0..b.height() as i32 {
+        for c in 0..b.width() as i32 {
+            if let Some(sq) = b.square(c, r).filter(|sq| *sq != end) {
+                b.set_terrain(sq, Terrain::Open);
+            }
+        }
+    }
+    Cow::Owned(b)
+}
+
 /// 002 "Steel Guard" and "Zombie" (R600): whether unit `id` never has a Cover Save and passes
 /// its Infantry Saves on [target] as well as [army]. Only the unit's own card counts: a hero
 /// joined to it is of the same kind (`refuse_join`).
@@ -269,7 +316,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double and scout are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout and flying are built"
 }
 
 #[cfg(test)]

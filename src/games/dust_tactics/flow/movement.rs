@@ -106,6 +106,13 @@ impl Planner<'_> {
             &state.scenario.board,
             &mover,
         );
+        // 002 "Flying" (R714): every square open but the one the move ends on.
+        let board = super::super::battlefront::skills002::flying_board(
+            state,
+            &u.id,
+            board,
+            squares.last().copied(),
+        );
         let plan = geometry::plan_move(
             &board,
             &self.occupancy_for(&mover),
@@ -254,6 +261,12 @@ impl Planner<'_> {
             state.rules(),
             &state.scenario.board,
             &mover,
+        );
+        let board = super::super::battlefront::skills002::flying_board(
+            state,
+            &u.id,
+            board,
+            waypoints.last().copied(),
         );
         let plan = geometry::plan_move(
             &board,
