@@ -1,5 +1,5 @@
 //! Issue 18: more of 002's own skills under battlefront-2013: At the Double (R710), Black Ops
-//! (R712), Scout (R713), Flying (R714), and the refusal by name of those of 002's list not built yet (R711). The pistol hero
+//! (R712), Scout (R713), Flying (R714), Advanced Reactive Fire (R715), and the refusal by name of those of 002's list not built yet (R711). The pistol hero
 //! of `battlefront_combat` (on E5, Movement 1) moves, with scripted dice.
 
 use super::battlefront_combat::{pistol_hero, play, skill_game};
@@ -226,6 +226,56 @@ fn s002_black_ops_four_dice_for_initiative() {
     assert_eq!(st.initiative.as_deref(), Some("allies"), "{t}");
 }
 
+// issue 18, 002 "Advanced Reactive Fire": "A Unit with the Advanced Reactive Fire Skill ... can
+// attempt a Reactive Attack at up to Range 6 (6 squares in Dust Tactics ...). It counts [lost] as
+// [army] when rolling for number of Actions." (R715: the lost symbol read as the target symbol.)
+// `ours` moves to A3; `theirs` on G3 is 6 squares away: with the skill it reacts, and its two
+// dice (target, shield) count one army symbol: an Attack (4 dice, all miss); then ours' attack.
+// Without the skill, 6 squares is beyond 003's four: no reaction die is rolled.
+#[test]
+fn s002_advanced_reactive_fire_range_six_and_target_counts_as_army() {
+    use dustmail::dust_tactics::model::{UnitType, WeaponRange};
+    let game = |skills: &[&str]| {
+        let gun = || vec![weapon("gun", WeaponRange::Upto(8), 1, 1)];
+        let ours = card("sq", UnitType::Squad, 4, 1, gun());
+        let mut theirs = card("rx", UnitType::Squad, 4, 1, gun());
+        for s in skills {
+            theirs = with_skill(theirs, s, None);
+        }
+        let s = scenario(
+            vec![
+                unit("ours", "sq", Some("A2")),
+                unit("spare-a", "sq", Some("I9")),
+            ],
+            vec![
+                unit("theirs", "rx", Some("G3")),
+                unit("spare-x", "rx", Some("I1")),
+            ],
+        );
+        let mut st = DustTactics
+            .start("battlefront-2013", s, vec![ours, theirs])
+            .expect("setup");
+        begin(&mut st, "allies");
+        st
+    };
+    let orders = "activate ours\n  move A3\n  attack gun at theirs";
+    let miss4 = [3u8, 4, 5, 6];
+    let mut st = game(&["advanced-reactive-fire"]);
+    let faces: Vec<u8> = [&[3u8, 5][..], &miss4, &miss4].concat();
+    let out = play(&mut st, "allies", orders, &faces);
+    let t = texts(&out);
+    assert!(
+        t.contains("theirs attempts a reactive attack at ours: (Advanced Reactive Fire, target symbols count as army symbols) one army symbol, it makes an Attack"),
+        "{t}"
+    );
+    assert!(u(&st, "theirs").activated, "{t}");
+    let mut st = game(&[]);
+    let out = play(&mut st, "allies", orders, &miss4);
+    let t = texts(&out);
+    assert!(!t.contains("reactive"), "{t}");
+    assert!(!u(&st, "theirs").activated, "{t}");
+}
+
 /// 002 "Skills and Equipment": every skill of its list not built (card name, 002's title).
 const UNBUILT_002: &[(&str, &str)] = &[
     ("ace-air-pilot", "Ace Air Pilot"),
@@ -272,7 +322,7 @@ fn s002_skills_every_unbuilt_002_skill_is_refused_by_its_002_name() {
         "{e}"
     );
     // 002's skills 004 also has, not built under battlefront-2013: refused by name (R281).
-    for id in ["ace-pilot", "advanced-reactive-fire", "commissar"] {
+    for id in ["ace-pilot", "commissar"] {
         let card = super::battlefront_skills002::card_with(
             "bf-bazooka-joe",
             &format!("[[skills]]\nname = \"{id}\""),
