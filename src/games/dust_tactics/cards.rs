@@ -472,6 +472,9 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
                 "remove `card` from this skill".into(),
             ));
         }
+        super::battlefront::skills002::check_expert(card, s).map_err(
+            |(field, reason, instead)| err(&format!("skills[{i}].{field}"), reason, instead),
+        )?;
         if s.uses == Some(0) {
             return Err(err(
                 &format!("skills[{i}].uses"),

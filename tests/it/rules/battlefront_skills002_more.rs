@@ -1,5 +1,5 @@
 //! Issue 18: more of 002's own skills under battlefront-2013: At the Double (R710), Black Ops
-//! (R712), Scout (R713), Flying (R714), Advanced Reactive Fire (R715), and the refusal by name of those of 002's list not built yet (R711). The pistol hero
+//! (R712), Scout (R713), Flying (R714), Advanced Reactive Fire (R715), Expert - Weapon (R716), and the refusal by name of those of 002's list not built yet (R711). The pistol hero
 //! of `battlefront_combat` (on E5, Movement 1) moves, with scripted dice.
 
 use super::battlefront_combat::{pistol_hero, play, skill_game};
@@ -276,6 +276,57 @@ fn s002_advanced_reactive_fire_range_six_and_target_counts_as_army() {
     assert!(!u(&st, "theirs").activated, "{t}");
 }
 
+/// The pistol hero with 002's Expert naming `weapon`.
+fn expert_hero(weapon: &str) -> dustmail::dust_tactics::model::Card {
+    let mut h = pistol_hero(&[]);
+    h.skills.push(dustmail::dust_tactics::model::SkillSpec {
+        name: "expert".into(),
+        uses: None,
+        value: None,
+        card: None,
+        weapon: Some(weapon.into()),
+    });
+    h
+}
+
+// issue 18, 002 "Expert - Weapon": "A Hero with the Expert Skill hits on rolls of [target] as well
+// as [army] when making an Attack or Sustained Attack action with the named weapon." (R716) The
+// pistol's two dice show target, target: two hits with Expert (pistol); the two Infantry Saves
+// (shield, shield) fail: two soldiers lost. With Expert naming the knife, the same dice miss.
+#[test]
+fn s002_expert_the_named_weapon_hits_on_target_as_well_as_army() {
+    let orders = "activate ours\n  attack pistol at theirs\n  nothing";
+    let mut st = skill_game(expert_hero("pistol"));
+    let out = play(&mut st, "allies", orders, &[3, 4, 5, 6]);
+    let t = texts(&out);
+    assert!(t.contains("army or target hits"), "{t}");
+    assert_eq!(u(&st, "theirs").models.len(), 2, "{t}");
+    let mut st = skill_game(expert_hero("knife"));
+    let out = play(&mut st, "allies", orders, &[3, 4]);
+    let t = texts(&out);
+    assert_eq!(u(&st, "theirs").models.len(), 4, "{t}");
+}
+
+// R716: the card names the weapon (`weapon = "<id>"`), one the hero carries; a card without it,
+// or naming a weapon it does not carry, is refused when read, saying what to write.
+#[test]
+fn s002_expert_the_card_names_one_of_its_weapons() {
+    let with = |extra: &str| {
+        super::battlefront_skills002::card_with(
+            "bf-bazooka-joe",
+            &format!("[[skills]]\nname = \"expert\"\n{extra}"),
+        )
+    };
+    let (f, t) = with("weapon = \"pistol\"");
+    assert!(parse_card(&f, &t).is_ok());
+    for extra in ["", "weapon = \"bazooka\""] {
+        let (f, t) = with(extra);
+        let e = parse_card(&f, &t).unwrap_err();
+        assert!(e.field.ends_with(".weapon"), "{e}");
+        assert!(e.instead.contains("m7, pistol"), "{e}");
+    }
+}
+
 /// 002 "Skills and Equipment": every skill of its list not built (card name, 002's title).
 const UNBUILT_002: &[(&str, &str)] = &[
     ("ace-air-pilot", "Ace Air Pilot"),
@@ -285,7 +336,6 @@ const UNBUILT_002: &[(&str, &str)] = &[
     ("blutkreuz", "Blutkreuz"),
     ("brave", "Brave"),
     ("camouflage", "Camouflage"),
-    ("expert", "Expert - Weapon"),
     ("first-strike", "First Strike"),
     ("infantry-ace", "Infantry Ace"),
     ("lucky", "Lucky"),

@@ -3,7 +3,7 @@
 //! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
-//! Scout (R713), Flying (R714).
+//! Scout (R713), Flying (R714), Expert - Weapon (R716).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -45,6 +45,9 @@ pub enum Skill002 {
     /// 002 "Flying": "can move over any Terrain as if it were Open terrain, provided that it
     /// ends its move in Terrain that it could normally enter" (R714).
     Flying,
+    /// 002 "Expert - Weapon": "hits on rolls of [target] as well as [army] when making an Attack
+    /// or Sustained Attack action with the named weapon" (R716): `weapon = "<id>"` on the card.
+    Expert,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -58,7 +61,6 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("blutkreuz", "Blutkreuz"),
     ("brave", "Brave"),
     ("camouflage", "Camouflage"),
-    ("expert", "Expert - Weapon"),
     ("first-strike", "First Strike"),
     ("infantry-ace", "Infantry Ace"),
     ("lucky", "Lucky"),
@@ -82,6 +84,7 @@ impl Skill002 {
         Skill002::AtTheDouble,
         Skill002::Scout,
         Skill002::Flying,
+        Skill002::Expert,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -103,6 +106,7 @@ impl Skill002 {
             Skill002::AtTheDouble => "at-the-double",
             Skill002::Scout => "scout",
             Skill002::Flying => "flying",
+            Skill002::Expert => "expert",
         }
     }
 
@@ -120,6 +124,7 @@ impl Skill002 {
             Skill002::AtTheDouble => "At the Double",
             Skill002::Scout => "Scout",
             Skill002::Flying => "Flying",
+            Skill002::Expert => "Expert - Weapon",
         }
     }
 
@@ -303,6 +308,63 @@ pub fn flying_board<'a>(
     Cow::Owned(b)
 }
 
+/// 002 "Expert - Weapon" (R716): whether `hero`'s card makes its line `w` an expert's, hitting
+/// on army or target. Only the hero's own weapon: 002 names "the named weapon".
+pub fn expert(hero: &Card, w: &WeaponLine) -> bool {
+    hero.skills
+        .iter()
+        .any(|s| s.name == Skill002::Expert.id() && s.weapon.as_deref() == Some(w.id.as_str()))
+}
+
+/// A card's skill `s` against 002 "Expert - Weapon" (R716): `expert` names one weapon of the
+/// card, which is a hero ("A Hero with the Expert Skill"), and no other skill names a weapon.
+/// The error is (field, reason, what to write instead).
+pub fn check_expert(
+    card: &Card,
+    s: &crate::dust_tactics::model::SkillSpec,
+) -> Result<(), (&'static str, String, String)> {
+    let ids = || {
+        card.weapons
+            .iter()
+            .map(|w| w.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if s.name != Skill002::Expert.id() {
+        return match &s.weapon {
+            Some(_) => Err((
+                "weapon",
+                format!(
+                    "skill `{}` names no weapon; only `expert` (002 \"Expert - Weapon\") does",
+                    s.name
+                ),
+                "remove `weapon` from this skill".into(),
+            )),
+            None => Ok(()),
+        };
+    }
+    if card.unit_type != crate::dust_tactics::model::UnitType::Hero {
+        return Err((
+            "name",
+            "002 gives Expert to a hero (\"A Hero with the Expert Skill\"); this card is not a hero".into(),
+            "remove the skill, or give it to a hero's card".into(),
+        ));
+    }
+    match &s.weapon {
+        Some(w) if card.weapons.iter().any(|x| &x.id == w) => Ok(()),
+        Some(w) => Err((
+            "weapon",
+            format!("Expert names the weapon `{w}`, which this card does not carry"),
+            format!("write weapon = one of: {}", ids()),
+        )),
+        None => Err((
+            "weapon",
+            "Expert without the weapon it names (002 \"Expert - Weapon\")".into(),
+            format!("write weapon = one of: {}", ids()),
+        )),
+    }
+}
+
 /// 002 "Steel Guard" and "Zombie" (R600): whether unit `id` never has a Cover Save and passes
 /// its Infantry Saves on [target] as well as [army]. Only the unit's own card counts: a hero
 /// joined to it is of the same kind (`refuse_join`).
@@ -316,7 +378,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout and flying are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying and expert are built"
 }
 
 #[cfg(test)]
