@@ -19,6 +19,7 @@ mod battlefront_skills002;
 mod battlefront_skills002_more;
 mod battlefront_skills002_moves;
 mod battlefront_skills002_saves;
+mod battlefront_trenches_board;
 mod cards_000;
 mod carried;
 mod carry_004;
