@@ -232,3 +232,73 @@ fn rules_coverage_every_test_and_file_the_page_names_exists() {
         assert!(Path::new(&root().join(f)).is_file(), "{f} does not exist");
     }
 }
+
+/// 002's "Skills and Equipment" (`002_db042c601cf56f54.txt`, page 96 on), every heading from
+/// "Ace Air Pilot" to "Zombie", in its order, with the card name. Extracted by hand.
+const SKILLS_002: [(&str, &str); 38] = [
+    ("Ace Air Pilot", "ace-air-pilot"),
+    ("Ace Pilot", "ace-pilot"),
+    ("Advanced Reactive Fire", "advanced-reactive-fire"),
+    ("Air Pilot", "air-pilot"),
+    ("Artillery Observer", "artillery-observer"),
+    ("Assassin", "assassin"),
+    ("At the Double", "at-the-double"),
+    ("Berserk", "berserk"),
+    ("Black Ops", "black-ops"),
+    ("Blutkreuz", "blutkreuz"),
+    ("Brave", "brave"),
+    ("Camouflage", "camouflage"),
+    ("Charge", "charge"),
+    ("Cheat Death", "cheat-death"),
+    ("Commissar", "commissar"),
+    ("Damage Resilient", "damage-resilient"),
+    ("Defensive Tactics", "defensive-tactics"),
+    ("Expert - Weapon", "expert"),
+    ("Fighting Spirit", "fighting-spirit"),
+    ("First Strike", "first-strike"),
+    ("Flying", "flying"),
+    ("Gorilla", "gorilla"),
+    ("Infantry Ace", "infantry-ace"),
+    ("Killing Spree", "killing-spree"),
+    ("Loner", "loner"),
+    ("Lucky", "lucky"),
+    ("Mindless Zombie", "mindless-zombie"),
+    ("Move and Fire", "move-and-fire"),
+    ("Officer", "officer"),
+    ("Pilot", "pilot"),
+    ("Resurrection", "resurrection"),
+    ("Scout", "scout"),
+    ("Spy", "spy"),
+    ("Steel Guard", "steel-guard"),
+    ("Strongpoint", "strongpoint"),
+    ("Take Aim", "take-aim"),
+    ("Tank Head", "tank-head"),
+    ("Zombie", "zombie"),
+];
+
+#[test]
+fn rules_coverage_every_002_skill_has_a_row_that_agrees_with_the_engine() {
+    // Issue 18: every skill of 002's list has a row under battlefront-2013; it says
+    // "implemented" exactly when a battlefront card may carry it (`battlefront::skills::BUILT`
+    // or 002's own `Skill002`), "refused at new" otherwise, and names a test.
+    use dustmail::dust_tactics::battlefront::{skills::BUILT, skills002::Skill002};
+    let text = page();
+    let skills = rows(&text, "Skills of 002 (battlefront-2013)");
+    let got: Vec<(&str, &str)> = skills
+        .iter()
+        .map(|r| (r[0].as_str(), r[1].trim_matches('`')))
+        .collect();
+    assert_eq!(got, SKILLS_002, "one row per 002 skill, in 002's order");
+    for r in &skills {
+        assert_eq!(r.len(), 5, "{r:?}");
+        let (title, name, status, tests) = (&r[0], r[1].trim_matches('`'), &r[2], &r[4]);
+        assert!(!cited_tests(tests).is_empty(), "{title}: no test named");
+        let built = Skill002::from_id(name).is_some()
+            || Skill::from_id(name).is_some_and(|s| BUILT.contains(&s));
+        if built {
+            assert!(status.starts_with("implemented"), "{title}: {status}");
+        } else {
+            assert!(status.starts_with("refused at new"), "{title}: {status}");
+        }
+    }
+}

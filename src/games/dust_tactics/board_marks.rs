@@ -20,6 +20,14 @@ pub fn cell_mark(state: &State, sq: Square) -> Option<char> {
     if state.scenario.board.terrain(sq) != Terrain::Open {
         return None;
     }
+    // 002 "Trenches" (R717).
+    if sc
+        .fortifications
+        .as_ref()
+        .is_some_and(|f| f.trenches.contains(&sq))
+    {
+        return Some('%');
+    }
     // 004 "Structures": the floor of a structure (R500).
     if super::structures::structure_at(&sc.board, sq).is_some() {
         return Some('_');
@@ -70,6 +78,13 @@ pub fn legend(state: &State) -> Vec<String> {
     }
     if !sc.board.structures.is_empty() {
         parts.push("_ inside a structure".into());
+    }
+    if sc
+        .fortifications
+        .as_ref()
+        .is_some_and(|f| !f.trenches.is_empty())
+    {
+        parts.push("% trench".into());
     }
     for (i, side) in sc.sides.iter().enumerate() {
         if !side.entry.is_empty() {

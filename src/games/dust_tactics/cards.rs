@@ -428,7 +428,17 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
                 Some((_, title, why)) => {
                     format!("the 004 skill `{}` ({title}) is refused: {why}", s.name)
                 }
-                None => format!("`{}` is not a skill the engine knows", s.name),
+                // 002's skills not built yet are refused by their 002 name (R581, R711).
+                None => match super::battlefront::skills002::NOT_BUILT
+                    .iter()
+                    .find(|(id, _)| *id == s.name)
+                {
+                    Some((_, title)) => format!(
+                        "`{}` is 002's skill \"{title}\", which is not built yet under any ruleset (R711)",
+                        s.name
+                    ),
+                    None => format!("`{}` is not a skill the engine knows", s.name),
+                },
             };
             return Err(err(
                 &format!("skills[{i}].name"),
@@ -480,6 +490,9 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
                 "remove `card` from this skill".into(),
             ));
         }
+        super::battlefront::skills002::check_expert(card, s).map_err(
+            |(field, reason, instead)| err(&format!("skills[{i}].{field}"), reason, instead),
+        )?;
         if s.uses == Some(0) {
             return Err(err(
                 &format!("skills[{i}].uses"),

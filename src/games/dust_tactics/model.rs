@@ -841,6 +841,10 @@ pub struct SkillSpec {
     /// (003 "Vehicle Pilot", R540). Skipped when absent, so older cards serialise unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card: Option<String>,
+    /// `expert` only (002 "Expert - Weapon", R716): the id of the card's weapon it names.
+    /// Skipped when absent, so older cards serialise unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapon: Option<String>,
 }
 
 /// A unit card: data only, loaded from `games/dust-tactics/cards/*.toml`.

@@ -205,6 +205,11 @@ pub fn picture(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Op
         .and_then(|s| serde_json::from_value(s.clone()).ok())
         .unwrap_or_default();
     pic.ours = ours.map(str::to_string);
+    // battlefront-2013: 002's trenches (R717).
+    pic.trenches = view
+        .get("trenches")
+        .and_then(|t| serde_json::from_value(t.clone()).ok())
+        .unwrap_or_default();
     let units = view
         .get("units")
         .and_then(Value::as_array)

@@ -69,7 +69,7 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
         .into_iter()
         .map(|a| json!({"side": a.side, "decision": a.decision, "options": a.options}))
         .collect();
-    json!({
+    let mut v = json!({
         "game": "dust-tactics",
         "ruleset": state.ruleset,
         "scenario": state.scenario.name,
@@ -90,7 +90,14 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
         "result": state.result,
         "standing": standing,
         "draw_offer": state.draw_offer,
-    })
+    });
+    // battlefront-2013: 002's trenches, for the board picture (R717); absent when none.
+    if let Some(t) = state.scenario.fortifications.as_ref().map(|f| &f.trenches) {
+        if !t.is_empty() {
+            v["trenches"] = json!(t);
+        }
+    }
+    v
 }
 
 /// Marker for a unit: one letter, upper case A, B, C… for the first side's units, lower case

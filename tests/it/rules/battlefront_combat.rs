@@ -608,7 +608,7 @@ fn s002_skills_a_card_naming_a_skill_not_built_is_refused_at_new() {
         .expect("stefan");
     std::fs::write(
         cards.join("bf-stefan.toml"),
-        format!("{text}\n[[skills]]\nname = \"black-ops\"\n"),
+        format!("{text}\n[[skills]]\nname = \"commissar\"\n"),
     )
     .unwrap();
     let mut args: Vec<String> = [
@@ -641,7 +641,7 @@ fn s002_skills_a_card_naming_a_skill_not_built_is_refused_at_new() {
     let out = dt::text(&o);
     assert_eq!(o.status.code(), Some(2), "{out}");
     assert!(
-        out.contains("card bf-stefan.toml names the skill `black-ops`")
+        out.contains("card bf-stefan.toml names the skill `commissar`")
             && out.contains("not implemented yet under battlefront-2013"),
         "{out}"
     );

@@ -60,6 +60,7 @@ pub fn with_skill(mut c: Card, name: &str, uses: Option<u8>) -> Card {
         uses,
         value: None,
         card: None,
+        weapon: None,
     });
     c
 }

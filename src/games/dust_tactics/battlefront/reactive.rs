@@ -1,7 +1,8 @@
 //! 003 "Reactive Attacks" for battlefront-2013 (issue 18, second slice). The window, the
 //! standing orders and the `react` answer are the engine's (flow/reactive_fire.rs); this module
 //! holds what 003 does differently, called from small marked hooks there:
-//! - "at a Range of four squares or less from the activating unit" ([`RANGE`]);
+//! - "at a Range of four squares or less from the activating unit" ([`RANGE`]; 002's Advanced
+//!   Reactive Fire: 6, counting target symbols as army, R715);
 //! - "roll two dice": both army a Sustained Attack, one army an Attack, none a Nothing
 //!   ([`grade`]; the Move-to-rotate choice of two army needs facing, R271);
 //! - "Units making a Reactive Attack cannot use Close-Combat Weapons" ([`allows`]).
@@ -21,9 +22,13 @@ pub const RANGE: u32 = 4;
 /// The roll's purpose in the ledger and reports (`dice::RollKind::of_purpose` reads it back).
 pub const PURPOSE: &str = "reactive attack";
 
-/// Whether a unit at `from` is close enough to react against the activating unit at `to`.
-pub fn within_range(from: Square, to: Square) -> bool {
-    geometry::distance(from, to) <= RANGE
+/// 002 "Advanced Reactive Fire": "can attempt a Reactive Attack at up to Range 6" (R715).
+pub const ADVANCED_RANGE: u32 = 6;
+
+/// Whether a unit at `from` is close enough to react against the activating unit at `to`
+/// (`advanced`: it has 002's Advanced Reactive Fire, R715).
+pub fn within_range(from: Square, to: Square, advanced: bool) -> bool {
+    geometry::distance(from, to) <= if advanced { ADVANCED_RANGE } else { RANGE }
 }
 
 /// Whether a weapon line may fire in a reactive attack: 003 "No Close-Combat Reactive Attacks":
@@ -43,9 +48,15 @@ pub enum Grade {
     Nothing,
 }
 
-/// The grade of a reactive attack's two dice (counting army symbols, R230's faces).
-pub fn grade(faces: &[u8]) -> Grade {
-    match dice::count(faces, Symbol::Army) {
+/// The grade of a reactive attack's two dice (counting army symbols, R230's faces; with 002's
+/// Advanced Reactive Fire, `advanced`, target symbols count as army symbols too, R715).
+pub fn grade(faces: &[u8], advanced: bool) -> Grade {
+    let targets = if advanced {
+        dice::count(faces, Symbol::Target)
+    } else {
+        0
+    };
+    match dice::count(faces, Symbol::Army) + targets {
         0 => Grade::Nothing,
         1 => Grade::Attack,
         _ => Grade::Sustained,
@@ -79,8 +90,12 @@ mod tests {
 
     #[test]
     fn two_dice_graded_by_army_symbols() {
-        assert_eq!(grade(&[1, 2]), Grade::Sustained);
-        assert_eq!(grade(&[2, 5]), Grade::Attack);
-        assert_eq!(grade(&[3, 6]), Grade::Nothing);
+        assert_eq!(grade(&[1, 2], false), Grade::Sustained);
+        assert_eq!(grade(&[2, 5], false), Grade::Attack);
+        assert_eq!(grade(&[3, 6], false), Grade::Nothing);
+        // R715: Advanced Reactive Fire counts the target symbol as army.
+        assert_eq!(grade(&[3, 6], true), Grade::Attack);
+        assert_eq!(grade(&[3, 1], true), Grade::Sustained);
+        assert_eq!(grade(&[5, 6], true), Grade::Nothing);
     }
 }

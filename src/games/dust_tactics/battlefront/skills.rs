@@ -1,6 +1,7 @@
 //! Skills as 002 redefines them, under battlefront-2013 (issue 18, third slice). Built: Fast and
 //! Damage Resilient (003), Fighting Spirit, Take Aim, Berserk, Tank Head, Charge and Cheat Death
-//! (002, R279, R280, R282, R283, R263, R266; Cheat Death and Stunned in `stunned.rs`). A battlefront card
+//! (002, R279, R280, R282, R283, R263, R266; Cheat Death and Stunned in `stunned.rs`), Black Ops
+//! and Advanced Reactive Fire (002, R712, R715). A battlefront card
 //! naming any other skill is refused at `new` with the skill and the file, never played by
 //! 004's wording (R281). Under battlefront-2013 a "2-face" hit (002: "hits on rolls of [target]
 //! as well as [army]") is the engine's `reversed` option, read as army or target
@@ -27,6 +28,10 @@ pub const BUILT: &[Skill] = &[
     Skill::CheatDeath,
     // 003 "Piloting Vehicles", "Pilot: Hero" (flow/piloting.rs, R260).
     Skill::Pilot,
+    // 002 "Black Ops": four dice for initiative (flow/round.rs, R712).
+    Skill::BlackOps,
+    // 002 "Advanced Reactive Fire": reactions at range 6, target counts as army (R715).
+    Skill::AdvancedReactiveFire,
 ];
 
 /// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll

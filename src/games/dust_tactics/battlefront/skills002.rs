@@ -2,10 +2,13 @@
 //! so they are not [`Skill`](crate::dust_tactics::skill::Skill)s; a card may carry the ones built
 //! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
-//! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603). The others of 002's list stay refused by name (`check_cards`).
+//! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
+//! Scout (R713), Flying (R714), Expert - Weapon (R716).
+//! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
-use crate::dust_tactics::model::{Card, Cover, WeaponLine, WeaponRange};
-use crate::dust_tactics::state::{LineOrder, State};
+use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
+use crate::dust_tactics::state::{LineOrder, State, UnitState};
+use std::borrow::Cow;
 
 /// A skill of 002's "Skills and Equipment" that 004 does not have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -33,7 +36,39 @@ pub enum Skill002 {
     /// 002 "Move and Fire": "may perform a free Move Action immediately after performing an
     /// Attack or Sustained Attack Action using Ranged Weapons" (R603).
     MoveAndFire,
+    /// 002 "At the Double": "may perform a free Move Action immediately after performing a March
+    /// Move Action" (R710).
+    AtTheDouble,
+    /// 002 "Scout": "may take a March Move Action as its first Action of the game. This counts
+    /// as a single Action" (R713).
+    Scout,
+    /// 002 "Flying": "can move over any Terrain as if it were Open terrain, provided that it
+    /// ends its move in Terrain that it could normally enter" (R714).
+    Flying,
+    /// 002 "Expert - Weapon": "hits on rolls of [target] as well as [army] when making an Attack
+    /// or Sustained Attack action with the named weapon" (R716): `weapon = "<id>"` on the card.
+    Expert,
 }
+
+/// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
+/// 002's title: a card naming one is refused at `new` by name (R581, R281). 002's skills that
+/// 004 also has (Ace Pilot, Advanced Reactive Fire, Commissar) are refused by `check_cards`.
+pub const NOT_BUILT: &[(&str, &str)] = &[
+    ("ace-air-pilot", "Ace Air Pilot"),
+    ("air-pilot", "Air Pilot"),
+    ("artillery-observer", "Artillery Observer"),
+    ("assassin", "Assassin"),
+    ("blutkreuz", "Blutkreuz"),
+    ("brave", "Brave"),
+    ("camouflage", "Camouflage"),
+    ("first-strike", "First Strike"),
+    ("infantry-ace", "Infantry Ace"),
+    ("lucky", "Lucky"),
+    ("officer", "Officer"),
+    ("resurrection", "Resurrection"),
+    ("spy", "Spy"),
+    ("strongpoint", "Strongpoint"),
+];
 
 impl Skill002 {
     /// Every 002-only skill the engine plays.
@@ -46,6 +81,10 @@ impl Skill002 {
         Skill002::Zombie,
         Skill002::MindlessZombie,
         Skill002::MoveAndFire,
+        Skill002::AtTheDouble,
+        Skill002::Scout,
+        Skill002::Flying,
+        Skill002::Expert,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -64,6 +103,10 @@ impl Skill002 {
             Skill002::Zombie => "zombie",
             Skill002::MindlessZombie => "mindless-zombie",
             Skill002::MoveAndFire => "move-and-fire",
+            Skill002::AtTheDouble => "at-the-double",
+            Skill002::Scout => "scout",
+            Skill002::Flying => "flying",
+            Skill002::Expert => "expert",
         }
     }
 
@@ -78,6 +121,10 @@ impl Skill002 {
             Skill002::Zombie => "Zombie",
             Skill002::MindlessZombie => "Mindless Zombie",
             Skill002::MoveAndFire => "Move and Fire",
+            Skill002::AtTheDouble => "At the Double",
+            Skill002::Scout => "Scout",
+            Skill002::Flying => "Flying",
+            Skill002::Expert => "Expert - Weapon",
         }
     }
 
@@ -87,6 +134,15 @@ impl Skill002 {
             Skill002::SteelGuard => "Only a Steel Guard Hero may Join a Steel Guard Unit. Steel Guard Heroes cannot Join Units that are not Steel Guard",
             Skill002::Zombie => "Only a Zombie Hero may Join a Zombie Unit. Zombie Heroes cannot Join Units that are not Zombies",
             _ => "Only a Gorilla Hero may Join a Gorilla Unit. Gorilla Heroes cannot Join Units that are not Gorillas",
+        }
+    }
+
+    /// What the report adds to the `move` line a skill made free (R603, R710, R713).
+    pub fn free_move_note(self) -> &'static str {
+        match self {
+            Skill002::Scout => " (Scout, 002: the March Move counts as one action)",
+            Skill002::AtTheDouble => " (the free Move of At the Double, 002)",
+            _ => " (the free Move of Move and Fire, 002)",
         }
     }
 
@@ -194,6 +250,121 @@ pub fn free_move_after(state: &State, id: &str, lines: &[LineOrder]) -> bool {
         && shared(state, id, Skill002::MoveAndFire)
 }
 
+/// 002 "At the Double" (R710): whether a `move` may be the free Move: battlefront-2013, the
+/// skill on the unit or its joined hero or squad, and the activation's actions so far exactly a
+/// March Move (`march_so_far`: two Moves, 003 "Actions").
+pub fn free_move_after_march(state: &State, id: &str, march_so_far: bool) -> bool {
+    state.rules().battlefront() && march_so_far && shared(state, id, Skill002::AtTheDouble)
+}
+
+/// 002 "Scout" (R713): whether the `move` being planned may make, with the one before it
+/// (`second`: the activation's actions so far are one Move), a March Move that counts as one
+/// action: battlefront-2013, the skill on the unit or its joined hero or squad, and the unit's
+/// first activation of the game (every unit's in turn 1; later, a unit entering for the first
+/// time, never in reserve).
+pub fn scout_march(state: &State, u: &UnitState, second: bool) -> bool {
+    let first = state.round == 1 || (u.at.is_none() && u.aboard.is_none() && u.reserved == 0);
+    state.rules().battlefront() && second && first && shared(state, &u.id, Skill002::Scout)
+}
+
+/// 002 "Flying" (R714): whether unit `id` flies as it moves: battlefront-2013 and the skill on
+/// its card, and, when a hero has joined a squad, on both ("If a Hero has Joined a Unit, both
+/// must have the Flying Skill for either to use it when they Activate together").
+pub fn flies(state: &State, id: &str) -> bool {
+    let has = |uid: &str| {
+        state
+            .unit(uid)
+            .and_then(|u| state.cards.get(&u.card))
+            .is_some_and(|c| c.has_skill(Skill002::Flying.id()))
+    };
+    let Some(u) = state.unit(id) else {
+        return false;
+    };
+    state.rules().battlefront()
+        && has(id)
+        && u.joined.as_deref().is_none_or(has)
+        && state.hero_of(id).is_none_or(|h| has(&h.id))
+}
+
+/// 002 "Flying" (R714): the board a flying unit `id` moves on: every square open terrain but
+/// `end`, where the move ends (its own terrain still decides whether the unit may stop there).
+pub fn flying_board<'a>(
+    state: &State,
+    id: &str,
+    board: Cow<'a, Board>,
+    end: Option<Square>,
+) -> Cow<'a, Board> {
+    let Some(end) = end.filter(|_| flies(state, id)) else {
+        return board;
+    };
+    let mut b = board.into_owned();
+    for r in 0..b.height() as i32 {
+        for c in 0..b.width() as i32 {
+            if let Some(sq) = b.square(c, r).filter(|sq| *sq != end) {
+                b.set_terrain(sq, Terrain::Open);
+            }
+        }
+    }
+    Cow::Owned(b)
+}
+
+/// 002 "Expert - Weapon" (R716): whether `hero`'s card makes its line `w` an expert's, hitting
+/// on army or target. Only the hero's own weapon: 002 names "the named weapon".
+pub fn expert(hero: &Card, w: &WeaponLine) -> bool {
+    hero.skills
+        .iter()
+        .any(|s| s.name == Skill002::Expert.id() && s.weapon.as_deref() == Some(w.id.as_str()))
+}
+
+/// A card's skill `s` against 002 "Expert - Weapon" (R716): `expert` names one weapon of the
+/// card, which is a hero ("A Hero with the Expert Skill"), and no other skill names a weapon.
+/// The error is (field, reason, what to write instead).
+pub fn check_expert(
+    card: &Card,
+    s: &crate::dust_tactics::model::SkillSpec,
+) -> Result<(), (&'static str, String, String)> {
+    let ids = || {
+        card.weapons
+            .iter()
+            .map(|w| w.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if s.name != Skill002::Expert.id() {
+        return match &s.weapon {
+            Some(_) => Err((
+                "weapon",
+                format!(
+                    "skill `{}` names no weapon; only `expert` (002 \"Expert - Weapon\") does",
+                    s.name
+                ),
+                "remove `weapon` from this skill".into(),
+            )),
+            None => Ok(()),
+        };
+    }
+    if card.unit_type != crate::dust_tactics::model::UnitType::Hero {
+        return Err((
+            "name",
+            "002 gives Expert to a hero (\"A Hero with the Expert Skill\"); this card is not a hero".into(),
+            "remove the skill, or give it to a hero's card".into(),
+        ));
+    }
+    match &s.weapon {
+        Some(w) if card.weapons.iter().any(|x| &x.id == w) => Ok(()),
+        Some(w) => Err((
+            "weapon",
+            format!("Expert names the weapon `{w}`, which this card does not carry"),
+            format!("write weapon = one of: {}", ids()),
+        )),
+        None => Err((
+            "weapon",
+            "Expert without the weapon it names (002 \"Expert - Weapon\")".into(),
+            format!("write weapon = one of: {}", ids()),
+        )),
+    }
+}
+
 /// 002 "Steel Guard" and "Zombie" (R600): whether unit `id` never has a Cover Save and passes
 /// its Infantry Saves on [target] as well as [army]. Only the unit's own card counts: a hero
 /// joined to it is of the same kind (`refuse_join`).
@@ -207,7 +378,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie and move-and-fire are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying and expert are built"
 }
 
 #[cfg(test)]
@@ -219,6 +390,10 @@ mod tests {
         for s in Skill002::ALL {
             assert_eq!(Skill002::from_id(s.id()), Some(*s));
             assert!(crate::dust_tactics::skill::Skill::from_id(s.id()).is_none());
+        }
+        for (id, _) in NOT_BUILT {
+            assert!(Skill002::from_id(id).is_none());
+            assert!(crate::dust_tactics::skill::Skill::from_id(id).is_none());
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use super::movement::{entry_free, entry_text};
 use super::*;
+use crate::dust_tactics::battlefront::skills002::Skill002;
 use crate::dust_tactics::orders::carry::Transport;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,9 +186,9 @@ pub(super) fn plan_activation(
             actions.get(i + 1),
             Some(Action::Move { .. } | Action::MoveSparing { .. })
         );
-        p.free_move = matches!(a, Action::Move { .. } | Action::MoveSparing { .. })
-            && matches!(p.steps.last(), Some(Step::Attack { lines, .. })
-                if super::super::battlefront::skills002::free_move_after(state, &u.id, lines));
+        // 002 "Move and Fire" (R603), "At the Double" (R710), "Scout" (R713): a free Move.
+        let free = free_move_skill(&p, a);
+        p.free_move = free.is_some();
         match a {
             Action::Move { squares } => p.movement(squares)?,
             Action::MoveSparing { squares, spare } => {
@@ -235,8 +236,8 @@ pub(super) fn plan_activation(
         if p.kinds.len() > kinds_before {
             extra_from = steps_before;
         }
-        if std::mem::take(&mut p.free_move) {
-            p.free_at = Some((p.kinds.len() - 1, p.texts.len() - 1));
+        if let (true, Some(skill)) = (std::mem::take(&mut p.free_move), free) {
+            p.free_at = Some((p.kinds.len() - 1, p.texts.len() - 1, skill));
         }
     }
     let extra = match &ace {
@@ -299,9 +300,33 @@ pub(super) struct Planner<'a> {
     /// 002 "Move and Fire" (R603): the `move` being planned follows a ranged attack and may be
     /// the free Move (it may move though the unit stopped to attack).
     pub(super) free_move: bool,
-    /// R603: where that Move is in `kinds` and `texts`, dropped from `kinds` if counting it
-    /// breaks the activation's sequence.
-    free_at: Option<(usize, usize)>,
+    /// R603, R710: where that Move is in `kinds` and `texts` and the skill that makes it free,
+    /// dropped from `kinds` if counting it breaks the activation's sequence.
+    free_at: Option<(usize, usize, Skill002)>,
+    /// A Move was taken after the March Move (R710, R713): the March Move's reaction window is
+    /// found before it.
+    free_after_march: bool,
+}
+
+/// The 002 skill that may make action `a` a free Move (R603, R710, R713), from what is planned
+/// so far.
+fn free_move_skill(p: &Planner, a: &Action) -> Option<Skill002> {
+    use super::super::battlefront::skills002 as s2;
+    if !matches!(a, Action::Move { .. } | Action::MoveSparing { .. }) {
+        return None;
+    }
+    let (state, id) = (p.state, &p.u.id);
+    if matches!(p.steps.last(), Some(Step::Attack { lines, .. }) if s2::free_move_after(state, id, lines))
+    {
+        return Some(Skill002::MoveAndFire);
+    }
+    let march = p.kinds == [Kind::Move, Kind::Move];
+    if s2::free_move_after_march(state, id, march) {
+        return Some(Skill002::AtTheDouble);
+    }
+    // 002 "Scout" (R713): the March Move's second `move` line, so the March Move is one action.
+    let second = p.kinds == [Kind::Move];
+    s2::scout_march(state, p.u, second).then_some(Skill002::Scout)
 }
 
 impl<'a> Planner<'a> {
@@ -328,6 +353,7 @@ impl<'a> Planner<'a> {
             march_first_len: None,
             free_move: false,
             free_at: None,
+            free_after_march: false,
         }
     }
 
@@ -336,22 +362,25 @@ impl<'a> Planner<'a> {
         self.last_kind = Some(k);
     }
 
-    /// The legal sequences, with 002 "Move and Fire"'s free Move (R603): the Move right after
-    /// a ranged attack is one of the activation's actions when that makes a legal sequence (so
+    /// The legal sequences, with 002 "Move and Fire"'s free Move (R603) and "At the Double"'s
+    /// (R710): the Move right after a ranged attack (a March Move) is one of the activation's actions when that makes a legal sequence (so
     /// `attack` + `move` stays the usual pair), and free only when counting it breaks one.
     fn check_free_move(&mut self) -> Result<(), Refusal> {
         let refused = match self.check_sequence() {
             Ok(()) => return Ok(()),
             Err(e) => e,
         };
-        let Some((k, t)) = self.free_at.take() else {
+        let Some((k, t, skill)) = self.free_at.take() else {
             return Err(refused);
         };
         self.kinds.remove(k);
         self.check_sequence().map_err(|_| refused)?;
         if let Some(text) = self.texts.get_mut(t) {
-            text.push_str(" (the free Move of Move and Fire, 002)");
+            text.push_str(skill.free_move_note());
         }
+        // A Move after the March Move (At the Double's, or Scout's further action).
+        self.free_after_march =
+            skill == Skill002::AtTheDouble || self.kinds == [Kind::Move, Kind::Move];
         Ok(())
     }
 
@@ -458,6 +487,7 @@ impl<'a> Planner<'a> {
             texts,
             fast_used,
             march_first_len,
+            free_after_march,
             ..
         } = self;
         // issue 18 hook: 003 reacts to a March Move after its normal Move (R256).
@@ -474,7 +504,8 @@ impl<'a> Planner<'a> {
         } else if kinds == [Kind::Move, Kind::Move] && march_windows {
             // 003 "Reacting to a March Move": after the normal Move (the entry, or the first
             // part of the path); a March Move with one part only opens none.
-            (action_idx.len() == 2).then(|| action_idx[0])
+            // At the Double's free Move comes after (R710).
+            (action_idx.len() == 2 + free_after_march as usize).then(|| action_idx[0])
         } else if kinds == [Kind::Move, Kind::Move] && !rules.moves_are_separate_actions() {
             // One move of double Movement: nothing to react to between the two.
             None

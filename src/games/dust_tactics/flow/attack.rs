@@ -594,6 +594,10 @@ pub(super) fn fire_line(
     let bf = state.rules().battlefront();
     let take_aim = take_aim && !(bf && w.range == WeaponRange::Close);
     let bf_spirit = bf && is_active && act.flags.fighting_spirit;
+    // 002 "Expert - Weapon": the hero's named weapon hits on army or target (R716).
+    let expert = super::super::battlefront::skills002::expert;
+    let bf_spirit =
+        bf_spirit || (bf && hero_weapon && card(state, &su).is_some_and(|c| expert(c, &w)));
     // battlefront-2013: 002's Berserk and Killing Spree, a hero's own close-combat or ranged
     // hits chain (R282, R582).
     let chains = super::super::battlefront::skills002::chains;

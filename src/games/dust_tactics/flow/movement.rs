@@ -107,6 +107,13 @@ impl Planner<'_> {
             &state.scenario.board,
             &mover,
         );
+        // 002 "Flying" (R714): every square open but the one the move ends on.
+        let board = super::super::battlefront::skills002::flying_board(
+            state,
+            &u.id,
+            board,
+            squares.last().copied(),
+        );
         let plan = geometry::plan_move(
             &board,
             &self.occupancy_for(&mover),
@@ -184,7 +191,12 @@ impl Planner<'_> {
     /// MOVE right after a first one on the board continues it: `Some` of the start square and
     /// the doubled Movement.
     fn double_move(&self, mp: u32) -> Option<(Square, u32)> {
-        if self.rules.moves_are_separate_actions() || self.last_kind != Some(Kind::Move) {
+        // A Move after a March Move (002 At the Double, Scout: R710, R713) is a Move of its own.
+        let march_made = self.kinds.iter().filter(|k| **k == Kind::Move).count() >= 2;
+        if self.rules.moves_are_separate_actions()
+            || self.last_kind != Some(Kind::Move)
+            || march_made
+        {
             return None;
         }
         let start = self.u.at?;
@@ -250,6 +262,12 @@ impl Planner<'_> {
             state.rules(),
             &state.scenario.board,
             &mover,
+        );
+        let board = super::super::battlefront::skills002::flying_board(
+            state,
+            &u.id,
+            board,
+            waypoints.last().copied(),
         );
         let plan = geometry::plan_move(
             &board,

@@ -27,7 +27,8 @@ pub(super) fn react_candidates(state: &State, act: &Activation) -> Option<(Strin
                 continue;
             };
             // issue 18 hook: 003's reactor must be within four squares (battlefront/reactive.rs).
-            if state.rules().reactive_graded() && !bf_reactive::within_range(from, to) {
+            let advanced = has_skill(state, &u.id, Skill::AdvancedReactiveFire); // 002, R715
+            if state.rules().reactive_graded() && !bf_reactive::within_range(from, to, advanced) {
                 continue;
             }
             if !reactive_lines(state, &u.id, from, to, armour, &occ).is_empty() {
@@ -322,11 +323,18 @@ fn answer_react_graded(
     // 002: a Stunned unit rolls one die and loses the token (R267).
     let n = crate::dust_tactics::battlefront::stunned::reactive_dice(state, &r);
     let faces: Vec<u8> = (0..n).map(|_| dice.d6(round)).collect();
-    let g = bf_reactive::grade(&faces);
+    // 002 "Advanced Reactive Fire": target symbols count as army symbols (R715).
+    let advanced = has_skill(state, &r, Skill::AdvancedReactiveFire);
+    let g = bf_reactive::grade(&faces, advanced);
     out.happenings.push(Happening {
         text: format!(
-            "{r} attempts a reactive attack at {}: {}",
+            "{r} attempts a reactive attack at {}: {}{}",
             act.unit,
+            if advanced {
+                "(Advanced Reactive Fire, target symbols count as army symbols) "
+            } else {
+                ""
+            },
             bf_reactive::grade_text(g)
         ),
         rolls: vec![Roll {

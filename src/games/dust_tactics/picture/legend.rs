@@ -37,6 +37,8 @@ pub(super) enum LegendItem {
     Objective,
     /// 004 "Minefields" (R480).
     Minefield,
+    /// 002 "Trenches" (R717).
+    Trench,
 }
 
 /// Only what the picture shows, in a fixed order.
@@ -117,6 +119,9 @@ pub(super) fn legend_items(pic: &Picture) -> Vec<LegendItem> {
     if !pic.board.mines.is_empty() {
         items.push(LegendItem::Minefield);
     }
+    if !pic.trenches.is_empty() {
+        items.push(LegendItem::Trench);
+    }
     let mut seen: Vec<&str> = Vec::new();
     for (u, (short, abbreviated)) in pic.units.iter().zip(counter_labels(pic)) {
         if abbreviated && !seen.contains(&u.label.as_str()) {
@@ -185,6 +190,7 @@ pub(super) fn legend_labels(pic: &Picture, items: &[LegendItem]) -> Vec<String> 
             LegendItem::Window => "window".to_string(),
             LegendItem::Objective => "objective".to_string(),
             LegendItem::Minefield => "minefield (tokens)".to_string(),
+            LegendItem::Trench => "trench".to_string(),
         })
         .collect()
 }
@@ -263,6 +269,7 @@ pub(super) fn legend(
             LegendItem::Window => super::structures::entrance_swatch(out, cx, cy, true),
             LegendItem::Objective => objective_icon(out, cx, cy, 7),
             LegendItem::Minefield => super::mines::icon(out, cx, cy, 5),
+            LegendItem::Trench => super::trenches::icon(out, cx, cy, 7),
         }
         let _ = writeln!(
             out,

@@ -21,6 +21,7 @@ mod marks;
 mod mines;
 mod structures;
 mod svg;
+mod trenches;
 
 pub use facing::{FacingMark, FieldOfFire};
 use svg::{render_svg, Layout};
@@ -72,6 +73,9 @@ pub struct Picture {
     /// battlefront-2013: the field of fire of each front-mounted weapon that attacked.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields_of_fire: Vec<FieldOfFire>,
+    /// battlefront-2013: 002's trench squares (R295, R717).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trenches: Vec<Square>,
 }
 
 /// The squares where a side's units enter the board (ruling 2).
@@ -128,6 +132,7 @@ impl Picture {
             objectives: Vec::new(),
             entry: Vec::new(),
             facings: Vec::new(),
+            trenches: Vec::new(),
             fields_of_fire: Vec::new(),
         }
     }

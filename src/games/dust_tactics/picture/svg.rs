@@ -167,6 +167,8 @@ pub(super) fn dynamic_layer(
     out.push_str("</g>\n");
     // 004 "Minefields": the tokens, over the terrain and cover, under the counters (R480).
     super::mines::draw(out, pic, items);
+    // issue 18 hook: 002's trenches under battlefront-2013 (R717).
+    super::trenches::draw(out, pic, items);
 
     let start = out.len();
     movement(out, &pic.path);
