@@ -341,7 +341,7 @@ fn so_far_before_third(c: &Campaign) -> u32 {
 }
 
 /// Lines re-chained and re-signed with the home's referee key (as a dishonest referee could).
-fn resign(lines: Vec<Value>, home: &Home) -> String {
+pub(crate) fn resign(lines: Vec<Value>, home: &Home) -> String {
     let key = dustmail::crypto::read_secret_key(&home.key_path()).unwrap();
     let mut prev = dustmail::ledger::ZERO_HASH.to_string();
     let mut out = String::new();
