@@ -470,6 +470,11 @@ pub(crate) fn complete_interrupted_step(g: &mut Loaded) -> Result<bool, RefereeE
             s.accepted && (!s.step.rounds_ended.is_empty() || s.step.finished.is_some())
         }
         Some(Event::Deadline(d)) => !d.step.rounds_ended.is_empty() || d.step.finished.is_some(),
+        // A control whose step ran held lines (R340).
+        Some(Event::Control(c)) => c
+            .step
+            .as_ref()
+            .is_some_and(|s| !s.rounds_ended.is_empty() || s.finished.is_some()),
         // A step may end several rounds and the game: only a round end can be followed by more.
         Some(Event::RoundEnd(_)) => true,
         _ => false,
@@ -481,12 +486,17 @@ pub(crate) fn complete_interrupted_step(g: &mut Loaded) -> Result<bool, RefereeE
     let Some(i) = entries.iter().rposition(|e| {
         matches!(&e.event, Event::Submission(s) if s.accepted)
             || matches!(e.event, Event::Deadline(_))
+            || matches!(&e.event, Event::Control(c) if c.step.is_some())
     }) else {
         return Ok(false);
     };
     let step = match &entries[i].event {
         Event::Submission(s) => &s.step,
         Event::Deadline(d) => &d.step,
+        Event::Control(c) => match &c.step {
+            Some(s) => s,
+            None => return Ok(false),
+        },
         _ => return Ok(false),
     };
     let after = &entries[i + 1..];
