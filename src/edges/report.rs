@@ -448,6 +448,10 @@ pub fn event_text(e: &Event) -> Option<String> {
             "deadline passed: defaults applied for side {}",
             d.side
         )),
+        // A control whose step ran lines held for a battle fought elsewhere (R340).
+        Event::Control(c) if c.step.is_some() => {
+            Some("the referee's decision: the lines held for the battle ran".into())
+        }
         _ => None,
     }
 }
@@ -458,7 +462,9 @@ pub fn step_ranges(entries: &[Entry]) -> Vec<std::ops::Range<usize>> {
     let mut out: Vec<std::ops::Range<usize>> = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         match &e.event {
-            Event::Submission(_) | Event::Deadline(_) if event_text(&e.event).is_some() => {
+            Event::Submission(_) | Event::Deadline(_) | Event::Control(_)
+                if event_text(&e.event).is_some() =>
+            {
                 out.push(i..i + 1)
             }
             Event::RoundEnd(_) | Event::Finished(_) => {
@@ -481,6 +487,11 @@ pub fn step_report(entries: &[Entry]) -> Option<StepReport> {
     let happenings = match &first.event {
         Event::Submission(s) => s.step.happenings.clone(),
         Event::Deadline(d) => d.step.happenings.clone(),
+        Event::Control(c) => c
+            .step
+            .as_ref()
+            .map(|s| s.happenings.clone())
+            .unwrap_or_default(),
         _ => vec![],
     };
     Some(StepReport {

@@ -487,6 +487,13 @@ pub trait Game: Sync {
         ))
     }
 
+    /// After a control's actions: the lines a player's mail held for the battle just decided
+    /// run now, with the control's dice (keyed as DESIGN §5 says for a control). The default,
+    /// and a game with nothing held: nothing happens.
+    fn run_held(&self, _state: &mut Self::State, _dice: &mut dyn DiceSource) -> Outcome {
+        Outcome::default()
+    }
+
     /// Sides in play order as the scenario lists them.
     fn sides(&self, state: &Self::State) -> Vec<String>;
 

@@ -261,6 +261,11 @@ pub struct Step {
 }
 
 impl Step {
+    /// A step that did nothing: no result, happening, die, round end or end.
+    pub fn is_empty(&self) -> bool {
+        *self == Step::default()
+    }
+
     pub fn from_outcome(o: Outcome, draws: Vec<Draw>) -> Step {
         let rolls = o.happenings.iter().flat_map(|h| h.rolls.clone()).collect();
         Step {
@@ -417,6 +422,20 @@ pub struct Control {
     /// v2, when an action applied: the game step this control is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub n: Option<u64>,
+    /// v2, when the control's step did something (lines held for a battle fought elsewhere ran):
+    /// the referee's signature over [`control_cause`]; its SHA-256 is the A of the dice v2 key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause_sig: Option<String>,
+    /// What the control's step did beyond its actions (the held lines' results, happenings and
+    /// dice, rounds ended, the end); absent when it did nothing, as in every older control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<Step>,
+}
+
+/// The text whose referee signature keys a control's dice (v2): the game and the step alone,
+/// so the referee has exactly one signature to give and cannot grind (as [`deadline_cause`]).
+pub fn control_cause(game_id: &str, n: u64) -> String {
+    format!("dustmail/cause/v2\ngame: {game_id}\nn: {n}\nkind: control")
 }
 
 /// The text whose referee signature keys a deadline default's dice (v2): only what the recorded

@@ -6,6 +6,7 @@ pub mod block;
 pub mod campaign;
 pub mod citation;
 pub mod control;
+pub mod control_step;
 pub mod dedup;
 pub mod digest;
 pub mod due;

@@ -129,6 +129,7 @@ pub trait AnyGame: Sync {
     fn lost_units(&self, state: &AnyState) -> BTreeMap<String, Vec<String>>;
     fn elsewhere(&self, state: &AnyState) -> Option<crate::game::Elsewhere>;
     fn decide(&self, state: &mut AnyState, text: &str) -> Result<String, String>;
+    fn run_held(&self, state: &mut AnyState, dice: &mut dyn DiceSource) -> Outcome;
     /// A state from its JSON (a snapshot).
     fn decode(&self, v: Value) -> Result<AnyState, String>;
     fn sides(&self, state: &AnyState) -> Vec<String>;
@@ -219,6 +220,9 @@ where
     }
     fn decide(&self, state: &mut AnyState, text: &str) -> Result<String, String> {
         Game::decide(self, typed_mut(self, state), text)
+    }
+    fn run_held(&self, state: &mut AnyState, dice: &mut dyn DiceSource) -> Outcome {
+        Game::run_held(self, typed_mut(self, state), dice)
     }
     fn decode(&self, v: Value) -> Result<AnyState, String> {
         serde_json::from_value::<G::State>(v)

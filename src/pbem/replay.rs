@@ -739,6 +739,19 @@ pub fn replay_observed(
                         format!("the control records game step {:?}, not {want:?}", c.n),
                     ));
                 }
+                let held = crate::pbem::control_step::replay(
+                    game,
+                    edges,
+                    (&created, file, n),
+                    &mut d,
+                    c,
+                    &mode,
+                    compare,
+                )?;
+                if let Some((keying, draws)) = held {
+                    sum.dice_checked += draws.len();
+                    pending.push((n, keying, draws));
+                }
             }
             Event::Deadline(dl) => {
                 if d.finished.is_some() {

@@ -475,6 +475,27 @@ fn report_mails(ctx: &Ctx, c: &Campaign, e: &GameEnded) -> Result<(), RefereeErr
         "winner": e.result.winner.as_ref().and_then(|w| rec.and_then(|r| r.opened.sides.get(w))),
         "reason": e.result.reason,
     });
+    // What opened after this end, before the next end (issue 15 item 3: "what opens next"):
+    // the run that records an end opens what is due at once, so it is already in play.
+    let at = rec.map_or(0, |r| r.ended_line);
+    let until = c
+        .games
+        .iter()
+        .map(|g| g.ended_line)
+        .filter(|l| *l > at)
+        .min()
+        .unwrap_or(u64::MAX);
+    let opened: Vec<_> = c
+        .games
+        .iter()
+        .filter(|g| at > 0 && g.line > at && g.line < until)
+        .map(|g| {
+            json!({"game": g.opened.game_id, "scenario": g.opened.scenario, "sides": g.opened.sides,
+                "battle": g.opened.battle.as_ref().map(|b| format!(
+                    "battle {} of {} at {}", b.battle.battle, b.game, b.battle.area))})
+        })
+        .collect();
+    v["opened_next"] = json!(opened);
     let text = render(&v, false)?;
     let html = render(&v, true)?;
     let cid = &c.created.campaign_id;

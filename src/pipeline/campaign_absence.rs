@@ -293,6 +293,8 @@ fn control_loaded(ctx: &Ctx, g: &mut Loaded, cmd: &str) -> Result<bool, RefereeE
         command: Some(cmd.to_string()),
         signed: None,
         n,
+        cause_sig: None,
+        step: None,
     };
     // As `control_game`: the entry goes first, so a crash cannot hide the game from a run.
     let root = &ctx.home.root;

@@ -104,7 +104,7 @@ pub(crate) fn game_setup(rules: &Rules, mut setup: Setup) -> Setup {
         setup.cards.insert(
             strategic::SETUP_FILE.into(),
             format!(
-                "tactical = \"{}\"\nkinds = [{}]\n",
+                "tactical = \"{}\"\nkinds = [{}]\nrevision = 1\n",
                 s.tactical,
                 kinds.join(", ")
             ),

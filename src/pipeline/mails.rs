@@ -176,6 +176,7 @@ pub(crate) fn step_mails(
     let sub = match &first.event {
         Event::Submission(s) => Some(s),
         Event::Deadline(_) => None,
+        Event::Control(c) if c.step.is_some() => None,
         _ => return Ok(out),
     };
     // The reply address of accepted orders: their receipt goes there (issue 17 item 3).

@@ -152,9 +152,8 @@ pub(crate) fn control_mail(
     d.last_seq.insert(REFEREE_SIDE.into(), body.seq);
     d.mails.record(&inc.sha256, bi, n);
     let step_no = crate::audit::control_step(&g.created, &mut d, &actions);
-    g.derived = d;
     sum.accepted += 1;
-    let c = Control {
+    let mut c = Control {
         by: "mail".into(),
         at: ctx.now.to_rfc3339(),
         actions,
@@ -171,8 +170,24 @@ pub(crate) fn control_mail(
             no_reply: inc.no_reply.clone(),
         }),
         n: step_no,
+        cause_sig: None,
+        step: None,
     };
+    held_step(ctx, g, &mut d, n, &mut c)?;
+    g.derived = d;
     append_control(ctx, g, c)
+}
+
+/// The control's own step (ruling R340): lines held for a battle just decided run now.
+fn held_step(
+    ctx: &Ctx,
+    g: &Loaded,
+    d: &mut Derived<crate::registry::AnyState>,
+    line: u64,
+    c: &mut Control,
+) -> Result<(), RefereeError> {
+    let sign = |t: &str| (ctx.edges.sign_text)(ctx.key, t);
+    crate::pbem::control_step::record(g.game, &g.created, d, &g.secret, g.hidden, line, sign, c)
 }
 
 /// `dustmail control GAME COMMAND` on the server: applies one control command, records it, tells
@@ -217,8 +232,7 @@ pub(crate) fn control_game_by(
         }
     };
     let n = crate::audit::control_step(&g.created, &mut d, &actions);
-    g.derived = d;
-    let c = Control {
+    let mut c = Control {
         by: by.into(),
         at: ctx.now.to_rfc3339(),
         actions,
@@ -226,7 +240,11 @@ pub(crate) fn control_game_by(
         command: Some(command.trim().to_string()),
         signed: None,
         n,
+        cause_sig: None,
+        step: None,
     };
+    held_step(ctx, &g, &mut d, g.ledger.next_seq(), &mut c)?;
+    g.derived = d;
     // The game's due time changes: its entry goes first (no entry: due), so a crash between
     // the ledger line and the new entry cannot hide the game from the next run.
     let root = &ctx.home.root;
@@ -242,11 +260,31 @@ pub(crate) fn control_game_by(
 /// sender of a referee mail) what the referee did.
 pub(crate) fn append_control(ctx: &Ctx, g: &mut Loaded, c: Control) -> Result<(), RefereeError> {
     let seq = g.ledger.next_seq();
-    let head = g.ledger.append(Event::Control(Box::new(c.clone())))?;
-    g.derived.head = head.clone();
+    let event = Event::Control(Box::new(c.clone()));
+    let head = g.ledger.append(event.clone())?;
+    // A control whose step ran held lines (R340) is followed by its round ends and end, and
+    // reported as any step.
+    let mut appended = vec![(
+        Entry {
+            seq,
+            prev: String::new(),
+            event,
+            referee_sig: None,
+        },
+        head.clone(),
+    )];
+    if let Some(step) = &c.step {
+        append_follow_ups(g, &step.rounds_ended, step.finished.as_ref(), &mut appended)?;
+    }
+    g.derived.head = g.ledger.head().clone();
     save_snapshot(ctx.home, g)?;
     for (id, m) in control_notices(ctx, g, seq, &c, &head)? {
         queue(ctx, &id, &m)?;
+    }
+    if c.step.is_some() {
+        for (id, m) in step_mails(ctx, &g.at(), &appended, true)? {
+            queue(ctx, &id, &m)?;
+        }
     }
     Ok(())
 }
@@ -432,6 +470,11 @@ pub(crate) fn complete_interrupted_step(g: &mut Loaded) -> Result<bool, RefereeE
             s.accepted && (!s.step.rounds_ended.is_empty() || s.step.finished.is_some())
         }
         Some(Event::Deadline(d)) => !d.step.rounds_ended.is_empty() || d.step.finished.is_some(),
+        // A control whose step ran held lines (R340).
+        Some(Event::Control(c)) => c
+            .step
+            .as_ref()
+            .is_some_and(|s| !s.rounds_ended.is_empty() || s.finished.is_some()),
         // A step may end several rounds and the game: only a round end can be followed by more.
         Some(Event::RoundEnd(_)) => true,
         _ => false,
@@ -443,12 +486,17 @@ pub(crate) fn complete_interrupted_step(g: &mut Loaded) -> Result<bool, RefereeE
     let Some(i) = entries.iter().rposition(|e| {
         matches!(&e.event, Event::Submission(s) if s.accepted)
             || matches!(e.event, Event::Deadline(_))
+            || matches!(&e.event, Event::Control(c) if c.step.is_some())
     }) else {
         return Ok(false);
     };
     let step = match &entries[i].event {
         Event::Submission(s) => &s.step,
         Event::Deadline(d) => &d.step,
+        Event::Control(c) => match &c.step {
+            Some(s) => s,
+            None => return Ok(false),
+        },
         _ => return Ok(false),
     };
     let after = &entries[i + 1..];

@@ -269,7 +269,8 @@ fn a_scenario_chain_opens_the_next_game_when_the_last_ends_and_carries_points() 
     assert_eq!(pts, so_far);
     assert_eq!(sent_with(&home, "[dustmail campaign ch]").len(), 3 * 2);
     // issue 15 item 3: the report of the first game's end, to each player, has the standings,
-    // what carried over and what opened next (the same run opened ch-2, so it is in play).
+    // what carried over and what opens next (the same run opened ch-2: it says so, and not
+    // merely that ch-2 is in play); the last game's report says the campaign is over.
     for p in ["ann", "bob"] {
         let t = crate::campaign_forces::sent_text(&home, &format!("ch-campaign-ch-1-{p}"))
             .expect("the report of ch-1's end to each player");
@@ -279,10 +280,30 @@ fn a_scenario_chain_opens_the_next_game_when_the_last_ends_and_carries_points() 
             "Standings",
             "Carried over",
             "ch-2 skirmish allies: ann axis: bob in play",
-            "In play: ch-2",
+            "Opened next, now in play: game ch-2: skirmish (allies: ann, axis: bob)",
         ] {
             assert!(t.contains(want), "{want}: {t}");
         }
+        assert!(!t.contains("In play: ch-2"), "{t}");
+        assert!(
+            !t.contains("game ch-3"),
+            "ch-3 opened after ch-2's end: {t}"
+        );
+        let t = crate::campaign_forces::sent_text(&home, &format!("ch-campaign-ch-2-{p}"))
+            .expect("the report of ch-2's end to each player");
+        let t = crate::support::flat(&t);
+        assert!(
+            t.contains("Opened next, now in play: game ch-3: skirmish (allies: ann, axis: bob)"),
+            "{t}"
+        );
+        let t = crate::campaign_forces::sent_text(&home, &format!("ch-campaign-ch-3-{p}"))
+            .expect("the report of ch-3's end to each player");
+        let t = crate::support::flat(&t);
+        assert!(
+            t.contains("The campaign is over: every game of its rules has been played."),
+            "{t}"
+        );
+        assert!(!t.contains("Opened next"), "{t}");
     }
     // `campaign show` as an HTML page.
     let o = dt::dustmail(&home.root, &["campaign", "show", "ch", "--format", "html"]);
@@ -341,7 +362,7 @@ fn so_far_before_third(c: &Campaign) -> u32 {
 }
 
 /// Lines re-chained and re-signed with the home's referee key (as a dishonest referee could).
-fn resign(lines: Vec<Value>, home: &Home) -> String {
+pub(crate) fn resign(lines: Vec<Value>, home: &Home) -> String {
     let key = dustmail::crypto::read_secret_key(&home.key_path()).unwrap();
     let mut prev = dustmail::ledger::ZERO_HASH.to_string();
     let mut out = String::new();

@@ -22,6 +22,7 @@ mod campaign;
 mod campaign_absence;
 mod campaign_agreed;
 mod campaign_forces;
+mod campaign_held;
 mod campaign_strategic;
 mod campaign_told;
 mod cards;

@@ -29,6 +29,8 @@ mod scripted;
 mod soak;
 /// `table battles: yes|no` in a `tactical = "agreed"` campaign (issue 15).
 mod table;
+/// Lines held for a battle on the table, and its powers and retreats (issue 15).
+mod table_held;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.

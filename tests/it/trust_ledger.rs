@@ -345,6 +345,8 @@ fn an_unsigned_server_control_replacing_a_key_fails_audit() {
             command: Some(format!("replace-key axis=bob@players.example:{mallory}")),
             signed: None,
             n: Some(2),
+            cause_sig: None,
+            step: None,
         })),
         false,
     );

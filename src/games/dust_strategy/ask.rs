@@ -100,7 +100,7 @@ pub fn template(s: &State, side: &str) -> Option<String> {
 }
 
 /// A fresh pause takes the paused line and the lines after it; each held line is answered.
-fn hold(
+pub(super) fn hold(
     s: &mut State,
     line: usize,
     text: &str,
@@ -129,7 +129,7 @@ fn hold(
 }
 
 /// A receipt line, for the attacker's private note of its held lines.
-fn receipt(r: &Reply) -> String {
+pub(super) fn receipt(r: &Reply) -> String {
     match &r.outcome {
         CommandOutcome::Accepted { understood } => format!("line {}: {understood}", r.line),
         CommandOutcome::Refused {
@@ -212,7 +212,9 @@ impl Step<'_> {
             .map(|l| (l.number, l.text.trim().to_ascii_lowercase()))
             .filter(|(_, t)| !t.is_empty() && !t.starts_with('#'))
             .collect();
-        match hold(self.s, line, text, earlier, rest) {
+        // R340: a battle just sent to the table holds the rest of the mail.
+        let held = super::held::hold(self.s, earlier, rest.clone());
+        match held.or_else(|| hold(self.s, line, text, earlier, rest)) {
             Some(replies) => {
                 self.out.results.extend(replies);
                 true
@@ -328,7 +330,10 @@ impl Step<'_> {
                     earlier = Some(*n);
                 }
                 said.push(receipt(&r));
-                if let Some(more) = hold(inner.s, *n, text, earlier, lines[i + 1..].to_vec()) {
+                let rest = lines[i + 1..].to_vec();
+                let more = super::held::hold(inner.s, earlier, rest.clone())
+                    .or_else(|| hold(inner.s, *n, text, earlier, rest));
+                if let Some(more) = more {
                     said.extend(more.iter().map(receipt));
                     break;
                 }

@@ -115,7 +115,10 @@ impl Step<'_> {
             );
         }
         // Issue 15 hook: a battle a strategic campaign fights on the table is not rolled (nor
-        // asked: the table game is the defender's answer, R336).
+        // asked: the table game is the defender's answer, R336), nor given a power (R341).
+        if let Some(r) = super::held::power_on_table(self.s, self.side, line, &o) {
+            return r;
+        }
         if let Some(h) = super::elsewhere::intercept(self.s, self.side, &o) {
             if power.is_some() {
                 self.s.powers_used.insert(self.side.to_string());

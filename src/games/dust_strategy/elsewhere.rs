@@ -27,6 +27,18 @@ pub struct Tactical {
     /// there only when each side has one of them (ruling R332).
     #[serde(default)]
     pub kinds: Vec<Unit>,
+    /// The policy's revision (`revision` in the setup file; 0 in games made before it): from 1,
+    /// the attacker's lines after a table battle are held for its result (ruling R340) and a
+    /// battle power or retreat on a table battle's line is refused (ruling R341).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub revision: u32,
+    /// The held lines of the battle just decided, run by the control's own step (R340).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ready: Option<super::held::Held>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A land battle between two players, waiting for its result (ruling R331).
@@ -41,6 +53,12 @@ pub struct Awaited {
     pub att: Units,
     /// The defenders, still in `to`.
     pub def: Units,
+    /// The attacker's lines after the attack, held for the result (ruling R340).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held: Option<super::held::Held>,
+    /// Awaited since the line being run; its mail's other lines are not held yet.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fresh: bool,
 }
 
 #[derive(Deserialize)]
@@ -49,6 +67,8 @@ struct SetupFile {
     tactical: String,
     #[serde(default)]
     kinds: Vec<String>,
+    #[serde(default)]
+    revision: u32,
 }
 
 /// Splits the setup's data into the deck and the policy file, checking the policy.
@@ -79,6 +99,7 @@ pub fn split_setup(
         deck,
         Some(Tactical {
             kinds,
+            revision: f.revision,
             ..Tactical::default()
         }),
     ))
@@ -96,11 +117,16 @@ pub fn agreed_policy(files: &BTreeMap<String, String>) -> bool {
 /// is a land attack from one area (not amphibious, not dropped robots), the target is held by
 /// another player, never the neutrals, each side has a unit of a kind that goes on the table,
 /// and, under `tactical = "agreed"`, both players chose the table (R337).
-fn fought_elsewhere(s: &State, side: &str, o: &combat::Order) -> bool {
+/// From policy revision 1, an attack with Arma Segreta is no battle: the defenders withdraw
+/// before any die (001 "Arma Segreta"), so it is played here (ruling R341).
+pub(super) fn fought_elsewhere(s: &State, side: &str, o: &combat::Order) -> bool {
     let enemy = s.owner(o.to).unwrap_or(NEUTRAL);
     let Some(t) = &s.tactical else {
         return false;
     };
+    if t.revision >= 1 && o.power.as_deref() == Some("arma-segreta") {
+        return false;
+    }
     let on_table = |u: &Units| u.iter().any(|(k, n)| *n > 0 && t.kinds.contains(k));
     on_table(&o.units)
         && on_table(&s.holding(o.to).units)
@@ -144,6 +170,8 @@ pub fn intercept(s: &mut State, side: &str, o: &combat::Order) -> Option<Vec<Hap
         defender: enemy,
         att: o.units.clone(),
         def,
+        held: None,
+        fresh: s.tactical.as_ref().is_some_and(|t| t.revision >= 1),
     };
     if let Some(t) = s.tactical.as_mut() {
         t.awaited = Some(a);
@@ -303,6 +331,8 @@ pub fn decide(s: &mut State, text: &str) -> Result<String, String> {
     }
     if let Some(t) = s.tactical.as_mut() {
         t.awaited = None;
+        // R340: the attacker's held lines run in the control's own step, with its dice.
+        t.ready = a.held.clone();
     }
     Ok(format!(
         "battle {} at {} decided on the table: {}; {}",

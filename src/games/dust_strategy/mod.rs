@@ -10,6 +10,7 @@ pub mod bot;
 pub mod combat;
 pub mod deck;
 pub mod elsewhere;
+mod held;
 pub mod map;
 pub mod model;
 pub mod naval;
@@ -903,6 +904,10 @@ impl Game for DustStrategy {
 
     fn decide(&self, s: &mut State, text: &str) -> Result<String, String> {
         elsewhere::decide(s, text)
+    }
+
+    fn run_held(&self, s: &mut State, dice: &mut dyn DiceSource) -> Outcome {
+        held::run(s, dice)
     }
 
     fn view(&self, s: &State, as_side: Option<&str>) -> serde_json::Value {

@@ -430,6 +430,7 @@ fn a_battle_fought_on_the_table_is_never_asked() {
         count: 0,
         awaited: None,
         kinds: vec![Unit::Tank],
+        ..Default::default()
     });
     let o = send(&mut s, "red", &["attack 2 tanks from gallia to iberia"]);
     all_ok(&o);

@@ -26,7 +26,7 @@ pub(super) fn red_across_the_atlantic() -> State {
 }
 
 /// The card of the deck that carries `power`, made the one `side` played this round.
-fn give_power(s: &mut State, side: &str, power: &str) {
+pub(super) fn give_power(s: &mut State, side: &str, power: &str) {
     let id = s
         .cards
         .iter()

@@ -8,7 +8,7 @@ use super::*;
 use dustmail::games::dust_strategy::elsewhere::Tactical;
 
 /// Every die a six: a rolled battle, whatever its length.
-struct Sixes;
+pub(super) struct Sixes;
 
 impl DiceSource for Sixes {
     fn d6(&mut self, _round: u32) -> u8 {
@@ -36,7 +36,7 @@ fn send_sixes(s: &mut State, side: &str, lines: &[&str]) -> Outcome {
 
 /// Red's turn with 3 tanks in gallia beside blue's iberia, in a game a `tactical = "agreed"`
 /// campaign opened (its policy as `campaign new` sets it: nobody has chosen yet).
-fn agreed_game() -> State {
+pub(super) fn agreed_game() -> State {
     let mut s = red_across_the_atlantic();
     let g = s.areas.get_mut("gallia").unwrap();
     g.units.clear();
@@ -46,12 +46,13 @@ fn agreed_game() -> State {
         count: 0,
         awaited: None,
         kinds: vec![Unit::Tank],
+        ..Default::default()
     });
     s.table_battles = Some(Default::default());
     s
 }
 
-fn understood(o: &Outcome, line: usize) -> String {
+pub(super) fn understood(o: &Outcome, line: usize) -> String {
     match &o.results[line - 1].outcome {
         CommandOutcome::Accepted { understood } => understood.clone(),
         CommandOutcome::Refused { reason, .. } => panic!("line {line} refused: {reason}"),
