@@ -17,8 +17,10 @@ use std::fmt;
 /// unit, a March Move is reacted to after its first part) and R415 (an artillery or reloadable
 /// line is empty once fired, until reloaded); 5: R440–R444 (004 "Aircraft": a unit with aircraft
 /// armour flies); 6: R585 (an attack naming a line no living model carries is refused, not
-/// fired at nobody); games made before keep the revision they were made with.
-pub const RULES_REVISION: u32 = 6;
+/// fired at nobody); 7: R604–R606 (battlefront-2013: a hero joins a squad by standing in its
+/// square and may activate apart from it); games made before keep the revision they were made
+/// with.
+pub const RULES_REVISION: u32 = 7;
 
 /// The policies of one ruleset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

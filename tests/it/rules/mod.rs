@@ -9,6 +9,7 @@ mod battlefront_combat;
 mod battlefront_facing;
 mod battlefront_fortifications;
 mod battlefront_heroes;
+mod battlefront_joining;
 mod battlefront_los;
 mod battlefront_pilot;
 mod battlefront_react;

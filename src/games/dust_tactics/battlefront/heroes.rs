@@ -101,6 +101,9 @@ pub fn refuse_apart(state: &State, unit: &str) -> Option<Refusal> {
             instead: format!("activate {squad} (its pilot activates with it)"),
         });
     }
+    if super::joining::played(state) {
+        return None; // R604: a joined hero may activate apart (joining.rs)
+    }
     Some(Refusal {
         reason: format!(
             "{} is joined to {squad}; a joined hero activating apart from its squad (\"Alternatively, the Hero may activate separately\") is {} (docs/battlefront.md)",

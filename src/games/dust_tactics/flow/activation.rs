@@ -1,5 +1,6 @@
 //! 004 "Activation" and "Actions": a declared activation validated before any die is rolled.
 
+use super::super::battlefront::joining;
 use super::movement::{entry_free, entry_text};
 use super::*;
 use crate::dust_tactics::orders::carry::Transport;
@@ -76,7 +77,8 @@ pub(super) fn cmd_activate(
             format!("activate one of: {}", activatable(state, side).join(", ")),
         );
     }
-    if let Some(sq) = &u.joined {
+    // issue 18 hook: under 003 a joined hero may activate apart (battlefront/joining.rs).
+    if let Some(sq) = u.joined.as_ref().filter(|_| !joining::apart(state, &u)) {
         return refuse(
             format!("{} is joined to {sq} and activates with it", u.id),
             RuleId::Heroes,
@@ -102,7 +104,9 @@ pub(super) fn cmd_activate(
             );
         }
     }
-    let plan = plan_activation(state, &u, actions)?;
+    let loosened = joining::loosen(state, &u.id, actions);
+    let planned = plan_activation(state, &u, joining::own_actions(state, actions));
+    let plan = planned.inspect_err(|_| joining::restore(state, loosened.clone()))?;
     state.reactivated = None;
     // Commit: turn the cards, count skill uses, start the steps.
     let members = group(state, &u.id);
@@ -124,6 +128,7 @@ pub(super) fn cmd_activate(
         }
     }
     say(out, format!("{} activates {}: {}", side, u.id, plan.text));
+    joining::announce(&loosened, &u.id, out);
     state.phase = Phase::Activation(Box::new(Activation {
         unit: u.id.clone(),
         side: side.to_string(),
@@ -147,7 +152,7 @@ pub(super) fn activatable(state: &State, side: &str) -> Vec<String> {
     state
         .units
         .iter()
-        .filter(|u| u.side == side && leads(u) && !u.activated)
+        .filter(|u| u.side == side && (leads(u) && !u.activated || joining::apart(state, u)))
         .map(|u| u.id.clone())
         .collect()
 }

@@ -289,10 +289,9 @@ fn sides_list(state: &State) -> Vec<String> {
 }
 
 fn can_activate(state: &State, side: &str) -> bool {
-    state
-        .units
-        .iter()
-        .any(|u| u.side == side && leads(u) && !u.activated)
+    state.units.iter().any(|u| {
+        u.side == side && (leads(u) && !u.activated || super::battlefront::joining::apart(state, u))
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
