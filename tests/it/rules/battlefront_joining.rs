@@ -269,3 +269,42 @@ fn joining_infantry_squads_games_made_before_revision_7_keep_the_join_for_the_ga
     let (reason, _) = refused(&out);
     assert!(reason.contains("may activate separately"), "{reason}");
 }
+
+// issue 18 item 1: 003 "Entering the Board": "A Hero that is not yet on the board can join an
+// Infantry unit that is not on the board and both then activate together, entering the game at
+// the same time." Off the board the joined hero does not activate apart: `activate hq` is
+// refused naming the squad, and changes nothing (R604).
+#[test]
+fn joining_infantry_squads_off_the_board_the_hero_enters_with_the_squad() {
+    let mut hero = unit("hq", "hero", None);
+    hero.joins = Some("ours".into());
+    let s = scenario(
+        vec![unit("ours", "sq", None), hero],
+        vec![unit("theirs", "sq", Some("A1"))],
+    );
+    let h = card(
+        "hero",
+        UnitType::Hero,
+        3,
+        2,
+        vec![weapon("pistol", WeaponRange::Upto(4), 1, 1)],
+    );
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![h, squad("sq")])
+        .expect("setup");
+    begin(&mut st, "allies");
+    let before = st.clone();
+    let out = order(&mut st, "allies", "activate hq\n  move E9\n  nothing");
+    let (reason, _) = refused(&out);
+    assert!(
+        reason.contains("hq is joined to ours and activates with it"),
+        "{reason}"
+    );
+    assert!(st == before, "the refusal changed the game");
+    accepted(&order(
+        &mut st,
+        "allies",
+        "activate ours\n  move E9\n  nothing",
+    ));
+    assert_eq!(u(&st, "hq").at, Some(sq("E9")));
+}

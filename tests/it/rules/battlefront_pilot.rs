@@ -364,11 +364,13 @@ fn piloting_vehicles_the_hero_cannot_be_targeted_and_activates_with_the_vehicle(
 }
 
 // issue 18, 003 "Piloting Vehicles": "The Hero can dismount before the Vehicle activates by
-// performing a Move or March Move action" is not built: `activate <pilot>` is refused, citing
-// 003, naming the vehicle to activate instead, and nothing changes.
+// performing a Move or March Move action" was not built before rules revision 7 (R607 builds
+// it): in a game made before, `activate <pilot>` is still refused, citing 003, naming the
+// vehicle to activate instead, and nothing changes, so recorded games replay unchanged.
 #[test]
 fn piloting_vehicles_dismounting_is_refused_citing_003() {
     let mut st = piloted_vs(true, "A1", "allies");
+    st.rules_revision = 6;
     let before = st.clone();
     let out = send(
         &mut st,

@@ -11,6 +11,7 @@ mod battlefront_fortifications;
 mod battlefront_heroes;
 mod battlefront_joining;
 mod battlefront_los;
+mod battlefront_mounting;
 mod battlefront_pilot;
 mod battlefront_react;
 mod battlefront_reserves;

@@ -13,7 +13,7 @@
 use super::super::flow::Refusal;
 use super::super::model::UnitType;
 use super::super::orders::Action;
-use super::super::state::{State, UnitState};
+use super::super::state::{Activation, State, UnitState};
 use super::heroes::RULE;
 use crate::game::{Happening, Outcome};
 
@@ -48,8 +48,11 @@ pub fn can_join(state: &State, h: &UnitState, s: &UnitState) -> bool {
 
 /// Whether `u` is a hero joined to a squad (not piloting a vehicle) who may activate apart
 /// from it now: "Alternatively, the Hero may activate separately".
+/// A pilot may too: activating apart is his dismount (`mounting::check`, R607). Off the board
+/// they enter together (003: a Hero and an Infantry unit not on the board "both then activate
+/// together, entering the game at the same time"; a pilot "activates with the Vehicle").
 pub fn apart(state: &State, u: &UnitState) -> bool {
-    played(state) && !u.destroyed && !u.activated && u.joined.is_some() && !state.is_pilot(u)
+    played(state) && !u.destroyed && !u.activated && u.joined.is_some() && u.at.is_some()
 }
 
 /// Whether skill `name` is the `skill detach` line of a game that plays joining per activation
@@ -84,7 +87,7 @@ pub fn loosen(state: &mut State, unit: &str, actions: &[Action]) -> Loosened {
         return None;
     }
     let u = state.unit(unit)?;
-    let pair = if u.joined.is_some() && !state.is_pilot(u) {
+    let pair = if u.joined.is_some() {
         (u.id.clone(), u.joined.clone()?)
     } else {
         let h = state.hero_of(unit)?;
@@ -106,12 +109,20 @@ pub fn restore(state: &mut State, loosened: Loosened) {
     }
 }
 
-/// The report's line for a hero taken out of his squad's group by [`loosen`].
-pub fn announce(loosened: &Loosened, unit: &str, out: &mut Outcome) {
+/// The activation commits with the hero [`loosen`] took out of his squad's group (or out of
+/// his vehicle: the dismount, R607): the report says so. Gives whether it is a dismount.
+pub fn commit(state: &mut State, loosened: &Loosened, unit: &str, out: &mut Outcome) -> bool {
     let Some((h, s)) = loosened else {
-        return;
+        return false;
     };
-    let text = if h == unit {
+    let vehicle = state
+        .unit(s)
+        .and_then(|v| state.cards.get(&v.card))
+        .is_some_and(|c| c.unit_type == UnitType::Vehicle);
+    let text = if vehicle {
+        super::mounting::dismount(state, s);
+        format!("{h} dismounts from {s}, which cannot take any actions until a pilot mounts it again ({})", super::mounting::RULE)
+    } else if h == unit {
         format!("{h} activates apart from {s} (003 \"Joining Infantry Squads\": \"Alternatively, the Hero may activate separately\")")
     } else {
         format!("{s} activates without {h}, who keeps to his own activation ({RULE})")
@@ -120,6 +131,7 @@ pub fn announce(loosened: &Loosened, unit: &str, out: &mut Outcome) {
         text,
         ..Happening::default()
     });
+    vehicle
 }
 
 /// A `skill detach` line refused under battlefront-2013 (`None` when it is the first line of
@@ -152,11 +164,13 @@ pub fn refuse_detach(state: &State, unit: &str, actions: &[Action]) -> Option<Re
 /// leaves it; a hero in the square of a friendly squad he can join, which has no hero, joins
 /// it (003: "by being in the same square as that unit"; "Only one Hero can join an Infantry
 /// unit at a time").
-pub fn settle(state: &mut State, out: &mut Outcome) {
+pub fn settle(state: &mut State, act: &Activation, out: &mut Outcome) {
     if !played(state) {
         return;
     }
     let mut changes: Vec<(String, Option<String>, String)> = vec![];
+    // A pilot first: a hero on a vehicle's square mounts it rather than join anything (R607).
+    let mounted = super::mounting::mount(state, act);
     for h in &state.units {
         let Some(s) = h.joined.as_deref() else {
             continue;
@@ -208,7 +222,10 @@ pub fn settle(state: &mut State, out: &mut Outcome) {
             format!("{h} stands in {s}'s square and joins it: they are one unit when either is attacked ({RULE})"),
         ));
     }
-    for (_, _, text) in changes {
+    let lines = mounted
+        .into_iter()
+        .chain(changes.into_iter().map(|(_, _, t)| t));
+    for text in lines {
         out.happenings.push(Happening {
             text,
             ..Happening::default()

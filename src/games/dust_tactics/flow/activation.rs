@@ -104,9 +104,11 @@ pub(super) fn cmd_activate(
             );
         }
     }
+    // issue 18 hook: 003 dismounting, and a vehicle left by its pilot (battlefront/mounting.rs).
+    super::super::battlefront::mounting::check(state, &u, actions)?;
     let loosened = joining::loosen(state, &u.id, actions);
     let planned = plan_activation(state, &u, joining::own_actions(state, actions));
-    let plan = planned.inspect_err(|_| joining::restore(state, loosened.clone()))?;
+    let mut plan = planned.inspect_err(|_| joining::restore(state, loosened.clone()))?;
     state.reactivated = None;
     // Commit: turn the cards, count skill uses, start the steps.
     let members = group(state, &u.id);
@@ -128,7 +130,7 @@ pub(super) fn cmd_activate(
         }
     }
     say(out, format!("{} activates {}: {}", side, u.id, plan.text));
-    joining::announce(&loosened, &u.id, out);
+    plan.flags.dismounted = joining::commit(state, &loosened, &u.id, out);
     state.phase = Phase::Activation(Box::new(Activation {
         unit: u.id.clone(),
         side: side.to_string(),

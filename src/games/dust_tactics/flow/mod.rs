@@ -78,6 +78,8 @@ pub use awaiting::default_for;
 pub use carry::carrying;
 pub use casualties::default_casualties;
 pub use setup::new_state;
+// issue 18: battlefront/mounting.rs checks a mount as the scenario's pilots are checked.
+pub(crate) use piloting::may_pilot;
 pub use standing::accept_draw;
 pub use standing::concede;
 pub use standing::offer_draw;

@@ -25,7 +25,7 @@ fn rule(rules: Rules) -> &'static str {
 /// `pilot` line (002: "A Hero with the Pilot or Ace Pilot Skill can pilot a Vehicle"); and a
 /// vehicle whose own `pilot` names a hero takes only that hero (004: "can only be piloted by a
 /// particular hero").
-pub(super) fn may_pilot(hc: &Card, vc: &Card, rules: Rules) -> Result<(), String> {
+pub(crate) fn may_pilot(hc: &Card, vc: &Card, rules: Rules) -> Result<(), String> {
     let r = rule(rules);
     let named = |c: &Card| {
         c.skills

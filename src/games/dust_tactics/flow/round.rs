@@ -74,7 +74,7 @@ pub(super) fn finish_activation(
 ) {
     state.phase = Phase::Activations;
     // issue 18 hook: 003 joins by sharing a square, per activation (R604).
-    super::super::battlefront::joining::settle(state, out);
+    super::super::battlefront::joining::settle(state, act, out);
     super::super::battlefront::reserves::place_pending(state, out);
     if command::reactivate(state, out) {
         return;

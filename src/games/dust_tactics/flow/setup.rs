@@ -88,6 +88,7 @@ pub fn new_state(
                 ejected: None,
                 reserve_round: None,
                 reserved: 0,
+                unpiloted: false,
             });
         }
         if ap > scenario.ap_limit {
