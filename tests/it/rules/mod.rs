@@ -5,6 +5,7 @@ mod aircraft_004;
 mod ammo_artillery;
 mod artillery_004;
 mod battlefront;
+mod battlefront_ace;
 mod battlefront_combat;
 mod battlefront_facing;
 mod battlefront_fortifications;

@@ -27,6 +27,8 @@ pub const BUILT: &[Skill] = &[
     Skill::CheatDeath,
     // 003 "Piloting Vehicles", "Pilot: Hero" (flow/piloting.rs, R260).
     Skill::Pilot,
+    // 003/002 "Ace Pilot" with 003 "Reacting to Extra Actions" (flow/piloting.rs, R608).
+    Skill::AcePilot,
 ];
 
 /// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll

@@ -259,6 +259,11 @@ pub(super) fn plan_activation(
         plan.steps.insert(0, Step::AcePilot { pilot });
         if !extra.is_empty() {
             plan.steps.push(Step::AceExtra);
+            // issue 18 hook: 003 "Reacting to Extra Actions": the reaction comes right before
+            // the last of three actions (R608; `Step::Window` skips the earlier one).
+            if super::super::battlefront::ace::before_extra(state.rules(), &extra) {
+                plan.steps.push(Step::Window);
+            }
             plan.steps.extend(extra);
         }
     }

@@ -245,8 +245,7 @@ pub(super) fn refuse_target(state: &State, t: &UnitState) -> Result<(), Refusal>
 }
 
 /// The Ace Pilot piloting vehicle `id`, if any (004 "Ace Pilot": "This ability can only be used
-/// when the hero is piloting a vehicle"). battlefront-2013 does not play it yet (002 gives a
-/// reactive attack before a three-action unit's last action): its cards refuse the skill.
+/// when the hero is piloting a vehicle"; 003 "Ace Pilot", R608 under battlefront-2013).
 pub(super) fn ace_pilot(state: &State, id: &str) -> Option<String> {
     let h = state.pilot_of(id)?;
     card(state, h)
@@ -265,6 +264,9 @@ pub(super) fn ace_die(
 ) {
     let round = state.round;
     let face = dice.d6(round);
+    if state.rules().battlefront() {
+        return super::super::battlefront::ace::ace_die(act, pilot, face, round, out);
+    }
     act.flags.ace_extra = face >= 4;
     let ordered = act.steps.iter().any(|s| matches!(s, Step::AceExtra));
     let text = match (act.flags.ace_extra, ordered) {
