@@ -115,3 +115,22 @@ fn reacting_to_extra_actions_the_reaction_comes_before_the_last_of_three() {
         "asked after the first action"
     );
 }
+
+// issue 18 item 2: 002 "Ace Pilot": "the Vehicle gains a third Action for this Activation": one
+// action, so a `sustained` line (two actions) after a complete activation is refused, citing
+// 002, and changes nothing (R608).
+#[test]
+fn ace_pilot_the_third_action_is_one_action() {
+    let mut st = game("never");
+    let before = st.clone();
+    let out = send(
+        &mut st,
+        "allies",
+        "activate walk\n  nothing\n  nothing\n  sustained cannon at theirs",
+        &mut ScriptedDice::new([]),
+    );
+    let (reason, rule) = refused(&out);
+    assert!(reason.contains("SUSTAINED ATTACK takes two"), "{reason}");
+    assert!(rule.contains("002 \"Ace Pilot\""), "{rule}");
+    assert!(st == before, "the refusal changed the game");
+}

@@ -242,7 +242,7 @@ pub(super) fn plan_activation(
     }
     let extra = match &ace {
         Some(_) if !p.flags.charge => {
-            super::piloting::split_extra(&mut p.kinds, &mut p.steps, extra_from)?
+            super::piloting::split_extra(&mut p.kinds, &mut p.steps, extra_from, state.rules())?
         }
         _ => vec![],
     };

@@ -311,6 +311,7 @@ pub(super) fn split_extra(
     kinds: &mut Vec<activation::Kind>,
     steps: &mut Vec<Step>,
     extra_from: usize,
+    rules: Rules,
 ) -> Result<Vec<Step>, Refusal> {
     use activation::Kind;
     let complete = |k: &[Kind]| {
@@ -324,7 +325,12 @@ pub(super) fn split_extra(
         return Err(Refusal {
             reason: "the extra action of an Ace Pilot is one action; a SUSTAINED ATTACK takes two"
                 .into(),
-            rule: "004 \"Ace Pilot\": \"the vehicle gains an extra action for the round\"".into(),
+            rule: if rules.battlefront() {
+                "002 \"Ace Pilot\": \"the Vehicle gains a third Action for this Activation\" (R608)"
+                    .into()
+            } else {
+                "004 \"Ace Pilot\": \"the vehicle gains an extra action for the round\"".into()
+            },
             instead: "a third `move`, `attack` or `nothing` line".into(),
         });
     }
