@@ -56,6 +56,9 @@ fn suggestions(template: &str) -> Vec<String> {
             .unwrap_or_else(|| panic!("`{a}` under no activate line"));
         if a.starts_with("sustained") {
             format!("activate {u}\n  {a}")
+        } else if a == "skill detach" {
+            // 003 (R605): the squad leaves its hero behind, then takes its two actions.
+            format!("activate {u}\n  {a}\n  nothing\n  nothing")
         } else {
             format!("activate {u}\n  {a}\n  nothing")
         }

@@ -17,9 +17,11 @@ use std::fmt;
 /// unit, a March Move is reacted to after its first part) and R415 (an artillery or reloadable
 /// line is empty once fired, until reloaded); 5: R440–R444 (004 "Aircraft": a unit with aircraft
 /// armour flies); 6: R585 (an attack naming a line no living model carries is refused, not
-/// fired at nobody); 7: R544 (004 "Pilot: Name": a pilot boards and exits during the game) and
-/// R545 (004 "Aircraft": advanced deployment) and R629 (a boarding's or an exit's move enters
-/// minefields); games made before keep the revision they were made with.
+/// fired at nobody); 7: R544 (004 "Pilot: Name": a pilot boards and exits during the game),
+/// R545 (004 "Aircraft": advanced deployment), R629 (a boarding's or an exit's move enters
+/// minefields) and R604–R607 (battlefront-2013: a hero joins a squad by standing in its square
+/// and may activate apart from it; pilots mount and dismount); games made before keep the
+/// revision they were made with.
 pub const RULES_REVISION: u32 = 7;
 
 /// The policies of one ruleset.

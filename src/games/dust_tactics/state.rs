@@ -250,6 +250,10 @@ pub struct UnitState {
     /// battlefront-2013: how many times this unit was placed in reserve (the allowance).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub reserved: u32,
+    /// battlefront-2013: a vehicle whose pilot dismounted; it takes no action until a pilot
+    /// mounts it again (003 "Piloting Vehicles"; `battlefront::mounting`, R607).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unpiloted: bool,
 }
 
 /// One destruction: the AP go to `by`.
@@ -334,6 +338,10 @@ pub struct ActFlags {
     /// (R543).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ace_extra: bool,
+    /// battlefront-2013: this activation is a pilot's dismount; he may not mount again in it
+    /// (003 "Piloting Vehicles", R607).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dismounted: bool,
 }
 
 /// What a paused activation waits for.

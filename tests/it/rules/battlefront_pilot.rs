@@ -194,11 +194,13 @@ fn joining_infantry_squads_the_owner_assigns_hits_between_hero_and_squad() {
 }
 
 // issue 18 item 1: 003 "Joining Infantry Squads": "Alternatively, the Hero may activate
-// separately" is not built: `activate <joined hero>` is refused, citing 003, naming the squad to
-// activate instead, and nothing changes.
+// separately" was not built before rules revision 7 (R604 builds it): in a game made before,
+// `activate <joined hero>` is still refused, citing 003, naming the squad to activate instead,
+// and nothing changes, so recorded games replay as they were played.
 #[test]
 fn joining_infantry_squads_a_joined_hero_activating_apart_is_refused_citing_003() {
     let mut st = joined(1);
+    st.rules_revision = 6;
     let before = st.clone();
     let out = send(
         &mut st,
@@ -362,11 +364,13 @@ fn piloting_vehicles_the_hero_cannot_be_targeted_and_activates_with_the_vehicle(
 }
 
 // issue 18, 003 "Piloting Vehicles": "The Hero can dismount before the Vehicle activates by
-// performing a Move or March Move action" is not built: `activate <pilot>` is refused, citing
-// 003, naming the vehicle to activate instead, and nothing changes.
+// performing a Move or March Move action" was not built before rules revision 7 (R607 builds
+// it): in a game made before, `activate <pilot>` is still refused, citing 003, naming the
+// vehicle to activate instead, and nothing changes, so recorded games replay unchanged.
 #[test]
 fn piloting_vehicles_dismounting_is_refused_citing_003() {
     let mut st = piloted_vs(true, "A1", "allies");
+    st.rules_revision = 6;
     let before = st.clone();
     let out = send(
         &mut st,

@@ -90,7 +90,7 @@ pub fn check_joins(s: &Scenario, card_of: &dyn Fn(&str) -> Option<Card>) -> Resu
 pub fn refuse_apart(state: &State, unit: &str) -> Option<Refusal> {
     let h = state.unit(unit)?;
     let squad = h.joined.as_ref()?;
-    if state.is_pilot(h) {
+    if state.is_pilot(h) && !super::joining::played(state) {
         return Some(Refusal {
             reason: format!(
                 "{} pilots {squad} and activates with it; dismounting (\"The Hero can dismount before the Vehicle activates by performing a Move or March Move action\") is {} (docs/battlefront.md)",
@@ -100,6 +100,9 @@ pub fn refuse_apart(state: &State, unit: &str) -> Option<Refusal> {
             rule: "003 \"Piloting Vehicles\"".to_string(),
             instead: format!("activate {squad} (its pilot activates with it)"),
         });
+    }
+    if super::joining::played(state) {
+        return None; // R604: a joined hero may activate apart (joining.rs)
     }
     Some(Refusal {
         reason: format!(

@@ -5,6 +5,8 @@
 //! is not built yet, so nothing is silently played by another rulebook's rule
 //! (docs/battlefront.md lists both).
 
+// issue 18: 003 Ace Pilot and "Reacting to Extra Actions" (bfjoin, R608).
+pub mod ace;
 pub mod attack;
 pub mod board_facing;
 pub mod cards;
@@ -15,6 +17,10 @@ pub mod facing;
 // issue 18: 002's trenches (bfront).
 pub mod fortifications;
 pub mod heroes;
+// issue 18: 003 joining per activation (bfjoin, R604–R606).
+pub mod joining;
+// issue 18: 003 mounting and dismounting vehicles (bfjoin, R607).
+pub mod mounting;
 // issue 18: 003 §12 objectives (bfscen).
 pub mod objectives;
 pub mod passing;
@@ -68,11 +74,16 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
             if let Some(r) = heroes::refuse_apart(state, unit) {
                 return Some(r);
             }
+            // issue 18 hook: `skill detach` leaves a joined hero behind (joining.rs, R605).
+            if let Some(r) = joining::refuse_detach(state, unit, actions) {
+                return Some(r);
+            }
             let name = actions.iter().find_map(|a| match a {
                 Action::Skill { name, .. }
-                    if !skills::DECLARED
-                        .iter()
-                        .any(|s| s.id().eq_ignore_ascii_case(name)) =>
+                    if !joining::is_detach(state, name)
+                        && !skills::DECLARED
+                            .iter()
+                            .any(|s| s.id().eq_ignore_ascii_case(name)) =>
                 {
                     Some(name.to_ascii_lowercase())
                 }
@@ -100,7 +111,7 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
 /// battlefront-2013 game (`None` otherwise).
 pub fn briefing_note(state: &State) -> Option<String> {
     state.rules().battlefront().then(|| {
-        "Ruleset battlefront-2013 (the 2013 Battlefront rulebook, 003) is built in slices. Played: Dust dice, each shown with its symbol (army, target, shield); Infantry and Cover saves; one model lost per hit; March Move; Nothing; Passing (`pass`); Reactive Attacks (2 dice: two army symbols a Sustained Attack, one an Attack, none Nothing; `standing react <your unit|any> auto|never|ask`); facing (a unit faces the way it last stepped, straight in when it enters) and front-mounted weapons firing only 45 degrees either side of it (`turn W`, a Move action, turns a unit in place). On two army symbols a reacting unit makes the Sustained Attack or turns towards the mover then Attacks (`react <unit> turn|sustained`); a March Move is reacted to after its first `move`. Close combat (ranged weapons first, then range C on both sides at once, no save); blast weapons (dice for each model) and spray weapons (every unit on the shortest path, friends too, no save; `through F5` picks the path). Skills: Fighting Spirit (`skill fighting-spirit`, once per game: hits on army or target), Take Aim, Berserk and Tank Head (`skill tank-head at <vehicle>`: five dice, each army or target repairs one damage), Charge (`skill charge`, a March Move, then a close-combat Attack) and Cheat Death (a hero about to be eliminated rolls a die: army or target keeps it with 1 damage point, Stunned). A hero the scenario joins to a squad enters and activates with it, at the lower Move; one it puts in a vehicle pilots it (no target, no weapon of his own, a die to escape its wreck). Not built yet: the other skills and special actions, suppression, a joined hero activating apart from its squad, and mounting or dismounting a vehicle; orders using them are refused. docs/battlefront.md lists both.".to_string()
+        "Ruleset battlefront-2013 (the 2013 Battlefront rulebook, 003) is built in slices. Played: Dust dice, each shown with its symbol (army, target, shield); Infantry and Cover saves; one model lost per hit; March Move; Nothing; Passing (`pass`); Reactive Attacks (2 dice: two army symbols a Sustained Attack, one an Attack, none Nothing; `standing react <your unit|any> auto|never|ask`); facing (a unit faces the way it last stepped, straight in when it enters) and front-mounted weapons firing only 45 degrees either side of it (`turn W`, a Move action, turns a unit in place). On two army symbols a reacting unit makes the Sustained Attack or turns towards the mover then Attacks (`react <unit> turn|sustained`); a March Move is reacted to after its first `move`. Close combat (ranged weapons first, then range C on both sides at once, no save); blast weapons (dice for each model) and spray weapons (every unit on the shortest path, friends too, no save; `through F5` picks the path). Skills: Fighting Spirit (`skill fighting-spirit`, once per game: hits on army or target), Take Aim, Berserk and Tank Head (`skill tank-head at <vehicle>`: five dice, each army or target repairs one damage), Charge (`skill charge`, a March Move, then a close-combat Attack) Cheat Death (a hero about to be eliminated rolls a die: army or target keeps it with 1 damage point, Stunned) and Ace Pilot (a die as the piloted vehicle activates: army or target, a third action, ordered as a third line; a reaction comes before it). A hero joins a squad of his Armour by standing in its square (the scenario's `joins`, or a move into it) and activates with it at the lower Move, or apart (`activate <hero>`), or stays behind (`skill detach` as the squad's first line); one in a vehicle pilots it (no target, no weapon of his own, a die to escape its wreck), dismounts with `activate <pilot>` and a first `move` out of its square (the vehicle then does nothing until a pilot mounts it by moving into its square). Not built yet: the other skills and special actions, and suppression; orders using them are refused. docs/battlefront.md lists both.".to_string()
     })
 }
 

@@ -32,6 +32,8 @@ pub const BUILT: &[Skill] = &[
     Skill::BlackOps,
     // 002 "Advanced Reactive Fire": reactions at range 6, target counts as army (R715).
     Skill::AdvancedReactiveFire,
+    // 003/002 "Ace Pilot" with 003 "Reacting to Extra Actions" (flow/piloting.rs, R608).
+    Skill::AcePilot,
 ];
 
 /// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll

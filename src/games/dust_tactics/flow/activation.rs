@@ -1,5 +1,6 @@
 //! 004 "Activation" and "Actions": a declared activation validated before any die is rolled.
 
+use super::super::battlefront::joining;
 use super::movement::{entry_free, entry_text};
 use super::*;
 use crate::dust_tactics::battlefront::skills002::Skill002;
@@ -80,7 +81,9 @@ pub(super) fn cmd_activate(
     // 004 "Pilot: Name" (R544): a pilot activates alone only to exit first (003 mounts otherwise).
     // Rules revision 7: a game made before refused every `activate <pilot>`, and replays so.
     let pilot = state.is_pilot(&u) && !state.rules().battlefront() && state.revised(7);
-    if let Some(sq) = u.joined.as_ref().filter(|_| !pilot) {
+    // issue 18 hook: under 003 a joined hero may activate apart (battlefront/joining.rs).
+    let apart = pilot || joining::apart(state, &u);
+    if let Some(sq) = u.joined.as_ref().filter(|_| !apart) {
         return refuse(
             format!("{} is joined to {sq} and activates with it", u.id),
             RuleId::Heroes,
@@ -108,7 +111,11 @@ pub(super) fn cmd_activate(
             );
         }
     }
-    let plan = plan_activation(state, &u, actions)?;
+    // issue 18 hook: 003 dismounting, and a vehicle left by its pilot (battlefront/mounting.rs).
+    super::super::battlefront::mounting::check(state, &u, actions)?;
+    let loosened = joining::loosen(state, &u.id, actions);
+    let planned = plan_activation(state, &u, joining::own_actions(state, actions));
+    let mut plan = planned.inspect_err(|_| joining::restore(state, loosened.clone()))?;
     state.reactivated = None;
     // Commit: turn the cards, count skill uses, start the steps.
     let members = group(state, &u.id);
@@ -131,6 +138,7 @@ pub(super) fn cmd_activate(
         }
     }
     say(out, format!("{} activates {}: {}", side, u.id, plan.text));
+    plan.flags.dismounted = joining::commit(state, &loosened, &u.id, out);
     state.phase = Phase::Activation(Box::new(Activation {
         unit: u.id.clone(),
         side: side.to_string(),
@@ -154,7 +162,7 @@ pub(super) fn activatable(state: &State, side: &str) -> Vec<String> {
     state
         .units
         .iter()
-        .filter(|u| u.side == side && leads(u) && !u.activated)
+        .filter(|u| u.side == side && (leads(u) && !u.activated || joining::apart(state, u)))
         .map(|u| u.id.clone())
         .collect()
 }
@@ -242,7 +250,7 @@ pub(super) fn plan_activation(
     }
     let extra = match &ace {
         Some(_) if !p.flags.charge => {
-            super::piloting::split_extra(&mut p.kinds, &mut p.steps, extra_from)?
+            super::piloting::split_extra(&mut p.kinds, &mut p.steps, extra_from, state.rules())?
         }
         _ => vec![],
     };
@@ -259,6 +267,11 @@ pub(super) fn plan_activation(
         plan.steps.insert(0, Step::AcePilot { pilot });
         if !extra.is_empty() {
             plan.steps.push(Step::AceExtra);
+            // issue 18 hook: 003 "Reacting to Extra Actions": the reaction comes right before
+            // the last of three actions (R608; `Step::Window` skips the earlier one).
+            if super::super::battlefront::ace::before_extra(state.rules(), &extra) {
+                plan.steps.push(Step::Window);
+            }
             plan.steps.extend(extra);
         }
     }

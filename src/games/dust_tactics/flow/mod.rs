@@ -82,6 +82,8 @@ pub use carry::carrying;
 pub use casualties::default_casualties;
 pub use riders::riding_square;
 pub use setup::new_state;
+// issue 18: battlefront/mounting.rs checks a mount as the scenario's pilots are checked.
+pub(crate) use piloting::may_pilot;
 pub use standing::accept_draw;
 pub use standing::concede;
 pub use standing::offer_draw;
@@ -299,10 +301,9 @@ fn sides_list(state: &State) -> Vec<String> {
 }
 
 fn can_activate(state: &State, side: &str) -> bool {
-    state
-        .units
-        .iter()
-        .any(|u| u.side == side && leads(u) && !u.activated)
+    state.units.iter().any(|u| {
+        u.side == side && (leads(u) && !u.activated || super::battlefront::joining::apart(state, u))
+    })
 }
 
 // ---------------------------------------------------------------------------------------------

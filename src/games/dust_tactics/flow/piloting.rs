@@ -27,7 +27,7 @@ fn rule(rules: Rules) -> &'static str {
 /// `pilot` line (002: "A Hero with the Pilot or Ace Pilot Skill can pilot a Vehicle"); and a
 /// vehicle whose own `pilot` names a hero takes only that hero (004: "can only be piloted by a
 /// particular hero").
-pub(super) fn may_pilot(hc: &Card, vc: &Card, rules: Rules) -> Result<(), String> {
+pub(crate) fn may_pilot(hc: &Card, vc: &Card, rules: Rules) -> Result<(), String> {
     let r = rule(rules);
     let named = |c: &Card| {
         c.skills
@@ -248,8 +248,7 @@ pub(super) fn refuse_target(state: &State, t: &UnitState) -> Result<(), Refusal>
 }
 
 /// The Ace Pilot piloting vehicle `id`, if any (004 "Ace Pilot": "This ability can only be used
-/// when the hero is piloting a vehicle"). battlefront-2013 does not play it yet (002 gives a
-/// reactive attack before a three-action unit's last action): its cards refuse the skill.
+/// when the hero is piloting a vehicle"; 003 "Ace Pilot", R608 under battlefront-2013).
 pub(super) fn ace_pilot(state: &State, id: &str) -> Option<String> {
     let h = state.pilot_of(id)?;
     card(state, h)
@@ -268,6 +267,9 @@ pub(super) fn ace_die(
 ) {
     let round = state.round;
     let face = dice.d6(round);
+    if state.rules().battlefront() {
+        return super::super::battlefront::ace::ace_die(act, pilot, face, round, out);
+    }
     act.flags.ace_extra = face >= 4;
     let ordered = act.steps.iter().any(|s| matches!(s, Step::AceExtra));
     let text = match (act.flags.ace_extra, ordered) {
@@ -312,6 +314,7 @@ pub(super) fn split_extra(
     kinds: &mut Vec<activation::Kind>,
     steps: &mut Vec<Step>,
     extra_from: usize,
+    rules: Rules,
 ) -> Result<Vec<Step>, Refusal> {
     use activation::Kind;
     let complete = |k: &[Kind]| {
@@ -325,7 +328,12 @@ pub(super) fn split_extra(
         return Err(Refusal {
             reason: "the extra action of an Ace Pilot is one action; a SUSTAINED ATTACK takes two"
                 .into(),
-            rule: "004 \"Ace Pilot\": \"the vehicle gains an extra action for the round\"".into(),
+            rule: if rules.battlefront() {
+                "002 \"Ace Pilot\": \"the Vehicle gains a third Action for this Activation\" (R608)"
+                    .into()
+            } else {
+                "004 \"Ace Pilot\": \"the vehicle gains an extra action for the round\"".into()
+            },
             instead: "a third `move`, `attack` or `nothing` line".into(),
         });
     }

@@ -73,6 +73,8 @@ pub(super) fn finish_activation(
     out: &mut Outcome,
 ) {
     state.phase = Phase::Activations;
+    // issue 18 hook: 003 joins by sharing a square, per activation (R604).
+    super::super::battlefront::joining::settle(state, act, out);
     super::super::battlefront::reserves::place_pending(state, out);
     if command::reactivate(state, out) {
         return;

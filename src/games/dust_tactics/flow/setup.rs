@@ -91,6 +91,7 @@ pub fn new_state(
                 reserve_round: None,
                 advanced_round: None,
                 reserved: 0,
+                unpiloted: false,
             });
         }
         if ap > scenario.ap_limit {

@@ -256,6 +256,10 @@ pub(super) fn exec_step(
             if !alive || !alive_on_board(state, &lead) {
                 return;
             }
+            // issue 18: with three actions the reaction waits for the last one (R608).
+            if super::super::battlefront::ace::deferred(act) {
+                return;
+            }
             if let Some((side, candidates)) = react_candidates(state, act) {
                 say(
                     out,

@@ -244,6 +244,16 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
         s.push_str(&with_note(&line, "alone: both actions"));
         s.push('\n');
     }
+    // issue 18 hook: 003, the squad activates without its joined hero (R605).
+    if let Some(line) = super::super::battlefront::joining::template_line(state, u) {
+        let detach = Action::Skill {
+            name: super::super::battlefront::joining::DETACH.to_string(),
+            target: None,
+        };
+        if ok(vec![detach, Action::Nothing, Action::Nothing]) {
+            s.push_str(&line);
+        }
+    }
     // Skills taken as an action; free and passive ones need no line of their own here.
     let mut skills: Vec<String> = vec![];
     for c in members.iter().filter_map(|m| state.cards.get(&m.card)) {
