@@ -26,6 +26,7 @@ mod command_squads;
 mod ffg_revised;
 mod joining_004;
 mod large_004;
+mod large_vehicles_004;
 mod minefields_004;
 mod piloting_004;
 mod policy;

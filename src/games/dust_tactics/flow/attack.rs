@@ -256,6 +256,11 @@ pub(super) fn plan_fire(
                 (Target::Square { at: *sq }, *sq, UnitType::Vehicle)
             }
         };
+        // 004 "Targeting": from or to any of a large vehicle's 4 squares (R568).
+        let aimed = super::large::target_id(&target);
+        let types = (my_type, tsighter_type);
+        let (from, to) =
+            super::large::attack_pair(state, occ, &u.id, from, aimed, to, w.range, types);
         let dist = geometry::distance(from, to);
         if !geometry::in_range(w.range, dist) {
             return refuse(
@@ -741,6 +746,14 @@ pub(super) fn fire_line(
                 }
                 let Some(tc) = card(state, &tu).cloned() else {
                     continue;
+                };
+                let (from, tat) = match tat {
+                    Some(t) => {
+                        let pair =
+                            super::large::fired_pair(state, &l.shooter, from, unit, t, w.range);
+                        (pair.0, Some(pair.1))
+                    }
+                    None => (from, None),
                 };
                 let hero = state.hero_of(&tu.id).cloned();
                 let models = model_count(state, &tu) + hero.is_some() as u32;

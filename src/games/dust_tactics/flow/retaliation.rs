@@ -17,7 +17,10 @@ pub(super) fn retaliation_lines(state: &State, unit: &str, attacker: &str) -> Ve
         return vec![];
     };
     // battlefront-2013: a Stunned unit does not fight back (002, R267).
-    if !d_at.adjacent(a_at) || super::super::battlefront::stunned::cannot_fight(state, unit) {
+    // A large vehicle fights and is fought from any of its 4 squares (R569).
+    if !super::large::touching(state, unit, d_at, attacker, a_at)
+        || super::super::battlefront::stunned::cannot_fight(state, unit)
+    {
         return vec![];
     }
     let Some(armour) = armour_of(state, attacker) else {

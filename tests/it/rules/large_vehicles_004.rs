@@ -1,0 +1,278 @@
+//! Issue 12 item 2: 004's large vehicles (play reference 2, "LARGE VEHICLES"): a vehicle inside
+//! 4 spaces, its movement, entry, targeting and close combat. Orders go through the real state
+//! machine; each test quotes the sentence it checks. Rulings R565–R569.
+
+use crate::support_flow::*;
+
+use dustmail::dust_tactics::flow;
+use dustmail::dust_tactics::model::*;
+use dustmail::dust_tactics::scenario::{Scenario, UnitSpec};
+use dustmail::dust_tactics::state::{Policy, State};
+use dustmail::game::ScriptedDice;
+
+/// A large vehicle card: health 6, `movement`, a "cannon" of 1 die reaching `range`.
+fn big(id: &str, movement: u8, range: u8) -> Card {
+    let mut c = card(
+        id,
+        UnitType::Vehicle,
+        6,
+        movement,
+        vec![weapon("cannon", WeaponRange::Upto(range), 1, 1)],
+    );
+    c.large = true;
+    c
+}
+
+/// The same numbers on one square, for the controls.
+fn small(id: &str, movement: u8, range: u8) -> Card {
+    let mut c = big(id, movement, range);
+    c.large = false;
+    c
+}
+
+/// A squad whose only weapon is `w`.
+fn squad_with(id: &str, w: WeaponLine) -> Card {
+    card(id, UnitType::Squad, 4, 1, vec![w])
+}
+
+/// Both sides on the board, no reactive fire (the scripted dice are the attack's only).
+fn game(s: Scenario, cards: Vec<Card>) -> State {
+    let mut st = start_defaults(s, cards);
+    for side in st.sides() {
+        flow::standing_react(&mut st, &side, None, Policy::Never).expect("standing react never");
+    }
+    begin(&mut st, "allies");
+    st
+}
+
+/// The allies' tank `tk` (card `tank`) on `at` with `others`; an axis squad far away on A1.
+fn tank_game(tank: Card, at: Option<&str>, others: Vec<UnitSpec>, axis: Vec<UnitSpec>) -> State {
+    let mut axis = axis;
+    axis.push(unit("far", "sq", Some("A1")));
+    let mut allies = vec![unit("tk", &tank.id, at)];
+    allies.extend(others);
+    game(scenario(allies, axis), vec![tank, squad("sq")])
+}
+
+fn move_tk(st: &mut State, to: &str) -> dustmail::game::Outcome {
+    cmd(
+        st,
+        "allies",
+        activate("tk", vec![mv(to), nothing()]),
+        &mut ScriptedDice::new([]),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// 004 "LARGE VEHICLES": 4 spaces, movement
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn large_vehicles_004_sit_inside_4_spaces_no_unit_ends_its_move_on_any_of_them() {
+    // 004 "LARGE VEHICLES": "Large vehicles must sit inside 4 spaces with no part of the main
+    // body projecting outside." R566: `tk` on E5 stands on E5, F5, E6 and F6; the friendly
+    // squad on G6 may not end its move on F6.
+    let mut st = tank_game(
+        big("tank", 2, 4),
+        Some("E5"),
+        vec![unit("a1", "sq", Some("G6"))],
+        vec![],
+    );
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("F6"), nothing()]),
+        &mut ScriptedDice::new([]),
+    );
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("F6") && reason.contains("tk"), "{reason}");
+    assert_eq!(u(&st, "a1").at, Some(sq("G6")));
+    assert!(flow::illegal_positions(&st).is_empty());
+}
+
+#[test]
+fn large_vehicles_004_only_occupies_4_spaces_for_all_movement_purposes() {
+    // 004 "LARGE VEHICLES", "Moving": "A large vehicle only occupies 4 spaces for all movement
+    // purposes." R566: to stop on E4 it would stand on F4 too, which is impassable; D5 is open.
+    let mut st = tank_game(big("tank", 2, 4), Some("E5"), vec![], vec![]);
+    st.scenario.board.set_terrain(sq("F4"), Terrain::Impassable);
+    let out = move_tk(&mut st, "E4");
+    let (reason, _) = refused(&out);
+    assert!(
+        reason.contains("F4") && reason.contains("impassable"),
+        "{reason}"
+    );
+    assert_eq!(u(&st, "tk").at, Some(sq("E5")));
+    let out = move_tk(&mut st, "D5");
+    accepted(&out);
+    assert_eq!(u(&st, "tk").at, Some(sq("D5")), "{}", texts(&out));
+}
+
+#[test]
+fn large_vehicles_004_an_enemy_under_any_of_its_4_squares_stops_it() {
+    // 004 "LARGE VEHICLES", "Moving": "A large vehicle only occupies 4 spaces for all movement
+    // purposes." R566: on E3 its squares would be E3, F3, E4 and F4, and the enemy is on F3.
+    let mut st = tank_game(
+        big("tank", 2, 4),
+        Some("E5"),
+        vec![],
+        vec![unit("x1", "sq", Some("F3"))],
+    );
+    let out = move_tk(&mut st, "E3");
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("x1"), "{reason}");
+    assert_eq!(u(&st, "tk").at, Some(sq("E5")));
+}
+
+#[test]
+fn large_vehicles_004_the_entire_large_vehicle_must_move_around_obstacles() {
+    // 004 "LARGE VEHICLES", "Moving": "The entire large vehicle must be able to move around
+    // obstacles; no vehicles can move diagonally if one of the corners is an impassable terrain
+    // space." R566: from E5 to F4 diagonally its squares sweep E4, impassable, so only the two
+    // straight steps (2 points) remain for a Movement of 1; with E4 open the diagonal costs 1.
+    let mut st = tank_game(big("tank", 1, 4), Some("E5"), vec![], vec![]);
+    st.scenario.board.set_terrain(sq("E4"), Terrain::Impassable);
+    let out = move_tk(&mut st, "F4");
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("2 movement points"), "{reason}");
+    assert_eq!(u(&st, "tk").at, Some(sq("E5")));
+    let mut open = tank_game(big("tank", 1, 4), Some("E5"), vec![], vec![]);
+    accepted(&move_tk(&mut open, "F4"));
+    assert_eq!(u(&open, "tk").at, Some(sq("F4")));
+}
+
+#[test]
+fn large_vehicles_004_no_part_of_it_off_the_board() {
+    // 004 "LARGE VEHICLES": "Large vehicles must sit inside 4 spaces with no part of the main
+    // body projecting outside." R566: on I5, the last column, its right half would be off.
+    let mut st = tank_game(big("tank", 2, 4), Some("H5"), vec![], vec![]);
+    let out = move_tk(&mut st, "I5");
+    let (reason, rule) = refused(&out);
+    assert!(reason.contains("off the board"), "{reason}");
+    assert!(rule.contains("Large Vehicles"), "{rule}");
+    assert_eq!(u(&st, "tk").at, Some(sq("H5")));
+}
+
+#[test]
+fn large_vehicles_004_enter_the_battlefield_wholly_with_a_move_action() {
+    // 004 "LARGE VEHICLES", "Moving": "Large vehicles must use a MOVE action to enter the
+    // battlefield as normal. Until they are completely on the battlefield, they cannot perform
+    // any actions other than the MOVE action, and cannot be targeted by an attack." R567: the
+    // entering MOVE names its top-left square; all 4 are on the board, one in the entry zone
+    // (row 9), so it is completely on the battlefield after that one MOVE.
+    let mut st = tank_game(big("tank", 2, 4), None, vec![], vec![]);
+    for bad in ["E9", "E7"] {
+        let out = move_tk(&mut st, bad);
+        let (reason, rule) = refused(&out);
+        assert!(reason.contains("4 squares"), "{reason}");
+        assert!(rule.contains("Large Vehicles"), "{rule}");
+        assert_eq!(u(&st, "tk").at, None);
+    }
+    let out = move_tk(&mut st, "E8");
+    accepted(&out);
+    assert_eq!(u(&st, "tk").at, Some(sq("E8")), "{}", texts(&out));
+    assert!(flow::illegal_positions(&st).is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 004 "LARGE VEHICLES": targeting
+// ---------------------------------------------------------------------------------------------
+
+/// The allied squad `a1` (gun of range `range`) on E8 and the axis tank `xt` on `at`; an allied
+/// vehicle `wall` on E6 when `walled`.
+fn shooting_at(tank: Card, at: &str, range: u8, walled: bool) -> State {
+    let mut allies = vec![unit("a1", "gunners", Some("E8"))];
+    if walled {
+        allies.push(unit("wall", "blocker", Some("E6")));
+    }
+    let gunners = squad_with("gunners", weapon("gun", WeaponRange::Upto(range), 1, 1));
+    let s = scenario(allies, vec![unit("xt", &tank.id, Some(at))]);
+    game(s, vec![tank, gunners, small("blocker", 1, 1)])
+}
+
+fn a1_fires(st: &mut State) -> dustmail::game::Outcome {
+    cmd(
+        st,
+        "allies",
+        activate("a1", vec![attack("gun", "xt"), nothing()]),
+        &mut ScriptedDice::new([5; 8]),
+    )
+}
+
+#[test]
+fn large_vehicles_004_attacked_with_los_to_the_center_of_any_of_its_spaces() {
+    // 004 "LARGE VEHICLES", "Targeting": "A unit can attack a large vehicle if it can trace LOS
+    // from the center of its space to the center of any of the spaces that the large vehicle
+    // occupies." R568: from E8 the vehicle on E6 hides F3 and F4, not G4 (5 squares).
+    let mut st = shooting_at(big("tank", 2, 4), "F3", 5, true);
+    let out = a1_fires(&mut st);
+    accepted(&out);
+    // The control: the same vehicle on F3 alone is out of sight.
+    let mut one = shooting_at(small("tank", 2, 4), "F3", 5, true);
+    let (reason, _) = refused(&a1_fires(&mut one));
+    assert!(reason.contains("line of sight"), "{reason}");
+}
+
+#[test]
+fn large_vehicles_004_range_is_counted_to_its_nearest_space() {
+    // 004 "LARGE VEHICLES", "Targeting": "… to the center of any of the spaces that the large
+    // vehicle occupies." R568: on E3 it also stands on E4, 4 squares from E8, in a range of 4.
+    let mut st = shooting_at(big("tank", 2, 4), "E3", 4, false);
+    accepted(&a1_fires(&mut st));
+    let mut one = shooting_at(small("tank", 2, 4), "E3", 4, false);
+    let (reason, _) = refused(&a1_fires(&mut one));
+    assert!(reason.contains("not in range"), "{reason}");
+}
+
+#[test]
+fn large_vehicles_004_attack_from_the_center_of_any_of_its_4_spaces() {
+    // 004 "LARGE VEHICLES", "Targeting": "Similarly, a large vehicle can attack a unit if the
+    // large vehicle can trace LOS from the center of any of its 4 spaces to the center of the
+    // space that its target occupies." R568: on E5 it also stands on F6, 2 squares from G8.
+    let fire = |tank: Card| {
+        let mut st = tank_game(tank, Some("E5"), vec![], vec![unit("x1", "sq", Some("G8"))]);
+        let out = cmd(
+            &mut st,
+            "allies",
+            activate("tk", vec![attack("cannon", "x1"), nothing()]),
+            &mut ScriptedDice::new([5; 8]),
+        );
+        (st, out)
+    };
+    let (_, out) = fire(big("tank", 2, 2));
+    accepted(&out);
+    let (_, out) = fire(small("tank", 2, 2));
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("not in range"), "{reason}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 004 "LARGE VEHICLES": close combat
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn large_vehicles_004_attacked_in_close_combat_by_any_adjacent_enemy() {
+    // 004 "LARGE VEHICLES": "Large vehicles can be attacked in close combat by any enemy unit
+    // adjacent to the large vehicle." R569: the squad on G7 touches F6, one of the 4 squares of
+    // the vehicle on E5 (3 squares from E5 itself).
+    let fight = |tank: Card| {
+        let fists = squad_with("brawlers", weapon("fists", WeaponRange::Close, 1, 1));
+        let s = scenario(
+            vec![unit("a1", "brawlers", Some("G7"))],
+            vec![unit("xt", &tank.id, Some("E5"))],
+        );
+        let mut st = game(s, vec![tank, fists]);
+        let out = cmd(
+            &mut st,
+            "allies",
+            activate("a1", vec![attack("fists", "xt"), nothing()]),
+            &mut ScriptedDice::new([5; 8]),
+        );
+        (st, out)
+    };
+    let (_, out) = fight(big("tank", 2, 4));
+    accepted(&out);
+    let (_, out) = fight(small("tank", 2, 4));
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("not in range"), "{reason}");
+}
