@@ -276,3 +276,50 @@ fn large_vehicles_004_attacked_in_close_combat_by_any_adjacent_enemy() {
     let (reason, _) = refused(&out);
     assert!(reason.contains("not in range"), "{reason}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// 004 "LARGE VEHICLES": the board text and picture
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn large_vehicles_004_the_board_text_and_picture_draw_it_once_over_its_4_spaces() {
+    // 004 "LARGE VEHICLES": "Large vehicles must sit inside 4 spaces". R570: the text board
+    // marks its top-left square with its letter and the other 3 with `=`; the picture draws one
+    // counter twice a square's size, centred where the 4 squares meet.
+    let st = tank_game(big("tank", 2, 4), Some("E5"), vec![], vec![]);
+    let board = dustmail::dust_tactics::view::board_text(&st);
+    let row = |n: &str| {
+        board
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{n} ")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    // Columns A..I are 3 characters each after the 4-character row number.
+    let cell = |line: &str, col: usize| line.chars().skip(4 + 3 * col).take(3).collect::<String>();
+    let (r5, r6) = (row("5"), row("6"));
+    assert_eq!(cell(&r5, 4), " A ", "{board}");
+    for (line, col) in [(&r5, 5), (&r6, 4), (&r6, 5)] {
+        assert_eq!(cell(line, col), " A=", "{board}");
+    }
+    assert!(
+        board.contains("A= the other 3 squares of large vehicle A"),
+        "{board}"
+    );
+    for l in board.lines() {
+        assert!(l.chars().count() <= 72, "{l}");
+    }
+    let v = dustmail::dust_tactics::view::view(&st, Some("allies"));
+    let pic = dustmail::dust_tactics::present::picture(&v, Some("allies"), &[]).expect("picture");
+    let svg = dustmail::dust_tactics::picture::svg(&pic);
+    let tk = svg
+        .split(r#"<g class="unit vehicle""#)
+        .find(|g| g.contains("<title>tk "))
+        .expect("tk drawn");
+    // E5's top-left corner is (28 + 4×60, 28 + 4×60); the counter spans 108 px from 6 px in.
+    assert!(
+        tk.contains(r#"<rect x="274" y="274" width="108" height="108""#),
+        "{tk}"
+    );
+    assert_eq!(svg.matches("<title>tk ").count(), 1, "drawn once");
+}
