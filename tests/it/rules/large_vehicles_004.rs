@@ -323,3 +323,129 @@ fn large_vehicles_004_the_board_text_and_picture_draw_it_once_over_its_4_spaces(
     );
     assert_eq!(svg.matches("<title>tk ").count(), 1, "drawn once");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Which cards and rulesets play a large vehicle (R571)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn large_vehicles_004_only_a_ground_vehicle_without_other_skills_is_large() {
+    // R571. 004 "LARGE VEHICLES" speaks of vehicles; a skill measured by adjacency or carrying
+    // is not played over 4 squares yet, so a large card carries none but tracked-vehicle.
+    use dustmail::dust_tactics::cards::validate;
+    let ok = with_skill(big("tank", 1, 4), "tracked-vehicle", None);
+    assert_eq!(validate("tank.toml", &ok), Ok(()));
+    let mut squad_card = big("tank", 1, 4);
+    squad_card.unit_type = UnitType::Squad;
+    squad_card.armour = Armour::Soldier(2);
+    let e = validate("tank.toml", &squad_card).expect_err("a large squad");
+    assert_eq!(e.field, "large", "{e}");
+    let e = validate(
+        "tank.toml",
+        &with_skill(big("tank", 1, 4), "carry-capacity", Some(1)),
+    )
+    .expect_err("a skill");
+    assert!(e.to_string().contains("carry-capacity"), "{e}");
+}
+
+#[test]
+fn large_vehicles_004_classic_2010_and_battlefront_2013_refuse_a_large_card_at_new() {
+    // R571. Only 004 has "LARGE VEHICLES" (a vehicle inside 4 spaces); 003's large vehicles
+    // take two squares and 000 has none, so under those rulesets a large card is refused by
+    // name instead of being played by 004's wording.
+    use dustmail::dust_tactics::DustTactics;
+    for ruleset in ["classic-2010", "battlefront-2013"] {
+        let s = scenario(
+            vec![unit("tk", "tank", Some("E5"))],
+            vec![unit("x1", "sq", Some("A1"))],
+        );
+        let e = DustTactics
+            .start(ruleset, s, vec![big("tank", 1, 4), squad("sq")])
+            .expect_err(ruleset);
+        assert!(
+            e.0.contains("tank") && e.0.contains("ffg-revised") && e.0.contains("R571"),
+            "{ruleset}: {e:?}"
+        );
+    }
+    let s = scenario(
+        vec![unit("tk", "tank", Some("E5"))],
+        vec![unit("x1", "sq", Some("A1"))],
+    );
+    assert!(DustTactics
+        .start("ffg-revised", s, vec![big("tank", 1, 4), squad("sq")])
+        .is_ok());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The provisional card of games/dust-tactics/cards-large/, played through the pipeline
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn large_vehicles_004_fortress_crossing_is_played_to_its_end_by_mail() {
+    // Every sentence above on one scenario: the Land Fortress (cards-large/land-fortress.toml,
+    // provisional) enters from the south edge and fights in "Fortress Crossing", played to its
+    // end by two players' signed mails; the reports show it entering.
+    use crate::support::dt;
+    use dustmail::dust_tactics::bot::Style;
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/dust-tactics/cards-large");
+    let dir = tempfile::tempdir().unwrap();
+    let home = dt::init_home(dir.path(), "file");
+    let ps = dt::players(13);
+    let cards = root.display().to_string();
+    let scen = root
+        .join("scenarios/fortress-crossing.toml")
+        .display()
+        .to_string();
+    let seed = hex::encode([13u8; 32]);
+    let o = dt::new_with_players(
+        &home.root,
+        &[
+            "--seed",
+            &seed,
+            "--id",
+            "g-fortress",
+            "--now",
+            dt::T0,
+            "--cards",
+            &cards,
+            "--scenario",
+            &scen,
+        ],
+        &ps,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let env = dt::InProc::open(&home);
+    let mut bots = dt::Bots::new("g-fortress", &ps, |_| Style::Aggressive);
+    for _ in 0..400 {
+        let g = env.load("g-fortress");
+        let Some((name, m)) = bots.next_mail(&g) else {
+            break;
+        };
+        std::fs::write(home.maildir().join("new").join(name), m).unwrap();
+        let sum = env.run(dt::NOW);
+        assert!(sum.broken.is_empty(), "{sum:?}");
+    }
+    let g = env.load("g-fortress");
+    let sent: String = dt::names(&home.root.join("sent"))
+        .into_iter()
+        .map(|n| std::fs::read_to_string(home.root.join("sent").join(n)).unwrap_or_default())
+        .collect();
+    let tail: String = sent
+        .chars()
+        .rev()
+        .take(6000)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    assert!(g.derived.finished.is_some(), "the game did not end: {tail}");
+    assert!(
+        sent.contains("fortress enters the battlefield"),
+        "the Land Fortress never entered"
+    );
+    assert!(
+        sent.contains("fortress fires Heavy Cannon"),
+        "the Land Fortress never fired"
+    );
+}

@@ -668,10 +668,10 @@ pub(super) fn fire_line(
     }
     for sq in &burnt {
         for u in &state.units {
-            if !u.destroyed
-                && u.joined.is_none()
-                && u.at == Some(*sq)
-                && !group(state, &l.shooter).contains(&u.id)
+            // A large vehicle is between when any of its 4 squares is (R566).
+            let on =
+                u.at.is_some_and(|at| super::large::squares_at(state, &u.id, at).contains(sq));
+            if !u.destroyed && u.joined.is_none() && on && !group(state, &l.shooter).contains(&u.id)
             {
                 let t = Target::Unit { unit: u.id.clone() };
                 if !targets.iter().any(|x| target_text(x) == target_text(&t)) {

@@ -158,3 +158,41 @@ pub(super) fn reactive_pair(
         types,
     )
 }
+
+/// A large vehicle plays only under ffg-revised (004 "LARGE VEHICLES"; 003's large vehicles
+/// take two squares, 000 has none: R571), and not on a board with minefields (a mine under one
+/// of its 4 squares is not built).
+pub(super) fn check_setup(
+    rules: &Rules,
+    scenario: &Scenario,
+    cards: &BTreeMap<String, Card>,
+) -> Result<(), String> {
+    let large = scenario
+        .sides
+        .iter()
+        .flat_map(|s| &s.units)
+        .find(|u| cards.get(&u.card).is_some_and(|c| c.large));
+    let Some(u) = large else { return Ok(()) };
+    if rules.id() != "ffg-revised" {
+        return Err(format!(
+            "unit {} uses the large vehicle card `{}`: large vehicles (004 \"LARGE VEHICLES\", 4 spaces) are played only under --ruleset ffg-revised (R571); {} does not build them",
+            u.id,
+            u.card,
+            rules.id()
+        ));
+    }
+    if !scenario.board.mines.is_empty() {
+        return Err(format!(
+            "unit {} uses the large vehicle card `{}` and scenario {} has minefields: a mine under a large vehicle is not built (R571); remove one or the other",
+            u.id, u.card, scenario.name
+        ));
+    }
+    Ok(())
+}
+
+/// The top-left squares a large vehicle `unit` off the board may enter on (R567), for the bot;
+/// `None` for any other unit.
+pub fn large_entry(state: &State, unit: &str) -> Option<Vec<Square>> {
+    let u = state.unit(unit).filter(|u| is_large(state, &u.id))?;
+    Some(super::movement::entry_free(state, u))
+}

@@ -78,6 +78,7 @@ pub use awaiting::casualty_options;
 pub use awaiting::default_for;
 pub use carry::carrying;
 pub use casualties::default_casualties;
+pub use large::large_entry;
 pub use setup::new_state;
 pub use standing::accept_draw;
 pub use standing::concede;

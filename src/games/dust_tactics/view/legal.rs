@@ -94,6 +94,11 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             .map(|c| c.movement as u32),
     );
     let mut s = match u.at {
+        // A large vehicle's square is the top-left of its 4 (R566).
+        Some(at) if large_card(state, u) => with_note(
+            option,
+            &format!("at {at} (top-left of its 4 squares), Movement {movement}"),
+        ),
         Some(at) => with_note(option, &format!("at {at}, Movement {movement}")),
         None => match &u.aboard {
             Some(v) => with_note(option, &format!("inside {v}: it exits, or stays")),
@@ -353,4 +358,9 @@ fn transport_lines(state: &State, u: &UnitState, ok: &dyn Fn(Vec<Action>) -> boo
         s.push_str(&or_lines("to", rest));
     }
     s
+}
+
+/// Whether `u`'s card is a large vehicle (004 "LARGE VEHICLES").
+fn large_card(state: &State, u: &UnitState) -> bool {
+    state.cards.get(&u.card).is_some_and(|c| c.large)
 }
