@@ -174,6 +174,29 @@ fn large_vehicles_004_enter_the_battlefield_wholly_with_a_move_action() {
     assert!(flow::illegal_positions(&st).is_empty());
 }
 
+#[test]
+fn large_vehicles_004_crushes_an_ammo_crate_under_any_of_its_4_squares() {
+    // 004 "LARGE VEHICLES", "Moving": "A large vehicle only occupies 4 spaces for all movement
+    // purposes." 004 "Cover & Movement": a vehicle entering a crate's space "may choose to
+    // crush the crate" (R150, R566): moving from E5 to E4 its squares enter F4 too.
+    let mut st = tank_game(big("tank", 2, 4), Some("E5"), vec![], vec![]);
+    st.scenario.board.cover.insert(
+        sq("F4"),
+        CoverElement {
+            kind: CoverKind::AmmoCrate,
+            damage: 0,
+        },
+    );
+    let out = move_tk(&mut st, "E4");
+    accepted(&out);
+    assert!(
+        texts(&out).contains("tk crushes the ammo crate on F4"),
+        "{}",
+        texts(&out)
+    );
+    assert!(st.scenario.board.cover_at(sq("F4")).is_none());
+}
+
 // ---------------------------------------------------------------------------------------------
 // 004 "LARGE VEHICLES": targeting
 // ---------------------------------------------------------------------------------------------
