@@ -269,6 +269,43 @@ fn large_vehicles_004_attack_from_the_center_of_any_of_its_4_spaces() {
     assert!(reason.contains("not in range"), "{reason}");
 }
 
+#[test]
+fn large_vehicles_004_an_artillery_strike_reaches_any_of_its_spaces() {
+    // 004 "LARGE VEHICLES", "Targeting": "A unit can attack a large vehicle if it can trace LOS
+    // from the center of its space to the center of any of the spaces that the large vehicle
+    // occupies." 004 "Artillery Weapons (Range A)": "Artillery weapons have a minimum range of
+    // 4". R572: from the gun on E1 the vehicle on E4 is 3 squares away, its square E5 is 4.
+    use super::artillery_004::artillery_card;
+    let strike = |tank: Card| {
+        let s = scenario(
+            vec![
+                unit("gun", "allied-artillery-robot", Some("E1")),
+                unit("obs", "observer-team", Some("A5")),
+            ],
+            vec![unit("xt", &tank.id, Some("E4"))],
+        );
+        let cards = vec![
+            artillery_card("allied-artillery-robot"),
+            artillery_card("observer-team"),
+            tank,
+        ];
+        let mut st = game(s, cards);
+        let out = send(
+            &mut st,
+            "allies",
+            "activate obs\nskill artillery-strike at xt\nnothing",
+            &mut ScriptedDice::new([1, 2, 6, 6, 6, 6, 6, 6]),
+        );
+        (st, out)
+    };
+    let (_, out) = strike(big("tank", 1, 4));
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert!(texts(&out).contains("gun fires"), "{}", texts(&out));
+    let (_, out) = strike(small("tank", 1, 4));
+    let reason = first_result(&out).expect_err("out of range");
+    assert!(reason.contains("3 squares from E4"), "{reason}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // 004 "LARGE VEHICLES": close combat
 // ---------------------------------------------------------------------------------------------

@@ -196,3 +196,29 @@ pub fn large_entry(state: &State, unit: &str) -> Option<Vec<Square>> {
     let u = state.unit(unit).filter(|u| is_large(state, &u.id))?;
     Some(super::movement::entry_free(state, u))
 }
+
+/// The pair of squares of `a` on `a_at` and `b` on `b_at` an artillery gun's `range` is counted
+/// along (R572): the first in range, least distance first then board order, else the nearest;
+/// the gun needs no sight.
+pub(super) fn in_range_pair(
+    state: &State,
+    (a, a_at): (&str, Square),
+    (b, b_at): (&str, Square),
+    range: WeaponRange,
+) -> (Square, Square) {
+    let theirs = squares_at(state, b, b_at);
+    let mut pairs: Vec<(u32, Square, Square)> = squares_at(state, a, a_at)
+        .into_iter()
+        .flat_map(|x| {
+            theirs
+                .iter()
+                .map(move |&y| (geometry::distance(x, y), x, y))
+        })
+        .collect();
+    pairs.sort();
+    pairs
+        .iter()
+        .find(|(d, _, _)| geometry::in_range(range, *d))
+        .or(pairs.first())
+        .map_or((a_at, b_at), |&(_, x, y)| (x, y))
+}
