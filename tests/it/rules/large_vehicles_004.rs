@@ -47,11 +47,23 @@ fn game(s: Scenario, cards: Vec<Card>) -> State {
 
 /// The allies' tank `tk` (card `tank`) on `at` with `others`; an axis squad far away on A1.
 fn tank_game(tank: Card, at: Option<&str>, others: Vec<UnitSpec>, axis: Vec<UnitSpec>) -> State {
-    let mut axis = axis;
+    tank_game_with(tank, at, others, axis, vec![])
+}
+
+/// [`tank_game`] with `extra` cards for the other units.
+fn tank_game_with(
+    tank: Card,
+    at: Option<&str>,
+    others: Vec<UnitSpec>,
+    mut axis: Vec<UnitSpec>,
+    extra: Vec<Card>,
+) -> State {
     axis.push(unit("far", "sq", Some("A1")));
     let mut allies = vec![unit("tk", &tank.id, at)];
     allies.extend(others);
-    game(scenario(allies, axis), vec![tank, squad("sq")])
+    let mut cards = vec![tank, squad("sq")];
+    cards.extend(extra);
+    game(scenario(allies, axis), cards)
 }
 
 fn move_tk(st: &mut State, to: &str) -> dustmail::game::Outcome {
@@ -335,6 +347,41 @@ fn large_vehicles_004_attacked_in_close_combat_by_any_adjacent_enemy() {
     let (_, out) = fight(small("tank", 2, 4));
     let (reason, _) = refused(&out);
     assert!(reason.contains("not in range"), "{reason}");
+}
+
+#[test]
+fn large_vehicles_004_a_hero_next_to_any_of_its_spaces_is_adjacent_to_it() {
+    // 004 "LARGE VEHICLES": "Large vehicles can be attacked in close combat by any enemy unit
+    // adjacent to the large vehicle": adjacency to a large vehicle is to any of its 4 spaces,
+    // so 004 "Tank Head": "heal all damage on an adjacent friendly vehicle" reaches it from G7,
+    // next to F6 (R573).
+    let heal = |tank: Card| {
+        let hero = with_skill(
+            card("joe", UnitType::Hero, 3, 2, vec![]),
+            "tank-head",
+            Some(1),
+        );
+        let joe = vec![unit("joe", "joe", Some("G7"))];
+        let mut st = tank_game_with(tank, Some("E5"), joe, vec![], vec![hero]);
+        st.unit_mut("tk").unwrap().health = 2;
+        let out = send(
+            &mut st,
+            "allies",
+            "activate joe\nskill tank-head at tk\nnothing",
+            &mut ScriptedDice::new([]),
+        );
+        (st, out)
+    };
+    let (st, out) = heal(big("tank", 1, 4));
+    assert!(first_result(&out).is_ok(), "{out:?}");
+    assert_eq!(u(&st, "tk").health, 6);
+    let (st, out) = heal(small("tank", 1, 4));
+    let reason = first_result(&out).expect_err("not adjacent");
+    assert!(
+        reason.contains("not a friendly vehicle adjacent"),
+        "{reason}"
+    );
+    assert_eq!(u(&st, "tk").health, 2);
 }
 
 // ---------------------------------------------------------------------------------------------
