@@ -38,6 +38,7 @@ fn skirmish() -> Picture {
         max,
         activated: false,
         joined_hero: false,
+        large: false,
     };
     let mut rangers = unit("B5", "allies", "rangers", UnitType::Squad, 4, 5);
     rangers.activated = true;

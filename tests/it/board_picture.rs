@@ -239,6 +239,7 @@ fn unit(board: &Board, at: &str, side: &str, label: &str, t: UnitType) -> UnitMa
         max: 5,
         activated: false,
         joined_hero: false,
+        large: false,
     }
 }
 
@@ -521,6 +522,7 @@ fn png_sizes_stay_small_enough_for_a_mail() {
                 max: 5,
                 activated: u.id.len() % 2 == 0,
                 joined_hero: false,
+                large: false,
             });
         }
     }

@@ -37,6 +37,7 @@ fn unit(
         max,
         activated: false,
         joined_hero: false,
+        large: false,
     }
 }
 

@@ -202,9 +202,12 @@ impl Bot {
         }
         let reach = card.movement as u32 + 2;
         // A unit back from reserve may enter elsewhere (003 §12, battlefront/reserves.rs).
-        let entry: Vec<Square> = state
-            .unit(unit)
-            .map(|u| super::battlefront::reserves::entry_zone(state, u))
+        // A large vehicle names the top-left of its 4 squares (004 "LARGE VEHICLES", R567).
+        let entry: Vec<Square> = super::flow::large_entry(state, unit)
+            .or_else(|| {
+                let u = state.unit(unit)?;
+                Some(super::battlefront::reserves::entry_zone(state, u))
+            })
             .unwrap_or_default();
         let steps: Vec<Square> = squares
             .into_iter()

@@ -4,7 +4,7 @@
 //! cannot: value ranges, consistency between models, health and carriers, known skills. Every
 //! error names the file, the field and what to write instead.
 
-use super::model::{Armour, Card, Fire, Save, UnitType, WeaponRange};
+use super::model::{Armour, Card, Fire, Save, UnitType, WeaponRange, WeaponTrait};
 use super::skill::{Skill, NOT_IN_ENUM};
 use std::collections::BTreeSet;
 
@@ -170,21 +170,60 @@ pub fn parse_card(file_name: &str, text: &str) -> Result<Card, CardError> {
     Ok(card)
 }
 
-/// 004 "LARGE VEHICLES" (a 2×2 footprint) is not built: a card declaring itself large (`large`
-/// or `size`) is refused by name instead of being played as a one-square vehicle (R565).
+/// 004 "LARGE VEHICLES" (R566): a card says `large = true`; a `size` key (003's two- and
+/// four-square sizes) is refused by name instead of being ignored by serde (R565, R571).
 fn refuse_large(file_name: &str, text: &str) -> Result<(), CardError> {
     let Ok(table) = text.parse::<toml::Table>() else {
         return Ok(()); // serde's own error names the line
     };
-    match ["large", "size"].into_iter().find(|k| table.contains_key(*k)) {
-        None => Ok(()),
-        Some(field) => Err(CardError {
+    match table.contains_key("size") {
+        false => Ok(()),
+        true => Err(CardError {
             file: file_name.to_string(),
-            field: field.into(),
-            reason: "large vehicles (004 \"LARGE VEHICLES\": a vehicle inside 4 spaces) are not in the engine yet".into(),
-            instead: format!("remove `{field}`: the card then plays as a vehicle on one square"),
+            field: "size".into(),
+            reason: "a vehicle's size is not read: 004 \"LARGE VEHICLES\" has one size, a vehicle inside 4 spaces (003's two- and four-square sizes are not built)".into(),
+            instead: "write `large = true` for a vehicle inside 4 spaces, or remove `size`".into(),
         }),
     }
+}
+
+/// What a large vehicle card may carry (R571): a ground vehicle, with no skill but Tracked
+/// Vehicle and no Tesla or flamethrower line (their adjacency, carrying and "spaces between"
+/// are not measured over 4 squares).
+fn check_large(card: &Card) -> Result<(), (String, String, String)> {
+    if !card.large {
+        return Ok(());
+    }
+    if card.unit_type != UnitType::Vehicle || !matches!(card.armour, Armour::Vehicle(_)) {
+        return Err((
+            "large".into(),
+            "only a ground vehicle is large (004 \"LARGE VEHICLES\")".into(),
+            "remove `large`, or make the card a vehicle with vehicle armour".into(),
+        ));
+    }
+    if let Some((i, s)) =
+        (card.skills.iter().enumerate()).find(|(_, s)| s.name != Skill::TrackedVehicle.id())
+    {
+        return Err((
+            format!("skills[{i}].name"),
+            format!(
+                "`{}` is not played on a large vehicle yet (R571: only tracked-vehicle)",
+                s.name
+            ),
+            "remove the skill, or remove `large`".into(),
+        ));
+    }
+    let burning = [WeaponTrait::Tesla, WeaponTrait::Flamethrower];
+    if let Some((i, _)) = (card.weapons.iter().enumerate())
+        .find(|(_, w)| w.traits.iter().any(|t| burning.contains(t)))
+    {
+        return Err((
+            format!("weapons[{i}].traits"),
+            "a large vehicle's Tesla or flamethrower line is not played yet (R571)".into(),
+            "remove the trait, or remove `large`".into(),
+        ));
+    }
+    Ok(())
 }
 
 fn line_of(text: &str, offset: usize) -> usize {
@@ -317,6 +356,7 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
             ));
         }
     }
+    check_large(card).map_err(|(f, r, i)| err(&f, r, i))?;
     if card.weapons.is_empty() {
         return Err(err(
             "weapons",

@@ -44,6 +44,7 @@ macro_rules! rule_ids {
 rule_ids! {
     Actions => "004", "Actions", None;
     Aircraft => "004", "Aircraft", Some(440);
+    LargeVehicles => "004", "Large Vehicles", Some(566);
     Artillery => "004", "Artillery Weapons (Range A)", Some(415);
     ArtilleryStrike => "004", "Artillery Strike", Some(416);
     MagazineReload => "004", "Magazine Reload", Some(417);

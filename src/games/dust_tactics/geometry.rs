@@ -4,7 +4,7 @@
 //! Movement lives in `geometry/movement.rs`, line of sight and cover in `geometry/los.rs`;
 //! both are re-exported here so callers only name `geometry::…`.
 
-use super::model::{Square, UnitId, UnitType, WeaponRange};
+use super::model::{Board, Square, UnitId, UnitType, WeaponRange};
 use std::collections::BTreeMap;
 
 mod los;
@@ -63,6 +63,30 @@ pub struct Mover {
     pub amphibious: bool,
     /// 004 "Dozer Blade": a vehicle that may enter an anti-tank trap's square (destroying it).
     pub dozer: bool,
+    /// 004 "LARGE VEHICLES": it occupies 4 spaces for all movement purposes; its square is the
+    /// footprint's top-left one (R566).
+    pub large: bool,
+}
+
+/// The squares a unit standing on `anchor` occupies: the anchor alone, or for a large vehicle
+/// (004 "LARGE VEHICLES", R566) the anchor and its right, lower and lower-right neighbours.
+/// `None` when part of the footprint would be off the board.
+pub fn footprint(board: &Board, anchor: Square, large: bool) -> Option<Vec<Square>> {
+    if !large {
+        return Some(vec![anchor]);
+    }
+    [(0, 0), (1, 0), (0, 1), (1, 1)]
+        .into_iter()
+        .map(|(dx, dy)| board.square(anchor.col() as i32 + dx, anchor.row() as i32 + dy))
+        .collect()
+}
+
+/// The least distance between two sets of squares (range to or from a large vehicle, R567).
+pub fn least_distance(from: &[Square], to: &[Square]) -> u32 {
+    from.iter()
+        .flat_map(|&a| to.iter().map(move |&b| distance(a, b)))
+        .min()
+        .unwrap_or(u32::MAX)
 }
 
 /// A legal move: the squares entered in order (not the start), its cost, and the ammo-crate

@@ -884,6 +884,9 @@ pub struct Card {
     /// squad with (004 "Superhumans", R520).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sidekick: Option<String>,
+    /// A large vehicle (004 "LARGE VEHICLES"): inside 4 spaces, its `at` the top-left (R566).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub large: bool,
 }
 
 /// One model of a squad: its id and the weapon lines it carries (by weapon id).

@@ -257,6 +257,7 @@ pub fn picture(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Op
                 h.get("joined").and_then(Value::as_str) == Some(id)
                     && !h.get("destroyed").and_then(Value::as_bool).unwrap_or(false)
             }),
+            large: u.get("large").and_then(Value::as_bool).unwrap_or(false),
         });
     }
     scenario_marks(view, &mut pic);

@@ -1,7 +1,7 @@
 //! What players and templates see: the JSON view, the text board and the orders template.
 
 use super::flow;
-use super::model::{CoverKind, UnitType};
+use super::model::{CoverKind, Square, UnitType};
 use super::state::{Phase, State};
 use serde_json::{json, Value};
 
@@ -53,6 +53,10 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
             // issue 18 hook: front-mounted weapons, for the picture's fields of fire.
             if let Some(w) = super::battlefront::board_facing::front_arc_view(state, u) {
                 v["front_arc"] = w;
+            }
+            // 004 "LARGE VEHICLES": drawn once over its 4 squares (R570).
+            if c.is_some_and(|c| c.large) {
+                v["large"] = json!(true);
             }
             // 004 "Carry Capacity": who rides in which vehicle, for roster and picture.
             if let Some(x) = &u.aboard {
@@ -126,6 +130,18 @@ fn markers(state: &State) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The marker of the large vehicle standing on `sq` when `sq` is not its top-left square
+/// (004 "LARGE VEHICLES", R570).
+fn large_part<'a>(state: &State, marks: &'a [(String, String)], sq: Square) -> Option<&'a str> {
+    marks.iter().find_map(|(id, m)| {
+        let u = state.unit(id).filter(|u| !u.destroyed)?;
+        let at = u.at.filter(|&at| at != sq)?;
+        let large = state.cards.get(&u.card).is_some_and(|c| c.large);
+        let squares = super::geometry::footprint(&state.scenario.board, at, large)?;
+        squares.contains(&sq).then_some(m.as_str())
+    })
+}
+
 /// The board as fixed-width text: column letters, row numbers, terrain, units, legend.
 pub fn board_text(state: &State) -> String {
     let b = &state.scenario.board;
@@ -169,6 +185,9 @@ pub fn board_text(state: &State) -> String {
                         .unwrap_or(' ')
                 };
                 format!(" {m}{mark}")
+            } else if let Some(m) = large_part(state, &marks, sq) {
+                // 004 "LARGE VEHICLES": its other 3 squares (R570).
+                format!(" {m}=")
             } else if let Some(ce) = b.cover_at(sq) {
                 match ce.kind {
                     CoverKind::AmmoCrate => " c ".into(),
@@ -201,6 +220,14 @@ pub fn board_text(state: &State) -> String {
     s.push_str("         T trees  c ammo crate  x tank trap\n");
     s.push_str("Markers: upper case = first side, lower case = other side;\n");
     s.push_str("         + hero joined, * units sharing a square\n");
+    if (0..b.width()).any(|c| {
+        (0..b.height()).any(|r| {
+            b.square(c as i32, r as i32)
+                .is_some_and(|sq| large_part(state, &marks, sq).is_some())
+        })
+    }) {
+        s.push_str("         A= the other 3 squares of large vehicle A\n");
+    }
     if let Some(line) = super::battlefront::board_facing::legend(state) {
         s.push_str(line);
     }

@@ -13,7 +13,7 @@ use dustmail::dust_tactics::DustTactics;
 use dustmail::game::{CommandOutcome, Game, Outcome, ScriptedDice};
 
 /// A card of games/dust-tactics/cards-artillery/, validated as `new --cards` validates it.
-fn artillery_card(stem: &str) -> Card {
+pub(super) fn artillery_card(stem: &str) -> Card {
     let file = format!("{stem}.toml");
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("games/dust-tactics/cards-artillery")

@@ -395,24 +395,25 @@ fn tesla_002_a_battlefront_card_with_a_tesla_line_is_refused() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 004 "LARGE VEHICLES": not built, refused
+// 004 "LARGE VEHICLES": what a card says
 // ---------------------------------------------------------------------------------------------
 
 #[test]
-fn large_vehicles_004_a_card_declaring_a_large_vehicle_is_refused_with_its_file() {
-    // R565. 004 "LARGE VEHICLES": "Large vehicles must sit inside 4 spaces with no part of the
-    // main body projecting outside." The 2×2 footprint is not built: a card saying it is large
-    // is refused by name (R400's rule for what the engine ignores), not played on one square.
+fn large_vehicles_004_a_card_with_a_size_key_is_refused_with_its_file() {
+    // R565, R571. 004 "LARGE VEHICLES": "Large vehicles must sit inside 4 spaces with no part of
+    // the main body projecting outside." A card says `large = true` (R566); a `size` key (003's
+    // sizes, not built) is refused by name, not ignored.
     use dustmail::dust_tactics::cards::parse_card;
     let (_, text) = dustmail::dust_tactics::cards::builtin()
         .into_iter()
         .find(|(f, _)| *f == "m2c-pounder.toml")
         .expect("pounder");
     assert!(parse_card("m2c-pounder.toml", text).is_ok());
-    for field in ["large = true", "size = \"large\""] {
-        let big = text.replacen("movement = 1", &format!("{field}\nmovement = 1"), 1);
-        let e = parse_card("big-pounder.toml", &big).expect_err(field);
-        assert_eq!(e.file, "big-pounder.toml");
-        assert!(e.to_string().contains("LARGE VEHICLES"), "{e}");
-    }
+    let big = text.replacen("movement = 1", "large = true\nmovement = 1", 1);
+    let read = parse_card("m2c-pounder.toml", &big);
+    assert!(read.as_ref().is_ok_and(|c| c.large), "{read:?}");
+    let sized = text.replacen("movement = 1", "size = \"large\"\nmovement = 1", 1);
+    let e = parse_card("big-pounder.toml", &sized).expect_err("size");
+    assert_eq!(e.file, "big-pounder.toml");
+    assert!(e.to_string().contains("LARGE VEHICLES"), "{e}");
 }

@@ -35,6 +35,7 @@ mod ffg_revised;
 mod interactions_004;
 mod joining_004;
 mod large_004;
+mod large_vehicles_004;
 mod minefields_004;
 mod piloting_004;
 mod piloting_board_004;

@@ -51,6 +51,7 @@ pub fn card(id: &str, ty: UnitType, health: u8, movement: u8, weapons: Vec<Weapo
         provisional: vec![],
         superhuman: false,
         sidekick: None,
+        large: false,
     }
 }
 

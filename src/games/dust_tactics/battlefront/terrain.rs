@@ -59,6 +59,7 @@ mod tests {
             tracked,
             amphibious: false,
             dozer: false,
+            large: false,
         }
     }
 

@@ -386,7 +386,10 @@ impl Planner<'_> {
                 );
             }
         }
-        let dist = geometry::distance(gun_at, to);
+        // A large target: range to any of its squares, sight to any of them (R572).
+        let (gun_sq, to_sq) =
+            super::large::in_range_pair(state, (&g.id, gun_at), (&lead, to), w.range);
+        let dist = geometry::distance(gun_sq, to_sq);
         if !geometry::in_range(w.range, dist) {
             return refuse(
                 format!(
@@ -397,6 +400,18 @@ impl Planner<'_> {
                 "choose a target at least 4 squares from the artillery unit",
             );
         }
+        let types = (unit_type(state, &u.id), unit_type(state, &lead));
+        let unlimited = WeaponRange::Unlimited;
+        let (from, to) = super::large::attack_pair(
+            state,
+            &self.occ,
+            &u.id,
+            from,
+            Some(&lead),
+            to,
+            unlimited,
+            types,
+        );
         if let Sight::Blocked { at, why } = geometry::line_of_sight(
             &state.scenario.board,
             &self.occ,

@@ -257,6 +257,11 @@ pub(super) fn plan_fire(
                 (Target::Square { at: *sq }, *sq, UnitType::Vehicle)
             }
         };
+        // 004 "Targeting": from or to any of a large vehicle's 4 squares (R568).
+        let aimed = super::large::target_id(&target);
+        let types = (my_type, tsighter_type);
+        let (from, to) =
+            super::large::attack_pair(state, occ, &u.id, from, aimed, to, w.range, types);
         let dist = geometry::distance(from, to);
         if !geometry::in_range(w.range, dist) {
             return refuse(
@@ -668,10 +673,10 @@ pub(super) fn fire_line(
     }
     for sq in &burnt {
         for u in &state.units {
-            if !u.destroyed
-                && u.joined.is_none()
-                && u.at == Some(*sq)
-                && !group(state, &l.shooter).contains(&u.id)
+            // A large vehicle is between when any of its 4 squares is (R566).
+            let on =
+                u.at.is_some_and(|at| super::large::squares_at(state, &u.id, at).contains(sq));
+            if !u.destroyed && u.joined.is_none() && on && !group(state, &l.shooter).contains(&u.id)
             {
                 let t = Target::Unit { unit: u.id.clone() };
                 if !targets.iter().any(|x| target_text(x) == target_text(&t)) {
@@ -748,6 +753,14 @@ pub(super) fn fire_line(
                 }
                 let Some(tc) = card(state, &tu).cloned() else {
                     continue;
+                };
+                let (from, tat) = match tat {
+                    Some(t) => {
+                        let pair =
+                            super::large::fired_pair(state, &l.shooter, from, unit, t, w.range);
+                        (pair.0, Some(pair.1))
+                    }
+                    None => (from, None),
                 };
                 let hero = state.hero_of(&tu.id).cloned();
                 let models = model_count(state, &tu) + hero.is_some() as u32;

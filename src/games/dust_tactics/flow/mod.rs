@@ -39,6 +39,7 @@ mod casualties;
 mod charge_2010;
 mod command;
 mod joining;
+mod large;
 mod mines;
 mod movement;
 mod nco;
@@ -80,6 +81,7 @@ pub use awaiting::casualty_options;
 pub use awaiting::default_for;
 pub use carry::carrying;
 pub use casualties::default_casualties;
+pub use large::large_entry;
 pub use riders::riding_square;
 pub use setup::new_state;
 // issue 18: battlefront/mounting.rs checks a mount as the scenario's pilots are checked.
@@ -194,12 +196,15 @@ fn occupancy(state: &State, except: &[String]) -> Occupancy {
         if u.destroyed || except.contains(&u.id) {
             continue;
         }
-        if let (Some(sq), Some(c)) = (u.at, card(state, u)) {
-            occ.entry(sq).or_default().push(Occupant {
-                unit: super::model::UnitId(u.id.clone()),
-                side: u.side.clone(),
-                unit_type: c.unit_type,
-            });
+        if let (Some(at), Some(c)) = (u.at, card(state, u)) {
+            // A large vehicle stands on all 4 of its squares (004 "LARGE VEHICLES", R566).
+            for sq in large::squares_at(state, &u.id, at) {
+                occ.entry(sq).or_default().push(Occupant {
+                    unit: super::model::UnitId(u.id.clone()),
+                    side: u.side.clone(),
+                    unit_type: c.unit_type,
+                });
+            }
         }
     }
     occ

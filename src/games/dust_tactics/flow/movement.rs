@@ -50,8 +50,22 @@ impl Planner<'_> {
         };
         // issue 18 hook: a unit back from reserve may enter elsewhere (battlefront/reserves.rs).
         let zone = super::super::battlefront::reserves::entry_zone(state, u);
+        if super::large::is_large(state, &u.id) {
+            // 004 "LARGE VEHICLES": wholly on the battlefield in its entering MOVE (R567).
+            if !super::large::entry_anchors(state, u, &zone).contains(&to) {
+                return refuse(
+                    format!(
+                        "{} is a large vehicle: entering on {to} (its top-left square), its 4 squares must all be on the board and open to it, one of them in {}",
+                        u.id,
+                        super::super::battlefront::reserves::zone_name(state, u)
+                    ),
+                    RuleId::LargeVehicles
+                        .with("large vehicles must use a MOVE action to enter the battlefield as normal"),
+                    format!("move <one of {}>", entry_text(state, u)),
+                );
+            }
         // Issue 12: 004 "Aircraft" may enter by advanced deployment outside the zone (R545).
-        if !zone.contains(&to) && !super::aircraft::advanced_deployment(state, u, to)? {
+        } else if !zone.contains(&to) && !super::aircraft::advanced_deployment(state, u, to)? {
             return refuse(
                 format!(
                     "{to} is not in {}",
@@ -169,6 +183,7 @@ pub(super) fn mover_of(state: &State, u: &UnitState) -> Mover {
         tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
         amphibious: has_skill(state, &u.id, Skill::Amphibious),
         dozer: has_skill(state, &u.id, Skill::DozerBlade),
+        large: super::large::is_large(state, &u.id),
     }
 }
 
@@ -335,6 +350,10 @@ pub(super) fn entry_text(state: &State, u: &UnitState) -> String {
 
 /// The free squares of `u`'s entry zone (its side's, or 003's reserve entry, R289).
 pub(super) fn entry_free(state: &State, u: &UnitState) -> Vec<Square> {
+    if super::large::is_large(state, &u.id) {
+        let zone = super::super::battlefront::reserves::entry_zone(state, u);
+        return super::large::entry_anchors(state, u, &zone);
+    }
     let occ = occupancy(state, &[]);
     super::super::battlefront::reserves::entry_zone(state, u)
         .into_iter()

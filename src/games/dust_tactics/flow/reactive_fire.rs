@@ -50,6 +50,7 @@ pub(super) fn reactive_lines(
     armour: model::Armour,
     occ: &Occupancy,
 ) -> Vec<(String, WeaponLine)> {
+    let (from, to) = super::large::reactive_pair(state, occ, unit, from, to);
     let dist = geometry::distance(from, to);
     let my_type = unit_type(state, unit);
     let target_type = match armour {

@@ -17,7 +17,9 @@ pub(super) fn retaliation_lines(state: &State, unit: &str, attacker: &str) -> Ve
         return vec![];
     };
     // battlefront-2013: a Stunned unit does not fight back (002, R267).
-    if !d_at.adjacent(a_at) || super::super::battlefront::stunned::cannot_fight(state, unit)
+    // A large vehicle fights and is fought from any of its 4 squares (R569).
+    if !super::large::touching(state, unit, d_at, attacker, a_at)
+        || super::super::battlefront::stunned::cannot_fight(state, unit)
         // An exhausted unit "cannot fight back if attacked in close combat" (R477).
         || super::stimulant::exhausted(state, unit)
     {

@@ -27,6 +27,7 @@ pub fn new_state(
     for c in cards {
         by_id.insert(c.id.clone(), c);
     }
+    super::large::check_setup(&rules, &scenario, &by_id).map_err(SetupError)?;
     let mut units: Vec<UnitState> = Vec::new();
     if scenario.sides.len() < 2 {
         return Err(SetupError(format!(

@@ -413,7 +413,8 @@ impl Planner<'_> {
         let ok = t.side == u.side
             && !t.destroyed
             && unit_type(state, &t.id) == UnitType::Vehicle
-            && matches!((self.pos, t.at), (Some(a), Some(b)) if a.adjacent(b));
+            // Next to any of a large vehicle's 4 squares (R573).
+            && matches!((self.pos, t.at), (Some(a), Some(b)) if super::large::touching(state, &u.id, a, &t.id, b));
         if !ok {
             return refuse(
                 format!("{} is not a friendly vehicle adjacent to {}", t.id, u.id),

@@ -140,6 +140,7 @@ pub(super) fn check_setup(state: &State) -> Result<(), SetupError> {
             tracked: false,
             amphibious: false,
             dozer: false,
+            large: super::large::is_large(state, &u.id),
         };
         if let Some(e) = structures::stand_block(&state.scenario.board, &mover, at) {
             return Err(SetupError(format!(

@@ -60,6 +60,8 @@ pub(super) fn can_hold(state: &State, side: &str, at: Square) -> bool {
                 tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
                 amphibious: has_skill(state, &u.id, Skill::Amphibious),
                 dozer: has_skill(state, &u.id, Skill::DozerBlade),
+                // A large vehicle holds a square under any of its 4: the square alone counts.
+                large: false,
             };
             geometry::may_stand(&state.scenario.board, &Occupancy::new(), &mover, at).is_none()
         })
@@ -201,6 +203,7 @@ pub fn illegal_positions(state: &State) -> Vec<String> {
             tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
             amphibious: has_skill(state, &u.id, Skill::Amphibious),
             dozer: has_skill(state, &u.id, Skill::DozerBlade),
+            large: super::large::is_large(state, &u.id),
         };
         if let Some(e) = geometry::may_stand(&state.scenario.board, &occ, &mover, at) {
             bad.push(format!("{} on {at}: {}", u.id, e.reason));

@@ -53,8 +53,49 @@ fn is_vehicle(mover: &Mover) -> bool {
     mover.unit_type == UnitType::Vehicle
 }
 
+/// A large vehicle (004 "LARGE VEHICLES": "A large vehicle only occupies 4 spaces for all
+/// movement purposes", R566) checked square by square: `one` is the check for a one-square
+/// unit, run for every square of the footprint anchored on `sq` (shifted by the same offset
+/// for both squares of a step). `None` for a unit of one square: check it directly.
+fn per_square(
+    board: &Board,
+    mover: &Mover,
+    a: Square,
+    b: Square,
+    one: impl Fn(&Mover, Square, Square) -> Option<MoveError>,
+) -> Option<Option<MoveError>> {
+    if !mover.large {
+        return None;
+    }
+    let single = Mover {
+        large: false,
+        ..mover.clone()
+    };
+    let (Some(fa), Some(fb)) = (
+        super::footprint(board, a, true),
+        super::footprint(board, b, true),
+    ) else {
+        let off = if super::footprint(board, a, true).is_none() {
+            a
+        } else {
+            b
+        };
+        return Some(Some(err(
+            format!(
+                "{} is a large vehicle: on {off} (its top-left square) part of its 4 spaces would be off the board",
+                mover.unit
+            ),
+            RuleId::LargeVehicles.with("large vehicles must sit inside 4 spaces"),
+        )));
+    };
+    Some(fa.into_iter().zip(fb).find_map(|(x, y)| one(&single, x, y)))
+}
+
 /// Why `mover` may not move into (or through) `sq`; `None` when it may.
 fn pass_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Option<MoveError> {
+    if let Some(e) = per_square(board, mover, sq, sq, |m, x, _| pass_block(board, occ, m, x)) {
+        return e;
+    }
     let vehicle = is_vehicle(mover);
     match board.terrain(sq) {
         Terrain::Impassable => {
@@ -119,6 +160,9 @@ fn pass_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Opti
 
 /// Why `mover` may not end its move on `sq`; `None` when it may.
 fn end_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Option<MoveError> {
+    if let Some(e) = per_square(board, mover, sq, sq, |m, x, _| end_block(board, occ, m, x)) {
+        return e;
+    }
     if let Some(e) = pass_block(board, occ, mover, sq) {
         return Some(e);
     }
@@ -163,6 +207,13 @@ fn step_block(
     a: Square,
     b: Square,
 ) -> Option<MoveError> {
+    // A large vehicle: each of its 4 squares steps alike, so a diagonal needs both corner
+    // footprints clear ("The entire large vehicle must be able to move around obstacles").
+    if let Some(e) = per_square(board, mover, a, b, |m, x, y| {
+        step_block(board, occ, m, x, y)
+    }) {
+        return e;
+    }
     // 004 "Structures": in and out only through an entrance, never diagonally (R501).
     if let Some(e) = structures::step_block(board, mover, a, b) {
         return Some(e);
@@ -224,7 +275,11 @@ fn crushed(board: &Board, mover: &Mover, path: &[Square]) -> Vec<Square> {
         return vec![];
     }
     let mut out: Vec<Square> = Vec::new();
-    for &sq in path {
+    // A large vehicle crushes under any of its 4 squares (R566).
+    let under = path
+        .iter()
+        .flat_map(|&sq| super::footprint(board, sq, mover.large).unwrap_or_default());
+    for sq in under {
         if board.cover_kind(sq) == Some(CoverKind::AmmoCrate) && !out.contains(&sq) {
             out.push(sq);
         }
@@ -403,7 +458,9 @@ fn cheapest(
                 continue;
             }
             // Same rules as `step_block`, without building messages in the hot loop.
-            let step_ok = if dx == 0 || dy == 0 {
+            let step_ok = if mover.large {
+                step_block(board, occ, mover, at, next).is_none()
+            } else if dx == 0 || dy == 0 {
                 !board.wall_between(at, next)
             } else if mover.tracked {
                 false

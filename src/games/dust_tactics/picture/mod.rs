@@ -103,6 +103,10 @@ pub struct UnitMarker {
     /// A squad with a hero joined to it: drawn with a star.
     #[serde(default)]
     pub joined_hero: bool,
+    /// A large vehicle (004 "LARGE VEHICLES"): one counter over `square` and the 3 squares
+    /// right of and below it (R570).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub large: bool,
 }
 
 /// One line of fire, from the attacker's square to the target's.

@@ -181,7 +181,13 @@ pub(super) fn dynamic_layer(
     let labels = counter_labels(pic);
     for (unit, (label, _)) in pic.units.iter().zip(&labels) {
         let index = sides.iter().position(|s| *s == unit.side).unwrap_or(0);
-        let (cx, cy) = square_centre(unit.square);
+        // A large vehicle's counter is centred where its 4 squares meet (R570).
+        let (cx, cy) = if unit.large {
+            let (x, y) = square_origin(unit.square);
+            (x + SQUARE_PX, y + SQUARE_PX)
+        } else {
+            square_centre(unit.square)
+        };
         let start = out.len();
         counter(out, unit, label, (cx, cy), side_colours(index), &text);
         items.push(start..out.len());
@@ -585,7 +591,12 @@ fn counter(
             unit.label, unit.side, unit.left, unit.max
         ))
     );
-    unit_shape(out, unit.unit_type, cx, cy, COUNTER_R, fill, rim, 3);
+    let r = if unit.large {
+        SQUARE_PX - COUNTER_R / 4
+    } else {
+        COUNTER_R
+    };
+    unit_shape(out, unit.unit_type, cx, cy, r, fill, rim, 3);
     let size = label_size(label.chars().count());
     let _ = write!(
         out,
@@ -601,7 +612,7 @@ fn counter(
         unit.max
     );
     if unit.joined_hero {
-        star(out, cx + 19, cy - 19, 8);
+        star(out, cx + r - 5, cy - r + 5, 8);
     }
     out.push_str("</g>\n");
 }

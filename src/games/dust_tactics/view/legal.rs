@@ -104,6 +104,11 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
                 u.joined.as_deref().unwrap_or_default()
             ),
         ),
+        // A large vehicle's square is the top-left of its 4 (R566).
+        (Some(at), ..) if large_card(state, u) => with_note(
+            option,
+            &format!("at {at} (top-left of its 4 squares), Movement {movement}"),
+        ),
         (Some(at), ..) => with_note(option, &format!("at {at}, Movement {movement}")),
         (None, Some(at), Some(v)) => {
             with_note(option, &format!("riding {v} on {at}, acting from there"))
@@ -390,4 +395,9 @@ pub(super) fn pilot_blocks(state: &State, side: &str) -> String {
         .map(|u| activation_block(state, u, &format!("activate {}", u.id)))
         .filter(|b| b.contains("move exit"))
         .collect()
+}
+
+/// Whether `u`'s card is a large vehicle (004 "LARGE VEHICLES").
+fn large_card(state: &State, u: &UnitState) -> bool {
+    state.cards.get(&u.card).is_some_and(|c| c.large)
 }

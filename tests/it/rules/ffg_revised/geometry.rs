@@ -119,6 +119,7 @@ fn mover(id: &str, side: &str, unit_type: UnitType) -> Mover {
         tracked: false,
         amphibious: false,
         dozer: false,
+        large: false,
     }
 }
 fn squad() -> Mover {

@@ -1,0 +1,224 @@
+//! 004 "LARGE VEHICLES" (R566–R569): a vehicle inside 4 spaces. Its `at` is the top-left square
+//! of the footprint; [`occupancy`](super::occupancy) lists it on all 4, so other units, line of
+//! sight and cover see it there, and the mover checks all 4 for every step (geometry).
+
+use super::*;
+
+/// Whether unit `id` is a large vehicle (its card says `large = true`).
+pub(super) fn is_large(state: &State, id: &str) -> bool {
+    state
+        .unit(id)
+        .and_then(|u| card(state, u))
+        .is_some_and(|c| c.large)
+}
+
+/// The squares unit `id` occupies when it stands on `at`: `at` alone, or a large vehicle's 4.
+pub(super) fn squares_at(state: &State, id: &str, at: Square) -> Vec<Square> {
+    geometry::footprint(&state.scenario.board, at, is_large(state, id)).unwrap_or(vec![at])
+}
+
+/// 004 "Moving": "Large vehicles must use a MOVE action to enter the battlefield as normal"
+/// (R567): the named square is the top-left one; the 4 squares must all be on the board, one of
+/// them at least in the entry zone, and the vehicle must be able to stand on all of them.
+pub(super) fn entry_anchors(state: &State, u: &UnitState, zone: &[Square]) -> Vec<Square> {
+    let occ = occupancy(state, std::slice::from_ref(&u.id));
+    let mover = super::movement::mover_of(state, u);
+    let board = &state.scenario.board;
+    board
+        .squares()
+        .filter(|&a| {
+            geometry::footprint(board, a, true).is_some_and(|f| f.iter().any(|s| zone.contains(s)))
+                && geometry::may_stand(board, &occ, &mover, a).is_none()
+        })
+        .collect()
+}
+
+/// The pair of squares an attack between `shooter` on `from` and `target` on `to` is measured
+/// and seen along (004 "Targeting", R568): with a large vehicle at either end, the first pair
+/// (least distance first, then board order) that is in range of `range` and in line of sight;
+/// failing that the nearest pair, so the refusal names the closest squares. One-square units:
+/// `(from, to)`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn attack_pair(
+    state: &State,
+    occ: &Occupancy,
+    shooter: &str,
+    from: Square,
+    target: Option<&str>,
+    to: Square,
+    range: WeaponRange,
+    types: (UnitType, UnitType),
+) -> (Square, Square) {
+    let ours = squares_at(state, shooter, from);
+    let theirs = target.map_or(vec![to], |t| squares_at(state, t, to));
+    if ours.len() == 1 && theirs.len() == 1 {
+        return (from, to);
+    }
+    // Neither end's own squares block its line ("Only the main body … counts" for the target).
+    let ends = [Some(shooter), target];
+    let mut occ = occ.clone();
+    for v in occ.values_mut() {
+        v.retain(|o| !ends.contains(&Some(o.unit.0.as_str())));
+    }
+    let occ = &occ;
+    let mut pairs: Vec<(u32, Square, Square)> = ours
+        .iter()
+        .flat_map(|&a| {
+            theirs
+                .iter()
+                .map(move |&b| (geometry::distance(a, b), a, b))
+        })
+        .collect();
+    pairs.sort();
+    let clear = |a: Square, b: Square| {
+        super::super::battlefront::sight::line_of_sight_under(
+            state.rules(),
+            &state.scenario.board,
+            occ,
+            Sighter {
+                square: a,
+                unit_type: types.0,
+            },
+            Sighter {
+                square: b,
+                unit_type: types.1,
+            },
+        ) == Sight::Clear
+    };
+    pairs
+        .iter()
+        .find(|(d, a, b)| geometry::in_range(range, *d) && clear(*a, *b))
+        .or(pairs.first())
+        .map_or((from, to), |&(_, a, b)| (a, b))
+}
+
+/// [`attack_pair`] when an attack is resolved: the board as it stands, types from the cards.
+pub(super) fn fired_pair(
+    state: &State,
+    shooter: &str,
+    from: Square,
+    target: &str,
+    to: Square,
+    range: WeaponRange,
+) -> (Square, Square) {
+    if !is_large(state, shooter) && !is_large(state, target) {
+        return (from, to);
+    }
+    let types = (unit_type(state, shooter), unit_type(state, target));
+    let occ = occupancy(state, &[]);
+    attack_pair(state, &occ, shooter, from, Some(target), to, range, types)
+}
+
+/// The unit an attack aims at, if it aims at one.
+pub(super) fn target_id(t: &Target) -> Option<&str> {
+    match t {
+        Target::Unit { unit } | Target::Model { unit, .. } => Some(unit),
+        Target::Square { .. } => None,
+    }
+}
+
+/// Whether `a` on `a_at` and `b` on `b_at` touch: a square of one next to a square of the
+/// other (004: "Large vehicles can be attacked in close combat by any enemy unit adjacent to
+/// the large vehicle", R569).
+pub(super) fn touching(state: &State, a: &str, a_at: Square, b: &str, b_at: Square) -> bool {
+    let theirs = squares_at(state, b, b_at);
+    squares_at(state, a, a_at)
+        .iter()
+        .any(|x| theirs.iter().any(|y| x.adjacent(*y)))
+}
+
+/// The reacting unit `unit` on `from` and the unit on `to` as reactive fire sees them: with a
+/// large vehicle at either end, their nearest squares in line of sight (R568).
+pub(super) fn reactive_pair(
+    state: &State,
+    occ: &Occupancy,
+    unit: &str,
+    from: Square,
+    to: Square,
+) -> (Square, Square) {
+    let target = occ.get(&to).into_iter().flatten().find_map(|o| {
+        let t = state.unit(&o.unit.0)?;
+        (t.at == Some(to) && is_large(state, &t.id)).then_some(t.id.as_str())
+    });
+    if target.is_none() && !is_large(state, unit) {
+        return (from, to);
+    }
+    let types = (
+        unit_type(state, unit),
+        target.map_or(UnitType::Squad, |t| unit_type(state, t)),
+    );
+    attack_pair(
+        state,
+        occ,
+        unit,
+        from,
+        target,
+        to,
+        WeaponRange::Unlimited,
+        types,
+    )
+}
+
+/// A large vehicle plays only under ffg-revised (004 "LARGE VEHICLES"; 003's large vehicles
+/// take two squares, 000 has none: R571), and not on a board with minefields (a mine under one
+/// of its 4 squares is not built).
+pub(super) fn check_setup(
+    rules: &Rules,
+    scenario: &Scenario,
+    cards: &BTreeMap<String, Card>,
+) -> Result<(), String> {
+    let large = scenario
+        .sides
+        .iter()
+        .flat_map(|s| &s.units)
+        .find(|u| cards.get(&u.card).is_some_and(|c| c.large));
+    let Some(u) = large else { return Ok(()) };
+    if rules.id() != "ffg-revised" {
+        return Err(format!(
+            "unit {} uses the large vehicle card `{}`: large vehicles (004 \"LARGE VEHICLES\", 4 spaces) are played only under --ruleset ffg-revised (R571); {} does not build them",
+            u.id,
+            u.card,
+            rules.id()
+        ));
+    }
+    if !scenario.board.mines.is_empty() {
+        return Err(format!(
+            "unit {} uses the large vehicle card `{}` and scenario {} has minefields: a mine under a large vehicle is not built (R571); remove one or the other",
+            u.id, u.card, scenario.name
+        ));
+    }
+    Ok(())
+}
+
+/// The top-left squares a large vehicle `unit` off the board may enter on (R567), for the bot;
+/// `None` for any other unit.
+pub fn large_entry(state: &State, unit: &str) -> Option<Vec<Square>> {
+    let u = state.unit(unit).filter(|u| is_large(state, &u.id))?;
+    Some(super::movement::entry_free(state, u))
+}
+
+/// The pair of squares of `a` on `a_at` and `b` on `b_at` an artillery gun's `range` is counted
+/// along (R572): the first in range, least distance first then board order, else the nearest;
+/// the gun needs no sight.
+pub(super) fn in_range_pair(
+    state: &State,
+    (a, a_at): (&str, Square),
+    (b, b_at): (&str, Square),
+    range: WeaponRange,
+) -> (Square, Square) {
+    let theirs = squares_at(state, b, b_at);
+    let mut pairs: Vec<(u32, Square, Square)> = squares_at(state, a, a_at)
+        .into_iter()
+        .flat_map(|x| {
+            theirs
+                .iter()
+                .map(move |&y| (geometry::distance(x, y), x, y))
+        })
+        .collect();
+    pairs.sort();
+    pairs
+        .iter()
+        .find(|(d, _, _)| geometry::in_range(range, *d))
+        .or(pairs.first())
+        .map_or((a_at, b_at), |&(_, x, y)| (x, y))
+}
