@@ -539,7 +539,12 @@ impl State {
     pub fn inside_of<'a>(&self, u: &'a UnitState) -> Option<&'a str> {
         u.aboard
             .as_deref()
-            .or_else(|| u.joined.as_deref().filter(|_| self.is_pilot(u)))
+            // 004 R544: a pilot is inside his vehicle; under 003 he stands in its square (R607).
+            .or_else(|| {
+                u.joined
+                    .as_deref()
+                    .filter(|_| self.is_pilot(u) && !self.rules().battlefront())
+            })
     }
     /// Whether `u` is a hero piloting a vehicle: joined to a unit whose card is a vehicle.
     pub fn is_pilot(&self, u: &UnitState) -> bool {
