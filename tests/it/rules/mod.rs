@@ -25,6 +25,7 @@ mod carry_004;
 mod carry_vehicle_004;
 mod classic_2010;
 mod command_squads;
+mod commissar_004;
 mod ffg_revised;
 mod joining_004;
 mod large_004;
