@@ -438,12 +438,14 @@ fn bad_joins() {
         "`sides[allies].units[brown].at`",
         &["remove `at`"],
     );
-    let two_heroes = mini(&[]).replace(
+    // A hero and a Commissar may join one squad (R478): the parser, which has no cards, refuses
+    // a third; setup refuses two heroes (rules::commissar_004).
+    let three = mini(&[]).replace(
         "joins = \"rangers\"\n",
-        "joins = \"rangers\"\n\n[[sides.units]]\nid = \"brown2\"\ncard = \"joseph-brown\"\njoins = \"rangers\"\n",
+        "joins = \"rangers\"\n\n[[sides.units]]\nid = \"brown2\"\ncard = \"joseph-brown\"\njoins = \"rangers\"\n\n[[sides.units]]\nid = \"brown3\"\ncard = \"joseph-brown\"\njoins = \"rangers\"\n",
     );
-    let e = scenario::parse("mini", &two_heroes).unwrap_err();
-    assert!(e.0.contains("brown already joins rangers"), "{e}");
+    let e = scenario::parse("mini", &three).unwrap_err();
+    assert!(e.0.contains("brown and brown2 already join rangers"), "{e}");
     let chain = mini(&[]).replace(
         "joins = \"rangers\"\n",
         "joins = \"rangers\"\n\n[[sides.units]]\nid = \"brown2\"\ncard = \"joseph-brown\"\njoins = \"brown\"\n",

@@ -586,7 +586,9 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
     // Placement and joins, once every unit id is known.
     let mut out_sides = Vec::new();
     for (s, sf, entry, mut units) in sides {
-        let mut joined_by: BTreeMap<String, String> = BTreeMap::new();
+        // A squad takes a hero and a Commissar (004 "Commissar", R478); which is which needs the
+        // cards, so setup checks it (flow/setup.rs).
+        let mut joined_by: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (u, spec) in s.units.iter().zip(units.iter_mut()) {
             let uf = format!("{sf}.units[{}]", u.id);
             if let Some(target) = &u.joins {
@@ -615,15 +617,18 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
                         ),
                     ));
                 }
-                if let Some(first) = joined_by.insert(target.clone(), u.id.clone()) {
+                let by = joined_by.entry(target.clone()).or_default();
+                if by.len() >= 2 {
                     return Err(ctx.err(
                         &field,
                         format!(
-                            "{first} already joins {target}: a \
-                        squad takes one hero (004 \"Heroes\")"
+                            "{} already join {target}: a squad takes one hero (004 \"Heroes\") \
+                            and one Commissar (004 \"Commissar\")",
+                            by.join(" and ")
                         ),
                     ));
                 }
+                by.push(u.id.clone());
                 if u.at.is_some() {
                     return Err(ctx.err(
                         &format!("{uf}.at"),

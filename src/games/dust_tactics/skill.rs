@@ -200,39 +200,36 @@ impl Skill {
     /// Why the engine refuses a card carrying this skill, or `None` when it implements it.
     pub fn refused_because(self) -> Option<&'static str> {
         use Skill::*;
-        Some(match self {
-            Commissar => {
-                "a Commissar joins beside a hero, and a squad carrying both is not in the engine"
-            }
+        match self {
             AdvancedReactiveFire | Agile | AllInOne | Assault | Berserk | BlackOps | Charge
             | DamageResilient | Fast | FightingSpirit | Jump | SelfRepair | Sniper | Spotter
-            | SuperiorReactiveFire | TankHead | TrackedVehicle => return None,
+            | SuperiorReactiveFire | TankHead | TrackedVehicle => None,
             // Issue 12 item 3: implemented here.
             Amphibious | Badass | DozerBlade | Frenzy | HeroicAttack | LegendaryTactician
-            | MedalOfHonor | RareUnit | ScoutVehicle | TakeAim | Wiederbelebungsserum => {
-                return None
-            }
+            | MedalOfHonor | RareUnit | ScoutVehicle | TakeAim | Wiederbelebungsserum => None,
             // Issue 12 item 3 (skills-004b).
-            CheatDeath | CombineShots => return None,
+            CheatDeath | CombineShots => None,
             // Issue 12 item 2: command squads (R211).
-            CommandSquad | Commander => return None,
+            CommandSquad | Commander => None,
             // Issue 12 item 2: artillery, observers and reload (R415, R416, R417).
-            ArtilleryStrike | MagazineReload | Reload => return None,
+            ArtilleryStrike | MagazineReload | Reload => None,
             // Issue 12 item 2: aircraft (R440–R444).
-            AirSuperiority | Hover => return None,
+            AirSuperiority | Hover => None,
             // Issue 12: Air Alt (R560).
-            AirAlt => return None,
+            AirAlt => None,
             // Issue 12: transport (R461–R466), riders outside (R467–R474).
-            CarryCapacity | CommandVehicle | TankRiders => return None,
+            CarryCapacity | CommandVehicle | TankRiders => None,
             // Issue 12: vehicles carrying vehicles (R476).
-            CarryCapacityVehicle => return None,
+            CarryCapacityVehicle => None,
             // Issue 12: joining and special squads (R520–R539).
-            BlutkreuzApe | BlutkreuzZombie | NcoCommandSquad => return None,
+            BlutkreuzApe | BlutkreuzZombie | NcoCommandSquad => None,
             // Issue 12: minefields and wrecks (R481–R485); bunkers are not in the engine.
-            EngineerVehicle | RecoveryVehicle => return None,
+            EngineerVehicle | RecoveryVehicle => None,
             // Piloting vehicles (R540–R546; flow/piloting.rs).
-            AcePilot | Pilot => return None,
-        })
+            AcePilot | Pilot => None,
+            // Issue 12: a Commissar joins a squad beside its hero (R478, R479, R487–R489).
+            Commissar => None,
+        }
     }
 
     /// Whether a card may carry this skill (the engine implements it).

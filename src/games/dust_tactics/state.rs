@@ -254,6 +254,10 @@ pub struct UnitState {
     /// mounts it again (003 "Piloting Vehicles"; `battlefront::mounting`, R607).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unpiloted: bool,
+    /// A Commissar: the squad he joined "for the entire game", kept when either falls, so that
+    /// he returns to play with it (004 "Commissar", R487).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commissar_for: Option<String>,
 }
 
 /// One destruction: the AP go to `by`.
@@ -522,11 +526,24 @@ impl State {
     pub fn sides(&self) -> Vec<String> {
         self.scenario.sides.iter().map(|s| s.id.clone()).collect()
     }
-    /// The hero joined to squad `id`, if any (a vehicle's pilot is not: [`State::pilot_of`]).
+    /// The hero joined to squad `id`, if any (a vehicle's pilot is not: [`State::pilot_of`]; a
+    /// Commissar "does not count as a hero", 004 "Commissar", R478).
     pub fn hero_of(&self, id: &str) -> Option<&UnitState> {
+        self.joined_of(id)
+            .into_iter()
+            .find(|u| !self.is_commissar(u))
+    }
+    /// Every unit joined to squad `id` and alive, in scenario order: its hero and its Commissar
+    /// (004 "Commissar": "a hero may also join the same unit", R478). Not a vehicle's pilot.
+    pub fn joined_of(&self, id: &str) -> Vec<&UnitState> {
         self.units
             .iter()
-            .find(|u| !u.destroyed && u.joined.as_deref() == Some(id) && !self.is_pilot(u))
+            .filter(|u| !u.destroyed && u.joined.as_deref() == Some(id) && !self.is_pilot(u))
+            .collect()
+    }
+    /// Whether `u` is an individual Commissar (R479).
+    pub fn is_commissar(&self, u: &UnitState) -> bool {
+        self.cards.get(&u.card).is_some_and(commissar_card)
     }
     /// The hero piloting vehicle `id`, if any (004 "Pilot: Name", 003 "Piloting Vehicles").
     pub fn pilot_of(&self, id: &str) -> Option<&UnitState> {
@@ -554,4 +571,10 @@ impl State {
             .and_then(|v| self.cards.get(&v.card))
             .is_some_and(|c| c.unit_type == super::model::UnitType::Vehicle)
     }
+}
+
+/// An individual Commissar: a hero-type card with the skill (R479). A squad with it is "a full
+/// unit of Commissars", which an individual Commissar may still join.
+pub fn commissar_card(c: &Card) -> bool {
+    c.unit_type == super::model::UnitType::Hero && c.has(super::skill::Skill::Commissar)
 }

@@ -172,7 +172,7 @@ pub fn board_text(state: &State) -> String {
                 .collect();
             let cell = if let Some((id, m)) = here.first() {
                 // `+` a joined hero, `*` a hero sharing the square with another unit.
-                let hero = state.hero_of(id).or_else(|| state.pilot_of(id)).is_some();
+                let hero = !state.joined_of(id).is_empty() || state.pilot_of(id).is_some();
                 let mark = if here.len() > 1 {
                     '*'
                 } else if hero {
@@ -493,9 +493,14 @@ fn casualty_hint(state: &State) -> String {
             }
         })
         .collect();
-    if let Some(h) = state.hero_of(unit) {
+    for h in state.joined_of(unit) {
+        let what = if state.is_commissar(h) {
+            "Commissar"
+        } else {
+            "hero"
+        };
         parts.push(format!(
-            "{} (hero, {} health: name him once per point)",
+            "{} ({what}, {} health: name him once per point)",
             h.id, h.health
         ));
     }

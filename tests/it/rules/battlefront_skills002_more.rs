@@ -372,7 +372,8 @@ fn s002_skills_every_unbuilt_002_skill_is_refused_by_its_002_name() {
         "{e}"
     );
     // 002's skills 004 also has, not built under battlefront-2013: refused by name (R281).
-    for id in ["commissar"] {
+    {
+        let id = "commissar";
         let card = super::battlefront_skills002::card_with(
             "bf-bazooka-joe",
             &format!("[[skills]]\nname = \"{id}\""),

@@ -273,7 +273,7 @@ fn jump_004_the_hot_dog_cannot_jump_the_trap_with_two_move_actions() {
 
 /// A command squad card (R211): the Command Squad skill, its five models named by speciality;
 /// armour soldier `armour`, a limited-ammo grenade carried by the weapon specialist.
-fn command_squad_card(id: &str, armour: u8) -> Card {
+pub(super) fn command_squad_card(id: &str, armour: u8) -> Card {
     let mut c = with_skill(squad(id), "command-squad", None);
     c.armour = Armour::Soldier(armour);
     c.health = 5;
@@ -345,7 +345,7 @@ fn command_game(ruleset: &str) -> State {
     )
 }
 
-fn order(name: &str, target: &str) -> Action {
+pub(super) fn order(name: &str, target: &str) -> Action {
     Action::Skill {
         name: name.into(),
         target: Some(dustmail::dust_tactics::orders::TargetRef::Unit(

@@ -64,19 +64,23 @@ fn cards(extra: Vec<Card>) -> Vec<Card> {
 }
 
 /// A unit that joins `joins` before the game.
-fn joiner(id: &str, card: &str, joins: &str) -> UnitSpec {
+pub(super) fn joiner(id: &str, card: &str, joins: &str) -> UnitSpec {
     serde_json::from_value(serde_json::json!({ "id": id, "card": card, "joins": joins }))
         .expect("unit spec")
 }
 
-fn setup(allies: Vec<UnitSpec>, axis: Vec<UnitSpec>, extra: Vec<Card>) -> Result<State, String> {
+pub(super) fn setup(
+    allies: Vec<UnitSpec>,
+    axis: Vec<UnitSpec>,
+    extra: Vec<Card>,
+) -> Result<State, String> {
     DustTactics
         .start("ffg-revised", scenario(allies, axis), cards(extra))
         .map_err(|e| e.0)
 }
 
 /// A game (reactive fire off: standing `never`), allies activating first.
-fn game(allies: Vec<UnitSpec>, axis: Vec<UnitSpec>, extra: Vec<Card>) -> State {
+pub(super) fn game(allies: Vec<UnitSpec>, axis: Vec<UnitSpec>, extra: Vec<Card>) -> State {
     let mut st = setup(allies, axis, extra).unwrap_or_else(|e| panic!("{e}"));
     for side in st.sides() {
         dustmail::dust_tactics::flow::standing_react(&mut st, &side, None, Policy::Never)
@@ -86,7 +90,7 @@ fn game(allies: Vec<UnitSpec>, axis: Vec<UnitSpec>, extra: Vec<Card>) -> State {
     st
 }
 
-fn refusal(out: &Outcome) -> String {
+pub(super) fn refusal(out: &Outcome) -> String {
     first_result(out).expect_err("refused")
 }
 

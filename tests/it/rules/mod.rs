@@ -31,6 +31,7 @@ mod carry_004;
 mod carry_vehicle_004;
 mod classic_2010;
 mod command_squads;
+mod commissar_004;
 mod ffg_revised;
 mod interactions_004;
 mod joining_004;

@@ -97,16 +97,18 @@ mod dt_home {
 #[test]
 fn skills_004_a_card_with_a_skill_the_engine_ignores_is_refused_at_new() {
     // Issue 12 item 3: "A card naming a skill or weapon rule the engine does not implement is
-    // refused at `new` with the name and the file." Commissar needs a squad with both a hero
-    // and a Commissar, which the engine has not. (This test named Hover until aircraft landed,
-    // R444, Recovery Vehicle until minefields and wrecks landed, R485, Air Alt until R560, then
-    // Tank Riders until R474.)
-    let (o, dirs) = new_with_cards(&[card_with("luther", "commissar-luther", "commissar")], &[]);
+    // refused at `new` with the name and the file." Every 004 skill is implemented since
+    // Commissar landed (R478): a skill no seed has is refused the same way. (This test named
+    // Hover until aircraft landed, R444, Recovery Vehicle until R485, Air Alt until R560, Tank
+    // Riders until R474, then Commissar until R478.)
+    let (o, dirs) = new_with_cards(
+        &[card_with("luther", "carpet-luther", "flying-carpet")],
+        &[],
+    );
     let err = String::from_utf8_lossy(&o.stderr);
     assert_ne!(o.status.code(), Some(0), "{}", dt::text(&o));
-    assert!(err.contains("commissar-luther.toml"), "{err}");
-    assert!(err.contains("`commissar` (Commissar)"), "{err}");
-    assert!(err.contains("beside a hero"), "{err}");
+    assert!(err.contains("carpet-luther.toml"), "{err}");
+    assert!(err.contains("`flying-carpet`"), "{err}");
     assert!(!dirs.has_game(), "a refused `new` creates no game");
 }
 
@@ -129,13 +131,10 @@ fn skills_004_every_skill_the_engine_does_not_implement_is_refused_with_its_name
         .map(|s| s.id().to_string())
         .collect();
     names.extend(NOT_IN_ENUM.iter().map(|(id, _, _)| id.to_string()));
-    // Fewer as skills land (session 6 left Commissar, Tank Riders and Carry Capacity: Vehicle;
-    // Tank Riders landed with R474, Carry Capacity: Vehicle with R476). Once none is left, a
-    // card naming a skill no seed has is still refused with its name and file.
-    assert!(
-        names.iter().all(|n| n == Skill::Commissar.id()),
-        "{names:?}"
-    );
+    // None is left (session 6 left Commissar, Tank Riders and Carry Capacity: Vehicle; Tank
+    // Riders landed with R474, Carry Capacity: Vehicle with R476, Commissar with R478): a card
+    // naming a skill no seed has is still refused with its name and file.
+    assert!(names.is_empty(), "{names:?}");
     let (file, text) = card_with("joseph-brown", "x-hero", "flying-carpet");
     let e = parse_card_for_new(&file, &text).unwrap_err();
     assert_eq!(

@@ -1,5 +1,6 @@
 //! 004 "Attacking": weapon lines declared (validation) and resolved (dice).
 
+use super::attack_skills::{shared_spirit, sniper_line, spotter_alive};
 use super::trees::{check_tree_attack, fire_at_trees, is_trees};
 use super::*;
 
@@ -762,10 +763,15 @@ pub(super) fn fire_line(
                     }
                     None => (from, None),
                 };
-                let hero = state.hero_of(&tu.id).cloned();
-                let models = model_count(state, &tu) + hero.is_some() as u32;
+                // Its hero and its Commissar are miniatures of it (R478).
+                let joined: Vec<u32> = state
+                    .joined_of(&tu.id)
+                    .iter()
+                    .map(|h| h.health as u32)
+                    .collect();
+                let models = model_count(state, &tu) + joined.len() as u32;
                 let remaining = if tc.unit_type == UnitType::Squad {
-                    tu.models.len() as u32 + hero.as_ref().map(|h| h.health as u32).unwrap_or(0)
+                    tu.models.len() as u32 + joined.iter().sum::<u32>()
                 } else {
                     tu.health as u32
                 };
@@ -935,66 +941,4 @@ pub(super) fn fire_line(
             }
         }
     }
-}
-
-/// Fighting Spirit is shared with the squad its hero joins (004 "Fighting Spirit").
-pub(super) fn shared_spirit(state: &State, lead: &str) -> bool {
-    state
-        .hero_of(lead)
-        .and_then(|h| card(state, h))
-        .map(|c| c.has(Skill::FightingSpirit))
-        .unwrap_or(false)
-}
-
-/// The Spotter ability lasts while the spotter model lives (000 "Spotter"): the model whose id
-/// or carried lines name "spotter"; a card naming none keeps it while the squad lives.
-pub(super) fn spotter_alive(state: &State, id: &str) -> bool {
-    let Some(u) = state.unit(id) else {
-        return false;
-    };
-    let Some(c) = card(state, u) else {
-        return false;
-    };
-    let spotters: Vec<&str> = c
-        .models
-        .iter()
-        .filter(|m| m.id.contains("spotter") || m.carries.iter().any(|x| x.contains("spotter")))
-        .map(|m| m.id.as_str())
-        .collect();
-    spotters.is_empty() || spotters.iter().any(|s| u.models.iter().any(|m| m == s))
-}
-
-/// Whether `w`, fired by `shooter`, is a sniper's line (004 "Sniper": "A sniper does not share
-/// this skill with the rest of his squad"; 000: "the squad's other attacks are resolved
-/// normally"). The skill must be on the shooter's own card, so a hero joined to a sniper squad
-/// does not get it; where the card names its sniper models (a model whose id or carried lines
-/// name "sniper"), only a line that living snipers alone carry picks a model (ruling R148).
-pub(super) fn sniper_line(state: &State, shooter: &str, w: &WeaponLine) -> bool {
-    let Some(u) = state.unit(shooter) else {
-        return false;
-    };
-    let Some(c) = card(state, u) else {
-        return false;
-    };
-    if !c.has(Skill::Sniper) {
-        return false;
-    }
-    let snipers: Vec<&model::ModelSpec> = c
-        .models
-        .iter()
-        .filter(|m| m.id.contains("sniper") || m.carries.iter().any(|x| x.contains("sniper")))
-        .collect();
-    if snipers.is_empty() {
-        return true;
-    }
-    // The living models firing the line: all of them must be snipers.
-    let firing: Vec<&model::ModelSpec> = c
-        .models
-        .iter()
-        .filter(|m| {
-            u.models.iter().any(|x| x == &m.id)
-                && m.carries.iter().any(|x| x.eq_ignore_ascii_case(&w.id))
-        })
-        .collect();
-    !firing.is_empty() && firing.iter().all(|m| snipers.iter().any(|s| s.id == m.id))
 }

@@ -62,7 +62,8 @@ pub fn default_casualties(state: &State, unit: &str, points: u32) -> Vec<String>
             }
         }
     }
-    if let Some(h) = state.hero_of(unit) {
+    // Its hero and its Commissar last (R259, R478).
+    for h in state.joined_of(unit) {
         for _ in 0..h.health {
             order.push(h.id.clone());
         }
@@ -79,21 +80,22 @@ pub(super) fn choice_matters(state: &State, unit: &str, points: u32) -> bool {
     let Some(c) = card(state, u) else {
         return false;
     };
-    let hero = state.hero_of(unit);
+    // The hero and the Commissar joined to it (R478).
+    let joined = state.joined_of(unit);
     // 004 "Superhumans": a superhuman's special squad of heroes chooses who loses health too.
     let own = if c.unit_type == UnitType::Squad {
         u.models.len() as u32
     } else {
         u.health as u32
     };
-    let total = own + hero.map(|h| h.health as u32).unwrap_or(0);
+    let total = own + joined.iter().map(|h| h.health as u32).sum::<u32>();
     if points == 0 || points >= total {
         return false;
     }
     if c.unit_type != UnitType::Squad {
-        return hero.is_some();
+        return !joined.is_empty();
     }
-    if hero.is_some() && !u.models.is_empty() {
+    if !joined.is_empty() && (!u.models.is_empty() || joined.len() > 1) {
         return true;
     }
     let kit = |m: &String| {
@@ -170,13 +172,12 @@ pub(super) fn apply_named(
     by: &str,
     out: &mut Outcome,
 ) {
-    // The hero is looked up once: points named for him still land after his squad is wiped out.
-    let hero = state.hero_of(unit).map(|h| h.id.clone());
+    // The joined are looked up once: points named for them still land after the squad is wiped
+    // out (a hero and a Commissar, R478).
+    let joined: Vec<String> = state.joined_of(unit).iter().map(|h| h.id.clone()).collect();
     for n in names {
-        let is_hero = hero
-            .as_deref()
-            .map(|h| h.eq_ignore_ascii_case(n))
-            .unwrap_or(false);
+        let hero = joined.iter().find(|h| h.eq_ignore_ascii_case(n)).cloned();
+        let is_hero = hero.is_some();
         let Some(u) = state.unit(unit).cloned() else {
             return;
         };

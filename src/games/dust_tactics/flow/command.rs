@@ -590,6 +590,9 @@ fn bring_back(
             }
         ))
     });
+    if hit {
+        super::joining::commissar_returns(state, &t.id, out);
+    }
 }
 
 /// Get Up on a squad: its first eliminated miniature (card order) returns "with its special

@@ -1,6 +1,7 @@
 //! Who may join whom before the game beyond 004 "Heroes" (flow/setup.rs): superhumans and their
 //! sidekicks (004 "Superhumans", R520, R521) and the joining skills Blutkreuz Ape and Blutkreuz
-//! Zombie (004 skills reference).
+//! Zombie (004 skills reference), and the Commissar who joins beside a hero (004 skills
+//! reference "Commissar", R478, R479).
 
 use super::*;
 
@@ -48,6 +49,63 @@ pub(super) fn check_join(
         }
     }
     Ok(())
+}
+
+/// 004 "Commissar": "The unit can join other units in the same way a hero joins a unit ... A
+/// Commissar cannot join an individual hero who has not joined a squad." He joins a squad only:
+/// naming a hero who joined a squad, the scenario names that squad instead (R479).
+pub(super) fn check_commissar(
+    who: &str,
+    target: &str,
+    hc: &Card,
+    sc: &Card,
+) -> Result<(), SetupError> {
+    if !commissar_card(hc) || sc.unit_type == UnitType::Squad {
+        return Ok(());
+    }
+    let what = if sc.unit_type == UnitType::Hero {
+        "an individual hero"
+    } else {
+        "a vehicle"
+    };
+    Err(SetupError(format!(
+        "Commissar {who} cannot join {target}, {what}: a Commissar joins a squad in the same way a hero joins a unit, and \"cannot join an individual hero who has not joined a squad\" (004 'Commissar'); give him `joins` = the squad (its hero may join it too)"
+    )))
+}
+
+/// 004 "Commissar": "If the unit is brought back into play, he returns to play with the unit": a
+/// Commissar of squad `id` who fell returns fresh with it, joined again, off the board until it
+/// enters (R487). One still fighting alone is in play already and stays where he is.
+pub(super) fn commissar_returns(state: &mut State, id: &str, out: &mut Outcome) {
+    let back: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| u.destroyed && u.commissar_for.as_deref() == Some(id))
+        .map(|u| u.id.clone())
+        .collect();
+    for c in back {
+        let Some(card) = state
+            .unit(&c)
+            .and_then(|u| state.cards.get(&u.card))
+            .cloned()
+        else {
+            continue;
+        };
+        let (models, health, ammo) = super::setup::fresh(&card);
+        if let Some(x) = state.unit_mut(&c) {
+            x.destroyed = false;
+            x.at = None;
+            x.models = models;
+            x.health = health;
+            x.ammo = ammo;
+            x.joined = Some(id.to_string());
+            x.activated = true;
+        }
+        say(
+            out,
+            format!("{c}, its Commissar, returns to play with {id} (004 'Commissar')"),
+        );
+    }
 }
 
 /// 004 "Superhumans": "2 identical superhumans can never fight on the same side. However, a

@@ -114,7 +114,8 @@ fn miniatures(state: &State, lead: &str) -> Vec<(String, String)> {
     } else {
         vec![(u.id.clone(), u.id.clone())]
     };
-    if let Some(h) = state.hero_of(lead) {
+    // Its hero and its Commissar (R478).
+    for h in state.joined_of(lead) {
         v.push((h.id.clone(), h.id.clone()));
     }
     v

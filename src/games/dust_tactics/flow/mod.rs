@@ -31,6 +31,7 @@ mod activation;
 mod aircraft;
 mod artillery;
 mod attack;
+mod attack_skills;
 mod awaiting;
 mod carried;
 mod carry;
@@ -150,12 +151,15 @@ fn leads(u: &UnitState) -> bool {
     !u.destroyed && u.joined.is_none()
 }
 
-/// The unit itself and its joined hero (a squad and hero are one unit while joined).
+/// The unit itself and every unit joined to it: its hero and its Commissar, or its pilot (a
+/// squad and those joined to it are one unit while joined, R478).
 fn group(state: &State, id: &str) -> Vec<String> {
     let mut v = vec![];
     if let Some(u) = state.unit(id) {
         v.push(u.id.clone());
-        if let Some(h) = state.hero_of(&u.id).or_else(|| state.pilot_of(&u.id)) {
+        let joined = state.joined_of(&u.id);
+        v.extend(joined.iter().map(|h| h.id.clone()));
+        if let Some(h) = state.pilot_of(&u.id) {
             v.push(h.id.clone());
         }
     }

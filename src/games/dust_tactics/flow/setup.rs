@@ -93,6 +93,7 @@ pub fn new_state(
                 advanced_round: None,
                 reserved: 0,
                 unpiloted: false,
+                commissar_for: None,
             });
         }
         if ap > scenario.ap_limit {
@@ -175,6 +176,8 @@ pub(super) fn join(
             "`joins` links {hero_id} and {squad_id}, but a card is missing {rule}"
         )));
     };
+    // 004 "Commissar": he joins only a squad (R479).
+    super::joining::check_commissar(hero_id, squad_id, hc, sc)?;
     // A hero joined to a vehicle pilots it (004 "Pilot: Name", 003 "Piloting Vehicles").
     if hc.unit_type == UnitType::Hero && sc.unit_type == UnitType::Vehicle {
         return super::piloting::board_at_setup(units, cards, h, s, rules);
@@ -221,13 +224,19 @@ pub(super) fn join(
             "hero {hero_id} cannot join command squad {squad_id}: only a hero with the Commander skill may ('Command Squads')"
         )));
     }
-    if units
-        .iter()
-        .any(|u| u.joined.as_deref() == Some(&units[s].id))
-    {
-        return Err(SetupError(format!(
-            "squad {squad_id} already has a hero: at most one hero per squad {rule}"
-        )));
+    // A Commissar "does not count as a hero": one hero and one Commissar a squad (R479).
+    let commissar = commissar_card(hc);
+    if units.iter().any(|u| {
+        u.joined.as_deref() == Some(&units[s].id)
+            && cards.get(&u.card).map(commissar_card) == Some(commissar)
+    }) {
+        return Err(SetupError(if commissar {
+            format!(
+                "{hero_id} cannot join squad {squad_id}: it already has a Commissar (004 'Commissar': \"Only 1 Commissar can join a unit\"); remove one `joins`"
+            )
+        } else {
+            format!("squad {squad_id} already has a hero: at most one hero per squad {rule}")
+        }));
     }
     if units[h].joined.is_some() {
         return Err(SetupError(format!(
@@ -236,6 +245,10 @@ pub(super) fn join(
     }
     let squad_id = units[s].id.clone();
     let squad_at = units[s].at;
+    if commissar {
+        // He joins for the entire game: the squad he returns with if brought back (R487).
+        units[h].commissar_for = Some(squad_id.clone());
+    }
     units[h].joined = Some(squad_id);
     // A joined hero always stands with his squad (000 "Heroes").
     units[h].at = squad_at;

@@ -348,6 +348,13 @@ impl Planner<'_> {
         match declared(name) {
             Declared::Detach => {
                 let Some(h) = state.hero_of(&u.id) else {
+                    if state.joined_of(&u.id).iter().any(|c| state.is_commissar(c)) {
+                        return refuse(
+                            format!("{} has no joined hero to detach, and its Commissar never leaves", u.id),
+                            RuleId::Skills.with("Commissar: joins a unit for the entire game and cannot leave the unit for any reason"),
+                            "remove `skill detach`",
+                        );
+                    }
                     return refuse(
                         format!("{} has no joined hero to detach", u.id),
                         RuleId::HeroDetach.with("separation"),

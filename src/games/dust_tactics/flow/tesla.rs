@@ -118,9 +118,14 @@ pub(super) fn explode_next(
         let Some(tc) = card(state, &tu).cloned() else {
             continue;
         };
-        let hero = state.hero_of(&tu.id).cloned();
+        // Its hero and its Commissar are miniatures of it (R478).
+        let joined: Vec<u32> = state
+            .joined_of(&tu.id)
+            .iter()
+            .map(|h| h.health as u32)
+            .collect();
         let remaining = if tc.unit_type == UnitType::Squad {
-            tu.models.len() as u32 + hero.as_ref().map(|h| h.health as u32).unwrap_or(0)
+            tu.models.len() as u32 + joined.iter().sum::<u32>()
         } else {
             tu.health as u32
         };
@@ -128,7 +133,7 @@ pub(super) fn explode_next(
         let profile = TargetProfile {
             armour: tc.armour,
             unit_type: tc.unit_type,
-            models: model_count(state, &tu) + hero.is_some() as u32,
+            models: model_count(state, &tu) + joined.len() as u32,
             remaining,
             cover: model::Cover::None,
             soft_save: tc.soft_save,
