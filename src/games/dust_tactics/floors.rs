@@ -9,6 +9,7 @@
 //! so no unit is ever above the ground floor, and a square written with a height is refused
 //! naming the rule, instead of "not a square".
 
+use super::model::Square;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -77,5 +78,14 @@ impl Height {
             Height::Floor(n) => format!("floor {n}"),
             Height::Roof => "the roof".into(),
         }
+    }
+}
+
+/// Where a unit stands as the board text writes it (R512): `E5` on the ground floor and
+/// outside, `E5@2` on a floor above, `E5@roof` on the roof.
+pub fn place(at: Square, height: Option<Height>) -> String {
+    match height {
+        Some(h) => format!("{at}{h}"),
+        None => at.to_string(),
     }
 }

@@ -90,3 +90,33 @@ fn structures_floors_004_a_units_height_is_left_out_of_the_state_on_the_ground_f
         assert_eq!(serde_json::to_value(&unit).expect("serialises"), up);
     }
 }
+
+// 004 STRUCTURES, Moving: "Units inside can also move onto the structure's roof by moving up
+// from the structure's top floor." (R512: the text board writes a unit above the ground floor
+// with its height.) No order can raise a unit yet (R513), so the test sets the height in the
+// state, as a game with floors will.
+#[test]
+fn structures_floors_004_the_board_text_writes_a_units_height() {
+    let mut st = game();
+    let out = send(
+        &mut st,
+        "allies",
+        "activate b\nmove E6 E5\nnothing",
+        &mut Cycle(0),
+    );
+    first_result(&out).expect("b walks in through the door");
+    let line = |st: &State| {
+        let text = dustmail::dust_tactics::view::board_text(st);
+        text.lines()
+            .find(|l| l.contains(" b (allies"))
+            .unwrap_or_else(|| panic!("no line for b in\n{text}"))
+            .to_string()
+    };
+    let ground = line(&st);
+    assert!(ground.contains(": E5, 4 models"), "{ground}");
+    for (height, written) in [(Height::Floor(2), "E5@2, "), (Height::Roof, "E5@roof, ")] {
+        st.unit_mut("b").expect("b").height = Some(height);
+        let l = line(&st);
+        assert!(l.contains(&format!(": {written}4 models")), "{l}");
+    }
+}
