@@ -62,6 +62,10 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
             if let Some(x) = &u.aboard {
                 v["aboard"] = json!(x);
             }
+            // 004 "Moving": above the ground floor, for the picture's marker (R512, R513).
+            if let Some(h) = u.height {
+                v["height"] = json!(h);
+            }
             let riders = flow::carrying(state, &u.id);
             if !riders.is_empty() {
                 v["carrying"] = json!(riders);

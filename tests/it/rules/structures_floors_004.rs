@@ -93,10 +93,10 @@ fn structures_floors_004_a_units_height_is_left_out_of_the_state_on_the_ground_f
 
 // 004 STRUCTURES, Moving: "Units inside can also move onto the structure's roof by moving up
 // from the structure's top floor." (R512: the text board writes a unit above the ground floor
-// with its height.) No order can raise a unit yet (R513), so the test sets the height in the
+// with its height, and the picture numbers it on the unit's marker.) No order can raise a unit yet (R513), so the test sets the height in the
 // state, as a game with floors will.
 #[test]
-fn structures_floors_004_the_board_text_writes_a_units_height() {
+fn structures_floors_004_the_board_text_and_picture_show_a_units_height() {
     let mut st = game();
     let out = send(
         &mut st,
@@ -118,5 +118,20 @@ fn structures_floors_004_the_board_text_writes_a_units_height() {
         st.unit_mut("b").expect("b").height = Some(height);
         let l = line(&st);
         assert!(l.contains(&format!(": {written}4 models")), "{l}");
+        // The picture numbers the height on the unit's marker (R512).
+        let v = dustmail::dust_tactics::view::view(&st, Some("allies"));
+        let pic =
+            dustmail::dust_tactics::present::picture(&v, Some("allies"), &[]).expect("picture");
+        let label = format!("b{height}");
+        assert!(
+            pic.units.iter().any(|m| m.label == label),
+            "{:?}",
+            pic.units
+        );
+        let svg = dustmail::dust_tactics::picture::svg(&pic);
+        assert!(
+            svg.contains(&format!(">{label}</text>")),
+            "marker labelled {label}"
+        );
     }
 }
