@@ -9,6 +9,7 @@ pub mod cards;
 pub mod citation;
 pub mod combat;
 pub mod event;
+pub mod floors;
 pub mod flow;
 pub mod forces;
 pub mod geometry;

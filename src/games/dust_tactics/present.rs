@@ -241,9 +241,15 @@ pub fn picture(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Op
         };
         let id = str_of(u, "id");
         // 004 "Carry Capacity": a vehicle's counter names who rides inside.
+        // 004 "Moving": the floor or the roof, numbered on the marker (`b@2`; R512, R513).
+        let height = u
+            .get("height")
+            .and_then(|h| serde_json::from_value::<super::floors::Height>(h.clone()).ok())
+            .map(|h| h.to_string())
+            .unwrap_or_default();
         let label = match riders(u) {
-            Some(r) => format!("{id} ({r})"),
-            None => id.to_string(),
+            Some(r) => format!("{id}{height} ({r})"),
+            None => format!("{id}{height}"),
         };
         pic.units.push(UnitMarker {
             square: sq,

@@ -234,6 +234,11 @@ pub struct UnitState {
     /// `None`) until it exits, shown in the vehicle's space.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aboard: Option<String>,
+    /// Above the ground floor of a structure: a floor or its roof (004 "Moving"; R512, R513).
+    /// `None` on the ground floor and outside, and left out of the serialised state then, so
+    /// games made before replay byte for byte. Nothing sets it yet: floors are refused (R500).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<super::floors::Height>,
     /// A pilot thrown out of his destroyed vehicle, whose escape die is still to roll (003
     /// "Piloting Vehicles", 004 "Carry Capacity"; `flow::piloting`, R542).
     /// Holds whom the AP go to if the die kills him.

@@ -62,6 +62,10 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
             if let Some(x) = &u.aboard {
                 v["aboard"] = json!(x);
             }
+            // 004 "Moving": above the ground floor, for the picture's marker (R512, R513).
+            if let Some(h) = u.height {
+                v["height"] = json!(h);
+            }
             let riders = flow::carrying(state, &u.id);
             if !riders.is_empty() {
                 v["carrying"] = json!(riders);
@@ -245,7 +249,8 @@ pub fn board_text(state: &State) -> String {
             let place = match (&u.joined, u.at) {
                 (Some(sq), _) if state.is_pilot(u) => format!("piloting {sq}"),
                 (Some(sq), _) => format!("with {sq}"),
-                (None, Some(at)) => at.to_string(),
+                // 004 "Moving": a floor above the ground or the roof (R512).
+                (None, Some(at)) => super::floors::place(at, u.height),
                 (None, None) if u.reserve_round.is_some() => "in reserve".into(),
                 (None, None) => match &u.aboard {
                     Some(v) => format!("aboard {v}"),

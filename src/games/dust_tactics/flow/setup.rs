@@ -88,6 +88,7 @@ pub fn new_state(
                 stimulated: false,
                 exhausted: false,
                 aboard: None,
+                height: None,
                 ejected: None,
                 reserve_round: None,
                 advanced_round: None,

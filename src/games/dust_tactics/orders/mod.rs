@@ -466,7 +466,9 @@ fn square(line: usize, word: &str, board: &Board, instead: &str) -> Result<Squar
     if let Some(s) = board.parse_square(word) {
         return Ok(s);
     }
-    let reason = if looks_like_square(word) {
+    let reason = if let Some(why) = crate::dust_tactics::floors::refusal(word) {
+        why
+    } else if looks_like_square(word) {
         format!(
             "square {} is not on the board: {}",
             word.to_ascii_uppercase(),
