@@ -104,6 +104,7 @@ rule_ids! {
     Terrain => "004", "Terrain", None;
     Structures => "004", "Structures", Some(500);
     SetupRolls => "004", "Setup", Some(700);
+    ObjectivesPlaced => "003", "Objectives", Some(609);
     Explosives => "004", "Explosives Weapons", Some(511);
     QuonsetHuts => "004", "Quonset huts", Some(502);
     TreeTiles => "004", "Terrain", Some(149);

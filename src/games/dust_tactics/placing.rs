@@ -27,6 +27,8 @@ pub enum Piece {
     TerrainSquare,
     AmmoCrate,
     TankTrap,
+    /// battlefront-2013: a side's objective, placed in its own half (003 §12, R609).
+    Objective,
 }
 
 impl Piece {
@@ -36,6 +38,7 @@ impl Piece {
             Piece::TerrainSquare => "terrain",
             Piece::AmmoCrate => "crate",
             Piece::TankTrap => "trap",
+            Piece::Objective => "objective",
         }
     }
 
@@ -44,6 +47,7 @@ impl Piece {
             Piece::TerrainSquare => "terrain square",
             Piece::AmmoCrate => "ammo crate",
             Piece::TankTrap => "tank trap",
+            Piece::Objective => "objective",
         }
     }
 
@@ -53,13 +57,14 @@ impl Piece {
             "terrain" | "terrain-square" => Some(Piece::TerrainSquare),
             "crate" | "ammo-crate" => Some(Piece::AmmoCrate),
             "trap" | "tank-trap" | "anti-tank-trap" => Some(Piece::TankTrap),
+            "objective" => Some(Piece::Objective),
             _ => None,
         }
     }
 
     pub fn cover(self) -> Option<CoverKind> {
         match self {
-            Piece::TerrainSquare => None,
+            Piece::TerrainSquare | Piece::Objective => None,
             Piece::AmmoCrate => Some(CoverKind::AmmoCrate),
             Piece::TankTrap => Some(CoverKind::TankTrap),
         }
@@ -95,6 +100,9 @@ pub struct Placing {
     pub cover: Vec<CoverKind>,
     #[serde(default)]
     pub next: Option<String>,
+    /// battlefront-2013: the sides still to place their objective, in scenario order (R609).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objectives: Vec<String>,
 }
 
 impl Placing {
@@ -104,6 +112,9 @@ impl Placing {
         if self.terrain > 0 {
             return vec![Piece::TerrainSquare];
         }
+        if self.cover.is_empty() && !self.objectives.is_empty() {
+            return vec![Piece::Objective];
+        }
         let mut v: Vec<Piece> = self.cover.iter().map(|k| Piece::of_cover(*k)).collect();
         v.sort();
         v.dedup();
@@ -111,7 +122,7 @@ impl Placing {
     }
 
     pub fn done(&self) -> bool {
-        self.terrain == 0 && self.cover.is_empty()
+        self.terrain == 0 && self.cover.is_empty() && self.objectives.is_empty()
     }
 
     /// "2 terrain squares, 3 ammo crates and 1 tank trap left".
@@ -121,6 +132,7 @@ impl Placing {
             (self.terrain, Piece::TerrainSquare),
             (count(CoverKind::AmmoCrate), Piece::AmmoCrate),
             (count(CoverKind::TankTrap), Piece::TankTrap),
+            (self.objectives.len() as u32, Piece::Objective),
         ]
         .into_iter()
         .filter(|(n, _)| *n > 0)
@@ -134,7 +146,7 @@ impl Placing {
     }
 }
 
-fn objective_square(o: &Objective) -> Square {
+pub(crate) fn objective_square(o: &Objective) -> Square {
     match o {
         Objective::Hold { at, .. }
         | Objective::Points { at, .. }
@@ -203,6 +215,9 @@ pub fn legal_squares(sc: &Scenario, units: &[Square], piece: Piece) -> Vec<Squar
 
 /// The welcome mail's paragraph on a battlefield placed by the rolls.
 pub fn briefing(p: &Placing) -> String {
+    if !p.objectives.is_empty() {
+        return super::battlefront::objectives_placed::briefing();
+    }
     format!(
         "Setting up the battlefield (004 SETUP): before round 1 the players place {} by the rulebook's rolls. The first `place` order rolls 3 dice a side; the most hits places first, then the sides take turns (terrain squares first, then a new roll for the cover). Write `place terrain at C4`, `place crate at D5` or `place trap at E5`; pieces go outside the entry zones.",
         p.left_text().trim_end_matches(" left")
@@ -211,11 +226,14 @@ pub fn briefing(p: &Placing) -> String {
 
 /// The orders template's lines for an awaited placement (`options` are `place` orders).
 pub fn template(options: &[String]) -> String {
-    let mut s = String::from(
+    let objective = options.iter().any(|o| o.starts_with("place objective"));
+    let mut s = String::from(if objective {
+        super::battlefront::objectives_placed::TEMPLATE
+    } else {
         "# Setting up the battlefield (004 SETUP): place one piece, terrain\n\
          # squares first, then cover, outside the entry zones. Send one line,\n\
-         # for example (delete its `#`):\n",
-    );
+         # for example (delete its `#`):\n"
+    });
     for o in options {
         s.push_str(&format!("# {o}\n"));
     }

@@ -43,6 +43,9 @@ pub struct Scenario {
     /// 004 "SETUP": the players place the terrain squares and cover by the rolls (R700).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub place_by_rolls: Option<super::placing::PlaceByRolls>,
+    /// battlefront-2013, 003 §12: the players place their objectives before round 1 (R609).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub place_objectives: bool,
     /// 004 "Fighting in the Metro": rails and train cars (`[metro]`, R627).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metro: Option<super::underground::Metro>,
@@ -216,6 +219,8 @@ struct RawScenario {
     underground: Option<super::underground::Underground>,
     #[serde(default)]
     place_by_rolls: Option<super::placing::PlaceByRolls>,
+    #[serde(default)]
+    place_objectives: bool,
     metro: Option<super::underground::RawMetro>,
 }
 
@@ -797,6 +802,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         metro,
         underground: raw.underground,
         place_by_rolls: raw.place_by_rolls,
+        place_objectives: raw.place_objectives,
     })
 }
 

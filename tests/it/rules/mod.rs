@@ -14,6 +14,7 @@ mod battlefront_heroes;
 mod battlefront_joining;
 mod battlefront_los;
 mod battlefront_mounting;
+mod battlefront_objectives_placed;
 mod battlefront_pilot;
 mod battlefront_react;
 mod battlefront_reserves;

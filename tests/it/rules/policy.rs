@@ -146,7 +146,10 @@ fn every_cited_ruling_exists_in_docs_rulings() {
         }
         let text = id.to_string();
         assert!(
-            text.starts_with("000 '") || text.starts_with("004 '") || text == "docs/orders.md",
+            text.starts_with("000 '")
+                || text.starts_with("003 '")
+                || text.starts_with("004 '")
+                || text == "docs/orders.md",
             "{id:?} renders as {text}"
         );
         assert!(!text.contains("DESIGN"), "{id:?} renders as {text}");

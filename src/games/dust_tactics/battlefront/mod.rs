@@ -23,6 +23,7 @@ pub mod joining;
 pub mod mounting;
 // issue 18: 003 §12 objectives (bfscen).
 pub mod objectives;
+pub mod objectives_placed;
 pub mod passing;
 // issue 18: 003 §12's random scenario table (R294).
 pub mod random_scenario;

@@ -168,7 +168,7 @@ pub fn default_for(state: &mut State, side: &str, dice: &mut dyn DiceSource) -> 
             break;
         };
         let cmd = match w.decision.as_str() {
-            "place" => match placing::default_command(state) {
+            "place" => match placing::default_command(state, side) {
                 Some(c) => c,
                 None => break,
             },

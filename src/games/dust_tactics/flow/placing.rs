@@ -6,6 +6,7 @@
 //! rolls round 1's initiative. Data and squares: `dust_tactics::placing`.
 
 use super::*;
+use crate::dust_tactics::battlefront::objectives_placed;
 use crate::dust_tactics::placing::{self, Piece, Placement, Placing};
 
 const RULE: RuleId = RuleId::SetupRolls;
@@ -16,7 +17,7 @@ const RULE: RuleId = RuleId::SetupRolls;
 /// own way).
 pub(super) fn begin(state: &mut State) -> Result<(), SetupError> {
     let Some(p) = state.scenario.place_by_rolls else {
-        return Ok(());
+        return begin_objectives(state);
     };
     if state.rules().battlefront() {
         return Err(SetupError(
@@ -30,6 +31,7 @@ pub(super) fn begin(state: &mut State) -> Result<(), SetupError> {
         terrain: p.terrain_squares,
         cover,
         next: None,
+        objectives: vec![],
     };
     let room = placing::legal_squares(&state.scenario, &unit_squares(state), Piece::TerrainSquare);
     let pieces = placing.terrain as usize + placing.cover.len();
@@ -46,6 +48,26 @@ pub(super) fn begin(state: &mut State) -> Result<(), SetupError> {
     Ok(())
 }
 
+/// 003 §12: the players place one objective each (R609); battlefront-2013 only.
+fn begin_objectives(state: &mut State) -> Result<(), SetupError> {
+    if !state.scenario.place_objectives {
+        return Ok(());
+    }
+    if !state.rules().battlefront() {
+        return Err(SetupError(
+            "`place_objectives` is 003 §12's (battlefront-2013): play the scenario under that ruleset or leave the line out".into(),
+        ));
+    }
+    let objectives = objectives_placed::placers(&state.scenario).map_err(SetupError)?;
+    state.placing = Some(Placing {
+        terrain: 0,
+        cover: vec![],
+        next: None,
+        objectives,
+    });
+    Ok(())
+}
+
 fn unit_squares(state: &State) -> Vec<Square> {
     state.units.iter().filter_map(|u| u.at).collect()
 }
@@ -56,10 +78,17 @@ fn roll(state: &mut State, dice: &mut dyn DiceSource, out: &mut Outcome) {
     let Some(p) = &state.placing else { return };
     let what = if p.terrain > 0 {
         "terrain squares"
-    } else {
+    } else if !p.cover.is_empty() {
         "cover elements"
+    } else {
+        "objectives"
     };
-    let (round, rules, sides) = (state.round, state.rules(), sides_list(state));
+    let sides = if what == "objectives" {
+        p.objectives.clone()
+    } else {
+        sides_list(state)
+    };
+    let (round, rules) = (state.round, state.rules());
     let (mut rolls, mut text) = (vec![], vec![]);
     let mut winner = sides.first().cloned().unwrap_or_default();
     // The bound only guards against a broken dice source.
@@ -113,10 +142,15 @@ pub(super) fn cmd_place(
     dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) -> Result<String, Refusal> {
+    // 003 §12's objectives cite 003, the rest 004 "SETUP".
+    let rule = match &state.placing {
+        Some(p) if !p.objectives.is_empty() => RuleId::ObjectivesPlaced,
+        _ => RULE,
+    };
     if state.placing.is_none() {
         return refuse(
             "the battlefield is set up: nothing is placed now",
-            RULE,
+            rule,
             "see the awaited decisions in the last report",
         );
     }
@@ -124,7 +158,7 @@ pub(super) fn cmd_place(
         roll(state, dice, out);
     }
     let Some(p) = state.placing.clone() else {
-        return refuse("nothing is placed now", RULE, "see the last report");
+        return refuse("nothing is placed now", rule, "see the last report");
     };
     let next = p.next.clone().unwrap_or_default();
     if next != side {
@@ -135,7 +169,7 @@ pub(super) fn cmd_place(
         }
         return refuse(
             format!("it is {next}'s turn to place a piece ({})", p.left_text()),
-            RULE,
+            rule,
             "wait for their piece; the next report asks you",
         );
     }
@@ -150,27 +184,39 @@ pub(super) fn cmd_place(
                 p.left_text()
             )
         };
-        return refuse(why, RULE, example(state, &p));
+        return refuse(why, rule, example(state, &p));
     }
     let units = unit_squares(state);
-    if let Some(why) = placing::refusal(&state.scenario, &units, order.piece, order.at) {
+    let why = if order.piece == Piece::Objective {
+        objectives_placed::refusal(&state.scenario, side, order.at)
+    } else {
+        placing::refusal(&state.scenario, &units, order.piece, order.at)
+    };
+    if let Some(why) = why {
         return refuse(
-            format!("a {} cannot go on {}: {why}", order.piece.name(), order.at),
-            RULE,
+            match order.piece {
+                Piece::Objective => format!("your objective cannot go on {}: {why}", order.at),
+                piece => format!("a {} cannot go on {}: {why}", piece.name(), order.at),
+            },
+            rule,
             example(state, &p),
         );
     }
     let ex = example(state, &p);
-    let board = &mut state.scenario.board;
     let mut left = p.clone();
+    let board = &mut state.scenario.board;
     match order.piece.cover() {
+        None if order.piece == Piece::Objective => {
+            objectives_placed::place(&mut state.scenario, side, order.at);
+            left.objectives.retain(|s| s != side);
+        }
         None => {
             board.set_terrain(order.at, model::Terrain::Impassable);
             left.terrain -= 1;
         }
         Some(kind) => {
             if let Err(e) = board.place_cover(order.at, kind) {
-                return refuse(e.0, RULE, ex);
+                return refuse(e.0, rule, ex);
             }
             if let Some(i) = left.cover.iter().position(|k| *k == kind) {
                 left.cover.remove(i);
@@ -181,13 +227,22 @@ pub(super) fn cmd_place(
     say(
         out,
         format!(
-            "{side} places a {} on {} ({})",
+            "{side} places {} {} on {} ({})",
+            if order.piece == Piece::Objective {
+                "its"
+            } else {
+                "a"
+            },
             order.piece.name(),
             order.at,
             left.left_text()
         ),
     );
-    left.next = next_after(state, side);
+    left.next = if left.objectives.is_empty() {
+        next_after(state, side)
+    } else {
+        next_placer(state, side, &left.objectives)
+    };
     if left.done() {
         state.placing = None;
         say(out, "the battlefield is set up");
@@ -211,18 +266,41 @@ fn next_after(state: &State, side: &str) -> Option<String> {
     sides.get((i + 1) % sides.len().max(1)).cloned()
 }
 
+/// The next side in scenario order after `side` that still places an objective.
+fn next_placer(state: &State, side: &str, left: &[String]) -> Option<String> {
+    let sides = sides_list(state);
+    let i = sides.iter().position(|s| s == side).unwrap_or(0);
+    (1..=sides.len())
+        .map(|k| &sides[(i + k) % sides.len()])
+        .find(|s| left.contains(s))
+        .cloned()
+}
+
+/// The squares `piece` may take now for `side`.
+fn squares_for(state: &State, side: &str, piece: Piece) -> Vec<Square> {
+    if piece == Piece::Objective {
+        objectives_placed::legal_squares(&state.scenario, side)
+    } else {
+        placing::legal_squares(&state.scenario, &unit_squares(state), piece)
+    }
+}
+
 /// The first legal placement of the pieces placeable now, as an order.
-fn first_legal(state: &State, p: &Placing) -> Option<Placement> {
-    let units = unit_squares(state);
+fn first_legal(state: &State, p: &Placing, side: &str) -> Option<Placement> {
     p.pieces_now().into_iter().find_map(|piece| {
-        placing::legal_squares(&state.scenario, &units, piece)
+        squares_for(state, side, piece)
             .first()
             .map(|at| Placement { piece, at: *at })
     })
 }
 
 fn example(state: &State, p: &Placing) -> String {
-    first_legal(state, p)
+    let side = p
+        .next
+        .clone()
+        .or_else(|| p.objectives.first().cloned())
+        .unwrap_or_default();
+    first_legal(state, p, &side)
         .map(|o| o.to_string())
         .unwrap_or_else(|| "place terrain at C4".into())
 }
@@ -231,35 +309,36 @@ fn example(state: &State, p: &Placing) -> String {
 /// `place` rolls, R700), after it the placer; `None` once set up.
 pub(super) fn awaiting(state: &State) -> Option<Vec<crate::game::Awaiting>> {
     let p = state.placing.as_ref()?;
-    let units = unit_squares(state);
-    let mut options = vec![];
-    for piece in p.pieces_now() {
-        for at in placing::legal_squares(&state.scenario, &units, piece)
-            .into_iter()
-            .take(3)
-        {
-            options.push(Placement { piece, at }.to_string());
+    let options = |side: &str| {
+        let mut options = vec![];
+        for piece in p.pieces_now() {
+            for at in squares_for(state, side, piece).into_iter().take(3) {
+                options.push(Placement { piece, at }.to_string());
+            }
         }
-    }
+        options
+    };
     let sides = match &p.next {
         Some(s) => vec![s.clone()],
+        None if !p.objectives.is_empty() => p.objectives.clone(),
         None => sides_list(state),
     };
     Some(
         sides
             .into_iter()
             .map(|side| crate::game::Awaiting {
+                options: options(&side),
                 side,
                 decision: "place".into(),
-                options: options.clone(),
             })
             .collect(),
     )
 }
 
 /// The deadline default of a placement (R701): the first legal square in board order, of the
-/// first kind of piece placeable now.
-pub(super) fn default_command(state: &State) -> Option<Command> {
+/// first kind of piece placeable now; `side`'s objective stays where the scenario draws it
+/// (R610).
+pub(super) fn default_command(state: &State, side: &str) -> Option<Command> {
     let p = state.placing.as_ref()?;
-    first_legal(state, p).map(Command::Place)
+    first_legal(state, p, side).map(Command::Place)
 }

@@ -19,14 +19,14 @@ pub(super) fn parse(line: usize, text: &str, board: &Board) -> Result<Command, O
     let [_, piece, at, sq] = words.as_slice() else {
         return Err(err(
             line,
-            format!("`{text}` is not understood: write `place <terrain|crate|trap> at <square>`"),
+            format!("`{text}` is not understood: write `place <terrain|crate|trap|objective> at <square>`"),
             EXAMPLE,
         ));
     };
     let Some(piece) = Piece::parse(piece) else {
         return Err(err(
             line,
-            format!("`{piece}` is not a piece to place: terrain, crate or trap"),
+            format!("`{piece}` is not a piece to place: terrain, crate, trap or objective"),
             EXAMPLE,
         ));
     };
