@@ -42,6 +42,7 @@ mod joining;
 mod large;
 mod mines;
 mod movement;
+mod named;
 mod nco;
 mod piloting;
 mod placing;
