@@ -1,8 +1,11 @@
-//! Issue 18: more of 002's own skills under battlefront-2013 (third batch): Assassin (R730). The
+//! Issue 18: more of 002's own skills under battlefront-2013 (third batch): Assassin (R730), the
 //! pistol hero of `battlefront_combat` (on E5, Movement 1, a one-die knife) against the four
-//! soldiers `1`–`4` of `theirs` on E3, with scripted dice.
+//! soldiers `1`–`4` of `theirs` on E3; First Strike (R731), the starter Grim Reapers and Recon
+//! Grenadiers in close combat. Scripted dice.
 
-use super::battlefront_combat::{pistol_hero, play, skill_game};
+use super::battlefront_combat::{
+    bf_cards, game_with, models, pistol_hero, play, purposes, skill_game,
+};
 use crate::support_flow::*;
 use dustmail::dust_tactics::cards::parse_card;
 
@@ -58,4 +61,99 @@ fn s002_assassin_is_a_heros_skill() {
     let e = parse_card(&f, &t).unwrap_err();
     assert!(e.reason.contains("not a hero"), "{e}");
     assert!(e.instead.contains("hero"), "{e}");
+}
+
+/// The Grim Reapers (allies, E6, three soldiers, knives) next to the Recon Grenadiers (axis, E5,
+/// five soldiers, knives), the card `first` given 002's First Strike; axis first.
+fn first_strike_game(first: &str) -> dustmail::dust_tactics::state::State {
+    let cards = bf_cards()
+        .into_iter()
+        .map(|c| {
+            if c.id == first {
+                with_skill(c, "first-strike", None)
+            } else {
+                c
+            }
+        })
+        .collect();
+    game_with(
+        cards,
+        &[
+            ("reapers", "bf-grim-reapers", "E6"),
+            ("joe", "bf-bazooka-joe", "A9"),
+        ],
+        &[
+            ("grenadiers", "bf-recon-grenadiers", "E5"),
+            ("stefan", "bf-stefan", "I1"),
+        ],
+        "axis",
+    )
+}
+
+// issue 18, 002 "First Strike": "A Unit with the First Strike Skill resolves all their
+// Close-Combat Attacks and applies the results (including removing eliminated miniatures) before
+// the enemy Units make their Close-Combat Attacks." (R731) The Reapers strike first: their three
+// knives hit three times (army, army, army) and three Grenadiers are removed before the two left
+// retaliate with two dice (not five, as `battlefront_combat::s003_no_saves_against_close_combat_weapons`
+// shows without the skill).
+#[test]
+fn s002_first_strike_the_attackers_casualties_are_removed_before_the_retaliation() {
+    let mut st = first_strike_game("bf-grim-reapers");
+    play(
+        &mut st,
+        "axis",
+        "activate grenadiers\n  nothing\n  nothing",
+        &[],
+    );
+    let out = play(
+        &mut st,
+        "allies",
+        "activate reapers\n  attack knives at grenadiers\n  nothing",
+        &[1, 2, 1, 3, 4],
+    );
+    let t = texts(&out);
+    assert!(t.contains("reapers strikes first"), "{t}");
+    assert_eq!(models(&st, "grenadiers"), 2, "{t}");
+    assert_eq!(models(&st, "reapers"), 3, "{t}");
+    let rolls: Vec<usize> = out
+        .happenings
+        .iter()
+        .flat_map(|h| h.rolls.iter().map(|r| r.faces.len()))
+        .collect();
+    assert_eq!(rolls, vec![3, 2], "{t}");
+}
+
+// R731: a defender with First Strike fights back first: the five Grenadiers' knives (army, army,
+// target, shield, shield: two hits) remove two Reapers before the one left strikes with one die
+// (army, a hit): one Grenadier lost, not the three dice of three Reapers.
+#[test]
+fn s002_first_strike_a_defender_with_it_fights_back_before_the_attack() {
+    let mut st = first_strike_game("bf-recon-grenadiers");
+    play(
+        &mut st,
+        "axis",
+        "activate grenadiers\n  nothing\n  nothing",
+        &[],
+    );
+    let out = play(
+        &mut st,
+        "allies",
+        "activate reapers\n  attack knives at grenadiers\n  nothing",
+        &[1, 2, 3, 4, 5, 1],
+    );
+    let t = texts(&out);
+    assert!(t.contains("grenadiers strikes first"), "{t}");
+    assert_eq!(models(&st, "reapers"), 1, "{t}");
+    assert_eq!(models(&st, "grenadiers"), 4, "{t}");
+    assert_eq!(
+        purposes(&out),
+        vec!["attack knives", "attack knives"],
+        "{t}"
+    );
+    let rolls: Vec<usize> = out
+        .happenings
+        .iter()
+        .flat_map(|h| h.rolls.iter().map(|r| r.faces.len()))
+        .collect();
+    assert_eq!(rolls, vec![5, 1], "{t}");
 }

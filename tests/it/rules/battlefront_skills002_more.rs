@@ -335,7 +335,6 @@ const UNBUILT_002: &[(&str, &str)] = &[
     ("blutkreuz", "Blutkreuz"),
     ("brave", "Brave"),
     ("camouflage", "Camouflage"),
-    ("first-strike", "First Strike"),
     ("infantry-ace", "Infantry Ace"),
     ("lucky", "Lucky"),
     ("officer", "Officer"),

@@ -3,7 +3,7 @@
 //! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
-//! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730).
+//! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -51,6 +51,10 @@ pub enum Skill002 {
     /// 002 "Assassin": "chooses which enemy Soldiers are assigned its Hits when using
     /// Close-combat Weapons" (R730): the hero's range C line names a model, `unit/model`.
     Assassin,
+    /// 002 "First Strike": "resolves all their Close-Combat Attacks and applies the results
+    /// (including removing eliminated miniatures) before the enemy Units make their Close-Combat
+    /// Attacks" (R731).
+    FirstStrike,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -63,7 +67,6 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("blutkreuz", "Blutkreuz"),
     ("brave", "Brave"),
     ("camouflage", "Camouflage"),
-    ("first-strike", "First Strike"),
     ("infantry-ace", "Infantry Ace"),
     ("lucky", "Lucky"),
     ("officer", "Officer"),
@@ -88,6 +91,7 @@ impl Skill002 {
         Skill002::Flying,
         Skill002::Expert,
         Skill002::Assassin,
+        Skill002::FirstStrike,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -111,6 +115,7 @@ impl Skill002 {
             Skill002::Flying => "flying",
             Skill002::Expert => "expert",
             Skill002::Assassin => "assassin",
+            Skill002::FirstStrike => "first-strike",
         }
     }
 
@@ -130,6 +135,7 @@ impl Skill002 {
             Skill002::Flying => "Flying",
             Skill002::Expert => "Expert - Weapon",
             Skill002::Assassin => "Assassin",
+            Skill002::FirstStrike => "First Strike",
         }
     }
 
@@ -408,7 +414,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert and assassin are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin and first-strike are built"
 }
 
 #[cfg(test)]

@@ -38,6 +38,7 @@ mod carry_vehicle;
 mod casualties;
 mod charge_2010;
 mod command;
+mod first_strike;
 mod joining;
 mod large;
 mod mines;
