@@ -409,6 +409,13 @@ pub enum Step {
         lines: Vec<LineOrder>,
         sustained: bool,
     },
+    /// battlefront-2013, 002 "First Strike" (R731): close combat after the defenders `struck`
+    /// struck first; they do not retaliate again.
+    CloseAfter {
+        lines: Vec<LineOrder>,
+        sustained: bool,
+        struck: Vec<String>,
+    },
     /// Remove pending casualties (the owner may be asked).
     Remove,
     /// `unit`, attacked in close combat by `attacker`, may retaliate (its owner may be asked).

@@ -11,7 +11,7 @@ use dustmail::dust_tactics::{flow, DustTactics};
 use dustmail::game::{CommandOutcome, Game, Line, Outcome, ScriptedDice, Sender};
 
 /// The battlefront starter cards (games/dust-tactics/cards-battlefront/).
-fn bf_cards() -> Vec<Card> {
+pub(super) fn bf_cards() -> Vec<Card> {
     dustmail::dust_tactics::battlefront::cards::builtin()
         .into_iter()
         .map(|(f, t)| dustmail::dust_tactics::cards::parse_card(f, t).expect("battlefront card"))
@@ -22,12 +22,22 @@ fn bf_cards() -> Vec<Card> {
 /// (id, card file stem, square); `first` activates first. Nobody reacts (`standing react any
 /// never`), so each test sees only the rule under test.
 fn game(allies: &[(&str, &str, &str)], axis: &[(&str, &str, &str)], first: &str) -> State {
+    game_with(bf_cards(), allies, axis, first)
+}
+
+/// [`game`] with the cards `cards` (the starter cards, some given a skill).
+pub(super) fn game_with(
+    cards: Vec<Card>,
+    allies: &[(&str, &str, &str)],
+    axis: &[(&str, &str, &str)],
+    first: &str,
+) -> State {
     let specs = |v: &[(&str, &str, &str)]| -> Vec<UnitSpec> {
         v.iter().map(|(id, c, at)| unit(id, c, Some(at))).collect()
     };
     let s = scenario(specs(allies), specs(axis));
     let mut st = DustTactics
-        .start("battlefront-2013", s, bf_cards())
+        .start("battlefront-2013", s, cards)
         .expect("setup");
     for side in st.sides() {
         flow::standing_react(&mut st, &side, None, Policy::Never).expect("standing react never");

@@ -3,7 +3,7 @@
 //! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
-//! Scout (R713), Flying (R714), Expert - Weapon (R716).
+//! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -48,6 +48,13 @@ pub enum Skill002 {
     /// 002 "Expert - Weapon": "hits on rolls of [target] as well as [army] when making an Attack
     /// or Sustained Attack action with the named weapon" (R716): `weapon = "<id>"` on the card.
     Expert,
+    /// 002 "Assassin": "chooses which enemy Soldiers are assigned its Hits when using
+    /// Close-combat Weapons" (R730): the hero's range C line names a model, `unit/model`.
+    Assassin,
+    /// 002 "First Strike": "resolves all their Close-Combat Attacks and applies the results
+    /// (including removing eliminated miniatures) before the enemy Units make their Close-Combat
+    /// Attacks" (R731).
+    FirstStrike,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -57,11 +64,9 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("ace-air-pilot", "Ace Air Pilot"),
     ("air-pilot", "Air Pilot"),
     ("artillery-observer", "Artillery Observer"),
-    ("assassin", "Assassin"),
     ("blutkreuz", "Blutkreuz"),
     ("brave", "Brave"),
     ("camouflage", "Camouflage"),
-    ("first-strike", "First Strike"),
     ("infantry-ace", "Infantry Ace"),
     ("lucky", "Lucky"),
     ("officer", "Officer"),
@@ -85,6 +90,8 @@ impl Skill002 {
         Skill002::Scout,
         Skill002::Flying,
         Skill002::Expert,
+        Skill002::Assassin,
+        Skill002::FirstStrike,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -107,6 +114,8 @@ impl Skill002 {
             Skill002::Scout => "scout",
             Skill002::Flying => "flying",
             Skill002::Expert => "expert",
+            Skill002::Assassin => "assassin",
+            Skill002::FirstStrike => "first-strike",
         }
     }
 
@@ -125,6 +134,8 @@ impl Skill002 {
             Skill002::Scout => "Scout",
             Skill002::Flying => "Flying",
             Skill002::Expert => "Expert - Weapon",
+            Skill002::Assassin => "Assassin",
+            Skill002::FirstStrike => "First Strike",
         }
     }
 
@@ -316,6 +327,21 @@ pub fn expert(hero: &Card, w: &WeaponLine) -> bool {
         .any(|s| s.name == Skill002::Expert.id() && s.weapon.as_deref() == Some(w.id.as_str()))
 }
 
+/// 002 "Assassin" (R730): whether `shooter`'s line `w` may name the enemy soldier its hits go
+/// to: battlefront-2013, a close-combat line, and the skill on the shooter's own card, a hero's
+/// ("A Hero with the Assassin Skill does not share it with any Unit they Join").
+pub fn assassin(state: &State, shooter: &str, w: &WeaponLine) -> bool {
+    state.rules().battlefront()
+        && w.range == WeaponRange::Close
+        && state
+            .unit(shooter)
+            .and_then(|u| state.cards.get(&u.card))
+            .is_some_and(|c| {
+                c.unit_type == crate::dust_tactics::model::UnitType::Hero
+                    && c.has_skill(Skill002::Assassin.id())
+            })
+}
+
 /// A card's skill `s` against 002 "Expert - Weapon" (R716): `expert` names one weapon of the
 /// card, which is a hero ("A Hero with the Expert Skill"), and no other skill names a weapon.
 /// The error is (field, reason, what to write instead).
@@ -330,6 +356,16 @@ pub fn check_expert(
             .collect::<Vec<_>>()
             .join(", ")
     };
+    // 002 "Assassin" is a hero's, like Expert (R730).
+    if s.name == Skill002::Assassin.id()
+        && card.unit_type != crate::dust_tactics::model::UnitType::Hero
+    {
+        return Err((
+            "name",
+            "002 gives Assassin to a hero (\"A Hero with the Assassin Skill\"); this card is not a hero".into(),
+            "remove the skill, or give it to a hero's card".into(),
+        ));
+    }
     if s.name != Skill002::Expert.id() {
         return match &s.weapon {
             Some(_) => Err((
@@ -378,7 +414,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying and expert are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin and first-strike are built"
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! 004 "Attacking": weapon lines declared (validation) and resolved (dice).
 
-use super::attack_skills::{shared_spirit, sniper_line, spotter_alive};
+use super::attack_skills::{shared_spirit, spotter_alive};
 use super::trees::{check_tree_attack, fire_at_trees, is_trees};
 use super::*;
 
@@ -188,22 +188,7 @@ pub(super) fn plan_fire(
                 }
                 let target = match &f.target {
                     TargetRef::Model { model, .. } => {
-                        // R148 (rules revision 1); revision 0 shared the skill with the squad.
-                        let sniper = if state.revised(1) {
-                            sniper_line(state, &shooter, &w)
-                        } else {
-                            has_skill(state, &shooter, Skill::Sniper)
-                        };
-                        if !sniper {
-                            return refuse(
-                                format!(
-                                    "{} of {shooter} is not a sniper's weapon: only a Sniper names a model, and he does not share it with the rest of his squad",
-                                    w.name
-                                ),
-                                RuleId::Sniper,
-                                format!("attack {} at {lead}", w.id),
-                            );
-                        }
+                        super::named::check(state, &shooter, &w, &lead)?;
                         let models: Vec<String> = super::piloting::fighting(state, &lead)
                             .iter()
                             .filter_map(|m| state.unit(m))

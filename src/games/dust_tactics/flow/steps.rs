@@ -197,29 +197,21 @@ pub(super) fn exec_step(
             }
         }
         Step::Close { lines, sustained } => {
-            let mut defenders: Vec<String> = vec![];
-            let attacker = lines.first().and_then(|l| leader_of(state, &l.shooter));
-            for l in &lines {
-                fire_line(state, act, l, sustained, false, dice, out);
-                if let Target::Unit { unit } | Target::Model { unit, .. } = &l.target {
-                    if !defenders.contains(unit) {
-                        defenders.push(unit.clone());
-                    }
-                }
+            // battlefront-2013, 002 "First Strike": defenders with it strike first (R731).
+            if let Some(mut first) =
+                super::first_strike::defenders_first(state, &lines, sustained, out)
+            {
+                first.append(&mut act.steps);
+                act.steps = first;
+                return;
             }
-            // Retaliation (R56): each adjacent defender may answer with its range C lines; its
-            // owner decides (R101), and the damage is removed with the attack's (simultaneous).
-            let Some(attacker) = attacker else { return };
-            let mut checks: Vec<Step> = defenders
-                .into_iter()
-                .map(|unit| Step::Retaliate {
-                    unit,
-                    attacker: attacker.clone(),
-                })
-                .collect();
-            checks.append(&mut act.steps);
-            act.steps = checks;
+            close_combat(state, act, &lines, sustained, &[], dice, out);
         }
+        Step::CloseAfter {
+            lines,
+            sustained,
+            struck,
+        } => close_combat(state, act, &lines, sustained, &struck, dice, out),
         Step::Retaliate { unit, attacker } => {
             if !retaliation_lines(state, &unit, &attacker).is_empty() {
                 let side = state
@@ -365,4 +357,41 @@ pub(super) fn stop_unless_moving_on(state: &mut State, act: &Activation, lead: &
             }
         }
     }
+}
+
+/// Close combat: the lines, then every adjacent defender's retaliation but those in `struck`
+/// (they struck first, 002 "First Strike", R731).
+fn close_combat(
+    state: &mut State,
+    act: &mut Activation,
+    lines: &[LineOrder],
+    sustained: bool,
+    struck: &[String],
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    let mut defenders: Vec<String> = vec![];
+    let attacker = lines.first().and_then(|l| leader_of(state, &l.shooter));
+    for l in lines {
+        fire_line(state, act, l, sustained, false, dice, out);
+        if let Target::Unit { unit } | Target::Model { unit, .. } = &l.target {
+            if !defenders.contains(unit) && !struck.contains(unit) {
+                defenders.push(unit.clone());
+            }
+        }
+    }
+    // Retaliation (R56): each adjacent defender may answer with its range C lines; its owner
+    // decides (R101), and the damage is removed with the attack's (simultaneous), unless the
+    // attacker strikes first (R731): its results are applied before.
+    let Some(attacker) = attacker else { return };
+    let mut checks: Vec<Step> = vec![];
+    if super::first_strike::attacker_first(state, &attacker, &defenders, out) {
+        checks.push(Step::Remove);
+    }
+    checks.extend(defenders.into_iter().map(|unit| Step::Retaliate {
+        unit,
+        attacker: attacker.clone(),
+    }));
+    checks.append(&mut act.steps);
+    act.steps = checks;
 }
