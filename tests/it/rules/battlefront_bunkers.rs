@@ -230,3 +230,20 @@ fn s002_strongpoints_in_the_scenario_file() {
     .to_string();
     assert!(e.contains("add rulesets = [\"battlefront-2013\"]"), "{e}");
 }
+
+// 002 "Fortifications": "some scenarios give players Fortifications for free". The shipped
+// `strongpoint` scenario (003's Encounter with a strongpoint on D2+E2) is played to its end by
+// signed mail; its welcome mail lists the strongpoint; replay and audit pass.
+#[test]
+fn s002_fortifications_the_strongpoint_scenario_is_played_to_its_end_by_signed_mail() {
+    let (flat, st) =
+        crate::rules::battlefront_scenarios::play_by_mail("strongpoint", ["allies", "axis"], 70);
+    assert!(
+        flat.contains("Strongpoints (002 \"Bunkers and Strongpoints\"): D2+E2."),
+        "the briefing does not list the strongpoint"
+    );
+    assert_eq!(
+        st.scenario.fortifications.as_ref().unwrap().strongpoints,
+        [[sq("D2"), sq("E2")]]
+    );
+}
