@@ -4,7 +4,7 @@
 //! Cover Saves." A scenario lists them with `[fortifications] trenches = [...]`; the attack calls
 //! [`cover`] after 003's cover test. Strongpoints (`strongpoints = [["D4", "E4"]]`, their two
 //! inside squares) are played by `battlefront::strongpoints` (R718–R722). Barbed wire,
-//! minefields and bunkers are not built (docs/battlefront.md).
+//! minefields and bunkers are refused by name (R723).
 
 use super::super::model::{Board, Cover, Square, Terrain, UnitType};
 use super::super::state::State;
@@ -32,6 +32,10 @@ pub struct RawFortifications {
     trenches: Vec<String>,
     #[serde(default)]
     strongpoints: Vec<Vec<String>>,
+    // 002's fortifications not built: named so the refusal says so (R723).
+    bunkers: Option<serde::de::IgnoredAny>,
+    barbed_wire: Option<serde::de::IgnoredAny>,
+    minefields: Option<serde::de::IgnoredAny>,
 }
 
 /// Validates `[fortifications]`: (field, message) on error. A trench lies "in otherwise open
@@ -45,6 +49,17 @@ pub fn parse(
         return Err((
             "fortifications".into(),
             "fortifications are 002's rule: add rulesets = [\"battlefront-2013\"]".into(),
+        ));
+    }
+    let unbuilt = [
+        ("bunkers", raw.bunkers.is_some(), "\"Bunkers and Strongpoints\": a bunker's facing, impassable walls and rear doors are not built (R722); a strongpoint (`strongpoints`) is"),
+        ("barbed_wire", raw.barbed_wire.is_some(), "\"Barbed Wire Entanglements\": the die symbols that free or tangle a unit are lost in the OCR (R723)"),
+        ("minefields", raw.minefields.is_some(), "\"Minefields\": their attack rating and the clearing roll are lost in the OCR (R723)"),
+    ];
+    if let Some((field, _, why)) = unbuilt.iter().find(|(_, set, _)| *set) {
+        return Err((
+            format!("fortifications.{field}"),
+            format!("002 {why}: not built under battlefront-2013; leave `{field}` out"),
         ));
     }
     let mut trenches = vec![];

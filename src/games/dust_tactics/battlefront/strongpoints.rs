@@ -3,7 +3,7 @@
 //! [["D4", "E4"]]`, 002: "treated as having two squares inside them"). What is built: only
 //! infantry may enter them (movement), the re-roll of a failed Infantry or Cover Save, the save
 //! against close-combat weapons from outside, and the placement limits. Bunkers are not built
-//! (a `bunkers` field is refused as unknown).
+//! (a `bunkers` field is refused by name, R723).
 
 use super::super::flow::Refusal;
 use super::super::geometry::{distance, Mover};
