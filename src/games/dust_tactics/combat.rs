@@ -34,9 +34,9 @@ pub struct TargetProfile {
     pub soft_save: Save,
     pub hard_save: Save,
     pub damage_resilient: bool,
-    /// 002 "Steel Guard" and "Zombie" under battlefront-2013 (R600): never a Cover Save, the
-    /// Infantry Save passes on [target] as well as [army].
-    pub hardened: bool,
+    /// battlefront-2013's saves beyond 003's table: 002 "Steel Guard" and "Zombie" (R600), a
+    /// strongpoint (R719, R720).
+    pub bf: super::battlefront::strongpoints::BfSaves,
 }
 
 /// How the attacker fires this line.
@@ -628,7 +628,7 @@ pub fn resolve_cover_attack_under(
         soft_save: Save::None,
         hard_save: Save::None,
         damage_resilient: false,
-        hardened: false,
+        bf: Default::default(),
     };
     let explosives_vs_trap =
         kind == CoverKind::TankTrap && weapon.traits.contains(&WeaponTrait::Explosives);

@@ -159,6 +159,10 @@ pub fn builtin() -> Vec<(&'static str, &'static str)> {
             "encounter-koshka",
             include_str!("../../../games/dust-tactics/scenarios/encounter-koshka.toml"),
         ),
+        (
+            "strongpoint",
+            include_str!("../../../games/dust-tactics/scenarios/strongpoint.toml"),
+        ),
         // issue 18: 003 §12 scenario 2 (bfscen).
         (
             "grab-the-dust",

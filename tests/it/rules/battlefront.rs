@@ -222,7 +222,7 @@ fn target(unit_type: UnitType, models: u32, remaining: u32, cover: Cover) -> Tar
         soft_save: Save::None,
         hard_save: Save::None,
         damage_resilient: false,
-        hardened: false,
+        bf: Default::default(),
     }
 }
 
@@ -356,7 +356,7 @@ fn s003_damage_resilient_grandma_example() {
     let laser = line("laserwerfer", 1, 3, vec![WeaponTrait::Laser]);
     let grandma = TargetProfile {
         damage_resilient: true,
-        hardened: false,
+        bf: Default::default(),
         ..target(UnitType::Vehicle, 1, 5, Cover::None)
     };
     // 3 laser dice: two hits; each hit's chain die misses; DR 3 dice then 2 dice.
@@ -828,6 +828,7 @@ fn battlefront_every_scenario_plays_to_its_end_with_each_starter_force() {
         [
             "encounter",
             "encounter-koshka",
+            "strongpoint",
             "grab-the-dust",
             "bait-and-flank",
             "supply-drop",

@@ -27,6 +27,7 @@ fn game(ty: UnitType, trenches: &[&str]) -> State {
     );
     s.fortifications = Some(Fortifications {
         trenches: trenches.iter().map(|t| sq(t)).collect(),
+        ..Default::default()
     });
     let mut st = DustTactics
         .start(

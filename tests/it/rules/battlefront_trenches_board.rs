@@ -16,6 +16,7 @@ fn game(trenches: &[&str]) -> State {
     if !trenches.is_empty() {
         s.fortifications = Some(Fortifications {
             trenches: trenches.iter().map(|t| sq(t)).collect(),
+            ..Default::default()
         });
     }
     DustTactics

@@ -581,7 +581,7 @@ fn ap_incendiary_at_a_squad(
         soft_save: Save::None,
         hard_save: Save::None,
         damage_resilient: false,
-        hardened: false,
+        bf: Default::default(),
     };
     let o = FireOptions {
         carriers: 1,
@@ -639,7 +639,7 @@ fn ap_incendiary_000_example_napalm_thrower_destroys_a_jagdluther() {
         soft_save: Save::None,
         hard_save: Save::None,
         damage_resilient: false,
-        hardened: false,
+        bf: Default::default(),
     };
     let o = FireOptions {
         carriers: 1,
@@ -1355,7 +1355,7 @@ fn berserk_000_example_sigrid_under_classic_2010() {
         soft_save: rangers.soft_save,
         hard_save: rangers.hard_save,
         damage_resilient: false,
-        hardened: false,
+        bf: Default::default(),
     };
     let o = FireOptions {
         carriers: 8,
@@ -1603,7 +1603,7 @@ fn squad_target(
         soft_save: c.soft_save,
         hard_save: c.hard_save,
         damage_resilient: false,
-        hardened: false,
+        bf: Default::default(),
     }
 }
 

@@ -614,7 +614,7 @@ fn artillery_004_keeps_the_cover_of_a_structure() {
         soft_save: Save::None,
         hard_save: Save::Hit,
         damage_resilient: false,
-        hardened: false,
+        bf: Default::default(),
     };
     assert!(
         !cover_save_applies(&gun, &profile),

@@ -40,11 +40,16 @@ pub fn vehicle_cover(board: &Board, occ: &Occupancy, shooter: Sighter, target: S
 /// Heroes are infantry ("Heroes are Infantry units of one miniature"). A Steel Guard or Zombie
 /// target "never has Cover Saves, but always passes its Infantry Saves on a roll of [target] as
 /// well as [army]" (002, R600).
+///
+/// A unit in a strongpoint gets a save against close-combat weapons from outside (002, R720).
 pub fn save_kind(weapon: &WeaponLine, target: &TargetProfile) -> Option<RollKind> {
+    if weapon.range == WeaponRange::Close && target.bf.strongpoint {
+        return Some(RollKind::StrongpointSave);
+    }
     if weapon.range == WeaponRange::Close || weapon.traits.contains(&WeaponTrait::Flamethrower) {
         return None;
     }
-    if target.hardened {
+    if target.bf.hardened {
         return (target.unit_type != UnitType::Vehicle).then_some(RollKind::HardenedInfantrySave);
     }
     let in_cover =
@@ -93,6 +98,25 @@ pub fn finish(
         );
         saved = faces.iter().filter(|f| kind.face_succeeds(**f)).count() as u32;
     }
+    // 002 "Cover From Bunkers and Strongpoints" (R719): "Units in Strongpoints that fail an
+    // Infantry or Cover Save also re-roll the Save, but only cancel the Hit if the re-roll scores
+    // [army]": one die per failed save die.
+    let mut rerolled = 0;
+    if save.is_some_and(|k| k != RollKind::StrongpointSave) && target.bf.strongpoint && hits > saved
+    {
+        let faces = roll(
+            hits - saved,
+            format!("{} vs {id}", super::strongpoints::REROLL),
+            round,
+            dice,
+            &mut rolls,
+        );
+        rerolled = faces
+            .iter()
+            .filter(|f| RollKind::StrongpointSave.face_succeeds(**f))
+            .count() as u32;
+    }
+    let saved = saved + rerolled;
     let through = hits - saved;
     let per_hit = hit_damage(target, cell_damage);
     // 003 "Suffer Damage": "Assign each hit ... one at a time. Resolve each hit before going on
@@ -130,9 +154,19 @@ pub fn finish(
     }
     summary.push_str(&format!(", {hits} hit{}", if hits == 1 { "" } else { "s" }));
     match save {
-        Some(kind) => summary.push_str(&format!(", {saved} cancelled by {}", save_name(kind))),
+        Some(kind) => summary.push_str(&format!(
+            ", {} cancelled by {}",
+            saved - rerolled,
+            save_name(kind)
+        )),
         None if hits > 0 => summary.push_str(", no save"),
         None => {}
+    }
+    if target.bf.strongpoint && save.is_some_and(|k| k != RollKind::StrongpointSave) {
+        summary.push_str(&format!(
+            ", {rerolled} cancelled by the {}",
+            super::strongpoints::REROLL
+        ));
     }
     if resilient > 0 {
         summary.push_str(&format!(", {resilient} cancelled (Damage Resilient)"));
@@ -161,6 +195,7 @@ pub fn save_name(kind: RollKind) -> &'static str {
         RollKind::InfantryCoverSave => "infantry cover save",
         RollKind::VehicleCoverSave => "vehicle cover save",
         RollKind::HardenedInfantrySave => super::dice::HARDENED_SAVE,
+        RollKind::StrongpointSave => super::strongpoints::CLOSE_SAVE,
         _ => "infantry save",
     }
 }

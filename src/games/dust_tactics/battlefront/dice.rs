@@ -57,6 +57,10 @@ pub enum RollKind {
     /// 002 "Steel Guard", "Zombie": "always passes its Infantry Saves on a roll of [target] as
     /// well as [army]" (R600).
     HardenedInfantrySave,
+    /// 002 "Cover From Bunkers and Strongpoints": a failed save's re-roll "only cancel[s] the
+    /// Hit if the re-roll scores [army]"; and "Close-combat Against Bunkers and Strongpoints":
+    /// "Units in Strongpoints cancel Hits from Close-Combat weapons on a roll of [army]" (R718).
+    StrongpointSave,
     /// 003 "Damage Resilient": "On a result of [army], cancel the hit".
     DamageResilient,
     /// 003 "Roll for Initiative": "the side that rolls the most [army] symbols wins".
@@ -77,6 +81,7 @@ impl RollKind {
             | RollKind::LaserChain
             | RollKind::VehicleCoverSave
             | RollKind::InfantrySave
+            | RollKind::StrongpointSave
             | RollKind::DamageResilient
             | RollKind::Initiative
             | RollKind::ReactiveAttack => symbol == Symbol::Army,
@@ -121,6 +126,10 @@ impl RollKind {
             RollKind::HardenedInfantrySave
         } else if p.starts_with("infantry save") {
             RollKind::InfantrySave
+        } else if p.starts_with(super::strongpoints::REROLL)
+            || p.starts_with(super::strongpoints::CLOSE_SAVE)
+        {
+            RollKind::StrongpointSave
         } else if p.starts_with("damage resilient") {
             RollKind::DamageResilient
         } else if p.starts_with("attack") || p.starts_with("sustained re-roll") {
@@ -137,7 +146,8 @@ impl RollKind {
             RollKind::InfantryCoverSave
             | RollKind::VehicleCoverSave
             | RollKind::InfantrySave
-            | RollKind::HardenedInfantrySave => "save",
+            | RollKind::HardenedInfantrySave
+            | RollKind::StrongpointSave => "save",
             RollKind::DamageResilient => "cancels",
             RollKind::Initiative | RollKind::ReactiveAttack => "counts",
         }
@@ -226,6 +236,7 @@ mod tests {
             (InfantryCoverSave, 4),
             (VehicleCoverSave, 2),
             (InfantrySave, 2),
+            (StrongpointSave, 2),
             (DamageResilient, 2),
             (Initiative, 2),
             (ReactiveAttack, 2),

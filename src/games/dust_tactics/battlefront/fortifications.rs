@@ -2,8 +2,9 @@
 //! Terrain that provides infantry with cover in otherwise open areas. Being below ground,
 //! Trenches have no effect on Line of Sight. Infantry Units in Trenches are in Cover and gain
 //! Cover Saves." A scenario lists them with `[fortifications] trenches = [...]`; the attack calls
-//! [`cover`] after 003's cover test. Barbed wire, minefields, bunkers and strongpoints are not
-//! built (docs/battlefront.md).
+//! [`cover`] after 003's cover test. Strongpoints (`strongpoints = [["D4", "E4"]]`, their two
+//! inside squares) are played by `battlefront::strongpoints` (R718–R722). Barbed wire,
+//! minefields and bunkers are refused by name (R723).
 
 use super::super::model::{Board, Cover, Square, Terrain, UnitType};
 use super::super::state::State;
@@ -18,6 +19,9 @@ pub struct Fortifications {
     /// Trench squares, sorted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trenches: Vec<Square>,
+    /// Strongpoints: the two inside squares of each (002 "Bunkers and Strongpoints", R718).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strongpoints: Vec<[Square; 2]>,
 }
 
 /// `[fortifications]` as a scenario file writes it.
@@ -26,6 +30,12 @@ pub struct Fortifications {
 pub struct RawFortifications {
     #[serde(default)]
     trenches: Vec<String>,
+    #[serde(default)]
+    strongpoints: Vec<Vec<String>>,
+    // 002's fortifications not built: named so the refusal says so (R723).
+    bunkers: Option<serde::de::IgnoredAny>,
+    barbed_wire: Option<serde::de::IgnoredAny>,
+    minefields: Option<serde::de::IgnoredAny>,
 }
 
 /// Validates `[fortifications]`: (field, message) on error. A trench lies "in otherwise open
@@ -38,7 +48,18 @@ pub fn parse(
     if rulesets != ["battlefront-2013"] {
         return Err((
             "fortifications".into(),
-            "trenches are 002's rule: add rulesets = [\"battlefront-2013\"]".into(),
+            "fortifications are 002's rule: add rulesets = [\"battlefront-2013\"]".into(),
+        ));
+    }
+    let unbuilt = [
+        ("bunkers", raw.bunkers.is_some(), "\"Bunkers and Strongpoints\": a bunker's facing, impassable walls and rear doors are not built (R722); a strongpoint (`strongpoints`) is"),
+        ("barbed_wire", raw.barbed_wire.is_some(), "\"Barbed Wire Entanglements\": the die symbols that free or tangle a unit are lost in the OCR (R723)"),
+        ("minefields", raw.minefields.is_some(), "\"Minefields\": their attack rating and the clearing roll are lost in the OCR (R723)"),
+    ];
+    if let Some((field, _, why)) = unbuilt.iter().find(|(_, set, _)| *set) {
+        return Err((
+            format!("fortifications.{field}"),
+            format!("002 {why}: not built under battlefront-2013; leave `{field}` out"),
         ));
     }
     let mut trenches = vec![];
@@ -60,7 +81,11 @@ pub fn parse(
     }
     trenches.sort();
     trenches.dedup();
-    Ok(Fortifications { trenches })
+    let strongpoints = super::strongpoints::parse(&raw.strongpoints, board, &trenches)?;
+    Ok(Fortifications {
+        trenches,
+        strongpoints,
+    })
 }
 
 /// Whether `at` is a trench of the game's scenario.
@@ -83,15 +108,19 @@ pub fn cover(state: &State, at: Square, target: UnitType, cover: Cover) -> Cover
     }
 }
 
-/// The briefing's sentence on the trenches, if any.
+/// The briefing's sentences on the trenches and strongpoints, if any.
 pub fn briefing(state: &State) -> Option<String> {
     let f = state.scenario.fortifications.as_ref()?;
-    if f.trenches.is_empty() {
-        return None;
-    }
-    let list: Vec<String> = f.trenches.iter().map(|q| q.to_string()).collect();
-    Some(format!(
-        "Trenches ({CITE}): {}. Infantry in a trench are in cover (cover saves); trenches do not block line of sight and every unit may cross them.",
-        list.join(" ")
-    ))
+    let trenches = (!f.trenches.is_empty()).then(|| {
+        let list: Vec<String> = f.trenches.iter().map(|q| q.to_string()).collect();
+        format!(
+            "Trenches ({CITE}): {}. Infantry in a trench are in cover (cover saves); trenches do not block line of sight and every unit may cross them.",
+            list.join(" ")
+        )
+    });
+    let parts: Vec<String> = trenches
+        .into_iter()
+        .chain(super::strongpoints::briefing(f))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" "))
 }

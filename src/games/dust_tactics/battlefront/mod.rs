@@ -35,6 +35,8 @@ pub mod sight;
 pub mod skills;
 pub mod skills002;
 pub mod spray;
+// issue 18: 002's strongpoints (bunkers003, R718–R722).
+pub mod strongpoints;
 pub mod stunned;
 pub mod terrain;
 // issue 18: 003 §12 victory points (bfront).

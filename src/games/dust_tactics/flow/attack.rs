@@ -850,7 +850,7 @@ pub(super) fn fire_line(
                     damage_resilient: (tc.has(Skill::DamageResilient)
                         || super::super::battlefront::skills002::defensive(state, &tu.id, cover))
                         && rules.damage_resilient_against(&w),
-                    hardened: super::super::battlefront::skills002::hardened(state, &tu.id),
+                    bf: super::super::battlefront::strongpoints::saves(state, &l.shooter, &tu.id),
                 };
                 let medal = medal
                     && state

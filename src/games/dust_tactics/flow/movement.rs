@@ -128,6 +128,9 @@ impl Planner<'_> {
             board,
             squares.last().copied(),
         );
+        // 002 "Bunkers and Strongpoints" (R721): only infantry enter a strongpoint.
+        super::super::battlefront::strongpoints::check_move(state, &mover, squares)?;
+        let board = super::super::battlefront::strongpoints::closed_board(state, board, &mover);
         let plan = geometry::plan_move(
             &board,
             &self.occupancy_for(&mover),
@@ -284,6 +287,8 @@ impl Planner<'_> {
             board,
             waypoints.last().copied(),
         );
+        super::super::battlefront::strongpoints::check_move(state, &mover, &waypoints)?;
+        let board = super::super::battlefront::strongpoints::closed_board(state, board, &mover);
         let plan = geometry::plan_move(
             &board,
             &self.occupancy_for(&mover),

@@ -154,6 +154,10 @@ pub fn new_state(
     let used: Vec<String> = state.units.iter().map(|u| u.card.clone()).collect();
     state.cards.retain(|k, _| used.contains(k));
     super::structures::check_setup(&state)?;
+    // 002 "Bunkers and Strongpoints" (R721): only infantry is placed in a strongpoint.
+    if let Some(e) = super::super::battlefront::strongpoints::misplaced(&state) {
+        return Err(SetupError(e));
+    }
     Ok(state)
 }
 

@@ -139,7 +139,7 @@ pub(super) fn explode_next(
             soft_save: tc.soft_save,
             hard_save: tc.hard_save,
             damage_resilient: tc.has(Skill::DamageResilient) && rules.damage_resilient_against(&w),
-            hardened: super::super::battlefront::skills002::hardened(state, &tu.id),
+            bf: super::super::battlefront::strongpoints::saves(state, &b.unit, &tu.id),
         };
         let opts = FireOptions {
             carriers: 1,

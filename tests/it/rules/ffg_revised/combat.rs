@@ -37,7 +37,7 @@ fn target(card_id: &str, models: u32, remaining: u32, cover: Cover) -> TargetPro
         soft_save: c.soft_save,
         hard_save: c.hard_save,
         damage_resilient: c.has_skill("damage-resilient"),
-        hardened: false,
+        bf: Default::default(),
     }
 }
 
@@ -117,7 +117,7 @@ fn open_fire_000_17pdr_dice_against_every_vehicle_armour() {
             soft_save: Save::None,
             hard_save: Save::None,
             damage_resilient: false,
-            hardened: false,
+            bf: Default::default(),
         };
         let mut faces = vec![6u8; n];
         faces[0] = 1;
@@ -494,7 +494,7 @@ fn ap_incendiary_000_napalm_thrower_destroys_a_jagdluther_with_one_hit() {
         soft_save: Save::None,
         hard_save: Save::None,
         damage_resilient: false,
-        hardened: false,
+        bf: Default::default(),
     };
     let napalm = weapon("m2b-hot-dog", "napalm");
     let out = run(&napalm, &t, &carriers(1), &[2]);

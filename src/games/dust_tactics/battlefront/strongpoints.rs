@@ -1,0 +1,158 @@
+//! 002 "Bunkers and Strongpoints" under battlefront-2013 (issue 18): strongpoints (R718–R722).
+//! A scenario lists each by its two inside squares (`[fortifications] strongpoints =
+//! [["D4", "E4"]]`, 002: "treated as having two squares inside them"). What is built: only
+//! infantry may enter them (movement), the re-roll of a failed Infantry or Cover Save, the save
+//! against close-combat weapons from outside, and the placement limits. Bunkers are not built
+//! (a `bunkers` field is refused by name, R723).
+
+use super::super::flow::Refusal;
+use super::super::geometry::{distance, Mover};
+use super::super::model::{Board, Square, Terrain, UnitType};
+use super::super::state::State;
+use super::fortifications::Fortifications;
+use std::borrow::Cow;
+
+/// The section refusals and briefings cite.
+pub const CITE: &str = "002 \"Bunkers and Strongpoints\"";
+
+/// The purpose of a strongpoint's dice (`dice::RollKind::of_purpose` reads it back).
+pub const REROLL: &str = "strongpoint re-roll";
+/// The purpose (and report name) of the save against close-combat weapons.
+pub const CLOSE_SAVE: &str = "strongpoint save";
+
+/// What a target's saves gain under battlefront-2013 beyond 003's table.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BfSaves {
+    /// 002 "Steel Guard", "Zombie" (R600).
+    pub hardened: bool,
+    /// The target is in a strongpoint and the attacker outside it (R719, R720).
+    pub strongpoint: bool,
+}
+
+/// The saves of `target` attacked by `shooter` (R719): a strongpoint protects against an
+/// attacker outside it.
+pub fn saves(state: &State, shooter: &str, target: &str) -> BfSaves {
+    let at = |id: &str| state.unit(id).and_then(|u| u.at);
+    let fort = |id: &str| at(id).and_then(|sq| index(state, sq));
+    let target_in = fort(target);
+    BfSaves {
+        hardened: super::skills002::hardened(state, target),
+        strongpoint: state.rules().battlefront()
+            && target_in.is_some()
+            && fort(shooter) != target_in,
+    }
+}
+
+/// The strongpoint `sq` is inside, by its index in the scenario.
+fn index(state: &State, sq: Square) -> Option<usize> {
+    let f = state.scenario.fortifications.as_ref()?;
+    f.strongpoints.iter().position(|p| p.contains(&sq))
+}
+
+/// 002 "Movement Through Bunkers and Strongpoints": "Only Infantry Units may be placed in,
+/// enter or exit a Bunker or Strongpoint." A vehicle's move through a strongpoint square is
+/// refused (R721).
+pub fn check_move(state: &State, mover: &Mover, path: &[Square]) -> Result<(), Refusal> {
+    if mover.unit_type != UnitType::Vehicle {
+        return Ok(());
+    }
+    let Some(sq) = path.iter().find(|sq| index(state, **sq).is_some()) else {
+        return Ok(());
+    };
+    Err(Refusal {
+        reason: format!("{sq} is inside a strongpoint and {} is a vehicle", mover.unit.0),
+        rule: format!("{CITE}, \"Movement Through Bunkers and Strongpoints\": \"Only Infantry Units may be placed in, enter or exit a Bunker or Strongpoint\" (R721)"),
+        instead: "move the vehicle around the strongpoint's squares".to_string(),
+    })
+}
+
+/// The movement board for `mover`: a strongpoint's squares are impassable to a vehicle, so its
+/// path goes around them (R721).
+pub fn closed_board<'a>(state: &State, board: Cow<'a, Board>, mover: &Mover) -> Cow<'a, Board> {
+    let Some(f) = state.scenario.fortifications.as_ref() else {
+        return board;
+    };
+    if mover.unit_type != UnitType::Vehicle || f.strongpoints.is_empty() {
+        return board;
+    }
+    let mut b = board.into_owned();
+    for sq in f.strongpoints.iter().flatten() {
+        b.set_terrain(*sq, Terrain::Impassable);
+    }
+    Cow::Owned(b)
+}
+
+/// A vehicle deployed inside a strongpoint, for the refusal at `new` (R721).
+pub fn misplaced(state: &State) -> Option<String> {
+    state.units.iter().find_map(|u| {
+        let sq = u.at?;
+        index(state, sq)?;
+        let card = state.cards.get(&u.card)?;
+        (card.unit_type == UnitType::Vehicle).then(|| {
+            format!("{} is a vehicle deployed on {sq}, inside a strongpoint: {CITE}: \"Only Infantry Units may be placed in, enter or exit a Bunker or Strongpoint\" (R721); deploy it elsewhere", u.id)
+        })
+    })
+}
+
+/// Validates `strongpoints` (R718, R722): two orthogonally adjacent open squares each, at least
+/// one square from every board edge and impassable square, and two squares from any other
+/// strongpoint (002 "Deploying Fortifications").
+pub fn parse(
+    raw: &[Vec<String>],
+    board: &Board,
+    trenches: &[Square],
+) -> Result<Vec<[Square; 2]>, (String, String)> {
+    let mut out: Vec<[Square; 2]> = vec![];
+    for (i, pair) in raw.iter().enumerate() {
+        let field = format!("fortifications.strongpoints[{i}]");
+        let err = |m: String| Err((field.clone(), m));
+        let squares: Vec<Square> = pair.iter().filter_map(|t| board.parse_square(t)).collect();
+        let [a, b] = squares[..] else {
+            return err(format!("write the strongpoint's two inside squares, like [\"D4\", \"E4\"] ({CITE}: \"treated as having two squares inside them\")"));
+        };
+        if pair.len() != 2 || a.delta(b).0 + a.delta(b).1 != 1 {
+            return err(format!("{a} and {b} are not two squares side by side: write the strongpoint's two inside squares, like [\"D4\", \"E4\"]"));
+        }
+        for sq in [a, b] {
+            let edge = sq.col() == 0
+                || sq.row() == 0
+                || sq.col() as usize + 1 >= board.width() as usize
+                || sq.row() as usize + 1 >= board.height() as usize;
+            let near_wall = board
+                .neighbours(sq)
+                .any(|n| board.terrain(n) == Terrain::Impassable);
+            if board.terrain(sq) != Terrain::Open
+                || board.cover_kind(sq).is_some()
+                || trenches.contains(&sq)
+            {
+                return err(format!("{sq} is not open ground: place the strongpoint on open squares without a cover element or trench"));
+            }
+            if edge || near_wall {
+                return err(format!("{sq} is next to a board edge or impassable terrain: 002 \"Deploying Fortifications\": \"it must be at least one square ... from all table edges and Impassable terrain\""));
+            }
+            if out.iter().flatten().any(|o| distance(*o, sq) < 3) {
+                return err(format!("{sq} is within two squares of another strongpoint: 002 \"Deploying Fortifications\": \"two squares ... from other Bunkers and Strongpoints\""));
+            }
+        }
+        let mut p = [a, b];
+        p.sort();
+        out.push(p);
+    }
+    Ok(out)
+}
+
+/// The briefing's sentence on the strongpoints, if any.
+pub fn briefing(f: &Fortifications) -> Option<String> {
+    if f.strongpoints.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = f
+        .strongpoints
+        .iter()
+        .map(|[a, b]| format!("{a}+{b}"))
+        .collect();
+    Some(format!(
+        "Strongpoints ({CITE}): {}. Only infantry may enter them; a unit inside re-rolls a failed infantry or cover save, cancelling the hit on army, and saves on army against close-combat weapons from outside.",
+        list.join(" ")
+    ))
+}
