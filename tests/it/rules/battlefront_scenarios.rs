@@ -157,15 +157,7 @@ pub(crate) fn play_by_mail(scenario: &str, sides: [&str; 2], seed: u64) -> (Stri
     let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-sc", &ps, |i| Style::Random(seed + i as u64));
     env.run(dt::NOW);
-    for _ in 0..400 {
-        let g = env.load("g-sc");
-        let Some((name, m)) = bots.next_mail(&g) else {
-            break;
-        };
-        std::fs::write(home.maildir().join("new").join(name), m).unwrap();
-        let sum = env.run(dt::NOW);
-        assert!(sum.broken.is_empty(), "{sum:?}");
-    }
+    bots.play_to_end(&home, &env);
     let g = env.load("g-sc");
     assert!(
         g.derived.finished.is_some(),
@@ -178,11 +170,7 @@ pub(crate) fn play_by_mail(scenario: &str, sides: [&str; 2], seed: u64) -> (Stri
     for e in std::fs::read_dir(home.root.join("sent")).unwrap() {
         mails.push_str(&std::fs::read_to_string(e.unwrap().path()).unwrap());
     }
-    let o = dt::dustmail(&home.root, &["replay", "g-sc"]);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let log = dt::log_path(&home, "g-sc");
-    let o = dt::dustmail(&home.root, &["audit", log.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    dt::replay_and_audit(&home, "g-sc");
     (crate::support::flat(&mails), st)
 }
 

@@ -319,21 +319,9 @@ fn commissar_004_commissar_watch_played_to_its_end_by_signed_mail() {
     let st: State = g.derived.state.typed::<State>().clone();
     assert_eq!(u(&st, "brown").joined.as_deref(), Some("rangers"));
     assert_eq!(u(&st, "commissar").joined.as_deref(), Some("rangers"));
-    for _ in 0..400 {
-        let g = env.load("g-kom");
-        let Some((name, m)) = bots.next_mail(&g) else {
-            break;
-        };
-        std::fs::write(home.maildir().join("new").join(name), m).unwrap();
-        let sum = env.run(dt::NOW);
-        assert!(sum.broken.is_empty(), "{sum:?}");
-    }
+    bots.play_to_end(&home, &env);
     let g = env.load("g-kom");
     assert!(g.derived.finished.is_some(), "the game did not end");
     assert!(bots.sent > 8, "only {} mails", bots.sent);
-    let o = dt::dustmail(&home.root, &["replay", "g-kom"]);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let log = dt::log_path(&home, "g-kom");
-    let o = dt::dustmail(&home.root, &["audit", log.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    dt::replay_and_audit(&home, "g-kom");
 }

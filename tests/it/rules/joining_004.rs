@@ -762,21 +762,9 @@ fn joining_004_victory_patrol_played_to_its_end_by_signed_mail() {
     let st: State = g.derived.state.typed::<State>().clone();
     assert_eq!(u(&st, "sidekick").joined.as_deref(), Some("victory"));
     assert_eq!(u(&st, "ape-hero").joined.as_deref(), Some("apes"));
-    for _ in 0..400 {
-        let g = env.load("g-join");
-        let Some((name, m)) = bots.next_mail(&g) else {
-            break;
-        };
-        std::fs::write(home.maildir().join("new").join(name), m).unwrap();
-        let sum = env.run(dt::NOW);
-        assert!(sum.broken.is_empty(), "{sum:?}");
-    }
+    bots.play_to_end(&home, &env);
     let g = env.load("g-join");
     assert!(g.derived.finished.is_some(), "the game did not end");
     assert!(bots.sent > 8, "only {} mails", bots.sent);
-    let o = dt::dustmail(&home.root, &["replay", "g-join"]);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let log = dt::log_path(&home, "g-join");
-    let o = dt::dustmail(&home.root, &["audit", log.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    dt::replay_and_audit(&home, "g-join");
 }

@@ -350,15 +350,7 @@ fn tesla_and_air_alt_004_the_provisional_cards_play_a_scenario_to_its_end_by_mai
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-tesla", &ps, |_| Style::Aggressive);
-    for _ in 0..400 {
-        let g = env.load("g-tesla");
-        let Some((name, m)) = bots.next_mail(&g) else {
-            break;
-        };
-        std::fs::write(home.maildir().join("new").join(name), m).unwrap();
-        let sum = env.run(dt::NOW);
-        assert!(sum.broken.is_empty(), "{sum:?}");
-    }
+    bots.play_to_end(&home, &env);
     let g = env.load("g-tesla");
     assert!(g.derived.finished.is_some(), "the game did not end");
     // The reports the players received tell the Tesla shots and the Air Alt re-rolls.

@@ -524,15 +524,7 @@ fn large_vehicles_004_fortress_crossing_is_played_to_its_end_by_mail() {
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-fortress", &ps, |_| Style::Aggressive);
-    for _ in 0..400 {
-        let g = env.load("g-fortress");
-        let Some((name, m)) = bots.next_mail(&g) else {
-            break;
-        };
-        std::fs::write(home.maildir().join("new").join(name), m).unwrap();
-        let sum = env.run(dt::NOW);
-        assert!(sum.broken.is_empty(), "{sum:?}");
-    }
+    bots.play_to_end(&home, &env);
     let g = env.load("g-fortress");
     let sent: String = dt::names(&home.root.join("sent"))
         .into_iter()

@@ -722,15 +722,7 @@ fn minefields_004_minefield_crossing_played_to_its_end_by_signed_mail() {
     let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-mines", &ps, |_| Style::Aggressive);
     env.run(dt::NOW);
-    for _ in 0..400 {
-        let g = env.load("g-mines");
-        let Some((name, m)) = bots.next_mail(&g) else {
-            break;
-        };
-        std::fs::write(home.maildir().join("new").join(name), m).unwrap();
-        let sum = env.run(dt::NOW);
-        assert!(sum.broken.is_empty(), "{sum:?}");
-    }
+    bots.play_to_end(&home, &env);
     let g = env.load("g-mines");
     assert!(g.derived.finished.is_some(), "the game did not end");
     let mut mails = String::new();

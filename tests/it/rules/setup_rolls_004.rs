@@ -239,15 +239,7 @@ fn setup_004_new_place_by_rolls_is_played_by_mail_replayed_and_audited() {
     let before = impassable(st);
     let mut bots = dt::Bots::new("g-roll", &ps, |i| Style::Random(50 + i as u64));
     env.run(dt::NOW);
-    for _ in 0..400 {
-        let g = env.load("g-roll");
-        let Some((name, m)) = bots.next_mail(&g) else {
-            break;
-        };
-        std::fs::write(home.maildir().join("new").join(name), m).unwrap();
-        let sum = env.run(dt::NOW);
-        assert!(sum.broken.is_empty(), "{sum:?}");
-    }
+    bots.play_to_end(&home, &env);
     let g = env.load("g-roll");
     assert!(g.derived.finished.is_some(), "the game ended");
     let st: &State = g.derived.state.typed::<State>();
@@ -267,9 +259,5 @@ fn setup_004_new_place_by_rolls_is_played_by_mail_replayed_and_audited() {
         mails.contains("Setting up the battlefield (004 SETUP): before round 1 the players place 2 terrain squares"),
         "the welcome mail teaches it"
     );
-    let o = dt::dustmail(&home.root, &["replay", "g-roll"]);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let log = dt::log_path(&home, "g-roll");
-    let o = dt::dustmail(&home.root, &["audit", log.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    dt::replay_and_audit(&home, "g-roll");
 }

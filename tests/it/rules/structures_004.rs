@@ -729,15 +729,7 @@ fn structures_004_outpost_is_played_to_its_end_by_mail() {
     let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-out", &ps, |i| Style::Random(40 + i as u64));
     env.run(dt::NOW);
-    for _ in 0..400 {
-        let g = env.load("g-out");
-        let Some((name, m)) = bots.next_mail(&g) else {
-            break;
-        };
-        std::fs::write(home.maildir().join("new").join(name), m).unwrap();
-        let sum = env.run(dt::NOW);
-        assert!(sum.broken.is_empty(), "{sum:?}");
-    }
+    bots.play_to_end(&home, &env);
     let g = env.load("g-out");
     assert!(g.derived.finished.is_some(), "the game ended");
     let st: &State = g.derived.state.typed::<State>();
@@ -751,11 +743,7 @@ fn structures_004_outpost_is_played_to_its_end_by_mail() {
         mails.contains("Structure: bunker bunker D2-F2"),
         "reports show the bunker"
     );
-    let o = dt::dustmail(&home.root, &["replay", "g-out"]);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let log = dt::log_path(&home, "g-out");
-    let o = dt::dustmail(&home.root, &["audit", log.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    dt::replay_and_audit(&home, "g-out");
 }
 
 /// A game on the structures board with the bunker `pillbox` (A1–B1, a back door to A2) holding

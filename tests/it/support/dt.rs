@@ -241,6 +241,29 @@ impl Bots {
         );
         Some((name, m))
     }
+
+    /// Every awaited side mails its next decision until the game awaits nothing, each mail run
+    /// through the pipeline at once; no run may break.
+    pub fn play_to_end(&mut self, home: &Home, env: &InProc) {
+        for _ in 0..400 {
+            let g = env.load(&self.game);
+            let Some((name, m)) = self.next_mail(&g) else {
+                break;
+            };
+            std::fs::write(home.maildir().join("new").join(name), m).unwrap();
+            let sum = env.run(NOW);
+            assert!(sum.broken.is_empty(), "{sum:?}");
+        }
+    }
+}
+
+/// `dustmail replay` and `dustmail audit` of game `id` both pass.
+pub fn replay_and_audit(home: &Home, id: &str) {
+    let o = dustmail(&home.root, &["replay", id]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let log = log_path(home, id);
+    let o = dustmail(&home.root, &["audit", log.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
 /// Files in `dir` (names, sorted).
