@@ -6,10 +6,9 @@
 //! (and the ledger signed anew) is named by file and line.
 
 use crate::campaign::resign;
-use crate::campaign_strategic::{audit, load, new_campaign, players, Cp, RULES};
+use crate::campaign_strategic::{audit, battle_bots, load, new_campaign, players, Cp, RULES};
 use crate::support::dt::{self, Bots, InProc};
 use dustmail::config::Home;
-use dustmail::dust_tactics::bot::Style;
 use dustmail::game::{Audience, CommandOutcome, DiceSource, Game, Line, Sender};
 use dustmail::games::dust_strategy::model::{State, Unit};
 use dustmail::games::dust_strategy::DustStrategy;
@@ -167,23 +166,9 @@ fn play(home: &Home, id: &str, ps: &[Cp]) -> Seen {
                 strategy_mails(&env, &gid, ps, &mut n, &mut seen);
                 continue;
             }
-            let b = bots.entry(gid.clone()).or_insert_with(|| {
-                let gps: Vec<dt::Player> = rec
-                    .opened
-                    .sides
-                    .iter()
-                    .map(|(side, name)| {
-                        let p = ps.iter().find(|p| p.name == name).unwrap();
-                        dt::Player {
-                            side: side.clone(),
-                            address: p.address.clone(),
-                            key: p.key.clone(),
-                        }
-                    })
-                    .collect();
-                let salt = rec.opened.number as u64;
-                Bots::new(&gid, &gps, move |i| Style::Random(7 + 10 * salt + i as u64))
-            });
+            let b = bots
+                .entry(gid.clone())
+                .or_insert_with(|| battle_bots(rec, ps, 7));
             if let Some((name, m)) = b.next_mail(&env.load(&gid)) {
                 std::fs::write(home.maildir().join("new").join(name), m).unwrap();
             }

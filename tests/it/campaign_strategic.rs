@@ -7,7 +7,7 @@
 use crate::support::dt::{self, Bots, InProc};
 use dustmail::config::Home;
 use dustmail::dust_tactics::bot::Style;
-use dustmail::pbem::campaign::state::Campaign;
+use dustmail::pbem::campaign::state::{Campaign, GameRecord};
 use ed25519_dalek::SigningKey;
 use std::collections::BTreeMap;
 
@@ -71,6 +71,28 @@ pub(crate) fn new_campaign(home: &Home, id: &str, rules: &str, ps: &[Cp]) -> std
     dt::dustmail(&home.root, &a)
 }
 
+/// Bots for a battle the campaign opened, each side played by the campaign player named for it;
+/// `base` varies the bots' style between tests.
+pub(crate) fn battle_bots(rec: &GameRecord, ps: &[Cp], base: u64) -> Bots {
+    let gps: Vec<dt::Player> = rec
+        .opened
+        .sides
+        .iter()
+        .map(|(side, name)| {
+            let p = ps.iter().find(|p| p.name == name).unwrap();
+            dt::Player {
+                side: side.clone(),
+                address: p.address.clone(),
+                key: p.key.clone(),
+            }
+        })
+        .collect();
+    let salt = rec.opened.number as u64;
+    Bots::new(&rec.opened.game_id, &gps, move |i| {
+        Style::Random(base + 10 * salt + i as u64)
+    })
+}
+
 pub(crate) fn load(home: &Home, id: &str) -> Campaign {
     dustmail::referee::campaign::load(&home.root.join("campaigns").join(id)).unwrap()
 }
@@ -132,23 +154,9 @@ pub(crate) fn play_saying(home: &Home, id: &str, ps: &[Cp], say: Say) -> usize {
                 strategy_mails(&env, &gid, ps, &mut n, say);
                 continue;
             }
-            let b = bots.entry(gid.clone()).or_insert_with(|| {
-                let gps: Vec<dt::Player> = rec
-                    .opened
-                    .sides
-                    .iter()
-                    .map(|(side, name)| {
-                        let p = ps.iter().find(|p| p.name == name).unwrap();
-                        dt::Player {
-                            side: side.clone(),
-                            address: p.address.clone(),
-                            key: p.key.clone(),
-                        }
-                    })
-                    .collect();
-                let salt = rec.opened.number as u64;
-                Bots::new(&gid, &gps, move |i| Style::Random(5 + 10 * salt + i as u64))
-            });
+            let b = bots
+                .entry(gid.clone())
+                .or_insert_with(|| battle_bots(rec, ps, 5));
             if let Some((name, m)) = b.next_mail(&env.load(&gid)) {
                 std::fs::write(home.maildir().join("new").join(name), m).unwrap();
             }
