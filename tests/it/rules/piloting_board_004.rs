@@ -256,3 +256,34 @@ fn pilot_name_004_a_game_made_before_revision_7_refuses_boarding_and_exit_as_it_
     );
     assert!(r.contains("walk has no Carry Capacity"), "{r}");
 }
+
+// 004 "Pilot: Name": "He may board or exit the noted vehicle, obeying the usual embarking and
+// disembarking rules"; once aboard he is inside it and no target (R541). Axis `foe`, on E5 in
+// range of the walker's square and set to react, does not fire at ace when his MOVE boards the
+// walker: nothing may fire at a pilot, so no reactive-fire window opens.
+#[test]
+fn pilot_name_004_no_reactive_fire_answers_a_pilot_boarding() {
+    let mut st = field(
+        hero_card("ace", PILOT_WALKER),
+        walker_card(""),
+        Some("C8"),
+        "I9",
+    );
+    st.units.iter_mut().find(|u| u.id == "foe").expect("foe").at = Some(sq("E5"));
+    flow::standing_react(&mut st, "axis", None, Policy::Yes).expect("standing react");
+    let orders = "activate ace\n  move D8 board walk\n  nothing";
+    // A game made before rules revision 8 opened the window, and replays so.
+    let mut old = st.clone();
+    old.rules_revision = 7;
+    let out = send(&mut old, "allies", orders, &mut ScriptedDice::new([6]));
+    assert!(
+        texts(&out).contains("reactive-fire window"),
+        "{}",
+        texts(&out)
+    );
+    let out = send(&mut st, "allies", orders, &mut ScriptedDice::new([]));
+    first_result(&out).expect("boarding accepted");
+    assert!(!texts(&out).contains("reactive"), "{}", texts(&out));
+    assert!(!u(&st, "foe").activated, "foe kept its activation");
+    assert_eq!(u(&st, "ace").joined.as_deref(), Some("walk"));
+}

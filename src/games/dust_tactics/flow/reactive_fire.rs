@@ -7,6 +7,12 @@ use crate::dust_tactics::battlefront::reactive as bf_reactive;
 /// The side that may react and its eligible units (004 "Reactive fire": not yet activated, with
 /// a weapon that can reach and damage the activating unit, in LOS). R54: one attempt per window.
 pub(super) fn react_candidates(state: &State, act: &Activation) -> Option<(String, Vec<String>)> {
+    // A hero who boarded his vehicle pilots it and "cannot be targeted" (004 "Pilot: Name"):
+    // nothing can fire at him, so no window opens after his boarding (R541; games made before
+    // revision 8 opened one, and replay so).
+    if state.revised(8) && super::piloting::is_pilot(state, &act.unit) {
+        return None;
+    }
     let to = super::riders::square_of(state, &act.unit)?;
     let armour = armour_of(state, &act.unit)?;
     let occ = occupancy(state, &[]);
