@@ -317,6 +317,70 @@ fn the_template_offers_no_target_out_of_sight() {
     every_suggestion_accepted(&st, "allies", "line of sight");
 }
 
+// 004 "Actions": an ATTACK fires the unit's weapons, each at a target; two ATTACK actions in one
+// activation are a SUSTAINED ATTACK (refused as two `attack` lines). Squad `a1` with a heavy MG
+// and a rifle line, in range of grens and the tank: besides one line per weapon (each at its
+// first target), the template offers the one line that fires both, and the sustained line fires
+// both too; each is accepted
+// (every_suggestion_accepted) and the combined attack rolls for both weapons.
+#[test]
+fn the_template_offers_one_attack_line_firing_every_weapon() {
+    let mut st = hmg_game(None);
+    let rifle = weapon("rifle", WeaponRange::Upto(4), 1, 1);
+    st.cards
+        .get_mut("hmg-squad")
+        .expect("card")
+        .weapons
+        .push(rifle);
+    let t = DustTactics.orders_template(&st, "allies");
+    let orders = suggestions(&t);
+    assert!(
+        orders
+            .iter()
+            .any(|o| o.contains("attack hmg at grens, rifle at tank")),
+        "{t}"
+    );
+    assert!(
+        orders
+            .iter()
+            .any(|o| o.contains("sustained hmg at grens, rifle at tank")),
+        "{t}"
+    );
+    every_suggestion_accepted(&st, "allies", "every weapon");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate a1\n  attack hmg at grens, rifle at tank\n  nothing",
+        &mut Cycle(0),
+    );
+    first_result(&out).expect("accepted");
+    let told = texts(&out);
+    assert!(
+        told.contains("Heavy MG") && told.contains("at tank"),
+        "{told}"
+    );
+    // Two `attack` lines are refused, and the refusal shows the one-line form.
+    let mut st = hmg_game(None);
+    st.cards
+        .get_mut("hmg-squad")
+        .expect("card")
+        .weapons
+        .push(weapon("rifle", WeaponRange::Upto(4), 1, 1));
+    let out = send(
+        &mut st,
+        "allies",
+        "activate a1\n  attack hmg at grens\n  attack rifle at grens",
+        &mut Cycle(0),
+    );
+    let CommandOutcome::Refused { instead, .. } = &out.results[0].outcome else {
+        panic!("two attack lines accepted");
+    };
+    assert!(
+        instead.contains("attack <weapon> at <target>, <weapon> at <target>"),
+        "{instead}"
+    );
+}
+
 /// The orders template in the newest mail to `to` (the highest ledger line in its
 /// `Ledger-Head`), from its first line on.
 fn mailed_template(table: &crate::dust_home::Table, to: &str) -> String {

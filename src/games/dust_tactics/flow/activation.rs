@@ -415,7 +415,7 @@ impl<'a> Planner<'a> {
                     return refuse(
                         "two ATTACK actions in one activation are a SUSTAINED ATTACK",
                         RULE_ACTIONS,
-                        "sustained <weapon> at <target>",
+                        "one ATTACK line firing several weapons, `attack <weapon> at <target>, <weapon> at <target>`, or `sustained <weapon> at <target>` alone",
                     )
                 }
                 [a, b] => *a != Kind::Sustained && *b != Kind::Sustained,

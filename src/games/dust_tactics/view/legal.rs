@@ -172,6 +172,8 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
         count: None,
     };
     let mut sustained: Option<String> = None;
+    // Each weapon line with a target and its first one: together, one ATTACK line firing them all.
+    let mut every: Vec<(String, String)> = vec![];
     // Weapon lines with no target they can damage, see and reach from here.
     let mut idle: Vec<String> = vec![];
     let mut seen: Vec<String> = vec![];
@@ -210,6 +212,7 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             s.push_str(&with_note(&format!("attack {} at {first}", w.id), &note));
             s.push('\n');
             s.push_str(&or_lines("at", rest));
+            every.push((w.id.clone(), first.clone()));
             // 000 "Limited ammo weapons": "You are never forced to use all of these limited
             // ammo weapons at once!" (R414): offered when the line would fire more than one.
             let counted = |n: u32| {
@@ -240,6 +243,39 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
                     })
                     .map(|t| format!("sustained {} at {t}", w.id));
             }
+        }
+    }
+    // 004 "Attack": one ATTACK action fires every weapon the unit chooses, each at its own
+    // target; two `attack` lines would be two actions (a SUSTAINED ATTACK), so the template
+    // shows the one line that fires them all, when it fits a mail line (a wrapped order would
+    // be refused).
+    let fits = |order: &str| format!("#   {order}").chars().count() <= MAIL_LINE_CHARS;
+    if every.len() > 1 {
+        let all = every
+            .iter()
+            .map(|(w, t)| format!("{w} at {t}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let fires: Vec<FireOrder> = every.iter().map(|(w, t)| fire(w, t)).collect();
+        if fits(&format!("attack {all}"))
+            && ok(vec![
+                Action::Attack {
+                    fire: fires.clone(),
+                },
+                Action::Nothing,
+            ])
+        {
+            s.push_str(&with_note(
+                &format!("attack {all}"),
+                "one ATTACK: these weapons at once",
+            ));
+            s.push('\n');
+        }
+        if sustained.is_some()
+            && fits(&format!("sustained {all}"))
+            && ok(vec![Action::Sustained { fire: fires }])
+        {
+            sustained = Some(format!("sustained {all}"));
         }
     }
     if (u.at.is_some() || riding.is_some()) && !idle.is_empty() {
