@@ -21,7 +21,7 @@ pub fn catalog() -> Catalog {
                 "ffg-revised" => "the FFG revised rules (004, with 000 where 004 is silent)",
                 "classic-2010" => "the 2010 core rulebook (000): double moves, no reactive fire",
                 "battlefront-2013" => {
-                    "the 2013 Battlefront rulebook (003), first slice: Dust dice, saves"
+                    "the 2013 Battlefront rulebook (003 with 002): Dust dice, facing, saves; what is not built is refused (docs/battlefront.md)"
                 }
                 _ => "",
             }
