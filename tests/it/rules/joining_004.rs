@@ -11,7 +11,7 @@ use dustmail::dust_tactics::bot::Style;
 use dustmail::dust_tactics::cards::parse_card_for_new;
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::scenario::UnitSpec;
-use dustmail::dust_tactics::state::{Phase, Policy, State};
+use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::DustTactics;
 use dustmail::game::{Outcome, ScriptedDice};
 
@@ -92,41 +92,6 @@ pub(super) fn game(allies: Vec<UnitSpec>, axis: Vec<UnitSpec>, extra: Vec<Card>)
 
 pub(super) fn refusal(out: &Outcome) -> String {
     first_result(out).expect_err("refused")
-}
-
-/// Plays the rest of the round with `nothing` + `nothing`, and the next initiative, allies first.
-pub(super) fn next_round(st: &mut State) {
-    let target = st.round + 1;
-    for _ in 0..30 {
-        match &st.phase {
-            Phase::Activations if st.round == target && st.next_side.is_some() => return,
-            Phase::Activations => {
-                let side = st.next_side.clone().expect("a side to activate");
-                let unit = st
-                    .units
-                    .iter()
-                    .find(|u| u.side == side && !u.activated && !u.destroyed && u.joined.is_none())
-                    .map(|u| u.id.clone())
-                    .expect("a unit to activate");
-                let out = send(
-                    st,
-                    &side,
-                    &format!("activate {unit}\nnothing\nnothing"),
-                    &mut Cycle(1),
-                );
-                assert!(first_result(&out).is_ok(), "{out:?}");
-            }
-            Phase::Initiative | Phase::First { .. } => {
-                let side = match &st.phase {
-                    Phase::First { winner } => winner.clone(),
-                    _ => "allies".to_string(),
-                };
-                send(st, &side, "first allies", &mut Cycle(1));
-            }
-            p => panic!("unexpected phase {p:?}"),
-        }
-    }
-    panic!("the round did not end");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 //! command squad is games/dust-tactics/cards-joining/nco-command-squad.toml; orders go through
 //! the real parser and state machine, and each test quotes the sentence it checks.
 
-use super::joining_004::{card_in, next_round};
+use super::joining_004::card_in;
 use crate::support_flow::*;
 
 use dustmail::dust_tactics::flow;

@@ -4,7 +4,7 @@
 
 use crate::support_flow::*;
 use dustmail::dust_tactics::cards::parse_card_for_new;
-use dustmail::dust_tactics::state::{Phase, Policy, State};
+use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::DustTactics;
 use dustmail::game::{CommandOutcome, Outcome, ScriptedDice};
 
@@ -54,47 +54,6 @@ fn volley_game() -> State {
     }
     begin(&mut st, "allies");
     st
-}
-
-/// Plays the rest of the round with `nothing` + `nothing`, rolls the next initiative and has
-/// allies go first (as in artillery_004.rs).
-fn next_round(st: &mut State) {
-    let target = match st.phase {
-        Phase::Activations | Phase::Activation(_) => st.round + 1,
-        _ => st.round,
-    };
-    for _ in 0..20 {
-        match &st.phase {
-            Phase::Activations if st.round == target && st.next_side.is_some() => break,
-            Phase::Activations => {
-                let side = st.next_side.clone().expect("a side to activate");
-                let unit = st
-                    .units
-                    .iter()
-                    .find(|u| u.side == side && !u.activated && !u.destroyed && u.joined.is_none())
-                    .map(|u| u.id.clone())
-                    .expect("a unit to activate");
-                let out = send(
-                    st,
-                    &side,
-                    &format!("activate {unit}\nnothing\nnothing"),
-                    &mut Cycle(1),
-                );
-                assert!(first_result(&out).is_ok(), "{out:?}");
-            }
-            Phase::Initiative => {
-                send(st, "allies", "first allies", &mut Cycle(1));
-            }
-            Phase::First { winner } => {
-                let w = winner.clone();
-                let out = send(st, &w, "first allies", &mut Cycle(1));
-                assert!(first_result(&out).is_ok(), "{out:?}");
-            }
-            p => panic!("unexpected phase {p:?}"),
-        }
-    }
-    assert_eq!(st.round, target);
-    assert_eq!(st.next_side.as_deref(), Some("allies"));
 }
 
 fn fired(out: &Outcome) -> String {

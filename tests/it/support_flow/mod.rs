@@ -6,7 +6,7 @@ use dustmail::dust_tactics::flow;
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::orders::{Action, Command, FireOrder, TargetRef};
 use dustmail::dust_tactics::scenario::{Objective, Scenario, UnitSpec};
-use dustmail::dust_tactics::state::{Policy, State};
+use dustmail::dust_tactics::state::{Phase, Policy, State};
 use dustmail::dust_tactics::DustTactics;
 use dustmail::game::{CommandOutcome, Game, Outcome, ScriptedDice};
 
@@ -277,4 +277,45 @@ pub fn first_result(out: &Outcome) -> Result<String, String> {
         CommandOutcome::Accepted { understood } => Ok(understood.clone()),
         CommandOutcome::Refused { reason, rule, .. } => Err(format!("{reason} [{rule}]")),
     }
+}
+
+/// Plays the rest of the round with `nothing` + `nothing`, rolls the next initiative and has
+/// allies go first.
+pub fn next_round(st: &mut State) {
+    let target = match st.phase {
+        Phase::Activations | Phase::Activation(_) => st.round + 1,
+        _ => st.round,
+    };
+    for _ in 0..20 {
+        match &st.phase {
+            Phase::Activations if st.round == target && st.next_side.is_some() => break,
+            Phase::Activations => {
+                let side = st.next_side.clone().expect("a side to activate");
+                let unit = st
+                    .units
+                    .iter()
+                    .find(|u| u.side == side && !u.activated && !u.destroyed && u.joined.is_none())
+                    .map(|u| u.id.clone())
+                    .expect("a unit to activate");
+                let out = send(
+                    st,
+                    &side,
+                    &format!("activate {unit}\nnothing\nnothing"),
+                    &mut Cycle(1),
+                );
+                assert!(first_result(&out).is_ok(), "{out:?}");
+            }
+            Phase::Initiative => {
+                send(st, "allies", "first allies", &mut Cycle(1));
+            }
+            Phase::First { winner } => {
+                let w = winner.clone();
+                let out = send(st, &w, "first allies", &mut Cycle(1));
+                assert!(first_result(&out).is_ok(), "{out:?}");
+            }
+            p => panic!("unexpected phase {p:?}"),
+        }
+    }
+    assert_eq!(st.round, target);
+    assert_eq!(st.next_side.as_deref(), Some("allies"));
 }
