@@ -18,32 +18,18 @@ use std::path::PathBuf;
 
 /// `dustmail new` of a skirmish game created at `now`.
 fn new_at(home: &Home, id: &str, seed_byte: u8, now: &str) {
-    let ps = dt::players(0);
-    let mut args: Vec<String> = [
-        "new",
+    let seed = hex::encode([seed_byte; 32]);
+    let args = [
         "--scenario",
         "skirmish",
         "--seed",
-        &hex::encode([seed_byte; 32]),
+        &seed,
         "--id",
         id,
         "--now",
         now,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    for p in &ps {
-        args.push("--player".into());
-        args.push(format!(
-            "{}={}:{}",
-            p.side,
-            p.address,
-            dustmail::crypto::public_key_text(&p.key.verifying_key())
-        ));
-    }
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = dt::dustmail(&home.root, &a);
+    ];
+    let o = dt::new_with_players(&home.root, &args, &dt::players(0));
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
 }
 

@@ -24,19 +24,7 @@ fn carry_capacity_004_the_transport_scenario_is_played_to_its_end_through_the_pi
     let seed = hex::encode([5u8; 32]);
     let scenario = path("games/dust-tactics/scenarios/transport.toml");
     let cards = path("games/dust-tactics/cards-transport");
-    let keys: Vec<String> = ps
-        .iter()
-        .map(|p| {
-            format!(
-                "{}={}:{}",
-                p.side,
-                p.address,
-                dustmail::crypto::public_key_text(&p.key.verifying_key())
-            )
-        })
-        .collect();
-    let mut args = vec![
-        "new",
+    let args = [
         "--scenario",
         &scenario,
         "--cards",
@@ -48,10 +36,7 @@ fn carry_capacity_004_the_transport_scenario_is_played_to_its_end_through_the_pi
         "--now",
         dt::T0,
     ];
-    for k in &keys {
-        args.extend(["--player", k.as_str()]);
-    }
-    let o = dt::dustmail(&home.root, &args);
+    let o = dt::new_with_players(&home.root, &args, &ps);
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let env = InProc::open(&home);
     let start = env.load(GAME);

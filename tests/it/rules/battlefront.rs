@@ -18,9 +18,7 @@ use std::path::Path;
 /// `dustmail new` of `scenario` under `ruleset` in a fresh home.
 fn new_game(root: &Path, ruleset: &str, scenario: &str) -> std::process::Output {
     dt::init_home(root, "file");
-    let ps = dt::players(7);
-    let mut args: Vec<String> = [
-        "new",
+    let args = [
         "--ruleset",
         ruleset,
         "--scenario",
@@ -29,21 +27,8 @@ fn new_game(root: &Path, ruleset: &str, scenario: &str) -> std::process::Output 
         "g-bf",
         "--now",
         dt::T0,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    for p in &ps {
-        args.push("--player".into());
-        args.push(format!(
-            "{}={}:{}",
-            p.side,
-            p.address,
-            dustmail::crypto::public_key_text(&p.key.verifying_key())
-        ));
-    }
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    dt::dustmail(root, &a)
+    ];
+    dt::new_with_players(root, &args, &dt::players(7))
 }
 
 // ---------------------------------------------------------------------------------------------

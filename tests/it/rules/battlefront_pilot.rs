@@ -15,9 +15,7 @@ fn new_with(root: &Path, text: &str) -> std::process::Output {
     dt::init_home(root, "file");
     let file = root.join("joined.toml");
     std::fs::write(&file, text).unwrap();
-    let ps = dt::players(7);
-    let mut args: Vec<String> = [
-        "new",
+    let args = [
         "--ruleset",
         "battlefront-2013",
         "--scenario",
@@ -26,21 +24,8 @@ fn new_with(root: &Path, text: &str) -> std::process::Output {
         "g-join",
         "--now",
         dt::T0,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    for p in &ps {
-        args.push("--player".into());
-        args.push(format!(
-            "{}={}:{}",
-            p.side,
-            p.address,
-            dustmail::crypto::public_key_text(&p.key.verifying_key())
-        ));
-    }
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    dt::dustmail(root, &a)
+    ];
+    dt::new_with_players(root, &args, &dt::players(7))
 }
 
 /// The shipped Encounter with `joins = "<squad>"` added under the card line of `hero_card`.

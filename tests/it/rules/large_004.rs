@@ -321,32 +321,26 @@ fn tesla_and_air_alt_004_the_provisional_cards_play_a_scenario_to_its_end_by_mai
     let dir = tempfile::tempdir().unwrap();
     let home = dt::init_home(dir.path(), "file");
     let ps = dt::players(9);
-    let mut args: Vec<String> = vec![
-        "new".into(),
-        "--seed".into(),
-        hex::encode([9u8; 32]),
-        "--id".into(),
-        "g-tesla".into(),
-        "--now".into(),
-        dt::T0.into(),
-        "--cards".into(),
+    let seed = hex::encode([9u8; 32]);
+    let (cards, scenario) = (
         root.display().to_string(),
-        "--scenario".into(),
         root.join("scenarios/tesla-skies.toml")
             .display()
             .to_string(),
+    );
+    let args = [
+        "--seed",
+        &seed,
+        "--id",
+        "g-tesla",
+        "--now",
+        dt::T0,
+        "--cards",
+        &cards,
+        "--scenario",
+        &scenario,
     ];
-    for p in &ps {
-        args.push("--player".into());
-        args.push(format!(
-            "{}={}:{}",
-            p.side,
-            p.address,
-            dustmail::crypto::public_key_text(&p.key.verifying_key())
-        ));
-    }
-    let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = dt::dustmail(&home.root, &a);
+    let o = dt::new_with_players(&home.root, &args, &ps);
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-tesla", &ps, |_| Style::Aggressive);
