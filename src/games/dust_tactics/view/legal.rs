@@ -412,7 +412,7 @@ fn transport_lines(state: &State, u: &UnitState, ok: &dyn Fn(Vec<Action>) -> boo
         .map(|sq| sq.to_string())
         .collect();
     if let Some((first, rest)) = exits.split_first() {
-        let note = "1 MP, then a second action";
+        let note = "1 MP, then a second action (`nothing` is one)";
         s.push_str(&with_note(&format!("move exit {first}"), note));
         s.push('\n');
         s.push_str(&or_lines("to", rest));
