@@ -7,6 +7,7 @@ mod ammo_artillery;
 mod artillery_004;
 mod battlefront;
 mod battlefront_ace;
+mod battlefront_aircraft;
 mod battlefront_bunkers;
 mod battlefront_combat;
 mod battlefront_facing;

@@ -110,6 +110,15 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
         let Ok(c) = cards::parse_card(file, text) else {
             continue;
         };
+        // 003's aircraft (entering squares of enemy units, sight from anywhere but from behind
+        // terrain, large aircraft on two squares) are not 004's: not built, so never played by
+        // 004's aircraft rules (R236).
+        if matches!(c.armour, super::super::model::Armour::Aircraft(_)) {
+            return Err(format!(
+                "card {file} has aircraft armour: 003's aircraft are {} (R236); give it vehicle armour or play the ffg-revised ruleset",
+                super::NOT_YET
+            ));
+        }
         // 002 "Tesla Weapons" stun what they hit, which is not 004's rule: not built (R563).
         let tesla = super::super::model::WeaponTrait::Tesla;
         if let Some(w) = c.weapons.iter().find(|w| w.traits.contains(&tesla)) {
