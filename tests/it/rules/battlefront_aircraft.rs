@@ -55,3 +55,48 @@ fn battlefront_aircraft_003_a_card_with_aircraft_armour_is_refused_at_new() {
     assert_eq!(code, Some(0), "{out}");
     assert!(made, "{out}");
 }
+
+// R236: 004's special weapons are not 003's, and battlefront-2013 does not build them, so a card
+// naming one is refused at `new` rather than played by 004's rule: the shipped Pounder's first
+// weapon line given the trait `burst` (004 "Burst Weapons") is refused naming the weapon, the
+// trait and the file.
+#[test]
+fn battlefront_weapons_004s_special_weapons_are_refused_at_new() {
+    let dir = tempfile::tempdir().unwrap();
+    dt::init_home(dir.path(), "file");
+    let cards = dir.path().join("my-cards");
+    std::fs::create_dir_all(&cards).unwrap();
+    let (_, text) = dustmail::dust_tactics::battlefront::cards::builtin()
+        .into_iter()
+        .find(|(f, _)| *f == "bf-pounder.toml")
+        .expect("the pounder");
+    let mut card: toml::Table = text.parse().expect("the pounder's toml");
+    let weapons = card["weapons"].as_array_mut().expect("weapons");
+    let first = weapons[0].as_table_mut().expect("a weapon line");
+    let id = first["id"].as_str().expect("an id").to_string();
+    first.insert("traits".into(), toml::Value::Array(vec!["burst".into()]));
+    std::fs::write(cards.join("bf-pounder.toml"), card.to_string()).unwrap();
+    let cards = cards.display().to_string();
+    let args = [
+        "--ruleset",
+        "battlefront-2013",
+        "--scenario",
+        "encounter",
+        "--id",
+        "g-burst",
+        "--now",
+        dt::T0,
+        "--cards",
+        &cards,
+    ];
+    let o = dt::new_with_players(dir.path(), &args, &dt::players(7));
+    let out = dt::text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(
+        out.contains(&format!(
+            "card bf-pounder.toml gives the weapon `{id}` the trait `burst`"
+        )) && out.contains("not implemented yet under battlefront-2013"),
+        "{out}"
+    );
+    assert!(!dir.path().join("games/g-burst").exists(), "{out}");
+}

@@ -119,6 +119,15 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
                 super::NOT_YET
             ));
         }
+        // 004's special weapons (reloadable, burst, set-up, dual ammo, explosives, artillery,
+        // phaser and volley cells) are not 003's and are not built here (R236).
+        if let Some((w, what)) = c.weapons.iter().find_map(|w| ffg_only(w).map(|x| (w, x))) {
+            return Err(format!(
+                "card {file} gives the weapon `{}` {what}, 004's rule: it is {} (R236); remove it from the card or play the ffg-revised ruleset",
+                w.id,
+                super::NOT_YET
+            ));
+        }
         // 002 "Tesla Weapons" stun what they hit, which is not 004's rule: not built (R563).
         let tesla = super::super::model::WeaponTrait::Tesla;
         if let Some(w) = c.weapons.iter().find(|w| w.traits.contains(&tesla)) {
@@ -143,4 +152,30 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
         }
     }
     Ok(())
+}
+
+/// What of 004's special weapons weapon line `w` carries, which battlefront-2013 does not build.
+fn ffg_only(w: &super::super::model::WeaponLine) -> Option<String> {
+    use super::super::model::{Fire, WeaponRange, WeaponTrait as T};
+    let traits = [
+        T::Reloadable,
+        T::Burst,
+        T::Setup,
+        T::DualAmmo,
+        T::Explosives,
+    ];
+    if let Some(t) = w.traits.iter().find(|t| traits.contains(t)) {
+        // The card file's word for it (serde's snake_case name).
+        let word = serde_json::to_string(t).unwrap_or_default();
+        return Some(format!("the trait `{}`", word.trim_matches('"')));
+    }
+    if w.range == WeaponRange::Artillery {
+        return Some("the artillery range `A`".into());
+    }
+    let cells = w.soldier.iter().chain(&w.vehicle).chain(&w.aircraft);
+    cells.into_iter().find_map(|f| match f {
+        Fire::Phaser { .. } => Some("a phaser cell (`XxY`)".into()),
+        Fire::Volley { .. } => Some("a volley cell (`A/X-B/X`)".into()),
+        _ => None,
+    })
 }
