@@ -1,6 +1,7 @@
 //! Rules tests of Dust Tactics: one folder per ruleset (its rulebook's cases), and the rulesets
 //! as policies beside them.
 
+mod air_lift_004;
 mod aircraft_004;
 mod aircraft_deploy_004;
 mod ammo_artillery;

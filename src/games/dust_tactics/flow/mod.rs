@@ -28,6 +28,7 @@ use crate::game::{CommandOutcome, DiceSource, GameResult, Happening, Outcome, Ro
 use std::collections::BTreeMap;
 
 mod activation;
+mod air_lift;
 mod aircraft;
 mod artillery;
 mod attack;
