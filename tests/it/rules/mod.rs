@@ -6,6 +6,7 @@ mod aircraft_004;
 mod aircraft_deploy_004;
 mod ammo_artillery;
 mod artillery_004;
+mod artillery_others_004;
 mod battlefront;
 mod battlefront_ace;
 mod battlefront_bunkers;

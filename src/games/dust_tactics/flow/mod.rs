@@ -59,6 +59,7 @@ mod special_weapons;
 mod standing;
 mod steps;
 mod stimulant;
+mod strike_weapons;
 pub mod structures;
 mod tesla;
 mod trees;
