@@ -4,6 +4,7 @@
 mod air_lift_004;
 mod aircraft_004;
 mod aircraft_deploy_004;
+mod aircraft_template_004;
 mod ammo_artillery;
 mod artillery_004;
 mod artillery_others_004;
