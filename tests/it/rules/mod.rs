@@ -37,6 +37,7 @@ mod carry_004;
 mod carry_vehicle_004;
 mod classic_2010;
 mod command_squads;
+mod command_squads_more_004;
 mod commissar_004;
 mod ffg_revised;
 mod interactions_004;
