@@ -10,7 +10,8 @@
 //! `# <order>` with an order word in lower case and no `<…>` form; notes follow a second `#`.
 //! Action lines belong to the `# activate <unit>` line above them and are sent followed by
 //! `nothing` (`sustained` alone); `#     or to:` / `#     or at:` lines give the other squares or
-//! targets of the action line above.
+//! targets of the action line above. The two action lines under an `advanced deployment` line
+//! are sent together (an aircraft's MOVE + MOVE, R548).
 
 use crate::support_flow::*;
 use dustmail::dust_tactics::bot::{Bot, Style, ASK_EVERYTHING};
@@ -50,6 +51,8 @@ fn suggestions(template: &str) -> Vec<String> {
     let mut unit: Option<String> = None;
     // The last action line, to which `or to:` / `or at:` lines give alternatives.
     let mut last: Option<String> = None;
+    // Under `advanced deployment` (R548), the next two action lines are one activation.
+    let mut pair: Option<Vec<String>> = None;
     let action = |unit: &Option<String>, a: &str| -> String {
         let u = unit
             .as_deref()
@@ -85,6 +88,22 @@ fn suggestions(template: &str) -> Vec<String> {
             continue;
         }
         let word = order.split_whitespace().next().unwrap_or("");
+        if order.starts_with("advanced deployment") {
+            pair = Some(vec![]);
+            continue;
+        }
+        if let (Some(p), true) = (pair.as_mut(), ACTIONS.contains(&word)) {
+            p.push(order.to_string());
+            if let [a, b] = p.as_slice() {
+                let u = unit
+                    .as_deref()
+                    .expect("an advanced deployment under its unit");
+                out.push(format!("activate {u}\n  {a}\n  {b}"));
+                pair = None;
+            }
+            last = None;
+            continue;
+        }
         if word == "activate" {
             unit = order.split_whitespace().nth(1).map(str::to_string);
             last = None;

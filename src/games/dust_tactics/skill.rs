@@ -37,6 +37,7 @@ skills! {
     AdvancedReactiveFire => "advanced-reactive-fire", "Advanced Reactive Fire";
     Agile => "agile", "Agile";
     AirAlt => "air-alt", "Air Alt";
+    AirLift => "air-lift", "Air Lift";
     AirSuperiority => "air-superiority", "Air Superiority";
     AllInOne => "all-in-one", "All In One";
     Amphibious => "amphibious", "Amphibious";
@@ -145,6 +146,8 @@ impl Skill {
         Skill::Hover,
         // Issue 12: Air Alt (R560).
         Skill::AirAlt,
+        // Issue 12: Air Lift (R546): read by the carrying of an aircraft, never declared.
+        Skill::AirLift,
         // Issue 12: joining and special squads (R520–R539), set up before the game.
         Skill::BlutkreuzApe,
         Skill::BlutkreuzZombie,
@@ -217,6 +220,8 @@ impl Skill {
             AirSuperiority | Hover => None,
             // Issue 12: Air Alt (R560).
             AirAlt => None,
+            // Issue 12: an aircraft carries only vehicles with Air Lift (R546).
+            AirLift => None,
             // Issue 12: transport (R461–R466), riders outside (R467–R474).
             CarryCapacity | CommandVehicle | TankRiders => None,
             // Issue 12: vehicles carrying vehicles (R476).

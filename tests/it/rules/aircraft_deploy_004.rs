@@ -11,7 +11,7 @@ use dustmail::game::ScriptedDice;
 
 /// Allied `a1` (card `mine`) off the board (entry row 9), with squad `r` inside it when `riders`;
 /// axis squads `x1` on E2 and `x2` on I1 (axis entry row 1); no reactive fire; allies first.
-fn off_board(mine: Card, riders: bool) -> State {
+pub(super) fn off_board(mine: Card, riders: bool) -> State {
     let id = mine.id.clone();
     let mut allies = vec![unit("a1", &id, None)];
     if riders {

@@ -35,7 +35,12 @@ fn cards(extra: Vec<Card>) -> Vec<Card> {
 }
 
 /// A game under `ruleset`, reactive fire off (standing `never`), allies activating first.
-fn game(ruleset: &str, allies: Vec<UnitSpec>, axis: Vec<UnitSpec>, extra: Vec<Card>) -> State {
+pub(super) fn game(
+    ruleset: &str,
+    allies: Vec<UnitSpec>,
+    axis: Vec<UnitSpec>,
+    extra: Vec<Card>,
+) -> State {
     let mut st = DustTactics
         .start(ruleset, scenario(allies, axis), cards(extra))
         .expect("setup");
@@ -72,7 +77,7 @@ fn two_hits() -> ScriptedDice {
     ScriptedDice::new([1, 2, 6, 6, 6, 6, 6, 6, 6, 6])
 }
 
-fn refusal(out: &Outcome) -> (String, String, String) {
+pub(super) fn refusal(out: &Outcome) -> (String, String, String) {
     match &out.results[0].outcome {
         CommandOutcome::Refused {
             reason,

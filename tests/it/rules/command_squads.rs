@@ -10,7 +10,7 @@ use dustmail::game::ScriptedDice;
 
 /// A game of `allies` against `axis` under `ruleset`, allies activating first. Standing react
 /// `never` under ffg-revised keeps its windows out of these tests.
-fn game_under(
+pub(super) fn game_under(
     ruleset: &str,
     allies: Vec<dustmail::dust_tactics::scenario::UnitSpec>,
     axis: Vec<dustmail::dust_tactics::scenario::UnitSpec>,
@@ -294,7 +294,7 @@ pub(super) fn command_squad_card(id: &str, armour: u8) -> Card {
 }
 
 /// A squad of four models whose model 4 carries a grenade of 1 box (limited ammo).
-fn grenadier_squad() -> Card {
+pub(super) fn grenadier_squad() -> Card {
     let mut c = squad("gr");
     let mut g = weapon("grenade", WeaponRange::Upto(2), 1, 1);
     g.ammo = Some(1);
@@ -326,7 +326,7 @@ fn vehicle_card() -> Card {
 
 /// Allies: command squad `cs` on E5, squad `gren` on E4 next to it, vehicle `v1` on D5 next to it,
 /// squad `far` on A9 (far away); axis squad `x1` on I1.
-fn command_game(ruleset: &str) -> State {
+pub(super) fn command_game(ruleset: &str) -> State {
     game_under(
         ruleset,
         vec![
@@ -913,7 +913,7 @@ fn command_squads_orders_as_a_player_writes_them() {
 }
 
 /// `command_game` with the vehicle `v1` destroyed earlier by the axis (10 AP recorded).
-fn v1_destroyed(ruleset: &str) -> State {
+pub(super) fn v1_destroyed(ruleset: &str) -> State {
     let mut st = command_game(ruleset);
     let v = st.unit_mut("v1").unwrap();
     v.destroyed = true;

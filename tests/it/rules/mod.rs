@@ -1,10 +1,13 @@
 //! Rules tests of Dust Tactics: one folder per ruleset (its rulebook's cases), and the rulesets
 //! as policies beside them.
 
+mod air_lift_004;
 mod aircraft_004;
 mod aircraft_deploy_004;
+mod aircraft_template_004;
 mod ammo_artillery;
 mod artillery_004;
+mod artillery_others_004;
 mod battlefront;
 mod battlefront_ace;
 mod battlefront_aircraft;
@@ -35,6 +38,7 @@ mod carry_004;
 mod carry_vehicle_004;
 mod classic_2010;
 mod command_squads;
+mod command_squads_more_004;
 mod commissar_004;
 mod ffg_revised;
 mod interactions_004;

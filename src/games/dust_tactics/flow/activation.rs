@@ -214,6 +214,7 @@ pub(super) fn plan_activation(
             Action::Attack { fire } => p.attack(fire, false)?,
             Action::Sustained { fire } => p.attack(fire, true)?,
             Action::Skill { name, target } => p.skill_action(name, target.as_ref())?,
+            Action::StrikeWith { name, target, also } => p.strike_with(name, target, also)?,
             Action::Transport(Transport::Board { path, vehicle }) => p.board(path, vehicle)?,
             Action::Transport(Transport::Exit { path }) => p.exit(path)?,
             // battlefront-2013: a Move that only turns the unit (003 "Check Field of Fire").

@@ -1,7 +1,8 @@
 //! 004 "Carry Capacity: Vehicle" (R476): "This skill is exactly like the Carry Capacity skill,
 //! except that the vehicle with it can carry other vehicles of the noted armor value or lower. A
 //! vehicle with this skill listed several times can carry 1 vehicle for each skill listed.
-//! Aircraft (armor class 4+) can only carry vehicles that have the Air Lift skill."
+//! Aircraft (armor class 4+) can only carry vehicles that have the Air Lift skill." (that
+//! sentence: flow/air_lift.rs, R546)
 //!
 //! A carried vehicle boards, rides, exits and survives a wreck by Carry Capacity's machinery
 //! (flow/carry.rs); here are who may board whom and the room a carrier has.
@@ -48,31 +49,44 @@ fn fits(slots: &[u8], armours: &[u8]) -> bool {
         })
 }
 
+/// The words of the skill a refusal cites, but for Air Lift's (R546).
+const LISTINGS: &str =
+    "the vehicle with it can carry other vehicles of the noted armor value or lower";
+
 /// Why vehicle card `vc` (unit `id`) may not ride in `carrier` (card `cc`) with vehicles of
-/// armour `aboard` already inside, or `None` when it may.
-fn why_not(id: &str, vc: &Card, carrier: &str, cc: &Card, aboard: &[u8]) -> Option<String> {
+/// armour `aboard` already inside, with the sentence it breaks, or `None` when it may.
+fn why_not(
+    id: &str,
+    vc: &Card,
+    carrier: &str,
+    cc: &Card,
+    aboard: &[u8],
+) -> Option<(String, &'static str)> {
     let s = slots(cc);
     if s.is_empty() {
-        return Some(format!(
+        return Some((format!(
             "{id} is a vehicle and {carrier} has no Carry Capacity: Vehicle: a vehicle can only carry soldiers and heroes"
-        ));
-    }
-    if matches!(cc.armour, model::Armour::Aircraft(_)) {
-        return Some(format!(
-            "{carrier} is an aircraft: it carries only vehicles with the Air Lift skill, which is not in the engine"
-        ));
+        ), LISTINGS));
     }
     let Some(a) = ground_armour(vc) else {
-        return Some(format!("{id} is an aircraft: only vehicles are carried"));
+        return Some((
+            format!("{id} is an aircraft: only vehicles are carried"),
+            LISTINGS,
+        ));
     };
+    // An aircraft carries only vehicles with Air Lift (R546).
+    if let Some(why) = super::air_lift::why_not(id, vc, carrier, cc) {
+        return Some((why, super::air_lift::SENTENCE));
+    }
     let mut all = aboard.to_vec();
     all.push(a);
     (!fits(&s, &all)).then(|| {
-        format!(
+        let why = format!(
             "{id} (armour {a}) does not fit in {carrier}: it carries {} vehicle(s), one for each listing, of armour {} or lower",
             s.len(),
             s.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
-        )
+        );
+        (why, LISTINGS)
     })
 }
 
@@ -99,14 +113,8 @@ pub(super) fn check_board(state: &State, id: &str, carrier: &str) -> Result<(), 
     let (Some(vc), Some(cc)) = (card(state, u), card(state, v)) else {
         return Ok(());
     };
-    if let Some(why) = why_not(id, vc, carrier, cc, &aboard(state, carrier)) {
-        return refuse(
-            why,
-            RULE.with(
-                "the vehicle with it can carry other vehicles of the noted armor value or lower",
-            ),
-            instead,
-        );
+    if let Some((why, quote)) = why_not(id, vc, carrier, cc, &aboard(state, carrier)) {
+        return refuse(why, RULE.with(quote), instead);
     }
     if !super::carry::carrying(state, id).is_empty() {
         return refuse(
@@ -136,7 +144,7 @@ pub(super) fn check_setup(
             else {
                 continue;
             };
-            if let Some(why) = why_not(&u.id, vc, &v.id, cc, &inside) {
+            if let Some((why, _)) = why_not(&u.id, vc, &v.id, cc, &inside) {
                 return Err(SetupError(format!(
                     "unit {} cannot begin aboard {}: {why} (004 'Carry Capacity: Vehicle')",
                     u.id, v.id

@@ -28,6 +28,7 @@ use crate::game::{CommandOutcome, DiceSource, GameResult, Happening, Outcome, Ro
 use std::collections::BTreeMap;
 
 mod activation;
+mod air_lift;
 mod aircraft;
 mod artillery;
 mod attack;
@@ -58,6 +59,7 @@ mod special_weapons;
 mod standing;
 mod steps;
 mod stimulant;
+mod strike_weapons;
 pub mod structures;
 mod tesla;
 mod trees;

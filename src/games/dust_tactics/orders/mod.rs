@@ -34,6 +34,7 @@ use super::model::{Board, Square};
 
 pub mod carry;
 mod placing;
+mod skill_line;
 mod standing;
 use crate::game::Line;
 use standing::parse_standing;
@@ -120,6 +121,13 @@ pub enum Action {
     Skill {
         name: String,
         target: Option<TargetRef>,
+    },
+    /// `skill artillery-strike [<gun>] at <target>, <weapon> at <target>[, …]`: the strike and
+    /// the gun's other weapons beside it (004 "Artillery Weapons (Range A)", R547).
+    StrikeWith {
+        name: String,
+        target: TargetRef,
+        also: Vec<FireOrder>,
     },
     Nothing,
     /// 004 "Carry Capacity": `move … board <vehicle>` or `move exit <square> …` (R461).
@@ -241,6 +249,10 @@ impl fmt::Display for Action {
                     write!(f, " at {t}")?;
                 }
                 Ok(())
+            }
+            Action::StrikeWith { name, target, also } => {
+                write!(f, "skill {name} at {target}")?;
+                also.iter().try_for_each(|o| write!(f, ", {o}"))
             }
             Action::Nothing => f.write_str("nothing"),
             Action::Turn { facing } => write!(f, "turn {facing}"),
@@ -672,42 +684,7 @@ fn parse_action(line: usize, text: &str, board: &Board) -> Result<Action, OrderE
         "sustained" => Ok(Action::Sustained {
             fire: fire_orders(line, rest, "sustained", board)?,
         }),
-        "skill" => {
-            // Multi-word skill names join with dashes: `skill self repair` = `self-repair`.
-            let words: Vec<&str> = rest.split_whitespace().collect();
-            let at = words.iter().position(|w| w.eq_ignore_ascii_case("at"));
-            let (name_words, tgt) = match at {
-                Some(p) => (&words[..p], words.get(p + 1..)),
-                None => (&words[..], None),
-            };
-            if name_words.is_empty() {
-                return Err(err(
-                    line,
-                    "`skill` needs the skill's name",
-                    "skill self-repair",
-                ));
-            }
-            let joined = name_words.join("-");
-            let name = id(&joined).ok_or_else(|| {
-                err(
-                    line,
-                    format!("`{joined}` is not a skill name (letters, digits and dashes)"),
-                    "skill self-repair",
-                )
-            })?;
-            let target = match tgt {
-                None => None,
-                Some([t]) => Some(target(line, t, board, &format!("skill {name} at ludwig"))?),
-                Some(_) => {
-                    return Err(err(
-                        line,
-                        format!("`skill {name} at` needs exactly one target"),
-                        format!("skill {name} at ludwig"),
-                    ))
-                }
-            };
-            Ok(Action::Skill { name, target })
-        }
+        "skill" => skill_line::parse_skill(line, rest, board),
         "nothing" => {
             if rest.is_empty() {
                 Ok(Action::Nothing)

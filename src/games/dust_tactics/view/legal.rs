@@ -8,10 +8,12 @@
 //! lines); the words after a second `#` are notes. An action line is checked followed by
 //! `nothing` (a `sustained` line alone); an `#     or to:` / `#     or at:` line names the
 //! other squares or targets that line may take. Lines with `<…>` are forms to fill in, not
-//! suggestions. docs/orders.md says the same to players.
+//! suggestions. Under an `#   advanced deployment …` line, the two action lines that follow
+//! are one activation, sent together (004 "Aircraft": MOVE + MOVE, R548). docs/orders.md says
+//! the same to players.
 
 use super::super::flow;
-use super::super::model::{CoverKind, UnitType};
+use super::super::model::{Armour, CoverKind, UnitType};
 use super::super::orders::carry::Transport;
 use super::super::orders::{parse, Action, Command, FireOrder, TargetRef};
 use super::super::skill::Skill;
@@ -136,6 +138,7 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
         s.push_str(&format!("#   move {first}\n"));
         s.push_str(&or_lines("to", rest));
     }
+    s.push_str(&advanced_deployment_lines(state, u, &ok));
     s.push_str(&transport_lines(state, u, &ok));
     // 004 "Cover & Movement": a vehicle "may choose to crush the crate" (R150, rules
     // revision 1).
@@ -371,6 +374,46 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
         s.push_str("#   nothing\n");
     }
     s
+}
+
+/// 004 "Aircraft", advanced deployment (R545, R548): for an aircraft off the board, the first
+/// square of the board (in its order) outside its own entry zone where it may enter with a
+/// MOVE + MOVE activation, with the first square next to it the second MOVE reaches, as two
+/// lines sent together; then the form.
+fn advanced_deployment_lines(
+    state: &State,
+    u: &UnitState,
+    ok: &dyn Fn(Vec<Action>) -> bool,
+) -> String {
+    let aircraft = state
+        .cards
+        .get(&u.card)
+        .is_some_and(|c| matches!(c.armour, Armour::Aircraft(_)));
+    let off_board = u.at.is_none() && u.aboard.is_none() && u.joined.is_none();
+    if !aircraft || !off_board || !state.revised(7) || state.rules().battlefront() {
+        return String::new();
+    }
+    let mv = |sq| Action::Move { squares: vec![sq] };
+    let board = &state.scenario.board;
+    let pair = board
+        .squares()
+        // A square it may enter with any second action is of its own zone: a regular entry.
+        .filter(|&e| !ok(vec![mv(e), Action::Nothing]))
+        .find_map(|e| {
+            board
+                .neighbours(e)
+                .find(|&n| ok(vec![mv(e), mv(n)]))
+                .map(|n| (e, n))
+        });
+    let Some((entry, then)) = pair else {
+        return String::new();
+    };
+    format!(
+        "#   advanced deployment (004 \"Aircraft\"): MOVE + MOVE, these two lines together\n\
+         #   move {entry}\n\
+         #   move {then}\n\
+         #     or: move <any square outside the opponents' zones>, then move <square>\n"
+    )
 }
 
 /// 004 "Carry Capacity" (R461): the vehicles the unit may board from where it stands, and the
