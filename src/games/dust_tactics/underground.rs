@@ -88,7 +88,7 @@ pub struct RawMetro {
     rails: Vec<String>,
     #[serde(default)]
     cars: Vec<Vec<String>>,
-    /// Metro entrances to another board: refused by name (R628).
+    /// Metro entrances to another board: refused, naming `[travel]` (R628, R630).
     #[serde(default)]
     entrances: Vec<String>,
 }
@@ -116,7 +116,7 @@ pub fn read_metro(
     if !raw.entrances.is_empty() {
         return Err(err(
             "metro.entrances",
-            "travel between boards (004: \"To enter the metro in a scenario with 2 or more boards, a soldier unit must be on a metro entrance and perform one action\") is not built: a game is played on one board (R628); fight aboveground or in the metro, not both".into(),
+            "travel between boards (004: \"To enter the metro in a scenario with 2 or more boards, a soldier unit must be on a metro entrance and perform one action\") is written under [travel], not [metro]: links = [[\"<entrance>\", \"<metro space>\"], …] (R628, R630)".into(),
         ));
     }
     let square = |field: &str, t: &str| {

@@ -216,6 +216,7 @@ pub(super) fn plan_activation(
             Action::Skill { name, target } => p.skill_action(name, target.as_ref())?,
             Action::Transport(Transport::Board { path, vehicle }) => p.board(path, vehicle)?,
             Action::Transport(Transport::Exit { path }) => p.exit(path)?,
+            Action::Travel => p.travel()?, // 004 travel between boards (R631)
             // battlefront-2013: a Move that only turns the unit (003 "Check Field of Fire").
             Action::Turn { facing } => {
                 let moves = actions

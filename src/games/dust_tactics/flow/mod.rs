@@ -60,6 +60,7 @@ mod steps;
 mod stimulant;
 pub mod structures;
 mod tesla;
+mod travel;
 mod trees;
 mod underground;
 mod victory;
