@@ -288,6 +288,10 @@ fn underground_travel_004_links_are_scenario_data_numbered_and_shown_on_the_boar
     assert_eq!(pic.travel_links, vec![(sq("C3"), 1), (sq("C7"), 1)]);
     let svg = picture::svg(&pic);
     assert!(svg.contains("travel link 1 on C3") && svg.contains("travel link 1 on C7"));
+    assert!(
+        svg.contains("travel link (1 action to its number)"),
+        "the legend names it"
+    );
 }
 
 // R630: a two-board scenario writes the wall row between its boards and each link's entrance

@@ -18,11 +18,21 @@ pub(super) fn draw(out: &mut String, pic: &Picture, items: &mut Vec<Range<usize>
         let cy = MARGIN_PX + sq.row() as u32 * SQUARE_PX + 11;
         let _ = write!(
             out,
-            r##"<g class="travel-link" data-square="{sq}"><title>travel link {n} on {sq}</title><circle cx="{cx}" cy="{cy}" r="8" fill="#56b4e9" stroke="#1b1b1b" stroke-width="2"/><text x="{cx}" y="{}" font-size="10" font-weight="bold" text-anchor="middle" fill="#1b1b1b">{n}</text></g>"##,
-            cy + 4
+            r##"<g class="travel-link" data-square="{sq}"><title>travel link {n} on {sq}</title>"##
         );
-        out.push('\n');
+        icon(out, cx, cy, 8, &n.to_string());
+        out.push_str("</g>\n");
         items.push(start..out.len());
     }
     out.push_str("</g>\n");
+}
+
+/// A manhole of radius `r` centred at (cx, cy): a sky-blue disc edged in black, with `label`.
+pub(super) fn icon(out: &mut String, cx: u32, cy: u32, r: u32, label: &str) {
+    let _ = write!(
+        out,
+        r##"<circle cx="{cx}" cy="{cy}" r="{r}" fill="#56b4e9" stroke="#1b1b1b" stroke-width="2"/><text x="{cx}" y="{}" font-size="{}" font-weight="bold" text-anchor="middle" fill="#1b1b1b">{label}</text>"##,
+        cy + r / 2,
+        r + 2
+    );
 }
