@@ -18,8 +18,19 @@ use dustmail::game::{CommandOutcome, Outcome, ScriptedDice};
 /// link 1 is B4 ↔ B6, link 2 is E2 ↔ E8. The one-model shooter `a` (allies) on `a_at`, the
 /// 4-model target squad `x` (axis) on `x_at`.
 fn two_boards(kind: Underground, a_at: &str, x_at: &str) -> State {
+    two_boards_with(kind, "one", a_at, x_at, &[])
+}
+
+/// [`two_boards`] with `a` of card `a_card` and more `terrain`.
+fn two_boards_with(
+    kind: Underground,
+    a_card: &str,
+    a_at: &str,
+    x_at: &str,
+    terrain: &[(&str, Terrain)],
+) -> State {
     let mut s = scenario(
-        vec![unit("a", "one", Some(a_at))],
+        vec![unit("a", a_card, Some(a_at))],
         vec![unit("x", "tgt", Some(x_at))],
     );
     s.travel = Some(Travel {
@@ -30,7 +41,8 @@ fn two_boards(kind: Underground, a_at: &str, x_at: &str) -> State {
         .chars()
         .map(|c| (format!("{c}5"), Terrain::Impassable))
         .collect();
-    let wall: Vec<(&str, Terrain)> = wall.iter().map(|(s, t)| (s.as_str(), *t)).collect();
+    let wall = wall.iter().map(|(s, t)| (s.as_str(), *t));
+    let wall: Vec<(&str, Terrain)> = wall.chain(terrain.iter().copied()).collect();
     game_of(s, Some(kind), &wall)
 }
 
@@ -369,4 +381,46 @@ fn underground_travel_004_sewers_two_boards_played_to_its_end_by_signed_mail() {
         "no unit travelled between the boards"
     );
     dt::replay_and_audit(&home, "g-raid");
+}
+
+// 004 "Dim Light, Low Ceilings": "Units cannot use the Jump skill while fighting underground."
+// On two boards a squad with Jump may enter deep water on the aboveground board ("only units
+// with Jump or Amphibious Unit may enter it"), not on the underground board (R632).
+#[test]
+fn underground_travel_004_jump_above_not_below() {
+    for (from, water, ok) in [("E4", "E3", true), ("E9", "E8", false)] {
+        let deep = [(water, Terrain::DeepWater)];
+        let mut st = two_boards_with(Underground::Sewers, "jumper", from, "I1", &deep);
+        let text = format!("activate a\nmove {water}\nnothing");
+        let out = send(&mut st, "allies", &text, &mut ScriptedDice::new([]));
+        if ok {
+            assert!(first_result(&out).is_ok(), "{out:?}");
+            assert_eq!(u(&st, "a").at, Some(sq(water)));
+        } else {
+            let (reason, _, _) = refusal(&out);
+            assert!(reason.contains("deep water"), "{reason}");
+            assert_eq!(u(&st, "a").at, Some(sq(from)));
+        }
+    }
+}
+
+// 004 "Minefields": "When a soldier or vehicle unit moves into such a space, for each token, roll
+// 1 die separately for each miniature in the unit." The travel's unit "is then moved to the
+// corresponding space": a mined space it arrives on is rolled for; a hit (a die of 1 here)
+// destroys the one-model squad, a miss leaves it standing there (R631, R481).
+#[test]
+fn underground_travel_004_arriving_on_a_mined_space_rolls_for_it() {
+    for (die, destroyed) in [(1, true), (6, false)] {
+        let mut st = two_boards(Underground::Sewers, "B4", "I1");
+        st.scenario.board.mines.insert(sq("B6"), 1);
+        let mut d = ScriptedDice::new([die]);
+        let out = send(&mut st, "allies", "activate a\ntravel\nnothing", &mut d);
+        assert!(first_result(&out).is_ok(), "{out:?}");
+        assert_eq!(d.remaining(), 0, "one die for the one miniature");
+        let rolled = out.happenings.iter().flat_map(|h| &h.rolls);
+        assert!(rolled
+            .clone()
+            .any(|r| r.purpose.starts_with("minefield on B6")));
+        assert_eq!(u(&st, "a").destroyed, destroyed, "{}", texts(&out));
+    }
 }
