@@ -1,8 +1,9 @@
 //! 004 "Underground Fighting" (issue 12): a scenario fought in the metro, the sewers or other
-//! tunnels, on one board (R620). Dim light and low ceilings limit attacks by the spaces between
-//! the units (R621); only soldier units go underground; Jump is not used there (R622); in the
-//! sewers every corner blocks line of sight (R623); in the metro, rails and train cars give cover
-//! (R627). The rules that change an attack are applied in `flow::underground`.
+//! tunnels, on one board (R620), or below an aboveground board linked to it (`travel`, R630).
+//! Dim light and low ceilings limit attacks by the spaces between the units (R621); only soldier
+//! units go underground; Jump is not used there (R622); in the sewers every corner blocks line
+//! of sight (R623); in the metro, rails and train cars give cover (R627). The rules that change
+//! an attack are applied in `flow::underground`.
 
 use super::model::{Board, Cover, Square, Terrain};
 use serde::{Deserialize, Serialize};
