@@ -17,6 +17,10 @@ pub fn cell_mark(state: &State, sq: Square) -> Option<char> {
     if sc.objectives.iter().any(|o| objective_square(o) == sq) {
         return Some('@');
     }
+    // 004 "Fighting in the Metro"/"Sewers": the number of a link between the boards (R630).
+    if let Some(n) = sc.travel.as_ref().and_then(|t| t.number(sq)) {
+        return char::from_digit(n as u32, 10);
+    }
     if state.scenario.board.terrain(sq) != Terrain::Open {
         return None;
     }
@@ -72,6 +76,9 @@ pub fn legend(state: &State) -> Vec<String> {
     }
     if sc.board.walls().next().is_some() {
         parts.push("| --- wall".into());
+    }
+    if sc.travel.as_ref().is_some_and(|t| !t.links.is_empty()) {
+        parts.push("1-9 travel link".into());
     }
     if !sc.board.mines.is_empty() {
         parts.push("! minefield".into());
@@ -154,6 +161,12 @@ pub fn legend(state: &State) -> Vec<String> {
         if !cars.is_empty() {
             out.extend(wrap("Train cars (hard cover inside):", &commas(cars), " "));
         }
+    }
+    // 004 "Fighting in the Metro"/"Sewers": the two boards and their links (R630).
+    if let Some(t) = &sc.travel {
+        let (boards, links) = t.legend(sc.underground);
+        out.push(boards);
+        out.extend(wrap("Travel (`travel`, 1 action):", &commas(links), " "));
     }
     let wrecks: Vec<String> = state
         .wrecks

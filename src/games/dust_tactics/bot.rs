@@ -6,7 +6,6 @@
 //! declaration before rolling any die, so the dice given to the copy cannot change the answer.
 
 use super::flow;
-use super::geometry::distance;
 use super::model::Square;
 use super::orders::Command;
 use super::state::State;
@@ -125,6 +124,8 @@ impl Bot {
         let Some(card) = state.card_of(me) else {
             return vec![];
         };
+        // On two boards the way to an enemy may go through a link (004 underground, R631).
+        let distance = |a: Square, b: Square| super::travel::route_distance(&state.scenario, a, b);
         let enemies: Vec<(&str, Square)> = state
             .units
             .iter()
@@ -166,6 +167,14 @@ impl Bot {
                     break;
                 }
             }
+        }
+        // 004 underground (R631): on a link, with every enemy on the other board, travel.
+        let elsewhere = |at: Square| {
+            let t = state.scenario.travel.as_ref();
+            t.is_some_and(|t| enemies.iter().all(|(_, e)| t.above(*e) != t.above(at)))
+        };
+        if from.is_some_and(|f| !enemies.is_empty() && elsewhere(f)) {
+            out.push("travel\nnothing".into());
         }
         // Close in: squares nearest the nearest enemy first.
         let board = &state.scenario.board;

@@ -72,6 +72,8 @@ rule_ids! {
     DimLight => "004", "Dim Light, Low Ceilings", Some(621);
     SewerCorners => "004", "Fighting in the Sewers", Some(623);
     SewerPassing => "004", "Fighting in the Sewers", Some(624);
+    Travel => "004", "Fighting in the Metro, Fighting in the Sewers", Some(631);
+    TwoBoards => "004", "Underground Fighting", Some(632);
     EngineerVehicle => "004", "Engineer Vehicle", Some(483);
     RecoveryVehicle => "004", "Recovery Vehicle", Some(485);
     EndOfGame => "004", "End of the game", None;

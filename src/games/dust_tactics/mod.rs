@@ -26,6 +26,7 @@ pub mod scenario_mines;
 pub mod skill;
 pub mod state;
 pub mod structures;
+pub mod travel;
 pub mod underground;
 pub mod view;
 

@@ -210,6 +210,11 @@ pub fn picture(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Op
         .get("trenches")
         .and_then(|t| serde_json::from_value(t.clone()).ok())
         .unwrap_or_default();
+    // 004 underground: the links between the two boards (R630).
+    pic.travel_links = view
+        .get("travel_links")
+        .and_then(|t| serde_json::from_value(t.clone()).ok())
+        .unwrap_or_default();
     let units = view
         .get("units")
         .and_then(Value::as_array)

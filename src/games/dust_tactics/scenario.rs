@@ -49,6 +49,9 @@ pub struct Scenario {
     /// 004 "Fighting in the Metro": rails and train cars (`[metro]`, R627).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metro: Option<super::underground::Metro>,
+    /// 004 "Fighting in the Metro"/"Sewers": two boards and their links (`[travel]`, R630).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub travel: Option<super::travel::Travel>,
 }
 
 /// One side of a scenario.
@@ -226,6 +229,7 @@ struct RawScenario {
     #[serde(default)]
     place_objectives: bool,
     metro: Option<super::underground::RawMetro>,
+    travel: Option<super::travel::RawTravel>,
 }
 
 #[derive(Deserialize)]
@@ -790,6 +794,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
     };
 
     let metro = super::underground::read_metro(name, &board, raw.underground, raw.metro.as_ref())?;
+    let travel = super::travel::read(name, &board, raw.underground, raw.travel.as_ref())?;
     Ok(Scenario {
         name: name.to_string(),
         title: raw.title,
@@ -804,6 +809,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         victory_points,
         fortifications,
         metro,
+        travel,
         underground: raw.underground,
         place_by_rolls: raw.place_by_rolls,
         place_objectives: raw.place_objectives,

@@ -388,6 +388,10 @@ pub enum Step {
     Turn {
         facing: super::battlefront::facing::Facing,
     },
+    /// 004 "Fighting in the Metro"/"Sewers": `travel` to `to`, the other end of a link (R631).
+    Travel {
+        to: Square,
+    },
     /// Move along `path` (squares entered, in order).
     Move {
         path: Vec<Square>,

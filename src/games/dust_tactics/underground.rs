@@ -1,8 +1,9 @@
 //! 004 "Underground Fighting" (issue 12): a scenario fought in the metro, the sewers or other
-//! tunnels, on one board (R620). Dim light and low ceilings limit attacks by the spaces between
-//! the units (R621); only soldier units go underground; Jump is not used there (R622); in the
-//! sewers every corner blocks line of sight (R623); in the metro, rails and train cars give cover
-//! (R627). The rules that change an attack are applied in `flow::underground`.
+//! tunnels, on one board (R620), or below an aboveground board linked to it (`travel`, R630).
+//! Dim light and low ceilings limit attacks by the spaces between the units (R621); only soldier
+//! units go underground; Jump is not used there (R622); in the sewers every corner blocks line
+//! of sight (R623); in the metro, rails and train cars give cover (R627). The rules that change
+//! an attack are applied in `flow::underground`.
 
 use super::model::{Board, Cover, Square, Terrain};
 use serde::{Deserialize, Serialize};
@@ -88,7 +89,7 @@ pub struct RawMetro {
     rails: Vec<String>,
     #[serde(default)]
     cars: Vec<Vec<String>>,
-    /// Metro entrances to another board: refused by name (R628).
+    /// Metro entrances to another board: refused, naming `[travel]` (R628, R630).
     #[serde(default)]
     entrances: Vec<String>,
 }
@@ -116,7 +117,7 @@ pub fn read_metro(
     if !raw.entrances.is_empty() {
         return Err(err(
             "metro.entrances",
-            "travel between boards (004: \"To enter the metro in a scenario with 2 or more boards, a soldier unit must be on a metro entrance and perform one action\") is not built: a game is played on one board (R628); fight aboveground or in the metro, not both".into(),
+            "travel between boards (004: \"To enter the metro in a scenario with 2 or more boards, a soldier unit must be on a metro entrance and perform one action\") is written under [travel], not [metro]: links = [[\"<entrance>\", \"<metro space>\"], …] (R628, R630)".into(),
         ));
     }
     let square = |field: &str, t: &str| {

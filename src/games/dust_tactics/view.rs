@@ -105,6 +105,13 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
             v["trenches"] = json!(t);
         }
     }
+    // 004 underground: each link end and its number, for the picture (R630).
+    if let Some(t) = &state.scenario.travel {
+        let ends: Vec<(Square, u8)> = (t.links.iter().enumerate())
+            .flat_map(|(i, (a, b))| [(*a, i as u8 + 1), (*b, i as u8 + 1)])
+            .collect();
+        v["travel_links"] = json!(ends);
+    }
     v
 }
 

@@ -248,6 +248,7 @@ pub(super) fn plan_fire(
         let types = (my_type, tsighter_type);
         let (from, to) =
             super::large::attack_pair(state, occ, &u.id, from, aimed, to, w.range, types);
+        super::underground::check_boards(state, from, to)?; // two boards (R632)
         let dist = geometry::distance(from, to);
         if !geometry::in_range(w.range, dist) {
             return refuse(

@@ -62,6 +62,7 @@ mod stimulant;
 mod strike_weapons;
 pub mod structures;
 mod tesla;
+mod travel;
 mod trees;
 mod underground;
 mod victory;

@@ -181,7 +181,7 @@ pub(super) fn mover_of(state: &State, u: &UnitState) -> Mover {
             .map(|c| c.unit_type)
             .unwrap_or(UnitType::Squad),
         // 004 "Dim Light, Low Ceilings": "Units cannot use the Jump skill" underground (R622).
-        jump: has_skill(state, &u.id, Skill::Jump) && state.scenario.underground.is_none(),
+        jump: has_skill(state, &u.id, Skill::Jump) && super::underground::jump_allowed(state, u),
         agile: has_skill(state, &u.id, Skill::Agile),
         tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
         amphibious: has_skill(state, &u.id, Skill::Amphibious),

@@ -22,7 +22,7 @@ pub(super) fn react_candidates(state: &State, act: &Activation) -> Option<(Strin
         }
         let mut c = vec![];
         for u in &state.units {
-            let spent = u.activated && !super::underground::reacts_when_activated(state);
+            let spent = u.activated && !super::underground::reacts_when_activated(state, u);
             // An exhausted unit "cannot perform any action" (R477).
             let spent = spent || u.exhausted;
             if u.side != side || !leads(u) || spent || act.reacted.contains(&u.id) {

@@ -127,6 +127,11 @@ pub(super) fn exec_step(
             super::mines::minefields(state, &lead, &path, dice, out);
             stop_unless_moving_on(state, act, &lead);
         }
+        Step::Travel { to } => {
+            if alive && alive_on_board(state, &lead) {
+                super::travel::exec(state, &lead, to, dice, out);
+            }
+        }
         Step::Board { path, vehicle } => {
             if alive {
                 super::carry::exec_board(state, &lead, &path, &vehicle, dice, out);

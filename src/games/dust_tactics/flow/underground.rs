@@ -4,6 +4,7 @@
 //! `dust_tactics::underground`.
 
 use super::*;
+use crate::dust_tactics::travel::underground_at;
 use crate::dust_tactics::underground::{dim_light, spaces_between, Underground};
 
 /// Refuses a line aimed from `from` at `to` that the underground rules forbid: 4 or more spaces
@@ -14,10 +15,11 @@ pub(super) fn check_attack(
     from: Sighter,
     to: Sighter,
 ) -> Result<(), Refusal> {
-    let Some(kind) = state.scenario.underground else {
+    let (a, b) = (from.square, to.square);
+    check_boards(state, a, b)?;
+    let Some(kind) = underground_at(&state.scenario, a) else {
         return Ok(());
     };
-    let (a, b) = (from.square, to.square);
     if dim_light(a, b).is_none() {
         return refuse(
             format!(
@@ -52,7 +54,11 @@ pub(super) fn cover(
     found: Cover,
     (applies, squad): (bool, bool),
 ) -> Cover {
-    let Some(kind) = state.scenario.underground else {
+    // R632: dim light and the rest only on the underground board (both ends there).
+    let (Some(kind), Some(_)) = (
+        underground_at(&state.scenario, to),
+        underground_at(&state.scenario, from),
+    ) else {
         return found;
     };
     let dim = dim_light(from, to).unwrap_or(Cover::Hard);
@@ -88,7 +94,9 @@ pub(super) fn check_path(
         return Ok(());
     }
     let crossed = path.len().saturating_sub(1);
-    for sq in &path[..crossed] {
+    // R632: only in the sewers, not on a two-board scenario's aboveground board.
+    let sewers = |sq: &&Square| underground_at(&state.scenario, **sq).is_some();
+    for sq in path[..crossed].iter().filter(sewers) {
         let here = occ.get(sq).map(Vec::as_slice).unwrap_or_default();
         // The mover's own square (its joined hero stands there with it) is not passed through.
         if here.iter().any(|o| o.unit.0 == mover) {
@@ -136,12 +144,38 @@ pub(super) fn deployment(state: &mut State, out: &mut Outcome) {
 /// game round. If the unit has already been activated during the round, or has already made a
 /// Reactive Fire attempt, it may make an additional Reactive Fire attempt"; "A unit may still
 /// only make one Reactive Fire attempt per unit activation" (the window's own list) (R626).
-pub(super) fn reacts_when_activated(state: &State) -> bool {
+pub(super) fn reacts_when_activated(state: &State, u: &UnitState) -> bool {
+    // R632: a unit on a two-board scenario's aboveground board reacts by the normal rules.
+    let at = u.at.map(|sq| underground_at(&state.scenario, sq));
     state.scenario.underground == Some(Underground::Sewers)
+        && at.unwrap_or(Some(Underground::Sewers)).is_some()
 }
 
 /// Whether a reactive attack from `from` at `to` is allowed underground (dim light's reach, the
 /// sewers' corners), as [`check_attack`] for an ordered attack.
 pub(super) fn reaction_allowed(state: &State, occ: &Occupancy, from: Sighter, to: Sighter) -> bool {
     check_attack(state, occ, from, to).is_ok()
+}
+
+/// 004 "Dim Light, Low Ceilings": "Units cannot use the Jump skill while fighting
+/// underground" (R622): not in an underground scenario, save on a two-board scenario's
+/// aboveground board for a unit that starts its activation there (R632).
+pub(super) fn jump_allowed(state: &State, u: &UnitState) -> bool {
+    match u.at {
+        Some(sq) => underground_at(&state.scenario, sq).is_none(),
+        None => state.scenario.underground.is_none(),
+    }
+}
+
+/// On two boards (R632): no attack from one board at the other. Checked before range and
+/// sight, so the refusal names the boards rather than the wall row between them.
+pub(super) fn check_boards(state: &State, a: Square, b: Square) -> Result<(), Refusal> {
+    match &state.scenario.travel {
+        Some(t) if t.above(a) != t.above(b) => refuse(
+            format!("{a} and {b} are on different boards: a unit on one board cannot target a unit on the other"),
+            RuleId::TwoBoards,
+            "travel to the target's board first (`travel` on a link), or choose a target on this board",
+        ),
+        _ => Ok(()),
+    }
 }

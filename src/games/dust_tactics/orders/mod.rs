@@ -137,6 +137,8 @@ pub enum Action {
     Turn {
         facing: crate::dust_tactics::battlefront::facing::Facing,
     },
+    /// `travel`: one action to the other end of a link between two boards (004, R631).
+    Travel,
 }
 
 /// One weapon line fired at one target.
@@ -257,6 +259,7 @@ impl fmt::Display for Action {
             Action::Nothing => f.write_str("nothing"),
             Action::Turn { facing } => write!(f, "turn {facing}"),
             Action::Transport(t) => write!(f, "{t}"),
+            Action::Travel => f.write_str("travel"),
         }
     }
 }
@@ -351,7 +354,7 @@ const TOP_LEVEL: [&str; 14] = [
     "pass",
     "place",
 ];
-const ACTION_WORDS: [&str; 5] = ["move", "attack", "sustained", "skill", "nothing"];
+const ACTION_WORDS: [&str; 6] = ["move", "attack", "sustained", "skill", "nothing", "travel"];
 
 /// A short reminder of every command, for "not a command" errors.
 const COMMAND_LIST: &str =
@@ -685,6 +688,12 @@ fn parse_action(line: usize, text: &str, board: &Board) -> Result<Action, OrderE
             fire: fire_orders(line, rest, "sustained", board)?,
         }),
         "skill" => skill_line::parse_skill(line, rest, board),
+        "travel" if rest.is_empty() => Ok(Action::Travel),
+        "travel" => Err(err(
+            line,
+            format!("`travel` takes no square: the link decides, not `{rest}`"),
+            "travel",
+        )),
         "nothing" => {
             if rest.is_empty() {
                 Ok(Action::Nothing)

@@ -39,6 +39,8 @@ pub(super) enum LegendItem {
     Minefield,
     /// 002 "Trenches" (R717).
     Trench,
+    /// 004 underground: an end of a link between two boards (R630).
+    TravelLink,
 }
 
 /// Only what the picture shows, in a fixed order.
@@ -122,6 +124,9 @@ pub(super) fn legend_items(pic: &Picture) -> Vec<LegendItem> {
     if !pic.trenches.is_empty() {
         items.push(LegendItem::Trench);
     }
+    if !pic.travel_links.is_empty() {
+        items.push(LegendItem::TravelLink);
+    }
     let mut seen: Vec<&str> = Vec::new();
     for (u, (short, abbreviated)) in pic.units.iter().zip(counter_labels(pic)) {
         if abbreviated && !seen.contains(&u.label.as_str()) {
@@ -191,6 +196,7 @@ pub(super) fn legend_labels(pic: &Picture, items: &[LegendItem]) -> Vec<String> 
             LegendItem::Objective => "objective".to_string(),
             LegendItem::Minefield => "minefield (tokens)".to_string(),
             LegendItem::Trench => "trench".to_string(),
+            LegendItem::TravelLink => "travel link (1 action to its number)".to_string(),
         })
         .collect()
 }
@@ -270,6 +276,7 @@ pub(super) fn legend(
             LegendItem::Objective => objective_icon(out, cx, cy, 7),
             LegendItem::Minefield => super::mines::icon(out, cx, cy, 5),
             LegendItem::Trench => super::trenches::icon(out, cx, cy, 7),
+            LegendItem::TravelLink => super::travel::icon(out, cx, cy, 7, "1"),
         }
         let _ = writeln!(
             out,

@@ -21,6 +21,7 @@ mod marks;
 mod mines;
 mod structures;
 mod svg;
+mod travel;
 mod trenches;
 
 pub use facing::{FacingMark, FieldOfFire};
@@ -76,6 +77,9 @@ pub struct Picture {
     /// battlefront-2013: 002's trench squares (R295, R717).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trenches: Vec<Square>,
+    /// 004 underground: each end of a link between two boards and the link's number (R630).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub travel_links: Vec<(Square, u8)>,
 }
 
 /// The squares where a side's units enter the board (ruling 2).
@@ -137,6 +141,7 @@ impl Picture {
             entry: Vec::new(),
             facings: Vec::new(),
             trenches: Vec::new(),
+            travel_links: Vec::new(),
             fields_of_fire: Vec::new(),
         }
     }

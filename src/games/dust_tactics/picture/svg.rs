@@ -169,6 +169,8 @@ pub(super) fn dynamic_layer(
     super::mines::draw(out, pic, items);
     // issue 18 hook: 002's trenches under battlefront-2013 (R717).
     super::trenches::draw(out, pic, items);
+    // 004 underground: the links between the two boards (R630).
+    super::travel::draw(out, pic, items);
 
     let start = out.len();
     movement(out, &pic.path);

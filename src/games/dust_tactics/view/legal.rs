@@ -140,6 +140,19 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
     }
     s.push_str(&advanced_deployment_lines(state, u, &ok));
     s.push_str(&transport_lines(state, u, &ok));
+    // 004 "Fighting in the Metro"/"Sewers": on a link, one action to its other end (R631).
+    if let (Some(t), Some(at)) = (&state.scenario.travel, u.at) {
+        if let Some((to, n)) = t
+            .linked(at)
+            .filter(|_| ok(vec![Action::Travel, Action::Nothing]))
+        {
+            s.push_str(&with_note(
+                "travel",
+                &format!("1 action: to {to} by link {n}"),
+            ));
+            s.push('\n');
+        }
+    }
     // 004 "Cover & Movement": a vehicle "may choose to crush the crate" (R150, rules
     // revision 1).
     let vehicle = state.revised(1)
