@@ -386,3 +386,88 @@ fn s003_village_with_a_building_and_swamp_played_to_its_end_by_mail() {
         assert!(!(vehicle && on_swamp), "{} stands on swamp", u.id);
     }
 }
+
+// 003 "Move and March Move Actions": "The direction that a unit faces does not matter, so a
+// Vehicle may move forwards, backwards, or sideways, and end their move facing in any
+// direction." (R617) The Ludwig steps south from E3 to E4 and ends facing west: its front-mounted
+// FpK guns reach the Bot Hunters due west on B4 in the same activation. Without `facing` it faces
+// south, the way it stepped (R252), and the attack is refused.
+#[test]
+fn s003_move_and_march_move_a_vehicle_ends_its_move_facing_in_any_direction() {
+    use dustmail::dust_tactics::battlefront::facing::Facing;
+    let setup =
+        || super::battlefront_facing::walkers("battlefront-2013", Some("B4"), Some("E3"), "axis");
+    let mut st = setup();
+    let out = send(
+        &mut st,
+        "axis",
+        "activate ludwig\n  move E4 facing W\n  attack fpk at pounder",
+        &mut plenty(),
+    );
+    accepted(&out);
+    assert!(
+        texts(&out).contains("ludwig turns to face W"),
+        "{}",
+        texts(&out)
+    );
+    assert!(texts(&out).contains("ludwig fires"), "{}", texts(&out));
+    assert_eq!(u(&st, "ludwig").at, Some(sq("E4")));
+    assert_eq!(u(&st, "ludwig").facing, Some(Facing::W));
+
+    let mut st = setup();
+    let out = send(
+        &mut st,
+        "axis",
+        "activate ludwig\n  move E4\n  attack fpk at pounder",
+        &mut plenty(),
+    );
+    refused(&out);
+    assert_eq!(u(&st, "ludwig").at, Some(sq("E3")));
+}
+
+// 003 "Move and March Move Actions" (R617): a March Move ends facing the way its last `move`
+// line names; `facing` on its first line is refused (the facing is where the move ends), as is
+// `facing` under ffg-revised (004 has no facing) and a direction that is not one of the eight.
+// Each refusal changes nothing.
+#[test]
+fn s003_move_and_march_move_the_facing_is_where_the_move_ends() {
+    use dustmail::dust_tactics::battlefront::facing::Facing;
+    let walkers = super::battlefront_facing::walkers;
+    let mut st = walkers("battlefront-2013", Some("A9"), Some("E3"), "axis");
+    let out = send(
+        &mut st,
+        "axis",
+        "activate ludwig\n  move E4\n  move E5 facing NE",
+        &mut plenty(),
+    );
+    accepted(&out);
+    assert_eq!(u(&st, "ludwig").at, Some(sq("E5")));
+    assert_eq!(u(&st, "ludwig").facing, Some(Facing::NE));
+
+    for (ruleset, orders, says) in [
+        (
+            "battlefront-2013",
+            "activate ludwig\n  move E4 facing W\n  move E5",
+            "the facing is where the move ends",
+        ),
+        (
+            "ffg-revised",
+            "activate ludwig\n  move E4 facing W\n  nothing",
+            "`facing` is a battlefront-2013 order",
+        ),
+        (
+            "battlefront-2013",
+            "activate ludwig\n  move E4 facing Q\n  nothing",
+            "`facing` needs one direction",
+        ),
+    ] {
+        let mut st = walkers(ruleset, Some("A9"), Some("E3"), "axis");
+        let out = send(&mut st, "axis", orders, &mut plenty());
+        let text = match first_result(&out) {
+            Err(e) => e,
+            Ok(u) => panic!("{orders}: accepted as {u}"),
+        };
+        assert!(text.contains(says), "{orders}: {text}");
+        assert_eq!(u(&st, "ludwig").at, Some(sq("E3")), "{orders}");
+    }
+}
