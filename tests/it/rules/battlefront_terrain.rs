@@ -471,3 +471,32 @@ fn s003_move_and_march_move_the_facing_is_where_the_move_ends() {
         assert_eq!(u(&st, "ludwig").at, Some(sq("E3")), "{orders}");
     }
 }
+
+// 003 "Move and March Move Actions" with "Reactive Attacks" ("Once the opposing player has
+// completed their first action"): the facing is part of the Move (R617), so the Grim Reapers'
+// Reactive Attack comes after the Recon Grenadiers have turned, not between the step and the turn.
+#[test]
+fn s003_move_and_march_move_the_reaction_comes_after_the_facing() {
+    let mut st = game(
+        "battlefront-2013",
+        &[("reapers", "bf-grim-reapers", "E7")],
+        &[("grenadiers", "bf-recon-grenadiers", "E3")],
+    );
+    accepted(&send(
+        &mut st,
+        "allies",
+        "standing react any auto",
+        &mut plenty(),
+    ));
+    let out = send(
+        &mut st,
+        "axis",
+        "activate grenadiers\n  move E4 facing W\n  attack stg47 at reapers",
+        &mut plenty(),
+    );
+    accepted(&out);
+    let all = texts(&out);
+    let turned = all.find("grenadiers turns to face W").expect(&all);
+    let reacted = all.find("reapers attempts a reactive attack").expect(&all);
+    assert!(turned < reacted, "{all}");
+}
