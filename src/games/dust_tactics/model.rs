@@ -105,6 +105,8 @@ pub enum Terrain {
     Smoke,
     /// ■ trees: soldiers only; blocks LOS except for a soldier standing in it; soft cover.
     Trees,
+    /// `,` swamp (003 "Swamp Squares", battlefront-2013 only): closed to vehicles; LOS clear.
+    Swamp,
 }
 
 impl Terrain {
@@ -117,6 +119,7 @@ impl Terrain {
             Terrain::Rubble => '+',
             Terrain::Smoke => '*',
             Terrain::Trees => 'T',
+            Terrain::Swamp => ',',
         }
     }
 
@@ -129,6 +132,7 @@ impl Terrain {
             Terrain::Rubble => "rubble",
             Terrain::Smoke => "smoke",
             Terrain::Trees => "trees",
+            Terrain::Swamp => "swamp",
         }
     }
 
@@ -140,6 +144,7 @@ impl Terrain {
             '+' => Terrain::Rubble,
             '*' => Terrain::Smoke,
             'T' => Terrain::Trees,
+            ',' => Terrain::Swamp,
             _ => return None,
         })
     }

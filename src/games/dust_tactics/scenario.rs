@@ -188,6 +188,11 @@ pub fn builtin() -> Vec<(&'static str, &'static str)> {
             "all-out-attack",
             include_str!("../../../games/dust-tactics/scenarios/all-out-attack.toml"),
         ),
+        // issue 18: 003's buildings and swamp (R612, R614).
+        (
+            "village",
+            include_str!("../../../games/dust-tactics/scenarios/village.toml"),
+        ),
     ]
 }
 
@@ -416,6 +421,8 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
     // Board and terrain.
     let rows: Vec<&str> = raw.board.rows.iter().map(String::as_str).collect();
     let mut board = Board::from_rows(&rows).map_err(|e| ctx.err("board.rows", e))?;
+    super::battlefront::terrain::check_board(&board, &raw.rulesets)
+        .map_err(|e| ctx.err("board.rows", e))?;
 
     // Cover elements: 004 "Terrain types" allows them on circle (open) and diamond (smoke)
     // spaces only (R86).
@@ -486,10 +493,12 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
             format!("{why}: add rulesets = [\"ffg-revised\"]"),
         ));
     }
-    if !raw.structures.is_empty() && raw.rulesets != ["ffg-revised"] {
+    // 004's structures (R500), or 003's buildings under battlefront-2013 (R614).
+    let bf = raw.rulesets == ["battlefront-2013"];
+    if !raw.structures.is_empty() && raw.rulesets != ["ffg-revised"] && !bf {
         return Err(ctx.err(
             "structures",
-            "structures follow 004's rules (R500), which only ffg-revised plays: add rulesets = [\"ffg-revised\"]",
+            "structures follow 004's rules (R500), which only ffg-revised plays, or 003's buildings (R614): add rulesets = [\"ffg-revised\"] or [\"battlefront-2013\"]",
         ));
     }
     for (i, raw_s) in raw.structures.iter().enumerate() {
@@ -507,6 +516,8 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 .add_wall(a, b)
                 .map_err(|e| ctx.err("structures", e.0))?;
         }
+        super::battlefront::buildings::check_kind(bf, &s)
+            .map_err(|e| ctx.err(&format!("structures[{i}].kind"), e))?;
         board.structures.push(s);
     }
 

@@ -817,7 +817,8 @@ fn battlefront_every_scenario_plays_to_its_end_with_each_starter_force() {
             "grab-the-dust",
             "bait-and-flank",
             "supply-drop",
-            "all-out-attack"
+            "all-out-attack",
+            "village"
         ]
     );
     assert_eq!(

@@ -21,7 +21,12 @@ fn bf_card(id: &str) -> Card {
 
 /// The Pounder (allies) on `pounder` and the Ludwig (axis) on `ludwig` (or off the board), on the
 /// 9×9 open test board under `ruleset`; `first` activates first.
-fn walkers(ruleset: &str, pounder: Option<&str>, ludwig: Option<&str>, first: &str) -> State {
+pub(super) fn walkers(
+    ruleset: &str,
+    pounder: Option<&str>,
+    ludwig: Option<&str>,
+    first: &str,
+) -> State {
     let s = scenario(
         vec![unit("pounder", "bf-pounder", pounder)],
         vec![unit("ludwig", "bf-ludwig", ludwig)],

@@ -10,7 +10,7 @@ use dustmail::dust_tactics::DustTactics;
 use dustmail::game::ScriptedDice;
 
 /// The 003 starter card `id` (games/dust-tactics/cards-battlefront/).
-fn bf_card(id: &str) -> Card {
+pub(super) fn bf_card(id: &str) -> Card {
     let file = format!("{id}.toml");
     let (_, text) = dustmail::dust_tactics::battlefront::cards::builtin()
         .into_iter()
@@ -21,7 +21,11 @@ fn bf_card(id: &str) -> Card {
 
 /// A game on the 9×9 open test board under `ruleset` with units `(id, card, square)` per side;
 /// `first` activates first, and nobody reacts (these cases are about sight, not reactions).
-fn game(ruleset: &str, allies: &[(&str, &str, &str)], axis: &[(&str, &str, &str)]) -> State {
+pub(super) fn game(
+    ruleset: &str,
+    allies: &[(&str, &str, &str)],
+    axis: &[(&str, &str, &str)],
+) -> State {
     let specs = |v: &[(&str, &str, &str)]| {
         v.iter()
             .map(|(id, card, at)| unit(id, card, Some(at)))
@@ -49,16 +53,16 @@ fn game(ruleset: &str, allies: &[(&str, &str, &str)], axis: &[(&str, &str, &str)
 }
 
 /// Enough dice for an activation: every face in turn.
-fn plenty() -> ScriptedDice {
+pub(super) fn plenty() -> ScriptedDice {
     ScriptedDice::new((0..300).map(|i| (i % 6 + 1) as u8).collect::<Vec<u8>>())
 }
 
-fn terrain(st: &mut State, at: &str, t: Terrain) {
+pub(super) fn terrain(st: &mut State, at: &str, t: Terrain) {
     st.scenario.board.set_terrain(sq(at), t);
 }
 
 /// The Recon Grenadiers (axis) on `from` fire their StG 47s at the Grim Reapers (allies) on `to`.
-fn grenadiers_at_reapers(ruleset: &str, from: &str, to: &str) -> State {
+pub(super) fn grenadiers_at_reapers(ruleset: &str, from: &str, to: &str) -> State {
     game(
         ruleset,
         &[("reapers", "bf-grim-reapers", to)],
@@ -66,7 +70,7 @@ fn grenadiers_at_reapers(ruleset: &str, from: &str, to: &str) -> State {
     )
 }
 
-fn fire_stg(st: &mut State) -> dustmail::game::Outcome {
+pub(super) fn fire_stg(st: &mut State) -> dustmail::game::Outcome {
     cmd(
         st,
         "axis",
@@ -459,7 +463,7 @@ fn s003_facing_on_the_text_board() {
 }
 
 /// The Ludwig (a walker) on E3 moves one square south onto E4 of terrain `t`.
-fn ludwig_onto(ruleset: &str, t: Terrain) -> (State, dustmail::game::Outcome) {
+pub(super) fn ludwig_onto(ruleset: &str, t: Terrain) -> (State, dustmail::game::Outcome) {
     let mut st = game(
         ruleset,
         &[("pounder", "bf-pounder", "A9")],

@@ -25,6 +25,7 @@ fn section_003(section: &str) -> Option<&'static str> {
         "Move twice (MOVE + MOVE)" => "Move and March Move Actions",
         "Limited ammo weapons" => "Limited-Ammo Weapons",
         "Movement rules" => "Moving Through Buildings",
+        "Cover & Movement" => "Ammo Crates",
         _ => return None,
     })
 }

@@ -218,6 +218,34 @@ pub fn plan_turn(
     Ok(())
 }
 
+/// R617: `move … facing <direction>` ends the Move facing that way (003 "Move and March Move
+/// Actions": units "end their move facing in any direction"). Under battlefront-2013 only, and
+/// on the activation's last `move` line (a March Move's facing is where it ends).
+pub fn plan_facing(state: &State, u: &UnitState, next_is_move: bool) -> Result<(), Refusal> {
+    let rule = "003 \"Move and March Move Actions\": a Vehicle may \"end their move facing in any direction\" (ruling R617)";
+    if !state.rules().battlefront() {
+        return Err(Refusal {
+            reason: format!(
+                "`facing` is a battlefront-2013 order: under {} units have no facing",
+                state.rules().id()
+            ),
+            rule: "docs/orders.md".to_string(),
+            instead: "leave out `facing <direction>`".to_string(),
+        });
+    }
+    if next_is_move {
+        return Err(Refusal {
+            reason: format!(
+                "{} names a facing on a move another `move` line follows: the facing is where the move ends",
+                u.id
+            ),
+            rule: rule.to_string(),
+            instead: "write `facing <direction>` on the last `move` line".to_string(),
+        });
+    }
+    Ok(())
+}
+
 /// Records the facing of `unit` after a `turn` (battlefront-2013 only).
 pub fn record_turn(state: &mut State, unit: &str, facing: Facing) {
     if let Some(u) = state.unit_mut(unit) {

@@ -9,6 +9,7 @@
 pub mod ace;
 pub mod attack;
 pub mod board_facing;
+pub mod buildings;
 pub mod cards;
 pub mod citation;
 pub mod close;

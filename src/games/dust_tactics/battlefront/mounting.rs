@@ -36,7 +36,9 @@ pub fn check(state: &State, u: &UnitState, actions: &[Action]) -> Result<(), Ref
     }
     if let Some(v) = u.joined.as_deref().filter(|_| state.is_pilot(u)) {
         let leaves = match actions.first() {
-            Some(Action::Move { squares }) => squares.last() != u.at.as_ref(),
+            Some(Action::Move { squares } | Action::MoveFacing { squares, .. }) => {
+                squares.last() != u.at.as_ref()
+            }
             _ => false,
         };
         if !leaves {

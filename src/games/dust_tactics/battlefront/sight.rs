@@ -223,7 +223,7 @@ pub fn cover(board: &Board, occ: &Occupancy, shooter: Sighter, target: Sighter) 
         ) || matches!(
             board.terrain(t),
             Terrain::Trees | Terrain::Rubble | Terrain::Impassable | Terrain::Smoke
-        ));
+        ) || crate::dust_tactics::structures::structure_at(board, t).is_some());
     if own_square || !seen_whole(board, occ, shooter, target) {
         Cover::Soft
     } else {

@@ -4,14 +4,74 @@
 //!   units (including Infantry and Walker Vehicle units) can move freely onto and through a
 //!   rubble square" (004: no vehicle without Jump). A vehicle is a walker unless it has the
 //!   Tracked Vehicle skill (every vehicle on the 003 cards is a walker).
+//! - "Swamp Squares ... Vehicle units cannot enter a swamp square. Other units can move freely
+//!   onto and through a swamp square" (R612): `Terrain::Swamp`, a terrain of battlefront-2013
+//!   boards only (004 and 000 have none, so another ruleset's scenario may not draw it);
+//! - "Water Squares ... Units cannot enter a water square" (R611): no exception, so under
+//!   battlefront-2013 the mover has neither Jump nor Amphibious (both refused on its cards at
+//!   `new`; 002's Flying, R714, still passes over water and never stops on it).
 //!
 //! The engine's movement search is shared: it is given the board as 003 lets this mover cross
 //! it. Line of sight and cover still read the real board.
 
+use crate::dust_tactics::flow::Refusal;
 use crate::dust_tactics::geometry::Mover;
-use crate::dust_tactics::model::{Board, Terrain, UnitType};
+use crate::dust_tactics::model::{Board, Square, Terrain, UnitType};
 use crate::dust_tactics::rules::Rules;
+use crate::dust_tactics::state::State;
 use std::borrow::Cow;
+
+/// The mover as 003 lets it cross water (R611): under battlefront-2013 without Jump or
+/// Amphibious, whatever a card written for another ruleset says; unchanged otherwise.
+pub fn as_003(rules: Rules, mover: Mover) -> Mover {
+    if !rules.battlefront() {
+        return mover;
+    }
+    Mover {
+        jump: false,
+        amphibious: false,
+        ..mover
+    }
+}
+
+/// Refuses, in 003's words, a `move` naming a water square (R611): every square a unit passes
+/// must be one it can enter, save for a Flying unit (R714), which only stops on the last.
+pub fn check_move(state: &State, mover: &Mover, path: &[Square]) -> Result<(), Refusal> {
+    if !state.rules().battlefront() {
+        return Ok(());
+    }
+    let flies = super::skills002::flies(state, &mover.unit.0);
+    let water = |sq: &&Square| state.scenario.board.terrain(**sq) == Terrain::DeepWater;
+    let named = match flies {
+        true => path.last().filter(water),
+        false => path.iter().find(water),
+    };
+    let Some(sq) = named else {
+        return Ok(());
+    };
+    Err(Refusal {
+        reason: format!(
+            "{} cannot move onto {sq}: {sq} is a water square, which no unit may enter, whatever its skills",
+            mover.unit.0
+        ),
+        rule: "003 \"Water Squares\": \"Units cannot enter a water square\" (R611)".to_string(),
+        instead: "move around the water; the movement search finds the way when you name only the square you end on".to_string(),
+    })
+}
+
+/// Refuses a swamp square (R612) on the board of a scenario that does not suit battlefront-2013
+/// alone: only 003 has swamp squares, so 004's and 000's rulesets could not play it.
+pub fn check_board(board: &Board, rulesets: &[String]) -> Result<(), String> {
+    if rulesets == ["battlefront-2013"] {
+        return Ok(());
+    }
+    match board.squares().find(|sq| board.terrain(*sq) == Terrain::Swamp) {
+        Some(sq) => Err(format!(
+            "{sq} is a swamp square (`,`), a terrain only 003 (battlefront-2013) has: add rulesets = [\"battlefront-2013\"] or draw another terrain there"
+        )),
+        None => Ok(()),
+    }
+}
 
 /// The terrain of `t` as the movement search should treat it for `mover` under 003.
 fn for_movement(t: Terrain, mover: &Mover) -> Terrain {

@@ -192,13 +192,22 @@ pub(super) fn plan_activation(
         let (kinds_before, steps_before) = (p.kinds.len(), p.steps.len());
         p.next_is_move = matches!(
             actions.get(i + 1),
-            Some(Action::Move { .. } | Action::MoveSparing { .. })
+            Some(Action::Move { .. } | Action::MoveSparing { .. } | Action::MoveFacing { .. })
         );
         // 002 "Move and Fire" (R603), "At the Double" (R710), "Scout" (R713): a free Move.
         let free = free_move_skill(&p, a);
         p.free_move = free.is_some();
         match a {
             Action::Move { squares } => p.movement(squares)?,
+            // battlefront-2013: the Move ends facing the way named (R617).
+            Action::MoveFacing { squares, facing } => {
+                super::super::battlefront::facing::plan_facing(state, u, p.next_is_move)?;
+                p.movement(squares)?;
+                p.steps.push(Step::Turn { facing: *facing });
+                if let Some(t) = p.texts.last_mut() {
+                    t.push_str(&format!(" facing {facing}"));
+                }
+            }
             Action::MoveSparing { squares, spare } => {
                 // R150 came with rules revision 1: a game made before has no `spare`.
                 if !state.revised(1) {
@@ -222,7 +231,14 @@ pub(super) fn plan_activation(
             Action::Turn { facing } => {
                 let moves = actions
                     .iter()
-                    .filter(|a| matches!(a, Action::Move { .. } | Action::MoveSparing { .. }))
+                    .filter(|a| {
+                        matches!(
+                            a,
+                            Action::Move { .. }
+                                | Action::MoveSparing { .. }
+                                | Action::MoveFacing { .. }
+                        )
+                    })
                     .count();
                 super::super::battlefront::facing::plan_turn(state, u, p.pos.is_some(), moves)?;
                 p.steps.push(Step::Turn { facing: *facing });
@@ -327,7 +343,10 @@ pub(super) struct Planner<'a> {
 /// so far.
 fn free_move_skill(p: &Planner, a: &Action) -> Option<Skill002> {
     use super::super::battlefront::skills002 as s2;
-    if !matches!(a, Action::Move { .. } | Action::MoveSparing { .. }) {
+    if !matches!(
+        a,
+        Action::Move { .. } | Action::MoveSparing { .. } | Action::MoveFacing { .. }
+    ) {
         return None;
     }
     let (state, id) = (p.state, &p.u.id);
@@ -508,10 +527,16 @@ impl<'a> Planner<'a> {
         // issue 18 hook: 003 reacts to a March Move after its normal Move (R256).
         let steps = march_parts(steps, march_first_len);
         let mut with_windows = vec![];
+        // A Turn right after a Move is that Move's facing (R617), not an action of its own.
+        let facing_at = |i: usize| {
+            i > 0
+                && matches!(steps.get(i), Some(Step::Turn { .. }))
+                && matches!(steps.get(i - 1), Some(Step::Move { .. }))
+        };
         let action_idx: Vec<usize> = steps
             .iter()
             .enumerate()
-            .filter(|(_, s)| !matches!(s, Step::Detach { .. }))
+            .filter(|(i, s)| !matches!(s, Step::Detach { .. }) && !facing_at(*i))
             .map(|(i, _)| i)
             .collect();
         let window_after = if !rules.reactive_fire() || kinds.contains(&Kind::Sustained) {
@@ -535,6 +560,7 @@ impl<'a> Planner<'a> {
         } else {
             None
         };
+        let window_after = window_after.map(|i| i + usize::from(facing_at(i + 1)));
         for (i, s) in steps.into_iter().enumerate() {
             with_windows.push(s);
             if Some(i) == window_after {

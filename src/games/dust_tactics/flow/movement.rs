@@ -130,6 +130,7 @@ impl Planner<'_> {
         );
         // 002 "Bunkers and Strongpoints" (R721): only infantry enter a strongpoint.
         super::super::battlefront::strongpoints::check_move(state, &mover, squares)?;
+        super::super::battlefront::terrain::check_move(state, &mover, squares)?;
         let board = super::super::battlefront::strongpoints::closed_board(state, board, &mover);
         let plan = geometry::plan_move(
             &board,
@@ -174,20 +175,25 @@ impl Planner<'_> {
 
 /// A unit as the movement rules see it (its type and movement skills).
 pub(super) fn mover_of(state: &State, u: &UnitState) -> Mover {
-    Mover {
-        unit: model::UnitId(u.id.clone()),
-        side: u.side.clone(),
-        unit_type: card(state, u)
-            .map(|c| c.unit_type)
-            .unwrap_or(UnitType::Squad),
-        // 004 "Dim Light, Low Ceilings": "Units cannot use the Jump skill" underground (R622).
-        jump: has_skill(state, &u.id, Skill::Jump) && super::underground::jump_allowed(state, u),
-        agile: has_skill(state, &u.id, Skill::Agile),
-        tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
-        amphibious: has_skill(state, &u.id, Skill::Amphibious),
-        dozer: has_skill(state, &u.id, Skill::DozerBlade),
-        large: super::large::is_large(state, &u.id),
-    }
+    // 003 "Water Squares" (R611): no Jump or Amphibious under battlefront-2013.
+    super::super::battlefront::terrain::as_003(
+        state.rules(),
+        Mover {
+            unit: model::UnitId(u.id.clone()),
+            side: u.side.clone(),
+            unit_type: card(state, u)
+                .map(|c| c.unit_type)
+                .unwrap_or(UnitType::Squad),
+            // 004 "Dim Light, Low Ceilings": "Units cannot use the Jump skill" underground (R622).
+            jump: has_skill(state, &u.id, Skill::Jump)
+                && super::underground::jump_allowed(state, u),
+            agile: has_skill(state, &u.id, Skill::Agile),
+            tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
+            amphibious: has_skill(state, &u.id, Skill::Amphibious),
+            dozer: has_skill(state, &u.id, Skill::DozerBlade),
+            large: super::large::is_large(state, &u.id),
+        },
+    )
 }
 
 impl Planner<'_> {
@@ -288,6 +294,7 @@ impl Planner<'_> {
             waypoints.last().copied(),
         );
         super::super::battlefront::strongpoints::check_move(state, &mover, &waypoints)?;
+        super::super::battlefront::terrain::check_move(state, &mover, &waypoints)?;
         let board = super::super::battlefront::strongpoints::closed_board(state, board, &mover);
         let plan = geometry::plan_move(
             &board,

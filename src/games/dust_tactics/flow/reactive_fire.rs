@@ -92,7 +92,13 @@ pub(super) fn reactive_lines(
     }
     // Issue 12: 004 "Structures": into and out of a structure only through an entrance (R505).
     let target_air = matches!(armour, model::Armour::Aircraft(_)) && state.revised(5);
-    if crate::dust_tactics::structures::fire_block(
+    // issue 18: 003's openings under battlefront-2013 (R615).
+    if state.rules().battlefront() {
+        let board = &state.scenario.board;
+        if crate::dust_tactics::battlefront::buildings::fire_block(board, occ, fs, ts).is_some() {
+            return vec![];
+        }
+    } else if crate::dust_tactics::structures::fire_block(
         &state.scenario.board,
         from,
         super::aircraft::is_aircraft(state, unit),

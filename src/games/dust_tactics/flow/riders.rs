@@ -67,6 +67,7 @@ impl Planner<'_> {
                 Action::Move { .. }
                     | Action::MoveSparing { .. }
                     | Action::Turn { .. }
+                    | Action::MoveFacing { .. }
                     | Action::Transport(Transport::Board { .. })
             )
         });

@@ -20,6 +20,17 @@ pub(super) fn check_fire(
     let (Target::Unit { unit } | Target::Model { unit, .. }) = target else {
         return Ok(());
     };
+    // issue 18: 003's openings under battlefront-2013 (R615).
+    if state.rules().battlefront() {
+        return match building_block(state, &occupancy(state, &[]), shooter, from, unit, to) {
+            Some(why) => Err(Refusal {
+                reason: format!("{shooter} cannot attack {unit}: {why}"),
+                rule: crate::dust_tactics::battlefront::buildings::CITE.to_string(),
+                instead: "attack from or at the square an opening is on, or move first".into(),
+            }),
+            None => Ok(()),
+        };
+    }
     let air = |id: &str| super::aircraft::is_aircraft(state, id);
     match structures::fire_block(&state.scenario.board, from, air(shooter), to, air(unit)) {
         Some((why, rule)) => refuse(
@@ -29,6 +40,30 @@ pub(super) fn check_fire(
         ),
         None => Ok(()),
     }
+}
+
+/// 003's building rule between the units `shooter` on `from` and `target` on `to` (R615).
+pub(super) fn building_block(
+    state: &State,
+    occ: &Occupancy,
+    shooter: &str,
+    from: Square,
+    target: &str,
+    to: Square,
+) -> Option<String> {
+    let sighter = |id: &str, square: Square| Sighter {
+        square,
+        unit_type: state
+            .unit(id)
+            .and_then(|u| card(state, u))
+            .map_or(UnitType::Squad, |c| c.unit_type),
+    };
+    crate::dust_tactics::battlefront::buildings::fire_block(
+        &state.scenario.board,
+        occ,
+        sighter(shooter, from),
+        sighter(target, to),
+    )
 }
 
 /// 004 "Explosives Weapons": "When an explosives weapon is used to attack an anti-tank trap or

@@ -116,6 +116,12 @@ fn pass_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Opti
                 RuleId::Terrain.with("rubble (cross)"),
             ))
         }
+        Terrain::Swamp if vehicle => {
+            return Some(err(
+                format!("{sq} is swamp: vehicles may not enter it"),
+                RuleId::Terrain.with("swamp squares"),
+            ))
+        }
         Terrain::Trees if vehicle => {
             return Some(err(
                 format!("{sq} is trees: vehicles may not enter it, even with Jump"),

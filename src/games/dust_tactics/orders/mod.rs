@@ -6,6 +6,7 @@
 //! first <side>
 //! activate <unit>
 //!   move <square> [<square> …] [spare [<square> …]]
+//!   move <square> [<square> …] facing <direction>   (battlefront-2013)
 //!   attack <weapon> at <target> [through <square> …][, <weapon> at <target> …]
 //!   sustained <weapon> at <target>[, …]
 //!   skill <name> [at <target>]
@@ -33,6 +34,7 @@
 use super::model::{Board, Square};
 
 pub mod carry;
+mod moves;
 mod placing;
 mod skill_line;
 mod standing;
@@ -132,6 +134,12 @@ pub enum Action {
     Nothing,
     /// 004 "Carry Capacity": `move … board <vehicle>` or `move exit <square> …` (R461).
     Transport(carry::Transport),
+    /// `move D3 facing W`: a Move that ends facing W, not the way of its last step (003 "Move
+    /// and March Move Actions"; battlefront-2013 only, R617).
+    MoveFacing {
+        squares: Vec<Square>,
+        facing: crate::dust_tactics::battlefront::facing::Facing,
+    },
     /// `turn W`: a Move action that only turns the unit to face a direction (003 "Check Field
     /// of Fire"; battlefront-2013 only, R254).
     Turn {
@@ -258,6 +266,12 @@ impl fmt::Display for Action {
             }
             Action::Nothing => f.write_str("nothing"),
             Action::Turn { facing } => write!(f, "turn {facing}"),
+            Action::MoveFacing { squares, facing } => {
+                let m = Action::Move {
+                    squares: squares.clone(),
+                };
+                write!(f, "{m} facing {facing}")
+            }
             Action::Transport(t) => write!(f, "{t}"),
             Action::Travel => f.write_str("travel"),
         }
@@ -643,34 +657,7 @@ fn parse_action(line: usize, text: &str, board: &Board) -> Result<Action, OrderE
         .unwrap_or("");
     match kw.as_str() {
         "move" if carry::is_transport(rest) => carry::parse(line, rest, board),
-        "move" => {
-            let words: Vec<&str> = rest
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|w| !w.is_empty())
-                .collect();
-            let spare_at = words.iter().position(|w| w.eq_ignore_ascii_case("spare"));
-            let (path, spared) = match spare_at {
-                Some(p) => (&words[..p], Some(&words[p + 1..])),
-                None => (&words[..], None),
-            };
-            if path.is_empty() {
-                return Err(err(line, "`move` needs a destination square", "move C4"));
-            }
-            let squares = path
-                .iter()
-                .map(|w| square(line, w, board, "move C4"))
-                .collect::<Result<Vec<_>, _>>()?;
-            match spared {
-                None => Ok(Action::Move { squares }),
-                Some(spared) => {
-                    let spare = spared
-                        .iter()
-                        .map(|w| square(line, w, board, "move C4 spare C4"))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    Ok(Action::MoveSparing { squares, spare })
-                }
-            }
-        }
+        "move" => moves::parse(line, rest, board),
         "attack" => Ok(Action::Attack {
             fire: fire_orders(line, rest, "attack", board)?,
         }),

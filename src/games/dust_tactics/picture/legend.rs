@@ -83,6 +83,7 @@ pub(super) fn legend_items(pic: &Picture) -> Vec<LegendItem> {
         Terrain::Rubble,
         Terrain::Smoke,
         Terrain::Trees,
+        Terrain::Swamp,
     ] {
         if pic.board.squares().any(|sq| pic.board.terrain(sq) == t) {
             items.push(LegendItem::Terrain(t));
@@ -185,6 +186,7 @@ pub(super) fn legend_labels(pic: &Picture, items: &[LegendItem]) -> Vec<String> 
                 Terrain::Rubble => "rubble",
                 Terrain::Smoke => "smoke",
                 Terrain::Trees => "trees",
+                Terrain::Swamp => "swamp",
             }
             .to_string(),
             LegendItem::Cover(kind) => cover_name(*kind).to_string(),

@@ -265,6 +265,8 @@ pub(super) fn terrain_fill(t: Terrain) -> &'static str {
         Terrain::Rubble => "#b08a5e",
         Terrain::Smoke => "#bdbdbd",
         Terrain::Trees => "#5e9c48",
+        // Okabe–Ito bluish green, muted: shallow water with reeds.
+        Terrain::Swamp => "#8fb8a0",
     }
 }
 
@@ -362,6 +364,26 @@ pub(super) fn terrain_symbol(out: &mut String, cx: u32, cy: u32, t: Terrain, shr
                 cy - a,
                 2 * a,
                 2 * a
+            );
+        }
+        Terrain::Swamp => {
+            // Three reeds over a flat waterline.
+            for x in [cx - k(8), cx, cx + k(8)] {
+                let _ = write!(
+                    out,
+                    r##"<path d="M{x},{y0} L{x},{y1}" stroke="#2f5d46" stroke-width="{sw}"/>"##,
+                    y0 = cy - k(8),
+                    y1 = cy + k(6),
+                    sw = k(2).max(1),
+                );
+            }
+            let _ = write!(
+                out,
+                r##"<path d="M{x0},{y} L{x1},{y}" stroke="#dcecfa" stroke-width="{sw}"/>"##,
+                x0 = cx - k(14),
+                x1 = cx + k(14),
+                y = cy + k(6),
+                sw = k(2).max(1),
             );
         }
     }
