@@ -445,3 +445,80 @@ fn s003_huge_vehicles_punisher_crossing_is_played_to_its_end_by_mail() {
         "the Punisher never fired: {tail}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// 003 "Piloting Vehicles": a Huge vehicle left by its pilot still acts
+// ---------------------------------------------------------------------------------------------
+
+// 003 "Piloting Vehicles": "If the Hero dismounts the Vehicle, the Vehicle cannot take any
+// actions until they mount it again unless it is a Large or Huge Vehicle." R796: the pilot
+// begins in the Huge vehicle on E5 and dismounts to D5; the vehicle then moves and attacks. The
+// control: the same vehicle on one square is left unable to act (R607).
+#[test]
+fn s003_piloting_vehicles_a_huge_vehicle_left_by_its_pilot_still_acts() {
+    let play = |tank: Card| {
+        let mut hero = unit("pilot", "hero", None);
+        hero.joins = Some("tk".into());
+        let s = scenario(
+            vec![unit("tk", &tank.id, Some("E5")), hero],
+            vec![
+                unit("foe", "sq", Some("E1")),
+                unit("spare", "sq", Some("I1")),
+            ],
+        );
+        let pilot = with_skill(
+            card(
+                "hero",
+                UnitType::Hero,
+                3,
+                2,
+                vec![weapon("pistol", WeaponRange::Upto(4), 1, 1)],
+            ),
+            "pilot",
+            None,
+        );
+        let mut st = DustTactics
+            .start("battlefront-2013", s, vec![tank, pilot, squad("sq")])
+            .expect("setup");
+        for side in ["allies", "axis"] {
+            accepted(&send(
+                &mut st,
+                side,
+                "standing react any never",
+                &mut plenty(),
+            ));
+        }
+        begin(&mut st, "allies");
+        facing(&mut st, Facing::N);
+        let out = send(
+            &mut st,
+            "allies",
+            "activate pilot\n  move D5\n  nothing",
+            &mut plenty(),
+        );
+        accepted(&out);
+        let dismounted = texts(&out);
+        accepted(&send(
+            &mut st,
+            "axis",
+            "activate foe\n  nothing\n  nothing",
+            &mut plenty(),
+        ));
+        let out = send(
+            &mut st,
+            "allies",
+            "activate tk\n  move E4\n  attack guns at foe",
+            &mut plenty(),
+        );
+        (st, dismounted, first_result(&out))
+    };
+    let (st, text, out) = play(huge("tank", 1));
+    assert!(text.contains("acts without a pilot"), "{text}");
+    assert!(out.is_ok(), "{out:?}");
+    assert_eq!(u(&st, "tk").at, Some(sq("E4")));
+    let (st, text, out) = play(one_square("tank", 1));
+    assert!(text.contains("cannot take any actions"), "{text}");
+    let e = out.expect_err("a one-square vehicle waits for its pilot");
+    assert!(e.contains("cannot take any actions"), "{e}");
+    assert_eq!(u(&st, "tk").at, Some(sq("E5")));
+}
