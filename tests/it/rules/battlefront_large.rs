@@ -158,6 +158,18 @@ fn s003_moving_huge_vehicles_pick_one_corner_and_move_it_one_square() {
         &mut plenty(),
     ));
     assert_eq!(u(&one, "tk").facing, Some(Facing::NE));
+    // No square of it off the board; the refusal cites 003's section, not 004's (R790).
+    let mut st = game(huge("tank", 1), Some("H5"), vec![], far());
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("tk", vec![mv("I5"), nothing()]),
+        &mut plenty(),
+    );
+    let (reason, rule) = refused(&out);
+    assert!(reason.contains("off the board"), "{reason}");
+    assert!(rule.starts_with("003 \"Moving Huge Vehicles\""), "{rule}");
+    assert_eq!(u(&st, "tk").at, Some(sq("H5")));
 }
 
 // 003 "Moving Huge Vehicles": "The Vehicle can rotate within the four squares it occupies either
@@ -228,6 +240,16 @@ fn s003_moving_on_to_the_table_huge_vehicles_enter_wholly_moving_two_squares() {
         rule.contains("Moving On To the Table") && rule.contains("R793"),
         "{rule}"
     );
+    assert_eq!(u(&st, "tk").at, None);
+    // On E9 its lower squares would be off the board.
+    let out = send(
+        &mut st,
+        "allies",
+        "activate tk\n  move E9\n  nothing",
+        &mut plenty(),
+    );
+    let (_, rule) = refused(&out);
+    assert!(rule.starts_with("003 \"Moving Huge Vehicles\""), "{rule}");
     assert_eq!(u(&st, "tk").at, None);
     let out = send(
         &mut st,
