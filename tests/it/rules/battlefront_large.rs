@@ -251,6 +251,16 @@ fn s003_moving_on_to_the_table_huge_vehicles_enter_wholly_moving_two_squares() {
     let (_, rule) = refused(&out);
     assert!(rule.starts_with("003 \"Moving Huge Vehicles\""), "{rule}");
     assert_eq!(u(&st, "tk").at, None);
+    // Off the board it has no four squares to rotate in: a `turn` before the entry is refused.
+    let out = send(
+        &mut st,
+        "allies",
+        "activate tk\n  turn E\n  move E8",
+        &mut plenty(),
+    );
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("not on the battlefield yet"), "{reason}");
+    assert_eq!(u(&st, "tk").at, None);
     let out = send(
         &mut st,
         "allies",
@@ -406,7 +416,7 @@ fn s003_unit_size_the_picture_draws_the_facing_on_the_huge_counter() {
 
 // Every sentence above on one scenario: the Punisher (cards-huge/bf-punisher.toml, provisional)
 // enters from the south edge and fights in "Punisher Crossing", played to its end by two
-// players' signed mails; the reports show it entering and firing.
+// players' signed mails; the reports show it entering and firing; the game replays.
 #[test]
 fn s003_huge_vehicles_punisher_crossing_is_played_to_its_end_by_mail() {
     use crate::support::dt;
@@ -466,6 +476,8 @@ fn s003_huge_vehicles_punisher_crossing_is_played_to_its_end_by_mail() {
         sent.contains("punisher fires"),
         "the Punisher never fired: {tail}"
     );
+    // Replay reproduces every byte; the audit passes.
+    dt::replay_and_audit(&home, "g-punisher");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -30,12 +30,13 @@ pub fn check(state: &State, u: &UnitState, actions: &[Action]) -> Result<(), Ref
     if movement >= 2 || actions.iter().skip(1).all(rest) {
         return Ok(());
     }
-    let entry = match actions.first() {
-        Some(Action::Move { squares }) => squares
-            .last()
-            .map_or("move <square>".to_string(), |s| format!("move {s}")),
-        _ => "move <square>".to_string(),
+    // A first line that is no move is refused by the entry itself (ruling 2).
+    let Some(Action::Move { squares }) = actions.first() else {
+        return Ok(());
     };
+    let entry = squares
+        .last()
+        .map_or("move <square>".to_string(), |s| format!("move {s}"));
     Err(Refusal {
         reason: format!(
             "{} is a Huge vehicle with Movement {movement}: getting its four squares onto the board is a move of two squares, a March Move, and takes its whole first activation",
@@ -54,7 +55,8 @@ pub fn rotates_in_move(state: &State, u: &UnitState, actions: &[Action], i: usiz
         j.and_then(|j| actions.get(j))
             .is_some_and(|a| matches!(a, Action::Move { .. } | Action::MoveSparing { .. }))
     };
-    is_huge(state, u) && (is_move(i.checked_sub(1)) || is_move(Some(i + 1)))
+    // Before the move only on the board: off it there are no four squares to rotate in.
+    is_huge(state, u) && (is_move(i.checked_sub(1)) || u.at.is_some() && is_move(Some(i + 1)))
 }
 
 /// R792: a Huge vehicle's move leaves its facing as it was ("pick one corner of the Vehicle and
