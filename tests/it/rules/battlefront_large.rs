@@ -556,3 +556,46 @@ fn s003_piloting_vehicles_a_huge_vehicle_left_by_its_pilot_still_acts() {
     assert!(e.contains("cannot take any actions"), "{e}");
     assert_eq!(u(&st, "tk").at, Some(sq("E5")));
 }
+
+// 003 "Close-Combat Weapons" (range C, adjacent squares) and "Unit Size". R795 follows R569: an
+// enemy next to any of a Huge vehicle's four squares fights it. On E5 it also stands on F6, and
+// the squad on G7 is next to F6; the control: a one-square vehicle on E5 is two squares away.
+#[test]
+fn s003_close_combat_an_enemy_next_to_any_of_its_four_squares_fights_it() {
+    let fight = |tank: Card| {
+        let s = scenario(
+            vec![unit("tk", &tank.id, Some("E5"))],
+            vec![unit("foe", "brawlers", Some("G7"))],
+        );
+        let brawlers = card(
+            "brawlers",
+            UnitType::Squad,
+            4,
+            1,
+            vec![weapon("knives", WeaponRange::Close, 1, 1)],
+        );
+        let mut st = DustTactics
+            .start("battlefront-2013", s, vec![tank, brawlers])
+            .expect("setup");
+        begin(&mut st, "axis");
+        for side in ["allies", "axis"] {
+            accepted(&send(
+                &mut st,
+                side,
+                "standing react any never",
+                &mut plenty(),
+            ));
+        }
+        let out = send(
+            &mut st,
+            "axis",
+            "activate foe\n  attack knives at tk\n  nothing",
+            &mut plenty(),
+        );
+        first_result(&out)
+    };
+    let ok = fight(huge("tank", 1));
+    assert!(ok.is_ok(), "{ok:?}");
+    let e = fight(one_square("tank", 1)).expect_err("two squares away");
+    assert!(e.contains("not in range"), "{e}");
+}
