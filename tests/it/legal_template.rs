@@ -128,11 +128,8 @@ pub(crate) fn every_suggestion_accepted(st: &State, side: &str, context: &str) -
     all
 }
 
-fn setup(ruleset: &str, name: &str, text: &str) -> State {
-    setup_with(ruleset, name, text, &[])
-}
-
-/// [`setup`] with the card files `extra` (name, text) too, as `--cards` brings them.
+/// A shipped scenario's game, with the card files `extra` (name, text) too, as `--cards` brings
+/// them.
 fn setup_with(ruleset: &str, name: &str, text: &str, extra: &[(String, String)]) -> State {
     let setup = Setup {
         ruleset: ruleset.into(),
