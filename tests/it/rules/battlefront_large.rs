@@ -599,3 +599,53 @@ fn s003_close_combat_an_enemy_next_to_any_of_its_four_squares_fights_it() {
     let e = fight(one_square("tank", 1)).expect_err("two squares away");
     assert!(e.contains("not in range"), "{e}");
 }
+
+// 003 "Walls and Buildings": "Large openings are the full width of a square. Huge openings are
+// two or more squares wide. [...] Vehicle units require large openings. Huge Vehicle units need
+// a huge opening to move through." R790: each of its squares steps through the wall alike, so
+// a wall along row 4/5 with a gap under E and F lets the Huge vehicle on E5 pass to E4; with F
+// walled too, the one-square gap is refused and it stays. A one-square vehicle uses that gap.
+#[test]
+fn s003_walls_and_buildings_huge_vehicles_need_a_huge_opening() {
+    let wall = |gap: &'static [&'static str]| {
+        move |b: &mut Board| {
+            for c in ["A", "B", "C", "D", "E", "F", "G", "H", "I"] {
+                if !gap.contains(&c) {
+                    b.add_wall(sq(&format!("{c}4")), sq(&format!("{c}5")))
+                        .expect("wall");
+                }
+            }
+        }
+    };
+    let far = || vec![unit("far", "sq", Some("A1"))];
+    let go = |st: &mut State| {
+        send(
+            st,
+            "allies",
+            "activate tk\n  move E4\n  nothing",
+            &mut plenty(),
+        )
+    };
+    let mut st = game_on(
+        huge("tank", 1),
+        Some("E5"),
+        vec![],
+        far(),
+        wall(&["E", "F"]),
+    );
+    accepted(&go(&mut st));
+    assert_eq!(u(&st, "tk").at, Some(sq("E4")));
+    let mut st = game_on(huge("tank", 1), Some("E5"), vec![], far(), wall(&["E"]));
+    let (reason, _) = refused(&go(&mut st));
+    assert!(reason.contains("wall"), "{reason}");
+    assert_eq!(u(&st, "tk").at, Some(sq("E5")));
+    let mut one = game_on(
+        one_square("tank", 1),
+        Some("E5"),
+        vec![],
+        far(),
+        wall(&["E"]),
+    );
+    accepted(&go(&mut one));
+    assert_eq!(u(&one, "tk").at, Some(sq("E4")));
+}
