@@ -147,7 +147,9 @@ pub(crate) fn every_suggestion_accepted(st: &State, side: &str, context: &str) -
     all
 }
 
-fn setup(ruleset: &str, name: &str, text: &str) -> State {
+/// A shipped scenario's game, with the card files `extra` (name, text) too, as `--cards` brings
+/// them.
+fn setup_with(ruleset: &str, name: &str, text: &str, extra: &[(String, String)]) -> State {
     let setup = Setup {
         ruleset: ruleset.into(),
         scenario_name: name.into(),
@@ -157,6 +159,7 @@ fn setup(ruleset: &str, name: &str, text: &str) -> State {
             .into_iter()
             .chain(dustmail::dust_tactics::battlefront::cards::builtin())
             .map(|(f, t)| (f.to_string(), t.to_string()))
+            .chain(extra.iter().cloned())
             .collect(),
         sides: vec![],
         rules_revision: dustmail::dust_tactics::rules::RULES_REVISION,
@@ -174,7 +177,18 @@ fn play_checking(
     seed: u64,
     kinds: &mut BTreeMap<String, usize>,
 ) {
-    let mut st = setup(ruleset, name, text);
+    play_checking_with(ruleset, (name, text), &[], seed, kinds);
+}
+
+/// [`play_checking`] with the card files `extra` too.
+fn play_checking_with(
+    ruleset: &str,
+    (name, text): (&str, &str),
+    extra: &[(String, String)],
+    seed: u64,
+    kinds: &mut BTreeMap<String, usize>,
+) {
+    let mut st = setup_with(ruleset, name, text, extra);
     let mut bots: Vec<Bot> = st
         .sides()
         .iter()
@@ -253,6 +267,24 @@ fn every_suggested_order_is_accepted_in_scripted_games() {
             "too few `{kind}` suggestions: {kinds:?}"
         );
     }
+}
+
+// bflarge (R790–R796): with 003's Huge vehicle of games/dust-tactics/cards-huge/ (its entry of
+// two squares, its rotation within a move, its front arc from the centre of its four squares),
+// every order any template suggests in whole games of Punisher Crossing is accepted.
+#[test]
+fn every_suggested_order_is_accepted_with_a_huge_vehicle() {
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/dust-tactics/cards-huge");
+    let card = std::fs::read_to_string(root.join("bf-punisher.toml")).unwrap();
+    let text = std::fs::read_to_string(root.join("scenarios/punisher-crossing.toml")).unwrap();
+    let extra = vec![("bf-punisher.toml".to_string(), card)];
+    let mut kinds = BTreeMap::new();
+    for seed in 1..=3 {
+        let game = ("punisher-crossing", text.as_str());
+        play_checking_with("battlefront-2013", game, &extra, seed, &mut kinds);
+    }
+    assert!(kinds.get("move").copied().unwrap_or(0) > 0, "{kinds:?}");
 }
 
 /// Allies' squad `a1` on E5 with a heavy machine gun (`-` against every vehicle armour);

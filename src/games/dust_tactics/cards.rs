@@ -170,8 +170,8 @@ pub fn parse_card(file_name: &str, text: &str) -> Result<Card, CardError> {
     Ok(card)
 }
 
-/// 004 "LARGE VEHICLES" (R566): a card says `large = true`; a `size` key (003's two- and
-/// four-square sizes) is refused by name instead of being ignored by serde (R565, R571).
+/// 004 "LARGE VEHICLES" (R566): a card says `large = true`, 003's Huge vehicle `huge = true`
+/// (R790); a `size` key is refused by name instead of being ignored by serde (R565, R571).
 fn refuse_large(file_name: &str, text: &str) -> Result<(), CardError> {
     let Ok(table) = text.parse::<toml::Table>() else {
         return Ok(()); // serde's own error names the line
@@ -181,24 +181,32 @@ fn refuse_large(file_name: &str, text: &str) -> Result<(), CardError> {
         true => Err(CardError {
             file: file_name.to_string(),
             field: "size".into(),
-            reason: "a vehicle's size is not read: 004 \"LARGE VEHICLES\" has one size, a vehicle inside 4 spaces (003's two- and four-square sizes are not built)".into(),
-            instead: "write `large = true` for a vehicle inside 4 spaces, or remove `size`".into(),
+            reason: "a vehicle's size is not read: 004 \"LARGE VEHICLES\" has one size, a vehicle inside 4 spaces, and 003's Huge vehicle takes four squares (003's two-square Large vehicle is not built, R791)".into(),
+            instead: "write `large = true` for 004's vehicle inside 4 spaces, `huge = true` for 003's Huge vehicle, or remove `size`".into(),
         }),
     }
 }
 
-/// What a large vehicle card may carry (R571): a ground vehicle, with no skill but Tracked
-/// Vehicle and no Tesla or flamethrower line (their adjacency, carrying and "spaces between"
-/// are not measured over 4 squares).
+/// What a large (004) or Huge (003) vehicle card may carry (R571, R790): a ground vehicle, with
+/// no skill but Tracked Vehicle and no Tesla or flamethrower line (their adjacency, carrying and
+/// "spaces between" are not measured over 4 squares).
 fn check_large(card: &Card) -> Result<(), (String, String, String)> {
-    if !card.large {
+    if !card.four_squares() {
         return Ok(());
+    }
+    let key = if card.huge { "huge" } else { "large" };
+    if card.large && card.huge {
+        return Err((
+            "huge".into(),
+            "a card is either 004's large vehicle or 003's Huge vehicle, not both (R790)".into(),
+            "keep `large = true` (ffg-revised) or `huge = true` (battlefront-2013)".into(),
+        ));
     }
     if card.unit_type != UnitType::Vehicle || !matches!(card.armour, Armour::Vehicle(_)) {
         return Err((
-            "large".into(),
-            "only a ground vehicle is large (004 \"LARGE VEHICLES\")".into(),
-            "remove `large`, or make the card a vehicle with vehicle armour".into(),
+            key.into(),
+            format!("only a ground vehicle is {key} (004 \"LARGE VEHICLES\", 003 \"Moving Huge Vehicles\")"),
+            format!("remove `{key}`, or make the card a vehicle with vehicle armour"),
         ));
     }
     if let Some((i, s)) =
@@ -207,10 +215,10 @@ fn check_large(card: &Card) -> Result<(), (String, String, String)> {
         return Err((
             format!("skills[{i}].name"),
             format!(
-                "`{}` is not played on a large vehicle yet (R571: only tracked-vehicle)",
+                "`{}` is not played on a {key} vehicle yet (R571: only tracked-vehicle)",
                 s.name
             ),
-            "remove the skill, or remove `large`".into(),
+            format!("remove the skill, or remove `{key}`"),
         ));
     }
     let burning = [WeaponTrait::Tesla, WeaponTrait::Flamethrower];
@@ -219,8 +227,8 @@ fn check_large(card: &Card) -> Result<(), (String, String, String)> {
     {
         return Err((
             format!("weapons[{i}].traits"),
-            "a large vehicle's Tesla or flamethrower line is not played yet (R571)".into(),
-            "remove the trait, or remove `large`".into(),
+            format!("a {key} vehicle's Tesla or flamethrower line is not played yet (R571)"),
+            format!("remove the trait, or remove `{key}`"),
         ));
     }
     Ok(())

@@ -892,6 +892,9 @@ pub struct Card {
     /// A large vehicle (004 "LARGE VEHICLES"): inside 4 spaces, its `at` the top-left (R566).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub large: bool,
+    /// A Huge vehicle (003 "Moving Huge Vehicles"): four squares, 2×2 as `large` (R790).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub huge: bool,
 }
 
 /// One model of a squad: its id and the weapon lines it carries (by weapon id).
@@ -903,6 +906,10 @@ pub struct ModelSpec {
 }
 
 impl Card {
+    /// Whether the card stands on a 2×2 block: 004's large or 003's Huge vehicle (R790).
+    pub fn four_squares(&self) -> bool {
+        self.large || self.huge
+    }
     /// Whether the card carries the skill named `name` (its card name, "black-ops").
     pub fn has_skill(&self, name: &str) -> bool {
         self.skills.iter().any(|s| s.name == name)

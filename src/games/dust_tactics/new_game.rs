@@ -91,7 +91,17 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
     let text = with_rolls(&name, text, req.place_by_rolls)?;
     let parsed = scenario::parse(&name, &text)
         .map_err(|e| SetupError(format!("{} (see docs/scenarios.md)", e.0)))?;
-    suits(&parsed, rules).map_err(SetupError)?;
+    // battlefront-2013 also plays a card `--cards` brings, such as cards-huge's Punisher (R790).
+    let brought: Vec<&str> = req
+        .data
+        .keys()
+        .map(|f| f.trim_end_matches(".toml"))
+        .collect();
+    match rules.battlefront() {
+        true => super::battlefront::suits_with(&parsed, &brought),
+        false => suits(&parsed, rules),
+    }
+    .map_err(SetupError)?;
     // battlefront-2013 plays its own starter cards (003), no other.
     let builtin_cards = if rules.battlefront() {
         super::battlefront::cards::builtin()

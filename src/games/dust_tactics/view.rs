@@ -55,7 +55,7 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
                 v["front_arc"] = w;
             }
             // 004 "LARGE VEHICLES": drawn once over its 4 squares (R570).
-            if c.is_some_and(|c| c.large) {
+            if c.is_some_and(|c| c.four_squares()) {
                 v["large"] = json!(true);
             }
             // 004 "Carry Capacity": who rides in which vehicle, for roster and picture.
@@ -147,7 +147,7 @@ fn large_part<'a>(state: &State, marks: &'a [(String, String)], sq: Square) -> O
     marks.iter().find_map(|(id, m)| {
         let u = state.unit(id).filter(|u| !u.destroyed)?;
         let at = u.at.filter(|&at| at != sq)?;
-        let large = state.cards.get(&u.card).is_some_and(|c| c.large);
+        let large = state.cards.get(&u.card).is_some_and(|c| c.four_squares());
         let squares = super::geometry::footprint(&state.scenario.board, at, large)?;
         squares.contains(&sq).then_some(m.as_str())
     })
@@ -237,7 +237,12 @@ pub fn board_text(state: &State) -> String {
                 .is_some_and(|sq| large_part(state, &marks, sq).is_some())
         })
     }) {
-        s.push_str("         A= the other 3 squares of large vehicle A\n");
+        // 003 calls the 2×2 vehicle Huge (R790), 004 large (R570).
+        s.push_str(if state.rules().battlefront() {
+            "         A= the other 3 squares of Huge vehicle A\n"
+        } else {
+            "         A= the other 3 squares of large vehicle A\n"
+        });
     }
     if let Some(line) = super::battlefront::board_facing::legend(state) {
         s.push_str(line);

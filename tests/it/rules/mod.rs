@@ -17,6 +17,7 @@ mod battlefront_facing;
 mod battlefront_fortifications;
 mod battlefront_heroes;
 mod battlefront_joining;
+mod battlefront_large;
 mod battlefront_los;
 mod battlefront_mounting;
 mod battlefront_objectives_placed;

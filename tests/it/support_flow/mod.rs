@@ -52,6 +52,7 @@ pub fn card(id: &str, ty: UnitType, health: u8, movement: u8, weapons: Vec<Weapo
         superhuman: false,
         sidekick: None,
         large: false,
+        huge: false,
     }
 }
 

@@ -79,7 +79,13 @@ pub fn onto_picture(view: &Value, happenings: &[Happening], pic: &mut Picture) {
             continue;
         }
         if let (Some(sq), Some(facing)) = (square(u.get("square")), facing_of(u)) {
-            pic.facings.push(FacingMark { square: sq, facing });
+            // A Huge vehicle's mark goes on its one counter over 4 squares (R794).
+            let large = u.get("large").and_then(Value::as_bool).unwrap_or(false);
+            pic.facings.push(FacingMark {
+                square: sq,
+                facing,
+                large,
+            });
         }
     }
     for e in happenings.iter().filter_map(DtEvent::of) {

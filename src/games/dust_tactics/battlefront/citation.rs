@@ -21,6 +21,8 @@ fn section_003(section: &str) -> Option<&'static str> {
         "Reactive fire" => "Reactive Attacks",
         "Close combat" => "Close-Combat Weapons",
         "Flamethrower" | "Flamethrowers" => "Spray Weapons",
+        // Under battlefront-2013 the 2×2 block is 003's Huge vehicle (R790).
+        "Large Vehicles" => "Moving Huge Vehicles",
         // 000's sections the engine cites where a battlefront rule is played as 000's.
         "Move twice (MOVE + MOVE)" => "Move and March Move Actions",
         "Limited ammo weapons" => "Limited-Ammo Weapons",

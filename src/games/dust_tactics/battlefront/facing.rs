@@ -132,6 +132,8 @@ pub fn after_steps(state: &State, u: &UnitState, steps: &[Step]) -> Option<Facin
                 at = Some(*to);
             }
             Step::Turn { facing: f } => facing = Some(*f),
+            // A Huge vehicle keeps its facing as it moves (R792).
+            Step::Move { .. } if super::huge::keeps_facing(state, &u.id) => {}
             Step::Move { path, .. } => {
                 for sq in path {
                     if let Some(f) = at.and_then(|a| Facing::of_step(a, *sq)) {
@@ -159,7 +161,7 @@ pub fn record_entry(state: &mut State, unit: &str, to: Square) {
 /// Records the facing of `unit` after it moved from `from` along `path` (battlefront-2013 only):
 /// the direction of its last step (R252).
 pub fn record_move(state: &mut State, unit: &str, from: Square, path: &[Square]) {
-    if !state.rules().battlefront() {
+    if !state.rules().battlefront() || super::huge::keeps_facing(state, unit) {
         return;
     }
     let mut prev = from;
@@ -256,13 +258,24 @@ pub fn record_turn(state: &mut State, unit: &str, facing: Facing) {
 /// R250: whether any point of `to` lies within 45° either side of `facing` from the centre of
 /// `from` (exactly 45° is in). Integer geometry on doubled coordinates, no floats.
 pub fn in_front_arc(facing: Facing, from: Square, to: Square) -> bool {
-    if from == to {
-        return true;
+    in_arc_from(facing, centre2(from, false), to)
+}
+
+/// The point a unit on `at` sees its arc from, in doubled board coordinates: the centre of its
+/// square, or of its 2×2 block when it stands on four squares (R792).
+fn centre2(at: Square, four: bool) -> (i32, i32) {
+    let k = if four { 2 } else { 1 };
+    (2 * at.col() as i32 + k, 2 * at.row() as i32 + k)
+}
+
+/// Whether any point of `to` is within 45° either side of `facing` from the doubled point `o`.
+fn in_arc_from(facing: Facing, o: (i32, i32), to: Square) -> bool {
+    // The target square's extent around the origin, doubled so corners are integers.
+    let (x0, y0) = (2 * to.col() as i32 - o.0, 2 * to.row() as i32 - o.1);
+    let (mut x0, mut x1, mut y0, mut y1) = (x0, x0 + 2, y0, y0 + 2);
+    if x0 < 0 && x1 > 0 && y0 < 0 && y1 > 0 {
+        return true; // the origin is inside the square: the unit's own
     }
-    // The target square's extent around the shooter's centre, doubled so corners are integers.
-    let dx = 2 * (to.col() as i32 - from.col() as i32);
-    let dy = 2 * (to.row() as i32 - from.row() as i32);
-    let (mut x0, mut x1, mut y0, mut y1) = (dx - 1, dx + 1, dy - 1, dy + 1);
     // Quarter turns (clockwise facing → anticlockwise board) until the facing is N or NE.
     for _ in 0..facing.index() / 2 {
         // Rotating the board a quarter anticlockwise: (x, y) → (y, -x).
@@ -282,24 +295,48 @@ pub fn in_front_arc(facing: Facing, from: Square, to: Square) -> bool {
     }
 }
 
+/// Whether unit `id` stands on a 2×2 block (003's Huge vehicle, 004's large one).
+fn four_squares(state: &State, id: Option<&str>) -> bool {
+    id.and_then(|i| state.unit(i))
+        .and_then(|u| state.cards.get(&u.card))
+        .is_some_and(|c| c.four_squares())
+}
+
+/// R792: whether `target` (or the square `to` when no unit) is in the front arc of `shooter`
+/// facing `facing` on `from`: any point of any of the target's squares within 45° either side,
+/// seen from the centre of the shooter's square or of a Huge vehicle's 2×2 block.
+pub fn in_arc_of(
+    state: &State,
+    (shooter, from): (&str, Square),
+    (target, to): (Option<&str>, Square),
+    facing: Facing,
+) -> bool {
+    let o = centre2(from, four_squares(state, Some(shooter)));
+    let board = &state.scenario.board;
+    super::super::geometry::footprint(board, to, four_squares(state, target))
+        .unwrap_or(vec![to])
+        .into_iter()
+        .any(|t| in_arc_from(facing, o, t))
+}
+
 /// Whether the weapon is front-mounted (its card marks it `front_arc`).
 pub fn front_mounted(w: &WeaponLine) -> bool {
     w.traits.contains(&WeaponTrait::FrontArc)
 }
 
 /// 003 "Field of Fire": a front-mounted weapon of a unit facing `facing` from `from` may fire
-/// at `to` only within its arc; the refusal says what to send instead.
-pub fn check(
-    shooter: &str,
+/// at `target` on `to` only within its arc (R250, R792); the refusal says what to send instead.
+fn check(
+    state: &State,
+    (shooter, from): (&str, Square),
+    (target, to): (Option<&str>, Square),
     w: &WeaponLine,
     facing: Option<Facing>,
-    from: Square,
-    to: Square,
 ) -> Result<(), Refusal> {
     let Some(f) = facing.filter(|_| front_mounted(w)) else {
         return Ok(());
     };
-    if in_front_arc(f, from, to) {
+    if in_arc_of(state, (shooter, from), (target, to), f) {
         return Ok(());
     }
     Err(Refusal {
@@ -328,18 +365,18 @@ pub fn check_lines(
     }
     let facing = after_steps(state, u, steps);
     for l in lines {
-        let to = match &l.target {
+        let (target, to) = match &l.target {
             Target::Unit { unit } | Target::Model { unit, .. } => {
-                state.unit(unit).and_then(|t| t.at)
+                (Some(unit.as_str()), state.unit(unit).and_then(|t| t.at))
             }
-            Target::Square { at } => Some(*at),
+            Target::Square { at } => (None, Some(*at)),
         };
         let w = state
             .unit(&l.shooter)
             .and_then(|s| state.cards.get(&s.card))
             .and_then(|c| c.weapon(&l.weapon));
         if let (Some(to), Some(w)) = (to, w) {
-            check(&l.shooter, w, facing, from, to)?;
+            check(state, (&l.shooter, from), (target, to), w, facing)?;
         }
     }
     Ok(())

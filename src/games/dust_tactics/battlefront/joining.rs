@@ -120,8 +120,11 @@ pub fn commit(state: &mut State, loosened: &Loosened, unit: &str, out: &mut Outc
         .and_then(|v| state.cards.get(&v.card))
         .is_some_and(|c| c.unit_type == UnitType::Vehicle);
     let text = if vehicle {
-        super::mounting::dismount(state, s);
-        format!("{h} dismounts from {s}, which cannot take any actions until a pilot mounts it again ({})", super::mounting::RULE)
+        match super::mounting::dismount(state, s) {
+            true => format!("{h} dismounts from {s}, which cannot take any actions until a pilot mounts it again ({})", super::mounting::RULE),
+            // 003: "... unless it is a Large or Huge Vehicle" (R796).
+            false => format!("{h} dismounts from {s}, a Huge vehicle, which acts without a pilot ({}: \"unless it is a Large or Huge Vehicle\")", super::mounting::RULE),
+        }
     } else if h == unit {
         format!("{h} activates apart from {s} (003 \"Joining Infantry Squads\": \"Alternatively, the Hero may activate separately\")")
     } else {

@@ -18,6 +18,8 @@ pub mod facing;
 // issue 18: 002's trenches (bfront).
 pub mod fortifications;
 pub mod heroes;
+// issue 18: 003's Huge vehicles (bflarge, R790–R794).
+pub mod huge;
 // issue 18: 003 joining per activation (bfjoin, R604–R606).
 pub mod joining;
 // issue 18: 003 mounting and dismounting vehicles (bfjoin, R607).
@@ -143,6 +145,11 @@ pub fn template_note(state: &State, side: &str) -> Option<String> {
 /// for the FFG charts does not), every unit's card is a battlefront card, and each hero joined
 /// to a squad joins it as 003 says (`heroes::check_joins`).
 pub fn suits(s: &Scenario) -> Result<(), String> {
+    suits_with(s, &[])
+}
+
+/// [`suits`], where a card `--cards` brings (its id in `brought`) is a battlefront card too.
+pub fn suits_with(s: &Scenario, brought: &[&str]) -> Result<(), String> {
     if !s.rulesets.iter().any(|r| r == "battlefront-2013") {
         return Err(format!(
             "scenario `{}` does not suit ruleset battlefront-2013: only a scenario listing `battlefront-2013` in its `rulesets` does (its cards must be the 003 ones); use `--scenario encounter` (`dustmail games` lists which suit which)",
@@ -152,7 +159,7 @@ pub fn suits(s: &Scenario) -> Result<(), String> {
     let known = cards::ids();
     for side in &s.sides {
         for u in &side.units {
-            if !known.iter().any(|k| *k == u.card) {
+            if !known.iter().chain(brought).any(|k| *k == u.card) {
                 return Err(format!(
                     "scenario `{}`: unit `{}` has card `{}`, which is not a battlefront-2013 card; use one of {}",
                     s.name,

@@ -28,7 +28,7 @@ fn is_vehicle(state: &State, u: &UnitState) -> bool {
 /// `activate <pilot>`: the dismount, whose first action must be a Move or March Move out of
 /// the vehicle's square ("by performing a Move or March Move action to move out of the
 /// Vehicle's square"); `activate <vehicle>` left by its pilot: `nothing` only ("the Vehicle
-/// cannot take any actions until they mount it again"; no card is Large or Huge). Refused
+/// cannot take any actions until they mount it again"; a Huge one is never left so, R796). Refused
 /// before anything changes; `Ok` for every other activation.
 pub fn check(state: &State, u: &UnitState, actions: &[Action]) -> Result<(), Refusal> {
     if !played(state) {
@@ -66,11 +66,19 @@ pub fn check(state: &State, u: &UnitState, actions: &[Action]) -> Result<(), Ref
 }
 
 /// The dismount commits: vehicle `v` is left without its pilot and cannot act until he (or
-/// another pilot) mounts it.
-pub fn dismount(state: &mut State, v: &str) {
+/// another pilot) mounts it, "unless it is a Large or Huge Vehicle" (R796). Gives whether it is
+/// left unable to act.
+pub fn dismount(state: &mut State, v: &str) -> bool {
+    if state
+        .unit(v)
+        .is_some_and(|x| super::huge::is_huge(state, x))
+    {
+        return false;
+    }
     if let Some(x) = state.unit_mut(v) {
         x.unpiloted = true;
     }
+    true
 }
 
 /// Whether activation `act` was a dismount (its unit was a pilot when it began).

@@ -58,12 +58,20 @@ pub fn towards(from: Square, to: Square) -> Option<Facing> {
     )
 }
 
-/// Whether weapon `w` of a reacting unit facing `facing` on `from` may fire at `to`: 003's normal
-/// attack rules apply to a reaction ("With 1 [army] it can fire only turret/hatch weapons", the
-/// Ludwig against Pounder example).
-pub fn in_arc(w: &WeaponLine, facing: Option<Facing>, from: Square, to: Square) -> bool {
+/// Whether weapon `w` of reacting unit `r` facing `facing` on `from` may fire at unit `t` on
+/// `to`: 003's normal attack rules apply to a reaction ("With 1 [army] it can fire only
+/// turret/hatch weapons", the Ludwig against Pounder example); a Huge vehicle's arc is R792's.
+pub fn in_arc(
+    state: &State,
+    (r, from): (&str, Square),
+    (t, to): (&str, Square),
+    w: &WeaponLine,
+    facing: Option<Facing>,
+) -> bool {
     match facing {
-        Some(f) if facing::front_mounted(w) => facing::in_front_arc(f, from, to),
+        Some(f) if facing::front_mounted(w) => {
+            facing::in_arc_of(state, (r, from), (Some(t), to), f)
+        }
         _ => true,
     }
 }

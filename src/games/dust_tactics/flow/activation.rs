@@ -113,6 +113,8 @@ pub(super) fn cmd_activate(
     }
     // issue 18 hook: 003 dismounting, and a vehicle left by its pilot (battlefront/mounting.rs).
     super::super::battlefront::mounting::check(state, &u, actions)?;
+    // issue 18 hook: a Huge vehicle enters wholly in a March Move (battlefront/huge.rs, R793).
+    super::super::battlefront::huge::check(state, &u, actions)?;
     let loosened = joining::loosen(state, &u.id, actions);
     let planned = plan_activation(state, &u, joining::own_actions(state, actions));
     let mut plan = planned.inspect_err(|_| joining::restore(state, loosened.clone()))?;
@@ -240,10 +242,16 @@ pub(super) fn plan_activation(
                         )
                     })
                     .count();
-                super::super::battlefront::facing::plan_turn(state, u, p.pos.is_some(), moves)?;
+                // A Huge vehicle rotates within its move, no action of its own (R792).
+                let within = super::super::battlefront::huge::rotates_in_move(state, u, actions, i);
+                if !within {
+                    super::super::battlefront::facing::plan_turn(state, u, p.pos.is_some(), moves)?;
+                }
                 p.steps.push(Step::Turn { facing: *facing });
                 p.texts.push(format!("turn {facing}"));
-                p.push_kind(Kind::Move);
+                if !within {
+                    p.push_kind(Kind::Move);
+                }
             }
             Action::Nothing => {
                 p.steps.push(Step::Nothing);

@@ -1,15 +1,15 @@
-//! 004 "LARGE VEHICLES" (R566–R569): a vehicle inside 4 spaces. Its `at` is the top-left square
-//! of the footprint; [`occupancy`](super::occupancy) lists it on all 4, so other units, line of
+//! 004 "LARGE VEHICLES" (R566–R569): a vehicle inside 4 spaces; 003's Huge vehicle takes the
+//! same 2×2 block under battlefront-2013 (R790). Its `at` is the top-left square of the footprint; [`occupancy`](super::occupancy) lists it on all 4, so other units, line of
 //! sight and cover see it there, and the mover checks all 4 for every step (geometry).
 
 use super::*;
 
-/// Whether unit `id` is a large vehicle (its card says `large = true`).
+/// Whether unit `id` stands on a 2×2 block: 004's large or 003's Huge vehicle (R566, R790).
 pub(super) fn is_large(state: &State, id: &str) -> bool {
     state
         .unit(id)
         .and_then(|u| card(state, u))
-        .is_some_and(|c| c.large)
+        .is_some_and(|c| c.four_squares())
 }
 
 /// The squares unit `id` occupies when it stands on `at`: `at` alone, or a large vehicle's 4.
@@ -160,27 +160,39 @@ pub(super) fn reactive_pair(
 }
 
 /// A large vehicle plays only under ffg-revised (004 "LARGE VEHICLES"; 003's large vehicles
-/// take two squares, 000 has none: R571), and not on a board with minefields (a mine under one
-/// of its 4 squares is not built).
+/// take two squares, not built, 000 has none: R571, R791), a Huge vehicle only under
+/// battlefront-2013 (003 "Moving Huge Vehicles", R790); neither on a board with minefields (a
+/// mine under one of its 4 squares is not built).
 pub(super) fn check_setup(
     rules: &Rules,
     scenario: &Scenario,
     cards: &BTreeMap<String, Card>,
 ) -> Result<(), String> {
-    let large = scenario
-        .sides
-        .iter()
-        .flat_map(|s| &s.units)
-        .find(|u| cards.get(&u.card).is_some_and(|c| c.large));
-    let Some(u) = large else { return Ok(()) };
-    if rules.id() != "ffg-revised" {
-        return Err(format!(
-            "unit {} uses the large vehicle card `{}`: large vehicles (004 \"LARGE VEHICLES\", 4 spaces) are played only under --ruleset ffg-revised (R571); {} does not build them",
-            u.id,
-            u.card,
-            rules.id()
-        ));
+    let units = || scenario.sides.iter().flat_map(|s| &s.units);
+    let card_of = |u: &super::super::scenario::UnitSpec| cards.get(&u.card);
+    if let Some(u) = units().find(|u| card_of(u).is_some_and(|c| c.large)) {
+        if rules.id() != "ffg-revised" {
+            return Err(format!(
+                "unit {} uses the large vehicle card `{}`: large vehicles (004 \"LARGE VEHICLES\", 4 spaces) are played only under --ruleset ffg-revised (R571); {} does not build them (003's two-square Large vehicle is not built, R791)",
+                u.id,
+                u.card,
+                rules.id()
+            ));
+        }
     }
+    if let Some(u) = units().find(|u| card_of(u).is_some_and(|c| c.huge)) {
+        if !rules.battlefront() {
+            return Err(format!(
+                "unit {} uses the Huge vehicle card `{}`: Huge vehicles (003 \"Moving Huge Vehicles\", four squares) are played only under --ruleset battlefront-2013 (R790); {} has none",
+                u.id,
+                u.card,
+                rules.id()
+            ));
+        }
+    }
+    let Some(u) = units().find(|u| card_of(u).is_some_and(|c| c.four_squares())) else {
+        return Ok(());
+    };
     if !scenario.board.mines.is_empty() {
         return Err(format!(
             "unit {} uses the large vehicle card `{}` and scenario {} has minefields: a mine under a large vehicle is not built (R571); remove one or the other",

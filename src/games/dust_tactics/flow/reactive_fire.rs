@@ -305,7 +305,7 @@ fn queue_reactive_attack(state: &State, act: &mut Activation, r: &str, sustained
             .and_then(|x| crate::dust_tactics::battlefront::facing::of_unit(state, x));
         let lines: Vec<LineOrder> = reactive_lines(state, r, from, to, armour, &occ)
             .into_iter()
-            .filter(|(_, w)| bf_choice::in_arc(w, facing, from, to))
+            .filter(|(_, w)| bf_choice::in_arc(state, (r, from), (&act.unit, to), w, facing))
             .map(|(s, w)| LineOrder {
                 shooter: s,
                 weapon: w.id,
@@ -405,7 +405,7 @@ fn two_army_turn(
             let count = |f| {
                 lines
                     .iter()
-                    .filter(|(_, w)| bf_choice::in_arc(w, f, from, to))
+                    .filter(|(_, w)| bf_choice::in_arc(state, (r, from), (&act.unit, to), w, f))
                     .count()
             };
             bf_choice::default_choice(count(now), count(Some(turned)))

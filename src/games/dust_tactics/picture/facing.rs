@@ -15,6 +15,10 @@ use std::ops::Range;
 pub struct FacingMark {
     pub square: Square,
     pub facing: Facing,
+    /// A unit on a 2×2 block from `square` (003's Huge vehicle): the mark sits on the rim of its
+    /// one big counter (R794).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub large: bool,
 }
 
 /// The field of fire of a front-mounted weapon that attacked: 45° either side of the facing of
@@ -59,6 +63,9 @@ fn turned(f: Facing, step: i64) -> Facing {
     ORDER[(i + step).rem_euclid(8) as usize]
 }
 
+/// Half a square, in pixels.
+const HALF: i64 = SQUARE_PX as i64 / 2;
+
 fn at(c: (i64, i64), d: (i64, i64), r: i64) -> (i64, i64) {
     (c.0 + d.0 * r / 1000, c.1 + d.1 * r / 1000)
 }
@@ -73,11 +80,18 @@ pub(super) fn marks(out: &mut String, pic: &Picture, items: &mut Vec<Range<usize
     for m in &pic.facings {
         let start = out.len();
         let (cx, cy) = square_centre(m.square);
-        let c = (cx as i64, cy as i64);
+        // A 2×2 counter is centred where its 4 squares meet, its rim 30 px further out (R794).
+        let (c, rim) = match m.large {
+            true => ((cx as i64 + HALF, cy as i64 + HALF), HALF),
+            false => ((cx as i64, cy as i64), 0),
+        };
         let d = dir(m.facing);
         let perp = (-d.1, d.0);
-        let tip = at(c, d, 29);
-        let (b1, b2) = (at(at(c, d, 19), perp, 7), at(at(c, d, 19), perp, -7));
+        let tip = at(c, d, 29 + rim);
+        let (b1, b2) = (
+            at(at(c, d, 19 + rim), perp, 7),
+            at(at(c, d, 19 + rim), perp, -7),
+        );
         let _ = writeln!(
             out,
             r##"<polygon class="facing" points="{},{} {},{} {},{}" fill="#1b1b1b" stroke="#ffffff" stroke-width="1.5"><title>faces {}</title></polygon>"##,

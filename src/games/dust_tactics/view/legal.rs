@@ -491,5 +491,5 @@ pub(super) fn pilot_blocks(state: &State, side: &str) -> String {
 
 /// Whether `u`'s card is a large vehicle (004 "LARGE VEHICLES").
 fn large_card(state: &State, u: &UnitState) -> bool {
-    state.cards.get(&u.card).is_some_and(|c| c.large)
+    state.cards.get(&u.card).is_some_and(|c| c.four_squares())
 }
