@@ -345,6 +345,10 @@ impl Planner<'_> {
         if let Some(r) = self.engineering_skill(name, target) {
             return r;
         }
+        // 002's Engineering Special Action on barbed wire and minefields (R726).
+        if let Some(r) = self.engineering(name, target) {
+            return r;
+        }
         match declared(name) {
             Declared::Detach => {
                 let Some(h) = state.hero_of(&u.id) else {
