@@ -105,6 +105,8 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
             v["trenches"] = json!(t);
         }
     }
+    // 002's barbed wire, minefields and strongpoints, for the picture (R727).
+    super::battlefront::fortifications::view(state, &mut v);
     v
 }
 

@@ -199,3 +199,19 @@ pub fn briefing(state: &State) -> Option<String> {
         .collect();
     (!parts.is_empty()).then(|| parts.join(" "))
 }
+
+/// Adds 002's barbed wire, minefields and strongpoints to the game's view under
+/// `fortifications`, for the picture (R727), when there are any.
+pub fn view(state: &State, v: &mut serde_json::Value) {
+    let Some(f) = state.scenario.fortifications.as_ref() else {
+        return;
+    };
+    if f.barbed_wire.is_empty() && f.minefields.is_empty() && f.strongpoints.is_empty() {
+        return;
+    }
+    v["fortifications"] = serde_json::json!({
+        "barbed_wire": f.barbed_wire,
+        "minefields": f.minefields,
+        "strongpoints": f.strongpoints,
+    });
+}

@@ -43,6 +43,15 @@ pub fn saves(state: &State, shooter: &str, target: &str) -> BfSaves {
     }
 }
 
+/// The scenario's strongpoints that block 003's line of sight (R727): none in a game made
+/// before rules revision 8, which saw across them and replays unchanged.
+pub fn all(state: &State) -> &[[Square; 2]] {
+    match state.scenario.fortifications.as_ref() {
+        Some(f) if state.revised(8) => f.strongpoints.as_slice(),
+        _ => &[],
+    }
+}
+
 /// The strongpoint `sq` is inside, by its index in the scenario.
 fn index(state: &State, sq: Square) -> Option<usize> {
     let f = state.scenario.fortifications.as_ref()?;
@@ -63,6 +72,36 @@ pub fn check_move(state: &State, mover: &Mover, path: &[Square]) -> Result<(), R
         reason: format!("{sq} is inside a strongpoint and {} is a vehicle", mover.unit.0),
         rule: format!("{CITE}, \"Movement Through Bunkers and Strongpoints\": \"Only Infantry Units may be placed in, enter or exit a Bunker or Strongpoint\" (R721)"),
         instead: "move the vehicle around the strongpoint's squares".to_string(),
+    })
+}
+
+/// 002 "Special Actions in Bunkers and Strongpoints": "A Unit inside a Bunker or Strongpoint
+/// cannot use Special Actions that require the target Unit to be within Range 1 if the target
+/// Unit is outside the Bunker or Strongpoint." `action` (Tank Head's Makeshift Repair, the one
+/// such action built under battlefront-2013) from `from` at a unit on `target` (R727).
+pub fn check_reach(
+    state: &State,
+    action: &str,
+    from: Option<Square>,
+    target: Option<Square>,
+) -> Result<(), Refusal> {
+    // Games made before rules revision 8 did not restrict it, and replay unchanged.
+    let Some(inside) = from
+        .and_then(|sq| index(state, sq))
+        .filter(|_| state.revised(8))
+    else {
+        return Ok(());
+    };
+    if target.and_then(|sq| index(state, sq)) == Some(inside) {
+        return Ok(());
+    }
+    Err(Refusal {
+        reason: format!(
+            "the unit is inside the strongpoint on {} and its target is outside it",
+            from.map(|s| s.to_string()).unwrap_or_default()
+        ),
+        rule: format!("{CITE}, \"Special Actions in Bunkers and Strongpoints\": \"A Unit inside a Bunker or Strongpoint cannot use Special Actions that require the target Unit to be within Range 1 if the target Unit is outside the Bunker or Strongpoint\" (R727)"),
+        instead: format!("move out of the strongpoint first, then {action}"),
     })
 }
 

@@ -433,6 +433,13 @@ impl Planner<'_> {
                 "skill tank-head at <adjacent friendly vehicle>",
             );
         }
+        // 002 "Special Actions in Bunkers and Strongpoints" (R727).
+        super::super::battlefront::strongpoints::check_reach(
+            state,
+            "skill tank-head",
+            self.pos,
+            t.at,
+        )?;
         self.uses.push((owner, Skill::TankHead));
         self.steps.push(Step::TankHead {
             target: t.id.clone(),

@@ -39,6 +39,10 @@ pub(super) enum LegendItem {
     Minefield,
     /// 002 "Trenches" (R717).
     Trench,
+    /// 002 "Barbed Wire Entanglements", "Minefields", "Bunkers and Strongpoints" (R727).
+    BarbedWire,
+    Mined,
+    Strongpoint,
 }
 
 /// Only what the picture shows, in a fixed order.
@@ -122,6 +126,7 @@ pub(super) fn legend_items(pic: &Picture) -> Vec<LegendItem> {
     if !pic.trenches.is_empty() {
         items.push(LegendItem::Trench);
     }
+    items.extend(super::fortifications::legend_items(pic));
     let mut seen: Vec<&str> = Vec::new();
     for (u, (short, abbreviated)) in pic.units.iter().zip(counter_labels(pic)) {
         if abbreviated && !seen.contains(&u.label.as_str()) {
@@ -191,6 +196,9 @@ pub(super) fn legend_labels(pic: &Picture, items: &[LegendItem]) -> Vec<String> 
             LegendItem::Objective => "objective".to_string(),
             LegendItem::Minefield => "minefield (tokens)".to_string(),
             LegendItem::Trench => "trench".to_string(),
+            LegendItem::BarbedWire => "barbed wire".to_string(),
+            LegendItem::Mined => "minefield".to_string(),
+            LegendItem::Strongpoint => "strongpoint".to_string(),
         })
         .collect()
 }
@@ -270,6 +278,9 @@ pub(super) fn legend(
             LegendItem::Objective => objective_icon(out, cx, cy, 7),
             LegendItem::Minefield => super::mines::icon(out, cx, cy, 5),
             LegendItem::Trench => super::trenches::icon(out, cx, cy, 7),
+            LegendItem::BarbedWire => super::fortifications::wire_icon(out, cx, cy, 7),
+            LegendItem::Mined => super::mines::icon(out, cx, cy, 5),
+            LegendItem::Strongpoint => super::fortifications::strongpoint_swatch(out, cx, cy, 7),
         }
         let _ = writeln!(
             out,

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 mod facing;
 mod fire_keys;
+pub mod fortifications;
 mod labels;
 mod legend;
 mod marks;
@@ -76,6 +77,9 @@ pub struct Picture {
     /// battlefront-2013: 002's trench squares (R295, R717).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trenches: Vec<Square>,
+    /// battlefront-2013: 002's barbed wire, minefields and strongpoints (R727).
+    #[serde(default, skip_serializing_if = "fortifications::Marks::is_empty")]
+    pub fortifications: fortifications::Marks,
 }
 
 /// The squares where a side's units enter the board (ruling 2).
@@ -137,6 +141,7 @@ impl Picture {
             entry: Vec::new(),
             facings: Vec::new(),
             trenches: Vec::new(),
+            fortifications: Default::default(),
             fields_of_fire: Vec::new(),
         }
     }

@@ -169,6 +169,8 @@ pub(super) fn dynamic_layer(
     super::mines::draw(out, pic, items);
     // issue 18 hook: 002's trenches under battlefront-2013 (R717).
     super::trenches::draw(out, pic, items);
+    // 002's barbed wire, minefields and strongpoints (R727).
+    super::fortifications::draw(out, pic, items);
 
     let start = out.len();
     movement(out, &pic.path);
