@@ -307,3 +307,28 @@ fn s002_barbed_wire_and_minefields_in_the_scenario_file() {
         .to_string();
     assert!(e.contains("`Z9` is not a square"), "{e}");
 }
+
+// 002 "Fortifications": "some scenarios give players Fortifications for free." The shipped
+// scenario `wire-and-mines` (003's Encounter across barbed wire and minefields, with a
+// strongpoint) is played to its end by two players' signed mails through the real pipeline; the
+// welcome mails list the wire and the minefields, the reports show the wire's die and the
+// minefields' attacks as the bots' units cross them; replay and audit pass.
+#[test]
+fn s002_fortifications_wire_and_mines_is_played_to_its_end_by_signed_mail() {
+    let (flat, st) =
+        crate::rules::battlefront_scenarios::play_by_mail("wire-and-mines", ["allies", "axis"], 71);
+    assert!(
+        flat.contains("Barbed wire (002 \"Barbed Wire Entanglements\"): C4 D4 F4 G4."),
+        "the briefing does not list the wire"
+    );
+    assert!(
+        flat.contains("Minefields (002 \"Minefields\"): C3 G3."),
+        "the briefing does not list the minefields"
+    );
+    assert!(
+        flat.contains("the barbed wire on") || flat.contains("the minefield on"),
+        "no unit crossed a fortification"
+    );
+    let f = st.scenario.fortifications.as_ref().expect("fortifications");
+    assert_eq!(f.strongpoints, [[sq("D2"), sq("E2")]]);
+}
