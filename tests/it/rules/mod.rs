@@ -27,6 +27,7 @@ mod battlefront_skills002_more;
 mod battlefront_skills002_moves;
 mod battlefront_skills002_saves;
 mod battlefront_strongpoint_sight;
+mod battlefront_strongpoint_skill;
 mod battlefront_trenches_board;
 mod battlefront_wire_mines;
 mod bunker_back_door_004;
