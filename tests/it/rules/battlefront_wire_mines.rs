@@ -332,3 +332,24 @@ fn s002_fortifications_wire_and_mines_is_played_to_its_end_by_signed_mail() {
     let f = st.scenario.fortifications.as_ref().expect("fortifications");
     assert_eq!(f.strongpoints, [[sq("D2"), sq("E2")]]);
 }
+
+// 002 "Barbed Wire Entanglements": "An Infantry Unit can attempt to cut a gap through an
+// adjacent Barbed Wire Entanglement by taking an Engineering Special Action." The orders
+// template offers `skill engineering at <square>` for the wire and minefields next to the unit
+// only (R726), and the line it offers is accepted.
+#[test]
+fn s002_engineering_the_orders_template_offers_it_next_to_wire_or_mines_only() {
+    let st = game("E7", &["E6"], &["D6", "E3"]);
+    let t = dustmail::dust_tactics::view::orders_template(&st, "allies");
+    assert!(t.contains("skill engineering at E6"), "{t}");
+    assert!(t.contains("skill engineering at D6"), "{t}");
+    assert!(!t.contains("skill engineering at E3"), "{t}");
+    let mut st = st;
+    let out = play(
+        &mut st,
+        "activate sappers\n  skill engineering at D6\n  nothing",
+        vec![1],
+    );
+    assert!(first_result(&out).is_ok(), "{}", texts(&out));
+    assert!(fort(&st).minefields == vec![sq("E3")]);
+}
