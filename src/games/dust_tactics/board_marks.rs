@@ -24,13 +24,20 @@ pub fn cell_mark(state: &State, sq: Square) -> Option<char> {
     if state.scenario.board.terrain(sq) != Terrain::Open {
         return None;
     }
-    // 002 "Trenches" (R717).
-    if sc
-        .fortifications
-        .as_ref()
-        .is_some_and(|f| f.trenches.contains(&sq))
-    {
-        return Some('%');
+    // 002 "Trenches" (R717); barbed wire, minefields and strongpoints (R727).
+    if let Some(f) = sc.fortifications.as_ref() {
+        if f.trenches.contains(&sq) {
+            return Some('%');
+        }
+        if f.barbed_wire.contains(&sq) {
+            return Some('&');
+        }
+        if f.minefields.contains(&sq) {
+            return Some('!');
+        }
+        if f.strongpoints.iter().flatten().any(|s| *s == sq) {
+            return Some('^');
+        }
     }
     // 004 "Structures": the floor of a structure (R500).
     if super::structures::structure_at(&sc.board, sq).is_some() {
@@ -80,18 +87,22 @@ pub fn legend(state: &State) -> Vec<String> {
     if sc.travel.as_ref().is_some_and(|t| !t.links.is_empty()) {
         parts.push("1-9 travel link".into());
     }
-    if !sc.board.mines.is_empty() {
+    let f = sc.fortifications.clone().unwrap_or_default();
+    if !sc.board.mines.is_empty() || !f.minefields.is_empty() {
         parts.push("! minefield".into());
     }
     if !sc.board.structures.is_empty() {
         parts.push("_ inside a structure".into());
     }
-    if sc
-        .fortifications
-        .as_ref()
-        .is_some_and(|f| !f.trenches.is_empty())
-    {
+    if !f.trenches.is_empty() {
         parts.push("% trench".into());
+    }
+    // 002's barbed wire and strongpoints (R727).
+    if !f.barbed_wire.is_empty() {
+        parts.push("& barbed wire".into());
+    }
+    if !f.strongpoints.is_empty() {
+        parts.push("^ strongpoint".into());
     }
     for (i, side) in sc.sides.iter().enumerate() {
         if !side.entry.is_empty() {

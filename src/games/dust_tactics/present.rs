@@ -215,6 +215,7 @@ pub fn picture(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Op
         .get("travel_links")
         .and_then(|t| serde_json::from_value(t.clone()).ok())
         .unwrap_or_default();
+    pic.fortifications = super::picture::fortifications::Marks::of_view(view);
     let units = view
         .get("units")
         .and_then(Value::as_array)

@@ -166,6 +166,10 @@ pub fn builtin() -> Vec<(&'static str, &'static str)> {
             "strongpoint",
             include_str!("../../../games/dust-tactics/scenarios/strongpoint.toml"),
         ),
+        (
+            "wire-and-mines",
+            include_str!("../../../games/dust-tactics/scenarios/wire-and-mines.toml"),
+        ),
         // issue 18: 003 §12 scenario 2 (bfscen).
         (
             "grab-the-dust",

@@ -470,6 +470,11 @@ pub enum Step {
     DestroyBunker {
         bunker: String,
     },
+    /// 002 "Barbed Wire Entanglements", "Minefields": an infantry Engineering Special Action on
+    /// the wire or minefield on `at` (R726).
+    Engineering {
+        at: Square,
+    },
     /// 004 "Engineer Vehicle": a SKILL action removes all minefield tokens from `at` (R483).
     ClearMines {
         at: Square,

@@ -112,6 +112,8 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
             .collect();
         v["travel_links"] = json!(ends);
     }
+    // 002's barbed wire, minefields and strongpoints, for the picture (R727).
+    super::battlefront::fortifications::view(state, &mut v);
     v
 }
 

@@ -814,6 +814,7 @@ fn battlefront_every_scenario_plays_to_its_end_with_each_starter_force() {
             "encounter",
             "encounter-koshka",
             "strongpoint",
+            "wire-and-mines",
             "grab-the-dust",
             "bait-and-flank",
             "supply-drop",

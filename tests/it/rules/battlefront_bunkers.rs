@@ -248,32 +248,26 @@ fn s002_fortifications_the_strongpoint_scenario_is_played_to_its_end_by_signed_m
     );
 }
 
-// 002 "Barbed Wire Entanglements": "On a score of [lost], the Unit is free to complete its
-// movement. On a score of [lost] or [lost], the Unit is tangled up" — the symbols are lost, as
-// the minefield's rating; bunkers need a facing (R722). A scenario naming them is refused by
-// name, saying which section and to leave the field out (R723).
+// 002 "Bunkers and Strongpoints": "Units in Bunkers can only see and be seen from 90 degrees
+// either side of the direction the Bunker is facing": bunkers need a facing (R722). A scenario
+// naming them is refused by name, saying which section and to leave the field out (R723;
+// barbed wire and minefields are built since, R724–R726).
 #[test]
-fn s002_bunkers_barbed_wire_and_minefields_are_refused_by_name() {
+fn s002_bunkers_are_refused_by_name() {
     let text = scenario::builtin()
         .into_iter()
         .find(|(n, _)| *n == "supply-drop")
         .expect("shipped")
         .1;
-    for (field, section) in [
-        ("bunkers", "Bunkers and Strongpoints"),
-        ("barbed_wire", "Barbed Wire Entanglements"),
-        ("minefields", "Minefields"),
-    ] {
-        let t = text.replace(
-            "[reserves]",
-            &format!("[fortifications]\n{field} = [\"D4\"]\n\n[reserves]"),
-        );
-        let e = scenario::parse("sd", &t).unwrap_err().to_string();
-        assert!(
-            e.contains(&format!("fortifications.{field}"))
-                && e.contains(section)
-                && e.contains(&format!("leave `{field}` out")),
-            "{e}"
-        );
-    }
+    let t = text.replace(
+        "[reserves]",
+        "[fortifications]\nbunkers = [\"D4\"]\n\n[reserves]",
+    );
+    let e = scenario::parse("sd", &t).unwrap_err().to_string();
+    assert!(
+        e.contains("fortifications.bunkers")
+            && e.contains("Bunkers and Strongpoints")
+            && e.contains("leave `bunkers` out"),
+        "{e}"
+    );
 }

@@ -340,7 +340,6 @@ const UNBUILT_002: &[(&str, &str)] = &[
     ("officer", "Officer"),
     ("resurrection", "Resurrection"),
     ("spy", "Spy"),
-    ("strongpoint", "Strongpoint"),
 ];
 
 // R711, R581: a card naming a skill of 002's list that is not built is refused when read (so at

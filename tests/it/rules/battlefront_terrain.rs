@@ -338,6 +338,7 @@ fn s003_cover_saves_infantry_in_a_building_is_in_cover() {
     let inside = sight::cover(
         &board,
         &occ,
+        &[],
         at("A4", UnitType::Squad),
         at("D4", UnitType::Squad),
     );
@@ -345,6 +346,7 @@ fn s003_cover_saves_infantry_in_a_building_is_in_cover() {
     let outside = sight::cover(
         &board,
         &occ,
+        &[],
         at("A4", UnitType::Squad),
         at("C4", UnitType::Squad),
     );

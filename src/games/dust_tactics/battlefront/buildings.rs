@@ -54,7 +54,8 @@ pub fn fire_block(
         }
         wall_other_openings(&mut b, s, at);
     }
-    match sight::line_of_sight(&b, occ, shooter, target) {
+    // Only the building's openings are asked here; strongpoints block in the main sight check.
+    match sight::line_of_sight(&b, occ, &[], shooter, target) {
         Sight::Clear => None,
         Sight::Blocked { .. } => Some(format!(
             "no line from {} to {} runs through an opening on the edge of the square inside the building",

@@ -61,6 +61,9 @@ pub enum RollKind {
     /// Hit if the re-roll scores [army]"; and "Close-combat Against Bunkers and Strongpoints":
     /// "Units in Strongpoints cancel Hits from Close-Combat weapons on a roll of [army]" (R718).
     StrongpointSave,
+    /// 002 "Barbed Wire Entanglements", "Minefields": the wire's die ("free to complete its
+    /// movement") and the Engineering die ("clears a gap") succeed on [army] (R724, R726).
+    Fortification,
     /// 003 "Damage Resilient": "On a result of [army], cancel the hit".
     DamageResilient,
     /// 003 "Roll for Initiative": "the side that rolls the most [army] symbols wins".
@@ -82,6 +85,7 @@ impl RollKind {
             | RollKind::VehicleCoverSave
             | RollKind::InfantrySave
             | RollKind::StrongpointSave
+            | RollKind::Fortification
             | RollKind::DamageResilient
             | RollKind::Initiative
             | RollKind::ReactiveAttack => symbol == Symbol::Army,
@@ -130,6 +134,10 @@ impl RollKind {
             || p.starts_with(super::strongpoints::CLOSE_SAVE)
         {
             RollKind::StrongpointSave
+        } else if p.starts_with(super::fortifications::WIRE)
+            || p.starts_with(super::fortifications::ENGINEERING)
+        {
+            RollKind::Fortification
         } else if p.starts_with("damage resilient") {
             RollKind::DamageResilient
         } else if p.starts_with("attack") || p.starts_with("sustained re-roll") {
@@ -149,6 +157,7 @@ impl RollKind {
             | RollKind::HardenedInfantrySave
             | RollKind::StrongpointSave => "save",
             RollKind::DamageResilient => "cancels",
+            RollKind::Fortification => "succeeds",
             RollKind::Initiative | RollKind::ReactiveAttack => "counts",
         }
     }
@@ -238,6 +247,7 @@ mod tests {
             (InfantrySave, 2),
             (StrongpointSave, 2),
             (DamageResilient, 2),
+            (Fortification, 2),
             (Initiative, 2),
             (ReactiveAttack, 2),
         ] {

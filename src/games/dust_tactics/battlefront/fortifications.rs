@@ -3,8 +3,9 @@
 //! Trenches have no effect on Line of Sight. Infantry Units in Trenches are in Cover and gain
 //! Cover Saves." A scenario lists them with `[fortifications] trenches = [...]`; the attack calls
 //! [`cover`] after 003's cover test. Strongpoints (`strongpoints = [["D4", "E4"]]`, their two
-//! inside squares) are played by `battlefront::strongpoints` (R718–R722). Barbed wire,
-//! minefields and bunkers are refused by name (R723).
+//! inside squares) are played by `battlefront::strongpoints` (R718–R722). Barbed wire and
+//! minefields (`barbed_wire = ["C3"]`, `minefields = ["F4"]`, one square each) are played by
+//! `flow::fortify` (R724–R727). Bunkers are refused by name (R723).
 
 use super::super::model::{Board, Cover, Square, Terrain, UnitType};
 use super::super::state::State;
@@ -12,6 +13,11 @@ use serde::{Deserialize, Serialize};
 
 /// The section the briefings cite.
 pub const CITE: &str = "002 \"Fortifications\", \"Trenches\"";
+
+/// The purpose of the wire's die (`battlefront::dice` reads it: army frees, R724).
+pub const WIRE: &str = "barbed wire";
+/// The purpose of the Engineering Special Action's die (army clears, R726).
+pub const ENGINEERING: &str = "engineering";
 
 /// A scenario's fortifications.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,6 +28,12 @@ pub struct Fortifications {
     /// Strongpoints: the two inside squares of each (002 "Bunkers and Strongpoints", R718).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strongpoints: Vec<[Square; 2]>,
+    /// Barbed Wire Entanglement squares, sorted; one is removed when cut (R724, R726).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub barbed_wire: Vec<Square>,
+    /// Minefield squares, sorted; one is removed when cleared (R725, R726).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub minefields: Vec<Square>,
 }
 
 /// `[fortifications]` as a scenario file writes it.
@@ -32,10 +44,12 @@ pub struct RawFortifications {
     trenches: Vec<String>,
     #[serde(default)]
     strongpoints: Vec<Vec<String>>,
-    // 002's fortifications not built: named so the refusal says so (R723).
+    #[serde(default)]
+    barbed_wire: Vec<String>,
+    #[serde(default)]
+    minefields: Vec<String>,
+    // 002's bunkers are not built: named so the refusal says so (R723).
     bunkers: Option<serde::de::IgnoredAny>,
-    barbed_wire: Option<serde::de::IgnoredAny>,
-    minefields: Option<serde::de::IgnoredAny>,
 }
 
 /// Validates `[fortifications]`: (field, message) on error. A trench lies "in otherwise open
@@ -51,20 +65,39 @@ pub fn parse(
             "fortifications are 002's rule: add rulesets = [\"battlefront-2013\"]".into(),
         ));
     }
-    let unbuilt = [
-        ("bunkers", raw.bunkers.is_some(), "\"Bunkers and Strongpoints\": a bunker's facing, impassable walls and rear doors are not built (R722); a strongpoint (`strongpoints`) is"),
-        ("barbed_wire", raw.barbed_wire.is_some(), "\"Barbed Wire Entanglements\": the die symbols that free or tangle a unit are lost in the OCR (R723)"),
-        ("minefields", raw.minefields.is_some(), "\"Minefields\": their attack rating and the clearing roll are lost in the OCR (R723)"),
-    ];
-    if let Some((field, _, why)) = unbuilt.iter().find(|(_, set, _)| *set) {
+    if raw.bunkers.is_some() {
         return Err((
-            format!("fortifications.{field}"),
-            format!("002 {why}: not built under battlefront-2013; leave `{field}` out"),
+            "fortifications.bunkers".into(),
+            "002 \"Bunkers and Strongpoints\": a bunker's facing, impassable walls and rear doors are not built (R722); a strongpoint (`strongpoints`) is: not built under battlefront-2013; leave `bunkers` out".into(),
         ));
     }
-    let mut trenches = vec![];
-    for t in &raw.trenches {
-        let field = "fortifications.trenches".to_string();
+    let trenches = open_squares(&raw.trenches, "trenches", board, &[])?;
+    let strongpoints = super::strongpoints::parse(&raw.strongpoints, board, &trenches)?;
+    let mut taken: Vec<Square> = trenches.clone();
+    taken.extend(strongpoints.iter().flatten());
+    let barbed_wire = open_squares(&raw.barbed_wire, "barbed_wire", board, &taken)?;
+    taken.extend(&barbed_wire);
+    let minefields = open_squares(&raw.minefields, "minefields", board, &taken)?;
+    Ok(Fortifications {
+        trenches,
+        strongpoints,
+        barbed_wire,
+        minefields,
+    })
+}
+
+/// The squares of a one-square fortification list, sorted: each open ground without a cover
+/// element ("in otherwise open areas", 002 "Trenches"; wire and mines likewise, R724) and not
+/// already another fortification's (`taken`).
+fn open_squares(
+    raw: &[String],
+    name: &str,
+    board: &Board,
+    taken: &[Square],
+) -> Result<Vec<Square>, (String, String)> {
+    let field = format!("fortifications.{name}");
+    let mut out = vec![];
+    for t in raw {
         let Some(sq) = board.parse_square(t) else {
             return Err((
                 field,
@@ -74,18 +107,40 @@ pub fn parse(
         if board.terrain(sq) != Terrain::Open || board.cover_kind(sq).is_some() {
             return Err((
                 field,
-                format!("{sq} is not open ground: 002 digs trenches \"in otherwise open areas\"; choose an open square without a cover element"),
+                format!("{sq} is not open ground: 002 places trenches, barbed wire and minefields \"in otherwise open areas\"; choose an open square without a cover element"),
             ));
         }
-        trenches.push(sq);
+        if taken.contains(&sq) {
+            return Err((
+                field,
+                format!(
+                    "{sq} is already another fortification's square: one fortification a square"
+                ),
+            ));
+        }
+        out.push(sq);
     }
-    trenches.sort();
-    trenches.dedup();
-    let strongpoints = super::strongpoints::parse(&raw.strongpoints, board, &trenches)?;
-    Ok(Fortifications {
-        trenches,
-        strongpoints,
-    })
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// Whether `at` is a barbed-wire square of the game (R724).
+pub fn is_wire(state: &State, at: Square) -> bool {
+    state
+        .scenario
+        .fortifications
+        .as_ref()
+        .is_some_and(|f| f.barbed_wire.contains(&at))
+}
+
+/// Whether `at` is a minefield square of the game (R725).
+pub fn is_minefield(state: &State, at: Square) -> bool {
+    state
+        .scenario
+        .fortifications
+        .as_ref()
+        .is_some_and(|f| f.minefields.contains(&at))
 }
 
 /// Whether `at` is a trench of the game's scenario.
@@ -118,9 +173,45 @@ pub fn briefing(state: &State) -> Option<String> {
             list.join(" ")
         )
     });
+    let list = |v: &[Square]| {
+        v.iter()
+            .map(|q| q.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let wire = (!f.barbed_wire.is_empty()).then(|| {
+        format!(
+            "Barbed wire (002 \"Barbed Wire Entanglements\"): {}. Infantry moving into, through or out of it rolls a die: army, it moves on; target or shield, it stops there, tangled, for the rest of its activation. `skill engineering at <square>` next to it cuts it on army.",
+            list(&f.barbed_wire)
+        )
+    });
+    let mines = (!f.minefields.is_empty()).then(|| {
+        format!(
+            "Minefields (002 \"Minefields\"): {}. A unit moving into, through or out of one is attacked: a die for each miniature, each army a hit of 2 damage (infantry save on army). `skill engineering at <square>` next to one clears it on army; any other roll, the mines attack the unit.",
+            list(&f.minefields)
+        )
+    });
     let parts: Vec<String> = trenches
         .into_iter()
         .chain(super::strongpoints::briefing(f))
+        .chain(wire)
+        .chain(mines)
         .collect();
     (!parts.is_empty()).then(|| parts.join(" "))
+}
+
+/// Adds 002's barbed wire, minefields and strongpoints to the game's view under
+/// `fortifications`, for the picture (R727), when there are any.
+pub fn view(state: &State, v: &mut serde_json::Value) {
+    let Some(f) = state.scenario.fortifications.as_ref() else {
+        return;
+    };
+    if f.barbed_wire.is_empty() && f.minefields.is_empty() && f.strongpoints.is_empty() {
+        return;
+    }
+    v["fortifications"] = serde_json::json!({
+        "barbed_wire": f.barbed_wire,
+        "minefields": f.minefields,
+        "strongpoints": f.strongpoints,
+    });
 }

@@ -87,6 +87,8 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
             let name = actions.iter().find_map(|a| match a {
                 Action::Skill { name, .. }
                     if !joining::is_detach(state, name)
+                        // 002's Engineering Special Action (R726): planned by flow::fortify.
+                        && !name.eq_ignore_ascii_case(fortifications::ENGINEERING)
                         && !skills::DECLARED
                             .iter()
                             .any(|s| s.id().eq_ignore_ascii_case(name)) =>

@@ -196,6 +196,15 @@ fn place(state: &mut State, id: &str, out: &mut Outcome) {
     };
     let round = state.round;
     let used = placed(state, &u.side);
+    // 002 "Fortifications": Strongpoint Units "must be placed at the start of the game and
+    // cannot be held in Reserve" (R728).
+    if super::skills002::Skill002::Strongpoint.of(&card) {
+        say(
+            out,
+            format!("{id} is a Strongpoint unit and never goes into reserve (002 \"Fortifications\", R728)"),
+        );
+        return;
+    }
     let count = match r.allowance {
         // "Heroes can never be placed in reserve."
         Allowance::Units(_) if card.unit_type == UnitType::Hero => {

@@ -132,8 +132,17 @@ fn blocking(board: &Board, occ: &Occupancy, sq: Square) -> Option<String> {
 }
 
 /// The blockers that can meet a line between squares `a` and `b`: those in the box the two
-/// squares span, ends excluded.
-fn blockers(board: &Board, occ: &Occupancy, a: Square, b: Square) -> Vec<Blocker> {
+/// squares span, ends excluded; and the squares of each strongpoint of `forts` neither end is
+/// inside (002 "Line of Sight To Bunkers and Strongpoints": "Bunkers and Strongpoints are
+/// Terrain and block Line of Sight ... Units in Strongpoints can see and be seen from any
+/// direction", R727).
+fn blockers(
+    board: &Board,
+    occ: &Occupancy,
+    forts: &[[Square; 2]],
+    a: Square,
+    b: Square,
+) -> Vec<Blocker> {
     let mut out = Vec::new();
     for row in a.row().min(b.row())..=a.row().max(b.row()) {
         for col in a.col().min(b.col())..=a.col().max(b.col()) {
@@ -147,6 +156,13 @@ fn blockers(board: &Board, occ: &Occupancy, a: Square, b: Square) -> Vec<Blocker
                 out.push(Blocker::Square(sq, why));
             }
         }
+    }
+    for sq in forts
+        .iter()
+        .filter(|p| !p.contains(&a) && !p.contains(&b))
+        .flatten()
+    {
+        out.push(Blocker::Square(*sq, format!("the strongpoint on {sq}")));
     }
     for (wa, wb) in board.walls() {
         let (x, y) = corner(wb);
@@ -166,12 +182,18 @@ fn clear(blockers: &[Blocker], p: Pt, q: Pt) -> bool {
 
 /// 003's line of sight from `from` to `to`: clear when some line from a point of one square to
 /// a point of the other meets no blocker. Symmetric ("If I Can See You, You Can See Me").
-pub fn line_of_sight(board: &Board, occ: &Occupancy, from: Sighter, to: Sighter) -> Sight {
+pub fn line_of_sight(
+    board: &Board,
+    occ: &Occupancy,
+    forts: &[[Square; 2]],
+    from: Sighter,
+    to: Sighter,
+) -> Sight {
     let (a, b) = (from.square, to.square);
     if a == b {
         return Sight::Clear;
     }
-    let bl = blockers(board, occ, a, b);
+    let bl = blockers(board, occ, forts, a, b);
     if bl.is_empty() {
         return Sight::Clear;
     }
@@ -198,9 +220,15 @@ pub fn line_of_sight(board: &Board, occ: &Occupancy, from: Sighter, to: Sighter)
 /// Whether the attacker at `shooter` can draw lines from one point of its square to all points
 /// of the target's square without passing through or touching blocking squares (003 "Cover
 /// Saves"; R239): if it cannot, the target is in Cover.
-pub fn seen_whole(board: &Board, occ: &Occupancy, shooter: Sighter, target: Sighter) -> bool {
+pub fn seen_whole(
+    board: &Board,
+    occ: &Occupancy,
+    forts: &[[Square; 2]],
+    shooter: Sighter,
+    target: Sighter,
+) -> bool {
     let (a, b) = (shooter.square, target.square);
-    let bl = blockers(board, occ, a, b);
+    let bl = blockers(board, occ, forts, a, b);
     if a == b || bl.is_empty() {
         return true;
     }
@@ -214,7 +242,13 @@ pub fn seen_whole(board: &Board, occ: &Occupancy, shooter: Sighter, target: Sigh
 /// see all of its square; an Infantry unit (squad or hero) also when its square holds ammo
 /// crates, anti-tank traps, trees, rubble, a structure or smoke. "Vehicles get no cover from the
 /// square they stand in."
-pub fn cover(board: &Board, occ: &Occupancy, shooter: Sighter, target: Sighter) -> Cover {
+pub fn cover(
+    board: &Board,
+    occ: &Occupancy,
+    forts: &[[Square; 2]],
+    shooter: Sighter,
+    target: Sighter,
+) -> Cover {
     let t = target.square;
     let own_square = target.unit_type != UnitType::Vehicle
         && (matches!(
@@ -224,23 +258,25 @@ pub fn cover(board: &Board, occ: &Occupancy, shooter: Sighter, target: Sighter) 
             board.terrain(t),
             Terrain::Trees | Terrain::Rubble | Terrain::Impassable | Terrain::Smoke
         ) || crate::dust_tactics::structures::structure_at(board, t).is_some());
-    if own_square || !seen_whole(board, occ, shooter, target) {
+    if own_square || !seen_whole(board, occ, forts, shooter, target) {
         Cover::Soft
     } else {
         Cover::None
     }
 }
 
-/// Line of sight under `rules`: 003's under battlefront-2013, the engine's (004) otherwise.
+/// Line of sight under `rules`: 003's under battlefront-2013 (with 002's strongpoints, `forts`),
+/// the engine's (004) otherwise.
 pub fn line_of_sight_under(
     rules: Rules,
     board: &Board,
     occ: &Occupancy,
+    forts: &[[Square; 2]],
     from: Sighter,
     to: Sighter,
 ) -> Sight {
     if rules.battlefront() {
-        line_of_sight(board, occ, from, to)
+        line_of_sight(board, occ, forts, from, to)
     } else {
         geometry::line_of_sight(board, occ, from, to)
     }

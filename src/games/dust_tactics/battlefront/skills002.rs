@@ -3,7 +3,8 @@
 //! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
-//! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731).
+//! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
+//! Strongpoint (R728).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -55,6 +56,9 @@ pub enum Skill002 {
     /// (including removing eliminated miniatures) before the enemy Units make their Close-Combat
     /// Attacks" (R731).
     FirstStrike,
+    /// 002 "Strongpoint": "A Strongpoint Unit must be deployed in a Strongpoint or Bunker"
+    /// (R728; `battlefront::strongpoints`).
+    Strongpoint,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -72,7 +76,6 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("officer", "Officer"),
     ("resurrection", "Resurrection"),
     ("spy", "Spy"),
-    ("strongpoint", "Strongpoint"),
 ];
 
 impl Skill002 {
@@ -92,6 +95,7 @@ impl Skill002 {
         Skill002::Expert,
         Skill002::Assassin,
         Skill002::FirstStrike,
+        Skill002::Strongpoint,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -116,6 +120,7 @@ impl Skill002 {
             Skill002::Expert => "expert",
             Skill002::Assassin => "assassin",
             Skill002::FirstStrike => "first-strike",
+            Skill002::Strongpoint => "strongpoint",
         }
     }
 
@@ -136,6 +141,7 @@ impl Skill002 {
             Skill002::Expert => "Expert - Weapon",
             Skill002::Assassin => "Assassin",
             Skill002::FirstStrike => "First Strike",
+            Skill002::Strongpoint => "Strongpoint",
         }
     }
 

@@ -10,6 +10,7 @@ use super::super::geometry::{distance, Mover};
 use super::super::model::{Board, Square, Terrain, UnitType};
 use super::super::state::State;
 use super::fortifications::Fortifications;
+use super::skills002::Skill002;
 use std::borrow::Cow;
 
 /// The section refusals and briefings cite.
@@ -43,6 +44,15 @@ pub fn saves(state: &State, shooter: &str, target: &str) -> BfSaves {
     }
 }
 
+/// The scenario's strongpoints that block 003's line of sight (R727): none in a game made
+/// before rules revision 8, which saw across them and replays unchanged.
+pub fn all(state: &State) -> &[[Square; 2]] {
+    match state.scenario.fortifications.as_ref() {
+        Some(f) if state.revised(8) => f.strongpoints.as_slice(),
+        _ => &[],
+    }
+}
+
 /// The strongpoint `sq` is inside, by its index in the scenario.
 fn index(state: &State, sq: Square) -> Option<usize> {
     let f = state.scenario.fortifications.as_ref()?;
@@ -53,6 +63,14 @@ fn index(state: &State, sq: Square) -> Option<usize> {
 /// enter or exit a Bunker or Strongpoint." A vehicle's move through a strongpoint square is
 /// refused (R721).
 pub fn check_move(state: &State, mover: &Mover, path: &[Square]) -> Result<(), Refusal> {
+    let held = held(state, &mover.unit.0);
+    if let Some(sq) = path.iter().find(|sq| held.contains(sq)) {
+        return Err(Refusal {
+            reason: format!("{sq} is inside a strongpoint a Strongpoint unit holds"),
+            rule: format!("{CITE}: \"A Strongpoint Unit (such as the M47 Field Phaser) occupies both squares\" (R728)"),
+            instead: "move around the strongpoint's squares".to_string(),
+        });
+    }
     if mover.unit_type != UnitType::Vehicle {
         return Ok(());
     }
@@ -66,24 +84,98 @@ pub fn check_move(state: &State, mover: &Mover, path: &[Square]) -> Result<(), R
     })
 }
 
+/// 002 "Special Actions in Bunkers and Strongpoints": "A Unit inside a Bunker or Strongpoint
+/// cannot use Special Actions that require the target Unit to be within Range 1 if the target
+/// Unit is outside the Bunker or Strongpoint." `action` (Tank Head's Makeshift Repair, the one
+/// such action built under battlefront-2013) from `from` at a unit on `target` (R727).
+pub fn check_reach(
+    state: &State,
+    action: &str,
+    from: Option<Square>,
+    target: Option<Square>,
+) -> Result<(), Refusal> {
+    // Games made before rules revision 8 did not restrict it, and replay unchanged.
+    let Some(inside) = from
+        .and_then(|sq| index(state, sq))
+        .filter(|_| state.revised(8))
+    else {
+        return Ok(());
+    };
+    if target.and_then(|sq| index(state, sq)) == Some(inside) {
+        return Ok(());
+    }
+    Err(Refusal {
+        reason: format!(
+            "the unit is inside the strongpoint on {} and its target is outside it",
+            from.map(|s| s.to_string()).unwrap_or_default()
+        ),
+        rule: format!("{CITE}, \"Special Actions in Bunkers and Strongpoints\": \"A Unit inside a Bunker or Strongpoint cannot use Special Actions that require the target Unit to be within Range 1 if the target Unit is outside the Bunker or Strongpoint\" (R727)"),
+        instead: format!("move out of the strongpoint first, then {action}"),
+    })
+}
+
 /// The movement board for `mover`: a strongpoint's squares are impassable to a vehicle, so its
 /// path goes around them (R721).
 pub fn closed_board<'a>(state: &State, board: Cow<'a, Board>, mover: &Mover) -> Cow<'a, Board> {
     let Some(f) = state.scenario.fortifications.as_ref() else {
         return board;
     };
-    if mover.unit_type != UnitType::Vehicle || f.strongpoints.is_empty() {
+    let held = held(state, &mover.unit.0);
+    if (mover.unit_type != UnitType::Vehicle || f.strongpoints.is_empty()) && held.is_empty() {
         return board;
     }
     let mut b = board.into_owned();
-    for sq in f.strongpoints.iter().flatten() {
-        b.set_terrain(*sq, Terrain::Impassable);
+    let closed: Vec<Square> = if mover.unit_type == UnitType::Vehicle {
+        f.strongpoints.iter().flatten().copied().collect()
+    } else {
+        held
+    };
+    for sq in closed {
+        b.set_terrain(sq, Terrain::Impassable);
     }
     Cow::Owned(b)
 }
 
-/// A vehicle deployed inside a strongpoint, for the refusal at `new` (R721).
+/// The squares of every strongpoint a Strongpoint unit other than `mover` stands in: 002 "A
+/// Strongpoint Unit ... occupies both squares", so no other unit enters them (R728).
+fn held(state: &State, mover: &str) -> Vec<Square> {
+    let Some(f) = state.scenario.fortifications.as_ref() else {
+        return vec![];
+    };
+    state
+        .units
+        .iter()
+        .filter(|u| !u.destroyed && !u.id.eq_ignore_ascii_case(mover))
+        .filter(|u| {
+            state
+                .cards
+                .get(&u.card)
+                .is_some_and(|c| Skill002::Strongpoint.of(c))
+        })
+        .filter_map(|u| u.at.and_then(|sq| index(state, sq)))
+        .flat_map(|i| f.strongpoints[i])
+        .collect()
+}
+
+/// A vehicle deployed inside a strongpoint (R721), or a Strongpoint unit that is not placed in
+/// one at the start (R728), for the refusal at `new`.
 pub fn misplaced(state: &State) -> Option<String> {
+    if let Some(e) = state.units.iter().find_map(|u| {
+        let card = state.cards.get(&u.card)?;
+        if !Skill002::Strongpoint.of(card) {
+            return None;
+        }
+        let why = if card.unit_type == UnitType::Vehicle {
+            "002 \"Fortifications\": \"Strongpoint Units ... are Infantry Units\"; a vehicle may not carry the skill"
+        } else if u.at.and_then(|sq| index(state, sq)).is_some() {
+            return None;
+        } else {
+            "002 \"Strongpoint\": \"A Strongpoint Unit must be deployed in a Strongpoint or Bunker\"; \"These Units must be placed at the start of the game\": give it `at` on a strongpoint's inside square"
+        };
+        Some(format!("{} (card {}) has the skill Strongpoint: {why} (R728)", u.id, card.id))
+    }) {
+        return Some(e);
+    }
     state.units.iter().find_map(|u| {
         let sq = u.at?;
         index(state, sq)?;

@@ -102,7 +102,7 @@ const MINEFIELD: &str = "minefield";
 
 /// The miniatures of the group led by `lead`: (the name damage is applied by, how the report
 /// names it). A squad's models, its joined hero, or the lone hero or vehicle itself.
-fn miniatures(state: &State, lead: &str) -> Vec<(String, String)> {
+pub(super) fn miniatures(state: &State, lead: &str) -> Vec<(String, String)> {
     let Some(u) = state.unit(lead).filter(|u| !u.destroyed) else {
         return vec![];
     };

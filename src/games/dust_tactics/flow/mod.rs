@@ -41,6 +41,7 @@ mod casualties;
 mod charge_2010;
 mod command;
 mod first_strike;
+mod fortify;
 mod joining;
 mod large;
 mod mines;

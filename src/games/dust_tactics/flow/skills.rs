@@ -345,6 +345,10 @@ impl Planner<'_> {
         if let Some(r) = self.engineering_skill(name, target) {
             return r;
         }
+        // 002's Engineering Special Action on barbed wire and minefields (R726).
+        if let Some(r) = self.engineering(name, target) {
+            return r;
+        }
         match declared(name) {
             Declared::Detach => {
                 let Some(h) = state.hero_of(&u.id) else {
@@ -429,6 +433,13 @@ impl Planner<'_> {
                 "skill tank-head at <adjacent friendly vehicle>",
             );
         }
+        // 002 "Special Actions in Bunkers and Strongpoints" (R727).
+        super::super::battlefront::strongpoints::check_reach(
+            state,
+            "skill tank-head",
+            self.pos,
+            t.at,
+        )?;
         self.uses.push((owner, Skill::TankHead));
         self.steps.push(Step::TankHead {
             target: t.id.clone(),

@@ -85,15 +85,21 @@ pub(super) fn exec_step(
             );
             // 004 "Minefields": entering onto a mined space moves into it (R481).
             super::mines::minefields(state, &lead, &[to], dice, out);
+            // 002's wire and mines (R724, R725): entering onto one moves into it.
+            super::fortify::wire(state, act, &[to], dice, out);
+            super::fortify::mines(state, &lead, None, &[to], dice, out);
         }
         Step::Move { path, crushed } => {
             if !alive || !alive_on_board(state, &lead) {
                 return;
             }
+            let start = state.unit(&lead).and_then(|u| u.at);
+            // 002 "Barbed Wire Entanglements" (R724): tangled, the unit stops.
+            let path = super::fortify::wire(state, act, &path, dice, out);
             let Some(to) = path.last().copied() else {
                 return;
             };
-            let from = state.unit(&lead).and_then(|u| u.at).unwrap_or(to);
+            let from = start.unwrap_or(to);
             for m in group(state, &lead) {
                 if let Some(x) = state.unit_mut(&m) {
                     x.at = Some(to);
@@ -125,6 +131,8 @@ pub(super) fn exec_step(
             );
             // 004 "Minefields": each mined space entered (R481).
             super::mines::minefields(state, &lead, &path, dice, out);
+            // 002 "Minefields" (R725): one attack a move into, through or out of one.
+            super::fortify::mines(state, &lead, start, &path, dice, out);
             stop_unless_moving_on(state, act, &lead);
         }
         Step::Travel { to } => {
@@ -314,6 +322,11 @@ pub(super) fn exec_step(
                     .unwrap_or_default();
                 // The planner found the bunker; nothing else removes one within an activation.
                 let _ = super::structures::destroy_bunker(state, &bunker, &by, out);
+            }
+        }
+        Step::Engineering { at } => {
+            if alive {
+                super::fortify::exec_engineering(state, &lead, at, dice, out);
             }
         }
         Step::ClearMines { at } => {

@@ -41,6 +41,10 @@ pub(super) enum LegendItem {
     Trench,
     /// 004 underground: an end of a link between two boards (R630).
     TravelLink,
+    /// 002 "Barbed Wire Entanglements", "Minefields", "Bunkers and Strongpoints" (R727).
+    BarbedWire,
+    Mined,
+    Strongpoint,
 }
 
 /// Only what the picture shows, in a fixed order.
@@ -128,6 +132,7 @@ pub(super) fn legend_items(pic: &Picture) -> Vec<LegendItem> {
     if !pic.travel_links.is_empty() {
         items.push(LegendItem::TravelLink);
     }
+    items.extend(super::fortifications::legend_items(pic));
     let mut seen: Vec<&str> = Vec::new();
     for (u, (short, abbreviated)) in pic.units.iter().zip(counter_labels(pic)) {
         if abbreviated && !seen.contains(&u.label.as_str()) {
@@ -199,6 +204,9 @@ pub(super) fn legend_labels(pic: &Picture, items: &[LegendItem]) -> Vec<String> 
             LegendItem::Minefield => "minefield (tokens)".to_string(),
             LegendItem::Trench => "trench".to_string(),
             LegendItem::TravelLink => "travel link (1 action to its number)".to_string(),
+            LegendItem::BarbedWire => "barbed wire".to_string(),
+            LegendItem::Mined => "minefield".to_string(),
+            LegendItem::Strongpoint => "strongpoint".to_string(),
         })
         .collect()
 }
@@ -279,6 +287,9 @@ pub(super) fn legend(
             LegendItem::Minefield => super::mines::icon(out, cx, cy, 5),
             LegendItem::Trench => super::trenches::icon(out, cx, cy, 7),
             LegendItem::TravelLink => super::travel::icon(out, cx, cy, 7, "1"),
+            LegendItem::BarbedWire => super::fortifications::wire_icon(out, cx, cy, 7),
+            LegendItem::Mined => super::mines::icon(out, cx, cy, 5),
+            LegendItem::Strongpoint => super::fortifications::strongpoint_swatch(out, cx, cy, 7),
         }
         let _ = writeln!(
             out,

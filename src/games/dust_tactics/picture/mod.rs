@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 mod facing;
 mod fire_keys;
+pub mod fortifications;
 mod labels;
 mod legend;
 mod marks;
@@ -80,6 +81,9 @@ pub struct Picture {
     /// 004 underground: each end of a link between two boards and the link's number (R630).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub travel_links: Vec<(Square, u8)>,
+    /// battlefront-2013: 002's barbed wire, minefields and strongpoints (R727).
+    #[serde(default, skip_serializing_if = "fortifications::Marks::is_empty")]
+    pub fortifications: fortifications::Marks,
 }
 
 /// The squares where a side's units enter the board (ruling 2).
@@ -142,6 +146,7 @@ impl Picture {
             facings: Vec::new(),
             trenches: Vec::new(),
             travel_links: Vec::new(),
+            fortifications: Default::default(),
             fields_of_fire: Vec::new(),
         }
     }

@@ -171,6 +171,8 @@ pub(super) fn dynamic_layer(
     super::trenches::draw(out, pic, items);
     // 004 underground: the links between the two boards (R630).
     super::travel::draw(out, pic, items);
+    // 002's barbed wire, minefields and strongpoints (R727).
+    super::fortifications::draw(out, pic, items);
 
     let start = out.len();
     movement(out, &pic.path);

@@ -344,6 +344,28 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             s.push('\n');
         }
     }
+    // 002's Engineering Special Action on the wire and minefields next to the unit (R726).
+    let forts = state.scenario.fortifications.iter();
+    for (sq, what) in forts.flat_map(|f| {
+        let wire = f
+            .barbed_wire
+            .iter()
+            .map(|s| (*s, "cut the barbed wire on army"));
+        wire.chain(
+            f.minefields
+                .iter()
+                .map(|s| (*s, "clear the minefield on army")),
+        )
+    }) {
+        let action = Action::Skill {
+            name: "engineering".to_string(),
+            target: Some(TargetRef::Square(sq)),
+        };
+        if ok(vec![action, Action::Nothing]) {
+            s.push_str(&with_note(&format!("skill engineering at {sq}"), what));
+            s.push('\n');
+        }
+    }
     // 004 "Artillery Weapons", "Reloadable Weapons": an empty line's reload (R415); 004
     // "Artillery Strike": the strikes the observer may order now (R416).
     for m in &members {
