@@ -351,6 +351,10 @@ pub struct ActFlags {
     /// (003 "Piloting Vehicles", R607).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dismounted: bool,
+    /// battlefront-2013: 002's Lucky declared (`skill lucky`): the hero's lines re-roll their
+    /// misses (R760).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lucky: bool,
 }
 
 /// What a paused activation waits for.

@@ -336,7 +336,6 @@ const UNBUILT_002: &[(&str, &str)] = &[
     ("brave", "Brave"),
     ("camouflage", "Camouflage"),
     ("infantry-ace", "Infantry Ace"),
-    ("lucky", "Lucky"),
     ("officer", "Officer"),
     ("resurrection", "Resurrection"),
     ("spy", "Spy"),

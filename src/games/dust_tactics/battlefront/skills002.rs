@@ -3,7 +3,8 @@
 //! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
-//! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731).
+//! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
+//! Lucky (R760, `skills002_d.rs`).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -55,6 +56,9 @@ pub enum Skill002 {
     /// (including removing eliminated miniatures) before the enemy Units make their Close-Combat
     /// Attacks" (R731).
     FirstStrike,
+    /// 002 "Lucky": "Once per game, a Hero with the Lucky Skill may re-roll any dice that failed
+    /// to Hit with any of their weapons when making an Attack or Sustained Attack action" (R760).
+    Lucky,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -68,7 +72,6 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("brave", "Brave"),
     ("camouflage", "Camouflage"),
     ("infantry-ace", "Infantry Ace"),
-    ("lucky", "Lucky"),
     ("officer", "Officer"),
     ("resurrection", "Resurrection"),
     ("spy", "Spy"),
@@ -92,6 +95,7 @@ impl Skill002 {
         Skill002::Expert,
         Skill002::Assassin,
         Skill002::FirstStrike,
+        Skill002::Lucky,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -116,6 +120,7 @@ impl Skill002 {
             Skill002::Expert => "expert",
             Skill002::Assassin => "assassin",
             Skill002::FirstStrike => "first-strike",
+            Skill002::Lucky => "lucky",
         }
     }
 
@@ -136,6 +141,7 @@ impl Skill002 {
             Skill002::Expert => "Expert - Weapon",
             Skill002::Assassin => "Assassin",
             Skill002::FirstStrike => "First Strike",
+            Skill002::Lucky => "Lucky",
         }
     }
 
@@ -356,15 +362,17 @@ pub fn check_expert(
             .collect::<Vec<_>>()
             .join(", ")
     };
-    // 002 "Assassin" is a hero's, like Expert (R730).
-    if s.name == Skill002::Assassin.id()
-        && card.unit_type != crate::dust_tactics::model::UnitType::Hero
-    {
-        return Err((
-            "name",
-            "002 gives Assassin to a hero (\"A Hero with the Assassin Skill\"); this card is not a hero".into(),
-            "remove the skill, or give it to a hero's card".into(),
-        ));
+    // 002 "Assassin" and "Lucky" are a hero's, like Expert (R730, R760).
+    let hero_only = [Skill002::Assassin, Skill002::Lucky];
+    if let Some(k) = hero_only.iter().find(|k| k.id() == s.name) {
+        if card.unit_type != crate::dust_tactics::model::UnitType::Hero {
+            let t = k.title();
+            return Err((
+                "name",
+                format!("002 gives {t} to a hero (\"A Hero with the {t} Skill\"); this card is not a hero"),
+                "remove the skill, or give it to a hero's card".into(),
+            ));
+        }
     }
     if s.name != Skill002::Expert.id() {
         return match &s.weapon {
@@ -414,7 +422,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin and first-strike are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike and lucky are built"
 }
 
 #[cfg(test)]

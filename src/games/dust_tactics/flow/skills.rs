@@ -259,6 +259,11 @@ impl Planner<'_> {
             let Action::Skill { name, .. } = a else {
                 continue;
             };
+            // battlefront-2013: 002's declared skills (Lucky, R760).
+            if let Some(r) = self.declare002(name) {
+                r?;
+                continue;
+            }
             let Declared::Skill(n) = declared(name) else {
                 continue;
             };
@@ -333,6 +338,12 @@ impl Planner<'_> {
         target: Option<&TargetRef>,
     ) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);
+        if self.rules.battlefront()
+            && crate::dust_tactics::battlefront::skills002_d::declares(name).is_some()
+        {
+            // Planned with the free skills (`declare002`).
+            return Ok(());
+        }
         if let Some(r) = self.nco_skill(name, target) {
             return r;
         }
