@@ -1,4 +1,5 @@
-//! Issue 18: 002's own skills under battlefront-2013, fourth batch: Lucky (R760), the pistol hero
+//! Issue 18: 002's own skills under battlefront-2013, fourth batch: Lucky (R760) and Infantry Ace
+//! (R761), the pistol hero
 //! of `battlefront_combat` (on E5, a two-dice pistol, range 4) against the four soldiers of
 //! `theirs` on E3. Scripted dice (1, 2 army; 3, 4 target; 5, 6 shield).
 
@@ -77,4 +78,41 @@ fn s002_lucky_is_a_heros_skill() {
     let (f, t) = super::battlefront_skills002::card_with("bf-recon-grenadiers", extra);
     let e = parse_card(&f, &t).unwrap_err();
     assert!(e.reason.contains("not a hero"), "{e}");
+}
+
+// issue 18, 002 "Infantry Ace": "A Hero with the Infantry Ace Skill rolls a die when it
+// Activates. On a [army] or [target] the Hero (and any Unit it has Joined or Hero that has Joined
+// it) gains a third Action for this Activation." (R761) The die shows target: the third line
+// ordered, the pistol's attack, is made (army, army: two hits; both Infantry Saves fail on
+// shields): two soldiers lost.
+#[test]
+fn s002_infantry_ace_a_third_action_on_army_or_target() {
+    let order = "activate ours\n  nothing\n  nothing\n  attack pistol at theirs";
+    let mut st = skill_game(pistol_hero(&["infantry-ace"]));
+    let out = play(&mut st, "allies", order, &[3, 1, 2, 5, 6]);
+    let t = texts(&out);
+    assert!(
+        t.contains("Infantry Ace: ours rolls target: ours has three actions"),
+        "{t}"
+    );
+    assert_eq!(purposes(&out)[0], "infantry ace for ours", "{t}");
+    assert_eq!(u(&st, "theirs").models.len(), 2, "{t}");
+}
+
+// R761: on a shield the die gives nothing, and the third line ordered is not made (no attack
+// die is rolled, nobody is lost); a hero without the skill rolls no die, and three lines are
+// refused as one action too many.
+#[test]
+fn s002_infantry_ace_no_third_action_on_a_shield_nor_without_the_skill() {
+    let order = "activate ours\n  nothing\n  nothing\n  attack pistol at theirs";
+    let mut st = skill_game(pistol_hero(&["infantry-ace"]));
+    let out = play(&mut st, "allies", order, &[5]);
+    let t = texts(&out);
+    assert!(t.contains("no third action"), "{t}");
+    assert_eq!(u(&st, "theirs").models.len(), 4, "{t}");
+
+    let mut st = skill_game(pistol_hero(&[]));
+    let out = play(&mut st, "allies", order, &[]);
+    refused(&out);
+    assert!(!u(&st, "ours").activated);
 }

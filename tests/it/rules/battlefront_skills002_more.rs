@@ -335,7 +335,6 @@ const UNBUILT_002: &[(&str, &str)] = &[
     ("blutkreuz", "Blutkreuz"),
     ("brave", "Brave"),
     ("camouflage", "Camouflage"),
-    ("infantry-ace", "Infantry Ace"),
     ("officer", "Officer"),
     ("resurrection", "Resurrection"),
     ("spy", "Spy"),

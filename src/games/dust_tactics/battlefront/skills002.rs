@@ -4,7 +4,7 @@
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
 //! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
-//! Lucky (R760, `skills002_d.rs`).
+//! Lucky (R760) and Infantry Ace (R761) (`skills002_d.rs`).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -59,6 +59,10 @@ pub enum Skill002 {
     /// 002 "Lucky": "Once per game, a Hero with the Lucky Skill may re-roll any dice that failed
     /// to Hit with any of their weapons when making an Attack or Sustained Attack action" (R760).
     Lucky,
+    /// 002 "Infantry Ace": "A Hero with the Infantry Ace Skill rolls a die when it Activates. On
+    /// a [army] or [target] the Hero (and any Unit it has Joined or Hero that has Joined it)
+    /// gains a third Action for this Activation" (R761).
+    InfantryAce,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -71,7 +75,6 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("blutkreuz", "Blutkreuz"),
     ("brave", "Brave"),
     ("camouflage", "Camouflage"),
-    ("infantry-ace", "Infantry Ace"),
     ("officer", "Officer"),
     ("resurrection", "Resurrection"),
     ("spy", "Spy"),
@@ -96,6 +99,7 @@ impl Skill002 {
         Skill002::Assassin,
         Skill002::FirstStrike,
         Skill002::Lucky,
+        Skill002::InfantryAce,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -121,6 +125,7 @@ impl Skill002 {
             Skill002::Assassin => "assassin",
             Skill002::FirstStrike => "first-strike",
             Skill002::Lucky => "lucky",
+            Skill002::InfantryAce => "infantry-ace",
         }
     }
 
@@ -142,6 +147,7 @@ impl Skill002 {
             Skill002::Assassin => "Assassin",
             Skill002::FirstStrike => "First Strike",
             Skill002::Lucky => "Lucky",
+            Skill002::InfantryAce => "Infantry Ace",
         }
     }
 
@@ -362,8 +368,8 @@ pub fn check_expert(
             .collect::<Vec<_>>()
             .join(", ")
     };
-    // 002 "Assassin" and "Lucky" are a hero's, like Expert (R730, R760).
-    let hero_only = [Skill002::Assassin, Skill002::Lucky];
+    // 002 "Assassin", "Lucky" and "Infantry Ace" are a hero's, like Expert (R730, R760, R761).
+    let hero_only = [Skill002::Assassin, Skill002::Lucky, Skill002::InfantryAce];
     if let Some(k) = hero_only.iter().find(|k| k.id() == s.name) {
         if card.unit_type != crate::dust_tactics::model::UnitType::Hero {
             let t = k.title();
@@ -422,7 +428,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike and lucky are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky and infantry-ace are built"
 }
 
 #[cfg(test)]

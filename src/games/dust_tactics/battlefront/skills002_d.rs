@@ -1,5 +1,5 @@
 //! 002's skills built in session 8 (issue 18, fourth batch), under battlefront-2013 only (R581):
-//! Lucky (R760). The planner's side is `flow/skills002_d.rs`.
+//! Lucky (R760), Infantry Ace (R761). The planner's side is `flow/skills002_d.rs`.
 
 use super::skills002::Skill002;
 use crate::dust_tactics::model::UnitType;
@@ -70,5 +70,24 @@ pub fn commit(state: &mut State, id: &str, flags: &ActFlags) {
                 .entry(Skill002::Lucky.id().to_string())
                 .or_insert(0) += 1;
         }
+    }
+}
+
+/// 002 "Infantry Ace" (R761): the hero of the activating group of `id` with the skill, who
+/// rolls the die for a third action as the group activates (the Ace Pilot's die, `ace.rs`).
+pub fn infantry_ace(state: &State, id: &str) -> Option<String> {
+    if !state.rules().battlefront() {
+        return None;
+    }
+    hero_of_group(state, id, Skill002::InfantryAce)
+}
+
+/// The skill whose die `act_unit` rolls as it activates: "Ace Pilot" for a piloted vehicle,
+/// "Infantry Ace" otherwise (R608, R761).
+pub fn ace_title(state: &State, act_unit: &str) -> &'static str {
+    if state.pilot_of(act_unit).is_some() {
+        "Ace Pilot"
+    } else {
+        Skill002::InfantryAce.title()
     }
 }
