@@ -195,6 +195,10 @@ pub struct UnitState {
     /// Uses of once/twice per game skills.
     #[serde(default)]
     pub skills_used: BTreeMap<String, u8>,
+    /// battlefront-2013, 002 "Camouflage": the unit took an action other than a Move or Nothing
+    /// since it was last Camouflaged ("The Unit starts the game Camouflaged", R762).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub uncamouflaged: bool,
     /// The round in which All In One doubles this unit's dice.
     #[serde(default)]
     pub all_in_one_round: Option<u32>,
@@ -429,6 +433,8 @@ pub enum Step {
     },
     /// Reactive-fire window for the other side.
     Window,
+    /// battlefront-2013, 002 "Camouflage": the Special Action that Camouflages the unit (R762).
+    Camouflage,
     /// Tank Head: heal all damage on an adjacent friendly vehicle.
     TankHead {
         target: String,

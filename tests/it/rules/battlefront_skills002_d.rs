@@ -1,5 +1,5 @@
-//! Issue 18: 002's own skills under battlefront-2013, fourth batch: Lucky (R760) and Infantry Ace
-//! (R761), the pistol hero
+//! Issue 18: 002's own skills under battlefront-2013, fourth batch: Lucky (R760), Infantry Ace
+//! (R761) and Camouflage (R762, its own game below), the pistol hero
 //! of `battlefront_combat` (on E5, a two-dice pistol, range 4) against the four soldiers of
 //! `theirs` on E3. Scripted dice (1, 2 army; 3, 4 target; 5, 6 shield).
 
@@ -115,4 +115,152 @@ fn s002_infantry_ace_no_third_action_on_a_shield_nor_without_the_skill() {
     let out = play(&mut st, "allies", order, &[]);
     refused(&out);
     assert!(!u(&st, "ours").activated);
+}
+
+/// Camouflage (R762): the allied pistol hero `ours` on E5 (pistol range 4), the axis squad `hide`
+/// (four soldiers with a one-die gun, range 4, given 002's Camouflage) on E2, a rubble square (003: infantry there
+/// is in Cover), three squares off; a spare a side far off; `first` activates first.
+fn camo_game(first: &str) -> dustmail::dust_tactics::state::State {
+    use dustmail::dust_tactics::model::Terrain;
+    use dustmail::dust_tactics::state::Policy;
+    use dustmail::dust_tactics::DustTactics;
+    let mut s = scenario(
+        vec![
+            unit("ours", "shooter", Some("E5")),
+            unit("spare-a", "sq", Some("A9")),
+        ],
+        vec![
+            unit("hide", "camo", Some("E2")),
+            unit("spare-x", "sq", Some("I1")),
+        ],
+    );
+    s.board.set_terrain(sq("E2"), Terrain::Rubble);
+    let cards = vec![
+        pistol_hero(&[]),
+        with_skill(squad("camo"), "camouflage", None),
+        squad("sq"),
+    ];
+    let mut st = DustTactics
+        .start("battlefront-2013", s, cards)
+        .expect("setup");
+    for side in st.sides() {
+        dustmail::dust_tactics::flow::standing_react(&mut st, &side, None, Policy::Never)
+            .expect("standing react never");
+    }
+    begin(&mut st, first);
+    st
+}
+
+// issue 18, 002 "Camouflage": "no enemy Unit has Line of Sight to it if it is in Cover (see pages
+// 29 and 54) from them and at Range 3 ... or more ... The Unit starts the game Camouflaged."
+// (R762) From E5 (three squares) the hero cannot aim at the squad in the rubble: refused, citing
+// 002, nothing changes; from E4 (two squares) it can (two shields: no hit).
+#[test]
+fn s002_camouflage_unseen_in_cover_at_range_3_or_more_from_the_start() {
+    let mut st = camo_game("allies");
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  attack pistol at hide\n  nothing",
+        &[],
+    );
+    let (reason, rule) = refused(&out);
+    assert!(reason.contains("hide on E2 is Camouflaged"), "{reason}");
+    assert!(rule.contains("002 \"Camouflage\""), "{rule}");
+    assert!(!u(&st, "ours").activated);
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  move E4\n  attack pistol at hide",
+        &[5, 5],
+    );
+    assert!(texts(&out).contains("ours fires pistol"), "{}", texts(&out));
+}
+
+// R762: "This benefit ends if the Camouflaged Unit takes any Action other than a Move or Nothing
+// Action": the squad attacks (four soldiers' guns, four shields), and the hero on E5 may then aim at it; the
+// Camouflage Special Action ("may take a Camouflage Special Action. Once it has done so ...")
+// hides it again.
+#[test]
+fn s002_camouflage_an_attack_ends_it_the_special_action_restores_it() {
+    let mut st = camo_game("axis");
+    play(
+        &mut st,
+        "axis",
+        "activate hide\n  attack gun at ours\n  nothing",
+        &[5, 5, 5, 5],
+    );
+    assert!(u(&st, "hide").uncamouflaged);
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  attack pistol at hide\n  nothing",
+        &[5, 5],
+    );
+    assert!(texts(&out).contains("ours fires pistol"), "{}", texts(&out));
+
+    let mut st = camo_game("axis");
+    st.unit_mut("hide").expect("hide").uncamouflaged = true;
+    let out = play(
+        &mut st,
+        "axis",
+        "activate hide\n  skill camouflage\n  nothing",
+        &[],
+    );
+    assert!(
+        texts(&out).contains("hide is Camouflaged"),
+        "{}",
+        texts(&out)
+    );
+    let (reason, _) = refused(&play(
+        &mut st,
+        "allies",
+        "activate ours\n  attack pistol at hide\n  nothing",
+        &[],
+    ));
+    assert!(reason.contains("Camouflaged"), "{reason}");
+}
+
+// R762: only a unit with the skill takes the Camouflage Special Action; the refusal cites 002.
+#[test]
+fn s002_camouflage_only_with_the_skill() {
+    let mut st = camo_game("allies");
+    let (reason, rule) = refused(&play(
+        &mut st,
+        "allies",
+        "activate ours\n  skill camouflage\n  nothing",
+        &[],
+    ));
+    assert!(
+        reason.contains("does not have the Camouflage skill"),
+        "{reason}"
+    );
+    assert!(rule.contains("002 \"Camouflage\""), "{rule}");
+}
+
+// R762: no line of sight, so no Reactive Attack either (003 "Reactive Attacks" needs one): the
+// Camouflaged squad moves into the rubble on D2, three squares from the hero, who stands ready
+// to react, then attacks: no reaction die is rolled and the hero is not activated.
+// Uncamouflaged, the same move draws the hero's reaction (target, shield: Nothing).
+#[test]
+fn s002_camouflage_no_reactive_attack_against_it() {
+    use dustmail::dust_tactics::model::Terrain;
+    use dustmail::dust_tactics::state::Policy;
+    for camouflaged in [true, false] {
+        let mut st = camo_game("axis");
+        st.scenario.board.set_terrain(sq("D2"), Terrain::Rubble);
+        dustmail::dust_tactics::flow::standing_react(&mut st, "allies", None, Policy::Yes)
+            .expect("standing react");
+        st.unit_mut("hide").expect("hide").uncamouflaged = !camouflaged;
+        // The reaction's two dice (target, shield) when there is one; the squad's four shields.
+        let faces: &[u8] = if camouflaged {
+            &[5, 5, 5, 5]
+        } else {
+            &[3, 5, 5, 5, 5, 5]
+        };
+        let orders = "activate hide\n  move D2\n  attack gun at ours";
+        let out = play(&mut st, "axis", orders, faces);
+        assert_eq!(u(&st, "hide").at, Some(sq("D2")));
+        assert_eq!(u(&st, "ours").activated, !camouflaged, "{}", texts(&out));
+    }
 }

@@ -334,7 +334,6 @@ const UNBUILT_002: &[(&str, &str)] = &[
     ("artillery-observer", "Artillery Observer"),
     ("blutkreuz", "Blutkreuz"),
     ("brave", "Brave"),
-    ("camouflage", "Camouflage"),
     ("officer", "Officer"),
     ("resurrection", "Resurrection"),
     ("spy", "Spy"),

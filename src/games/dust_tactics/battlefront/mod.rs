@@ -88,7 +88,7 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
                         && !skills::DECLARED
                             .iter()
                             .any(|s| s.id().eq_ignore_ascii_case(name))
-                        && skills002_d::declares(name).is_none() =>
+                        && skills002_d::of_line(name).is_none() =>
                 {
                     Some(name.to_ascii_lowercase())
                 }

@@ -4,7 +4,7 @@
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
 //! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
-//! Lucky (R760) and Infantry Ace (R761) (`skills002_d.rs`).
+//! Lucky (R760), Infantry Ace (R761) and Camouflage (R762) (`skills002_d.rs`).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -63,6 +63,10 @@ pub enum Skill002 {
     /// a [army] or [target] the Hero (and any Unit it has Joined or Hero that has Joined it)
     /// gains a third Action for this Activation" (R761).
     InfantryAce,
+    /// 002 "Camouflage": "no enemy Unit has Line of Sight to it if it is in Cover ... from them
+    /// and at Range 3 ... or more"; a Special Action, lost by any action but Move or Nothing
+    /// (R762).
+    Camouflage,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -74,7 +78,6 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("artillery-observer", "Artillery Observer"),
     ("blutkreuz", "Blutkreuz"),
     ("brave", "Brave"),
-    ("camouflage", "Camouflage"),
     ("officer", "Officer"),
     ("resurrection", "Resurrection"),
     ("spy", "Spy"),
@@ -100,6 +103,7 @@ impl Skill002 {
         Skill002::FirstStrike,
         Skill002::Lucky,
         Skill002::InfantryAce,
+        Skill002::Camouflage,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -126,6 +130,7 @@ impl Skill002 {
             Skill002::FirstStrike => "first-strike",
             Skill002::Lucky => "lucky",
             Skill002::InfantryAce => "infantry-ace",
+            Skill002::Camouflage => "camouflage",
         }
     }
 
@@ -148,6 +153,7 @@ impl Skill002 {
             Skill002::FirstStrike => "First Strike",
             Skill002::Lucky => "Lucky",
             Skill002::InfantryAce => "Infantry Ace",
+            Skill002::Camouflage => "Camouflage",
         }
     }
 
@@ -428,7 +434,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky and infantry-ace are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace and camouflage are built"
 }
 
 #[cfg(test)]

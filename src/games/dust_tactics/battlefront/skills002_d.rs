@@ -1,9 +1,11 @@
 //! 002's skills built in session 8 (issue 18, fourth batch), under battlefront-2013 only (R581):
-//! Lucky (R760), Infantry Ace (R761). The planner's side is `flow/skills002_d.rs`.
+//! Lucky (R760), Infantry Ace (R761), Camouflage (R762). The planner's side is `flow/skills002_d.rs`.
 
 use super::skills002::Skill002;
-use crate::dust_tactics::model::UnitType;
-use crate::dust_tactics::state::{ActFlags, State};
+use crate::dust_tactics::geometry::{self, Occupancy, Sighter};
+use crate::dust_tactics::model::{Cover, Square, UnitType};
+use crate::dust_tactics::state::{ActFlags, State, Step};
+use crate::game::{Happening, Outcome};
 
 /// The purpose of the dice Lucky re-rolls (`dice::RollKind::of_purpose` reads it as a to-hit
 /// roll).
@@ -19,6 +21,19 @@ pub fn declares(name: &str) -> Option<Skill002> {
         .iter()
         .copied()
         .find(|s| s.id().eq_ignore_ascii_case(name))
+}
+
+/// The 002 skills a `skill <name>` line takes as a Special Action (one action).
+pub const ACTIONS: &[Skill002] = &[Skill002::Camouflage];
+
+/// The 002 skill a `skill` line names under battlefront-2013, declared or an action.
+pub fn of_line(name: &str) -> Option<Skill002> {
+    declares(name).or_else(|| {
+        ACTIONS
+            .iter()
+            .copied()
+            .find(|s| s.id().eq_ignore_ascii_case(name))
+    })
 }
 
 /// Whether unit `id` is a hero whose own card carries `skill`.
@@ -90,4 +105,108 @@ pub fn ace_title(state: &State, act_unit: &str) -> &'static str {
     } else {
         Skill002::InfantryAce.title()
     }
+}
+
+/// The citation of 002 "Camouflage" for refusals and reports.
+pub const CAMOUFLAGE_RULE: &str = "002 \"Camouflage\": \"no enemy Unit has Line of Sight to it if it is in Cover ... from them and at Range 3 ... or more\" (R762)";
+
+/// Whether unit `id`'s own card carries 002's Camouflage (battlefront-2013).
+fn has_camouflage(state: &State, id: &str) -> bool {
+    state.rules().battlefront()
+        && state
+            .unit(id)
+            .and_then(|u| state.card_of(u))
+            .is_some_and(|c| c.has_skill(Skill002::Camouflage.id()))
+}
+
+/// 002 "Camouflage" (R762): whether the unit `id` (a target: the squad with the heroes joined
+/// to it) is Camouflaged: every member has the skill on its own card ("does not share it with
+/// any Unit they Join nor with Heroes that Join this Unit": a member without it is seen, and
+/// the unit with it) and none has taken an action but Move or Nothing since its last
+/// Camouflage (it "starts the game Camouflaged").
+pub fn camouflaged(state: &State, id: &str) -> bool {
+    let on =
+        |uid: &str| has_camouflage(state, uid) && state.unit(uid).is_some_and(|u| !u.uncamouflaged);
+    on(id) && state.joined_of(id).iter().all(|h| on(&h.id))
+}
+
+/// 002 "Camouflage" (R762): whether the camouflaged unit `target` on `to` is hidden from the
+/// enemy on `from` seeing as `shooter`: in Cover from it (003 "Cover Saves", `sight::cover`)
+/// and at Range 3 or more.
+pub fn hidden(
+    state: &State,
+    occ: &Occupancy,
+    shooter: Sighter,
+    target: Sighter,
+    target_id: &str,
+) -> bool {
+    camouflaged(state, target_id)
+        && geometry::distance(shooter.square, target.square) >= 3
+        && super::sight::cover(&state.scenario.board, occ, shooter, target) != Cover::None
+}
+
+/// The sighter of unit `id` standing on `at`.
+pub fn sighter(state: &State, id: &str, at: Square) -> Sighter {
+    let unit_type = state
+        .unit(id)
+        .and_then(|u| state.card_of(u))
+        .map(|c| c.unit_type)
+        .unwrap_or(UnitType::Squad);
+    Sighter {
+        square: at,
+        unit_type,
+    }
+}
+
+/// Ends the Camouflage of the units that take `step` in the activation of `lead`: any action
+/// but a Move or Nothing (R762). An attack is the shooters' (a reaction is inserted into the
+/// mover's activation); the other actions are the activating group's.
+pub fn uncamouflage(state: &mut State, lead: &str, step: &Step) {
+    if !state.rules().battlefront() {
+        return;
+    }
+    let units: Vec<String> = match step {
+        Step::Attack { lines, .. } => lines.iter().map(|l| l.shooter.clone()).collect(),
+        Step::TankHead { .. }
+        | Step::Command { .. }
+        | Step::Strike { .. }
+        | Step::Reload { .. }
+        | Step::DestroyBunker { .. }
+        | Step::ClearMines { .. }
+        | Step::Salvage { .. } => {
+            let mut g = vec![lead.to_string()];
+            g.extend(state.joined_of(lead).iter().map(|u| u.id.clone()));
+            g
+        }
+        _ => return,
+    };
+    for id in units {
+        if has_camouflage(state, &id) {
+            if let Some(x) = state.unit_mut(&id) {
+                x.uncamouflaged = true;
+            }
+        }
+    }
+}
+
+/// 002 "Camouflage": the Special Action Camouflages the members of `lead`'s group that have
+/// the skill (R762).
+pub fn camouflage(state: &mut State, lead: &str, out: &mut Outcome) {
+    let mut g = vec![lead.to_string()];
+    g.extend(state.joined_of(lead).iter().map(|u| u.id.clone()));
+    for id in &g {
+        if has_camouflage(state, id) {
+            if let Some(x) = state.unit_mut(id) {
+                x.uncamouflaged = false;
+            }
+        }
+    }
+    let note = if camouflaged(state, lead) {
+        "enemies at range 3 or more that see it in cover have no line of sight to it"
+    } else {
+        "but a member without the skill is not, so the unit is seen as usual"
+    };
+    out.happenings.push(Happening::text(format!(
+        "{lead} is Camouflaged (002 \"Camouflage\"): {note}"
+    )));
 }

@@ -296,6 +296,7 @@ pub(super) fn plan_fire(
         );
         super::underground::check_attack(state, occ, ms, ts)?; // 004 Underground Fighting
         super::structures::check_fire(state, &shooter, from, &target, to)?;
+        super::skills002_d::check_camouflage(state, occ, ms, ts, &target)?; // 002, R762
         check_spray(state, u, from, &w, &f.through, to, occ)?;
         if lines
             .iter()

@@ -338,11 +338,8 @@ impl Planner<'_> {
         target: Option<&TargetRef>,
     ) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);
-        if self.rules.battlefront()
-            && crate::dust_tactics::battlefront::skills002_d::declares(name).is_some()
-        {
-            // Planned with the free skills (`declare002`).
-            return Ok(());
+        if let Some(r) = self.skill_action002(name) {
+            return r;
         }
         if let Some(r) = self.nco_skill(name, target) {
             return r;

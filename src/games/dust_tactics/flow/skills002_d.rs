@@ -45,3 +45,86 @@ impl Planner<'_> {
         Ok(())
     }
 }
+
+impl Planner<'_> {
+    /// A `skill <name>` line of the action sequence naming one of 002's skills under
+    /// battlefront-2013: a declared one was planned with the free skills (`declare002`); a
+    /// Special Action is planned here. `None` when `name` is not one.
+    pub(super) fn skill_action002(&mut self, name: &str) -> Option<Result<(), Refusal>> {
+        if !self.rules.battlefront() {
+            return None;
+        }
+        Some(match s2d::of_line(name)? {
+            Skill002::Camouflage => self.camouflage(),
+            _ => Ok(()),
+        })
+    }
+
+    /// 002 "Camouflage": "A Unit with the Camouflage Skill may take a Camouflage Special
+    /// Action" (R762): one action, by a group with a member whose card has it.
+    fn camouflage(&mut self) -> Result<(), Refusal> {
+        let (state, id) = (self.state, self.u.id.as_str());
+        let has = |uid: &str| {
+            state
+                .unit(uid)
+                .and_then(|u| state.card_of(u))
+                .is_some_and(|c| c.has_skill(Skill002::Camouflage.id()))
+        };
+        if !has(id) && !state.joined_of(id).iter().any(|h| has(&h.id)) {
+            return Err(Refusal {
+                reason: format!("{id} does not have the Camouflage skill"),
+                rule: "002 \"Camouflage\": \"A Unit with the Camouflage Skill may take a Camouflage Special Action\" (R762)".into(),
+                instead: "remove `skill camouflage`".into(),
+            });
+        }
+        self.steps.push(Step::Camouflage);
+        self.texts
+            .push(format!("skill {}", Skill002::Camouflage.id()));
+        self.push_kind(Kind::Skill);
+        Ok(())
+    }
+}
+
+/// 002 "Camouflage" (R762): an attack on a Camouflaged unit in Cover from the shooter and at
+/// Range 3 or more is refused: the shooter has no line of sight to it.
+pub(super) fn check_camouflage(
+    state: &State,
+    occ: &Occupancy,
+    shooter: Sighter,
+    target_at: Sighter,
+    target: &Target,
+) -> Result<(), Refusal> {
+    let (Target::Unit { unit } | Target::Model { unit, .. }) = target else {
+        return Ok(());
+    };
+    if !s2d::hidden(state, occ, shooter, target_at, unit) {
+        return Ok(());
+    }
+    Err(Refusal {
+        reason: format!(
+            "{unit} on {} is Camouflaged, in cover from {} and {} squares away: no line of sight to it",
+            target_at.square,
+            shooter.square,
+            geometry::distance(shooter.square, target_at.square)
+        ),
+        rule: s2d::CAMOUFLAGE_RULE.into(),
+        instead: "move within 2 squares of it or to where it is not in cover, or choose another target".into(),
+    })
+}
+
+/// 002 "Camouflage" (R762): whether the activating unit `mover` on `to` is hidden from the
+/// reactor `reactor` on `from`.
+pub(super) fn hidden_from(
+    state: &State,
+    occ: &Occupancy,
+    reactor: &str,
+    from: Square,
+    mover: &str,
+    to: Square,
+) -> bool {
+    let (r, m) = (
+        s2d::sighter(state, reactor, from),
+        s2d::sighter(state, mover, to),
+    );
+    s2d::hidden(state, occ, r, m, mover)
+}
