@@ -1,5 +1,6 @@
 //! Issue 18: 002's own skills under battlefront-2013, fourth batch: Lucky (R760), Infantry Ace
-//! (R761) and Camouflage (R762, its own game below), the pistol hero
+//! (R761), Camouflage (R762) and Blutkreuz (R763) (each of the last two with its own game), the
+//! pistol hero
 //! of `battlefront_combat` (on E5, a two-dice pistol, range 4) against the four soldiers of
 //! `theirs` on E3. Scripted dice (1, 2 army; 3, 4 target; 5, 6 shield).
 
@@ -263,4 +264,100 @@ fn s002_camouflage_no_reactive_attack_against_it() {
         assert_eq!(u(&st, "hide").at, Some(sq("D2")));
         assert_eq!(u(&st, "ours").activated, !camouflaged, "{}", texts(&out));
     }
+}
+
+/// Blutkreuz (R763): the allied Mindless Zombies `zeds` (four soldiers, Movement 1, knives) on
+/// E6, the hero `toten` (the pistol hero given the Blutkreuz) on `toten_at`; the axis squad
+/// `theirs` (guns, no close-combat weapon) on E1; spares far off; nobody reacts.
+fn blutkreuz_game(toten_at: &str) -> dustmail::dust_tactics::state::State {
+    use dustmail::dust_tactics::model::{UnitType, WeaponRange};
+    use dustmail::dust_tactics::state::Policy;
+    use dustmail::dust_tactics::DustTactics;
+    let s = scenario(
+        vec![
+            unit("zeds", "zed", Some("E6")),
+            unit("toten", "shooter", Some(toten_at)),
+        ],
+        vec![
+            unit("theirs", "sq", Some("E1")),
+            unit("spare-x", "sq", Some("I1")),
+        ],
+    );
+    let zed = card(
+        "zed",
+        UnitType::Squad,
+        4,
+        1,
+        vec![weapon("knife", WeaponRange::Close, 1, 1)],
+    );
+    let cards = vec![
+        pistol_hero(&["blutkreuz"]),
+        with_skill(zed, "mindless-zombie", None),
+        squad("sq"),
+    ];
+    let mut st = DustTactics
+        .start("battlefront-2013", s, cards)
+        .expect("setup");
+    for side in st.sides() {
+        dustmail::dust_tactics::flow::standing_react(&mut st, &side, None, Policy::Never)
+            .expect("standing react never");
+    }
+    begin(&mut st, "allies");
+    st
+}
+
+// issue 18, 002 "Blutkreuz": "All Mindless Zombie Units ... within Range 1 ... at the start of
+// their Activation increase their Move to 3, their March Move to 4" (R763). With the hero next
+// to them the zombies (Movement 1) March Move four squares, E6 to E2 (three, then one); with the
+// hero far off a three-square move is refused and nothing moves.
+#[test]
+fn s002_blutkreuz_mindless_zombies_within_range_1_move_3_and_march_4() {
+    let mut st = blutkreuz_game("E7");
+    let out = play(
+        &mut st,
+        "allies",
+        "activate zeds\n  move E5 E4 E3\n  move E2",
+        &[],
+    );
+    assert_eq!(u(&st, "zeds").at, Some(sq("E2")), "{}", texts(&out));
+
+    let mut st = blutkreuz_game("A9");
+    let out = play(
+        &mut st,
+        "allies",
+        "activate zeds\n  move E5 E4 E3\n  nothing",
+        &[],
+    );
+    refused(&out);
+    assert_eq!(u(&st, "zeds").at, Some(sq("E6")));
+}
+
+// R763: "... and gain the Charge Skill": led by the Blutkreuz the zombies declare Charge (the
+// March Move, then the free close-combat Attack: four knives, four shields, no hit); far from
+// it they do not have Charge and the declaration is refused.
+#[test]
+fn s002_blutkreuz_mindless_zombies_led_gain_charge() {
+    let orders =
+        "activate zeds\n  skill charge\n  move E5 E4 E3\n  move E2\n  attack knife at theirs";
+    let mut st = blutkreuz_game("E7");
+    let out = play(&mut st, "allies", orders, &[5, 5, 5, 5]);
+    let t = texts(&out);
+    assert!(t.contains("zeds fires knife"), "{t}");
+    assert_eq!(u(&st, "zeds").at, Some(sq("E2")), "{t}");
+
+    let mut st = blutkreuz_game("A9");
+    let (reason, _) = refused(&play(&mut st, "allies", orders, &[]));
+    assert!(reason.contains("does not have the skill"), "{reason}");
+}
+
+// R763: 002 gives the Blutkreuz to a hero ("A Hero with the Blutkreuz"): a squad's card naming
+// it is refused when read.
+#[test]
+fn s002_blutkreuz_is_a_heros() {
+    let extra = "[[skills]]\nname = \"blutkreuz\"";
+    let (f, t) = super::battlefront_skills002::card_with("bf-bazooka-joe", extra);
+    assert!(parse_card(&f, &t).is_ok());
+    let (f, t) = super::battlefront_skills002::card_with("bf-recon-grenadiers", extra);
+    let e = parse_card(&f, &t).unwrap_err();
+    assert!(e.reason.contains("not a hero"), "{e}");
 }

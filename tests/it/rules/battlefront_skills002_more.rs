@@ -332,7 +332,6 @@ const UNBUILT_002: &[(&str, &str)] = &[
     ("ace-air-pilot", "Ace Air Pilot"),
     ("air-pilot", "Air Pilot"),
     ("artillery-observer", "Artillery Observer"),
-    ("blutkreuz", "Blutkreuz"),
     ("brave", "Brave"),
     ("officer", "Officer"),
     ("resurrection", "Resurrection"),

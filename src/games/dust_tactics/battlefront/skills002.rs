@@ -4,7 +4,7 @@
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
 //! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
-//! Lucky (R760), Infantry Ace (R761) and Camouflage (R762) (`skills002_d.rs`).
+//! Lucky (R760), Infantry Ace (R761), Camouflage (R762) and Blutkreuz (R763) (`skills002_d.rs`).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -67,6 +67,10 @@ pub enum Skill002 {
     /// and at Range 3 ... or more"; a Special Action, lost by any action but Move or Nothing
     /// (R762).
     Camouflage,
+    /// 002 "Blutkreuz": "All Mindless Zombie Units ... within Range 1 ... at the start of their
+    /// Activation increase their Move to 3, their March Move to 4, and gain the Charge Skill"
+    /// (R763).
+    Blutkreuz,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -76,7 +80,6 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("ace-air-pilot", "Ace Air Pilot"),
     ("air-pilot", "Air Pilot"),
     ("artillery-observer", "Artillery Observer"),
-    ("blutkreuz", "Blutkreuz"),
     ("brave", "Brave"),
     ("officer", "Officer"),
     ("resurrection", "Resurrection"),
@@ -104,6 +107,7 @@ impl Skill002 {
         Skill002::Lucky,
         Skill002::InfantryAce,
         Skill002::Camouflage,
+        Skill002::Blutkreuz,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -131,6 +135,7 @@ impl Skill002 {
             Skill002::Lucky => "lucky",
             Skill002::InfantryAce => "infantry-ace",
             Skill002::Camouflage => "camouflage",
+            Skill002::Blutkreuz => "blutkreuz",
         }
     }
 
@@ -154,6 +159,7 @@ impl Skill002 {
             Skill002::Lucky => "Lucky",
             Skill002::InfantryAce => "Infantry Ace",
             Skill002::Camouflage => "Camouflage",
+            Skill002::Blutkreuz => "Blutkreuz",
         }
     }
 
@@ -374,8 +380,14 @@ pub fn check_expert(
             .collect::<Vec<_>>()
             .join(", ")
     };
-    // 002 "Assassin", "Lucky" and "Infantry Ace" are a hero's, like Expert (R730, R760, R761).
-    let hero_only = [Skill002::Assassin, Skill002::Lucky, Skill002::InfantryAce];
+    // 002 "Assassin", "Lucky", "Infantry Ace" and "Blutkreuz" are a hero's, like Expert (R730,
+    // R760, R761, R763).
+    let hero_only = [
+        Skill002::Assassin,
+        Skill002::Lucky,
+        Skill002::InfantryAce,
+        Skill002::Blutkreuz,
+    ];
     if let Some(k) = hero_only.iter().find(|k| k.id() == s.name) {
         if card.unit_type != crate::dust_tactics::model::UnitType::Hero {
             let t = k.title();
@@ -434,7 +446,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace and camouflage are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage and blutkreuz are built"
 }
 
 #[cfg(test)]

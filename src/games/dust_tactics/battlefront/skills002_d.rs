@@ -1,5 +1,5 @@
 //! 002's skills built in session 8 (issue 18, fourth batch), under battlefront-2013 only (R581):
-//! Lucky (R760), Infantry Ace (R761), Camouflage (R762). The planner's side is `flow/skills002_d.rs`.
+//! Lucky (R760), Infantry Ace (R761), Camouflage (R762), Blutkreuz (R763). The planner's side is `flow/skills002_d.rs`.
 
 use super::skills002::Skill002;
 use crate::dust_tactics::geometry::{self, Occupancy, Sighter};
@@ -210,3 +210,34 @@ pub fn camouflage(state: &mut State, lead: &str, out: &mut Outcome) {
         "{lead} is Camouflaged (002 \"Camouflage\"): {note}"
     )));
 }
+
+/// 002 "Blutkreuz" (R763): the friendly hero carrying the Blutkreuz on his own card within
+/// Range 1 of the Mindless Zombie unit `id` as it activates, if any. A Mindless Zombie unit with
+/// a hero joined to it keeps its own ratings (only Zombie heroes join it, R601).
+pub fn blutkreuz_leader(state: &State, id: &str) -> Option<String> {
+    if !state.rules().battlefront() || !state.joined_of(id).is_empty() {
+        return None;
+    }
+    let u = state.unit(id)?;
+    let at = u.at?;
+    if !state.card_of(u)?.has_skill(Skill002::MindlessZombie.id()) {
+        return None;
+    }
+    state
+        .units
+        .iter()
+        .find(|h| {
+            h.side == u.side
+                && !h.destroyed
+                && h.id != u.id
+                && h.at.is_some_and(|a| geometry::distance(a, at) <= 1)
+                && hero_with(state, &h.id, Skill002::Blutkreuz)
+        })
+        .map(|h| h.id.clone())
+}
+
+/// 002 "Blutkreuz" (R763): the Move (3) and March Move (4) of a unit it leads (the engine's
+/// March Move is two `move` lines, the second continuing the first up to twice the Movement
+/// from the start, R200).
+pub const BLUTKREUZ_MOVE: u32 = 3;
+pub const BLUTKREUZ_MARCH: u32 = 4;

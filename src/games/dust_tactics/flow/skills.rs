@@ -270,14 +270,19 @@ impl Planner<'_> {
             if !n.is_free() {
                 continue;
             }
-            let Some(owner) = skill_owner(state, &u.id, n) else {
+            // battlefront-2013: a Mindless Zombie unit the Blutkreuz leads has Charge (R763),
+            // not on its card, so with no use counter.
+            let own = skill_owner(state, &u.id, n);
+            let led = own.is_none() && n == Skill::Charge;
+            let led = led.then(|| self.blutkreuz_charge()).flatten();
+            let Some(owner) = own.or_else(|| led.clone()) else {
                 return refuse(
                     format!("{} does not have the skill {n}", u.id),
                     RuleId::Skills,
                     "remove that skill line",
                 );
             };
-            if uses_left(state, &owner, n) == 0 {
+            if led.is_none() && uses_left(state, &owner, n) == 0 {
                 return refuse(
                     format!("{owner} has already used {n} as often as its card allows"),
                     RuleId::Skills,

@@ -128,3 +128,25 @@ pub(super) fn hidden_from(
     );
     s2d::hidden(state, occ, r, m, mover)
 }
+
+impl Planner<'_> {
+    /// 002 "Blutkreuz" (R763): the Movement of this `move` of a Mindless Zombie unit the
+    /// Blutkreuz leads: 3; for the second `move` of a March Move, which continues the first with
+    /// twice the Movement in all (R200), half of 4; `None` when not led.
+    pub(super) fn blutkreuz_mp(&self) -> Option<u32> {
+        s2d::blutkreuz_leader(self.state, &self.u.id)?;
+        let moves = self.kinds.iter().filter(|k| **k == Kind::Move).count();
+        let march = moves == 1 && self.last_kind == Some(Kind::Move);
+        Some(if march {
+            s2d::BLUTKREUZ_MARCH / 2
+        } else {
+            s2d::BLUTKREUZ_MOVE
+        })
+    }
+
+    /// 002 "Blutkreuz" (R763): the unit "gain[s] the Charge Skill" when led: the owner of the
+    /// declared Charge is then the unit itself.
+    pub(super) fn blutkreuz_charge(&self) -> Option<String> {
+        s2d::blutkreuz_leader(self.state, &self.u.id).map(|_| self.u.id.clone())
+    }
+}
