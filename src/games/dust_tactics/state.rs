@@ -435,6 +435,12 @@ pub enum Step {
     Window,
     /// battlefront-2013, 002 "Camouflage": the Special Action that Camouflages the unit (R762).
     Camouflage,
+    /// battlefront-2013, 002 "Resurrection": `hero`'s Special Action on the Mindless Zombie unit
+    /// `target` (R764).
+    Resurrection {
+        hero: String,
+        target: String,
+    },
     /// Tank Head: heal all damage on an adjacent friendly vehicle.
     TankHead {
         target: String,

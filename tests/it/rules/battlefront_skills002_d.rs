@@ -1,5 +1,6 @@
 //! Issue 18: 002's own skills under battlefront-2013, fourth batch: Lucky (R760), Infantry Ace
-//! (R761), Camouflage (R762) and Blutkreuz (R763) (each of the last two with its own game), the
+//! (R761), Camouflage (R762), Blutkreuz and Resurrection (R763, R764) (each of the last with its
+//! own game), the
 //! pistol hero
 //! of `battlefront_combat` (on E5, a two-dice pistol, range 4) against the four soldiers of
 //! `theirs` on E3. Scripted dice (1, 2 army; 3, 4 target; 5, 6 shield).
@@ -270,6 +271,11 @@ fn s002_camouflage_no_reactive_attack_against_it() {
 /// E6, the hero `toten` (the pistol hero given the Blutkreuz) on `toten_at`; the axis squad
 /// `theirs` (guns, no close-combat weapon) on E1; spares far off; nobody reacts.
 fn blutkreuz_game(toten_at: &str) -> dustmail::dust_tactics::state::State {
+    blutkreuz_game_with(toten_at, &["blutkreuz"])
+}
+
+/// [`blutkreuz_game`] with the hero's skills `skills`.
+fn blutkreuz_game_with(toten_at: &str, skills: &[&str]) -> dustmail::dust_tactics::state::State {
     use dustmail::dust_tactics::model::{UnitType, WeaponRange};
     use dustmail::dust_tactics::state::Policy;
     use dustmail::dust_tactics::DustTactics;
@@ -291,7 +297,7 @@ fn blutkreuz_game(toten_at: &str) -> dustmail::dust_tactics::state::State {
         vec![weapon("knife", WeaponRange::Close, 1, 1)],
     );
     let cards = vec![
-        pistol_hero(&["blutkreuz"]),
+        pistol_hero(skills),
         with_skill(zed, "mindless-zombie", None),
         squad("sq"),
     ];
@@ -360,4 +366,56 @@ fn s002_blutkreuz_is_a_heros() {
     let (f, t) = super::battlefront_skills002::card_with("bf-recon-grenadiers", extra);
     let e = parse_card(&f, &t).unwrap_err();
     assert!(e.reason.contains("not a hero"), "{e}");
+}
+
+/// The Blutkreuz game with the hero also given Resurrection and two of the four zombies lost.
+fn raised_game(toten_at: &str) -> dustmail::dust_tactics::state::State {
+    let mut st = blutkreuz_game_with(toten_at, &["blutkreuz", "resurrection"]);
+    let z = st.unit_mut("zeds").expect("zeds");
+    z.models = vec!["1".into(), "2".into()];
+    z.health = 2;
+    st
+}
+
+// issue 18, 002 "Resurrection": "select a Mindless Zombie Unit within Range 1 ... Roll a die for
+// each Zombie Soldier eliminated from the Unit. Each [army] or [target] rolled returns one of the
+// eliminated Zombie Soldiers to the Unit." (R764) Two soldiers lost, two dice: target, shield:
+// one comes back (the first missing, model 3).
+#[test]
+fn s002_resurrection_each_army_or_target_returns_an_eliminated_zombie() {
+    let mut st = raised_game("E7");
+    let out = play(
+        &mut st,
+        "allies",
+        "activate toten\n  skill resurrection at zeds\n  nothing",
+        &[3, 5],
+    );
+    let t = texts(&out);
+    assert!(t.contains("1 army or target, 1 back (model 3)"), "{t}");
+    assert_eq!(u(&st, "zeds").models, vec!["1", "2", "3"], "{t}");
+}
+
+// R764: the unit must be within Range 1 of the hero (refused from A9, citing 002, nothing
+// changes); a hero without the skill cannot; and 002 gives it to "A Hero equipped with a
+// Blutkreuz": a card with Resurrection and no Blutkreuz is refused when read.
+#[test]
+fn s002_resurrection_within_range_1_by_a_hero_with_the_blutkreuz() {
+    let orders = "activate toten\n  skill resurrection at zeds\n  nothing";
+    let mut st = raised_game("A9");
+    let (reason, rule) = refused(&play(&mut st, "allies", orders, &[]));
+    assert!(reason.contains("not within 1 square"), "{reason}");
+    assert!(rule.contains("002 \"Resurrection\""), "{rule}");
+    assert_eq!(u(&st, "zeds").models.len(), 2);
+
+    let mut st = blutkreuz_game("E7");
+    let (reason, _) = refused(&play(&mut st, "allies", orders, &[]));
+    assert!(reason.contains("no hero with Resurrection"), "{reason}");
+
+    let (f, t) = super::battlefront_skills002::card_with(
+        "bf-bazooka-joe",
+        "[[skills]]\nname = \"resurrection\"",
+    );
+    let e = parse_card(&f, &t).unwrap_err();
+    assert!(e.reason.contains("Blutkreuz"), "{e}");
+    assert!(e.instead.contains("blutkreuz"), "{e}");
 }

@@ -334,7 +334,6 @@ const UNBUILT_002: &[(&str, &str)] = &[
     ("artillery-observer", "Artillery Observer"),
     ("brave", "Brave"),
     ("officer", "Officer"),
-    ("resurrection", "Resurrection"),
     ("spy", "Spy"),
     ("strongpoint", "Strongpoint"),
 ];

@@ -4,7 +4,8 @@
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
 //! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
-//! Lucky (R760), Infantry Ace (R761), Camouflage (R762) and Blutkreuz (R763) (`skills002_d.rs`).
+//! Lucky (R760), Infantry Ace (R761), Camouflage (R762), Blutkreuz (R763) and Resurrection
+//! (R764) (`skills002_d.rs`).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -71,6 +72,10 @@ pub enum Skill002 {
     /// Activation increase their Move to 3, their March Move to 4, and gain the Charge Skill"
     /// (R763).
     Blutkreuz,
+    /// 002 "Resurrection": "A Hero equipped with a Blutkreuz ... may take a Resurrection Special
+    /// Action ... Each [army] or [target] rolled returns one of the eliminated Zombie Soldiers to
+    /// the Unit" (R764).
+    Resurrection,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -82,7 +87,6 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("artillery-observer", "Artillery Observer"),
     ("brave", "Brave"),
     ("officer", "Officer"),
-    ("resurrection", "Resurrection"),
     ("spy", "Spy"),
     ("strongpoint", "Strongpoint"),
 ];
@@ -108,6 +112,7 @@ impl Skill002 {
         Skill002::InfantryAce,
         Skill002::Camouflage,
         Skill002::Blutkreuz,
+        Skill002::Resurrection,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -136,6 +141,7 @@ impl Skill002 {
             Skill002::InfantryAce => "infantry-ace",
             Skill002::Camouflage => "camouflage",
             Skill002::Blutkreuz => "blutkreuz",
+            Skill002::Resurrection => "resurrection",
         }
     }
 
@@ -160,6 +166,7 @@ impl Skill002 {
             Skill002::InfantryAce => "Infantry Ace",
             Skill002::Camouflage => "Camouflage",
             Skill002::Blutkreuz => "Blutkreuz",
+            Skill002::Resurrection => "Resurrection",
         }
     }
 
@@ -387,6 +394,7 @@ pub fn check_expert(
         Skill002::Lucky,
         Skill002::InfantryAce,
         Skill002::Blutkreuz,
+        Skill002::Resurrection,
     ];
     if let Some(k) = hero_only.iter().find(|k| k.id() == s.name) {
         if card.unit_type != crate::dust_tactics::model::UnitType::Hero {
@@ -397,6 +405,14 @@ pub fn check_expert(
                 "remove the skill, or give it to a hero's card".into(),
             ));
         }
+    }
+    // 002 "Resurrection": "A Hero equipped with a Blutkreuz" (R764).
+    if s.name == Skill002::Resurrection.id() && !card.has_skill(Skill002::Blutkreuz.id()) {
+        return Err((
+            "name",
+            "002 gives Resurrection to \"A Hero equipped with a Blutkreuz\"; this card has no `blutkreuz`".into(),
+            "add the skill `blutkreuz` to the card, or remove `resurrection`".into(),
+        ));
     }
     if s.name != Skill002::Expert.id() {
         return match &s.weapon {
@@ -446,7 +462,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage and blutkreuz are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz and resurrection are built"
 }
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
 //! 002's skills built in session 8 (issue 18, fourth batch), under battlefront-2013 only (R581):
-//! Lucky (R760), Infantry Ace (R761), Camouflage (R762), Blutkreuz (R763). The planner's side is `flow/skills002_d.rs`.
+//! Lucky (R760), Infantry Ace (R761), Camouflage (R762), Blutkreuz (R763), Resurrection (R764). The planner's side is `flow/skills002_d.rs`.
 
 use super::skills002::Skill002;
 use crate::dust_tactics::geometry::{self, Occupancy, Sighter};
 use crate::dust_tactics::model::{Cover, Square, UnitType};
 use crate::dust_tactics::state::{ActFlags, State, Step};
-use crate::game::{Happening, Outcome};
+use crate::game::{DiceSource, Happening, Outcome, Roll};
 
 /// The purpose of the dice Lucky re-rolls (`dice::RollKind::of_purpose` reads it as a to-hit
 /// roll).
@@ -24,7 +24,7 @@ pub fn declares(name: &str) -> Option<Skill002> {
 }
 
 /// The 002 skills a `skill <name>` line takes as a Special Action (one action).
-pub const ACTIONS: &[Skill002] = &[Skill002::Camouflage];
+pub const ACTIONS: &[Skill002] = &[Skill002::Camouflage, Skill002::Resurrection];
 
 /// The 002 skill a `skill` line names under battlefront-2013, declared or an action.
 pub fn of_line(name: &str) -> Option<Skill002> {
@@ -173,7 +173,8 @@ pub fn uncamouflage(state: &mut State, lead: &str, step: &Step) {
         | Step::Reload { .. }
         | Step::DestroyBunker { .. }
         | Step::ClearMines { .. }
-        | Step::Salvage { .. } => {
+        | Step::Salvage { .. }
+        | Step::Resurrection { .. } => {
             let mut g = vec![lead.to_string()];
             g.extend(state.joined_of(lead).iter().map(|u| u.id.clone()));
             g
@@ -241,3 +242,63 @@ pub fn blutkreuz_leader(state: &State, id: &str) -> Option<String> {
 /// from the start, R200).
 pub const BLUTKREUZ_MOVE: u32 = 3;
 pub const BLUTKREUZ_MARCH: u32 = 4;
+
+/// 002 "Resurrection" (R764): "Roll a die for each Zombie Soldier eliminated from the Unit.
+/// Each [army] or [target] rolled returns one of the eliminated Zombie Soldiers to the Unit":
+/// the first missing soldiers in the card's order come back.
+pub fn resurrection(
+    state: &mut State,
+    hero: &str,
+    target: &str,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    let round = state.round;
+    let Some(t) = state.unit(target).filter(|t| !t.destroyed) else {
+        return;
+    };
+    let Some(c) = state.card_of(t) else {
+        return;
+    };
+    let all: Vec<String> = if c.models.is_empty() {
+        (1..=c.health).map(|i| i.to_string()).collect()
+    } else {
+        c.models.iter().map(|m| m.id.clone()).collect()
+    };
+    let gone: Vec<String> = all
+        .iter()
+        .filter(|m| !t.models.iter().any(|x| x.eq_ignore_ascii_case(m)))
+        .cloned()
+        .collect();
+    let faces: Vec<u8> = (0..gone.len()).map(|_| dice.d6(round)).collect();
+    let raised = faces
+        .iter()
+        .filter(|f| {
+            matches!(
+                super::dice::Symbol::of_face(**f),
+                super::dice::Symbol::Army | super::dice::Symbol::Target
+            )
+        })
+        .count();
+    let back: Vec<String> = gone.into_iter().take(raised).collect();
+    if let Some(x) = state.unit_mut(target) {
+        x.models = all
+            .iter()
+            .filter(|m| back.contains(m) || x.models.iter().any(|y| y.eq_ignore_ascii_case(m)))
+            .cloned()
+            .collect();
+        x.health = x.models.len().min(u8::MAX as usize) as u8;
+    }
+    let mut h = Happening::text(format!(
+        "Resurrection (002): {hero} rolls {} dice for the eliminated soldiers of {target}: {raised} army or target, {} back{}",
+        faces.len(),
+        back.len(),
+        if back.is_empty() { String::new() } else { format!(" (model {})", back.join(", ")) }
+    ));
+    h.rolls = vec![Roll {
+        purpose: format!("resurrection {target}"),
+        round,
+        faces,
+    }];
+    out.happenings.push(h);
+}

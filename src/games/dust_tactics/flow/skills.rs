@@ -343,7 +343,7 @@ impl Planner<'_> {
         target: Option<&TargetRef>,
     ) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);
-        if let Some(r) = self.skill_action002(name) {
+        if let Some(r) = self.skill_action002(name, target) {
             return r;
         }
         if let Some(r) = self.nco_skill(name, target) {

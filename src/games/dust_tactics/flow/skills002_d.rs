@@ -50,12 +50,17 @@ impl Planner<'_> {
     /// A `skill <name>` line of the action sequence naming one of 002's skills under
     /// battlefront-2013: a declared one was planned with the free skills (`declare002`); a
     /// Special Action is planned here. `None` when `name` is not one.
-    pub(super) fn skill_action002(&mut self, name: &str) -> Option<Result<(), Refusal>> {
+    pub(super) fn skill_action002(
+        &mut self,
+        name: &str,
+        target: Option<&TargetRef>,
+    ) -> Option<Result<(), Refusal>> {
         if !self.rules.battlefront() {
             return None;
         }
         Some(match s2d::of_line(name)? {
             Skill002::Camouflage => self.camouflage(),
+            Skill002::Resurrection => self.resurrection(target),
             _ => Ok(()),
         })
     }
@@ -148,5 +153,51 @@ impl Planner<'_> {
     /// declared Charge is then the unit itself.
     pub(super) fn blutkreuz_charge(&self) -> Option<String> {
         s2d::blutkreuz_leader(self.state, &self.u.id).map(|_| self.u.id.clone())
+    }
+}
+
+impl Planner<'_> {
+    /// 002 "Resurrection" (R764): `skill resurrection at <unit>`, one action of the hero with
+    /// the skill (his own card) on a friendly Mindless Zombie unit within Range 1 of where he
+    /// stands then.
+    fn resurrection(&mut self, target: Option<&TargetRef>) -> Result<(), Refusal> {
+        let rule = "002 \"Resurrection\": \"A Hero equipped with a Blutkreuz ... may take a Resurrection Special Action. If they do so, select a Mindless Zombie Unit within Range 1\" (R764)";
+        let err = |reason: String| {
+            Err(Refusal {
+                reason,
+                rule: rule.into(),
+                instead: "skill resurrection at <a friendly Mindless Zombie unit within 1 square>"
+                    .into(),
+            })
+        };
+        let (state, id) = (self.state, self.u.id.as_str());
+        let Some(hero) = s2d::hero_of_group(state, id, Skill002::Resurrection) else {
+            return err(format!(
+                "{id} has no hero with Resurrection on his own card"
+            ));
+        };
+        let Some(TargetRef::Unit(t)) = target else {
+            return err("Resurrection needs the Mindless Zombie unit it raises".into());
+        };
+        let Some(tu) = state.unit(t).filter(|x| !x.destroyed) else {
+            return err(format!("there is no unit `{t}` on the battlefield"));
+        };
+        let zombie = state
+            .card_of(tu)
+            .is_some_and(|c| c.has_skill(Skill002::MindlessZombie.id()));
+        if tu.side != self.u.side || !zombie {
+            return err(format!("{} is not a friendly Mindless Zombie unit", tu.id));
+        }
+        let near = matches!((self.pos, tu.at), (Some(a), Some(b)) if geometry::distance(a, b) <= 1);
+        if !near {
+            return err(format!("{} is not within 1 square of {hero}", tu.id));
+        }
+        self.steps.push(Step::Resurrection {
+            hero,
+            target: tu.id.clone(),
+        });
+        self.texts.push(format!("skill resurrection at {}", tu.id));
+        self.push_kind(Kind::Skill);
+        Ok(())
     }
 }

@@ -335,6 +335,12 @@ pub(super) fn exec_step(
         Step::Nothing => super::super::battlefront::stunned::recover(state, &lead, out),
         Step::AcePilot { pilot } => super::piloting::ace_die(state, act, &pilot, dice, out),
         Step::AceExtra => super::piloting::ace_extra(act, out),
+        Step::Resurrection { hero, target } => {
+            if alive {
+                let raise = crate::dust_tactics::battlefront::skills002_d::resurrection;
+                raise(state, &hero, &target, dice, out);
+            }
+        }
         Step::Camouflage => {
             if alive {
                 crate::dust_tactics::battlefront::skills002_d::camouflage(state, &lead, out);
