@@ -419,3 +419,47 @@ fn s002_resurrection_within_range_1_by_a_hero_with_the_blutkreuz() {
     assert!(e.reason.contains("Blutkreuz"), "{e}");
     assert!(e.instead.contains("blutkreuz"), "{e}");
 }
+
+// R760: "A Hero with the Lucky Skill does not share it with any Unit they Join." The Lucky hero
+// joined to the squad `mates`: the group declares Lucky and fires the hero's pistol and the
+// squad's guns; the pistol's two misses are re-rolled (two shields), the guns' four misses are
+// not.
+#[test]
+fn s002_lucky_is_not_shared_with_the_squad_the_hero_joined() {
+    use dustmail::dust_tactics::state::Policy;
+    use dustmail::dust_tactics::DustTactics;
+    let mut hero = unit("ours", "shooter", None);
+    hero.joins = Some("mates".into());
+    let s = scenario(
+        vec![unit("mates", "sq", Some("E5")), hero],
+        vec![
+            unit("theirs", "sq", Some("E3")),
+            unit("spare-x", "sq", Some("I1")),
+        ],
+    );
+    let mut st = DustTactics
+        .start(
+            "battlefront-2013",
+            s,
+            vec![pistol_hero(&["lucky"]), squad("sq")],
+        )
+        .expect("setup");
+    for side in st.sides() {
+        dustmail::dust_tactics::flow::standing_react(&mut st, &side, None, Policy::Never)
+            .expect("standing react never");
+    }
+    begin(&mut st, "allies");
+    let out = play(
+        &mut st,
+        "allies",
+        "activate mates\n  skill lucky\n  attack pistol at theirs, gun at theirs\n  nothing",
+        &[3, 5, 5, 6, 3, 4, 5, 6],
+    );
+    assert_eq!(
+        purposes(&out),
+        vec!["attack pistol", "lucky re-roll pistol", "attack gun"],
+        "{}",
+        texts(&out)
+    );
+    assert_eq!(u(&st, "theirs").models.len(), 4);
+}
