@@ -59,6 +59,8 @@ pub struct FireOptions {
     pub medal: bool,
     /// Frenzy: every hit is re-rolled until it misses, as a laser's (against soldiers only).
     pub frenzy: bool,
+    /// battlefront-2013, 002's Lucky: the misses left are re-rolled once more (R760).
+    pub lucky: bool,
 }
 
 /// The purpose of the die Medal of Honor re-rolls (the flow reads it to spend the skill).
@@ -308,6 +310,12 @@ impl AttackRoll<'_> {
         if opts.sustained && opts.air_alt && fails > 0 {
             notes.push(format!("{fails} re-rolled (Air Alt)"));
             let purpose = self.purpose(format!("air alt re-roll {id}"));
+            fails = self.roll_batch(fails, purpose, dice, rolls);
+        }
+        if opts.lucky && fails > 0 {
+            notes.push(format!("{fails} re-rolled (Lucky)"));
+            let lucky = super::battlefront::skills002_d::LUCKY_REROLL;
+            let purpose = self.purpose(format!("{lucky} {id}"));
             fails = self.roll_batch(fails, purpose, dice, rolls);
         }
         if opts.berserk && fails > 0 {

@@ -195,6 +195,10 @@ pub struct UnitState {
     /// Uses of once/twice per game skills.
     #[serde(default)]
     pub skills_used: BTreeMap<String, u8>,
+    /// battlefront-2013, 002 "Camouflage": the unit took an action other than a Move or Nothing
+    /// since it was last Camouflaged ("The Unit starts the game Camouflaged", R762).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub uncamouflaged: bool,
     /// The round in which All In One doubles this unit's dice.
     #[serde(default)]
     pub all_in_one_round: Option<u32>,
@@ -351,6 +355,10 @@ pub struct ActFlags {
     /// (003 "Piloting Vehicles", R607).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dismounted: bool,
+    /// battlefront-2013: 002's Lucky declared (`skill lucky`): the hero's lines re-roll their
+    /// misses (R760).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lucky: bool,
 }
 
 /// What a paused activation waits for.
@@ -429,6 +437,14 @@ pub enum Step {
     },
     /// Reactive-fire window for the other side.
     Window,
+    /// battlefront-2013, 002 "Camouflage": the Special Action that Camouflages the unit (R762).
+    Camouflage,
+    /// battlefront-2013, 002 "Resurrection": `hero`'s Special Action on the Mindless Zombie unit
+    /// `target` (R764).
+    Resurrection {
+        hero: String,
+        target: String,
+    },
     /// Tank Head: heal all damage on an adjacent friendly vehicle.
     TankHead {
         target: String,

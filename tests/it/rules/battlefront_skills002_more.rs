@@ -332,13 +332,8 @@ const UNBUILT_002: &[(&str, &str)] = &[
     ("ace-air-pilot", "Ace Air Pilot"),
     ("air-pilot", "Air Pilot"),
     ("artillery-observer", "Artillery Observer"),
-    ("blutkreuz", "Blutkreuz"),
     ("brave", "Brave"),
-    ("camouflage", "Camouflage"),
-    ("infantry-ace", "Infantry Ace"),
-    ("lucky", "Lucky"),
     ("officer", "Officer"),
-    ("resurrection", "Resurrection"),
     ("spy", "Spy"),
 ];
 

@@ -28,34 +28,43 @@ pub fn deferred(act: &Activation) -> bool {
     act.flags.ace_extra && act.steps.iter().any(|s| matches!(s, Step::Window))
 }
 
-/// The Ace Pilot's die as `act`'s vehicle activates: army or target gives the third action.
-pub fn ace_die(act: &mut Activation, pilot: &str, face: u8, round: u32, out: &mut Outcome) {
+/// The Ace Pilot's die as `act`'s vehicle activates (or, `title` "Infantry Ace", 002's Infantry
+/// Ace's as the hero's group activates, R761): army or target gives the third action.
+pub fn ace_die(
+    act: &mut Activation,
+    pilot: &str,
+    title: &str,
+    face: u8,
+    round: u32,
+    out: &mut Outcome,
+) {
+    let rule = format!("002 \"{title}\"");
     let s = Symbol::of_face(face);
     act.flags.ace_extra = matches!(s, Symbol::Army | Symbol::Target);
     let ordered = act.steps.iter().any(|s| matches!(s, Step::AceExtra));
     let text = match (act.flags.ace_extra, ordered) {
         (true, true) => format!(
-            "Ace Pilot: {pilot} rolls {}: {} has three actions this activation ({RULE})",
+            "{title}: {pilot} rolls {}: {} has three actions this activation ({rule})",
             s.name(),
             act.unit
         ),
         (true, false) => format!(
-            "Ace Pilot: {pilot} rolls {}: {} may take three actions (none more was ordered) ({RULE})",
+            "{title}: {pilot} rolls {}: {} may take three actions (none more was ordered) ({rule})",
             s.name(),
             act.unit
         ),
         (false, true) => format!(
-            "Ace Pilot: {pilot} rolls {}: no third action, so the third one ordered is not made ({RULE})",
+            "{title}: {pilot} rolls {}: no third action, so the third one ordered is not made ({rule})",
             s.name()
         ),
         (false, false) => format!(
-            "Ace Pilot: {pilot} rolls {}: no third action ({RULE})",
+            "{title}: {pilot} rolls {}: no third action ({rule})",
             s.name()
         ),
     };
     out.happenings.push(Happening {
         rolls: vec![Roll {
-            purpose: format!("ace pilot for {}", act.unit),
+            purpose: format!("{} for {}", title.to_ascii_lowercase(), act.unit),
             round,
             faces: vec![face],
         }],

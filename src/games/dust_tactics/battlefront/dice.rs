@@ -140,7 +140,10 @@ impl RollKind {
             RollKind::Fortification
         } else if p.starts_with("damage resilient") {
             RollKind::DamageResilient
-        } else if p.starts_with("attack") || p.starts_with("sustained re-roll") {
+        } else if p.starts_with("attack")
+            || p.starts_with("sustained re-roll")
+            || p.starts_with(super::skills002_d::LUCKY_REROLL)
+        {
             RollKind::ToHit
         } else {
             return None;

@@ -37,6 +37,7 @@ pub mod reserves;
 pub mod sight;
 pub mod skills;
 pub mod skills002;
+pub mod skills002_d;
 pub mod spray;
 // issue 18: 002's strongpoints (bunkers003, R718–R722).
 pub mod strongpoints;
@@ -91,7 +92,8 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
                         && !name.eq_ignore_ascii_case(fortifications::ENGINEERING)
                         && !skills::DECLARED
                             .iter()
-                            .any(|s| s.id().eq_ignore_ascii_case(name)) =>
+                            .any(|s| s.id().eq_ignore_ascii_case(name))
+                        && skills002_d::of_line(name).is_none() =>
                 {
                     Some(name.to_ascii_lowercase())
                 }

@@ -4,7 +4,8 @@
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
 //! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
-//! Strongpoint (R728).
+//! Strongpoint (R728), Lucky (R760), Infantry Ace (R761), Camouflage (R762), Blutkreuz (R763) and
+//! Resurrection (R764) (`skills002_d.rs`).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -59,6 +60,25 @@ pub enum Skill002 {
     /// 002 "Strongpoint": "A Strongpoint Unit must be deployed in a Strongpoint or Bunker"
     /// (R728; `battlefront::strongpoints`).
     Strongpoint,
+    /// 002 "Lucky": "Once per game, a Hero with the Lucky Skill may re-roll any dice that failed
+    /// to Hit with any of their weapons when making an Attack or Sustained Attack action" (R760).
+    Lucky,
+    /// 002 "Infantry Ace": "A Hero with the Infantry Ace Skill rolls a die when it Activates. On
+    /// a [army] or [target] the Hero (and any Unit it has Joined or Hero that has Joined it)
+    /// gains a third Action for this Activation" (R761).
+    InfantryAce,
+    /// 002 "Camouflage": "no enemy Unit has Line of Sight to it if it is in Cover ... from them
+    /// and at Range 3 ... or more"; a Special Action, lost by any action but Move or Nothing
+    /// (R762).
+    Camouflage,
+    /// 002 "Blutkreuz": "All Mindless Zombie Units ... within Range 1 ... at the start of their
+    /// Activation increase their Move to 3, their March Move to 4, and gain the Charge Skill"
+    /// (R763).
+    Blutkreuz,
+    /// 002 "Resurrection": "A Hero equipped with a Blutkreuz ... may take a Resurrection Special
+    /// Action ... Each [army] or [target] rolled returns one of the eliminated Zombie Soldiers to
+    /// the Unit" (R764).
+    Resurrection,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -68,13 +88,8 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("ace-air-pilot", "Ace Air Pilot"),
     ("air-pilot", "Air Pilot"),
     ("artillery-observer", "Artillery Observer"),
-    ("blutkreuz", "Blutkreuz"),
     ("brave", "Brave"),
-    ("camouflage", "Camouflage"),
-    ("infantry-ace", "Infantry Ace"),
-    ("lucky", "Lucky"),
     ("officer", "Officer"),
-    ("resurrection", "Resurrection"),
     ("spy", "Spy"),
 ];
 
@@ -96,6 +111,11 @@ impl Skill002 {
         Skill002::Assassin,
         Skill002::FirstStrike,
         Skill002::Strongpoint,
+        Skill002::Lucky,
+        Skill002::InfantryAce,
+        Skill002::Camouflage,
+        Skill002::Blutkreuz,
+        Skill002::Resurrection,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -121,6 +141,11 @@ impl Skill002 {
             Skill002::Assassin => "assassin",
             Skill002::FirstStrike => "first-strike",
             Skill002::Strongpoint => "strongpoint",
+            Skill002::Lucky => "lucky",
+            Skill002::InfantryAce => "infantry-ace",
+            Skill002::Camouflage => "camouflage",
+            Skill002::Blutkreuz => "blutkreuz",
+            Skill002::Resurrection => "resurrection",
         }
     }
 
@@ -142,6 +167,11 @@ impl Skill002 {
             Skill002::Assassin => "Assassin",
             Skill002::FirstStrike => "First Strike",
             Skill002::Strongpoint => "Strongpoint",
+            Skill002::Lucky => "Lucky",
+            Skill002::InfantryAce => "Infantry Ace",
+            Skill002::Camouflage => "Camouflage",
+            Skill002::Blutkreuz => "Blutkreuz",
+            Skill002::Resurrection => "Resurrection",
         }
     }
 
@@ -362,14 +392,31 @@ pub fn check_expert(
             .collect::<Vec<_>>()
             .join(", ")
     };
-    // 002 "Assassin" is a hero's, like Expert (R730).
-    if s.name == Skill002::Assassin.id()
-        && card.unit_type != crate::dust_tactics::model::UnitType::Hero
-    {
+    // 002 "Assassin", "Lucky", "Infantry Ace" and "Blutkreuz" are a hero's, like Expert (R730,
+    // R760, R761, R763).
+    let hero_only = [
+        Skill002::Assassin,
+        Skill002::Lucky,
+        Skill002::InfantryAce,
+        Skill002::Blutkreuz,
+        Skill002::Resurrection,
+    ];
+    if let Some(k) = hero_only.iter().find(|k| k.id() == s.name) {
+        if card.unit_type != crate::dust_tactics::model::UnitType::Hero {
+            let t = k.title();
+            return Err((
+                "name",
+                format!("002 gives {t} to a hero (\"A Hero with the {t} Skill\"); this card is not a hero"),
+                "remove the skill, or give it to a hero's card".into(),
+            ));
+        }
+    }
+    // 002 "Resurrection": "A Hero equipped with a Blutkreuz" (R764).
+    if s.name == Skill002::Resurrection.id() && !card.has_skill(Skill002::Blutkreuz.id()) {
         return Err((
             "name",
-            "002 gives Assassin to a hero (\"A Hero with the Assassin Skill\"); this card is not a hero".into(),
-            "remove the skill, or give it to a hero's card".into(),
+            "002 gives Resurrection to \"A Hero equipped with a Blutkreuz\"; this card has no `blutkreuz`".into(),
+            "add the skill `blutkreuz` to the card, or remove `resurrection`".into(),
         ));
     }
     if s.name != Skill002::Expert.id() {
@@ -420,7 +467,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin and first-strike are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz and resurrection are built"
 }
 
 #[cfg(test)]

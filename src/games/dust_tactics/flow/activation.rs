@@ -139,6 +139,7 @@ pub(super) fn cmd_activate(
             }
         }
     }
+    super::super::battlefront::skills002_d::commit(state, &u.id, &plan.flags);
     say(out, format!("{} activates {}: {}", side, u.id, plan.text));
     plan.flags.dismounted = joining::commit(state, &loosened, &u.id, out);
     state.phase = Phase::Activation(Box::new(Activation {

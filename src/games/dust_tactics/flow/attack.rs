@@ -3,6 +3,7 @@
 use super::attack_skills::{shared_spirit, spotter_alive};
 use super::trees::{check_tree_attack, fire_at_trees, is_trees};
 use super::*;
+use crate::dust_tactics::battlefront::skills002_d as s2d;
 
 impl Planner<'_> {
     /// One ATTACK (or SUSTAINED ATTACK, which takes both actions).
@@ -297,6 +298,7 @@ pub(super) fn plan_fire(
         );
         super::underground::check_attack(state, occ, ms, ts)?; // 004 Underground Fighting
         super::structures::check_fire(state, &shooter, from, &target, to)?;
+        super::skills002_d::check_camouflage(state, occ, ms, ts, &target)?; // 002, R762
         check_spray(state, u, from, &w, &f.through, to, occ)?;
         if lines
             .iter()
@@ -609,6 +611,7 @@ pub(super) fn fire_line(
         doubled: su.all_in_one_round == Some(state.round),
         medal: false,
         frenzy: false,
+        lucky: s2d::lucky_line(state, &act.flags, is_active, &l.shooter),
     };
     // 004 "Frenzy": the hero's own lines (not shared), when he fires on soldiers (R407).
     let frenzy = hero_weapon && card(state, &su).is_some_and(|c| c.has(Skill::Frenzy));

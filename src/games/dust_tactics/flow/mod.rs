@@ -56,6 +56,7 @@ mod riders;
 mod round;
 mod setup;
 mod skills;
+mod skills002_d;
 mod special_weapons;
 mod standing;
 mod steps;

@@ -99,6 +99,8 @@ impl Planner<'_> {
         let (state, u) = (self.state, self.u);
         let mover = self.mover();
         let mut mp = movement_of(state, &u.id);
+        // battlefront-2013: 002's Blutkreuz leads Mindless Zombies at Move 3 (R763).
+        mp = self.blutkreuz_mp().unwrap_or(mp);
         if self.flags.assault {
             mp *= 2;
         }

@@ -250,7 +250,10 @@ pub(super) fn refuse_target(state: &State, t: &UnitState) -> Result<(), Refusal>
 /// The Ace Pilot piloting vehicle `id`, if any (004 "Ace Pilot": "This ability can only be used
 /// when the hero is piloting a vehicle"; 003 "Ace Pilot", R608 under battlefront-2013).
 pub(super) fn ace_pilot(state: &State, id: &str) -> Option<String> {
-    let h = state.pilot_of(id)?;
+    // battlefront-2013: 002's Infantry Ace rolls the same die on foot (R761).
+    let Some(h) = state.pilot_of(id) else {
+        return crate::dust_tactics::battlefront::skills002_d::infantry_ace(state, id);
+    };
     card(state, h)
         .is_some_and(|c| c.has(Skill::AcePilot))
         .then(|| h.id.clone())
@@ -268,7 +271,8 @@ pub(super) fn ace_die(
     let round = state.round;
     let face = dice.d6(round);
     if state.rules().battlefront() {
-        return super::super::battlefront::ace::ace_die(act, pilot, face, round, out);
+        let title = crate::dust_tactics::battlefront::skills002_d::ace_title(state, &act.unit);
+        return super::super::battlefront::ace::ace_die(act, pilot, title, face, round, out);
     }
     act.flags.ace_extra = face >= 4;
     let ordered = act.steps.iter().any(|s| matches!(s, Step::AceExtra));

@@ -37,7 +37,9 @@ pub(super) fn react_candidates(state: &State, act: &Activation) -> Option<(Strin
             if state.rules().reactive_graded() && !bf_reactive::within_range(from, to, advanced) {
                 continue;
             }
-            if !reactive_lines(state, &u.id, from, to, armour, &occ).is_empty() {
+            // issue 18 hook: 002 "Camouflage" hides the activating unit (R762).
+            let hidden = super::skills002_d::hidden_from(state, &occ, &u.id, from, &act.unit, to);
+            if !hidden && !reactive_lines(state, &u.id, from, to, armour, &occ).is_empty() {
                 c.push(u.id.clone());
             }
         }

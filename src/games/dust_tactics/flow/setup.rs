@@ -77,6 +77,7 @@ pub fn new_state(
                 moved: false,
                 ammo,
                 skills_used: BTreeMap::new(),
+                uncamouflaged: false,
                 all_in_one_round: None,
                 medal_round: None,
                 heroic_round: None,

@@ -259,20 +259,30 @@ impl Planner<'_> {
             let Action::Skill { name, .. } = a else {
                 continue;
             };
+            // battlefront-2013: 002's declared skills (Lucky, R760).
+            if let Some(r) = self.declare002(name) {
+                r?;
+                continue;
+            }
             let Declared::Skill(n) = declared(name) else {
                 continue;
             };
             if !n.is_free() {
                 continue;
             }
-            let Some(owner) = skill_owner(state, &u.id, n) else {
+            // battlefront-2013: a Mindless Zombie unit the Blutkreuz leads has Charge (R763),
+            // not on its card, so with no use counter.
+            let own = skill_owner(state, &u.id, n);
+            let led = own.is_none() && n == Skill::Charge;
+            let led = led.then(|| self.blutkreuz_charge()).flatten();
+            let Some(owner) = own.or_else(|| led.clone()) else {
                 return refuse(
                     format!("{} does not have the skill {n}", u.id),
                     RuleId::Skills,
                     "remove that skill line",
                 );
             };
-            if uses_left(state, &owner, n) == 0 {
+            if led.is_none() && uses_left(state, &owner, n) == 0 {
                 return refuse(
                     format!("{owner} has already used {n} as often as its card allows"),
                     RuleId::Skills,
@@ -333,6 +343,9 @@ impl Planner<'_> {
         target: Option<&TargetRef>,
     ) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);
+        if let Some(r) = self.skill_action002(name, target) {
+            return r;
+        }
         if let Some(r) = self.nco_skill(name, target) {
             return r;
         }

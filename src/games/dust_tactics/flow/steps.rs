@@ -59,6 +59,8 @@ pub(super) fn exec_step(
 ) {
     let alive = active_alive(state, act);
     let lead = act.unit.clone();
+    // battlefront-2013, 002 "Camouflage": an action but Move or Nothing ends it (R762).
+    crate::dust_tactics::battlefront::skills002_d::uncamouflage(state, &lead, &step);
     match step {
         Step::Enter { to } => {
             if !alive {
@@ -351,6 +353,17 @@ pub(super) fn exec_step(
         Step::Nothing => super::super::battlefront::stunned::recover(state, &lead, out),
         Step::AcePilot { pilot } => super::piloting::ace_die(state, act, &pilot, dice, out),
         Step::AceExtra => super::piloting::ace_extra(act, out),
+        Step::Resurrection { hero, target } => {
+            if alive {
+                let raise = crate::dust_tactics::battlefront::skills002_d::resurrection;
+                raise(state, &hero, &target, dice, out);
+            }
+        }
+        Step::Camouflage => {
+            if alive {
+                crate::dust_tactics::battlefront::skills002_d::camouflage(state, &lead, out);
+            }
+        }
         Step::Turn { facing } => {
             if alive_on_board(state, &lead) {
                 super::super::battlefront::facing::record_turn(state, &lead, facing);
