@@ -82,6 +82,18 @@ pub struct Structure {
     /// Its squares, in board order.
     pub squares: Vec<Square>,
     pub entrances: Vec<Entrance>,
+    /// Its floors, the ground floor counted (R512): 1 unless the scenario says more, and left out
+    /// of the serialised board then, so games made before replay byte for byte.
+    #[serde(default = "one_floor", skip_serializing_if = "is_one_floor")]
+    pub floors: u8,
+}
+
+fn one_floor() -> u8 {
+    1
+}
+
+fn is_one_floor(n: &u8) -> bool {
+    *n == 1
 }
 
 const RULE_MOVING: Citation = RuleId::Structures.with("Moving");
@@ -520,6 +532,7 @@ pub fn parse_structure(
         kind: raw.kind,
         squares,
         entrances: Vec::new(),
+        floors: 1,
     };
     for (i, e) in raw.entrances.iter().enumerate() {
         let f = format!("entrances[{i}]");

@@ -199,6 +199,7 @@ pub(super) fn plan_activation(
         p.free_move = free.is_some();
         match a {
             Action::Move { squares } => p.movement(squares)?,
+            Action::Climb(c) => p.climb_action(&c.path)?,
             Action::MoveSparing { squares, spare } => {
                 // R150 came with rules revision 1: a game made before has no `spare`.
                 if !state.revised(1) {
@@ -295,6 +296,8 @@ pub(super) struct Planner<'a> {
     pub(super) steps: Vec<Step>,
     /// Where the unit stands after the actions planned so far (`None`: off the board).
     pub(super) pos: Option<Square>,
+    /// The height on `pos` after the actions planned so far (`None`: the ground floor; R514).
+    pub(super) height: Option<crate::dust_tactics::floors::Height>,
     pub(super) moved_before: bool,
     pub(super) last_kind: Option<Kind>,
     pub(super) fast_used: bool,
@@ -356,6 +359,7 @@ impl<'a> Planner<'a> {
             texts: vec![],
             steps: vec![],
             pos: u.at,
+            height: u.height,
             moved_before: u.moved,
             last_kind: None,
             fast_used: false,

@@ -40,6 +40,7 @@ mod casualties;
 mod charge_2010;
 mod command;
 mod first_strike;
+mod floors;
 mod joining;
 mod large;
 mod mines;

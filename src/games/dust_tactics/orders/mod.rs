@@ -33,6 +33,7 @@
 use super::model::{Board, Square};
 
 pub mod carry;
+pub mod climb;
 mod placing;
 mod standing;
 use crate::game::Line;
@@ -124,6 +125,8 @@ pub enum Action {
     Nothing,
     /// 004 "Carry Capacity": `move … board <vehicle>` or `move exit <square> …` (R461).
     Transport(carry::Transport),
+    /// A MOVE whose path names heights in a structure (`move E5 E5@2`; R514).
+    Climb(climb::Climb),
     /// `turn W`: a Move action that only turns the unit to face a direction (003 "Check Field
     /// of Fire"; battlefront-2013 only, R254).
     Turn {
@@ -245,6 +248,7 @@ impl fmt::Display for Action {
             Action::Nothing => f.write_str("nothing"),
             Action::Turn { facing } => write!(f, "turn {facing}"),
             Action::Transport(t) => write!(f, "{t}"),
+            Action::Climb(c) => write!(f, "{c}"),
         }
     }
 }
@@ -628,6 +632,7 @@ fn parse_action(line: usize, text: &str, board: &Board) -> Result<Action, OrderE
         .unwrap_or("");
     match kw.as_str() {
         "move" if carry::is_transport(rest) => carry::parse(line, rest, board),
+        "move" if climb::is_climb(rest) => climb::parse(line, rest, board),
         "move" => {
             let words: Vec<&str> = rest
                 .split(|c: char| c.is_whitespace() || c == ',')
