@@ -5,13 +5,13 @@
 //! The design is R512: a unit's height is the ground floor (no value: the default, left out of
 //! the serialised state so games made before replay byte for byte), a floor above it, or the
 //! roof. A `move` path names a height after the square (`E5@2`, `E5@roof`). Built: the model
-//! and the syntax (R513) and moving between floors (R514, here and `flow::floors`); scenarios
-//! with `floors` above 1 are still refused when read (R500) until ranges, sight and cover
-//! between heights are built too, and the roof of a one-floor structure is not reached yet.
+//! and the syntax (R513), moving between floors (R514, here and `flow::floors`), range and line
+//! of sight between heights (R515, `flow::floors_fire`) and cover there (R516, here), and a
+//! scenario's `floors` (R517).
 
 use super::citation::{Citation, RuleId};
-use super::geometry::{MoveError, Mover};
-use super::model::{Board, Square, UnitType};
+use super::geometry::{self, CoverReport, CoverSource, MoveError, Mover, Occupancy, Sighter};
+use super::model::{Board, Cover, Square, UnitType};
 use super::structures::{structure_at, Structure, StructureKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -212,22 +212,22 @@ pub fn step_block(
     None
 }
 
-/// Why `h` is no height of `s` (R514): a floor above its `floors`, or the roof of a hut or of a
-/// structure of one floor, whose roof is not reached yet (R513).
+/// Why `h` is no height of `s` (R514): a floor above its `floors`, or the roof of a hut.
 fn height_missing(s: &Structure, h: Option<Height>) -> Option<MoveError> {
     let name = format!("the {} {}", s.kind.name(), s.id);
     match h {
         Some(Height::Floor(n)) if n > s.floors => Some(refusal_of(
-            format!("{name} has {} floor{}: there is no floor {n}", s.floors, if s.floors == 1 { "" } else { "s" }),
+            format!(
+                "{name} has {} floor{}: there is no floor {n}",
+                s.floors,
+                if s.floors == 1 { "" } else { "s" }
+            ),
             RULE_FLOORS,
         )),
         Some(Height::Roof) if s.kind == StructureKind::Hut => Some(refusal_of(
             format!("{name} is a Quonset hut: its rounded roof is no place to stand (R514)"),
-            RuleId::QuonsetHuts.with("Huts are never more than 1 story tall, can only be entered at ground level"),
-        )),
-        Some(Height::Roof) if s.floors < 2 => Some(refusal_of(
-            format!("{name} has one floor, and the roof of a structure of one floor is not played yet: sight, range and cover from it are still to build (R513, R514)"),
-            RuleId::Structures.with("Units inside can also move onto the structure's roof by moving up from the structure's top floor"),
+            RuleId::QuonsetHuts
+                .with("Huts are never more than 1 story tall, can only be entered at ground level"),
         )),
         _ => None,
     }
@@ -254,4 +254,119 @@ fn wall_block(board: &Board, s: &Structure, a: Square, b: Square) -> Option<Stri
         .flatten()
         .any(|&c| s.contains(c) && !board.wall_between(a, c) && !board.wall_between(c, b));
     (!open).then(|| format!("walls close both corners between {a} and {b}"))
+}
+
+/// The level of a unit standing on `at` at `h` on `board` (R512): 1 the ground floor.
+pub fn level_at(board: &Board, (at, h): Spot) -> u8 {
+    level(h, structure_at(board, at).map_or(1, |s| s.floors))
+}
+
+/// Whether a unit at `a` is inside the structure a unit at `b` stands in (a roof is outside).
+fn inside_same(board: &Board, a: Spot, b: Spot) -> bool {
+    let inside = |(at, h): Spot| structure_at(board, at).filter(|_| h != Some(Height::Roof));
+    matches!((inside(a), inside(b)), (Some(x), Some(y)) if x.id == y.id)
+}
+
+/// Two units at different heights, for an attack (004 "Firing"; R515): how many levels apart, and
+/// the space added to the distance. `None` when both stand on the ground floor (or outside), or
+/// an aircraft is one of them (it flies above every floor, R503). "When a unit outside a
+/// structure attacks an enemy unit inside a structure and above the ground floor, add 1 space";
+/// "Note that the unit on the lower level must add 1 to its range": the two name one case more
+/// than once, so 1 space, never 2.
+pub fn apart(board: &Board, shooter: Spot, target: Spot, air: bool) -> Option<(u8, u32)> {
+    if air || (shooter.1.is_none() && target.1.is_none()) {
+        return None;
+    }
+    let (ls, lt) = (level_at(board, shooter), level_at(board, target));
+    let outside_in =
+        matches!(target.1, Some(Height::Floor(_))) && !inside_same(board, shooter, target);
+    let lower = lt == ls + 1;
+    Some((ls.abs_diff(lt), (outside_in || lower) as u32))
+}
+
+/// The cover of a squad at `t` against a shot from `s` with their heights (004 "Cover", "Firing";
+/// R516); exactly `geometry::cover_explained` when both stand on the ground floor. Above it: a
+/// cover element and the terrain of a space are on its ground floor; a roof is outside its
+/// structure, "automatically in soft cover when targeted by an enemy unit that is not also on the
+/// roof of that structure" (and no corner cover there, nor a second soft source for being 1
+/// floor apart); 1 floor apart, one more soft source ("both units are considered to be in soft
+/// cover"); inside, the structure's own cover (R504), a
+/// shooter on a roof or an aircraft counting as outside. Sources combine as usual.
+pub fn cover_explained(
+    board: &Board,
+    occ: &Occupancy,
+    (s, sh): (Sighter, Option<Height>),
+    (t, th): (Sighter, Option<Height>),
+    air: bool,
+) -> CoverReport {
+    let report = geometry::cover_explained(board, occ, s, t);
+    if sh.is_none() && th.is_none() {
+        return report;
+    }
+    let roof = Some(Height::Roof);
+    let mut sources: Vec<CoverSource> = report
+        .sources
+        .into_iter()
+        .filter(|c| match c {
+            CoverSource::Element(_) | CoverSource::Terrain(_) => th.is_none(),
+            CoverSource::Structure(..) => false,
+            _ => th != roof,
+        })
+        .collect();
+    let one = matches!((structure_at(board, s.square), structure_at(board, t.square)), (Some(x), Some(y)) if x.id == y.id);
+    if th == roof {
+        if !(sh == roof && one) {
+            let name = structure_at(board, t.square).map_or(String::new(), |x| {
+                format!(" of the {} {}", x.kind.name(), x.id)
+            });
+            sources.push(CoverSource::Structure(
+                Cover::Soft,
+                format!("on the roof{name}, attacked from off it"),
+            ));
+        }
+    } else if let Some((level, why)) = super::structures::cover(board, s, air || sh == roof, t) {
+        sources.push(CoverSource::Structure(level, why));
+    }
+    // The roof's soft cover is the same soft cover as 1 floor apart, not a second source.
+    let apart1 = apart(board, (s.square, sh), (t.square, th), air).is_some_and(|(n, _)| n == 1);
+    if apart1 && th != roof {
+        sources.push(CoverSource::Structure(Cover::Soft, "1 floor apart".into()));
+    }
+    let cover = sources.iter().fold(Cover::None, |acc, c| match c.level() {
+        Cover::Hard => Cover::Hard,
+        _ => acc.add_soft(),
+    });
+    CoverReport { cover, sources }
+}
+
+/// The places above the ground floor one step of a `move` path takes a unit at `from` to,
+/// inside its structure (R514): the orders template offers those it accepts (R517).
+pub fn steps_up_from(board: &Board, from: Spot) -> Vec<Spot> {
+    let Some(s) = structure_at(board, from.0) else {
+        return vec![];
+    };
+    let top = if s.kind == StructureKind::Hut {
+        s.floors
+    } else {
+        s.floors + 1
+    };
+    let here = level(from.1, s.floors);
+    let mut out = vec![];
+    for &sq in s
+        .squares
+        .iter()
+        .filter(|q| **q == from.0 || q.adjacent(from.0))
+    {
+        for l in here.saturating_sub(1).max(2)..=(here + 1).min(top) {
+            let h = if l > s.floors {
+                Height::Roof
+            } else {
+                Height::Floor(l)
+            };
+            if (sq, Some(h)) != from {
+                out.push((sq, Some(h)));
+            }
+        }
+    }
+    out
 }

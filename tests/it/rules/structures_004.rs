@@ -527,17 +527,24 @@ fn structures_004_a_scenario_with_structures_suits_only_ffg_revised() {
 }
 
 // 004 STRUCTURES, Moving: "A unit can use a MOVE action to move up or down 1 floor for each MP
-// spent." Floors are not built (R500): a scenario with more than one floor is refused when read.
+// spent." and QUONSET HUTS: "Huts are never more than 1 story tall" (R517: a scenario gives a
+// structure its floors, 1 to 9; a hut has one.)
 #[test]
-fn structures_004_moving_floors_are_refused_when_the_scenario_is_read() {
-    let text = board_toml(
-        "",
-        "",
-        "[[structures]]\nid = \"tower\"\nkind = \"building\"\nfloors = 2\nsquares = [\"A1\"]\nentrances = [{ at = \"A1\", to = \"A2\", kind = \"door\", size = \"large\" }]\n",
-    );
-    let e = scenario::parse("structures", &text).expect_err("refused");
+fn structures_004_moving_floors_are_read_from_the_scenario() {
+    let tower = |kind: &str, floors: u32| {
+        board_toml(
+            "",
+            "",
+            &format!("[[structures]]\nid = \"tower\"\nkind = \"{kind}\"\nfloors = {floors}\nsquares = [\"A1\"]\nentrances = [{{ at = \"A1\", to = \"A2\", kind = \"door\", size = \"large\" }}]\n"),
+        )
+    };
+    let sc = scenario::parse("structures", &tower("building", 2)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(sc.board.structures[2].floors, 2);
+    let e = scenario::parse("structures", &tower("hut", 2)).expect_err("refused");
     assert!(e.0.contains("structures[2].floors"), "{e}");
-    assert!(e.0.contains("write floors = 1"), "{e}");
+    assert!(e.0.contains("huts are never more than 1 story tall"), "{e}");
+    let e = scenario::parse("structures", &tower("building", 0)).expect_err("refused");
+    assert!(e.0.contains("1 to 9 floors"), "{e}");
 }
 
 // 004 QUONSET HUTS: "Each hut has one door and 3 windows." and "creating a hut with a single

@@ -39,8 +39,8 @@ fn refused(st: &mut State, text: &str) -> String {
 // 004 STRUCTURES, Moving: "A unit can use a MOVE action to move up or down 1 floor for each MP
 // spent." and "Units inside can also move onto the structure's roof by moving up from the
 // structure's top floor." (R512: a path names a height, `E5@2`, `E5@roof`; R513, R514: a floor a
-// structure does not have, and the roof of a one-floor structure, are refused naming the rule;
-// a height outside a plain `move` path is refused offering the plain square.)
+// structure does not have is refused naming the rule; a height outside a plain `move` path is
+// refused offering the plain square.)
 #[test]
 fn structures_floors_004_moving_a_path_naming_a_floor_is_refused_while_floors_are_not_built() {
     let mut st = game();
@@ -50,8 +50,9 @@ fn structures_floors_004_moving_a_path_naming_a_floor_is_refused_while_floors_ar
         "{why}"
     );
     assert!(why.contains("move up or down 1 floor"), "{why}");
+    // The roof of the one-floor house is straight up from its ground floor (R517): 3 MP here.
     let why = refused(&mut st, "activate b\nmove E6 E5 e5@roof");
-    assert!(why.contains("not played yet"), "{why}");
+    assert!(why.contains("E5@roof is 3 movement points away"), "{why}");
     let why = refused(&mut st, "activate b\nmove E6 E5@2 spare");
     assert!(
         why.contains("`E5@2` names a height above the ground floor (floor 2)"),

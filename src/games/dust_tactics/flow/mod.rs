@@ -41,6 +41,7 @@ mod charge_2010;
 mod command;
 mod first_strike;
 mod floors;
+mod floors_fire;
 mod joining;
 mod large;
 mod mines;

@@ -115,7 +115,7 @@ pub(super) fn tactician_cover(state: &State, target: &UnitState) -> bool {
             && !h.destroyed
             && card(state, h).is_some_and(|c| c.has(Skill::LegendaryTactician))
             && (h.joined.as_deref() == Some(target.id.as_str())
-                || matches!((h.at, target.at), (Some(a), Some(b)) if a.adjacent(b)))
+                || matches!((h.at, target.at), (Some(a), Some(b)) if a.adjacent(b) && h.height == target.height))
     })
 }
 

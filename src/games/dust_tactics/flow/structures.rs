@@ -13,15 +13,23 @@ use crate::dust_tactics::structures::{self, EntranceKind, StructureKind};
 pub(super) fn check_fire(
     state: &State,
     shooter: &str,
-    from: Square,
+    (from, height): crate::dust_tactics::floors::Spot,
     target: &Target,
     to: Square,
 ) -> Result<(), Refusal> {
     let (Target::Unit { unit } | Target::Model { unit, .. }) = target else {
         return Ok(());
     };
+    let th = super::floors_fire::height_of(state, unit);
+    // 1 floor apart in one structure: through the floor or the ceiling, no entrance (R515).
+    if super::floors_fire::through_ceiling(state, (from, height), (to, th)) {
+        return Ok(());
+    }
+    // A unit on a roof is outside, above the structure, as an aircraft over it (R515, R503).
+    let roof = Some(crate::dust_tactics::floors::Height::Roof);
     let air = |id: &str| super::aircraft::is_aircraft(state, id);
-    match structures::fire_block(&state.scenario.board, from, air(shooter), to, air(unit)) {
+    let (s_out, t_out) = (air(shooter) || height == roof, air(unit) || th == roof);
+    match structures::fire_block(&state.scenario.board, from, s_out, to, t_out) {
         Some((why, rule)) => refuse(
             format!("{shooter} cannot attack {unit}: {why}"),
             rule,
