@@ -1,7 +1,7 @@
 //! Issue 12 (ffg-revised, seed 004): 004 "STRUCTURES" (Moving, Cover, Firing) and "QUONSET HUTS",
 //! rulings R500–R509. The structures are scenario data read by the real scenario parser; orders
 //! go through the real parser and state machine (`DustTactics::submit`). One test per sentence,
-//! quoting it; the sentences of floors and roofs are refused at `new` (R500), and tested so.
+//! quoting it; floors and roofs are structures_floors_004.rs and structures_floors2_004.rs (R512–R517).
 
 use crate::support_flow::*;
 use dustmail::dust_tactics::geometry::{self, Occupancy, Sight, Sighter};
@@ -627,13 +627,23 @@ fn artillery_004_keeps_the_cover_of_a_structure() {
         !cover_save_applies(&gun, &profile),
         "in the open, range A ignores cover"
     );
-    let inside = dustmail::dust_tactics::flow::structures::artillery_line(&st, &gun, sq("E5"));
+    let inside =
+        dustmail::dust_tactics::flow::structures::artillery_line(&st, &gun, (sq("E5"), None));
     assert!(
         cover_save_applies(&inside, &profile),
         "inside the house, it does not"
     );
-    let outside = dustmail::dust_tactics::flow::structures::artillery_line(&st, &gun, sq("A1"));
+    let outside =
+        dustmail::dust_tactics::flow::structures::artillery_line(&st, &gun, (sq("A1"), None));
     assert!(!cover_save_applies(&outside, &profile));
+    // A squad on the roof is outside of that structure (004 "Cover"; R515).
+    let roof = Some(dustmail::dust_tactics::floors::Height::Roof);
+    let on_roof =
+        dustmail::dust_tactics::flow::structures::artillery_line(&st, &gun, (sq("E5"), roof));
+    assert!(
+        !cover_save_applies(&on_roof, &profile),
+        "on the roof, it ignores cover"
+    );
 }
 
 // 004 Engineer Vehicle: "A unit with this skill that begins its activation in a space adjacent

@@ -1,8 +1,8 @@
 //! Issue 12 (ffg-revised, seed 004): moving between the floors of a structure and onto its roof
-//! (004 "STRUCTURES", "Moving"; R512, R514). Scenarios with `floors` above 1 are still refused
-//! when read (R500), so each test reads the structures board and gives its building more floors
-//! in the state, as a scenario with floors will; orders go through the real parser and state
-//! machine.
+//! (004 "STRUCTURES", "Moving", "Firing", "Cover"; R512, R514–R517). Each test reads the
+//! structures board and gives its building its floors (and a unit its height) in the state;
+//! orders go through the real parser and state machine; the `tower` scenario file is played by
+//! mail.
 
 use super::structures_004::{board_toml, unit_toml};
 use crate::support_flow::*;

@@ -1,7 +1,6 @@
 //! Issue 12 (ffg-revised, seed 004): floors above the ground and roofs of structures, R512's
-//! design, R513's first piece: a unit's height in the state and the path syntax naming it.
-//! Scenarios with `floors` above 1 are still refused when read (R500), so a square written with
-//! a height is refused with the rule, and changes nothing.
+//! design, R513's first piece: a unit's height in the state and the path syntax naming it, and
+//! how a height a structure lacks, or one outside a plain `move` path, is refused.
 
 use super::structures_004::{board_toml, unit_toml};
 use crate::support_flow::*;
@@ -42,7 +41,7 @@ fn refused(st: &mut State, text: &str) -> String {
 // structure does not have is refused naming the rule; a height outside a plain `move` path is
 // refused offering the plain square.)
 #[test]
-fn structures_floors_004_moving_a_path_naming_a_floor_is_refused_while_floors_are_not_built() {
+fn structures_floors_004_moving_a_path_naming_a_floor_the_structure_lacks_is_refused() {
     let mut st = game();
     let why = refused(&mut st, "activate b\nmove E6 E5 E5@2");
     assert!(

@@ -886,7 +886,11 @@ pub(super) fn fire_line(
                 let (fired, notes) =
                     super::special_weapons::as_fired(state, act, &l.shooter, &w, Some(tu.moved));
                 let how = [vec![how.as_str()], notes].concat().join(", ");
-                let fired = super::structures::artillery_line(state, &fired, tat.unwrap_or(from));
+                let fired = super::structures::artillery_line(
+                    state,
+                    &fired,
+                    (tat.unwrap_or(from), tu.height),
+                );
                 let o =
                     combat::resolve_line_under(rules, &fired, &profile, &line_opts, round, dice);
                 if hero_weapon && tc.unit_type.is_soldier() && tu.side != su.side {

@@ -74,8 +74,15 @@ pub(super) fn back_door_target(state: &State, sq: Square) -> Result<(), Refusal>
 /// is inside a structure" (R508). The line a target inside a structure takes: the artillery
 /// line with the cover save its structure gives restored (the combat rule skips cover saves for
 /// range A only), so the cover the report names is saved against as for any other weapon.
-pub fn artillery_line(state: &State, w: &WeaponLine, target_at: Square) -> WeaponLine {
+/// A unit on a roof is outside its structure (004 "Cover"; R515): artillery ignores its cover.
+pub fn artillery_line(
+    state: &State,
+    w: &WeaponLine,
+    (target_at, height): crate::dust_tactics::floors::Spot,
+) -> WeaponLine {
+    let roof = height == Some(crate::dust_tactics::floors::Height::Roof);
     if w.range != WeaponRange::Artillery
+        || roof
         || structures::inside(&state.scenario.board, target_at, false).is_none()
     {
         return w.clone();
