@@ -15,7 +15,7 @@ use dustmail::dust_tactics::DustTactics;
 /// The structures board (building `house` D4–F5, door E5|E6 large, windows D4|C4, F4|G4) with
 /// the house given `floors` floors; `allies` and `axis` are (id, card, square); cards `sq` (a
 /// squad, movement 2, gun range 4), `tank` (a vehicle, movement 2), `brawler` (a squad with range
-/// C fists). Allies activate, reactive fire off.
+/// C fists), `joe` (a hero with Tank Head). Allies activate, reactive fire off.
 fn game(floors: u8, allies: &[(&str, &str, &str)], axis: &[(&str, &str, &str)]) -> State {
     let units = |v: &[(&str, &str, &str)]| -> String {
         v.iter().map(|(i, c, a)| unit_toml(i, c, a)).collect()
@@ -26,6 +26,11 @@ fn game(floors: u8, allies: &[(&str, &str, &str)], axis: &[(&str, &str, &str)]) 
     let cards = vec![
         card("sq", UnitType::Squad, 4, 2, vec![gun()]),
         card("tank", UnitType::Vehicle, 3, 2, vec![gun()]),
+        with_skill(
+            card("joe", UnitType::Hero, 3, 2, vec![gun()]),
+            "tank-head",
+            Some(1),
+        ),
         card(
             "brawler",
             UnitType::Squad,
@@ -417,4 +422,33 @@ fn structures_floors2_004_the_template_offers_only_accepted_moves_between_floors
     let all = crate::legal_template::every_suggestion_accepted(&st, "allies", "floors");
     assert!(offers(&all, "move E5@roof\n"), "{all:?}");
     assert!(!offers(&all, "move D4@roof"), "only straight up: {all:?}");
+}
+
+// 004 STRUCTURES, Cover: "Units on separate floors and directly above or below each other are
+// not considered to be adjacent." (R517: nor for a skill that needs an adjacent unit, here 004
+// "Tank Head": "heal all damage on an adjacent friendly vehicle".)
+#[test]
+fn structures_floors2_004_units_at_different_heights_are_not_adjacent_for_skills() {
+    let heal = |height: Option<Height>| {
+        let mut st = game(2, &[("joe", "joe", "E5"), ("t", "tank", "E6")], &[]);
+        st.unit_mut("t").expect("t").health = 1;
+        st.unit_mut("joe").expect("joe").height = height;
+        let out = send(
+            &mut st,
+            "allies",
+            "activate joe\nskill tank-head at t\nnothing",
+            &mut Cycle(0),
+        );
+        (first_result(&out), u(&st, "t").health)
+    };
+    let (ok, health) = heal(None);
+    ok.expect("on the ground floor, E5 and E6 are adjacent");
+    assert_eq!(health, 3, "all damage healed");
+    let (why, health) = heal(Some(Height::Floor(2)));
+    let why = why.expect_err("refused");
+    assert!(
+        why.contains("not a friendly vehicle adjacent to joe"),
+        "{why}"
+    );
+    assert_eq!(health, 1);
 }

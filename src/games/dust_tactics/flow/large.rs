@@ -121,10 +121,6 @@ pub(super) fn target_id(t: &Target) -> Option<&str> {
 /// other (004: "Large vehicles can be attacked in close combat by any enemy unit adjacent to
 /// the large vehicle", R569).
 pub(super) fn touching(state: &State, a: &str, a_at: Square, b: &str, b_at: Square) -> bool {
-    // 004 "Structures": units at different heights are never adjacent (R515).
-    if super::floors_fire::height_of(state, a) != super::floors_fire::height_of(state, b) {
-        return false;
-    }
     let theirs = squares_at(state, b, b_at);
     squares_at(state, a, a_at)
         .iter()

@@ -421,7 +421,8 @@ impl Planner<'_> {
             && !t.destroyed
             && unit_type(state, &t.id) == UnitType::Vehicle
             // Next to any of a large vehicle's 4 squares (R573).
-            && matches!((self.pos, t.at), (Some(a), Some(b)) if super::large::touching(state, &u.id, a, &t.id, b));
+            && matches!((self.pos, t.at), (Some(a), Some(b)) if super::large::touching(state, &u.id, a, &t.id, b))
+            && self.height == t.height; // never adjacent at different heights (R517)
         if !ok {
             return refuse(
                 format!("{} is not a friendly vehicle adjacent to {}", t.id, u.id),
