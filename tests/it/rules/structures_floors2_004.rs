@@ -452,3 +452,32 @@ fn structures_floors2_004_units_at_different_heights_are_not_adjacent_for_skills
     );
     assert_eq!(health, 1);
 }
+
+// 004 STRUCTURES, Cover: "Units on separate floors and directly above or below each other are
+// not considered to be adjacent." (R517: two units on one square at different heights both show
+// in the picture, the upper one drawn up and to the right.)
+#[test]
+fn structures_floors2_004_the_picture_shows_units_directly_above_each_other() {
+    let mut st = game(2, &[("b", "sq", "E5")], &[("x", "sq", "D5")]);
+    let e5 = st.scenario.board.parse_square("E5");
+    st.unit_mut("x").expect("x").at = e5;
+    raise(&mut st, "x", Height::Floor(2));
+    let v = dustmail::dust_tactics::view::view(&st, Some("allies"));
+    let pic = dustmail::dust_tactics::present::picture(&v, Some("allies"), &[]).expect("picture");
+    let svg = dustmail::dust_tactics::picture::svg(&pic);
+    // The (x, y) of the text drawing `label` on its counter.
+    let at = |label: &str| {
+        let end = svg
+            .find(&format!(">{label}</text>"))
+            .unwrap_or_else(|| panic!("no counter labelled {label}"));
+        let start = svg[..end].rfind("<text x=\"").expect("a text element") + 9;
+        let attrs = &svg[start..end];
+        let num = |s: &str| s.split('"').next().expect("a number").to_string();
+        let x = num(attrs);
+        let y = num(&attrs[attrs.find("y=\"").expect("y") + 3..]);
+        (x, y)
+    };
+    let (below, above) = (at("b"), at("x@2"));
+    assert_ne!(below.0, above.0, "{below:?} {above:?}");
+    assert_ne!(below.1, above.1, "{below:?} {above:?}");
+}
