@@ -130,8 +130,14 @@ pub fn legend(state: &State) -> Vec<String> {
         .collect();
     // 004 "Structures": each structure, its squares and its entrances (R500).
     for st in &sc.board.structures {
+        // Its floors when more than one, so `E5@2` can be read (R517).
+        let floors = if st.floors > 1 {
+            format!(" ({} floors and a roof)", st.floors)
+        } else {
+            String::new()
+        };
         let text = format!(
-            "{} {} {}: {}",
+            "{} {} {}{floors}: {}",
             st.kind.name(),
             st.id,
             st.extent(),

@@ -11,8 +11,8 @@ mod los;
 mod movement;
 
 pub use los::{
-    cover_explained, cover_for, line_of_sight, line_of_sight_sewers, squares_between, CoverReport,
-    CoverSource,
+    blocks, cover_explained, cover_for, line_of_sight, line_of_sight_sewers, squares_between,
+    CoverReport, CoverSource,
 };
 pub use movement::{may_stand, plan_move};
 

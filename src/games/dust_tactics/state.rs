@@ -240,7 +240,7 @@ pub struct UnitState {
     pub aboard: Option<String>,
     /// Above the ground floor of a structure: a floor or its roof (004 "Moving"; R512, R513).
     /// `None` on the ground floor and outside, and left out of the serialised state then, so
-    /// games made before replay byte for byte. Nothing sets it yet: floors are refused (R500).
+    /// games made before replay byte for byte. A `move` naming heights sets it (R514).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<super::floors::Height>,
     /// A pilot thrown out of his destroyed vehicle, whose escape die is still to roll (003
@@ -405,6 +405,11 @@ pub enum Step {
         path: Vec<Square>,
         #[serde(default)]
         crushed: Vec<Square>,
+    },
+    /// Move along `path`, heights named: a floor, the roof or the ground floor of a structure
+    /// (004 "Moving"; R514).
+    Climb {
+        path: Vec<super::floors::Spot>,
     },
     /// A whole ATTACK or SUSTAINED ATTACK; expanded into stages when it starts.
     Attack {

@@ -5,8 +5,8 @@
 //! through an entrance and never diagonally, who may use which entrance, the cover a structure
 //! gives, and the entrance spaces attacks in and out must use (rulings R500–R510).
 //!
-//! Only one floor is built: a scenario asking for more floors is refused when it is read, so
-//! floors, stairs and roofs (004 "Moving", "Firing" at different heights) never reach a game.
+//! Floors above the ground and roofs (004 "Moving", "Firing" at different heights) are
+//! `floors.rs`, `flow/floors.rs` and `flow/floors_fire.rs` (R512–R517).
 
 use super::citation::{Citation, RuleId};
 use super::geometry::{MoveError, Mover, Sighter};
@@ -73,7 +73,7 @@ pub struct Entrance {
     pub size: EntranceSize,
 }
 
-/// A structure on the board (one floor; R500).
+/// A structure on the board (R500; its floors R517).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Structure {
     /// The name reports print ("bunker", "hut-1").
@@ -82,7 +82,23 @@ pub struct Structure {
     /// Its squares, in board order.
     pub squares: Vec<Square>,
     pub entrances: Vec<Entrance>,
+    /// Its floors, the ground floor counted (R512): 1 unless the scenario says more, and left out
+    /// of the serialised board then, so games made before replay byte for byte.
+    #[serde(default = "one_floor", skip_serializing_if = "is_one_floor")]
+    pub floors: u8,
 }
+
+fn one_floor() -> u8 {
+    1
+}
+
+fn is_one_floor(n: &u8) -> bool {
+    *n == 1
+}
+
+/// The most floors a structure may have (R517: the seeds print no building tiles; a board's
+/// buildings are low, and a floor number is one digit in a path, `E5@9`).
+pub const MAX_FLOORS: u32 = 9;
 
 const RULE_MOVING: Citation = RuleId::Structures.with("Moving");
 
@@ -437,7 +453,7 @@ pub struct RawStructure {
     pub kind: StructureKind,
     /// Squares ("D2") or rectangles ("D2:F3").
     pub squares: Vec<String>,
-    /// Floors above ground: only 1 is built (R500).
+    /// Floors, the ground floor counted: 1 to [`MAX_FLOORS`] (R517).
     #[serde(default)]
     pub floors: Option<u32>,
     #[serde(default)]
@@ -471,10 +487,19 @@ pub fn parse_structure(
             )
         })
     };
-    if raw.floors.unwrap_or(1) != 1 {
+    // 004 "Moving": "move up or down 1 floor for each MP spent" (R512, R517); "QUONSET HUTS":
+    // "Huts are never more than 1 story tall".
+    let floors = raw.floors.unwrap_or(1);
+    if !(1..=MAX_FLOORS).contains(&floors) {
         return fail(
             "floors",
-            "only structures of one floor are built: floors, stairs and roofs (004 Structures: \"move up or down 1 floor\") are not; write floors = 1".into(),
+            format!("a structure has 1 to {MAX_FLOORS} floors, the ground floor counted; write floors = 2 for a building of two storeys"),
+        );
+    }
+    if raw.kind == StructureKind::Hut && floors != 1 {
+        return fail(
+            "floors",
+            "huts are never more than 1 story tall (004 QUONSET HUTS): write floors = 1".into(),
         );
     }
     let mut squares = Vec::new();
@@ -520,6 +545,7 @@ pub fn parse_structure(
         kind: raw.kind,
         squares,
         entrances: Vec::new(),
+        floors: floors as u8,
     };
     for (i, e) in raw.entrances.iter().enumerate() {
         let f = format!("entrances[{i}]");

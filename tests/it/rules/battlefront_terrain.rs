@@ -369,6 +369,29 @@ entrances = [{ at = "H8", to = "H9", kind = "door", size = "small" }]
     assert!(scenario::parse("house", &house_toml("")).is_ok());
 }
 
+// 003 "Walls and Buildings" gives a building no upper floors; 004's floors and roofs (R514–R517)
+// are not 003's rules, so a battlefront-2013 building with `floors = 2` is refused when read,
+// naming the building and what to write (R236); with one floor it is read.
+#[test]
+fn s003_walls_and_buildings_a_battlefront_building_has_one_floor() {
+    let tower = r#"
+[[structures]]
+id = "tower"
+kind = "building"
+squares = ["H7:H8"]
+floors = 2
+entrances = [{ at = "H8", to = "H9", kind = "door", size = "small" }]
+"#;
+    let e = scenario::parse("house", &house_toml(tower)).expect_err("two floors are refused");
+    let e = e.to_string();
+    assert!(
+        e.contains("`tower` has 2 floors") && e.contains("write floors = 1"),
+        "{e}"
+    );
+    let one = tower.replace("floors = 2", "floors = 1");
+    assert!(scenario::parse("house", &house_toml(&one)).is_ok());
+}
+
 // 003 "Walls and Buildings", "Swamp Squares" in play: the shipped scenario `village` (003's
 // Encounter with the farmhouse B3–C4 and swamp on G3, H3, G4) played to its end by the bundled
 // bots through signed mails and the real pipeline; replay and audit pass; the mails show the

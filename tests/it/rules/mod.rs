@@ -59,6 +59,7 @@ mod setup_rolls_004;
 mod skills_004;
 mod stimulant_kit_004;
 mod structures_004;
+mod structures_floors2_004;
 mod structures_floors_004;
 mod tank_riders_004;
 mod tank_riders_area_004;

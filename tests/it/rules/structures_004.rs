@@ -1,7 +1,7 @@
 //! Issue 12 (ffg-revised, seed 004): 004 "STRUCTURES" (Moving, Cover, Firing) and "QUONSET HUTS",
 //! rulings R500–R509. The structures are scenario data read by the real scenario parser; orders
 //! go through the real parser and state machine (`DustTactics::submit`). One test per sentence,
-//! quoting it; the sentences of floors and roofs are refused at `new` (R500), and tested so.
+//! quoting it; floors and roofs are structures_floors_004.rs and structures_floors2_004.rs (R512–R517).
 
 use crate::support_flow::*;
 use dustmail::dust_tactics::geometry::{self, Occupancy, Sight, Sighter};
@@ -527,17 +527,24 @@ fn structures_004_a_scenario_with_structures_suits_only_ffg_revised() {
 }
 
 // 004 STRUCTURES, Moving: "A unit can use a MOVE action to move up or down 1 floor for each MP
-// spent." Floors are not built (R500): a scenario with more than one floor is refused when read.
+// spent." and QUONSET HUTS: "Huts are never more than 1 story tall" (R517: a scenario gives a
+// structure its floors, 1 to 9; a hut has one.)
 #[test]
-fn structures_004_moving_floors_are_refused_when_the_scenario_is_read() {
-    let text = board_toml(
-        "",
-        "",
-        "[[structures]]\nid = \"tower\"\nkind = \"building\"\nfloors = 2\nsquares = [\"A1\"]\nentrances = [{ at = \"A1\", to = \"A2\", kind = \"door\", size = \"large\" }]\n",
-    );
-    let e = scenario::parse("structures", &text).expect_err("refused");
+fn structures_004_moving_floors_are_read_from_the_scenario() {
+    let tower = |kind: &str, floors: u32| {
+        board_toml(
+            "",
+            "",
+            &format!("[[structures]]\nid = \"tower\"\nkind = \"{kind}\"\nfloors = {floors}\nsquares = [\"A1\"]\nentrances = [{{ at = \"A1\", to = \"A2\", kind = \"door\", size = \"large\" }}]\n"),
+        )
+    };
+    let sc = scenario::parse("structures", &tower("building", 2)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(sc.board.structures[2].floors, 2);
+    let e = scenario::parse("structures", &tower("hut", 2)).expect_err("refused");
     assert!(e.0.contains("structures[2].floors"), "{e}");
-    assert!(e.0.contains("write floors = 1"), "{e}");
+    assert!(e.0.contains("huts are never more than 1 story tall"), "{e}");
+    let e = scenario::parse("structures", &tower("building", 0)).expect_err("refused");
+    assert!(e.0.contains("1 to 9 floors"), "{e}");
 }
 
 // 004 QUONSET HUTS: "Each hut has one door and 3 windows." and "creating a hut with a single
@@ -620,13 +627,23 @@ fn artillery_004_keeps_the_cover_of_a_structure() {
         !cover_save_applies(&gun, &profile),
         "in the open, range A ignores cover"
     );
-    let inside = dustmail::dust_tactics::flow::structures::artillery_line(&st, &gun, sq("E5"));
+    let inside =
+        dustmail::dust_tactics::flow::structures::artillery_line(&st, &gun, (sq("E5"), None));
     assert!(
         cover_save_applies(&inside, &profile),
         "inside the house, it does not"
     );
-    let outside = dustmail::dust_tactics::flow::structures::artillery_line(&st, &gun, sq("A1"));
+    let outside =
+        dustmail::dust_tactics::flow::structures::artillery_line(&st, &gun, (sq("A1"), None));
     assert!(!cover_save_applies(&outside, &profile));
+    // A squad on the roof is outside of that structure (004 "Cover"; R515).
+    let roof = Some(dustmail::dust_tactics::floors::Height::Roof);
+    let on_roof =
+        dustmail::dust_tactics::flow::structures::artillery_line(&st, &gun, (sq("E5"), roof));
+    assert!(
+        !cover_save_applies(&on_roof, &profile),
+        "on the roof, it ignores cover"
+    );
 }
 
 // 004 Engineer Vehicle: "A unit with this skill that begins its activation in a space adjacent

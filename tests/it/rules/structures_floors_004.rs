@@ -1,7 +1,6 @@
 //! Issue 12 (ffg-revised, seed 004): floors above the ground and roofs of structures, R512's
-//! design, R513's first piece: a unit's height in the state and the path syntax naming it.
-//! Scenarios with `floors` above 1 are still refused when read (R500), so a square written with
-//! a height is refused with the rule, and changes nothing.
+//! design, R513's first piece: a unit's height in the state and the path syntax naming it, and
+//! how a height a structure lacks, or one outside a plain `move` path, is refused.
 
 use super::structures_004::{board_toml, unit_toml};
 use crate::support_flow::*;
@@ -38,35 +37,40 @@ fn refused(st: &mut State, text: &str) -> String {
 
 // 004 STRUCTURES, Moving: "A unit can use a MOVE action to move up or down 1 floor for each MP
 // spent." and "Units inside can also move onto the structure's roof by moving up from the
-// structure's top floor." (R512: a path names a height, `E5@2`, `E5@roof`; R513: while every
-// structure has one floor, such a square is refused naming the rule.)
+// structure's top floor." (R512: a path names a height, `E5@2`, `E5@roof`; R513, R514: a floor a
+// structure does not have is refused naming the rule; a height outside a plain `move` path is
+// refused offering the plain square.)
 #[test]
-fn structures_floors_004_moving_a_path_naming_a_floor_is_refused_while_floors_are_not_built() {
+fn structures_floors_004_moving_a_path_naming_a_floor_the_structure_lacks_is_refused() {
     let mut st = game();
-    let why = refused(&mut st, "activate b\nmove E6 E5@2");
+    let why = refused(&mut st, "activate b\nmove E6 E5 E5@2");
+    assert!(
+        why.contains("the building house has 1 floor: there is no floor 2"),
+        "{why}"
+    );
+    assert!(why.contains("move up or down 1 floor"), "{why}");
+    // The roof of the one-floor house is straight up from its ground floor (R517): 3 MP here.
+    let why = refused(&mut st, "activate b\nmove E6 E5 e5@roof");
+    assert!(why.contains("E5@roof is 3 movement points away"), "{why}");
+    let why = refused(&mut st, "activate b\nmove E6 E5@2 spare");
     assert!(
         why.contains("`E5@2` names a height above the ground floor (floor 2)"),
         "{why}"
     );
-    assert!(why.contains("move up or down 1 floor"), "{why}");
     assert!(why.contains("write E5"), "{why}");
-    let why = refused(&mut st, "activate b\nmove E6 e5@roof");
-    assert!(why.contains("(the roof)"), "{why}");
-    assert!(why.contains("write E5"), "{why}");
-    let why = refused(&mut st, "activate b\nmove E6 E5@1");
-    assert!(why.contains("names the ground floor"), "{why}");
     let why = refused(&mut st, "activate b\nmove E6 E5@0");
     assert!(why.contains("a height is a floor number"), "{why}");
     assert!(why.contains("E5@2 or E5@roof"), "{why}");
-    // The plain square is what the refusal offers, and it is played.
+    // `@1` is the ground floor: the same as the plain square, and played.
     let out = send(
         &mut st,
         "allies",
-        "activate b\nmove E6 E5\nnothing",
+        "activate b\nmove E6 E5@1\nnothing",
         &mut Cycle(0),
     );
-    first_result(&out).expect("the plain path is accepted");
+    first_result(&out).expect("the ground floor named is accepted");
     assert_eq!(u(&st, "b").at.map(|s| s.to_string()).as_deref(), Some("E5"));
+    assert_eq!(u(&st, "b").height, None);
 }
 
 // 004 STRUCTURES, Moving: "A unit can use a MOVE action to move up or down 1 floor for each MP
@@ -93,8 +97,7 @@ fn structures_floors_004_a_units_height_is_left_out_of_the_state_on_the_ground_f
 
 // 004 STRUCTURES, Moving: "Units inside can also move onto the structure's roof by moving up
 // from the structure's top floor." (R512: the text board writes a unit above the ground floor
-// with its height, and the picture numbers it on the unit's marker.) No order can raise a unit yet (R513), so the test sets the height in the
-// state, as a game with floors will.
+// with its height, and the picture numbers it on the unit's marker.) The test sets the height in the state (a one-floor house has no floor 2).
 #[test]
 fn structures_floors_004_the_board_text_and_picture_show_a_units_height() {
     let mut st = game();

@@ -211,6 +211,7 @@ pub(super) fn plan_activation(
                     t.push_str(&format!(" facing {facing}"));
                 }
             }
+            Action::Climb(c) => p.climb_action(&c.path)?,
             Action::MoveSparing { squares, spare } => {
                 // R150 came with rules revision 1: a game made before has no `spare`.
                 if !state.revised(1) {
@@ -322,6 +323,8 @@ pub(super) struct Planner<'a> {
     pub(super) steps: Vec<Step>,
     /// Where the unit stands after the actions planned so far (`None`: off the board).
     pub(super) pos: Option<Square>,
+    /// The height on `pos` after the actions planned so far (`None`: the ground floor; R514).
+    pub(super) height: Option<crate::dust_tactics::floors::Height>,
     pub(super) moved_before: bool,
     pub(super) last_kind: Option<Kind>,
     pub(super) fast_used: bool,
@@ -386,6 +389,7 @@ impl<'a> Planner<'a> {
             texts: vec![],
             steps: vec![],
             pos: u.at,
+            height: u.height,
             moved_before: u.moved,
             last_kind: None,
             fast_used: false,

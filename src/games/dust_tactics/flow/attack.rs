@@ -22,7 +22,7 @@ impl Planner<'_> {
         let lines = plan_fire(
             state,
             u,
-            from,
+            (from, self.height),
             fire,
             &self.occ,
             self.flags.charge,
@@ -77,7 +77,7 @@ impl Planner<'_> {
 pub(super) fn plan_fire(
     state: &State,
     u: &UnitState,
-    from: Square,
+    (from, height): crate::dust_tactics::floors::Spot,
     fire: &[FireOrder],
     occ: &Occupancy,
     charge: bool,
@@ -250,7 +250,18 @@ pub(super) fn plan_fire(
         let (from, to) =
             super::large::attack_pair(state, occ, &u.id, from, aimed, to, w.range, types);
         super::underground::check_boards(state, from, to)?; // two boards (R632)
-        let dist = geometry::distance(from, to);
+                                                            // Issue 12: 004 "Firing" between heights (R515): +1 space, 1 floor at most, no range C.
+        let th = aimed.and_then(|t| super::floors_fire::height_of(state, t));
+        let air = super::aircraft::is_aircraft(state, &u.id)
+            || aimed.is_some_and(|t| super::aircraft::is_aircraft(state, t));
+        let dist = super::floors_fire::attack_distance(
+            state,
+            (from, height),
+            (to, th),
+            w.range,
+            geometry::distance(from, to),
+            air,
+        )?;
         if !geometry::in_range(w.range, dist) {
             return refuse(
                 format!(
@@ -266,7 +277,7 @@ pub(super) fn plan_fire(
         super::aircraft::check_range(state, &target, &w, dist)?;
         let sight_from = super::aircraft::sight_from(state, &u.id, &target, from, to);
         // issue 18 hook: 003's line of sight under battlefront-2013.
-        if let Sight::Blocked { at, why } = super::super::battlefront::sight::line_of_sight_under(
+        let flat = super::super::battlefront::sight::line_of_sight_under(
             state.rules(),
             &state.scenario.board,
             occ,
@@ -279,7 +290,9 @@ pub(super) fn plan_fire(
                 square: to,
                 unit_type: tsighter_type,
             },
-        ) {
+        );
+        let sight = super::floors_fire::sight(state, occ, (sight_from, height), (to, th), flat);
+        if let Sight::Blocked { at, why } = sight {
             return refuse(
                 format!("no line of sight past {at} from {from} to {to}: {why}"),
                 RuleId::LineOfSight,
@@ -297,7 +310,7 @@ pub(super) fn plan_fire(
             },
         );
         super::underground::check_attack(state, occ, ms, ts)?; // 004 Underground Fighting
-        super::structures::check_fire(state, &shooter, from, &target, to)?;
+        super::structures::check_fire(state, &shooter, (from, height), &target, to)?;
         super::skills002_d::check_camouflage(state, occ, ms, ts, &target)?; // 002, R762
         check_spray(state, u, from, &w, &f.through, to, occ)?;
         if lines
@@ -770,17 +783,25 @@ pub(super) fn fire_line(
                 let cover_type = tc.unit_type == UnitType::Squad || rules.battlefront();
                 let cover = if cover_counts && !close && cover_type {
                     let occ = occupancy(state, &[]);
-                    geometry::cover_for(
-                        &state.scenario.board,
+                    // Issue 12: above the ground floor and on roofs (R516).
+                    super::floors_fire::cover_for(
+                        state,
                         &occ,
-                        Sighter {
-                            square: from,
-                            unit_type: unit_type(state, &l.shooter),
-                        },
-                        Sighter {
-                            square: tat.unwrap_or(from),
-                            unit_type: tc.unit_type,
-                        },
+                        (
+                            Sighter {
+                                square: from,
+                                unit_type: unit_type(state, &l.shooter),
+                            },
+                            super::floors_fire::height_of(state, &l.shooter),
+                        ),
+                        (
+                            Sighter {
+                                square: tat.unwrap_or(from),
+                                unit_type: tc.unit_type,
+                            },
+                            tu.height,
+                        ),
+                        super::aircraft::is_aircraft(state, &l.shooter),
                     )
                 } else {
                     Cover::None
@@ -871,7 +892,11 @@ pub(super) fn fire_line(
                 let (fired, notes) =
                     super::special_weapons::as_fired(state, act, &l.shooter, &w, Some(tu.moved));
                 let how = [vec![how.as_str()], notes].concat().join(", ");
-                let fired = super::structures::artillery_line(state, &fired, tat.unwrap_or(from));
+                let fired = super::structures::artillery_line(
+                    state,
+                    &fired,
+                    (tat.unwrap_or(from), tu.height),
+                );
                 let o =
                     combat::resolve_line_under(rules, &fired, &profile, &line_opts, round, dice);
                 if hero_weapon && tc.unit_type.is_soldier() && tu.side != su.side {

@@ -253,7 +253,9 @@ impl Planner<'_> {
         // Relay: the Radioman sends the Officer's order anywhere, never a repair or a cure.
         let relay = order == Order::GetMoving && member_alive(u, RADIOMAN);
         // Next to any of a large vehicle's 4 squares (R573).
-        let adjacent = matches!((self.pos, t.at), (Some(a), Some(b)) if super::large::touching(self.state, &u.id, a, &t.id, b));
+        // At different heights never adjacent (004 "Structures"; R517): the planned height.
+        let adjacent = matches!((self.pos, t.at), (Some(a), Some(b)) if super::large::touching(self.state, &u.id, a, &t.id, b))
+            && self.height == t.height;
         if !relay && !adjacent && order != Order::AmmoDump {
             return refuse(
                 format!(

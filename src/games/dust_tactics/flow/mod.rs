@@ -41,6 +41,8 @@ mod casualties;
 mod charge_2010;
 mod command;
 mod first_strike;
+mod floors;
+mod floors_fire;
 mod fortify;
 mod joining;
 mod large;

@@ -6,6 +6,26 @@ use super::*;
 impl Planner<'_> {
     /// One MOVE: the entering move (ruling 2) or a path within the unit's Movement.
     pub(super) fn movement(&mut self, squares: &[Square]) -> Result<(), Refusal> {
+        self.may_move_again()?;
+        let to = match self.pos {
+            None => self.enter(squares)?,
+            // A unit above the ground floor walks it, or comes down, by the floors' steps (R514).
+            Some(from) if self.height.is_some() => {
+                self.climb(from, &crate::dust_tactics::floors::plain(squares))?
+            }
+            Some(from) => match self.move_from(from, squares) {
+                Ok(to) => to,
+                Err(e) => self.defer_first_move(squares).ok_or(e)?,
+            },
+        };
+        self.pos = Some(to);
+        self.moved_before = true;
+        self.push_kind(Kind::Move);
+        Ok(())
+    }
+
+    /// 004 "Move": "once a unit stops moving it may not move again this round".
+    pub(super) fn may_move_again(&self) -> Result<(), Refusal> {
         let u = self.u;
         if u.stopped
             || (self.moved_before
@@ -22,16 +42,6 @@ impl Planner<'_> {
                 "replace this move with another action",
             );
         }
-        let to = match self.pos {
-            None => self.enter(squares)?,
-            Some(from) => match self.move_from(from, squares) {
-                Ok(to) => to,
-                Err(e) => self.defer_first_move(squares).ok_or(e)?,
-            },
-        };
-        self.pos = Some(to);
-        self.moved_before = true;
-        self.push_kind(Kind::Move);
         Ok(())
     }
 
@@ -493,10 +503,21 @@ impl Planner<'_> {
     /// The board as a move sees it. 000 "Jump": a jumping unit passes over a vehicle as over any
     /// other unit (R203), so vehicles are read as plain units for its move only, not for sight.
     pub(super) fn occupancy_for(&self, mover: &Mover) -> std::borrow::Cow<'_, Occupancy> {
-        if !(mover.jump && self.rules.jump_over_vehicles()) {
+        // A unit above the ground floor is not in the way on the ground (R514).
+        let raised = super::floors::raised(self.state);
+        if !(mover.jump && self.rules.jump_over_vehicles()) && raised.is_empty() {
             return std::borrow::Cow::Borrowed(&self.occ);
         }
         let mut occ = self.occ.clone();
+        for r in &raised {
+            if let Some(v) = occ.get_mut(&r.at) {
+                v.retain(|o| o.unit.0 != r.unit);
+            }
+        }
+        occ.retain(|_, v| !v.is_empty());
+        if !(mover.jump && self.rules.jump_over_vehicles()) {
+            return std::borrow::Cow::Owned(occ);
+        }
         for o in occ.values_mut().flatten() {
             if o.unit_type == UnitType::Vehicle {
                 o.unit_type = UnitType::Squad;

@@ -39,7 +39,9 @@ pub(super) fn react_candidates(state: &State, act: &Activation) -> Option<(Strin
             }
             // issue 18 hook: 002 "Camouflage" hides the activating unit (R762).
             let hidden = super::skills002_d::hidden_from(state, &occ, &u.id, from, &act.unit, to);
-            if !hidden && !reactive_lines(state, &u.id, from, to, armour, &occ).is_empty() {
+            if !hidden
+                && !reactive_lines(state, &u.id, from, (&act.unit, to), armour, &occ).is_empty()
+            {
                 c.push(u.id.clone());
             }
         }
@@ -54,12 +56,24 @@ pub(super) fn reactive_lines(
     state: &State,
     unit: &str,
     from: Square,
-    to: Square,
+    (target, to): (&str, Square),
     armour: model::Armour,
     occ: &Occupancy,
 ) -> Vec<(String, WeaponLine)> {
     let (from, to) = super::large::reactive_pair(state, occ, unit, from, to);
     let dist = geometry::distance(from, to);
+    // Issue 12: 004 "Firing" between heights (R515).
+    let (fh, th) = (
+        super::floors_fire::height_of(state, unit),
+        super::floors_fire::height_of(state, target),
+    );
+    let air =
+        super::aircraft::is_aircraft(state, unit) || super::aircraft::is_aircraft(state, target);
+    let apart = super::floors_fire::apart(state, (from, fh), (to, th), air);
+    if apart.is_some_and(|(n, _)| n > 1) {
+        return vec![];
+    }
+    let dist = dist + apart.map_or(0, |(_, plus)| plus);
     let my_type = unit_type(state, unit);
     let target_type = match armour {
         model::Armour::Soldier(_) => UnitType::Squad,
@@ -90,25 +104,30 @@ pub(super) fn reactive_lines(
             unit_type: target_type,
         },
     );
+    let sight = super::floors_fire::sight(state, occ, (from, fh), (to, th), sight);
     if sight != Sight::Clear || !super::underground::reaction_allowed(state, occ, fs, ts) {
         return vec![];
     }
-    // Issue 12: 004 "Structures": into and out of a structure only through an entrance (R505).
+    // Issue 12: 004 "Structures": into and out of a structure only through an entrance (R505);
+    // a roof is outside, and 1 floor apart in one structure needs none (R515).
     let target_air = matches!(armour, model::Armour::Aircraft(_)) && state.revised(5);
+    let roof = Some(crate::dust_tactics::floors::Height::Roof);
+    let ceiling = super::floors_fire::through_ceiling(state, (from, fh), (to, th));
     // issue 18: 003's openings under battlefront-2013 (R615).
     if state.rules().battlefront() {
         let board = &state.scenario.board;
         if crate::dust_tactics::battlefront::buildings::fire_block(board, occ, fs, ts).is_some() {
             return vec![];
         }
-    } else if crate::dust_tactics::structures::fire_block(
-        &state.scenario.board,
-        from,
-        super::aircraft::is_aircraft(state, unit),
-        to,
-        target_air,
-    )
-    .is_some()
+    } else if !ceiling
+        && crate::dust_tactics::structures::fire_block(
+            &state.scenario.board,
+            from,
+            super::aircraft::is_aircraft(state, unit) || fh == roof,
+            to,
+            target_air || th == roof,
+        )
+        .is_some()
     {
         return vec![];
     }
@@ -119,6 +138,7 @@ pub(super) fn reactive_lines(
             // issue 18 hook: no close-combat weapon in a 003 reactive attack.
             (!graded || bf_reactive::allows(w))
                 && geometry::in_range(w.range, dist)
+                && (w.range != WeaponRange::Close || apart.is_none_or(|(n, _)| n == 0))
                 && w.against(armour) != Fire::No
                 && super::artillery::loaded(state, s, w)
                 && (w.ammo.is_none()
@@ -306,7 +326,7 @@ fn queue_reactive_attack(state: &State, act: &mut Activation, r: &str, sustained
             .unit(r)
             .filter(|_| bf_choice::applies(state))
             .and_then(|x| crate::dust_tactics::battlefront::facing::of_unit(state, x));
-        let lines: Vec<LineOrder> = reactive_lines(state, r, from, to, armour, &occ)
+        let lines: Vec<LineOrder> = reactive_lines(state, r, from, (&act.unit, to), armour, &occ)
             .into_iter()
             .filter(|(_, w)| bf_choice::in_arc(state, (r, from), (&act.unit, to), w, facing))
             .map(|(s, w)| LineOrder {
@@ -403,7 +423,7 @@ fn two_army_turn(
         None => {
             let armour = armour_of(state, &act.unit)?;
             let occ = occupancy(state, &[]);
-            let lines = reactive_lines(state, r, from, to, armour, &occ);
+            let lines = reactive_lines(state, r, from, (&act.unit, to), armour, &occ);
             let now = crate::dust_tactics::battlefront::facing::of_unit(state, state.unit(r)?);
             let count = |f| {
                 lines

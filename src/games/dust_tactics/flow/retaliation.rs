@@ -18,7 +18,11 @@ pub(super) fn retaliation_lines(state: &State, unit: &str, attacker: &str) -> Ve
     };
     // battlefront-2013: a Stunned unit does not fight back (002, R267).
     // A large vehicle fights and is fought from any of its 4 squares (R569).
-    if !super::large::touching(state, unit, d_at, attacker, a_at)
+    // Units at different heights are never adjacent (004 "Structures"; R517).
+    let apart = super::floors_fire::height_of(state, unit)
+        != super::floors_fire::height_of(state, attacker);
+    if apart
+        || !super::large::touching(state, unit, d_at, attacker, a_at)
         || super::super::battlefront::stunned::cannot_fight(state, unit)
         // An exhausted unit "cannot fight back if attacked in close combat" (R477).
         || super::stimulant::exhausted(state, unit)

@@ -115,7 +115,7 @@ pub(super) fn tactician_cover(state: &State, target: &UnitState) -> bool {
             && !h.destroyed
             && card(state, h).is_some_and(|c| c.has(Skill::LegendaryTactician))
             && (h.joined.as_deref() == Some(target.id.as_str())
-                || matches!((h.at, target.at), (Some(a), Some(b)) if a.adjacent(b)))
+                || matches!((h.at, target.at), (Some(a), Some(b)) if a.adjacent(b) && h.height == target.height))
     })
 }
 
@@ -438,7 +438,8 @@ impl Planner<'_> {
             && !t.destroyed
             && unit_type(state, &t.id) == UnitType::Vehicle
             // Next to any of a large vehicle's 4 squares (R573).
-            && matches!((self.pos, t.at), (Some(a), Some(b)) if super::large::touching(state, &u.id, a, &t.id, b));
+            && matches!((self.pos, t.at), (Some(a), Some(b)) if super::large::touching(state, &u.id, a, &t.id, b))
+            && self.height == t.height; // never adjacent at different heights (R517)
         if !ok {
             return refuse(
                 format!("{} is not a friendly vehicle adjacent to {}", t.id, u.id),

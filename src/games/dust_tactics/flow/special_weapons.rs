@@ -45,10 +45,12 @@ fn moves_this_activation(state: &State, act: &Activation, shooter: &str) -> bool
     let lead = leader_of(state, shooter).unwrap_or_else(|| shooter.to_string());
     lead == act.unit
         && (state.unit(&lead).is_some_and(|u| u.moved)
-            || act
-                .steps
-                .iter()
-                .any(|s| matches!(s, Step::Move { .. } | Step::Enter { .. })))
+            || act.steps.iter().any(|s| {
+                matches!(
+                    s,
+                    Step::Move { .. } | Step::Climb { .. } | Step::Enter { .. }
+                )
+            }))
 }
 
 /// The line as `shooter` fires it at a unit that has (`target_moved`) or has not moved this

@@ -37,7 +37,7 @@ pub(super) fn harm_score(state: &State, unit: &str, act: &Activation) -> u32 {
         return 0;
     };
     let occ = occupancy(state, &[]);
-    reactive_lines(state, unit, from, to, armour, &occ)
+    reactive_lines(state, unit, from, (&act.unit, to), armour, &occ)
         .iter()
         .map(|(s, w)| {
             let n = state.unit(s).map(|u| carriers(state, u, w)).unwrap_or(1);

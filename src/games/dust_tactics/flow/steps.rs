@@ -142,6 +142,12 @@ pub(super) fn exec_step(
                 super::travel::exec(state, &lead, to, dice, out);
             }
         }
+        Step::Climb { path } => {
+            if alive && alive_on_board(state, &lead) {
+                super::floors::exec_climb(state, &lead, &path, dice, out);
+                stop_unless_moving_on(state, act, &lead);
+            }
+        }
         Step::Board { path, vehicle } => {
             if alive {
                 super::carry::exec_board(state, &lead, &path, &vehicle, dice, out);
@@ -379,7 +385,7 @@ pub(super) fn stop_unless_moving_on(state: &mut State, act: &Activation, lead: &
         .steps
         .iter()
         .find(|s| !matches!(s, Step::Window))
-        .map(|s| matches!(s, Step::Move { .. }))
+        .map(|s| matches!(s, Step::Move { .. } | Step::Climb { .. }))
         .unwrap_or(false);
     if !next_is_move {
         for m in group(state, lead) {

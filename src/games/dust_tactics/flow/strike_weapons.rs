@@ -60,7 +60,7 @@ impl Planner<'_> {
                 unit_type: unit_type(state, &observer.id),
             });
         }
-        let lines = super::attack::plan_fire(state, g, at, also, &occ, false, false)?;
+        let lines = super::attack::plan_fire(state, g, (at, g.height), also, &occ, false, false)?;
         for l in &lines {
             let Some((_, w)) = find_weapon(state, &l.shooter, &l.weapon) else {
                 continue;

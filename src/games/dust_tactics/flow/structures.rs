@@ -13,7 +13,7 @@ use crate::dust_tactics::structures::{self, EntranceKind, StructureKind};
 pub(super) fn check_fire(
     state: &State,
     shooter: &str,
-    from: Square,
+    (from, height): crate::dust_tactics::floors::Spot,
     target: &Target,
     to: Square,
 ) -> Result<(), Refusal> {
@@ -31,8 +31,16 @@ pub(super) fn check_fire(
             None => Ok(()),
         };
     }
+    let th = super::floors_fire::height_of(state, unit);
+    // 1 floor apart in one structure: through the floor or the ceiling, no entrance (R515).
+    if super::floors_fire::through_ceiling(state, (from, height), (to, th)) {
+        return Ok(());
+    }
+    // A unit on a roof is outside, above the structure, as an aircraft over it (R515, R503).
+    let roof = Some(crate::dust_tactics::floors::Height::Roof);
     let air = |id: &str| super::aircraft::is_aircraft(state, id);
-    match structures::fire_block(&state.scenario.board, from, air(shooter), to, air(unit)) {
+    let (s_out, t_out) = (air(shooter) || height == roof, air(unit) || th == roof);
+    match structures::fire_block(&state.scenario.board, from, s_out, to, t_out) {
         Some((why, rule)) => refuse(
             format!("{shooter} cannot attack {unit}: {why}"),
             rule,
@@ -101,8 +109,15 @@ pub(super) fn back_door_target(state: &State, sq: Square) -> Result<(), Refusal>
 /// is inside a structure" (R508). The line a target inside a structure takes: the artillery
 /// line with the cover save its structure gives restored (the combat rule skips cover saves for
 /// range A only), so the cover the report names is saved against as for any other weapon.
-pub fn artillery_line(state: &State, w: &WeaponLine, target_at: Square) -> WeaponLine {
+/// A unit on a roof is outside its structure (004 "Cover"; R515): artillery ignores its cover.
+pub fn artillery_line(
+    state: &State,
+    w: &WeaponLine,
+    (target_at, height): crate::dust_tactics::floors::Spot,
+) -> WeaponLine {
+    let roof = height == Some(crate::dust_tactics::floors::Height::Roof);
     if w.range != WeaponRange::Artillery
+        || roof
         || structures::inside(&state.scenario.board, target_at, false).is_none()
     {
         return w.clone();

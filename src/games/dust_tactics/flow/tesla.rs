@@ -103,6 +103,8 @@ pub(super) fn explode_next(
         .iter()
         .filter(|u| !u.destroyed && u.joined.is_none())
         .filter(|u| target_square(state, &u.id).is_some_and(|a| a.adjacent(b.at)))
+        // Units at different heights are not adjacent (004 "Structures"; R517).
+        .filter(|u| u.height == state.unit(&b.unit).and_then(|x| x.height))
         .cloned()
         .collect();
     if near.is_empty() {

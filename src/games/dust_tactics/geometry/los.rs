@@ -88,7 +88,8 @@ fn wall_points(a: Square, b: Square) -> (Pt, Pt) {
 }
 
 /// Why square `sq` (not an end of the line) blocks LOS between this pair; `None` if it does not.
-fn blocks(board: &Board, occ: &Occupancy, sq: Square, soldier_pair: bool) -> Option<String> {
+/// Why `sq` blocks a line of sight between two units (a soldier pair or not); `None` when not.
+pub fn blocks(board: &Board, occ: &Occupancy, sq: Square, soldier_pair: bool) -> Option<String> {
     match board.terrain(sq) {
         Terrain::Impassable => return Some(format!("{sq} is impassable (no dot)")),
         Terrain::Smoke => return Some(format!("{sq} is smoke, which blocks all line of sight")),

@@ -34,6 +34,7 @@
 use super::model::{Board, Square};
 
 pub mod carry;
+pub mod climb;
 mod moves;
 mod placing;
 mod skill_line;
@@ -140,6 +141,8 @@ pub enum Action {
         squares: Vec<Square>,
         facing: crate::dust_tactics::battlefront::facing::Facing,
     },
+    /// A MOVE whose path names heights in a structure (`move E5 E5@2`; R514).
+    Climb(climb::Climb),
     /// `turn W`: a Move action that only turns the unit to face a direction (003 "Check Field
     /// of Fire"; battlefront-2013 only, R254).
     Turn {
@@ -274,6 +277,7 @@ impl fmt::Display for Action {
             }
             Action::Transport(t) => write!(f, "{t}"),
             Action::Travel => f.write_str("travel"),
+            Action::Climb(c) => write!(f, "{c}"),
         }
     }
 }
@@ -657,6 +661,7 @@ fn parse_action(line: usize, text: &str, board: &Board) -> Result<Action, OrderE
         .unwrap_or("");
     match kw.as_str() {
         "move" if carry::is_transport(rest) => carry::parse(line, rest, board),
+        "move" if climb::is_climb(rest) => climb::parse(line, rest, board),
         "move" => moves::parse(line, rest, board),
         "attack" => Ok(Action::Attack {
             fire: fire_orders(line, rest, "attack", board)?,

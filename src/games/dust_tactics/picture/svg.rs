@@ -192,6 +192,13 @@ pub(super) fn dynamic_layer(
         } else {
             square_centre(unit.square)
         };
+        // A unit above the ground floor (labelled `b@2`, `b@roof`) is drawn up and to the right,
+        // so a unit directly below it on the same square still shows (R517).
+        let (cx, cy) = if unit.label.contains('@') {
+            (cx + SQUARE_PX / 4, cy - SQUARE_PX / 4)
+        } else {
+            (cx, cy)
+        };
         let start = out.len();
         counter(out, unit, label, (cx, cy), side_colours(index), &text);
         items.push(start..out.len());

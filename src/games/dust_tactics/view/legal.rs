@@ -12,9 +12,11 @@
 //! are one activation, sent together (004 "Aircraft": MOVE + MOVE, R548). docs/orders.md says
 //! the same to players.
 
+use super::super::floors;
 use super::super::flow;
 use super::super::model::{Armour, CoverKind, UnitType};
 use super::super::orders::carry::Transport;
+use super::super::orders::climb::Climb;
 use super::super::orders::{parse, Action, Command, FireOrder, TargetRef};
 use super::super::skill::Skill;
 use super::super::state::{State, UnitState};
@@ -135,6 +137,23 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
         .map(|sq| sq.to_string())
         .collect();
     if let Some((first, rest)) = reach.split_first() {
+        s.push_str(&format!("#   move {first}\n"));
+        s.push_str(&or_lines("to", rest));
+    }
+    // 004 "Moving" between floors (R514, R517): each step up, down or along a floor it can take.
+    let climbs: Vec<String> =
+        u.at.map(|at| floors::steps_up_from(&state.scenario.board, (at, u.height)))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|&spot| {
+                ok(vec![
+                    Action::Climb(Climb { path: vec![spot] }),
+                    Action::Nothing,
+                ])
+            })
+            .map(|(sq, h)| floors::place(sq, h))
+            .collect();
+    if let Some((first, rest)) = climbs.split_first() {
         s.push_str(&format!("#   move {first}\n"));
         s.push_str(&or_lines("to", rest));
     }
