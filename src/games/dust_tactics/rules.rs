@@ -20,9 +20,10 @@ use std::fmt;
 /// fired at nobody); 7: R544 (004 "Pilot: Name": a pilot boards and exits during the game),
 /// R545 (004 "Aircraft": advanced deployment), R629 (a boarding's or an exit's move enters
 /// minefields) and R604–R607 (battlefront-2013: a hero joins a squad by standing in its square
-/// and may activate apart from it; pilots mount and dismount); games made before keep the
-/// revision they were made with.
-pub const RULES_REVISION: u32 = 7;
+/// and may activate apart from it; pilots mount and dismount); 8: R702–R706
+/// (battlefront-2013: 002's Under Fire and Suppressed tokens, Brave and Commissar); games made
+/// before keep the revision they were made with.
+pub const RULES_REVISION: u32 = 8;
 
 /// The policies of one ruleset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -274,9 +274,12 @@ pub fn board_text(state: &State) -> String {
                 (true, _) => ", injected",
                 _ => "",
             };
+            // battlefront-2013: 002's Under Fire or Suppressed token (R702).
+            let token = u.suppression.map(|t| format!(", {}", t.name()));
             format!(
-                "{place}, {life}{}{drugs}",
-                if u.activated { ", activated" } else { "" }
+                "{place}, {life}{}{drugs}{}",
+                if u.activated { ", activated" } else { "" },
+                token.unwrap_or_default()
             )
         };
         s.push_str(&format!(

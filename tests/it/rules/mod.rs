@@ -26,6 +26,7 @@ mod battlefront_skills002_c;
 mod battlefront_skills002_more;
 mod battlefront_skills002_moves;
 mod battlefront_skills002_saves;
+mod battlefront_suppression;
 mod battlefront_trenches_board;
 mod bunker_back_door_004;
 mod cards_000;

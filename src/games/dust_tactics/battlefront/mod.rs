@@ -38,6 +38,8 @@ pub mod spray;
 // issue 18: 002's strongpoints (bunkers003, R718–R722).
 pub mod strongpoints;
 pub mod stunned;
+// issue 18: 002's Under Fire and Suppressed tokens (suppress, R702–R706).
+pub mod suppression;
 pub mod terrain;
 // issue 18: 003 §12 victory points (bfront).
 pub mod vp;

@@ -120,6 +120,11 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
             ));
         }
         for s in &c.skills {
+            // 002 "Commissar": part of an infantry unit, for its suppression dice (R705).
+            if s.name == Skill::Commissar.id() {
+                super::suppression::check_commissar(file, &c)?;
+                continue;
+            }
             if !BUILT.iter().any(|b| b.id() == s.name)
                 && super::skills002::Skill002::from_id(&s.name).is_none()
             {

@@ -55,6 +55,9 @@ pub enum Skill002 {
     /// (including removing eliminated miniatures) before the enemy Units make their Close-Combat
     /// Attacks" (R731).
     FirstStrike,
+    /// 002 "Brave": "rolls three dice instead of two when rolling to remove Under Fire or
+    /// Suppressed tokens" (R705).
+    Brave,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -65,7 +68,6 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("air-pilot", "Air Pilot"),
     ("artillery-observer", "Artillery Observer"),
     ("blutkreuz", "Blutkreuz"),
-    ("brave", "Brave"),
     ("camouflage", "Camouflage"),
     ("infantry-ace", "Infantry Ace"),
     ("lucky", "Lucky"),
@@ -92,6 +94,7 @@ impl Skill002 {
         Skill002::Expert,
         Skill002::Assassin,
         Skill002::FirstStrike,
+        Skill002::Brave,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -116,6 +119,7 @@ impl Skill002 {
             Skill002::Expert => "expert",
             Skill002::Assassin => "assassin",
             Skill002::FirstStrike => "first-strike",
+            Skill002::Brave => "brave",
         }
     }
 
@@ -136,6 +140,7 @@ impl Skill002 {
             Skill002::Expert => "Expert - Weapon",
             Skill002::Assassin => "Assassin",
             Skill002::FirstStrike => "First Strike",
+            Skill002::Brave => "Brave",
         }
     }
 
