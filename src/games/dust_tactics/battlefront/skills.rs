@@ -34,6 +34,8 @@ pub const BUILT: &[Skill] = &[
     Skill::AdvancedReactiveFire,
     // 003/002 "Ace Pilot" with 003 "Reacting to Extra Actions" (flow/piloting.rs, R608).
     Skill::AcePilot,
+    // 002 "Commissar": on an infantry squad's card, three suppression dice (suppression.rs, R705).
+    Skill::Commissar,
 ];
 
 /// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll
