@@ -332,22 +332,31 @@ fn s002_suppression_a_game_made_before_rules_revision_8_has_no_tokens() {
 }
 
 // R702: the report shows the tokens: the text board's unit list names the token after the unit's
-// state, "Under Fire" after one hit, "Suppressed" once it is.
+// state, "Under Fire" after one hit, "Suppressed" once it is; the board picture puts a lettered
+// badge on the counter ("UF", "S"), none before.
 #[test]
-fn s002_suppression_the_text_board_shows_the_token() {
+fn s002_suppression_the_text_board_and_the_picture_show_the_token() {
     let mut st = duel(squad("sq"), None);
     let theirs = |st: &State| {
         let board = dustmail::dust_tactics::view::board_text(st);
         let line = board.lines().find(|l| l.contains(" theirs (axis"));
         line.expect("theirs listed").to_string()
     };
+    let svg = super::battlefront_trenches_board::svg;
     assert!(!theirs(&st).contains("Under Fire"));
+    assert!(!svg(&st).contains("class=\"suppression\""));
     hit_once(&mut st);
     assert!(
         theirs(&st).ends_with("3 models, Under Fire"),
         "{}",
         theirs(&st)
     );
+    let pic = svg(&st);
+    assert!(
+        pic.contains(r#"class="suppression" data-square="E4""#),
+        "{pic}"
+    );
+    assert!(pic.contains(">UF</text><title>Under Fire</title>"), "{pic}");
     // The second hit's rule is tested above: the token is set by hand here.
     st.unit_mut("theirs").expect("theirs").suppression = Some(Token::Suppressed);
     assert!(
@@ -355,4 +364,5 @@ fn s002_suppression_the_text_board_shows_the_token() {
         "{}",
         theirs(&st)
     );
+    assert!(svg(&st).contains(">S</text><title>Suppressed</title>"));
 }
