@@ -278,12 +278,9 @@ pub fn board_text(state: &State) -> String {
                 (true, _) => ", injected",
                 _ => "",
             };
-            // battlefront-2013: 002's Under Fire or Suppressed token (R702).
-            let token = u.suppression.map(|t| format!(", {}", t.name()));
             format!(
-                "{place}, {life}{}{drugs}{}",
-                if u.activated { ", activated" } else { "" },
-                token.unwrap_or_default()
+                "{place}, {life}{}{drugs}",
+                if u.activated { ", activated" } else { "" }
             )
         };
         s.push_str(&format!(
@@ -306,6 +303,8 @@ pub fn board_text(state: &State) -> String {
     for chunk in facings.chunks(10) {
         s.push_str(&format!("Facing: {}\n", chunk.join(", ")));
     }
+    // battlefront-2013: 002's suppression tokens by marker, likewise (R702).
+    s.push_str(&super::battlefront::suppression::board_lines(state, &marks));
     s
 }
 

@@ -331,25 +331,29 @@ fn s002_suppression_a_game_made_before_rules_revision_8_has_no_tokens() {
     assert!(!t.contains("Under Fire"), "{t}");
 }
 
-// R702: the report shows the tokens: the text board's unit list names the token after the unit's
-// state, "Under Fire" after one hit, "Suppressed" once it is; the board picture puts a lettered
-// badge on the counter ("UF", "S"), none before.
+// R702: the report shows the tokens: the text board names each by the unit's marker on its own
+// `Tokens:` lines (72 columns), "Under Fire" after one hit, "Suppressed" once it is; the board
+// picture puts a lettered badge on the counter ("UF", "S"), none before.
 #[test]
 fn s002_suppression_the_text_board_and_the_picture_show_the_token() {
     let mut st = duel(squad("sq"), None);
-    let theirs = |st: &State| {
-        let board = dustmail::dust_tactics::view::board_text(st);
-        let line = board.lines().find(|l| l.contains(" theirs (axis"));
-        line.expect("theirs listed").to_string()
-    };
+    let board = |st: &State| dustmail::dust_tactics::view::board_text(st);
+    let text = board(&st);
+    let line = text.lines().find(|l| l.contains(" theirs (axis"));
+    let marker = line
+        .expect("theirs listed")
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
     let svg = super::battlefront_trenches_board::svg;
-    assert!(!theirs(&st).contains("Under Fire"));
+    assert!(!text.contains("Tokens:"), "{text}");
     assert!(!svg(&st).contains("class=\"suppression\""));
     hit_once(&mut st);
+    let text = board(&st);
     assert!(
-        theirs(&st).ends_with("3 models, Under Fire"),
-        "{}",
-        theirs(&st)
+        text.contains(&format!("Tokens: {marker} Under Fire\n")),
+        "{text}"
     );
     let pic = svg(&st);
     assert!(
@@ -359,10 +363,10 @@ fn s002_suppression_the_text_board_and_the_picture_show_the_token() {
     assert!(pic.contains(">UF</text><title>Under Fire</title>"), "{pic}");
     // The second hit's rule is tested above: the token is set by hand here.
     st.unit_mut("theirs").expect("theirs").suppression = Some(Token::Suppressed);
+    let text = board(&st);
     assert!(
-        theirs(&st).ends_with("3 models, Suppressed"),
-        "{}",
-        theirs(&st)
+        text.contains(&format!("Tokens: {marker} Suppressed\n")),
+        "{text}"
     );
     assert!(svg(&st).contains(">S</text><title>Suppressed</title>"));
 }

@@ -70,18 +70,17 @@ pub fn gain(state: &mut State, act: &mut Activation, out: &mut Outcome) {
         if !hit || immune(state, id) {
             continue;
         }
-        give(state, id, false, out);
+        give(state, id, out);
     }
 }
 
-/// Gives `id` its next token (`suppressed`: straight to Suppressed, as 002 gives passengers of
-/// a vehicle eliminated).
-pub fn give(state: &mut State, id: &str, suppressed: bool, out: &mut Outcome) {
+/// Gives `id` its next token: Under Fire, or Suppressed if it had one.
+fn give(state: &mut State, id: &str, out: &mut Outcome) {
     let Some(u) = state.unit_mut(id).filter(|u| !u.destroyed) else {
         return;
     };
     let before = u.suppression;
-    let next = if suppressed || before.is_some() {
+    let next = if before.is_some() {
         Token::Suppressed
     } else {
         Token::UnderFire
@@ -92,11 +91,7 @@ pub fn give(state: &mut State, id: &str, suppressed: bool, out: &mut Outcome) {
             "{id} is hit again: its Under Fire token is replaced by a Suppressed token (002)"
         ),
         Some(Token::Suppressed) => format!("{id} is hit again and stays Suppressed (002)"),
-        None => format!(
-            "{id} is hit and gains {} {} token (002)",
-            if suppressed { "a" } else { "an" },
-            next.name()
-        ),
+        None => format!("{id} is hit and gains an {} token (002)", next.name()),
     };
     out.happenings.push(Happening::text(text));
 }
@@ -222,4 +217,20 @@ pub fn cut(act: &mut Activation) {
     if std::mem::take(&mut act.flags.pinned) {
         act.steps.retain(|s| matches!(s, Step::Detach { .. }));
     }
+}
+
+/// The text board's lines naming each token by the unit's marker (`marks`: unit id, marker),
+/// four a line to keep 72 columns: `Tokens: c Under Fire, d Suppressed`. Empty without tokens.
+pub fn board_lines(state: &State, marks: &[(String, String)]) -> String {
+    let tokens: Vec<String> = marks
+        .iter()
+        .filter_map(|(id, m)| {
+            let u = state.unit(id).filter(|u| !u.destroyed)?;
+            Some(format!("{m} {}", u.suppression?.name()))
+        })
+        .collect();
+    tokens
+        .chunks(4)
+        .map(|c| format!("Tokens: {}\n", c.join(", ")))
+        .collect()
 }
