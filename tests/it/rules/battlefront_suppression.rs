@@ -165,6 +165,32 @@ fn s002_suppression_a_suppressed_unit_that_fails_takes_nothing_first_and_its_fir
     assert!(!t.contains("theirs fires"), "{t}");
 }
 
+// 002 "Heroes and Suppression" (R704): a Suppressed unit that fails its roll takes a Nothing
+// action first, so a first order counting as both actions (003 "Actions": "Sustained Attack
+// (uses two actions)") cannot follow it: nothing it ordered is played, no attack die.
+#[test]
+fn s002_suppression_a_suppressed_unit_that_fails_makes_no_sustained_attack() {
+    let mut st = duel(squad("sq"), None);
+    hit_twice(&mut st);
+    let out = play(
+        &mut st,
+        "axis",
+        "activate theirs\n  sustained gun at ours",
+        &[4, 6],
+    );
+    let t = texts(&out);
+    assert!(accepted_all(&out), "{t}");
+    assert!(t.contains("counts as two actions (003: a Sustained Attack \"uses two actions\"), so none of its orders is played"), "{t}");
+    assert!(!t.contains("theirs fires"), "{t}");
+    let th = u(&st, "theirs");
+    assert_eq!(
+        (th.activated, th.suppression),
+        (true, Some(Token::Suppressed)),
+        "{t}"
+    );
+    assert_eq!(u(&st, "ours").models.len(), 4, "{t}");
+}
+
 // 002 "Brave": "A Brave Unit rolls three dice instead of two when rolling to remove Under Fire or
 // Suppressed tokens": two dice otherwise. On an army symbol the token is removed (R704) and the
 // unit plays both its actions: the attack (two soldiers left, two dice, both miss), then the move.

@@ -2,8 +2,9 @@
 //! amending R264). Page 58 of *Dust Tactics Battlefield*, which states the rule, is in no seed:
 //! what the seeds say is played as they say it, and the values lost with page 58 are the
 //! provisional choices of R703 (what gives the tokens, what Under Fire does) and R704 (the
-//! removal roll); Brave and Commissar are R705, the immune R706. The engine calls these from small marked hooks: the removal of casualties
-//! (flow/steps.rs), the planning of an activation (flow/activation.rs) and its steps.
+//! removal roll); Brave and Commissar are R705, the immune R706. The engine calls these from
+//! small marked hooks: the removal of casualties (flow/steps.rs), the planning of an activation
+//! (flow/activation.rs) and its steps.
 
 use super::super::model::UnitType;
 use super::super::orders::Action;
@@ -17,9 +18,6 @@ use serde::{Deserialize, Serialize};
 /// The rules revision that brought suppression (`rules::RULES_REVISION`): a battlefront-2013
 /// game made before has no tokens and replays so.
 pub const REVISION: u32 = 8;
-
-/// The section reports cite.
-pub const CITE: &str = "002 \"Heroes and Suppression\", \"Brave\", \"Commissar\" (page 58 of Dust Tactics Battlefield is in no seed: R702–R706)";
 
 /// The purpose of the removal roll in the ledger and reports.
 pub const PURPOSE: &str = "suppression removal";
@@ -130,31 +128,36 @@ pub fn check_commissar(file: &str, c: &super::super::model::Card) -> Result<(), 
 }
 
 /// Planning hook (R704): a unit with a token activates with its removal roll first; if its
-/// first ordered action is not `nothing` and counts as one action (`first_kinds`), a cut after
-/// it drops the rest when the unit stays Suppressed (its Nothing comes first, its first
-/// ordered action is its second). `steps` are the planned steps.
+/// first ordered action is not `nothing` and counts as one action, a cut after it drops the
+/// rest when the unit stays Suppressed (its Nothing comes first, its first ordered action is
+/// its second). `first`: the actions the first order counts as, and the steps it planned;
+/// `steps`: the planned steps, with their reactive windows.
 pub fn plan(
     state: &State,
     unit: &str,
     actions: &[Action],
-    first_kinds: usize,
+    first: (usize, usize),
     steps: &mut Vec<Step>,
 ) {
     if !applies(state) || state.unit(unit).and_then(|u| u.suppression).is_none() {
         return;
     }
     if !matches!(actions.first(), Some(Action::Nothing)) {
-        // After the first action's step and the reactive window right after it, if any.
-        let at = if first_kinds == 1 {
-            let first = steps
-                .iter()
-                .position(|s| !matches!(s, Step::Detach { .. } | Step::AcePilot { .. }));
-            first.map_or(0, |i| {
-                i + 1 + usize::from(matches!(steps.get(i + 1), Some(Step::Window)))
-            })
-        } else {
-            0
-        };
+        // After the first action's steps and the reactive windows among or right after them.
+        let (kinds, mut left) = first;
+        // 003 "Actions": a Sustained Attack "uses two actions", one line for both.
+        let sustained = matches!(actions.first(), Some(Action::Sustained { .. }));
+        let mut at = 0;
+        if kinds == 1 && !sustained {
+            for (i, s) in steps.iter().enumerate() {
+                match s {
+                    Step::Detach { .. } | Step::AcePilot { .. } | Step::Window => {}
+                    _ if left == 0 => break,
+                    _ => left -= 1,
+                }
+                at = i + 1;
+            }
+        }
         steps.insert(at, Step::SuppressionCut);
     }
     steps.insert(0, Step::SuppressionRoll);
@@ -184,7 +187,7 @@ pub fn roll(
     let cut = act.steps.iter().any(|s| matches!(s, Step::SuppressionCut));
     // A first ordered action that counts as two (a March Move) is cut with the rest.
     let then = if matches!(act.steps.first(), Some(Step::SuppressionCut)) {
-        "its first ordered action counts as two actions, so none of its orders is played"
+        "its first ordered action counts as two actions (003: a Sustained Attack \"uses two actions\"), so none of its orders is played"
     } else {
         "its first ordered action is its second and the rest of its orders is not played"
     };
