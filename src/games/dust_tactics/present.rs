@@ -279,6 +279,8 @@ pub fn picture(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Op
     pic.destroyed = d.destroyed;
     // issue 18 hook: battlefront-2013's facing marks and fields of fire.
     super::battlefront::board_facing::onto_picture(view, happenings, &mut pic);
+    // issue 18 hook: 002's Under Fire and Suppressed tokens (R702).
+    super::picture::tokens_onto(view, &mut pic);
     Some(pic)
 }
 

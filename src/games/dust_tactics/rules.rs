@@ -21,9 +21,10 @@ use std::fmt;
 /// R545 (004 "Aircraft": advanced deployment), R629 (a boarding's or an exit's move enters
 /// minefields) and R604–R607 (battlefront-2013: a hero joins a squad by standing in its square
 /// and may activate apart from it; pilots mount and dismount); 8: R541 (no reactive fire answers a
-/// pilot's boarding) and R727 (battlefront-2013: a strongpoint blocks sight across it, and no
-/// range-1 Special Action from inside it at a unit outside); games made before keep the revision
-/// they were made with.
+/// pilot's boarding), R702–R706 (battlefront-2013: 002's Under Fire and Suppressed tokens, Brave
+/// and Commissar) and R727 (battlefront-2013: a strongpoint blocks sight across it, and no range-1
+/// Special Action from inside it at a unit outside); games made before keep the revision they
+/// were made with.
 pub const RULES_REVISION: u32 = 8;
 
 /// The policies of one ruleset.

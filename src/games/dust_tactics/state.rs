@@ -226,6 +226,9 @@ pub struct UnitState {
     /// battlefront-2013: a Stunned token (002, from Cheat Death; `battlefront::stunned`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stunned: bool,
+    /// battlefront-2013: an Under Fire or Suppressed token (002, R702; `battlefront::suppression`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suppression: Option<super::battlefront::suppression::Token>,
     /// Injected by an NCO field medic's Stimulant Kit: its next activation may be 4 actions
     /// (004 "NCO Command Squads"; `flow::stimulant`, R477).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -329,6 +332,9 @@ pub struct Pending {
     pub eliminate: bool,
     /// Side whose attack did it (VP).
     pub by: String,
+    /// battlefront-2013: this damage already gave its suppression token (R703).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub suppressing: bool,
 }
 
 /// Skills and options declared for this activation.
@@ -359,6 +365,9 @@ pub struct ActFlags {
     /// misses (R760).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub lucky: bool,
+    /// battlefront-2013: the unit stayed Suppressed: its orders stop at the cut (R704).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pinned: bool,
 }
 
 /// What a paused activation waits for.
@@ -517,6 +526,11 @@ pub enum Step {
     /// Where the extra action an Ace Pilot's die gives begins: the steps after it are dropped
     /// when the die failed (R543).
     AceExtra,
+    /// battlefront-2013: the activating unit's roll to remove its Under Fire or Suppressed
+    /// token (002, R704).
+    SuppressionRoll,
+    /// battlefront-2013: where the orders of a unit that stayed Suppressed stop (R704).
+    SuppressionCut,
 }
 
 /// One weapon line fired by `shooter` (the unit whose card carries it) at `target`.

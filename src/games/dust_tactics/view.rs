@@ -46,6 +46,10 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
             if let Some(f) = super::battlefront::facing::of_unit(state, u) {
                 v["facing"] = json!(f.to_string());
             }
+            // battlefront-2013: 002's Under Fire or Suppressed token, for the picture (R702).
+            if let Some(t) = u.suppression {
+                v["suppression"] = json!(t.name());
+            }
             // A hero piloting a vehicle (004 "Pilot: Name", 003 "Piloting Vehicles").
             if state.is_pilot(u) {
                 v["pilots"] = json!(true);
@@ -313,6 +317,8 @@ pub fn board_text(state: &State) -> String {
     for chunk in facings.chunks(10) {
         s.push_str(&format!("Facing: {}\n", chunk.join(", ")));
     }
+    // battlefront-2013: 002's suppression tokens by marker, likewise (R702).
+    s.push_str(&super::battlefront::suppression::board_lines(state, &marks));
     s
 }
 

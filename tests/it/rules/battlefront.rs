@@ -575,15 +575,15 @@ fn submit(st: &mut State, side: &str, text: &str) -> Vec<CommandOutcome> {
 // issue 18: skills (002) not built yet are refused with "not implemented yet under
 // battlefront-2013", and the state is unchanged. (Reactive attacks are built since the second
 // slice: tests/it/rules/battlefront_react.rs; Fighting Spirit since the third, Cheat Death since
-// battlefront_skills.rs, Black Ops and Advanced Reactive Fire since R712 and R715, so Commissar is the unbuilt skill
-// here.)
+// battlefront_skills.rs, Black Ops and Advanced Reactive Fire since R712 and R715, Commissar
+// since R705, so 004's Assault, which 002 does not have, is the unbuilt skill here.)
 #[test]
 fn battlefront_unbuilt_rules_are_refused_not_played_by_another_rulebook() {
     let mut st = duel();
     let before = serde_json::to_string(&st).unwrap();
     let (side, text, rule) = (
         "allies",
-        "activate ours\n  skill commissar\n  attack gun at theirs",
+        "activate ours\n  skill assault\n  attack gun at theirs",
         "002",
     );
     let outs = submit(&mut st, side, text);

@@ -603,8 +603,9 @@ fn s002_take_aim_a_hero_hits_on_target_as_well_as_army_in_a_sustained_attack() {
     assert!(t.contains("2 hits"), "{t}");
 }
 
-// issue 18 item 4: a battlefront card naming a skill 002 defines but not built yet is refused at
-// `new`, naming the skill and the card's file, and no game is made (R281).
+// issue 18 item 4: a battlefront card naming a skill not built under battlefront-2013 is refused at
+// `new`, naming the skill and the card's file, and no game is made (R281). Every 004 skill that
+// 002 also lists is built since R705 (Commissar): 004's Assault, which 002 lacks, stands in.
 #[test]
 fn s002_skills_a_card_naming_a_skill_not_built_is_refused_at_new() {
     use crate::support::dt;
@@ -618,7 +619,7 @@ fn s002_skills_a_card_naming_a_skill_not_built_is_refused_at_new() {
         .expect("stefan");
     std::fs::write(
         cards.join("bf-stefan.toml"),
-        format!("{text}\n[[skills]]\nname = \"commissar\"\n"),
+        format!("{text}\n[[skills]]\nname = \"assault\"\n"),
     )
     .unwrap();
     let mut args: Vec<String> = [
@@ -651,7 +652,7 @@ fn s002_skills_a_card_naming_a_skill_not_built_is_refused_at_new() {
     let out = dt::text(&o);
     assert_eq!(o.status.code(), Some(2), "{out}");
     assert!(
-        out.contains("card bf-stefan.toml names the skill `commissar`")
+        out.contains("card bf-stefan.toml names the skill `assault`")
             && out.contains("not implemented yet under battlefront-2013"),
         "{out}"
     );

@@ -9,7 +9,7 @@ use dustmail::dust_tactics::{flow, DustTactics};
 use dustmail::game::{CommandOutcome, Game, Line, Outcome, ScriptedDice, Sender};
 
 /// A squad of four with a knife (range C, one die) and a gun (range 4), Movement 1.
-fn chargers(skill: Option<&str>) -> Card {
+pub(super) fn chargers(skill: Option<&str>) -> Card {
     let c = card(
         "chargers",
         UnitType::Squad,
@@ -50,7 +50,7 @@ fn game(ours: Card) -> State {
 }
 
 /// Sends `text` from `side` with `faces` scripted; every scripted die must be used.
-fn play(st: &mut State, side: &str, text: &str, faces: &[u8]) -> Outcome {
+pub(super) fn play(st: &mut State, side: &str, text: &str, faces: &[u8]) -> Outcome {
     let lines: Vec<Line> = text
         .lines()
         .enumerate()
@@ -70,7 +70,7 @@ fn play(st: &mut State, side: &str, text: &str, faces: &[u8]) -> Outcome {
     out
 }
 
-fn refusal(out: &Outcome) -> String {
+pub(super) fn refusal(out: &Outcome) -> String {
     match &out.results[0].outcome {
         CommandOutcome::Refused {
             reason,
@@ -141,7 +141,7 @@ fn s002_charge_needs_the_skill() {
 }
 
 /// A hero with Cheat Death: health 2, a pistol (range 2) and a blade (range C).
-fn lara(cheat_death: bool) -> Card {
+pub(super) fn lara(cheat_death: bool) -> Card {
     let c = card(
         "lara",
         UnitType::Hero,
@@ -182,7 +182,7 @@ fn hero_game(ours: Card, ours_at: &str, hero: Card, hero_at: &str) -> State {
     st
 }
 
-fn accepted_all(out: &Outcome) -> bool {
+pub(super) fn accepted_all(out: &Outcome) -> bool {
     out.results
         .iter()
         .all(|r| matches!(r.outcome, CommandOutcome::Accepted { .. }))

@@ -332,7 +332,6 @@ const UNBUILT_002: &[(&str, &str)] = &[
     ("ace-air-pilot", "Ace Air Pilot"),
     ("air-pilot", "Air Pilot"),
     ("artillery-observer", "Artillery Observer"),
-    ("brave", "Brave"),
     ("officer", "Officer"),
     ("spy", "Spy"),
 ];
@@ -364,7 +363,7 @@ fn s002_skills_every_unbuilt_002_skill_is_refused_by_its_002_name() {
         "{e}"
     );
     // 002's skills 004 also has, not built under battlefront-2013: refused by name (R281). (Ace
-    // Pilot is built since R608.)
+    // Pilot is built since R608; Commissar on a squad's card since R705, a hero's is refused.)
     let id = "commissar";
     let card = super::battlefront_skills002::card_with(
         "bf-bazooka-joe",

@@ -25,7 +25,7 @@ fn game(trenches: &[&str]) -> State {
 }
 
 /// The SVG board picture of the game as a spectator's report draws it.
-fn svg(st: &State) -> String {
+pub(super) fn svg(st: &State) -> String {
     let view = dustmail::dust_tactics::view::view(st, None);
     let pic = dustmail::dust_tactics::present::picture(&view, None, &[]).expect("a picture");
     dustmail::dust_tactics::picture::svg(&pic)

@@ -34,6 +34,7 @@ mod battlefront_skills002_moves;
 mod battlefront_skills002_saves;
 mod battlefront_strongpoint_sight;
 mod battlefront_strongpoint_skill;
+mod battlefront_suppression;
 mod battlefront_terrain;
 mod battlefront_trenches_board;
 mod battlefront_wire_mines;

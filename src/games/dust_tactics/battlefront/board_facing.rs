@@ -55,7 +55,7 @@ pub fn front_arc_view(state: &State, u: &UnitState) -> Option<Value> {
     (!names.is_empty()).then(|| json!(names))
 }
 
-fn square(v: Option<&Value>) -> Option<Square> {
+pub(crate) fn square(v: Option<&Value>) -> Option<Square> {
     serde_json::from_value(v?.clone()).ok()
 }
 

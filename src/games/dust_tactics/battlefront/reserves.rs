@@ -239,6 +239,7 @@ fn place(state: &mut State, id: &str, out: &mut Outcome) {
     x.joined = None;
     x.facing = None;
     x.stunned = false;
+    x.suppression = None;
     x.unloaded.clear();
     x.activated = true;
     x.reserve_round = Some(round);

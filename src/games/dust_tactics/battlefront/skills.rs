@@ -34,6 +34,8 @@ pub const BUILT: &[Skill] = &[
     Skill::AdvancedReactiveFire,
     // 003/002 "Ace Pilot" with 003 "Reacting to Extra Actions" (flow/piloting.rs, R608).
     Skill::AcePilot,
+    // 002 "Commissar": on an infantry squad's card, three suppression dice (suppression.rs, R705).
+    Skill::Commissar,
 ];
 
 /// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll
@@ -138,6 +140,11 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
             ));
         }
         for s in &c.skills {
+            // 002 "Commissar": part of an infantry unit, for its suppression dice (R705).
+            if s.name == Skill::Commissar.id() {
+                super::suppression::check_commissar(file, &c)?;
+                continue;
+            }
             if !BUILT.iter().any(|b| b.id() == s.name)
                 && super::skills002::Skill002::from_id(&s.name).is_none()
             {

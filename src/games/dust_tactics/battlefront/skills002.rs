@@ -4,7 +4,7 @@
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
 //! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
-//! Strongpoint (R728), Lucky (R760), Infantry Ace (R761), Camouflage (R762), Blutkreuz (R763) and
+//! Brave (R705), Strongpoint (R728), Lucky (R760), Infantry Ace (R761), Camouflage (R762), Blutkreuz (R763) and
 //! Resurrection (R764) (`skills002_d.rs`).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
@@ -79,6 +79,9 @@ pub enum Skill002 {
     /// Action ... Each [army] or [target] rolled returns one of the eliminated Zombie Soldiers to
     /// the Unit" (R764).
     Resurrection,
+    /// 002 "Brave": "rolls three dice instead of two when rolling to remove Under Fire or
+    /// Suppressed tokens" (R705).
+    Brave,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -88,7 +91,6 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("ace-air-pilot", "Ace Air Pilot"),
     ("air-pilot", "Air Pilot"),
     ("artillery-observer", "Artillery Observer"),
-    ("brave", "Brave"),
     ("officer", "Officer"),
     ("spy", "Spy"),
 ];
@@ -116,6 +118,7 @@ impl Skill002 {
         Skill002::Camouflage,
         Skill002::Blutkreuz,
         Skill002::Resurrection,
+        Skill002::Brave,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -146,6 +149,7 @@ impl Skill002 {
             Skill002::Camouflage => "camouflage",
             Skill002::Blutkreuz => "blutkreuz",
             Skill002::Resurrection => "resurrection",
+            Skill002::Brave => "brave",
         }
     }
 
@@ -172,6 +176,7 @@ impl Skill002 {
             Skill002::Camouflage => "Camouflage",
             Skill002::Blutkreuz => "Blutkreuz",
             Skill002::Resurrection => "Resurrection",
+            Skill002::Brave => "Brave",
         }
     }
 

@@ -191,6 +191,7 @@ pub(super) fn plan_activation(
     // 004 "Ace Pilot" (R543): where the last action's steps begin, for its extra action.
     let ace = super::piloting::ace_pilot(state, &u.id);
     let mut extra_from = 0;
+    let mut first = (0, 0);
     for (i, a) in actions.iter().enumerate() {
         let (kinds_before, steps_before) = (p.kinds.len(), p.steps.len());
         p.next_is_move = matches!(
@@ -272,6 +273,9 @@ pub(super) fn plan_activation(
         if p.kinds.len() > kinds_before {
             extra_from = steps_before;
         }
+        if i == 0 {
+            first = (p.kinds.len() - kinds_before, p.steps.len() - steps_before);
+        }
         if let (true, Some(skill)) = (std::mem::take(&mut p.free_move), free) {
             p.free_at = Some((p.kinds.len() - 1, p.texts.len() - 1, skill));
         }
@@ -303,6 +307,9 @@ pub(super) fn plan_activation(
             plan.steps.extend(extra);
         }
     }
+    // issue 18 hook: 002's removal roll first, and the cut of a unit left Suppressed (R704).
+    let roll = super::super::battlefront::suppression::plan;
+    roll(state, &u.id, actions, first, &mut plan.steps);
     Ok(plan)
 }
 

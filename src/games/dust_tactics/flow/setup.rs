@@ -86,6 +86,7 @@ pub fn new_state(
                 facing: None,
                 unloaded: Default::default(),
                 stunned: false,
+                suppression: None,
                 stimulated: false,
                 exhausted: false,
                 aboard: None,

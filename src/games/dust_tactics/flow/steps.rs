@@ -254,6 +254,8 @@ pub(super) fn exec_step(
             // battlefront-2013: 002's Cheat Death, not 004's (battlefront/stunned.rs, R266).
             if state.rules().battlefront() {
                 super::super::battlefront::stunned::cheat_death(state, act, dice, out);
+                // issue 18 hook: the damaged gain Under Fire or Suppressed (R703).
+                super::super::battlefront::suppression::gain(state, act, out);
             } else {
                 cheat_death(state, act, dice, out);
             }
@@ -370,6 +372,11 @@ pub(super) fn exec_step(
                 crate::dust_tactics::battlefront::skills002_d::camouflage(state, &lead, out);
             }
         }
+        // issue 18 hooks: 002's removal roll and the orders of a unit left Suppressed (R704).
+        Step::SuppressionRoll => {
+            super::super::battlefront::suppression::roll(state, act, dice, out)
+        }
+        Step::SuppressionCut => super::super::battlefront::suppression::cut(act),
         Step::Turn { facing } => {
             if alive_on_board(state, &lead) {
                 super::super::battlefront::facing::record_turn(state, &lead, facing);

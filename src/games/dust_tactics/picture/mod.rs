@@ -14,6 +14,7 @@ use crate::dust_tactics::model::{Board, SideId, Square, UnitType};
 use serde::{Deserialize, Serialize};
 
 mod facing;
+// issue 18: 002's suppression tokens on the counters (R702).
 mod fire_keys;
 pub mod fortifications;
 mod labels;
@@ -22,11 +23,13 @@ mod marks;
 mod mines;
 mod structures;
 mod svg;
+mod tokens;
 mod travel;
 mod trenches;
 
 pub use facing::{FacingMark, FieldOfFire};
 use svg::{render_svg, Layout};
+pub use tokens::{onto as tokens_onto, TokenMark};
 
 /// Pixels per board square (issue 16 item 7: was 48). 60 px gives counters room for a whole
 /// 7-letter id and a shape per unit type, and keeps the 9-column boards of the shipped scenarios
@@ -84,6 +87,9 @@ pub struct Picture {
     /// battlefront-2013: 002's barbed wire, minefields and strongpoints (R727).
     #[serde(default, skip_serializing_if = "fortifications::Marks::is_empty")]
     pub fortifications: fortifications::Marks,
+    /// battlefront-2013: 002's Under Fire and Suppressed tokens on the counters (R702).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tokens: Vec<TokenMark>,
 }
 
 /// The squares where a side's units enter the board (ruling 2).
@@ -148,6 +154,7 @@ impl Picture {
             travel_links: Vec::new(),
             fortifications: Default::default(),
             fields_of_fire: Vec::new(),
+            tokens: Vec::new(),
         }
     }
 

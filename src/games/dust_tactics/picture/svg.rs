@@ -206,6 +206,7 @@ pub(super) fn dynamic_layer(
     out.push_str("</g>\n");
     // issue 18 hook: battlefront-2013's facing marks, over the counters.
     super::facing::marks(out, pic, items);
+    super::tokens::marks(out, pic, items);
 
     out.push_str("<g id=\"destroyed\">\n");
     for sq in &pic.destroyed {
