@@ -3,7 +3,8 @@
 //! R340) is told in a digest, not in report mails of its own; the control's notice stays a
 //! mail of its own. Played end to end through signed mails and `run`, as
 //! tests/it/campaign_held.rs plays it in an ordinary home; replay and both audits pass, and a
-//! control line whose mark is removed is named by the digest line that covers it.
+//! control line whose mark is removed is named by the digest line that covers it; a crash
+//! between the control and its digest line loses no mail.
 
 use crate::campaign::resign;
 use crate::campaign_held::{ledger, play};
@@ -106,6 +107,42 @@ fn a_digest_game_tells_the_decide_controls_held_lines_in_its_next_digest_r342() 
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let o = audit(&home.root.join("campaigns").join("war"));
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+
+    // A crash after the control's lines, before its digest line (the control leaves the game
+    // due first): the next run covers the step with the same digest line and the same mails.
+    let crashed = d.path().join("crashed");
+    dt::copy_tree(&home.root, &crashed);
+    let gdir = crashed.join("games").join("war-1");
+    let raw = std::fs::read_to_string(gdir.join("log.jsonl")).unwrap();
+    let kept: String = raw.split_inclusive('\n').take(dseq as usize - 1).collect();
+    std::fs::write(gdir.join("log.jsonl"), kept).unwrap();
+    let _ = std::fs::remove_file(gdir.join("snapshot.json"));
+    dustmail::due::set_entry(&crashed, "war-1", None).unwrap();
+    let lost = format!("war-1-{dseq}-");
+    for dir in ["sent", "outbox"] {
+        for n in dt::names(&crashed.join(dir)) {
+            if n.starts_with(&lost) {
+                std::fs::remove_file(crashed.join(dir).join(n)).unwrap();
+            }
+        }
+    }
+    let o = dt::dustmail(&crashed, &["run", "--once", "--now", dt::NOW]);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let again: Vec<serde_json::Value> = std::fs::read_to_string(gdir.join("log.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(again.get(j), Some(dg), "the same digest line");
+    for p in &ps {
+        let id = format!("war-1-{dseq}-digest-{}.eml", p.colour);
+        let made = std::fs::read_to_string(crashed.join("sent").join(&id))
+            .unwrap_or_else(|_| panic!("{id} was lost"));
+        assert_eq!(
+            made,
+            std::fs::read_to_string(home.root.join("sent").join(&id)).unwrap()
+        );
+    }
 
     // The mark removed, the ledger signed anew: the digest line no longer matches its steps.
     let copy = d.path().join("tampered");
