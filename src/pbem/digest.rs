@@ -7,8 +7,8 @@ use crate::ledger::{DigestLine, Event};
 use crate::pbem::error::RefereeError;
 use crate::pbem::replay::mismatch;
 
-/// What replay keeps to check the digest lines: the first step line (submission or deadline)
-/// that no digest covers yet.
+/// What replay keeps to check the digest lines: the first step line (submission, deadline, or
+/// a control whose step is in the digest) that no digest covers yet.
 #[derive(Debug, Default)]
 pub(crate) struct DigestCheck {
     uncovered: Option<u64>,
@@ -25,6 +25,20 @@ impl DigestCheck {
     ) -> Result<(), RefereeError> {
         match event {
             Event::Submission(_) | Event::Deadline(_) => {
+                self.uncovered.get_or_insert(seq);
+                Ok(())
+            }
+            // Ruling R342: only a digest game's control whose step ran says its step is in a
+            // digest; older control lines never do, so their digests keep their ranges.
+            Event::Control(c) if c.in_digest => {
+                if !digest_game || c.step.is_none() {
+                    return Err(mismatch(
+                        file,
+                        seq,
+                        "a control line says its step is in a digest, but it ran no step or the \
+                         game was not made with `digest`",
+                    ));
+                }
                 self.uncovered.get_or_insert(seq);
                 Ok(())
             }
@@ -52,7 +66,7 @@ fn check(
     }
     let Some(from) = uncovered else {
         return Err(
-            "a `digest` line that covers no step (no submission or deadline since the last digest)"
+            "a `digest` line that covers no step (no submission, deadline or control step since the last digest)"
                 .into(),
         );
     };
@@ -75,8 +89,18 @@ pub fn uncovered_range(entries: &[crate::ledger::Entry]) -> Option<(u64, u64)> {
         .iter()
         .rev()
         .take_while(|e| !matches!(e.event, Event::Digest(_)))
-        .filter(|e| matches!(e.event, Event::Submission(_) | Event::Deadline(_)))
+        .filter(|e| is_step(&e.event))
         .map(|e| e.seq)
         .last()?;
     Some((from, last))
+}
+
+/// A line a digest covers: a submission, a deadline default, or a control whose step is told
+/// in the digest (ruling R342).
+pub fn is_step(event: &Event) -> bool {
+    match event {
+        Event::Submission(_) | Event::Deadline(_) => true,
+        Event::Control(c) => c.in_digest,
+        _ => false,
+    }
 }

@@ -430,6 +430,10 @@ pub struct Control {
     /// dice, rounds ended, the end); absent when it did nothing, as in every older control.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<Step>,
+    /// A digest game's control whose step ran (ruling R342): its step is told in the next
+    /// digest, which covers this line. Absent (false) on every older control line.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_digest: bool,
 }
 
 /// The text whose referee signature keys a control's dice (v2): the game and the step alone,

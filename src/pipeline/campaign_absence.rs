@@ -295,6 +295,7 @@ fn control_loaded(ctx: &Ctx, g: &mut Loaded, cmd: &str) -> Result<bool, RefereeE
         n,
         cause_sig: None,
         step: None,
+        in_digest: false,
     };
     // As `control_game`: the entry goes first, so a crash cannot hide the game from a run.
     let root = &ctx.home.root;

@@ -27,36 +27,44 @@ pub(crate) fn commit_digests(
 ) -> Result<Vec<String>, RefereeError> {
     let mut warnings = Vec::new();
     for g in games.values_mut().filter(|g| g.created.digest) {
-        let quiet: Vec<u64> = std::mem::take(&mut g.pending)
-            .iter()
-            .filter(|p| p.quiet)
-            .filter_map(|p| p.entries.first().map(|(e, _)| e.seq))
-            .collect();
-        // The common case is cheap: a ledger ending with a digest (or only created) is covered.
-        let (_, last) = ledger::read_last_line(g.ledger.path())?;
-        let last = serde_json::from_slice::<Entry>(&last).map(|e| e.event);
-        if let Ok(Event::Digest(_) | Event::Created(_)) = last {
+        warnings.extend(commit_digest(ctx, g)?);
+    }
+    Ok(warnings)
+}
+
+/// One digest game's [`commit_digests`]; also called by a control on the server whose step ran
+/// (ruling R342), so its step is told at once in a digest of its own.
+pub(crate) fn commit_digest(ctx: &Ctx, g: &mut Loaded) -> Result<Vec<String>, RefereeError> {
+    let mut warnings = Vec::new();
+    let quiet: Vec<u64> = std::mem::take(&mut g.pending)
+        .iter()
+        .filter(|p| p.quiet)
+        .filter_map(|p| p.entries.first().map(|(e, _)| e.seq))
+        .collect();
+    // The common case is cheap: a ledger ending with a digest (or only created) is covered.
+    let (_, last) = ledger::read_last_line(g.ledger.path())?;
+    let last = serde_json::from_slice::<Entry>(&last).map(|e| e.event);
+    if let Ok(Event::Digest(_) | Event::Created(_)) = last {
+        return Ok(warnings);
+    }
+    let entries = ledger::read_all(g.ledger.path())?;
+    let Some((from, to)) = crate::pbem::digest::uncovered_range(&entries) else {
+        return Ok(warnings);
+    };
+    let seq = g.ledger.next_seq();
+    let head = g.ledger.append(Event::Digest(DigestLine { from, to }))?;
+    g.derived.head = head.clone();
+    g.snapshot_stale = true;
+    let lines = entries
+        .get((from as usize).saturating_sub(1)..)
+        .unwrap_or_default();
+    for (id, m) in digest_mails(ctx, &g.at(), lines, seq, &head)? {
+        if quiet.iter().any(|n| id == format!("{}-{n}-refusal", g.id)) {
             continue;
         }
-        let entries = ledger::read_all(g.ledger.path())?;
-        let Some((from, to)) = crate::pbem::digest::uncovered_range(&entries) else {
-            continue;
-        };
-        let seq = g.ledger.next_seq();
-        let head = g.ledger.append(Event::Digest(DigestLine { from, to }))?;
-        g.derived.head = head.clone();
-        g.snapshot_stale = true;
-        let lines = entries
-            .get((from as usize).saturating_sub(1)..)
-            .unwrap_or_default();
-        for (id, m) in digest_mails(ctx, &g.at(), lines, seq, &head)? {
-            if quiet.iter().any(|n| id == format!("{}-{n}-refusal", g.id)) {
-                continue;
-            }
-            match queue(ctx, &id, &m) {
-                Err(RefereeError::Unsendable(w)) => warnings.push(w),
-                r => r?,
-            }
+        match queue(ctx, &id, &m) {
+            Err(RefereeError::Unsendable(w)) => warnings.push(w),
+            r => r?,
         }
     }
     Ok(warnings)
@@ -212,6 +220,8 @@ pub(crate) fn digest_mails(
         .filter(|group| match group.first().map(|e| &e.event) {
             Some(Event::Submission(s)) => answer_of(s) == Answer::Everyone,
             Some(Event::Deadline(_)) => true,
+            // A control whose step ran held lines (ruling R342); its notice went alone.
+            Some(Event::Control(c)) => c.in_digest,
             _ => false,
         })
         .filter_map(report::step_report)

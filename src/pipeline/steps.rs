@@ -172,6 +172,7 @@ pub(crate) fn control_mail(
         n: step_no,
         cause_sig: None,
         step: None,
+        in_digest: false,
     };
     held_step(ctx, g, &mut d, n, &mut c)?;
     g.derived = d;
@@ -242,6 +243,7 @@ pub(crate) fn control_game_by(
         n,
         cause_sig: None,
         step: None,
+        in_digest: false,
     };
     held_step(ctx, &g, &mut d, g.ledger.next_seq(), &mut c)?;
     g.derived = d;
@@ -249,16 +251,35 @@ pub(crate) fn control_game_by(
     // the ledger line and the new entry cannot hide the game from the next run.
     let root = &ctx.home.root;
     crate::due::set_entry(root, id, None).map_err(io_err(crate::due::DUE_FILE))?;
+    let told = g.created.digest && c.step.is_some();
     append_control(ctx, &mut g, c)?;
+    // Ruling R342: outside a run, the control's step is told at once in a digest of its own (a
+    // crash before it leaves the game due, and the next run's digest covers the step).
+    let unsent = match told {
+        true => crate::pipeline::digest::commit_digest(ctx, &mut g)?,
+        false => Vec::new(),
+    };
+    if told {
+        save_snapshot(ctx.home, &mut g)?;
+    }
     let due = crate::due::next_due(g.game, &g.created, &g.derived);
     crate::due::set_entry(root, id, Some(crate::due::entry(due)))
         .map_err(io_err(crate::due::DUE_FILE))?;
-    Ok(understood)
+    match unsent.into_iter().next() {
+        Some(w) => Err(RefereeError::Unsendable(w)),
+        None => Ok(understood),
+    }
 }
 
 /// Appends a control line, writes the snapshot, and tells every player and observer (and the
 /// sender of a referee mail) what the referee did.
-pub(crate) fn append_control(ctx: &Ctx, g: &mut Loaded, c: Control) -> Result<(), RefereeError> {
+pub(crate) fn append_control(
+    ctx: &Ctx,
+    g: &mut Loaded,
+    mut c: Control,
+) -> Result<(), RefereeError> {
+    // Ruling R342: a digest game tells the step in its next digest, not in mails of its own.
+    c.in_digest = g.created.digest && c.step.is_some();
     let seq = g.ledger.next_seq();
     let event = Event::Control(Box::new(c.clone()));
     let head = g.ledger.append(event.clone())?;
@@ -281,7 +302,7 @@ pub(crate) fn append_control(ctx: &Ctx, g: &mut Loaded, c: Control) -> Result<()
     for (id, m) in control_notices(ctx, g, seq, &c, &head)? {
         queue(ctx, &id, &m)?;
     }
-    if c.step.is_some() {
+    if c.step.is_some() && !c.in_digest {
         for (id, m) in step_mails(ctx, &g.at(), &appended, true)? {
             queue(ctx, &id, &m)?;
         }

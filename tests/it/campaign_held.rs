@@ -109,9 +109,9 @@ fn with_a_rolled_attack_held(s: &State, side: &str, orders: &str) -> Option<(Str
 
 /// What the scripted players sent: the mail whose table attack held a rolled attack.
 #[derive(Default)]
-struct Seen {
+pub(crate) struct Seen {
     /// (attacker, its seq, how many lines its mail has after the attack, the battle).
-    held: Option<(String, u64, usize, u32)>,
+    pub held: Option<(String, u64, usize, u32)>,
 }
 
 /// The strategy game's mails: each awaited colour sends the sample player's orders, the first
@@ -150,7 +150,7 @@ fn strategy_mails(env: &InProc, gid: &str, ps: &[Cp], n: &mut usize, seen: &mut 
 
 /// Plays the campaign to its end: the strategy game by [`strategy_mails`], each battle game by
 /// the Dust Tactics bots.
-fn play(home: &Home, id: &str, ps: &[Cp]) -> Seen {
+pub(crate) fn play(home: &Home, id: &str, ps: &[Cp]) -> Seen {
     let env = InProc::open(home);
     let mut bots: BTreeMap<String, Bots> = BTreeMap::new();
     let mut seen = Seen::default();
@@ -180,7 +180,7 @@ fn play(home: &Home, id: &str, ps: &[Cp]) -> Seen {
     panic!("campaign {id} did not finish");
 }
 
-fn ledger(home: &Home, gid: &str) -> Vec<Value> {
+pub(crate) fn ledger(home: &Home, gid: &str) -> Vec<Value> {
     std::fs::read_to_string(dt::log_path(home, gid))
         .unwrap()
         .lines()

@@ -353,7 +353,7 @@ fn digest_home(root: &std::path::Path) -> dustmail::config::Home {
 }
 
 /// A home whose config.toml turns `digest` on.
-fn digest_config(root: &std::path::Path) -> dustmail::config::Home {
+pub(crate) fn digest_config(root: &std::path::Path) -> dustmail::config::Home {
     let h = dt::init_home(root, "file");
     no_pictures(&h);
     let cfg = std::fs::read_to_string(h.config_path()).unwrap();

@@ -21,6 +21,7 @@ mod browser;
 mod campaign;
 mod campaign_absence;
 mod campaign_agreed;
+mod campaign_digest_held;
 mod campaign_forces;
 mod campaign_held;
 mod campaign_strategic;

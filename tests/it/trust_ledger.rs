@@ -347,6 +347,7 @@ fn an_unsigned_server_control_replacing_a_key_fails_audit() {
             n: Some(2),
             cause_sig: None,
             step: None,
+            in_digest: false,
         })),
         false,
     );
