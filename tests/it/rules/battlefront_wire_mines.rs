@@ -271,6 +271,32 @@ fn s002_minefields_engineering_clears_on_army_else_the_unit_is_attacked() {
     assert_eq!(fort(&st).minefields, vec![sq("E6")]);
 }
 
+// 002 "Minefields": "On any other roll, the Unit is attacked as if they had moved through the
+// Minefield and receives a Suppression token." The sappers fail (target), the minefield's four
+// dice all miss (shield), and the unit, unharmed, is Suppressed (R726, R702).
+#[test]
+fn s002_minefields_a_failed_clearing_leaves_the_unit_suppressed() {
+    use dustmail::dust_tactics::battlefront::suppression::Token;
+    let order = "activate sappers\n  skill engineering at E6\n  nothing";
+    let mut st = game("E7", &[], &["E6"]);
+    let models = u(&st, "sappers").models.len();
+    let dice = std::iter::once(4)
+        .chain(std::iter::repeat_n(5, models))
+        .collect();
+    let out = play(&mut st, order, dice);
+    let t = texts(&out);
+    assert!(
+        t.contains("sappers receives a Suppressed token for its failed clearing"),
+        "{t}"
+    );
+    assert_eq!(u(&st, "sappers").models.len(), models, "{t}");
+    assert_eq!(
+        u(&st, "sappers").suppression,
+        Some(Token::Suppressed),
+        "{t}"
+    );
+}
+
 // 002 "Barbed Wire Entanglements", "Minefields" are Terrain placed on the board; a scenario
 // lists their squares (`barbed_wire`, `minefields`) on open ground, one fortification a square;
 // bunkers stay refused by name (R723).

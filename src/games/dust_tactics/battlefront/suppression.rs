@@ -72,6 +72,21 @@ pub fn gain(state: &mut State, act: &mut Activation, out: &mut Outcome) {
     }
 }
 
+/// 002 "Minefields": a unit that fails to clear a minefield "receives a Suppression token": it is
+/// Suppressed, whatever token it had (R726), unless immune (R706).
+pub fn suppress(state: &mut State, id: &str, out: &mut Outcome) {
+    if !applies(state) || immune(state, id) {
+        return;
+    }
+    let Some(u) = state.unit_mut(id).filter(|u| !u.destroyed) else {
+        return;
+    };
+    u.suppression = Some(Token::Suppressed);
+    out.happenings.push(Happening::text(format!(
+        "{id} receives a Suppressed token for its failed clearing (002 \"Minefields\")"
+    )));
+}
+
 /// Gives `id` its next token: Under Fire, or Suppressed if it had one.
 fn give(state: &mut State, id: &str, out: &mut Outcome) {
     let Some(u) = state.unit_mut(id).filter(|u| !u.destroyed) else {

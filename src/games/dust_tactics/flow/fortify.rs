@@ -245,8 +245,8 @@ impl Planner<'_> {
 
 /// Runs a planned Engineering Special Action on `at` (R726): one die; army cuts the wire or
 /// clears the minefield (the square is removed); on a minefield any other roll means "the Unit
-/// is attacked as if they had moved through the Minefield" (002's Suppression token is not
-/// played, R264). Nothing if the unit no longer stands next to it (the wire stopped it).
+/// is attacked as if they had moved through the Minefield and receives a Suppression token" (the
+/// token from rules revision 8, R702). Nothing if the unit no longer stands next to it (the wire stopped it).
 pub(super) fn exec_engineering(
     state: &mut State,
     lead: &str,
@@ -298,5 +298,6 @@ pub(super) fn exec_engineering(
         }
     } else if !wire {
         mine_attack(state, lead, at, dice, out);
+        crate::dust_tactics::battlefront::suppression::suppress(state, lead, out);
     }
 }
