@@ -484,10 +484,12 @@ impl Planner<'_> {
     /// The board as a move sees it. 000 "Jump": a jumping unit passes over a vehicle as over any
     /// other unit (R203), so vehicles are read as plain units for its move only, not for sight.
     pub(super) fn occupancy_for(&self, mover: &Mover) -> std::borrow::Cow<'_, Occupancy> {
+        // 003 "Moving Through Other Units": ground units enter enemy aircraft's squares (R801).
+        let occ = super::aircraft::ground_occupancy(self.state, &mover.side, &self.occ);
         if !(mover.jump && self.rules.jump_over_vehicles()) {
-            return std::borrow::Cow::Borrowed(&self.occ);
+            return occ;
         }
-        let mut occ = self.occ.clone();
+        let mut occ = occ.into_owned();
         for o in occ.values_mut().flatten() {
             if o.unit_type == UnitType::Vehicle {
                 o.unit_type = UnitType::Squad;
