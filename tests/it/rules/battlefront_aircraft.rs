@@ -374,3 +374,62 @@ fn battlefront_aircraft_003_the_provisional_aircraft_card_is_accepted_at_new() {
         dustmail::dust_tactics::model::Armour::Aircraft(1)
     ));
 }
+
+// R803, 002 "Piloting Vehicles and Aircraft": "A Hero with the Pilot or Ace Pilot Skill (see
+// pages 96 and 99) can pilot a Vehicle. A Hero with the Air Pilot or Ace Air Pilot Skill (see
+// page 96) can pilot an Aircraft." Captain Koshka (Pilot) begins in Grand'ma in the shipped
+// encounter-koshka; given aircraft armour with `--cards`, Grand'ma is an aircraft she may not
+// pilot: `new` refuses, naming 002's section, and no game is made. With its vehicle armour the
+// same scenario is accepted.
+#[test]
+fn battlefront_aircraft_002_a_pilot_does_not_pilot_an_aircraft() {
+    let new = |armour: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        dt::init_home(dir.path(), "file");
+        let cards = dir.path().join("my-cards");
+        std::fs::create_dir_all(&cards).unwrap();
+        let (_, text) = dustmail::dust_tactics::battlefront::cards::builtin()
+            .into_iter()
+            .find(|(f, _)| *f == "bf-grandma.toml")
+            .expect("grand'ma");
+        std::fs::write(
+            cards.join("bf-grandma.toml"),
+            text.replace("armour = { vehicle = 4 }", armour),
+        )
+        .unwrap();
+        let scenario = dustmail::dust_tactics::scenario::builtin()
+            .into_iter()
+            .find(|(n, _)| *n == "encounter-koshka")
+            .expect("encounter-koshka shipped")
+            .1
+            .replace("id = \"ssu\"", "id = \"axis\"");
+        let file = dir.path().join("koshka.toml");
+        std::fs::write(&file, scenario).unwrap();
+        let cards = cards.display().to_string();
+        let args = [
+            "--ruleset",
+            "battlefront-2013",
+            "--scenario",
+            file.to_str().unwrap(),
+            "--id",
+            "g-k",
+            "--now",
+            dt::T0,
+            "--cards",
+            &cards,
+        ];
+        let o = dt::new_with_players(dir.path(), &args, &dt::players(7));
+        let made = dir.path().join("games/g-k/log.jsonl").exists();
+        (o.status.code(), dt::text(&o), made)
+    };
+    let (code, out, made) = new("armour = { aircraft = 2 }");
+    assert_ne!(code, Some(0), "{out}");
+    assert!(
+        out.contains("cannot pilot the aircraft") && out.contains("Piloting Vehicles and Aircraft"),
+        "{out}"
+    );
+    assert!(!made, "{out}");
+    let (code, out, made) = new("armour = { vehicle = 4 }");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(made, "{out}");
+}

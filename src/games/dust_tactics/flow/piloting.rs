@@ -29,6 +29,15 @@ fn rule(rules: Rules) -> &'static str {
 /// particular hero").
 pub(crate) fn may_pilot(hc: &Card, vc: &Card, rules: Rules) -> Result<(), String> {
     let r = rule(rules);
+    // 002 "Piloting Vehicles and Aircraft": "A Hero with the Pilot or Ace Pilot Skill ... can
+    // pilot a Vehicle. A Hero with the Air Pilot or Ace Air Pilot Skill ... can pilot an
+    // Aircraft" (R803): those two skills are not built, so no hero pilots an aircraft here.
+    if rules.battlefront() && matches!(vc.armour, model::Armour::Aircraft(_)) {
+        return Err(format!(
+            "hero {} ({}) cannot pilot the aircraft {} (card {}): 002 \"Piloting Vehicles and Aircraft\": \"A Hero with the Air Pilot or Ace Air Pilot Skill can pilot an Aircraft\", and those skills are not implemented yet under battlefront-2013 (R803); field the aircraft without a pilot",
+            hc.id, hc.name, vc.name, vc.id
+        ));
+    }
     let named = |c: &Card| {
         c.skills
             .iter()
