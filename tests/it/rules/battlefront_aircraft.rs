@@ -433,3 +433,44 @@ fn battlefront_aircraft_002_a_pilot_does_not_pilot_an_aircraft() {
     assert_eq!(code, Some(0), "{out}");
     assert!(made, "{out}");
 }
+
+/// The allied aircraft `a1` on E1 flies to E2 and fires at the axis squad `x2` on A2; the axis tank `x1` on E6, whose
+/// rockets hit aircraft, may react; trees on `trees`. Everybody reacts by default.
+fn reacting_past_trees(trees: &str) -> dustmail::game::Outcome {
+    let cards = vec![
+        aircraft("hawk", &[]),
+        super::aircraft_004::tank("gun", &[]),
+        squad("sq"),
+    ];
+    let s = scenario(
+        vec![unit("a1", "hawk", Some("E1"))],
+        vec![unit("x1", "gun", Some("E6")), unit("x2", "sq", Some("A2"))],
+    );
+    let mut st = DustTactics.start(BF, s, cards).expect("setup");
+    begin(&mut st, "allies");
+    st.scenario.board.set_terrain(sq(trees), Terrain::Trees);
+    cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E2"), attack("rockets", "x2")]),
+        &mut plenty(),
+    )
+}
+
+// R800 for reactive attacks, 003 "Line of Sight to Aircraft": "an Aircraft cannot see or be seen
+// from a unit immediately behind terrain that would block Line of Sight to a Vehicle unit". The
+// tank right behind trees on E5 cannot react to the aircraft on E2; with the trees on E4, two
+// squares in front of it, it attempts a reactive attack.
+#[test]
+fn battlefront_aircraft_003_no_reactive_attack_from_behind_terrain() {
+    let out = reacting_past_trees("E4");
+    accepted(&out);
+    assert!(
+        texts(&out).contains("attempts a reactive attack"),
+        "{}",
+        texts(&out)
+    );
+    let out = reacting_past_trees("E5");
+    accepted(&out);
+    assert!(!texts(&out).contains("reactive"), "{}", texts(&out));
+}

@@ -151,14 +151,8 @@ pub(super) fn check_sight_003(
         return Ok(());
     }
     let air_target = target_unit(target).is_some_and(|t| is_aircraft(state, t));
-    let ground = match (is_aircraft(state, shooter), air_target) {
-        (true, false) => to,
-        (false, true) => from,
-        _ => return Ok(()),
-    };
-    let board = &state.scenario.board;
-    let sight = super::super::battlefront::sight::sight_to_aircraft(board, ground, from, to);
-    if let Sight::Blocked { at, why } = sight {
+    let sight = sight_003(state, is_aircraft(state, shooter), air_target, from, to);
+    if let Some(Sight::Blocked { at, why }) = sight {
         return refuse(
             format!("no line of sight past {at} from {from} to {to}: {why}"),
             RuleId::AircraftSight.with("an Aircraft cannot see or be seen from a unit immediately behind terrain that would block Line of Sight to a Vehicle unit"),
@@ -166,6 +160,25 @@ pub(super) fn check_sight_003(
         );
     }
     Ok(())
+}
+
+/// The line of sight between `from` and `to` by 003 "Line of Sight to Aircraft" (R800) when
+/// exactly one end flies under battlefront-2013; `None` otherwise (the usual test applies).
+pub(super) fn sight_003(
+    state: &State,
+    from_air: bool,
+    to_air: bool,
+    from: Square,
+    to: Square,
+) -> Option<Sight> {
+    let ground = match (from_air, to_air) {
+        (true, false) => to,
+        (false, true) => from,
+        _ => return None,
+    };
+    state.rules().battlefront().then(|| {
+        super::super::battlefront::sight::sight_to_aircraft(&state.scenario.board, ground, from, to)
+    })
 }
 
 /// What an aircraft may not stand on under 004 (the invariant of `illegal_positions`): another

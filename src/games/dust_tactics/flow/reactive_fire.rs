@@ -63,20 +63,26 @@ pub(super) fn reactive_lines(
         model::Armour::Soldier(_) => UnitType::Squad,
         _ => UnitType::Vehicle,
     };
-    // issue 18 hook: 003's line of sight under battlefront-2013.
-    let sight = super::super::battlefront::sight::line_of_sight_under(
-        state.rules(),
-        &state.scenario.board,
-        occ,
-        Sighter {
-            square: from,
-            unit_type: my_type,
-        },
-        Sighter {
-            square: to,
-            unit_type: target_type,
-        },
-    );
+    // Issue 12: 004 "Structures": into and out of a structure only through an entrance (R505).
+    let target_air = matches!(armour, model::Armour::Aircraft(_)) && state.revised(5);
+    let air = super::aircraft::is_aircraft(state, unit);
+    // issue 18 hook: 003's line of sight under battlefront-2013 (to and from aircraft: R800).
+    let sight = super::aircraft::sight_003(state, air, target_air, from, to);
+    let sight = sight.unwrap_or_else(|| {
+        super::super::battlefront::sight::line_of_sight_under(
+            state.rules(),
+            &state.scenario.board,
+            occ,
+            Sighter {
+                square: from,
+                unit_type: my_type,
+            },
+            Sighter {
+                square: to,
+                unit_type: target_type,
+            },
+        )
+    });
     let (fs, ts) = (
         Sighter {
             square: from,
@@ -90,16 +96,8 @@ pub(super) fn reactive_lines(
     if sight != Sight::Clear || !super::underground::reaction_allowed(state, occ, fs, ts) {
         return vec![];
     }
-    // Issue 12: 004 "Structures": into and out of a structure only through an entrance (R505).
-    let target_air = matches!(armour, model::Armour::Aircraft(_)) && state.revised(5);
-    if crate::dust_tactics::structures::fire_block(
-        &state.scenario.board,
-        from,
-        super::aircraft::is_aircraft(state, unit),
-        to,
-        target_air,
-    )
-    .is_some()
+    if crate::dust_tactics::structures::fire_block(&state.scenario.board, from, air, to, target_air)
+        .is_some()
     {
         return vec![];
     }
