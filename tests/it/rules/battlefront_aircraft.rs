@@ -383,7 +383,39 @@ fn battlefront_aircraft_003_the_provisional_aircraft_card_is_accepted_at_new() {
 // same scenario is accepted.
 #[test]
 fn battlefront_aircraft_002_a_pilot_does_not_pilot_an_aircraft() {
-    let new = |armour: &str| {
+    let (code, out, made) = koshka_in_grandma("armour = { aircraft = 2 }", "pilot");
+    assert_ne!(code, Some(0), "{out}");
+    assert!(
+        out.contains("cannot pilot the aircraft") && out.contains("Piloting Vehicles and Aircraft"),
+        "{out}"
+    );
+    assert!(!made, "{out}");
+    let (code, out, made) = koshka_in_grandma("armour = { vehicle = 4 }", "pilot");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(made, "{out}");
+}
+
+// R804, 002 "Air Pilot": "A Hero with the Air Pilot Skill can pilot an Aircraft (see page 93)."
+// Koshka given Air Pilot instead of Pilot begins the game piloting Grand'ma made an aircraft:
+// `new` accepts it and the board text shows her piloting; she may not pilot the ground Grand'ma
+// (002: Pilot or Ace Pilot pilot a Vehicle).
+#[test]
+fn battlefront_aircraft_002_air_pilot_pilots_an_aircraft() {
+    let (code, out, made) = koshka_in_grandma("armour = { aircraft = 2 }", "air-pilot");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(made, "{out}");
+    assert!(out.contains("): piloting grandma"), "{out}");
+    let (code, out, made) = koshka_in_grandma("armour = { vehicle = 4 }", "air-pilot");
+    assert_ne!(code, Some(0), "{out}");
+    assert!(out.contains("cannot pilot"), "{out}");
+    assert!(!made, "{out}");
+}
+
+/// `new` of the shipped encounter-koshka (Koshka begins in Grand'ma) under battlefront-2013, with
+/// `--cards` giving Grand'ma `armour` and Koshka the skill `skill` instead of Pilot: (exit code,
+/// output and, when made, the board text; whether the game was made).
+fn koshka_in_grandma(armour: &str, skill: &str) -> (Option<i32>, String, bool) {
+    {
         let dir = tempfile::tempdir().unwrap();
         dt::init_home(dir.path(), "file");
         let cards = dir.path().join("my-cards");
@@ -395,6 +427,16 @@ fn battlefront_aircraft_002_a_pilot_does_not_pilot_an_aircraft() {
         std::fs::write(
             cards.join("bf-grandma.toml"),
             text.replace("armour = { vehicle = 4 }", armour),
+        )
+        .unwrap();
+        let (_, text) = dustmail::dust_tactics::battlefront::cards::builtin()
+            .into_iter()
+            .find(|(f, _)| *f == "bf-koshka.toml")
+            .expect("koshka");
+        let skill = format!("name = \"{skill}\"");
+        std::fs::write(
+            cards.join("bf-koshka.toml"),
+            text.replace("name = \"pilot\"", &skill),
         )
         .unwrap();
         let scenario = dustmail::dust_tactics::scenario::builtin()
@@ -420,18 +462,13 @@ fn battlefront_aircraft_002_a_pilot_does_not_pilot_an_aircraft() {
         ];
         let o = dt::new_with_players(dir.path(), &args, &dt::players(7));
         let made = dir.path().join("games/g-k/log.jsonl").exists();
-        (o.status.code(), dt::text(&o), made)
-    };
-    let (code, out, made) = new("armour = { aircraft = 2 }");
-    assert_ne!(code, Some(0), "{out}");
-    assert!(
-        out.contains("cannot pilot the aircraft") && out.contains("Piloting Vehicles and Aircraft"),
-        "{out}"
-    );
-    assert!(!made, "{out}");
-    let (code, out, made) = new("armour = { vehicle = 4 }");
-    assert_eq!(code, Some(0), "{out}");
-    assert!(made, "{out}");
+        let mut out = dt::text(&o);
+        if made {
+            let o = dt::dustmail(dir.path(), &["show", "g-k", "--format", "text"]);
+            out.push_str(&dt::text(&o));
+        }
+        (o.status.code(), out, made)
+    }
 }
 
 /// The allied aircraft `a1` on E1 flies to E2 and fires at the axis squad `x2` on A2; the axis tank `x1` on E6, whose

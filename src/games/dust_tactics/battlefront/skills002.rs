@@ -3,7 +3,8 @@
 //! here under battlefront-2013 only (ffg-revised and classic-2010 refuse them at `new`, R581).
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
-//! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731).
+//! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
+//! Air Pilot (R804).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -55,6 +56,9 @@ pub enum Skill002 {
     /// (including removing eliminated miniatures) before the enemy Units make their Close-Combat
     /// Attacks" (R731).
     FirstStrike,
+    /// 002 "Air Pilot": "A Hero with the Air Pilot Skill can pilot an Aircraft (see page 93). A
+    /// Hero with the Air Pilot Skill does not share it with any Unit they Join." (R804)
+    AirPilot,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -62,7 +66,6 @@ pub enum Skill002 {
 /// 004 also has (Ace Pilot, Advanced Reactive Fire, Commissar) are refused by `check_cards`.
 pub const NOT_BUILT: &[(&str, &str)] = &[
     ("ace-air-pilot", "Ace Air Pilot"),
-    ("air-pilot", "Air Pilot"),
     ("artillery-observer", "Artillery Observer"),
     ("blutkreuz", "Blutkreuz"),
     ("brave", "Brave"),
@@ -92,6 +95,7 @@ impl Skill002 {
         Skill002::Expert,
         Skill002::Assassin,
         Skill002::FirstStrike,
+        Skill002::AirPilot,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -116,6 +120,7 @@ impl Skill002 {
             Skill002::Expert => "expert",
             Skill002::Assassin => "assassin",
             Skill002::FirstStrike => "first-strike",
+            Skill002::AirPilot => "air-pilot",
         }
     }
 
@@ -136,6 +141,7 @@ impl Skill002 {
             Skill002::Expert => "Expert - Weapon",
             Skill002::Assassin => "Assassin",
             Skill002::FirstStrike => "First Strike",
+            Skill002::AirPilot => "Air Pilot",
         }
     }
 
