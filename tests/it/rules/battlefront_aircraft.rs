@@ -511,3 +511,50 @@ fn battlefront_aircraft_003_no_reactive_attack_from_behind_terrain() {
     accepted(&out);
     assert!(!texts(&out).contains("reactive"), "{}", texts(&out));
 }
+
+// R804 with R801/R802: an aircraft piloted by an Air Pilot hero plays as an aircraft. The hero
+// `h1` (Air Pilot) begins in the aircraft `a1` on E1; an attack first is refused (003 "Aircraft
+// Must Move"); the aircraft flies over the structure on E2 to E3, and the pilot goes with it.
+#[test]
+fn battlefront_aircraft_002_an_air_pilots_aircraft_flies() {
+    let hero = with_skill(
+        card(
+            "ace",
+            UnitType::Hero,
+            3,
+            1,
+            vec![weapon("pistol", WeaponRange::Upto(2), 1, 1)],
+        ),
+        "air-pilot",
+        None,
+    );
+    let pilot: dustmail::dust_tactics::scenario::UnitSpec =
+        serde_json::from_value(serde_json::json!({ "id": "h1", "card": "ace", "joins": "a1" }))
+            .expect("unit spec");
+    let s = scenario(
+        vec![unit("a1", "hawk", Some("E1")), pilot],
+        vec![unit("x1", "sq", Some("B2"))],
+    );
+    let cards = vec![aircraft("hawk", &[]), hero, squad("sq")];
+    let mut st = DustTactics.start(BF, s, cards).expect("setup");
+    begin(&mut st, "allies");
+    st.scenario.board.set_terrain(sq("E2"), Terrain::Impassable);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![attack("rockets", "x1"), mv("E3")]),
+        &mut plenty(),
+    );
+    let (_, rule) = refused(&out);
+    assert!(rule.contains("003 'Aircraft Must Move'"), "{rule}");
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("a1", vec![mv("E3"), nothing()]),
+        &mut plenty(),
+    );
+    accepted(&out);
+    assert_eq!(u(&st, "a1").at, Some(sq("E3")), "{}", texts(&out));
+    assert_eq!(st.pilot_of("a1").map(|h| h.id.as_str()), Some("h1"));
+    assert!(flow::illegal_positions(&st).is_empty());
+}
