@@ -193,8 +193,13 @@ pub fn line_of_sight(
     if a == b {
         return Sight::Clear;
     }
-    let bl = blockers(board, occ, forts, a, b);
-    if bl.is_empty() {
+    judge(blockers(board, occ, forts, a, b), a, b)
+}
+
+/// Clear when some line from a point of `a` to a point of `b` meets none of `bl`; else the
+/// blockers the centre line meets, named.
+fn judge(bl: Vec<Blocker>, a: Square, b: Square) -> Sight {
+    if a == b || bl.is_empty() {
         return Sight::Clear;
     }
     let (pa, pb) = (points(a), points(b));
@@ -215,6 +220,23 @@ pub fn line_of_sight(
             names.join(", ")
         ),
     }
+}
+
+/// 003 "Line of Sight to Aircraft" (R800): between the ground unit's square `ground` and an
+/// aircraft's, only terrain and walls next to `ground` can block ("a unit immediately behind
+/// terrain that would block", or "in a building" with no opening on the edge of its square);
+/// units never do. `a` and `b` are the two squares, one of them `ground`.
+pub fn sight_to_aircraft(board: &Board, ground: Square, a: Square, b: Square) -> Sight {
+    let near =
+        |s: Square| s.col().abs_diff(ground.col()) <= 1 && s.row().abs_diff(ground.row()) <= 1;
+    let bl = blockers(board, &Occupancy::new(), &[], a, b)
+        .into_iter()
+        .filter(|x| match x {
+            Blocker::Square(s, _) => near(*s),
+            Blocker::Wall(_, _, wa, wb) => *wa == ground || *wb == ground,
+        })
+        .collect();
+    judge(bl, a, b)
 }
 
 /// Whether the attacker at `shooter` can draw lines from one point of its square to all points

@@ -112,15 +112,9 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
         let Ok(c) = cards::parse_card(file, text) else {
             continue;
         };
-        // 003's aircraft (entering squares of enemy units, sight from anywhere but from behind
-        // terrain, large aircraft on two squares) are not 004's: not built, so never played by
-        // 004's aircraft rules (R236).
-        if matches!(c.armour, super::super::model::Armour::Aircraft(_)) {
-            return Err(format!(
-                "card {file} has aircraft armour: 003's aircraft are {} (R236); give it vehicle armour or play the ffg-revised ruleset",
-                super::NOT_YET
-            ));
-        }
+        // 003's one-square aircraft are built (R800-R802); a large aircraft (003 "Large
+        // Vehicles and Large Aircraft", on two squares) is refused by the card parser, as
+        // `large` is for ground vehicles only.
         // 004's special weapons (reloadable, burst, set-up, dual ammo, explosives, artillery,
         // phaser and volley cells) are not 003's and are not built here (R236).
         if let Some((w, what)) = c.weapons.iter().find_map(|w| ffg_only(w).map(|x| (w, x))) {

@@ -4,8 +4,8 @@
 //! Built: Killing Spree (R582), Loner and Gorilla (R583), Defensive Tactics (R584), Steel Guard
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
 //! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
-//! Brave (R705), Strongpoint (R728), Lucky (R760), Infantry Ace (R761), Camouflage (R762), Blutkreuz (R763) and
-//! Resurrection (R764) (`skills002_d.rs`).
+//! Brave (R705), Strongpoint (R728), Lucky (R760), Infantry Ace (R761), Camouflage (R762),
+//! Blutkreuz (R763), Resurrection (R764) (`skills002_d.rs`) and Air Pilot (R804).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -82,6 +82,9 @@ pub enum Skill002 {
     /// 002 "Brave": "rolls three dice instead of two when rolling to remove Under Fire or
     /// Suppressed tokens" (R705).
     Brave,
+    /// 002 "Air Pilot": "A Hero with the Air Pilot Skill can pilot an Aircraft (see page 93). A
+    /// Hero with the Air Pilot Skill does not share it with any Unit they Join." (R804)
+    AirPilot,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -89,7 +92,6 @@ pub enum Skill002 {
 /// 004 also has (Ace Pilot, Advanced Reactive Fire, Commissar) are refused by `check_cards`.
 pub const NOT_BUILT: &[(&str, &str)] = &[
     ("ace-air-pilot", "Ace Air Pilot"),
-    ("air-pilot", "Air Pilot"),
     ("artillery-observer", "Artillery Observer"),
     ("officer", "Officer"),
     ("spy", "Spy"),
@@ -119,6 +121,7 @@ impl Skill002 {
         Skill002::Blutkreuz,
         Skill002::Resurrection,
         Skill002::Brave,
+        Skill002::AirPilot,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -150,6 +153,7 @@ impl Skill002 {
             Skill002::Blutkreuz => "blutkreuz",
             Skill002::Resurrection => "resurrection",
             Skill002::Brave => "brave",
+            Skill002::AirPilot => "air-pilot",
         }
     }
 
@@ -177,6 +181,7 @@ impl Skill002 {
             Skill002::Blutkreuz => "Blutkreuz",
             Skill002::Resurrection => "Resurrection",
             Skill002::Brave => "Brave",
+            Skill002::AirPilot => "Air Pilot",
         }
     }
 

@@ -55,7 +55,8 @@ pub(super) fn check_range(
     let Some(t) = target_unit(target).filter(|t| is_aircraft(state, t)) else {
         return Ok(());
     };
-    if dist <= MAX_RANGE_TO_AIRCRAFT {
+    // 003 sets no such limit: its aircraft are shot at any range (R802).
+    if dist <= MAX_RANGE_TO_AIRCRAFT || state.rules().battlefront() {
         return Ok(());
     }
     refuse(
@@ -84,7 +85,103 @@ pub(super) fn air_alt(state: &State, shooter: &str, target: &Target) -> bool {
         && target_unit(target).is_some_and(|t| is_aircraft(state, t))
 }
 
-/// What an aircraft may not stand on (the invariant of `illegal_positions`): another
+/// What an aircraft of `side` may not stop on, by the ruleset: under 004 any other unit's square
+/// (R442); under 003 a friendly unit's square or an enemy aircraft's (R801).
+pub(super) fn may_stop_over(
+    state: &State,
+    side: &str,
+    occ: &Occupancy,
+    at: Square,
+) -> Option<String> {
+    if !state.rules().battlefront() {
+        return may_hover_over(occ, at);
+    }
+    let o = occ
+        .get(&at)?
+        .iter()
+        .find(|o| o.side == side || is_aircraft(state, &o.unit.0))?;
+    Some(if o.side == side {
+        format!(
+            "{at} is occupied by {}: no unit may end its move in the same square as another friendly unit",
+            o.unit
+        )
+    } else {
+        format!(
+            "{at} is occupied by the enemy aircraft {}: aircraft units cannot enter a square occupied by an enemy aircraft unit",
+            o.unit
+        )
+    })
+}
+
+/// 003 "Moving Through Other Units": "Infantry and Vehicle units ... can enter a square occupied
+/// by an enemy Aircraft unit" (R801): under battlefront-2013 a ground unit of `side` reads the
+/// board without the enemy aircraft, which fly above it. Unchanged under the other rulesets.
+pub(super) fn ground_occupancy<'a>(
+    state: &State,
+    side: &str,
+    occ: &'a Occupancy,
+) -> std::borrow::Cow<'a, Occupancy> {
+    let enemy_air = |o: &Occupant| o.side != side && is_aircraft(state, &o.unit.0);
+    let any = occ.values().flatten().any(enemy_air);
+    if !state.rules().battlefront() || !any {
+        return std::borrow::Cow::Borrowed(occ);
+    }
+    let mut out = occ.clone();
+    for v in out.values_mut() {
+        v.retain(|o| !enemy_air(o));
+    }
+    out.retain(|_, v| !v.is_empty());
+    std::borrow::Cow::Owned(out)
+}
+
+/// 003 "Line of Sight to Aircraft": "An Aircraft can see and be seen from anywhere on the game
+/// board, except that an Aircraft cannot see or be seen from a unit immediately behind terrain
+/// that would block Line of Sight to a Vehicle unit, and cannot see or be seen from a unit in a
+/// building unless the unit can be seen through or is looking through an opening on the edge of
+/// its square" (R800). Under battlefront-2013, when exactly one of shooter and target flies,
+/// only the terrain and walls next to the ground unit's square can block the line.
+pub(super) fn check_sight_003(
+    state: &State,
+    shooter: &str,
+    target: &Target,
+    from: Square,
+    to: Square,
+) -> Result<(), Refusal> {
+    if !state.rules().battlefront() {
+        return Ok(());
+    }
+    let air_target = target_unit(target).is_some_and(|t| is_aircraft(state, t));
+    let sight = sight_003(state, is_aircraft(state, shooter), air_target, from, to);
+    if let Some(Sight::Blocked { at, why }) = sight {
+        return refuse(
+            format!("no line of sight past {at} from {from} to {to}: {why}"),
+            RuleId::AircraftSight.with("an Aircraft cannot see or be seen from a unit immediately behind terrain that would block Line of Sight to a Vehicle unit"),
+            "choose a target in sight, or move the ground unit out from behind the terrain first",
+        );
+    }
+    Ok(())
+}
+
+/// The line of sight between `from` and `to` by 003 "Line of Sight to Aircraft" (R800) when
+/// exactly one end flies under battlefront-2013; `None` otherwise (the usual test applies).
+pub(super) fn sight_003(
+    state: &State,
+    from_air: bool,
+    to_air: bool,
+    from: Square,
+    to: Square,
+) -> Option<Sight> {
+    let ground = match (from_air, to_air) {
+        (true, false) => to,
+        (false, true) => from,
+        _ => return None,
+    };
+    state.rules().battlefront().then(|| {
+        super::super::battlefront::sight::sight_to_aircraft(&state.scenario.board, ground, from, to)
+    })
+}
+
+/// What an aircraft may not stand on under 004 (the invariant of `illegal_positions`): another
 /// unit's square only, as it flies over terrain (R442).
 pub(super) fn may_hover_over(occ: &Occupancy, at: Square) -> Option<String> {
     occ.get(&at).and_then(|v| v.first()).map(|o| {
@@ -133,6 +230,7 @@ impl Planner<'_> {
                     r += dy.signum();
                 }
                 if let Some(s) = self.state.scenario.board.square(c, r) {
+                    self.check_enemy_aircraft(s)?;
                     path.push(s);
                 }
             }
@@ -161,11 +259,16 @@ impl Planner<'_> {
                 format!("a flight of at most {mp} movement points"),
             );
         }
-        if let Some(why) = may_hover_over(&self.occ, at) {
+        if let Some(why) = may_stop_over(self.state, &u.side, &self.occ, at) {
+            let rule = if self.state.rules().battlefront() {
+                RuleId::AircraftThroughUnits.with("it cannot end its move in the same square as another friendly unit; aircraft units cannot enter a square occupied by an enemy aircraft unit")
+            } else {
+                RuleId::Aircraft
+                    .with("they cannot stop their movement on the same space as another unit")
+            };
             return refuse(
                 format!("{} cannot stop on {at}: {why}", u.id),
-                RuleId::Aircraft
-                    .with("they cannot stop their movement on the same space as another unit"),
+                rule,
                 "end the flight on a free square (it may pass over units)",
             );
         }
@@ -185,6 +288,22 @@ impl Planner<'_> {
         self.check_advanced_deployment()?;
         if !is_aircraft(state, &u.id) || has_skill(state, &u.id, Skill::Hover) {
             return Ok(());
+        }
+        // 003 "Aircraft Must Move": "Aircraft must take a Move or March Move action as their
+        // first action in each activation, unless they have the hover special rule" (R802).
+        if state.rules().battlefront() {
+            if self.kinds.first() == Some(&Kind::Move) {
+                return Ok(());
+            }
+            return refuse(
+                format!(
+                    "{} is an aircraft: its first action must be a Move or March Move ({} declared)",
+                    u.id,
+                    self.texts.join(", ")
+                ),
+                RuleId::AircraftMustMove.with("aircraft must take a Move or March Move action as their first action in each activation, unless they have the hover special rule"),
+                "a `move <square>` line first, then the other action",
+            );
         }
         if self.kinds.contains(&Kind::Sustained) {
             return refuse(
@@ -284,6 +403,31 @@ pub(super) fn check_exit(state: &State, u: &UnitState, vehicle: &str) -> Result<
 }
 
 impl Planner<'_> {
+    /// 003 "Moving Through Other Units": "Aircraft units cannot enter a square occupied by an
+    /// enemy Aircraft unit" (R801), under battlefront-2013: not even to pass over it.
+    fn check_enemy_aircraft(&self, s: Square) -> Result<(), Refusal> {
+        let u = self.u;
+        if !self.state.rules().battlefront() {
+            return Ok(());
+        }
+        let enemy = self.occ.get(&s).and_then(|v| {
+            v.iter()
+                .find(|o| o.side != u.side && is_aircraft(self.state, &o.unit.0))
+        });
+        let Some(o) = enemy else {
+            return Ok(());
+        };
+        refuse(
+            format!(
+                "{} cannot fly over {s}: the enemy aircraft {} is there",
+                u.id, o.unit
+            ),
+            RuleId::AircraftThroughUnits
+                .with("aircraft units cannot enter a square occupied by an enemy aircraft unit"),
+            "fly around the enemy aircraft (name the squares of the flight)",
+        )
+    }
+
     /// Advanced deployment is a MOVE + MOVE activation (004 "Aircraft", R545).
     fn check_advanced_deployment(&self) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);

@@ -276,7 +276,8 @@ pub(super) fn plan_fire(
         // seen by every unit, so its line is drawn from the target's own square: clear (R441).
         super::aircraft::check_range(state, &target, &w, dist)?;
         let sight_from = super::aircraft::sight_from(state, &u.id, &target, from, to);
-        // issue 18 hook: 003's line of sight under battlefront-2013.
+        super::aircraft::check_sight_003(state, &u.id, &target, from, to)?; // R800
+                                                                            // issue 18 hook: 003's line of sight under battlefront-2013.
         let flat = super::super::battlefront::sight::line_of_sight_under(
             state.rules(),
             &state.scenario.board,

@@ -503,12 +503,14 @@ impl Planner<'_> {
     /// The board as a move sees it. 000 "Jump": a jumping unit passes over a vehicle as over any
     /// other unit (R203), so vehicles are read as plain units for its move only, not for sight.
     pub(super) fn occupancy_for(&self, mover: &Mover) -> std::borrow::Cow<'_, Occupancy> {
+        // 003 "Moving Through Other Units": ground units enter enemy aircraft's squares (R801).
+        let base = super::aircraft::ground_occupancy(self.state, &mover.side, &self.occ);
         // A unit above the ground floor is not in the way on the ground (R514).
         let raised = super::floors::raised(self.state);
         if !(mover.jump && self.rules.jump_over_vehicles()) && raised.is_empty() {
-            return std::borrow::Cow::Borrowed(&self.occ);
+            return base;
         }
-        let mut occ = self.occ.clone();
+        let mut occ = base.into_owned();
         for r in &raised {
             if let Some(v) = occ.get_mut(&r.at) {
                 v.retain(|o| o.unit.0 != r.unit);

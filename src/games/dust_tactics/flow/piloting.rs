@@ -29,17 +29,29 @@ fn rule(rules: Rules) -> &'static str {
 /// particular hero").
 pub(crate) fn may_pilot(hc: &Card, vc: &Card, rules: Rules) -> Result<(), String> {
     let r = rule(rules);
+    // 002 "Piloting Vehicles and Aircraft": "A Hero with the Pilot or Ace Pilot Skill ... can
+    // pilot a Vehicle. A Hero with the Air Pilot or Ace Air Pilot Skill ... can pilot an
+    // Aircraft" (R803, R804): Ace Air Pilot is not built, so only Air Pilot pilots one here.
+    let air_pilot = crate::dust_tactics::battlefront::skills002::Skill002::AirPilot.of(hc);
+    if rules.battlefront() && matches!(vc.armour, model::Armour::Aircraft(_)) && !air_pilot {
+        return Err(format!(
+            "hero {} ({}) cannot pilot the aircraft {} (card {}): 002 \"Piloting Vehicles and Aircraft\": \"A Hero with the Air Pilot or Ace Air Pilot Skill can pilot an Aircraft\" (R803, R804); field the aircraft without a pilot, or with a hero whose card has `air-pilot`",
+            hc.id, hc.name, vc.name, vc.id
+        ));
+    }
     let named = |c: &Card| {
         c.skills
             .iter()
             .find(|s| s.name == Skill::Pilot.id())
             .map(|s| s.card.clone())
     };
-    let able = match named(hc) {
-        Some(None) => true,
-        Some(Some(v)) => v.eq_ignore_ascii_case(&vc.id),
-        None => hc.has(Skill::AcePilot),
-    };
+    let aircraft = rules.battlefront() && matches!(vc.armour, model::Armour::Aircraft(_));
+    let able = aircraft
+        || match named(hc) {
+            Some(None) => true,
+            Some(Some(v)) => v.eq_ignore_ascii_case(&vc.id),
+            None => hc.has(Skill::AcePilot),
+        };
     if !able {
         return Err(format!(
             "hero {} ({}) cannot pilot a {} (card {}): only a hero whose card has Pilot: {} (skill `pilot` with card = \"{}\"), or Pilot or Ace Pilot naming no vehicle, pilots it ({r}: \"A hero with this skill is able to pilot the noted vehicle type\")",

@@ -79,21 +79,26 @@ pub(super) fn reactive_lines(
         model::Armour::Soldier(_) => UnitType::Squad,
         _ => UnitType::Vehicle,
     };
-    // issue 18 hook: 003's line of sight under battlefront-2013.
-    let sight = super::super::battlefront::sight::line_of_sight_under(
-        state.rules(),
-        &state.scenario.board,
-        occ,
-        super::super::battlefront::strongpoints::all(state),
-        Sighter {
-            square: from,
-            unit_type: my_type,
-        },
-        Sighter {
-            square: to,
-            unit_type: target_type,
-        },
-    );
+    let target_air = matches!(armour, model::Armour::Aircraft(_)) && state.revised(5);
+    let air = super::aircraft::is_aircraft(state, unit);
+    // issue 18 hook: 003's line of sight under battlefront-2013 (to and from aircraft: R800).
+    let sight = super::aircraft::sight_003(state, air, target_air, from, to);
+    let sight = sight.unwrap_or_else(|| {
+        super::super::battlefront::sight::line_of_sight_under(
+            state.rules(),
+            &state.scenario.board,
+            occ,
+            super::super::battlefront::strongpoints::all(state),
+            Sighter {
+                square: from,
+                unit_type: my_type,
+            },
+            Sighter {
+                square: to,
+                unit_type: target_type,
+            },
+        )
+    });
     let (fs, ts) = (
         Sighter {
             square: from,
@@ -110,7 +115,6 @@ pub(super) fn reactive_lines(
     }
     // Issue 12: 004 "Structures": into and out of a structure only through an entrance (R505);
     // a roof is outside, and 1 floor apart in one structure needs none (R515).
-    let target_air = matches!(armour, model::Armour::Aircraft(_)) && state.revised(5);
     let roof = Some(crate::dust_tactics::floors::Height::Roof);
     let ceiling = super::floors_fire::through_ceiling(state, (from, fh), (to, th));
     // issue 18: 003's openings under battlefront-2013 (R615).
@@ -123,7 +127,7 @@ pub(super) fn reactive_lines(
         && crate::dust_tactics::structures::fire_block(
             &state.scenario.board,
             from,
-            super::aircraft::is_aircraft(state, unit) || fh == roof,
+            air || fh == roof,
             to,
             target_air || th == roof,
         )

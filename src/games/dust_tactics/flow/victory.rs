@@ -187,9 +187,9 @@ pub fn illegal_positions(state: &State) -> Vec<String> {
             }
         }
         let occ = occupancy(state, &except);
-        // Issue 12: an aircraft flies over terrain; only other units bar its square (R442).
+        // Issue 12: an aircraft flies over terrain; only other units bar its square (R442, R801).
         if super::aircraft::is_aircraft(state, &u.id) {
-            if let Some(why) = super::aircraft::may_hover_over(&occ, at) {
+            if let Some(why) = super::aircraft::may_stop_over(state, &u.side, &occ, at) {
                 bad.push(format!("{} on {at}: {why}", u.id));
             }
             continue;
@@ -205,6 +205,7 @@ pub fn illegal_positions(state: &State) -> Vec<String> {
             dozer: has_skill(state, &u.id, Skill::DozerBlade),
             large: super::large::is_large(state, &u.id),
         };
+        let occ = super::aircraft::ground_occupancy(state, &u.side, &occ);
         if let Some(e) = geometry::may_stand(&state.scenario.board, &occ, &mover, at) {
             bad.push(format!("{} on {at}: {}", u.id, e.reason));
         }
