@@ -139,12 +139,12 @@ fn s002_skills_a_002_skill_is_refused_under_the_other_rulesets() {
     }
 }
 
-// R581: a skill of 002's list that is not built (Air Pilot) is still refused under
+// R581: a skill of 002's list that is not built (Spy) is still refused under
 // battlefront-2013, by name, and no game is made.
 #[test]
 fn s002_skills_an_unbuilt_002_skill_is_refused_at_new_by_name() {
     let d = tempfile::tempdir().unwrap();
-    let pilot = card_with("bf-bazooka-joe", "[[skills]]\nname = \"air-pilot\"");
-    let t = new_joined(d.path(), "bf-bazooka-joe", "reapers", &[pilot]);
-    assert!(t.contains("air-pilot"), "{t}");
+    let spy = card_with("bf-bazooka-joe", "[[skills]]\nname = \"spy\"");
+    let t = new_joined(d.path(), "bf-bazooka-joe", "reapers", &[spy]);
+    assert!(t.contains("`spy`") && t.contains("not built yet"), "{t}");
 }
