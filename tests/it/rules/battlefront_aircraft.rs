@@ -414,7 +414,7 @@ fn battlefront_aircraft_002_air_pilot_pilots_an_aircraft() {
 /// `new` of the shipped encounter-koshka (Koshka begins in Grand'ma) under battlefront-2013, with
 /// `--cards` giving Grand'ma `armour` and Koshka the skill `skill` instead of Pilot: (exit code,
 /// output and, when made, the board text; whether the game was made).
-fn koshka_in_grandma(armour: &str, skill: &str) -> (Option<i32>, String, bool) {
+pub(super) fn koshka_in_grandma(armour: &str, skill: &str) -> (Option<i32>, String, bool) {
     {
         let dir = tempfile::tempdir().unwrap();
         dt::init_home(dir.path(), "file");

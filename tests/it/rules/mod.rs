@@ -11,6 +11,7 @@ mod artillery_others_004;
 mod battlefront;
 mod battlefront_ace;
 mod battlefront_aircraft;
+mod battlefront_aircraft2;
 mod battlefront_bunkers;
 mod battlefront_combat;
 mod battlefront_facing;

@@ -5,7 +5,7 @@
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
 //! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
 //! Brave (R705), Strongpoint (R728), Lucky (R760), Infantry Ace (R761), Camouflage (R762),
-//! Blutkreuz (R763), Resurrection (R764) (`skills002_d.rs`) and Air Pilot (R804).
+//! Blutkreuz (R763), Resurrection (R764) (`skills002_d.rs`), Air Pilot (R804) and Ace Air Pilot (R805).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -85,13 +85,16 @@ pub enum Skill002 {
     /// 002 "Air Pilot": "A Hero with the Air Pilot Skill can pilot an Aircraft (see page 93). A
     /// Hero with the Air Pilot Skill does not share it with any Unit they Join." (R804)
     AirPilot,
+    /// 002 "Ace Air Pilot": "A Hero with the Ace Air Pilot Skill can pilot an Aircraft (see page
+    /// 93). Roll a die when the Aircraft that they are piloting Activates. On a [army] or
+    /// [target] the Aircraft gains a third Action for this Activation." (R805)
+    AceAirPilot,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
 /// 002's title: a card naming one is refused at `new` by name (R581, R281). 002's skills that
 /// 004 also has (Ace Pilot, Advanced Reactive Fire, Commissar) are refused by `check_cards`.
 pub const NOT_BUILT: &[(&str, &str)] = &[
-    ("ace-air-pilot", "Ace Air Pilot"),
     ("artillery-observer", "Artillery Observer"),
     ("officer", "Officer"),
     ("spy", "Spy"),
@@ -122,6 +125,7 @@ impl Skill002 {
         Skill002::Resurrection,
         Skill002::Brave,
         Skill002::AirPilot,
+        Skill002::AceAirPilot,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -154,6 +158,7 @@ impl Skill002 {
             Skill002::Resurrection => "resurrection",
             Skill002::Brave => "brave",
             Skill002::AirPilot => "air-pilot",
+            Skill002::AceAirPilot => "ace-air-pilot",
         }
     }
 
@@ -182,6 +187,7 @@ impl Skill002 {
             Skill002::Resurrection => "Resurrection",
             Skill002::Brave => "Brave",
             Skill002::AirPilot => "Air Pilot",
+            Skill002::AceAirPilot => "Ace Air Pilot",
         }
     }
 

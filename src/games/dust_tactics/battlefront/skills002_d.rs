@@ -97,10 +97,20 @@ pub fn infantry_ace(state: &State, id: &str) -> Option<String> {
     hero_of_group(state, id, Skill002::InfantryAce)
 }
 
-/// The skill whose die `act_unit` rolls as it activates: "Ace Pilot" for a piloted vehicle,
-/// "Infantry Ace" otherwise (R608, R761).
+/// The skill whose die `act_unit` rolls as it activates: "Ace Air Pilot" for an aircraft whose
+/// pilot has it, "Ace Pilot" for another piloted vehicle, "Infantry Ace" otherwise (R608, R761,
+/// R805).
 pub fn ace_title(state: &State, act_unit: &str) -> &'static str {
-    if state.pilot_of(act_unit).is_some() {
+    let pilot = state.pilot_of(act_unit);
+    let card = |id: &str| state.unit(id).and_then(|u| state.card_of(u));
+    let aircraft = card(act_unit)
+        .is_some_and(|c| matches!(c.armour, crate::dust_tactics::model::Armour::Aircraft(_)));
+    let ace_air = |c: &crate::dust_tactics::model::Card| {
+        Skill002::AceAirPilot.of(c) && !c.has(crate::dust_tactics::skill::Skill::AcePilot)
+    };
+    if aircraft && pilot.and_then(|h| state.card_of(h)).is_some_and(ace_air) {
+        Skill002::AceAirPilot.title()
+    } else if pilot.is_some() {
         "Ace Pilot"
     } else {
         Skill002::InfantryAce.title()

@@ -31,11 +31,12 @@ pub(crate) fn may_pilot(hc: &Card, vc: &Card, rules: Rules) -> Result<(), String
     let r = rule(rules);
     // 002 "Piloting Vehicles and Aircraft": "A Hero with the Pilot or Ace Pilot Skill ... can
     // pilot a Vehicle. A Hero with the Air Pilot or Ace Air Pilot Skill ... can pilot an
-    // Aircraft" (R803, R804): Ace Air Pilot is not built, so only Air Pilot pilots one here.
-    let air_pilot = crate::dust_tactics::battlefront::skills002::Skill002::AirPilot.of(hc);
+    // Aircraft" (R803, R804, R805).
+    use crate::dust_tactics::battlefront::skills002::Skill002;
+    let air_pilot = Skill002::AirPilot.of(hc) || Skill002::AceAirPilot.of(hc);
     if rules.battlefront() && matches!(vc.armour, model::Armour::Aircraft(_)) && !air_pilot {
         return Err(format!(
-            "hero {} ({}) cannot pilot the aircraft {} (card {}): 002 \"Piloting Vehicles and Aircraft\": \"A Hero with the Air Pilot or Ace Air Pilot Skill can pilot an Aircraft\" (R803, R804); field the aircraft without a pilot, or with a hero whose card has `air-pilot`",
+            "hero {} ({}) cannot pilot the aircraft {} (card {}): 002 \"Piloting Vehicles and Aircraft\": \"A Hero with the Air Pilot or Ace Air Pilot Skill can pilot an Aircraft\" (R803, R804); field the aircraft without a pilot, or with a hero whose card has `air-pilot` or `ace-air-pilot`",
             hc.id, hc.name, vc.name, vc.id
         ));
     }
@@ -266,8 +267,12 @@ pub(super) fn ace_pilot(state: &State, id: &str) -> Option<String> {
     let Some(h) = state.pilot_of(id) else {
         return crate::dust_tactics::battlefront::skills002_d::infantry_ace(state, id);
     };
+    // 002 "Ace Air Pilot" rolls the same die for the aircraft he pilots, never for a ground
+    // vehicle (R805).
+    let ace_air = crate::dust_tactics::battlefront::skills002::Skill002::AceAirPilot;
+    let air = state.rules().battlefront() && super::aircraft::is_aircraft(state, id);
     card(state, h)
-        .is_some_and(|c| c.has(Skill::AcePilot))
+        .is_some_and(|c| c.has(Skill::AcePilot) || (air && ace_air.of(c)))
         .then(|| h.id.clone())
 }
 
