@@ -4,11 +4,13 @@
 
 use crate::support_flow::*;
 use dustmail::dust_tactics::model::*;
+use dustmail::dust_tactics::orders::Action;
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
 use dustmail::game::ScriptedDice;
 
 use super::aircraft_004::{aircraft, tank};
+use super::battlefront_los::plenty;
 
 /// Under battlefront-2013: the allied `a1` of card `vehicle` on E1 piloted by the hero `h1`
 /// whose card has `skills`; an axis squad far off on I9; nobody reacts; allies activate first.
@@ -125,4 +127,74 @@ fn battlefront_aircraft2_002_ace_air_pilot_rolls_no_die_for_a_ground_vehicle() {
     assert!(!texts(&out).contains("Ace"), "{}", texts(&out));
     assert_eq!(d.remaining(), 1, "no die was rolled");
     assert_ne!(u(&st, "a1").at, Some(sq("E4")));
+}
+
+/// The allied aircraft `a1` (card `hawk` with `skills`) on E1, an axis squad on E3 in its
+/// rockets' range; nobody reacts; allies activate first; `a1` is ordered `actions`.
+fn helicopter_fires(skills: &[&str], actions: Vec<Action>) -> (State, dustmail::game::Outcome) {
+    let s = scenario(
+        vec![unit("a1", "hawk", Some("E1"))],
+        vec![unit("x1", "sq", Some("E3"))],
+    );
+    let mut st = DustTactics
+        .start(
+            "battlefront-2013",
+            s,
+            vec![aircraft("hawk", skills), squad("sq")],
+        )
+        .expect("setup");
+    for side in ["allies", "axis"] {
+        let out = send(
+            &mut st,
+            side,
+            "standing react any never",
+            &mut ScriptedDice::new([]),
+        );
+        accepted(&out);
+    }
+    begin(&mut st, "allies");
+    let out = cmd(&mut st, "allies", activate("a1", actions), &mut plenty());
+    (st, out)
+}
+
+// R806, 002 "Helicopter": "Unlike other Aircraft, a Helicopter does not have to take a Move
+// Action as its first Action (see pages 20 and 43), allowing it to take Sustained Attack
+// Actions." An aircraft with `helicopter` makes a Sustained Attack, and an Attack then a Move,
+// without moving first; the same aircraft without it is refused both, citing 003 "Aircraft Must
+// Move", and stays on E1.
+#[test]
+fn battlefront_aircraft2_002_a_helicopter_need_not_move_first() {
+    let orders = || {
+        [
+            vec![sustained("rockets", "x1")],
+            vec![attack("rockets", "x1"), mv("E2")],
+        ]
+    };
+    for actions in orders() {
+        let (_, out) = helicopter_fires(&["helicopter"], actions);
+        accepted(&out);
+        assert!(texts(&out).contains("rockets"), "{}", texts(&out));
+    }
+    for actions in orders() {
+        let (st, out) = helicopter_fires(&[], actions);
+        let (_, rule) = refused(&out);
+        assert!(rule.contains("003 'Aircraft Must Move'"), "{rule}");
+        assert_eq!(u(&st, "a1").at, Some(sq("E1")));
+    }
+}
+
+// R806: 002 lists Helicopter under "Vehicle Equipment" and words it of "Aircraft": a card
+// carrying `helicopter` without aircraft armour is refused when read, saying what to write; the
+// same card made an aircraft is read.
+#[test]
+fn battlefront_aircraft2_002_helicopter_is_an_aircrafts_equipment() {
+    use dustmail::dust_tactics::cards::parse_card;
+    let (f, t) =
+        super::battlefront_skills002::card_with("bf-pounder", "[[skills]]\nname = \"helicopter\"");
+    let e = parse_card(&f, &t).unwrap_err();
+    assert!(e.field.ends_with(".name"), "{e}");
+    assert!(e.reason.contains("Helicopter to an aircraft"), "{e}");
+    assert!(e.instead.contains("aircraft = N"), "{e}");
+    let t = t.replace("armour = { vehicle = 4 }", "armour = { aircraft = 2 }");
+    assert!(parse_card(&f, &t).is_ok());
 }

@@ -5,7 +5,8 @@
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
 //! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
 //! Brave (R705), Strongpoint (R728), Lucky (R760), Infantry Ace (R761), Camouflage (R762),
-//! Blutkreuz (R763), Resurrection (R764) (`skills002_d.rs`), Air Pilot (R804) and Ace Air Pilot (R805).
+//! Blutkreuz (R763), Resurrection (R764) (`skills002_d.rs`), Air Pilot (R804), Ace Air Pilot (R805) and the
+//! equipment Helicopter (R806).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -89,6 +90,10 @@ pub enum Skill002 {
     /// 93). Roll a die when the Aircraft that they are piloting Activates. On a [army] or
     /// [target] the Aircraft gains a third Action for this Activation." (R805)
     AceAirPilot,
+    /// 002 "Vehicle Equipment", "Helicopter": "Unlike other Aircraft, a Helicopter does not have
+    /// to take a Move Action as its first Action (see pages 20 and 43), allowing it to take
+    /// Sustained Attack Actions." Carried by an aircraft's card only (R806).
+    Helicopter,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -126,6 +131,7 @@ impl Skill002 {
         Skill002::Brave,
         Skill002::AirPilot,
         Skill002::AceAirPilot,
+        Skill002::Helicopter,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -159,6 +165,7 @@ impl Skill002 {
             Skill002::Brave => "brave",
             Skill002::AirPilot => "air-pilot",
             Skill002::AceAirPilot => "ace-air-pilot",
+            Skill002::Helicopter => "helicopter",
         }
     }
 
@@ -188,6 +195,7 @@ impl Skill002 {
             Skill002::Brave => "Brave",
             Skill002::AirPilot => "Air Pilot",
             Skill002::AceAirPilot => "Ace Air Pilot",
+            Skill002::Helicopter => "Helicopter",
         }
     }
 
@@ -408,6 +416,16 @@ pub fn check_expert(
             .collect::<Vec<_>>()
             .join(", ")
     };
+    // 002 "Helicopter": "Unlike other Aircraft, a Helicopter ..." is an aircraft's (R806).
+    if s.name == Skill002::Helicopter.id()
+        && !matches!(card.armour, crate::dust_tactics::model::Armour::Aircraft(_))
+    {
+        return Err((
+            "name",
+            "002 gives Helicopter to an aircraft (\"Unlike other Aircraft, a Helicopter ...\"); this card has no aircraft armour".into(),
+            "remove the skill, or give it to a card with `armour = { aircraft = N }`".into(),
+        ));
+    }
     // 002 "Assassin", "Lucky", "Infantry Ace" and "Blutkreuz" are a hero's, like Expert (R730,
     // R760, R761, R763).
     let hero_only = [

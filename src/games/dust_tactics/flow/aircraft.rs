@@ -289,6 +289,12 @@ impl Planner<'_> {
         if !is_aircraft(state, &u.id) || has_skill(state, &u.id, Skill::Hover) {
             return Ok(());
         }
+        // 002 "Helicopter": "does not have to take a Move Action as its first Action ...,
+        // allowing it to take Sustained Attack Actions" (R806).
+        let helicopter = crate::dust_tactics::battlefront::skills002::Skill002::Helicopter;
+        if state.rules().battlefront() && card(state, u).is_some_and(|c| helicopter.of(c)) {
+            return Ok(());
+        }
         // 003 "Aircraft Must Move": "Aircraft must take a Move or March Move action as their
         // first action in each activation, unless they have the hover special rule" (R802).
         if state.rules().battlefront() {
