@@ -100,6 +100,8 @@ pub enum Skill002 {
 /// 002's title: a card naming one is refused at `new` by name (R581, R281). 002's skills that
 /// 004 also has (Ace Pilot, Advanced Reactive Fire, Commissar) are refused by `check_cards`.
 pub const NOT_BUILT: &[(&str, &str)] = &[
+    // 002 "Vehicle Equipment" (R806: Helicopter is built; Air Alert's Special Action is not).
+    ("air-alert", "Air Alert"),
     ("artillery-observer", "Artillery Observer"),
     ("officer", "Officer"),
     ("spy", "Spy"),
@@ -501,7 +503,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz and resurrection are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot and helicopter are built"
 }
 
 #[cfg(test)]
