@@ -30,6 +30,7 @@ mod battlefront_skills;
 mod battlefront_skills002;
 mod battlefront_skills002_c;
 mod battlefront_skills002_d;
+mod battlefront_skills002_e;
 mod battlefront_skills002_more;
 mod battlefront_skills002_moves;
 mod battlefront_skills002_saves;
