@@ -1,5 +1,6 @@
 //! 004 "Underground Fighting" (issue 12): a scenario fought in the metro, the sewers or other
-//! tunnels, on one board (R620), or below an aboveground board linked to it (`travel`, R630).
+//! tunnels, on one board (R620), or below an aboveground board linked to it (`travel`, R630;
+//! a vehicle may fight on that aboveground board, R633).
 //! Dim light and low ceilings limit attacks by the spaces between the units (R621); only soldier
 //! units go underground; Jump is not used there (R622); in the sewers every corner blocks line
 //! of sight (R623); in the metro, rails and train cars give cover (R627). The rules that change
@@ -41,7 +42,10 @@ pub fn dim_light(a: Square, b: Square) -> Option<Cover> {
 }
 
 /// 004 "Dim Light, Low Ceilings": "Only soldier units (squads, heroes, superhumans) can enter
-/// the metro and the sewers." A vehicle in an underground scenario is refused at `new`.
+/// the metro and the sewers." A vehicle in an underground scenario is refused at `new` (R620),
+/// unless the scenario has an aboveground board (`[travel]`) and the vehicle starts on it: its
+/// `at`, or else its side's whole entry zone, on the aboveground rows (R633). The wall row stops
+/// its moves and `travel` refuses it, so it never goes below.
 pub fn check_units(
     s: &super::scenario::Scenario,
     card_map: &BTreeMap<String, String>,
@@ -58,10 +62,30 @@ pub fn check_units(
             else {
                 continue; // an unknown card is refused with its own message later
             };
-            if !card.unit_type.is_soldier() {
+            if card.unit_type.is_soldier() {
+                continue;
+            }
+            let quote = "\"Only soldier units (squads, heroes, superhumans) can enter the metro and the sewers\" (004 Underground Fighting";
+            let Some(t) = &s.travel else {
                 return Err(format!(
-                    "scenario `{}` is fought underground, and unit {} (card {}) is a vehicle: \"Only soldier units (squads, heroes, superhumans) can enter the metro and the sewers\" (004 Underground Fighting, R620); give that side soldier units only",
+                    "scenario `{}` is fought underground, and unit {} (card {}) is a vehicle: {quote}, R620); give that side soldier units only",
                     s.name, u.id, u.card
+                ));
+            };
+            // Where it starts: its square, else every square it may enter on (R633).
+            let starts: Vec<Square> = u.at.map_or_else(|| side.entry.clone(), |sq| vec![sq]);
+            if let Some(below) = starts.iter().find(|sq| !t.above(**sq)) {
+                let whence = match u.at {
+                    Some(_) => "is placed on".to_string(),
+                    None => format!("would enter from {}'s entry zone, which has", side.id),
+                };
+                return Err(format!(
+                    "scenario `{}`: unit {} (card {}) is a vehicle and {whence} {below}, on the underground board (rows after {}): {quote}, R633); place it with `at` on the aboveground board (rows 1 to {}), or give it soldier units only",
+                    s.name,
+                    u.id,
+                    u.card,
+                    t.aboveground_rows + 1,
+                    t.aboveground_rows
                 ));
             }
         }

@@ -7,7 +7,7 @@ use super::underground_004::{game_of, saves, FIRE};
 use crate::support::dt;
 use crate::support_flow::*;
 use dustmail::dust_tactics::bot::Style;
-use dustmail::dust_tactics::model::Terrain;
+use dustmail::dust_tactics::model::{Terrain, UnitType};
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::travel::Travel;
 use dustmail::dust_tactics::underground::Underground;
@@ -423,4 +423,91 @@ fn underground_travel_004_arriving_on_a_mined_space_rolls_for_it() {
             .any(|r| r.purpose.starts_with("minefield on B6")));
         assert_eq!(u(&st, "a").destroyed, destroyed, "{}", texts(&out));
     }
+}
+
+/// `new` on the text of a scenario file: (exit code, the answer's text).
+fn new_of(text: &str, id: &str) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dt::init_home(dir.path(), "file");
+    let scen = dir.path().join("scen.toml");
+    std::fs::write(&scen, text).unwrap();
+    let args = ["--scenario", scen.to_str().unwrap(), "--id", id];
+    let o = dt::new_with_players(&home.root, &args, &dt::players(33));
+    (o.status.code(), dt::text(&o))
+}
+
+// 004 "Dim Light, Low Ceilings": "Only soldier units (squads, heroes, superhumans) can enter the
+// metro and the sewers." — and "To enter the sewers in a scenario with 2 or more boards, a
+// soldier unit must be on a sewer entrance and perform one action." On two boards a vehicle may
+// fight on the aboveground board: placed there, or entering from an entry zone that is all
+// aboveground, it is accepted at `new`; placed below, entering from an entry zone below, or in
+// a scenario of one underground board, it is refused naming the unit and the sentence (R633).
+#[test]
+fn underground_travel_004_a_vehicle_fights_on_the_aboveground_board_only() {
+    let raid = sewer_raid();
+    let with = |side_unit: &str, at: Option<&str>| {
+        let at = at.map_or(String::new(), |a| format!("at = \"{a}\"\n"));
+        let unit = format!("[[sides.units]]\nid = \"tank\"\ncard = \"m2c-pounder\"\n{at}\n");
+        let anchor = format!("[[sides.units]]\nid = \"{side_unit}\"");
+        assert!(raid.contains(&anchor), "{anchor}");
+        raid.replacen(&anchor, &format!("{unit}{anchor}"), 1)
+    };
+    // Allies (entry row 1, aboveground): placed on C2, or entering from row 1.
+    for (at, id) in [(Some("C2"), "g-v1"), (None, "g-v2")] {
+        let (code, t) = new_of(&with("rangers", at), id);
+        assert_eq!(code, Some(0), "{at:?}: {t}");
+    }
+    // Placed below (C7), or entering from the Axis entry zone (row 9, the sewers).
+    for (text, says) in [
+        (with("rangers", Some("C7")), "is placed on C7"),
+        (with("grenadiers", None), "entry zone, which has A9"),
+    ] {
+        let (code, t) = new_of(&text, "g-v3");
+        assert_ne!(code, Some(0), "{t}");
+        assert!(t.contains("tank (card m2c-pounder) is a vehicle"), "{t}");
+        assert!(t.contains(says), "{t}");
+        assert!(
+            t.contains("Only soldier units") && t.contains("R633"),
+            "{t}"
+        );
+        assert!(t.contains("aboveground board (rows 1 to 4)"), "{t}");
+    }
+    // One underground board: no [travel], and the vehicle on C2 is refused (R620).
+    let text = with("rangers", Some("C2"));
+    let (start, end) = (
+        text.find("[travel]").unwrap(),
+        text.find("[[sides]]").unwrap(),
+    );
+    let one_board = format!("{}{}", &text[..start], &text[end..]);
+    let (code, t) = new_of(&one_board, "g-v4");
+    assert_ne!(code, Some(0), "{t}");
+    assert!(t.contains("is fought underground, and unit tank"), "{t}");
+    assert!(
+        t.contains("Only soldier units") && t.contains("R620"),
+        "{t}"
+    );
+}
+
+// 004 "Fighting in the Sewers": "To enter the sewers in a scenario with 2 or more boards, a
+// soldier unit must be on a sewer entrance and perform one action." A vehicle on the entrance
+// cannot `travel`: the line is refused naming "a soldier unit", the vehicle stays where it is,
+// and the orders template does not offer it `travel` (R633).
+#[test]
+fn underground_travel_004_a_vehicle_cannot_travel() {
+    let mut st = two_boards(Underground::Sewers, "B4", "I1");
+    st.cards.get_mut("one").unwrap().unit_type = UnitType::Vehicle;
+    let t = view::orders_template(&st, "allies");
+    assert!(!t.contains("travel"), "{t}");
+    let out = send(
+        &mut st,
+        "allies",
+        "activate a\ntravel\nnothing",
+        &mut ScriptedDice::new([]),
+    );
+    let (reason, rule, instead) = refusal(&out);
+    assert!(reason.contains("a is a vehicle"), "{reason}");
+    assert!(reason.contains("a soldier unit must be on"), "{reason}");
+    assert!(rule.contains("004"), "{rule}");
+    assert!(instead.contains("move"), "{instead}");
+    assert_eq!(u(&st, "a").at, Some(sq("B4")));
 }

@@ -18,6 +18,17 @@ impl Planner<'_> {
                 "move <square>, attack or nothing",
             );
         };
+        // 004: "a soldier unit must be on a metro entrance"; a vehicle stays above (R633).
+        if state.card_of(u).is_some_and(|c| !c.unit_type.is_soldier()) {
+            return refuse(
+                format!(
+                    "{} is a vehicle: \"To enter the metro [the sewers] in a scenario with 2 or more boards, a soldier unit must be on a metro entrance [a sewer entrance] and perform one action\"; \"Only soldier units (squads, heroes, superhumans) can enter the metro and the sewers\"",
+                    u.id
+                ),
+                RuleId::Travel,
+                "move <square> on this board, attack or nothing",
+            );
+        }
         let Some(at) = self.pos else {
             return refuse(
                 format!(
