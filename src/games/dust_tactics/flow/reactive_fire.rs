@@ -80,9 +80,9 @@ pub(super) fn reactive_lines(
         _ => UnitType::Vehicle,
     };
     let target_air = matches!(armour, model::Armour::Aircraft(_)) && state.revised(5);
-    let air = super::aircraft::is_aircraft(state, unit);
+    let shooter_air = super::aircraft::is_aircraft(state, unit);
     // issue 18 hook: 003's line of sight under battlefront-2013 (to and from aircraft: R800).
-    let sight = super::aircraft::sight_003(state, air, target_air, from, to);
+    let sight = super::aircraft::sight_003(state, shooter_air, target_air, from, to);
     let sight = sight.unwrap_or_else(|| {
         super::super::battlefront::sight::line_of_sight_under(
             state.rules(),
@@ -127,7 +127,7 @@ pub(super) fn reactive_lines(
         && crate::dust_tactics::structures::fire_block(
             &state.scenario.board,
             from,
-            air || fh == roof,
+            shooter_air || fh == roof,
             to,
             target_air || th == roof,
         )
