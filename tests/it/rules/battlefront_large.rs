@@ -455,18 +455,8 @@ fn s003_huge_vehicles_punisher_crossing_is_played_to_its_end_by_mail() {
     let mut bots = dt::Bots::new("g-punisher", &ps, |_| Style::Aggressive);
     bots.play_to_end(&home, &env);
     let g = env.load("g-punisher");
-    let sent: String = dt::names(&home.root.join("sent"))
-        .into_iter()
-        .map(|n| std::fs::read_to_string(home.root.join("sent").join(n)).unwrap_or_default())
-        .collect();
-    let tail: String = sent
-        .chars()
-        .rev()
-        .take(6000)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
+    let sent = dt::sent_text(&home);
+    let tail = dt::tail(&sent, 6000);
     assert!(g.derived.finished.is_some(), "the game did not end: {tail}");
     assert!(
         sent.contains("punisher enters the battlefield"),

@@ -348,10 +348,7 @@ fn tesla_and_air_alt_004_the_provisional_cards_play_a_scenario_to_its_end_by_mai
     let g = env.load("g-tesla");
     assert!(g.derived.finished.is_some(), "the game did not end");
     // The reports the players received tell the Tesla shots and the Air Alt re-rolls.
-    let sent: String = dt::names(&home.root.join("sent"))
-        .into_iter()
-        .map(|n| std::fs::read_to_string(home.root.join("sent").join(n)).unwrap_or_default())
-        .collect();
+    let sent = dt::sent_text(&home);
     assert!(
         sent.contains("fires Tesla"),
         "no Tesla line was fired in the whole game"

@@ -526,18 +526,8 @@ fn large_vehicles_004_fortress_crossing_is_played_to_its_end_by_mail() {
     let mut bots = dt::Bots::new("g-fortress", &ps, |_| Style::Aggressive);
     bots.play_to_end(&home, &env);
     let g = env.load("g-fortress");
-    let sent: String = dt::names(&home.root.join("sent"))
-        .into_iter()
-        .map(|n| std::fs::read_to_string(home.root.join("sent").join(n)).unwrap_or_default())
-        .collect();
-    let tail: String = sent
-        .chars()
-        .rev()
-        .take(6000)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
+    let sent = dt::sent_text(&home);
+    let tail = dt::tail(&sent, 6000);
     assert!(g.derived.finished.is_some(), "the game did not end: {tail}");
     assert!(
         sent.contains("fortress enters the battlefield"),

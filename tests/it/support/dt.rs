@@ -280,6 +280,21 @@ pub fn names(dir: &Path) -> Vec<String> {
     v
 }
 
+/// Every mail in the home's `sent/`, in name order, as one text.
+pub fn sent_text(home: &Home) -> String {
+    let dir = home.root.join("sent");
+    names(&dir)
+        .into_iter()
+        .map(|n| std::fs::read_to_string(dir.join(n)).unwrap_or_default())
+        .collect()
+}
+
+/// The last `n` characters of `s`, for an assertion message that shows how a game ended.
+pub fn tail(s: &str, n: usize) -> String {
+    let skip = s.chars().count().saturating_sub(n);
+    s.chars().skip(skip).collect()
+}
+
 /// Copies a directory tree (homes are small).
 pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
