@@ -29,6 +29,7 @@ pub mod structures;
 pub mod travel;
 pub mod underground;
 pub mod view;
+pub mod weapon_trait;
 
 use crate::game::{
     Awaiting, CommandOutcome, CommandResult, DiceSource, Game, Line, Outcome, Sender, Setup,

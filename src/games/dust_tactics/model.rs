@@ -501,36 +501,7 @@ pub enum Fire {
 /// The most ammo counts a volley cell may list.
 pub const VOLLEY_STEPS: usize = 6;
 
-/// Weapon traits that change how a line resolves (004 "Special weapons").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WeaponTrait {
-    Flamethrower,
-    Laser,
-    /// UGL, grenade launcher, grenade pistol: ignore cover.
-    GrenadeLauncher,
-    Explosives,
-    /// Dice per model in the squad (knife, knife & grenade).
-    PerModel,
-    /// battlefront-2013: front-mounted, fires only 45° either side of the unit's facing (003
-    /// "Field of Fire"; `battlefront::facing`). Other rulesets have no facing and ignore it.
-    FrontArc,
-    /// 004 "Reloadable Weapons": begins loaded, firing empties it, 1 SKILL action reloads it
-    /// (`flow::artillery`, R415).
-    Reloadable,
-    /// 004 "Burst Weapons": double dice against a target that has not moved this round (R418).
-    Burst,
-    /// 004 "Setup Weapons": half the dice, rounded up, in a MOVE + ATTACK or ATTACK + MOVE
-    /// activation (R419).
-    Setup,
-    /// 004 "Dual Ammo Weapons": one line per ammunition, the lines of one weapon sharing its
-    /// `name`; an attack fires one of them (R420).
-    DualAmmo,
-    /// 004 "Tesla weapons": chained hits as a laser's, no cover, every unit between the shooter
-    /// and the target is hit too, and the carrier may explode when destroyed (`flow::tesla`,
-    /// R561–R563).
-    Tesla,
-}
+pub use super::weapon_trait::WeaponTrait;
 
 /// One weapon line of a card.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
