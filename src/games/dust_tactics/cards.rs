@@ -64,6 +64,8 @@ pub fn parse_card_for_new(file_name: &str, text: &str) -> Result<Card, CardError
 
 /// Refuses a card carrying a 004 skill the engine does not implement, naming it and the file.
 pub fn refuse_unimplemented(file_name: &str, card: &Card) -> Result<(), CardError> {
+    // 002's own weapon traits are battlefront-2013's (R670).
+    super::battlefront::weapons::refuse_elsewhere(file_name, card)?;
     for (i, s) in card.skills.iter().enumerate() {
         // 002's own skills are battlefront-2013's (R581): this check is the other rulesets'.
         if let Some(s2) = super::battlefront::skills002::Skill002::from_id(&s.name) {

@@ -443,6 +443,7 @@ pub fn resolve_line_under(
         // results", word for word 004 "Laser".
         laser: weapon.traits.contains(&WeaponTrait::Laser)
             || weapon.traits.contains(&WeaponTrait::Tesla)
+            || super::battlefront::weapons::cuts(weapon)
             || opts.frenzy,
         // battlefront-2013 reads its chains by the "laser chain" purpose (battlefront/dice.rs).
         chain_name: if weapon.traits.contains(&WeaponTrait::Tesla) && !rules.battlefront() {
@@ -451,6 +452,9 @@ pub fn resolve_line_under(
             // 002 "Berserk" and "Killing Spree" (battlefront-2013, R282, R582): the same
             // chain, army symbols only.
             super::battlefront::skills002::chain_name(weapon)
+        } else if super::battlefront::weapons::cuts(weapon) {
+            // 002 "Cutting Weapons" (R671): a laser's chain, under its own name.
+            super::battlefront::weapons::CUTTING_CHAIN
         } else if opts.frenzy && !weapon.traits.contains(&WeaponTrait::Laser) {
             "frenzy re-roll"
         } else {

@@ -31,4 +31,10 @@ pub enum WeaponTrait {
     /// and the target is hit too, and the carrier may explode when destroyed (`flow::tesla`,
     /// R561–R563).
     Tesla,
+    /// battlefront-2013, 002 "Phaser Weapons": no Cover Save, the Infantry Save kept (R670). Not
+    /// 004's phaser, which is a cell `XxY`; refused under the other rulesets.
+    Phaser,
+    /// battlefront-2013, 002 "Cutting Weapons": each hit rolls another die, as a laser's (R671);
+    /// refused under the other rulesets.
+    Cutting,
 }

@@ -39,6 +39,7 @@ mod battlefront_strongpoint_skill;
 mod battlefront_suppression;
 mod battlefront_terrain;
 mod battlefront_trenches_board;
+mod battlefront_weapons;
 mod battlefront_wire_mines;
 mod bunker_back_door_004;
 mod cards_000;

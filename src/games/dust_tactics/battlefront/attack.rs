@@ -35,7 +35,8 @@ pub fn vehicle_cover(board: &Board, occ: &Occupancy, shooter: Sighter, target: S
 ///   Infantry Save ... Each [army] cancels one of the hits";
 /// - "Units hit by Close-Combat Weapons do not get any Cover or Infantry Saves";
 /// - Spray weapons (the engine's flamethrowers): "do not get an Infantry Save or a Cover Save";
-/// - Grenade weapons: "do not get a Cover Save ..., but do retain their Infantry Save".
+/// - Grenade and Phaser weapons (002): "do not get a Cover Save ..., but do retain their
+///   Infantry Save" (R670).
 ///
 /// Heroes are infantry ("Heroes are Infantry units of one miniature"). A Steel Guard or Zombie
 /// target "never has Cover Saves, but always passes its Infantry Saves on a roll of [target] as
@@ -52,8 +53,8 @@ pub fn save_kind(weapon: &WeaponLine, target: &TargetProfile) -> Option<RollKind
     if target.bf.hardened {
         return (target.unit_type != UnitType::Vehicle).then_some(RollKind::HardenedInfantrySave);
     }
-    let in_cover =
-        target.cover != Cover::None && !weapon.traits.contains(&WeaponTrait::GrenadeLauncher);
+    // 002 "Grenade Weapons", "Phaser Weapons": no Cover Save, the Infantry Save kept (R670).
+    let in_cover = target.cover != Cover::None && !super::weapons::ignores_cover(weapon);
     match (target.unit_type, in_cover) {
         (UnitType::Vehicle, true) => Some(RollKind::VehicleCoverSave),
         (UnitType::Vehicle, false) => None,

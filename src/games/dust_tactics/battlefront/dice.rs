@@ -120,6 +120,7 @@ impl RollKind {
         } else if p.starts_with("laser chain")
             || p.starts_with(super::skills::BERSERK_CHAIN)
             || p.starts_with(super::skills002::KILLING_SPREE_CHAIN)
+            || p.starts_with(super::weapons::CUTTING_CHAIN)
         {
             RollKind::LaserChain
         } else if p.starts_with("infantry cover save") {

@@ -47,6 +47,8 @@ pub mod suppression;
 pub mod terrain;
 // issue 18: 003 §12 victory points (bfront).
 pub mod vp;
+// issue 18: 002 "Special Weapons" (bfweapa, R670–R679).
+pub mod weapons;
 
 use super::flow::Refusal;
 use super::orders::{Action, Command};

@@ -1,0 +1,244 @@
+//! Issue 18: 002 "Special Weapons" under battlefront-2013 (seed 002, lines ~460–630): Grenade,
+//! Phaser and Cutting weapons (R670, R671). Each test quotes 002 and plays the weapon through the
+//! engine with scripted dice (faces 1–2 army, 3–4 target, 5–6 shield).
+
+use crate::support::dt;
+use crate::support_flow::*;
+use dustmail::dust_tactics::combat::{resolve_line_under, FireOptions, TargetProfile};
+use dustmail::dust_tactics::model::*;
+use dustmail::dust_tactics::rules::Rules;
+use dustmail::dust_tactics::state::State;
+use dustmail::dust_tactics::DustTactics;
+use dustmail::game::{CommandOutcome, Game, Line, ScriptedDice, Sender};
+
+/// A range-4 line of one die a carrier, 1 damage, with `traits`.
+fn line(id: &str, traits: &[WeaponTrait]) -> WeaponLine {
+    WeaponLine {
+        traits: traits.to_vec(),
+        ..weapon(id, WeaponRange::Upto(4), 1, 1)
+    }
+}
+
+/// The allied hero `shooter` (card with `weapons`) on E5 sends `orders` (lines under
+/// `activate shooter`) at the axis unit `target` (card `target_card`) on E2, which stands on
+/// rubble when `rubble`; the dice are `faces`, every one of them used.
+fn shoot(
+    weapons: Vec<WeaponLine>,
+    target_card: Card,
+    rubble: bool,
+    orders: &[&str],
+    faces: Vec<u8>,
+) -> (State, String) {
+    let shooter = card("shooter", UnitType::Hero, 3, 1, weapons);
+    let mut s = scenario(
+        vec![unit("shooter", "shooter", Some("E5"))],
+        vec![unit("target", &target_card.id, Some("E2"))],
+    );
+    if rubble {
+        s.board.set_terrain(sq("E2"), Terrain::Rubble);
+    }
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![shooter, target_card])
+        .expect("setup");
+    begin(&mut st, "allies");
+    let lines: Vec<Line> = std::iter::once("activate shooter")
+        .chain(orders.iter().copied())
+        .enumerate()
+        .map(|(i, t)| Line {
+            number: i + 1,
+            text: t.to_string(),
+        })
+        .collect();
+    let mut d = ScriptedDice::new(faces);
+    let out = DustTactics.submit(&mut st, Sender::side("allies"), &lines, &mut d);
+    let t = texts(&out);
+    assert_eq!(d.remaining(), 0, "{t}");
+    assert!(
+        matches!(out.results[0].outcome, CommandOutcome::Accepted { .. }),
+        "{:?}",
+        out.results
+    );
+    (st, t)
+}
+
+/// A vehicle of vehicle armour 3 and `health`.
+fn walker(health: u8) -> Card {
+    card("walker", UnitType::Vehicle, health, 1, vec![])
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grenade and Phaser weapons (R670)
+// ---------------------------------------------------------------------------------------------
+
+// issue 18, 002 "Grenade Weapons": "Units Hit by Grenade weapons do not get a Cover Save against
+// those weapons, but do retain their Infantry Save (see pages 29 and 55)." (R670: the card's
+// `grenade_launcher` trait.) A squad on rubble hit once: against the grenade launcher it rolls
+// the Infantry Save (army only), so its shield does not cancel the hit and a soldier falls;
+// against a plain rifle the same shield is an Infantry Cover Save and cancels it.
+#[test]
+fn s002_special_weapons_grenade_weapons_no_cover_save_but_the_infantry_save() {
+    let ugl = line("ugl", &[WeaponTrait::GrenadeLauncher]);
+    let (st, t) = shoot(
+        vec![ugl],
+        squad("sq"),
+        true,
+        &["  attack ugl at target", "  nothing"],
+        vec![1, 5],
+    );
+    assert!(t.contains("1 hit, 0 cancelled by infantry save"), "{t}");
+    assert_eq!(u(&st, "target").models.len(), 3, "{t}");
+    // An army on the Infantry Save still cancels the hit: the save is kept.
+    let ugl = line("ugl", &[WeaponTrait::GrenadeLauncher]);
+    let (st, t) = shoot(
+        vec![ugl],
+        squad("sq"),
+        true,
+        &["  attack ugl at target", "  nothing"],
+        vec![1, 2],
+    );
+    assert!(t.contains("1 hit, 1 cancelled by infantry save"), "{t}");
+    assert_eq!(u(&st, "target").models.len(), 4, "{t}");
+    // The control: a rifle's hit is saved by the shield (Infantry Cover Save).
+    let (st, t) = shoot(
+        vec![line("rifle", &[])],
+        squad("sq"),
+        true,
+        &["  attack rifle at target", "  nothing"],
+        vec![1, 5],
+    );
+    assert!(t.contains("1 cancelled by infantry cover save"), "{t}");
+    assert_eq!(u(&st, "target").models.len(), 4, "{t}");
+}
+
+// issue 18, 002 "Phaser Weapons": "It is impossible to build armour tough enough to stop a
+// full-power phaser, and walls just melt, giving no cover at all. Units Hit by Phaser weapons do
+// not get a Cover Save against those weapons, but do retain their Infantry Save (see pages 29
+// and 55)." (R670: the battlefront trait `phaser`, not 004's `XxY` cell.) The squad on rubble
+// rolls the Infantry Save against the phaser: a shield fails, an army cancels.
+#[test]
+fn s002_special_weapons_phaser_weapons_no_cover_save_but_the_infantry_save() {
+    let phaser = || line("phaser", &[WeaponTrait::Phaser]);
+    let orders = ["  attack phaser at target", "  nothing"];
+    let (st, t) = shoot(vec![phaser()], squad("sq"), true, &orders, vec![1, 6]);
+    assert!(t.contains("1 hit, 0 cancelled by infantry save"), "{t}");
+    assert_eq!(u(&st, "target").models.len(), 3, "{t}");
+    let (st, t) = shoot(vec![phaser()], squad("sq"), true, &orders, vec![2, 1]);
+    assert!(t.contains("1 hit, 1 cancelled by infantry save"), "{t}");
+    assert_eq!(u(&st, "target").models.len(), 4, "{t}");
+}
+
+// issue 18, 002 "Phaser Weapons" and "Cutting Weapons" are 002's: R670: under ffg-revised (and
+// classic-2010) a card giving a weapon the trait `phaser` or `cutting` is refused at `new`,
+// naming the trait, the weapon and the card, and no game is made (004's phaser is a cell `XxY`).
+#[test]
+fn s002_special_weapons_002s_traits_are_refused_at_new_under_the_other_rulesets() {
+    for (ruleset, word) in [("ffg-revised", "phaser"), ("classic-2010", "cutting")] {
+        let dir = tempfile::tempdir().unwrap();
+        dt::init_home(dir.path(), "file");
+        let cards = dir.path().join("my-cards");
+        std::fs::create_dir_all(&cards).unwrap();
+        let (_, text) = dustmail::dust_tactics::cards::builtin()
+            .into_iter()
+            .find(|(f, _)| *f == "m2c-pounder.toml")
+            .expect("the pounder");
+        let mut card: toml::Table = text.parse().expect("the pounder's toml");
+        let weapons = card["weapons"].as_array_mut().expect("weapons");
+        let first = weapons[0].as_table_mut().expect("a weapon line");
+        let id = first["id"].as_str().expect("an id").to_string();
+        first.insert("traits".into(), toml::Value::Array(vec![word.into()]));
+        std::fs::write(cards.join("m2c-pounder.toml"), card.to_string()).unwrap();
+        let cards = cards.display().to_string();
+        let args = [
+            "--ruleset",
+            ruleset,
+            "--scenario",
+            "crossroads",
+            "--id",
+            "g-w",
+            "--now",
+            dt::T0,
+            "--cards",
+            &cards,
+        ];
+        let o = dt::new_with_players(dir.path(), &args, &dt::players(7));
+        let out = dt::text(&o);
+        assert_eq!(o.status.code(), Some(2), "{out}");
+        assert!(
+            out.contains("m2c-pounder.toml")
+                && out.contains(&format!("the trait `{word}` of the weapon `{id}` is 002's"))
+                && out.contains("--ruleset battlefront-2013"),
+            "{out}"
+        );
+        assert!(!dir.path().join("games/g-w").exists(), "{out}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cutting weapons (R671)
+// ---------------------------------------------------------------------------------------------
+
+// issue 18, 002 "Cutting Weapons": "When a Cutting weapon scores a Hit, roll another die scoring
+// a further Hit on a roll of [army]. Continue scoring Hits and rolling an additional die for each
+// Hit until it rolls a miss." (R671.) Two dice at a walker: army, shield = one hit; its chain:
+// army (a further hit), target (a miss, the chain ends): two hits, two damage. The control: a
+// plain saw with the same first roll does one.
+#[test]
+fn s002_special_weapons_cutting_weapons_each_hit_rolls_another_die_until_a_miss() {
+    let saw = WeaponLine {
+        traits: vec![WeaponTrait::Cutting],
+        ..weapon("saw", WeaponRange::Upto(4), 2, 1)
+    };
+    let orders = ["  attack saw at target", "  nothing"];
+    let (st, t) = shoot(vec![saw], walker(4), false, &orders, vec![1, 5, 2, 3]);
+    assert!(t.contains("2 cutting chain dice, 2 hits"), "{t}");
+    assert_eq!(u(&st, "target").health, 2, "{t}");
+    let plain = weapon("saw", WeaponRange::Upto(4), 2, 1);
+    let (st, t) = shoot(vec![plain], walker(4), false, &orders, vec![1, 5]);
+    assert!(t.contains("1 hit"), "{t}");
+    assert_eq!(u(&st, "target").health, 3, "{t}");
+}
+
+// issue 18, 002 "Cutting Weapons": "If the Cutting weapon has a special rule that allows it to
+// Hit on a roll of [target] as well as [army], it only counts a [target] as a Hit for the first
+// roll. The additional rolls only Hit on a roll of [army]." (R671: the lost symbols read as 002
+// "Laser Weapons" words the same sentence.) With the two-face rule (Fighting Spirit, Power
+// Scopes...), a first-roll target hits; the chain's target misses, its army hits.
+#[test]
+fn s002_special_weapons_cutting_weapons_a_two_face_rule_only_for_the_first_roll() {
+    let saw = WeaponLine {
+        traits: vec![WeaponTrait::Cutting],
+        ..weapon("saw", WeaponRange::Upto(4), 1, 1)
+    };
+    let target = TargetProfile {
+        armour: Armour::Vehicle(3),
+        unit_type: UnitType::Vehicle,
+        models: 1,
+        remaining: 5,
+        cover: Cover::None,
+        soft_save: Save::None,
+        hard_save: Save::None,
+        damage_resilient: false,
+        bf: Default::default(),
+    };
+    let opts = FireOptions {
+        carriers: 1,
+        reversed: true,
+        ..FireOptions::default()
+    };
+    let bf = Rules::battlefront_2013();
+    // First roll: target (a hit, two faces); chain: target (a miss).
+    let mut d = ScriptedDice::new([3, 4]);
+    let o = resolve_line_under(bf, &saw, &target, &opts, 1, &mut d);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!((o.hits, o.damage), (1, 1), "{}", o.summary);
+    // First roll: target; chain: army (a hit), then shield (a miss).
+    let mut d = ScriptedDice::new([3, 1, 5]);
+    let o = resolve_line_under(bf, &saw, &target, &opts, 1, &mut d);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!((o.hits, o.damage), (2, 2), "{}", o.summary);
+    assert!(
+        o.rolls.iter().any(|r| r.purpose == "cutting chain saw"),
+        "{:?}",
+        o.rolls
+    );
+}
