@@ -61,6 +61,9 @@ pub struct FireOptions {
     pub frenzy: bool,
     /// battlefront-2013, 002's Lucky: the misses left are re-rolled once more (R760).
     pub lucky: bool,
+    /// battlefront-2013, 002's Wire-Guided weapon fired alone in an Attack: its misses are
+    /// re-rolled as a Sustained Attack's (R673).
+    pub wire_guided: bool,
 }
 
 /// The purpose of the die Medal of Honor re-rolls (the flow reads it to spend the skill).
@@ -304,6 +307,10 @@ impl AttackRoll<'_> {
             notes.push(format!("{fails} re-rolled (sustained)"));
             let purpose = self.purpose(format!("sustained re-roll {id}"));
             fails = self.roll_batch(fails, purpose, dice, rolls);
+        } else if opts.wire_guided && fails > 0 {
+            let name = super::battlefront::weapons::WIRE_GUIDED_REROLL;
+            notes.push(format!("{fails} re-rolled (wire-guided)"));
+            fails = self.roll_batch(fails, self.purpose(format!("{name} {id}")), dice, rolls);
         }
         // 004 "Air Alt": "2 chances to reroll any miss results" (R560): the sustained one, then
         // this one for what still misses.
@@ -435,10 +442,12 @@ pub fn resolve_line_under(
         Some(target.remaining.div_ceil(per_hit.max(1)))
     };
     let mut rolls = Vec::new();
+    // 002 "Power Scopes" (battlefront-2013, R672): army or target in a Sustained Attack.
+    let scoped = super::battlefront::weapons::scoped(rules, weapon, opts);
     let mut atk = AttackRoll {
         weapon,
         rules,
-        reversed: opts.reversed,
+        reversed: opts.reversed || scoped,
         // 004 "Tesla weapons": "Inflict damage for each [hit] result and reroll all [hit]
         // results", word for word 004 "Laser".
         laser: weapon.traits.contains(&WeaponTrait::Laser)
@@ -468,6 +477,9 @@ pub fn resolve_line_under(
     let purpose = atk.purpose(format!("attack {}", weapon.id));
     let fails = atk.roll_batch(plan.dice, purpose, dice, &mut rolls);
     let mut notes = Vec::new();
+    if scoped {
+        notes.push("power scopes: army or target hits".to_string());
+    }
     atk.reroll_failures(fails, opts, dice, &mut rolls, &mut notes);
     if atk.chain_dice > 0 {
         notes.push(format!("{} {} dice", atk.chain_dice, atk.chain_name));

@@ -368,6 +368,10 @@ pub struct ActFlags {
     /// battlefront-2013: the unit stayed Suppressed: its orders stop at the cut (R704).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pinned: bool,
+    /// battlefront-2013: the Attack being resolved fires one Wire-Guided line alone (002
+    /// "Wire-Guided Weapons", R673).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lone_wire_guided: bool,
 }
 
 /// What a paused activation waits for.

@@ -37,4 +37,12 @@ pub enum WeaponTrait {
     /// battlefront-2013, 002 "Cutting Weapons": each hit rolls another die, as a laser's (R671);
     /// refused under the other rulesets.
     Cutting,
+    /// battlefront-2013, 002 "Power Scopes": hits on army or target in a Sustained Attack (R672).
+    PowerScopes,
+    /// battlefront-2013, 002 "Wire-Guided Weapons": fired alone in an Attack, its misses are
+    /// re-rolled as a Sustained Attack's (R673).
+    WireGuided,
+    /// battlefront-2013, 002 "Under-Barrel Weapons": the line below its main weapon on the card;
+    /// both fire at the same target in one attack (R674).
+    UnderBarrel,
 }

@@ -6,6 +6,7 @@ use crate::support::dt;
 use crate::support_flow::*;
 use dustmail::dust_tactics::combat::{resolve_line_under, FireOptions, TargetProfile};
 use dustmail::dust_tactics::model::*;
+use dustmail::dust_tactics::orders::Action;
 use dustmail::dust_tactics::rules::Rules;
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
@@ -240,5 +241,213 @@ fn s002_special_weapons_cutting_weapons_a_two_face_rule_only_for_the_first_roll(
         o.rolls.iter().any(|r| r.purpose == "cutting chain saw"),
         "{:?}",
         o.rolls
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Power Scopes, Wire-Guided and Under-Barrel weapons (R672–R674)
+// ---------------------------------------------------------------------------------------------
+
+// issue 18, 002 "Power Scopes": "A weapon with Power Scopes hits on rolls of [target] as well as
+// [army] when making a Sustained Attack Action." (R672: the lost symbols read as 002's other
+// two-face rules.) In a Sustained Attack a target symbol hits, in the first roll (3) and in the
+// re-roll (shield 5, then target 4); in a plain Attack the same target symbol misses.
+#[test]
+fn s002_special_weapons_power_scopes_hit_on_army_or_target_in_a_sustained_attack() {
+    let scope = || line("scope", &[WeaponTrait::PowerScopes]);
+    let (st, t) = shoot(
+        vec![scope()],
+        walker(3),
+        false,
+        &["  sustained scope at target"],
+        vec![3],
+    );
+    assert!(
+        t.contains("power scopes: army or target hits, 1 hit"),
+        "{t}"
+    );
+    assert_eq!(u(&st, "target").health, 2, "{t}");
+    let (st, t) = shoot(
+        vec![scope()],
+        walker(3),
+        false,
+        &["  sustained scope at target"],
+        vec![5, 4],
+    );
+    assert!(
+        t.contains("1 re-rolled (sustained)") && t.contains("1 hit"),
+        "{t}"
+    );
+    assert_eq!(u(&st, "target").health, 2, "{t}");
+    let orders = ["  attack scope at target", "  nothing"];
+    let (st, t) = shoot(vec![scope()], walker(3), false, &orders, vec![3]);
+    assert!(t.contains("0 hits") && !t.contains("power scopes"), "{t}");
+    assert_eq!(u(&st, "target").health, 3, "{t}");
+}
+
+// issue 18, 002 "Wire-Guided Weapons": "If a Unit attacks with one Wire-guided weapon and no
+// other weapons when making an Attack Action, it re-rolls misses for that weapon as if making a
+// Sustained Attack." (R673.) Fired alone, the missile's miss (shield) is re-rolled and hits
+// (army); fired with the machine-gun in the same Attack, its miss is not re-rolled.
+#[test]
+fn s002_special_weapons_wire_guided_fired_alone_re_rolls_its_misses() {
+    let atgm = || line("atgm", &[WeaponTrait::WireGuided]);
+    let orders = ["  attack atgm at target", "  nothing"];
+    let (st, t) = shoot(
+        vec![atgm(), line("mg", &[])],
+        walker(3),
+        false,
+        &orders,
+        vec![5, 1],
+    );
+    assert!(
+        t.contains("1 re-rolled (wire-guided)") && t.contains("1 hit"),
+        "{t}"
+    );
+    assert_eq!(u(&st, "target").health, 2, "{t}");
+    let orders = ["  attack atgm at target, mg at target", "  nothing"];
+    let (st, t) = shoot(
+        vec![atgm(), line("mg", &[])],
+        walker(3),
+        false,
+        &orders,
+        vec![5, 6],
+    );
+    assert!(!t.contains("re-rolled"), "{t}");
+    assert_eq!(u(&st, "target").health, 3, "{t}");
+}
+
+// issue 18, 002 "Wire-Guided Weapons": "one Wire-guided weapon" (R673): a line two soldiers
+// carry is two weapons: fired alone in an Attack, its misses are not re-rolled.
+#[test]
+fn s002_special_weapons_wire_guided_two_carriers_are_two_weapons() {
+    let mut team = card(
+        "team",
+        UnitType::Squad,
+        2,
+        1,
+        vec![line("atgm", &[WeaponTrait::WireGuided])],
+    );
+    team.weapons[0].carriers = Some(2);
+    let s = scenario(
+        vec![unit("team", "team", Some("E5"))],
+        vec![unit("target", "walker", Some("E2"))],
+    );
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![team, walker(3)])
+        .expect("setup");
+    begin(&mut st, "allies");
+    let mut d = ScriptedDice::new([5, 6]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("team", vec![attack("atgm", "target"), nothing()]),
+        &mut d,
+    );
+    let t = texts(&out);
+    assert_eq!(d.remaining(), 0, "{t}");
+    assert!(t.contains("2 dice") && !t.contains("re-rolled"), "{t}");
+}
+
+/// The allied hero `shooter` on E5 with a rifle and, right below it, its under-barrel grenade
+/// launcher, against the axis squads `a` (E2) and `b` (C2).
+fn under_barrel_game() -> State {
+    let ugl = line(
+        "ugl",
+        &[WeaponTrait::UnderBarrel, WeaponTrait::GrenadeLauncher],
+    );
+    let shooter = card(
+        "shooter",
+        UnitType::Hero,
+        3,
+        1,
+        vec![line("rifle", &[]), ugl],
+    );
+    let s = scenario(
+        vec![unit("shooter", "shooter", Some("E5"))],
+        vec![unit("a", "sq", Some("E2")), unit("b", "sq", Some("C2"))],
+    );
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![shooter, squad("sq")])
+        .expect("setup");
+    begin(&mut st, "allies");
+    st
+}
+
+// issue 18, 002 "Under-Barrel Weapons": "A soldier carrying an Under-Barrel Weapon can fire both
+// the main weapon and the Under-Barrel Weapon at the same target in an Attack action." (R674: the
+// card's `under_barrel` line is fitted to the line right above it.) Rifle and launcher at one
+// squad: both fire. At two squads: refused, citing 002, and nothing changes.
+#[test]
+fn s002_special_weapons_under_barrel_both_weapons_at_the_same_target() {
+    let mut st = under_barrel_game();
+    let before = st.clone();
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate(
+            "shooter",
+            vec![
+                Action::Attack {
+                    fire: vec![fire("rifle", "a"), fire("ugl", "b")],
+                },
+                nothing(),
+            ],
+        ),
+        &mut ScriptedDice::new([]),
+    );
+    let (reason, rule) = refused(&out);
+    assert!(
+        reason.contains("under-barrel weapon of rifle")
+            && rule.contains("002 \"Under-Barrel Weapons\""),
+        "{reason} / {rule}"
+    );
+    assert_eq!(st, before, "a refusal changes nothing");
+    let mut d = ScriptedDice::new([1, 1, 6]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate(
+            "shooter",
+            vec![
+                Action::Attack {
+                    fire: vec![fire("rifle", "a"), fire("ugl", "a")],
+                },
+                nothing(),
+            ],
+        ),
+        &mut d,
+    );
+    let t = texts(&out);
+    assert!(t.contains("fires rifle") && t.contains("fires ugl"), "{t}");
+}
+
+// issue 18, 002 "Under-Barrel Weapons" (R674): a card whose `under_barrel` line has no main
+// weapon right above it is refused at `new`, naming the card and the line.
+#[test]
+fn s002_special_weapons_under_barrel_sits_below_its_main_weapon_on_the_card() {
+    let text = r#"
+id = "bf-ub"
+name = "UB"
+faction = "allies"
+unit_type = "hero"
+armour = { soldier = 2 }
+movement = 1
+health = 2
+ap = 10
+
+[[weapons]]
+id = "ugl"
+name = "UGL"
+range = "4"
+soldier = ["1/1", "1/1", "1/1", "1/1"]
+vehicle = ["-", "-", "-", "-", "-", "-", "-"]
+traits = ["under_barrel", "grenade_launcher"]
+"#;
+    let map = [("bf-ub.toml".to_string(), text.to_string())].into();
+    let e = dustmail::dust_tactics::battlefront::skills::check_cards(&map).unwrap_err();
+    assert!(
+        e.contains("card bf-ub.toml") && e.contains("`ugl`") && e.contains("R674"),
+        "{e}"
     );
 }

@@ -144,6 +144,7 @@ impl RollKind {
         } else if p.starts_with("attack")
             || p.starts_with("sustained re-roll")
             || p.starts_with(super::skills002_d::LUCKY_REROLL)
+            || p.starts_with(super::weapons::WIRE_GUIDED_REROLL)
         {
             RollKind::ToHit
         } else {

@@ -112,6 +112,7 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
         let Ok(c) = cards::parse_card(file, text) else {
             continue;
         };
+        super::weapons::check_card(file, &c)?;
         // 003's one-square aircraft are built (R800-R802); a large aircraft (003 "Large
         // Vehicles and Large Aircraft", on two squares) is refused by the card parser, as
         // `large` is for ground vehicles only.

@@ -3,7 +3,9 @@
 //! meaning here is already 002's (no Cover Save, Infantry Save kept: `attack::save_kind`, R670).
 
 use super::super::cards::CardError;
+use super::super::combat::FireOptions;
 use super::super::model::{Card, WeaponLine, WeaponTrait};
+use super::super::rules::Rules;
 
 /// The purpose (and report name) of a Cutting weapon's chained dice (002 "Cutting Weapons").
 pub const CUTTING_CHAIN: &str = "cutting chain";
@@ -12,7 +14,13 @@ pub const CUTTING_CHAIN: &str = "cutting chain";
 const BATTLEFRONT_ONLY: &[(WeaponTrait, &str)] = &[
     (WeaponTrait::Phaser, "Phaser Weapons"),
     (WeaponTrait::Cutting, "Cutting Weapons"),
+    (WeaponTrait::PowerScopes, "Power Scopes"),
+    (WeaponTrait::WireGuided, "Wire-Guided Weapons"),
+    (WeaponTrait::UnderBarrel, "Under-Barrel Weapons"),
 ];
+
+/// The purpose (and report name) of a Wire-Guided weapon's re-roll (002, R673).
+pub const WIRE_GUIDED_REROLL: &str = "wire-guided re-roll";
 
 /// 002 "Grenade Weapons" and "Phaser Weapons": "do not get a Cover Save against those weapons,
 /// but do retain their Infantry Save" (R670).
@@ -43,6 +51,48 @@ pub fn refuse_elsewhere(file: &str, card: &Card) -> Result<(), CardError> {
                 instead: "remove the trait, or play the game with `--ruleset battlefront-2013`"
                     .into(),
             });
+        }
+    }
+    Ok(())
+}
+
+/// 002 "Power Scopes": "A weapon with Power Scopes hits on rolls of [target] as well as [army]
+/// when making a Sustained Attack Action" (R672, the lost symbols read as 002's other "2-face"
+/// rules): the first roll and the re-roll of a Sustained Attack, not the Wire-Guided re-roll of an
+/// Attack.
+pub fn scoped(rules: Rules, w: &WeaponLine, opts: &FireOptions) -> bool {
+    rules.battlefront() && opts.sustained && w.traits.contains(&WeaponTrait::PowerScopes)
+}
+
+/// 002 "Wire-Guided Weapons": "If a Unit attacks with one Wire-guided weapon and no other weapons
+/// when making an Attack Action, it re-rolls misses for that weapon as if making a Sustained
+/// Attack." `alone`: the Attack (not a Sustained Attack) has this one line, firing `fired`
+/// weapons; one weapon only (R673).
+pub fn wire_guided(w: &WeaponLine, alone: bool, fired: u32) -> bool {
+    alone && fired == 1 && w.traits.contains(&WeaponTrait::WireGuided)
+}
+
+/// The main weapon of the under-barrel line `w` on `card`: the line just above it (R674).
+pub fn main_of<'a>(card: &'a Card, w: &WeaponLine) -> Option<&'a WeaponLine> {
+    if !w.traits.contains(&WeaponTrait::UnderBarrel) {
+        return None;
+    }
+    let i = card.weapons.iter().position(|x| x.id == w.id)?;
+    i.checked_sub(1).map(|j| &card.weapons[j])
+}
+
+/// A battlefront card's under-barrel lines each sit below a main weapon that is not one (R674).
+pub fn check_card(file: &str, card: &Card) -> Result<(), String> {
+    for (i, w) in card.weapons.iter().enumerate() {
+        if !w.traits.contains(&WeaponTrait::UnderBarrel) {
+            continue;
+        }
+        let above = i.checked_sub(1).map(|j| &card.weapons[j]);
+        if above.is_none_or(|m| m.traits.contains(&WeaponTrait::UnderBarrel)) {
+            return Err(format!(
+                "card {file}: the under-barrel weapon `{}` must come right below its main weapon, a line without `under_barrel` (002 \"Under-Barrel Weapons\": \"fire both the main weapon and the Under-Barrel Weapon\", R674); move the line below the weapon it is fitted to",
+                w.id
+            ));
         }
     }
     Ok(())

@@ -4,6 +4,7 @@ use super::attack_skills::{shared_spirit, spotter_alive};
 use super::trees::{check_tree_attack, fire_at_trees, is_trees};
 use super::*;
 use crate::dust_tactics::battlefront::skills002_d as s2d;
+use crate::dust_tactics::battlefront::weapons::wire_guided;
 
 impl Planner<'_> {
     /// One ATTACK (or SUSTAINED ATTACK, which takes both actions).
@@ -35,6 +36,7 @@ impl Planner<'_> {
         // 004 "Artillery Weapons", "Reloadable Weapons": an empty line does not fire (R415).
         super::artillery::check_lines_loaded(state, &self.steps, &lines)?;
         super::special_weapons::check_dual_ammo(state, &lines)?;
+        super::weapons002::check_under_barrel(state, &lines)?;
         self.texts.push(format!(
             "{} {}",
             if sustained { "sustained" } else { "attack" },
@@ -626,6 +628,10 @@ pub(super) fn fire_line(
         medal: false,
         frenzy: false,
         lucky: s2d::lucky_line(state, &act.flags, is_active, &l.shooter),
+        // R673: a ranged line (a retaliation is close combat, never the Attack that set it).
+        wire_guided: bf
+            && w.range != WeaponRange::Close
+            && wire_guided(&w, act.flags.lone_wire_guided, n),
     };
     // 004 "Frenzy": the hero's own lines (not shared), when he fires on soldiers (R407).
     let frenzy = hero_weapon && card(state, &su).is_some_and(|c| c.has(Skill::Frenzy));
@@ -643,6 +649,7 @@ pub(super) fn fire_line(
         (take_aim, "sustained with take-aim"),
         (opts.sustained && opts.air_alt, Skill::AirAlt.id()),
         (opts.berserk, Skill::Berserk.id()),
+        (opts.wire_guided, "wire-guided"),
         (opts.reversed && !bf, "reversed dice"),
         (opts.reversed && bf, "army or target hits"),
         (

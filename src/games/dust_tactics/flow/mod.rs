@@ -60,6 +60,7 @@ mod setup;
 mod skills;
 mod skills002_d;
 mod special_weapons;
+// issue 18: 002 "Special Weapons" checked at the order (bfweapa, R674).
 mod standing;
 mod steps;
 mod stimulant;
@@ -71,6 +72,7 @@ mod trees;
 mod underground;
 mod victory;
 mod volley;
+mod weapons002;
 
 use activation::*;
 use attack::*;

@@ -172,6 +172,14 @@ pub(super) fn exec_step(
             if !shooter_alive {
                 return;
             }
+            // 002 "Wire-Guided Weapons": "one Wire-guided weapon and no other weapons" (R673).
+            // Set only for such a line, so games without one keep their state's bytes.
+            act.flags.lone_wire_guided = !sustained
+                && lines.len() == 1
+                && lines.iter().all(|l| {
+                    find_weapon(state, &l.shooter, &l.weapon)
+                        .is_some_and(|(_, w)| w.traits.contains(&WeaponTrait::WireGuided))
+                });
             let mut ranged = vec![];
             let mut close = vec![];
             let mut cover = vec![];

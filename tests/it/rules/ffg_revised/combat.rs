@@ -739,7 +739,7 @@ mod audit {
                 _ => Cover::Hard,
             });
             t.damage_resilient = resilient;
-            let o = FireOptions { carriers, sustained, berserk, reversed, doubled, medal: false, frenzy: false, air_alt: false, lucky: false };
+            let o = FireOptions { carriers, sustained, berserk, reversed, doubled, medal: false, frenzy: false, air_alt: false, lucky: false, wire_guided: false };
             let mut dice = CountingDice { state: seed, drawn: 0 };
             let out = resolve_line(w, &t, &o, 3, &mut dice);
             let recorded: usize = out.rolls.iter().map(|r| r.faces.len()).sum();
