@@ -372,6 +372,10 @@ pub struct ActFlags {
     /// "Wire-Guided Weapons", R673).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub lone_wire_guided: bool,
+    /// battlefront-2013: the units whose Sniper weapons an idle Spotter helps in the Sustained
+    /// Attack being resolved (002 "Spotters", R676).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spotted: Vec<String>,
 }
 
 /// What a paused activation waits for.

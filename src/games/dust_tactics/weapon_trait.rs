@@ -45,4 +45,8 @@ pub enum WeaponTrait {
     /// battlefront-2013, 002 "Under-Barrel Weapons": the line below its main weapon on the card;
     /// both fire at the same target in one attack (R674).
     UnderBarrel,
+    /// battlefront-2013, 002 "Sniper Weapons": the order may name the miniature its unsaved hits
+    /// go to (R675); a living "spotter" model that fires nothing makes it hit on army or target in
+    /// a Sustained Attack (002 "Spotters", R676).
+    Sniper,
 }

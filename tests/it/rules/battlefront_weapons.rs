@@ -6,7 +6,7 @@ use crate::support::dt;
 use crate::support_flow::*;
 use dustmail::dust_tactics::combat::{resolve_line_under, FireOptions, TargetProfile};
 use dustmail::dust_tactics::model::*;
-use dustmail::dust_tactics::orders::Action;
+use dustmail::dust_tactics::orders::{Action, FireOrder, TargetRef};
 use dustmail::dust_tactics::rules::Rules;
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
@@ -450,4 +450,161 @@ traits = ["under_barrel", "grenade_launcher"]
         e.contains("card bf-ub.toml") && e.contains("`ugl`") && e.contains("R674"),
         "{e}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sniper weapons and Spotters (R675, R676)
+// ---------------------------------------------------------------------------------------------
+
+// issue 18, 002 "Sniper Weapons": "When declaring the target of this weapon's attack, the player
+// may specify a miniature in the Unit. All unsaved Hits from this attack are assigned to the
+// specified miniature." (R675: `attack <weapon> at <unit>/<model>`, as R730.) Two hits, both
+// saves fail: soldier 3 falls, the second hit is lost on it; the squad keeps its other three.
+#[test]
+fn s002_special_weapons_sniper_weapons_hits_go_to_the_named_miniature() {
+    let rifle = WeaponLine {
+        traits: vec![WeaponTrait::Sniper],
+        ..weapon("rifle", WeaponRange::Upto(4), 2, 1)
+    };
+    let orders = ["  attack rifle at target/3", "  nothing"];
+    let (st, t) = shoot(vec![rifle], squad("sq"), false, &orders, vec![1, 1, 5, 5]);
+    assert!(t.contains("loses model 3"), "{t}");
+    let left = &u(&st, "target").models;
+    assert_eq!(left.len(), 3, "{t}");
+    assert!(!left.iter().any(|m| m == "3"), "{t}");
+}
+
+// issue 18, 002 "Sniper Weapons" (R675): a line without the trait names no miniature (the
+// refusal cites 002 "Sniper Weapons" and says to target the unit) and nothing changes.
+#[test]
+fn s002_special_weapons_only_a_sniper_weapon_names_a_miniature() {
+    let shooter = card("shooter", UnitType::Hero, 3, 1, vec![line("rifle", &[])]);
+    let s = scenario(
+        vec![unit("shooter", "shooter", Some("E5"))],
+        vec![unit("target", "sq", Some("E2"))],
+    );
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![shooter, squad("sq")])
+        .expect("setup");
+    begin(&mut st, "allies");
+    let before = st.clone();
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate(
+            "shooter",
+            vec![
+                Action::Attack {
+                    fire: vec![FireOrder {
+                        target: TargetRef::Model {
+                            unit: "target".into(),
+                            model: "3".into(),
+                        },
+                        ..fire("rifle", "target")
+                    }],
+                },
+                nothing(),
+            ],
+        ),
+        &mut ScriptedDice::new([]),
+    );
+    let (reason, rule) = refused(&out);
+    assert!(reason.contains("cannot name a model"), "{reason}");
+    assert!(rule.contains("002 \"Sniper Weapons\""), "{rule}");
+    assert_eq!(st, before, "a refusal changes nothing");
+}
+
+/// A sniper team (allies, E5): the sniper carries the `sniper` rifle, the spotter a pistol;
+/// against a walker of health 3 on E2.
+fn sniper_team() -> State {
+    let rifle = line("rifle", &[WeaponTrait::Sniper]);
+    let mut team = card(
+        "team",
+        UnitType::Squad,
+        2,
+        1,
+        vec![
+            WeaponLine {
+                carriers: Some(1),
+                ..rifle
+            },
+            WeaponLine {
+                carriers: Some(1),
+                ..line("pistol", &[])
+            },
+        ],
+    );
+    team.models = vec![
+        ModelSpec {
+            id: "sniper".into(),
+            carries: vec!["rifle".into()],
+        },
+        ModelSpec {
+            id: "spotter".into(),
+            carries: vec!["pistol".into()],
+        },
+    ];
+    let s = scenario(
+        vec![unit("team", "team", Some("E5"))],
+        vec![unit("target", "walker", Some("E2"))],
+    );
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![team, walker(3)])
+        .expect("setup");
+    begin(&mut st, "allies");
+    st
+}
+
+// issue 18, 002 "Spotters": "If a Spotter does not use a weapon, each Sniper weapon in the Unit
+// that makes a Sustained Attack hits on rolls of [target] as well as [army]." (R676: the spotter
+// is the model whose id names "spotter"; the lost symbols read as 002's other two-face rules.)
+// The spotter fires nothing: the rifle's target symbol hits. The spotter fires its pistol in the
+// same Sustained Attack: the rifle's target symbols miss. In a plain Attack: a miss too.
+#[test]
+fn s002_special_weapons_spotters_an_idle_spotter_makes_sniper_weapons_hit_on_target() {
+    let mut st = sniper_team();
+    let mut d = ScriptedDice::new([3]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("team", vec![sustained("rifle", "target")]),
+        &mut d,
+    );
+    let t = texts(&out);
+    assert_eq!(d.remaining(), 0, "{t}");
+    assert!(
+        t.contains("army or target hits") && t.contains("1 hit"),
+        "{t}"
+    );
+    assert_eq!(u(&st, "target").health, 2, "{t}");
+
+    let mut st = sniper_team();
+    let mut d = ScriptedDice::new([3, 3, 5, 5]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate(
+            "team",
+            vec![Action::Sustained {
+                fire: vec![fire("rifle", "target"), fire("pistol", "target")],
+            }],
+        ),
+        &mut d,
+    );
+    let t = texts(&out);
+    assert_eq!(d.remaining(), 0, "{t}");
+    assert!(!t.contains("army or target hits"), "{t}");
+    assert_eq!(u(&st, "target").health, 3, "{t}");
+
+    let mut st = sniper_team();
+    let mut d = ScriptedDice::new([3]);
+    let out = cmd(
+        &mut st,
+        "allies",
+        activate("team", vec![attack("rifle", "target"), nothing()]),
+        &mut d,
+    );
+    let t = texts(&out);
+    assert_eq!(d.remaining(), 0, "{t}");
+    assert_eq!(u(&st, "target").health, 3, "{t}");
 }

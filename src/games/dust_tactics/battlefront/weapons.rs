@@ -17,6 +17,7 @@ const BATTLEFRONT_ONLY: &[(WeaponTrait, &str)] = &[
     (WeaponTrait::PowerScopes, "Power Scopes"),
     (WeaponTrait::WireGuided, "Wire-Guided Weapons"),
     (WeaponTrait::UnderBarrel, "Under-Barrel Weapons"),
+    (WeaponTrait::Sniper, "Sniper Weapons"),
 ];
 
 /// The purpose (and report name) of a Wire-Guided weapon's re-roll (002, R673).
@@ -96,4 +97,24 @@ pub fn check_card(file: &str, card: &Card) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// 002 "Sniper Weapons": "When declaring the target of this weapon's attack, the player may
+/// specify a miniature in the Unit" (R675).
+pub fn sniper(w: &WeaponLine) -> bool {
+    w.traits.contains(&WeaponTrait::Sniper)
+}
+
+/// 002 "Spotters": "If a Spotter does not use a weapon, each Sniper weapon in the Unit that makes
+/// a Sustained Attack hits on rolls of [target] as well as [army]" (R676): a living model of the
+/// unit whose id names "spotter" (R64's convention), none of whose carried lines is `fired`.
+pub fn spotter_idle(card: &Card, alive: &[String], fired: &[&str]) -> bool {
+    card.models.iter().any(|m| {
+        m.id.contains("spotter")
+            && alive.contains(&m.id)
+            && !m
+                .carries
+                .iter()
+                .any(|c| fired.iter().any(|f| f.eq_ignore_ascii_case(c)))
+    })
 }

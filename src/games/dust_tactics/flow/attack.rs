@@ -4,7 +4,7 @@ use super::attack_skills::{shared_spirit, spotter_alive};
 use super::trees::{check_tree_attack, fire_at_trees, is_trees};
 use super::*;
 use crate::dust_tactics::battlefront::skills002_d as s2d;
-use crate::dust_tactics::battlefront::weapons::wire_guided;
+use crate::dust_tactics::battlefront::weapons::{sniper, wire_guided};
 
 impl Planner<'_> {
     /// One ATTACK (or SUSTAINED ATTACK, which takes both actions).
@@ -609,6 +609,8 @@ pub(super) fn fire_line(
     let expert = super::super::battlefront::skills002::expert;
     let bf_spirit =
         bf_spirit || (bf && hero_weapon && card(state, &su).is_some_and(|c| expert(c, &w)));
+    // 002 "Spotters" (R676): the unit's Sniper weapons, its spotter idle, in a Sustained Attack.
+    let bf_spirit = bf_spirit || (act.flags.spotted.contains(&l.shooter) && sniper(&w));
     // battlefront-2013: 002's Berserk and Killing Spree, a hero's own close-combat or ranged
     // hits chain (R282, R582).
     let chains = super::super::battlefront::skills002::chains;

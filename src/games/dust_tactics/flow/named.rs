@@ -1,10 +1,12 @@
 //! Naming the model a line's hits go to (`attack <weapon> at unit/model`): 004's Sniper (R148)
-//! and, under battlefront-2013, 002's Assassin (R730). Moved out of `attack.rs` (size limit).
+//! and, under battlefront-2013, 002's Assassin (R730) and Sniper weapons (R675). Moved out of
+//! `attack.rs` (size limit).
 
 use super::*;
 
 /// Whether `shooter`'s line `w` may name a model of `lead`; the refusal says why not. Under
-/// battlefront-2013 only 002's Assassin does (004's Sniper is not a battlefront skill, R281).
+/// battlefront-2013 only 002's Assassin and Sniper weapons do (004's Sniper is not a battlefront
+/// skill, R281).
 pub(super) fn check(
     state: &State,
     shooter: &str,
@@ -12,15 +14,18 @@ pub(super) fn check(
     lead: &str,
 ) -> Result<(), Refusal> {
     if state.rules().battlefront() {
-        if super::super::battlefront::skills002::assassin(state, shooter, w) {
+        // 002 "Sniper Weapons" (R675): any unit's line with the trait `sniper`.
+        if super::super::battlefront::skills002::assassin(state, shooter, w)
+            || super::super::battlefront::weapons::sniper(w)
+        {
             return Ok(());
         }
         return Err(Refusal {
             reason: format!(
-                "{} of {shooter} cannot name a model: under battlefront-2013 only a hero with 002's Assassin names the enemy soldier its hits go to, and only with a close-combat (range C) weapon",
+                "{} of {shooter} cannot name a model: under battlefront-2013 only a Sniper weapon (a line with the trait `sniper`) or a hero with 002's Assassin, with a close-combat (range C) weapon, names the enemy soldier its hits go to",
                 w.name
             ),
-            rule: "002 \"Assassin\": \"A Hero with the Assassin Skill chooses which enemy Soldiers are assigned its Hits when using Close-combat Weapons\" (R730)".into(),
+            rule: "002 \"Assassin\": \"A Hero with the Assassin Skill chooses which enemy Soldiers are assigned its Hits when using Close-combat Weapons\" (R730); 002 \"Sniper Weapons\": \"the player may specify a miniature in the Unit\" (R675)".into(),
             instead: format!("attack {} at {lead}", w.id),
         });
     }

@@ -180,6 +180,7 @@ pub(super) fn exec_step(
                     find_weapon(state, &l.shooter, &l.weapon)
                         .is_some_and(|(_, w)| w.traits.contains(&WeaponTrait::WireGuided))
                 });
+            act.flags.spotted = super::weapons002::spotted(state, &lines, sustained);
             let mut ranged = vec![];
             let mut close = vec![];
             let mut cover = vec![];

@@ -1,8 +1,9 @@
 //! 002 "Special Weapons" under battlefront-2013, checked when an attack is ordered: an
-//! Under-Barrel weapon and its main weapon fire at the same target (R674).
+//! Under-Barrel weapon and its main weapon fire at the same target (R674); which units' Sniper
+//! weapons an idle Spotter helps (R676).
 
 use super::*;
-use crate::dust_tactics::battlefront::weapons::main_of;
+use crate::dust_tactics::battlefront::weapons::{main_of, sniper, spotter_idle};
 
 /// 002 "Under-Barrel Weapons": "A soldier carrying an Under-Barrel Weapon can fire both the main
 /// weapon and the Under-Barrel Weapon at the same target in an Attack action" (R674): when one
@@ -43,4 +44,29 @@ pub(super) fn check_under_barrel(state: &State, lines: &[LineOrder]) -> Result<(
         }
     }
     Ok(())
+}
+
+/// 002 "Spotters" (R676): the shooters of a battlefront Sustained Attack's `lines` that fire a
+/// Sniper weapon while a living spotter of theirs fires none of its lines.
+pub(super) fn spotted(state: &State, lines: &[LineOrder], sustained: bool) -> Vec<String> {
+    if !sustained || !state.rules().battlefront() {
+        return vec![];
+    }
+    let mut out: Vec<String> = vec![];
+    for l in lines {
+        let Some(u) = state.unit(&l.shooter) else {
+            continue;
+        };
+        let Some(c) = card(state, u) else { continue };
+        if out.contains(&l.shooter) || !c.weapon(&l.weapon).is_some_and(sniper) {
+            continue;
+        }
+        let fired: Vec<&str> = (lines.iter().filter(|m| m.shooter == l.shooter))
+            .map(|m| m.weapon.as_str())
+            .collect();
+        if spotter_idle(c, &u.models, &fired) {
+            out.push(l.shooter.clone());
+        }
+    }
+    out
 }
