@@ -608,3 +608,65 @@ fn s002_special_weapons_spotters_an_idle_spotter_makes_sniper_weapons_hit_on_tar
     assert_eq!(d.remaining(), 0, "{t}");
     assert_eq!(u(&st, "target").health, 3, "{t}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The provisional cards, played by mail (R670–R676)
+// ---------------------------------------------------------------------------------------------
+
+// issue 18, 002 "Special Weapons": the provisional cards of
+// games/dust-tactics/cards-battlefront-weapons/ (under-barrel and grenade launchers, a phaser, a
+// wire-guided missile, a scoped sniper rifle with its spotter, a power saw) load for `new` and the
+// scenario Special Weapons is played to its end by mail by two bots; replay and audit pass.
+#[test]
+fn s002_special_weapons_the_provisional_cards_play_a_game_to_its_end_by_mail() {
+    use dustmail::dust_tactics::bot::Style;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("games/dust-tactics/cards-battlefront-weapons");
+    let dir = tempfile::tempdir().unwrap();
+    let home = dt::init_home(dir.path(), "file");
+    let ps = dt::players(19);
+    let cards = root.display().to_string();
+    let scen = root
+        .join("scenarios/special-weapons.toml")
+        .display()
+        .to_string();
+    let seed = hex::encode([19u8; 32]);
+    let o = dt::new_with_players(
+        &home.root,
+        &[
+            "--ruleset",
+            "battlefront-2013",
+            "--seed",
+            &seed,
+            "--id",
+            "g-weapons",
+            "--now",
+            dt::T0,
+            "--cards",
+            &cards,
+            "--scenario",
+            &scen,
+        ],
+        &ps,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let env = dt::InProc::open(&home);
+    let mut bots = dt::Bots::new("g-weapons", &ps, |_| Style::Aggressive);
+    bots.play_to_end(&home, &env);
+    let g = env.load("g-weapons");
+    let sent = dt::sent_text(&home);
+    let tail = dt::tail(&sent, 6000);
+    assert!(g.derived.finished.is_some(), "the game did not end: {tail}");
+    // The special weapons are fired, and their rules show in the reports.
+    for said in [
+        "fires Phaser",
+        "fires Wire-guided missile",
+        "fires Scoped sniper rifle",
+        "power scopes: army or target hits",
+        "fires Power saw",
+        "cutting chain",
+    ] {
+        assert!(sent.contains(said), "never `{said}`: {tail}");
+    }
+    dt::replay_and_audit(&home, "g-weapons");
+}
