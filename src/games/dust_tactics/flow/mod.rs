@@ -60,7 +60,6 @@ mod setup;
 mod skills;
 mod skills002_d;
 mod special_weapons;
-// issue 18: 002 "Special Weapons" checked at the order (bfweapa, R674).
 mod standing;
 mod steps;
 mod stimulant;
@@ -72,6 +71,7 @@ mod trees;
 mod underground;
 mod victory;
 mod volley;
+// issue 18: 002 "Special Weapons" checked at the order (bfweapa, R674, R676).
 mod weapons002;
 
 use activation::*;
