@@ -181,7 +181,7 @@ fn play_checking(
 }
 
 /// [`play_checking`] with the card files `extra` too.
-fn play_checking_with(
+pub(crate) fn play_checking_with(
     ruleset: &str,
     (name, text): (&str, &str),
     extra: &[(String, String)],
