@@ -10,6 +10,8 @@ pub mod ace;
 pub mod attack;
 pub mod board_facing;
 pub mod buildings;
+// issue 18: 002's bunkers (bffort, R780–R784).
+pub mod bunkers;
 pub mod cards;
 pub mod citation;
 pub mod close;
