@@ -80,6 +80,10 @@ fn rolls(out: &Outcome) -> Vec<String> {
         .collect()
 }
 
+fn fort(st: &State) -> Fortifications {
+    st.scenario.fortifications.clone().expect("fortifications")
+}
+
 const SHOOT: &str = "activate shooter\n  attack gun at target\n  nothing";
 const CLAW: &str = "activate shooter\n  attack claw at target\n  nothing";
 
@@ -348,14 +352,18 @@ fn s002_bunkers_are_drawn_on_the_board_picture_and_the_text_board() {
 
 // 002 "Fortifications": "some scenarios give players Fortifications for free." The provisional
 // scenario games/dust-tactics/scenarios-fortifications/bunker.toml (003's Encounter with a bunker
-// in the Axis half) is played to its end by two players' signed mails through the real
-// pipeline; the welcome mails list the bunker, the reports mark it, replay and audit pass.
+// in the Axis half, and an Allied engineer walker with a dozer blade from
+// games/dust-tactics/cards-battlefront-engineering/) is played to its end by two players' signed
+// mails through the real pipeline; the welcome mails list the bunker, the reports mark it, the
+// walker is in the game; replay and audit pass.
 #[test]
 fn s002_bunkers_the_bunker_scenario_is_played_to_its_end_by_signed_mail() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let path = root.join("games/dust-tactics/scenarios-fortifications/bunker.toml");
-    let (flat, st) = crate::rules::battlefront_scenarios::play_by_mail(
+    let cards = root.join("games/dust-tactics/cards-battlefront-engineering");
+    let (flat, st) = crate::rules::battlefront_scenarios::play_by_mail_with(
         path.to_str().expect("utf-8"),
+        &["--cards", cards.to_str().expect("utf-8")],
         ["allies", "axis"],
         73,
     );
@@ -367,6 +375,219 @@ fn s002_bunkers_the_bunker_scenario_is_played_to_its_end_by_signed_mail() {
         flat.contains("[ bunker D2+E2 facing S"),
         "the reports mark it"
     );
-    let f = st.scenario.fortifications.as_ref().expect("fortifications");
-    assert_eq!(f.bunkers.len(), 1);
+    assert!(st.scenario.fortifications.is_some(), "fortifications");
+    assert!(st
+        .unit("dozer")
+        .is_some_and(|u| u.card == "bf-engineer-walker"));
+}
+
+/// A vehicle (3 points, Movement 2, a gun) carrying the equipment `skill` (`dozer-blade`,
+/// `engineer-vehicle`), or none.
+fn vehicle(skill: Option<&str>) -> Card {
+    let c = card("dozer", UnitType::Vehicle, 3, 2, vec![gun()]);
+    match skill {
+        Some(s) => with_skill(c, s, None),
+        None => c,
+    }
+}
+
+/// The allied `vehicle` on `from`, the axis soldier on `target`, the bunker on D5+E5, and the
+/// trench, minefield and wire squares given.
+fn works(
+    ours: Card,
+    from: &str,
+    target: &str,
+    (trenches, mines, wire): (&[&str], &[&str], &[&str]),
+) -> State {
+    let mut st = setup(ours, from, target, true).expect("setup");
+    let f = st.scenario.fortifications.as_mut().expect("fortifications");
+    f.trenches = trenches.iter().map(|t| sq(t)).collect();
+    f.minefields = mines.iter().map(|t| sq(t)).collect();
+    f.barbed_wire = wire.iter().map(|t| sq(t)).collect();
+    st
+}
+
+// 002 "Dozer Blade": "A Vehicle equipped with a Dozer Blade can perform a Dozer Special Action to
+// gain Cover until it performs a Move or March Move Action." After `skill dozer` the vehicle on
+// H8 is in Cover: the axis soldier's hit on it rolls a vehicle cover save (003: army cancels).
+// Without the action no save is rolled and the hit does its damage. A move
+// ends the Cover (R786). The axis dice are padded for the next turn's initiative,
+// which must not tie.
+#[test]
+fn s002_engineering_vehicles_the_dozer_special_action_gives_cover_until_it_moves() {
+    let shoot_back = "activate target\n  attack gun at shooter\n  nothing";
+    let mut st = works(vehicle(Some("dozer-blade")), "H8", "H3", (&[], &[], &[]));
+    let out = play(
+        &mut st,
+        "activate shooter\n  skill dozer\n  nothing",
+        vec![],
+    );
+    assert!(first_result(&out).is_ok(), "{}", texts(&out));
+    assert!(u(&st, "shooter").dozed);
+    let mut d = ScriptedDice::new([vec![1, 1], [1, 5, 5, 5, 5, 5].repeat(3)].concat());
+    let out = send(&mut st, "axis", shoot_back, &mut d);
+    let t = texts(&out);
+    assert_eq!(
+        rolls(&out)[..2],
+        ["attack gun", "vehicle cover save vs gun"],
+        "{t} {:?}",
+        first_result(&out)
+    );
+    assert_eq!(u(&st, "shooter").health, 3, "{t}");
+    let mut st = works(vehicle(Some("dozer-blade")), "H8", "H3", (&[], &[], &[]));
+    let out = play(&mut st, "activate shooter\n  nothing\n  nothing", vec![]);
+    assert!(first_result(&out).is_ok(), "{}", texts(&out));
+    let mut d = ScriptedDice::new([vec![1], [1, 5, 5, 5, 5, 5].repeat(3)].concat());
+    let out = send(&mut st, "axis", shoot_back, &mut d);
+    let t = texts(&out);
+    assert!(!rolls(&out).iter().any(|r| r.contains("save")), "{t}");
+    assert_eq!(u(&st, "shooter").health, 2, "{t}");
+    let mut st = works(vehicle(Some("dozer-blade")), "H8", "H3", (&[], &[], &[]));
+    let out = play(
+        &mut st,
+        "activate shooter\n  skill dozer\n  move G8",
+        vec![],
+    );
+    let t = texts(&out);
+    assert!(
+        t.contains("loses the Cover of its Dozer Special Action"),
+        "{t}"
+    );
+    assert!(!u(&st, "shooter").dozed, "{t}");
+    // Only a vehicle with a dozer blade digs in.
+    let mut st = works(vehicle(None), "H8", "H3", (&[], &[], &[]));
+    let out = play(
+        &mut st,
+        "activate shooter\n  skill dozer\n  nothing",
+        vec![],
+    );
+    let e = first_result(&out).unwrap_err();
+    assert!(e.contains("not a vehicle with a dozer blade"), "{e}");
+}
+
+// 002 "Dozer Blades": "An Engineer Vehicle equipped with a Dozer Blade can attempt to bury an
+// adjacent Bunker by taking two Engineering Special Actions one after the other in the same
+// Activation. If it does so, roll a die. On a score of [army], the Vehicle buries the Bunker and
+// any Units occupying the Bunker are eliminated." From E6, at the doors of D5+E5, two lines at
+// E5: army buries it and the soldier inside is eliminated; a target leaves both. One line alone
+// rolls nothing (R787).
+#[test]
+fn s002_engineering_vehicles_dozer_blades_bury_an_adjacent_bunker_with_two_actions() {
+    let bury = "activate shooter\n  skill engineering at E5\n  skill engineering at E5";
+    let mut st = works(vehicle(Some("dozer-blade")), "E6", "E5", (&[], &[], &[]));
+    let out = play(&mut st, bury, vec![1]);
+    let t = texts(&out);
+    assert!(t.contains("buries the bunker on D5+E5"), "{t}");
+    assert!(fort(&st).bunkers.is_empty(), "{t}");
+    assert!(u(&st, "target").destroyed, "{t}");
+    let mut st = works(vehicle(Some("dozer-blade")), "E6", "E5", (&[], &[], &[]));
+    let out = play(&mut st, bury, vec![3]);
+    assert!(texts(&out).contains("fails to bury"), "{}", texts(&out));
+    assert_eq!(fort(&st).bunkers.len(), 1);
+    assert!(!u(&st, "target").destroyed);
+    let mut st = works(vehicle(Some("dozer-blade")), "E6", "E5", (&[], &[], &[]));
+    let out = play(
+        &mut st,
+        "activate shooter\n  skill engineering at D5\n  nothing",
+        vec![],
+    );
+    assert!(texts(&out).contains("starts to bury"), "{}", texts(&out));
+    assert_eq!(fort(&st).bunkers.len(), 1);
+}
+
+// 002 "Dozer Blades": "An Engineer Vehicle equipped with a Dozer Blade can attempt to fill in an
+// adjacent Trench by taking an Engineering Special Action. If it does so, roll a die. On a score
+// of [army], the Vehicle fills the Trench and it is removed. Any Units occupying the Trench
+// escape unharmed, but are now without Cover. ... can attempt to clear a gap through an adjacent
+// Minefield ... On a score of [army], the Vehicle clears a gap and the Minefield is removed."
+#[test]
+fn s002_engineering_vehicles_dozer_blades_fill_a_trench_and_clear_a_minefield() {
+    let order = "activate shooter\n  skill engineering at D8\n  skill engineering at F9";
+    let mut st = works(
+        vehicle(Some("dozer-blade")),
+        "E8",
+        "D8",
+        (&["D8"], &["F9"], &[]),
+    );
+    let out = play(&mut st, order, vec![1, 2]);
+    let t = texts(&out);
+    assert!(t.contains("fills the trench on D8"), "{t}");
+    assert!(
+        fort(&st).trenches.is_empty() && fort(&st).minefields.is_empty(),
+        "{t}"
+    );
+    assert!(!u(&st, "target").destroyed, "the soldier escapes unharmed");
+    let mut st = works(
+        vehicle(Some("dozer-blade")),
+        "E8",
+        "D8",
+        (&["D8"], &["F9"], &[]),
+    );
+    let out = play(&mut st, order, vec![3, 5]);
+    let t = texts(&out);
+    assert_eq!(fort(&st).trenches, [sq("D8")], "{t}");
+    assert_eq!(fort(&st).minefields, [sq("F9")], "{t}");
+}
+
+// 002 "Engineering Vehicles": "Some vehicle are specifically equipped to remove or destroy
+// fortifications"; "Chainsaws and Claws": "An Engineer Vehicle equipped with Cuttings or
+// Grappling weapons can attempt to cut a gap through an adjacent Barbed Wire Entanglement".
+// A vehicle without the equipment has no engineering; an engineer vehicle without a dozer blade
+// has no dozer blade's tasks; wire needs Cutting or Grapple weapons, on no card (R788); a
+// square not next to the vehicle is refused. A dozer blade is no way through anti-tank traps.
+#[test]
+fn s002_engineering_vehicles_what_each_equipment_may_do() {
+    let at = |s: &str| format!("activate shooter\n  skill engineering at {s}\n  nothing");
+    let forts: (&[&str], &[&str], &[&str]) = (&["B8"], &["F9"], &["D9"]);
+    let refused = |card: Card, order: &str| {
+        let mut st = works(card, "E8", "A1", forts);
+        let out = play(&mut st, order, vec![]);
+        first_result(&out).unwrap_err()
+    };
+    let e = refused(vehicle(None), &at("F9"));
+    assert!(
+        e.contains("without a dozer blade or engineer vehicle"),
+        "{e}"
+    );
+    let e = refused(vehicle(Some("engineer-vehicle")), &at("F9"));
+    assert!(e.contains("has no dozer blade"), "{e}");
+    let e = refused(vehicle(Some("engineer-vehicle")), &at("D9"));
+    assert!(e.contains("Cutting and Grapple weapons"), "{e}");
+    let e = refused(vehicle(Some("dozer-blade")), &at("B8"));
+    assert!(e.contains("B8 is not next to shooter"), "{e}");
+    // 004's dozer blade crosses anti-tank traps; 002's does not (R785).
+    let mut st = works(vehicle(Some("dozer-blade")), "E8", "A1", forts);
+    st.scenario
+        .board
+        .place_cover(sq("F8"), CoverKind::TankTrap)
+        .expect("trap");
+    let out = play(&mut st, "activate shooter\n  move F8\n  nothing", vec![]);
+    assert!(first_result(&out).is_err(), "{}", texts(&out));
+    assert_eq!(u(&st, "shooter").at, Some(sq("E8")));
+}
+
+// 002 "Dozer Blade", "Dozer Blades": the orders template offers a dozer-blade vehicle `skill
+// dozer` and `skill engineering at <square>` for the trench, minefield and bunker next to it,
+// and the lines it offers are accepted.
+#[test]
+fn s002_engineering_vehicles_the_orders_template_offers_the_dozer_and_its_tasks() {
+    let st = works(
+        vehicle(Some("dozer-blade")),
+        "E6",
+        "A1",
+        (&["F7"], &["C7"], &[]),
+    );
+    let t = dustmail::dust_tactics::view::orders_template(&st, "allies");
+    assert!(t.contains("skill dozer"), "{t}");
+    assert!(t.contains("skill engineering at F7"), "{t}");
+    assert!(t.contains("skill engineering at D5"), "{t}");
+    assert!(!t.contains("skill engineering at C7"), "{t}");
+    let mut st = st;
+    let out = play(
+        &mut st,
+        "activate shooter\n  skill engineering at F7\n  skill dozer",
+        vec![1],
+    );
+    assert!(first_result(&out).is_ok(), "{}", texts(&out));
+    assert!(fort(&st).trenches.is_empty());
 }

@@ -157,6 +157,8 @@ pub fn is_trench(state: &State, at: Square) -> bool {
 /// in Cover whatever the line of sight; a vehicle gains nothing. Trenches never block sight, so
 /// nothing else changes.
 pub fn cover(state: &State, at: Square, target: UnitType, cover: Cover) -> Cover {
+    // 002 "Dozer Blade": a vehicle dug in by its Dozer Special Action (R786).
+    let cover = super::engineering::cover(state, at, target, cover);
     if target != UnitType::Vehicle && is_trench(state, at) && cover == Cover::None {
         Cover::Soft
     } else {
