@@ -591,3 +591,39 @@ fn s002_engineering_vehicles_the_orders_template_offers_the_dozer_and_its_tasks(
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
     assert!(fort(&st).trenches.is_empty());
 }
+
+// 002 "Deploying Fortifications": "Objectives cannot be placed in, on, or under a Bunker or
+// Strongpoint." A scenario's objective on E5, inside the bunker, is refused at `new`; on E7 the
+// game starts (R789).
+#[test]
+fn s002_bunkers_no_objective_inside_a_bunker() {
+    use dustmail::dust_tactics::scenario::Objective;
+    let start = |at: &str| {
+        let mut s = scenario(
+            vec![unit("shooter", "soldier", Some("A9"))],
+            vec![unit("target", "soldier", Some("A1"))],
+        );
+        s.fortifications = Some(Fortifications {
+            bunkers: vec![bunker()],
+            ..Default::default()
+        });
+        let s = objectives(
+            s,
+            vec![Objective::Points {
+                at: sq(at),
+                points: 1,
+            }],
+        );
+        DustTactics
+            .start("battlefront-2013", s, vec![soldier()])
+            .map(|_| ())
+            .map_err(|e| e.0)
+    };
+    let e = start("E5").unwrap_err();
+    assert!(
+        e.contains("objective on E5 is inside a bunker")
+            && e.contains("Objectives cannot be placed in, on, or under a Bunker"),
+        "{e}"
+    );
+    assert!(start("E7").is_ok());
+}

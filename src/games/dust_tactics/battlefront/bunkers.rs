@@ -283,6 +283,16 @@ pub fn check_line(
     Ok(())
 }
 
+/// 002 "Deploying Fortifications": "Objectives cannot be placed in, on, or under a Bunker or
+/// Strongpoint." Why no objective may lie on `sq`, inside a bunker (R789; a strongpoint's squares
+/// stay allowed so that games made before replay unchanged).
+pub fn objective_refusal(sc: &super::super::scenario::Scenario, sq: Square) -> Option<String> {
+    let f = sc.fortifications.as_ref()?;
+    f.bunkers.iter().any(|b| b.squares.contains(&sq)).then(|| {
+        format!("{sq} is inside a bunker: 002 \"Deploying Fortifications\": \"Objectives cannot be placed in, on, or under a Bunker or Strongpoint\" (R789)")
+    })
+}
+
 /// The briefing's sentence on the bunkers, if any.
 pub fn briefing(state: &State) -> Option<String> {
     let f = state.scenario.fortifications.as_ref()?;
