@@ -38,6 +38,10 @@ pub fn cell_mark(state: &State, sq: Square) -> Option<char> {
         if f.strongpoints.iter().flatten().any(|s| *s == sq) {
             return Some('^');
         }
+        // 002 "Bunkers and Strongpoints" (R784).
+        if f.bunkers.iter().any(|b| b.squares.contains(&sq)) {
+            return Some('[');
+        }
     }
     // 004 "Structures": the floor of a structure (R500).
     if super::structures::structure_at(&sc.board, sq).is_some() {
@@ -103,6 +107,10 @@ pub fn legend(state: &State) -> Vec<String> {
     }
     if !f.strongpoints.is_empty() {
         parts.push("^ strongpoint".into());
+    }
+    for b in &f.bunkers {
+        let [a, c] = b.squares;
+        parts.push(format!("[ bunker {a}+{c} facing {}", b.facing));
     }
     for (i, side) in sc.sides.iter().enumerate() {
         if !side.entry.is_empty() {

@@ -270,6 +270,10 @@ pub struct UnitState {
     /// he returns to play with it (004 "Commissar", R487).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commissar_for: Option<String>,
+    /// battlefront-2013: a vehicle in Cover from its Dozer Special Action until it moves (002
+    /// "Dozer Blade"; `battlefront::engineering`, R786).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dozed: bool,
 }
 
 /// One destruction: the AP go to `by`.
@@ -511,6 +515,13 @@ pub enum Step {
     /// 002 "Barbed Wire Entanglements", "Minefields": an infantry Engineering Special Action on
     /// the wire or minefield on `at` (R726).
     Engineering {
+        at: Square,
+    },
+    /// 002 "Dozer Blade": the Dozer Special Action (R786).
+    Dozer,
+    /// 002 "Dozer Blades": the second of two Engineering Special Actions one after the other at
+    /// the bunker on `at`, which rolls to bury it (R787).
+    Bury {
         at: Square,
     },
     /// 004 "Engineer Vehicle": a SKILL action removes all minefield tokens from `at` (R483).

@@ -1,5 +1,5 @@
 //! Issue 18: 002 "Fortifications", "Bunkers and Strongpoints" under battlefront-2013: the
-//! strongpoint (R718–R722; bunkers are not built). Each test names 002's section and quotes its
+//! strongpoint (R718–R722; bunkers: battlefront_bunkers2.rs). Each test names 002's section and quotes its
 //! sentence. A strongpoint is listed by its two inside squares.
 
 use crate::support_flow::*;
@@ -245,29 +245,5 @@ fn s002_fortifications_the_strongpoint_scenario_is_played_to_its_end_by_signed_m
     assert_eq!(
         st.scenario.fortifications.as_ref().unwrap().strongpoints,
         [[sq("D2"), sq("E2")]]
-    );
-}
-
-// 002 "Bunkers and Strongpoints": "Units in Bunkers can only see and be seen from 90 degrees
-// either side of the direction the Bunker is facing": bunkers need a facing (R722). A scenario
-// naming them is refused by name, saying which section and to leave the field out (R723;
-// barbed wire and minefields are built since, R724–R726).
-#[test]
-fn s002_bunkers_are_refused_by_name() {
-    let text = scenario::builtin()
-        .into_iter()
-        .find(|(n, _)| *n == "supply-drop")
-        .expect("shipped")
-        .1;
-    let t = text.replace(
-        "[reserves]",
-        "[fortifications]\nbunkers = [\"D4\"]\n\n[reserves]",
-    );
-    let e = scenario::parse("sd", &t).unwrap_err().to_string();
-    assert!(
-        e.contains("fortifications.bunkers")
-            && e.contains("Bunkers and Strongpoints")
-            && e.contains("leave `bunkers` out"),
-        "{e}"
     );
 }

@@ -132,27 +132,36 @@ fn s003_12_grab_objective_needs_the_battlefront_ruleset() {
 /// bots play it to its end by signed mails run through the real pipeline; replay and audit
 /// pass. Gives back every mail sent (flattened) and the final state.
 pub(crate) fn play_by_mail(scenario: &str, sides: [&str; 2], seed: u64) -> (String, State) {
+    play_by_mail_with(scenario, &[], sides, seed)
+}
+
+/// [`play_by_mail`] with more arguments of `new` (`--cards DIR`).
+pub(crate) fn play_by_mail_with(
+    scenario: &str,
+    more: &[&str],
+    sides: [&str; 2],
+    seed: u64,
+) -> (String, State) {
     let dir = tempfile::tempdir().unwrap();
     let home = dt::init_home(dir.path(), "file");
     let mut ps = dt::players(21);
     ps[0].side = sides[0].into();
     ps[1].side = sides[1].into();
-    let o = dt::new_with_players(
-        &home.root,
-        &[
-            "--ruleset",
-            "battlefront-2013",
-            "--scenario",
-            scenario,
-            "--seed",
-            &hex::encode([seed as u8; 32]),
-            "--id",
-            "g-sc",
-            "--now",
-            dt::T0,
-        ],
-        &ps,
-    );
+    let seed_hex = hex::encode([seed as u8; 32]);
+    let mut args = vec![
+        "--ruleset",
+        "battlefront-2013",
+        "--scenario",
+        scenario,
+        "--seed",
+        &seed_hex,
+        "--id",
+        "g-sc",
+        "--now",
+        dt::T0,
+    ];
+    args.extend(more);
+    let o = dt::new_with_players(&home.root, &args, &ps);
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-sc", &ps, |i| Style::Random(seed + i as u64));

@@ -13,6 +13,7 @@ mod battlefront_ace;
 mod battlefront_aircraft;
 mod battlefront_aircraft2;
 mod battlefront_bunkers;
+mod battlefront_bunkers2;
 mod battlefront_combat;
 mod battlefront_facing;
 mod battlefront_fortifications;

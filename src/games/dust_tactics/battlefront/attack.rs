@@ -42,10 +42,15 @@ pub fn vehicle_cover(board: &Board, occ: &Occupancy, shooter: Sighter, target: S
 /// target "never has Cover Saves, but always passes its Infantry Saves on a roll of [target] as
 /// well as [army]" (002, R600).
 ///
-/// A unit in a strongpoint gets a save against close-combat weapons from outside (002, R720).
+/// A unit in a strongpoint or bunker gets a save against close-combat weapons from outside
+/// (002, R720, R782).
 pub fn save_kind(weapon: &WeaponLine, target: &TargetProfile) -> Option<RollKind> {
-    if weapon.range == WeaponRange::Close && target.bf.strongpoint {
-        return Some(RollKind::StrongpointSave);
+    if let Some(fort) = target
+        .bf
+        .fort()
+        .filter(|_| weapon.range == WeaponRange::Close)
+    {
+        return Some(fort);
     }
     if weapon.range == WeaponRange::Close || weapon.traits.contains(&WeaponTrait::Flamethrower) {
         return None;
@@ -101,21 +106,18 @@ pub fn finish(
     }
     // 002 "Cover From Bunkers and Strongpoints" (R719): "Units in Strongpoints that fail an
     // Infantry or Cover Save also re-roll the Save, but only cancel the Hit if the re-roll scores
-    // [army]": one die per failed save die.
+    // [army]": one die per failed save die. In a bunker army or shield cancels (R782).
+    let fort = target.bf.fort().filter(|f| save.is_some_and(|k| k != *f));
     let mut rerolled = 0;
-    if save.is_some_and(|k| k != RollKind::StrongpointSave) && target.bf.strongpoint && hits > saved
-    {
+    if let (Some(fort), true) = (fort, hits > saved) {
         let faces = roll(
             hits - saved,
-            format!("{} vs {id}", super::strongpoints::REROLL),
+            format!("{} vs {id}", reroll_name(fort)),
             round,
             dice,
             &mut rolls,
         );
-        rerolled = faces
-            .iter()
-            .filter(|f| RollKind::StrongpointSave.face_succeeds(**f))
-            .count() as u32;
+        rerolled = faces.iter().filter(|f| fort.face_succeeds(**f)).count() as u32;
     }
     let saved = saved + rerolled;
     let through = hits - saved;
@@ -163,10 +165,10 @@ pub fn finish(
         None if hits > 0 => summary.push_str(", no save"),
         None => {}
     }
-    if target.bf.strongpoint && save.is_some_and(|k| k != RollKind::StrongpointSave) {
+    if let Some(fort) = fort {
         summary.push_str(&format!(
             ", {rerolled} cancelled by the {}",
-            super::strongpoints::REROLL
+            reroll_name(fort)
         ));
     }
     if resilient > 0 {
@@ -197,7 +199,17 @@ pub fn save_name(kind: RollKind) -> &'static str {
         RollKind::VehicleCoverSave => "vehicle cover save",
         RollKind::HardenedInfantrySave => super::dice::HARDENED_SAVE,
         RollKind::StrongpointSave => super::strongpoints::CLOSE_SAVE,
+        RollKind::BunkerSave => super::bunkers::CLOSE_SAVE,
         _ => "infantry save",
+    }
+}
+
+/// The name of a fortification's re-roll of failed saves (R719, R782).
+fn reroll_name(fort: RollKind) -> &'static str {
+    if fort == RollKind::BunkerSave {
+        super::bunkers::REROLL
+    } else {
+        super::strongpoints::REROLL
     }
 }
 

@@ -61,6 +61,11 @@ pub enum RollKind {
     /// Hit if the re-roll scores [army]"; and "Close-combat Against Bunkers and Strongpoints":
     /// "Units in Strongpoints cancel Hits from Close-Combat weapons on a roll of [army]" (R718).
     StrongpointSave,
+    /// 002 "Cover From Bunkers and Strongpoints": "Units in Bunkers that fail an Infantry or
+    /// Cover Save re-roll the Save, cancelling the Hit on a roll of [army] or [shield]"; and
+    /// "Units in Bunkers cancel Hits from Close-Combat weapons on a roll of [army] or [shield]"
+    /// (R782).
+    BunkerSave,
     /// 002 "Barbed Wire Entanglements", "Minefields": the wire's die ("free to complete its
     /// movement") and the Engineering die ("clears a gap") succeed on [army] (R724, R726).
     Fortification,
@@ -78,7 +83,9 @@ impl RollKind {
     pub fn succeeds(self, symbol: Symbol) -> bool {
         match self {
             RollKind::ToHitFightingSpirit => matches!(symbol, Symbol::Army | Symbol::Target),
-            RollKind::InfantryCoverSave => matches!(symbol, Symbol::Army | Symbol::Shield),
+            RollKind::InfantryCoverSave | RollKind::BunkerSave => {
+                matches!(symbol, Symbol::Army | Symbol::Shield)
+            }
             RollKind::HardenedInfantrySave => matches!(symbol, Symbol::Army | Symbol::Target),
             RollKind::ToHit
             | RollKind::LaserChain
@@ -105,6 +112,7 @@ impl RollKind {
             RollKind::ToHitFightingSpirit
                 | RollKind::InfantryCoverSave
                 | RollKind::HardenedInfantrySave
+                | RollKind::BunkerSave
         )
     }
 
@@ -135,6 +143,9 @@ impl RollKind {
             || p.starts_with(super::strongpoints::CLOSE_SAVE)
         {
             RollKind::StrongpointSave
+        } else if p.starts_with(super::bunkers::REROLL) || p.starts_with(super::bunkers::CLOSE_SAVE)
+        {
+            RollKind::BunkerSave
         } else if p.starts_with(super::fortifications::WIRE)
             || p.starts_with(super::fortifications::ENGINEERING)
         {
@@ -160,7 +171,8 @@ impl RollKind {
             | RollKind::VehicleCoverSave
             | RollKind::InfantrySave
             | RollKind::HardenedInfantrySave
-            | RollKind::StrongpointSave => "save",
+            | RollKind::StrongpointSave
+            | RollKind::BunkerSave => "save",
             RollKind::DamageResilient => "cancels",
             RollKind::Fortification => "succeeds",
             RollKind::Initiative | RollKind::ReactiveAttack => "counts",

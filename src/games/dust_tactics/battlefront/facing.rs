@@ -377,6 +377,8 @@ pub fn check_lines(
             .and_then(|c| c.weapon(&l.weapon));
         if let (Some(to), Some(w)) = (to, w) {
             check(state, (&l.shooter, from), (target, to), w, facing)?;
+            // 002 "Weapons in Bunkers", "Close-combat Against Bunkers and Strongpoints" (R782).
+            super::bunkers::check_line(state, (&l.shooter, from), (target, to), w)?;
         }
     }
     Ok(())

@@ -5,7 +5,8 @@
 //! [`cover`] after 003's cover test. Strongpoints (`strongpoints = [["D4", "E4"]]`, their two
 //! inside squares) are played by `battlefront::strongpoints` (R718–R722). Barbed wire and
 //! minefields (`barbed_wire = ["C3"]`, `minefields = ["F4"]`, one square each) are played by
-//! `flow::fortify` (R724–R727). Bunkers are refused by name (R723).
+//! `flow::fortify` (R724–R727). Bunkers (`bunkers = [{ squares = ["D4", "E4"], facing = "N" }]`)
+//! by `battlefront::bunkers` (R780–R784).
 
 use super::super::model::{Board, Cover, Square, Terrain, UnitType};
 use super::super::state::State;
@@ -34,6 +35,9 @@ pub struct Fortifications {
     /// Minefield squares, sorted; one is removed when cleared (R725, R726).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub minefields: Vec<Square>,
+    /// Bunkers: their two inside squares and facing (R780); one is removed when buried (R786).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bunkers: Vec<super::bunkers::Bunker>,
 }
 
 /// `[fortifications]` as a scenario file writes it.
@@ -48,8 +52,8 @@ pub struct RawFortifications {
     barbed_wire: Vec<String>,
     #[serde(default)]
     minefields: Vec<String>,
-    // 002's bunkers are not built: named so the refusal says so (R723).
-    bunkers: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    bunkers: Vec<super::bunkers::RawBunker>,
 }
 
 /// Validates `[fortifications]`: (field, message) on error. A trench lies "in otherwise open
@@ -65,16 +69,12 @@ pub fn parse(
             "fortifications are 002's rule: add rulesets = [\"battlefront-2013\"]".into(),
         ));
     }
-    if raw.bunkers.is_some() {
-        return Err((
-            "fortifications.bunkers".into(),
-            "002 \"Bunkers and Strongpoints\": a bunker's facing, impassable walls and rear doors are not built (R722); a strongpoint (`strongpoints`) is: not built under battlefront-2013; leave `bunkers` out".into(),
-        ));
-    }
     let trenches = open_squares(&raw.trenches, "trenches", board, &[])?;
     let strongpoints = super::strongpoints::parse(&raw.strongpoints, board, &trenches)?;
+    let bunkers = super::bunkers::parse(&raw.bunkers, board, &trenches, &strongpoints)?;
     let mut taken: Vec<Square> = trenches.clone();
     taken.extend(strongpoints.iter().flatten());
+    taken.extend(bunkers.iter().flat_map(|b| b.squares));
     let barbed_wire = open_squares(&raw.barbed_wire, "barbed_wire", board, &taken)?;
     taken.extend(&barbed_wire);
     let minefields = open_squares(&raw.minefields, "minefields", board, &taken)?;
@@ -83,6 +83,7 @@ pub fn parse(
         strongpoints,
         barbed_wire,
         minefields,
+        bunkers,
     })
 }
 
@@ -156,6 +157,8 @@ pub fn is_trench(state: &State, at: Square) -> bool {
 /// in Cover whatever the line of sight; a vehicle gains nothing. Trenches never block sight, so
 /// nothing else changes.
 pub fn cover(state: &State, at: Square, target: UnitType, cover: Cover) -> Cover {
+    // 002 "Dozer Blade": a vehicle dug in by its Dozer Special Action (R786).
+    let cover = super::engineering::cover(state, at, target, cover);
     if target != UnitType::Vehicle && is_trench(state, at) && cover == Cover::None {
         Cover::Soft
     } else {
@@ -194,6 +197,7 @@ pub fn briefing(state: &State) -> Option<String> {
     let parts: Vec<String> = trenches
         .into_iter()
         .chain(super::strongpoints::briefing(f))
+        .chain(super::bunkers::briefing(state))
         .chain(wire)
         .chain(mines)
         .collect();
@@ -206,7 +210,11 @@ pub fn view(state: &State, v: &mut serde_json::Value) {
     let Some(f) = state.scenario.fortifications.as_ref() else {
         return;
     };
-    if f.barbed_wire.is_empty() && f.minefields.is_empty() && f.strongpoints.is_empty() {
+    if f.barbed_wire.is_empty()
+        && f.minefields.is_empty()
+        && f.strongpoints.is_empty()
+        && f.bunkers.is_empty()
+    {
         return;
     }
     v["fortifications"] = serde_json::json!({
@@ -214,4 +222,8 @@ pub fn view(state: &State, v: &mut serde_json::Value) {
         "minefields": f.minefields,
         "strongpoints": f.strongpoints,
     });
+    // Only when there are some, so the views of games without bunkers are unchanged (R784).
+    if !f.bunkers.is_empty() {
+        v["fortifications"]["bunkers"] = serde_json::json!(f.bunkers);
+    }
 }

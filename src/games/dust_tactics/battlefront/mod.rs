@@ -10,10 +10,14 @@ pub mod ace;
 pub mod attack;
 pub mod board_facing;
 pub mod buildings;
+// issue 18: 002's bunkers (bffort, R780–R784).
+pub mod bunkers;
 pub mod cards;
 pub mod citation;
 pub mod close;
 pub mod dice;
+// issue 18: 002's engineering vehicles and dozer blades (bffort, R785–R788).
+pub mod engineering;
 pub mod facing;
 // issue 18: 002's trenches (bfront).
 pub mod fortifications;
@@ -94,6 +98,8 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
                     if !joining::is_detach(state, name)
                         // 002's Engineering Special Action (R726): planned by flow::fortify.
                         && !name.eq_ignore_ascii_case(fortifications::ENGINEERING)
+                        // 002's Dozer Special Action (R786): planned by flow::engineering_vehicle.
+                        && !name.eq_ignore_ascii_case(engineering::DOZER)
                         && !skills::DECLARED
                             .iter()
                             .any(|s| s.id().eq_ignore_ascii_case(name))

@@ -116,7 +116,7 @@ pub fn refusal(sc: &Scenario, side: &str, sq: Square) -> Option<String> {
             t.name()
         ));
     }
-    None
+    super::bunkers::objective_refusal(sc, sq)
 }
 
 /// The squares `side` may place its objective on: the one its scenario draws first (the

@@ -12,6 +12,7 @@
 //! a lattice inside the square (R238), and "touches" as meeting a closed blocking square or a
 //! closed wall segment.
 
+use super::bunkers::Shell;
 use crate::dust_tactics::geometry::{self, Occupancy, Sight, Sighter};
 use crate::dust_tactics::model::{Board, Cover, CoverKind, Square, Terrain, UnitType};
 use crate::dust_tactics::rules::Rules;
@@ -132,17 +133,13 @@ fn blocking(board: &Board, occ: &Occupancy, sq: Square) -> Option<String> {
 }
 
 /// The blockers that can meet a line between squares `a` and `b`: those in the box the two
-/// squares span, ends excluded; and the squares of each strongpoint of `forts` neither end is
-/// inside (002 "Line of Sight To Bunkers and Strongpoints": "Bunkers and Strongpoints are
+/// squares span, ends excluded; and the squares of each strongpoint or bunker of `forts` neither
+/// end is inside (002 "Line of Sight To Bunkers and Strongpoints": "Bunkers and Strongpoints are
 /// Terrain and block Line of Sight ... Units in Strongpoints can see and be seen from any
-/// direction", R727).
-fn blockers(
-    board: &Board,
-    occ: &Occupancy,
-    forts: &[[Square; 2]],
-    a: Square,
-    b: Square,
-) -> Vec<Blocker> {
+/// direction", R727); a bunker's walls when one end is inside it and the other not ahead of its
+/// front ("Units in Bunkers can only see and be seen from 90 degrees either side of the
+/// direction the Bunker is facing", R781).
+fn blockers(board: &Board, occ: &Occupancy, forts: &[Shell], a: Square, b: Square) -> Vec<Blocker> {
     let mut out = Vec::new();
     for row in a.row().min(b.row())..=a.row().max(b.row()) {
         for col in a.col().min(b.col())..=a.col().max(b.col()) {
@@ -157,12 +154,25 @@ fn blockers(
             }
         }
     }
-    for sq in forts
-        .iter()
-        .filter(|p| !p.contains(&a) && !p.contains(&b))
-        .flatten()
-    {
-        out.push(Blocker::Square(*sq, format!("the strongpoint on {sq}")));
+    for f in forts {
+        match (f.squares.contains(&a), f.squares.contains(&b)) {
+            (false, false) => {
+                for sq in f.squares {
+                    out.push(Blocker::Square(sq, format!("the {} on {sq}", f.name())));
+                }
+            }
+            (true, false) | (false, true) => {
+                let (inside, outside) = if f.squares.contains(&a) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                if let Some(why) = f.walls_block(outside) {
+                    out.push(Blocker::Square(inside, why));
+                }
+            }
+            (true, true) => {}
+        }
     }
     for (wa, wb) in board.walls() {
         let (x, y) = corner(wb);
@@ -185,7 +195,7 @@ fn clear(blockers: &[Blocker], p: Pt, q: Pt) -> bool {
 pub fn line_of_sight(
     board: &Board,
     occ: &Occupancy,
-    forts: &[[Square; 2]],
+    forts: &[Shell],
     from: Sighter,
     to: Sighter,
 ) -> Sight {
@@ -245,7 +255,7 @@ pub fn sight_to_aircraft(board: &Board, ground: Square, a: Square, b: Square) ->
 pub fn seen_whole(
     board: &Board,
     occ: &Occupancy,
-    forts: &[[Square; 2]],
+    forts: &[Shell],
     shooter: Sighter,
     target: Sighter,
 ) -> bool {
@@ -267,7 +277,7 @@ pub fn seen_whole(
 pub fn cover(
     board: &Board,
     occ: &Occupancy,
-    forts: &[[Square; 2]],
+    forts: &[Shell],
     shooter: Sighter,
     target: Sighter,
 ) -> Cover {
@@ -293,7 +303,7 @@ pub fn line_of_sight_under(
     rules: Rules,
     board: &Board,
     occ: &Occupancy,
-    forts: &[[Square; 2]],
+    forts: &[Shell],
     from: Sighter,
     to: Sighter,
 ) -> Sight {

@@ -36,6 +36,9 @@ pub const BUILT: &[Skill] = &[
     Skill::AcePilot,
     // 002 "Commissar": on an infantry squad's card, three suppression dice (suppression.rs, R705).
     Skill::Commissar,
+    // 002 "Dozer Blade", "Engineer Vehicle": engineering tasks (engineering.rs, R785–R788).
+    Skill::DozerBlade,
+    Skill::EngineerVehicle,
 ];
 
 /// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll

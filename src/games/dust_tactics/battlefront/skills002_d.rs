@@ -155,7 +155,7 @@ pub fn hidden(
         && super::sight::cover(
             &state.scenario.board,
             occ,
-            super::strongpoints::all(state),
+            &super::strongpoints::all(state),
             shooter,
             target,
         ) != Cover::None

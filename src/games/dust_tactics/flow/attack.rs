@@ -284,7 +284,7 @@ pub(super) fn plan_fire(
             state.rules(),
             &state.scenario.board,
             occ,
-            super::super::battlefront::strongpoints::all(state),
+            &super::super::battlefront::strongpoints::all(state),
             Sighter {
                 square: sight_from,
                 unit_type: my_type,
@@ -848,7 +848,7 @@ pub(super) fn fire_line(
                     let c = super::super::battlefront::sight::cover(
                         &state.scenario.board,
                         &occ,
-                        super::super::battlefront::strongpoints::all(state),
+                        &super::super::battlefront::strongpoints::all(state),
                         shooter_at,
                         Sighter {
                             square: at,

@@ -206,10 +206,8 @@ impl Planner<'_> {
             )
         };
         if !infantry(state, &u.id) {
-            return Some(refuse(
-                format!("{} is a vehicle: the Engineering Special Action of 002's infantry is theirs, and 002's engineer vehicles (cutting weapons, dozer blades) are not built", u.id),
-                "another action".into(),
-            ));
+            // 002 "Engineering Vehicles" (R787).
+            return Some(self.vehicle_engineering(target));
         }
         let Some(TargetRef::Square(at)) = target else {
             return Some(refuse(
@@ -254,6 +252,9 @@ pub(super) fn exec_engineering(
     dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) {
+    if !infantry(state, lead) {
+        return super::engineering_vehicle::exec(state, lead, at, dice, out); // R787
+    }
     let Some(here) = state.unit(lead).and_then(|u| u.at) else {
         return;
     };

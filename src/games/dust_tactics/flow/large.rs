@@ -75,7 +75,7 @@ pub(super) fn attack_pair(
             state.rules(),
             &state.scenario.board,
             occ,
-            super::super::battlefront::strongpoints::all(state),
+            &super::super::battlefront::strongpoints::all(state),
             Sighter {
                 square: a,
                 unit_type: types.0,

@@ -40,6 +40,8 @@ mod carry_vehicle;
 mod casualties;
 mod charge_2010;
 mod command;
+// issue 18: 002's engineering vehicles (bffort, R785–R788).
+mod engineering_vehicle;
 mod first_strike;
 mod floors;
 mod floors_fire;

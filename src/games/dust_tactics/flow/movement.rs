@@ -202,7 +202,7 @@ pub(super) fn mover_of(state: &State, u: &UnitState) -> Mover {
             agile: has_skill(state, &u.id, Skill::Agile),
             tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
             amphibious: has_skill(state, &u.id, Skill::Amphibious),
-            dozer: has_skill(state, &u.id, Skill::DozerBlade),
+            dozer: has_skill(state, &u.id, Skill::DozerBlade) && !state.rules().battlefront(), // R785
             large: super::large::is_large(state, &u.id),
         },
     )

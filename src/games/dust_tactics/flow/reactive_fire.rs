@@ -88,7 +88,7 @@ pub(super) fn reactive_lines(
             state.rules(),
             &state.scenario.board,
             occ,
-            super::super::battlefront::strongpoints::all(state),
+            &super::super::battlefront::strongpoints::all(state),
             Sighter {
                 square: from,
                 unit_type: my_type,

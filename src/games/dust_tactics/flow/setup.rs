@@ -97,6 +97,7 @@ pub fn new_state(
                 reserved: 0,
                 unpiloted: false,
                 commissar_for: None,
+                dozed: false,
             });
         }
         if ap > scenario.ap_limit {

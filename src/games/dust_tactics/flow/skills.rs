@@ -79,7 +79,21 @@ pub(super) fn heroic(state: &State, id: &str, round: u32) -> bool {
 
 /// 004 "Dozer Blade": "A vehicle with this skill can enter a space with an anti-tank trap. That
 /// cover element is destroyed and removed from the board." (R410)
+/// Under battlefront-2013 002's Dozer Blade crushes nothing, and a move ends its Dozer's Cover
+/// (R785, R786).
 pub(super) fn dozer_blade(state: &mut State, lead: &str, path: &[Square], out: &mut Outcome) {
+    if state.rules().battlefront() {
+        if super::super::battlefront::engineering::moved(state, lead) {
+            say(
+                out,
+                format!(
+                    "{lead} moves: it loses the Cover of its Dozer Special Action ({})",
+                    super::super::battlefront::engineering::DOZER_CITE
+                ),
+            );
+        }
+        return;
+    }
     if unit_type(state, lead) != UnitType::Vehicle || !has_skill(state, lead, Skill::DozerBlade) {
         return;
     }
@@ -360,6 +374,10 @@ impl Planner<'_> {
         }
         // 002's Engineering Special Action on barbed wire and minefields (R726).
         if let Some(r) = self.engineering(name, target) {
+            return r;
+        }
+        // 002's Dozer Special Action (R786).
+        if let Some(r) = self.dozer_action(name) {
             return r;
         }
         match declared(name) {

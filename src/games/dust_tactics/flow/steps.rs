@@ -348,6 +348,16 @@ pub(super) fn exec_step(
                 super::fortify::exec_engineering(state, &lead, at, dice, out);
             }
         }
+        Step::Dozer => {
+            if alive {
+                super::engineering_vehicle::exec_dozer(state, &lead, out);
+            }
+        }
+        Step::Bury { at } => {
+            if alive {
+                super::engineering_vehicle::exec_bury(state, &lead, at, dice, out);
+            }
+        }
         Step::ClearMines { at } => {
             if alive {
                 super::mines::exec_clear(state, &lead, at, out);

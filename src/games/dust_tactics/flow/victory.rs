@@ -59,7 +59,7 @@ pub(super) fn can_hold(state: &State, side: &str, at: Square) -> bool {
                 agile: has_skill(state, &u.id, Skill::Agile),
                 tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
                 amphibious: has_skill(state, &u.id, Skill::Amphibious),
-                dozer: has_skill(state, &u.id, Skill::DozerBlade),
+                dozer: has_skill(state, &u.id, Skill::DozerBlade) && !state.rules().battlefront(), // R785
                 // A large vehicle holds a square under any of its 4: the square alone counts.
                 large: false,
             };
@@ -202,7 +202,7 @@ pub fn illegal_positions(state: &State) -> Vec<String> {
             agile: has_skill(state, &u.id, Skill::Agile),
             tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
             amphibious: has_skill(state, &u.id, Skill::Amphibious),
-            dozer: has_skill(state, &u.id, Skill::DozerBlade),
+            dozer: has_skill(state, &u.id, Skill::DozerBlade) && !state.rules().battlefront(), // R785
             large: super::large::is_large(state, &u.id),
         };
         let occ = super::aircraft::ground_occupancy(state, &u.side, &occ);

@@ -1,7 +1,8 @@
 //! 002's barbed wire, minefields and strongpoints on the picture (battlefront-2013, R727): a
 //! strongpoint as a sandbagged ring around its two inside squares, wire as a crossed coil, a
-//! minefield as 004's mine icon in the square's corner; each named in the legend. Wire and
-//! minefields go when cut or cleared, so they are read from each view.
+//! minefield as 004's mine icon in the square's corner; a bunker (R784) as a concrete block over
+//! its two inside squares with its firing slit on the side it faces; each named in the legend.
+//! Wire, minefields and bunkers go when cut, cleared or buried, so they are read from each view.
 
 use super::legend::LegendItem;
 use super::{Picture, MARGIN_PX, SQUARE_PX};
@@ -20,11 +21,24 @@ pub struct Marks {
     pub minefields: Vec<Square>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strongpoints: Vec<[Square; 2]>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bunkers: Vec<BunkerMark>,
+}
+
+/// A bunker as the view carries it: its two inside squares and the side its slit faces
+/// (`N`, `E`, `S` or `W`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BunkerMark {
+    pub squares: [Square; 2],
+    pub facing: String,
 }
 
 impl Marks {
     pub fn is_empty(&self) -> bool {
-        self.barbed_wire.is_empty() && self.minefields.is_empty() && self.strongpoints.is_empty()
+        self.barbed_wire.is_empty()
+            && self.minefields.is_empty()
+            && self.strongpoints.is_empty()
+            && self.bunkers.is_empty()
     }
 
     /// The marks a view carries under `fortifications` (none when it has none;
@@ -42,6 +56,9 @@ pub(super) fn legend_items(pic: &Picture) -> Vec<LegendItem> {
     let mut v = vec![];
     if !m.strongpoints.is_empty() {
         v.push(LegendItem::Strongpoint);
+    }
+    if !m.bunkers.is_empty() {
+        v.push(LegendItem::Bunker);
     }
     if !m.barbed_wire.is_empty() {
         v.push(LegendItem::BarbedWire);
@@ -78,6 +95,11 @@ pub(super) fn draw(out: &mut String, pic: &Picture, items: &mut Vec<Range<usize>
             r##"<g class="strongpoint" data-square="{a}"><title>strongpoint {a}+{b}</title><rect x="{x}" y="{y}" width="{w}" height="{h}" rx="6" fill="none" stroke="#8c7a55" stroke-width="5" stroke-dasharray="8 3"/></g>"##
         );
         out.push('\n');
+        items.push(start..out.len());
+    }
+    for b in &m.bunkers {
+        let start = out.len();
+        bunker(out, b);
         items.push(start..out.len());
     }
     for sq in &m.barbed_wire {
@@ -139,5 +161,44 @@ pub(super) fn strongpoint_swatch(out: &mut String, cx: u32, cy: u32, r: u32) {
         cy - r / 2 - 1,
         2 * r,
         r + 2
+    );
+}
+
+/// A bunker: a grey concrete block over its two inside squares (under the counters, which stay
+/// readable through its open middle) and a dark slit along the side it faces.
+fn bunker(out: &mut String, b: &BunkerMark) {
+    let [a, c] = b.squares;
+    let (ax, ay) = origin(a);
+    let (cx, cy) = origin(c);
+    let (x, y) = (ax.min(cx) + 2, ay.min(cy) + 2);
+    let w = ax.max(cx) + SQUARE_PX - 2 - x;
+    let h = ay.max(cy) + SQUARE_PX - 2 - y;
+    // The slit: a bar on the facing side, inset from the block's ends.
+    let (sx, sy, sw, sh) = match b.facing.as_str() {
+        "N" => (x + 8, y, w - 16, 5),
+        "S" => (x + 8, y + h - 5, w - 16, 5),
+        "E" => (x + w - 5, y + 8, 5, h - 16),
+        _ => (x, y + 8, 5, h - 16),
+    };
+    let _ = write!(
+        out,
+        r##"<g class="bunker" data-square="{a}"><title>bunker {a}+{c} facing {f}</title><rect x="{x}" y="{y}" width="{w}" height="{h}" rx="2" fill="none" stroke="#7a7a7a" stroke-width="7"/><rect x="{sx}" y="{sy}" width="{sw}" height="{sh}" fill="#1e1e1e"/></g>"##,
+        f = b.facing
+    );
+    out.push('\n');
+}
+
+/// A bunker's swatch for the legend: a small concrete block with its slit on top.
+pub(super) fn bunker_swatch(out: &mut String, cx: u32, cy: u32, r: u32) {
+    let _ = write!(
+        out,
+        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#7a7a7a" stroke-width="3"/><rect x="{}" y="{}" width="{}" height="2" fill="#1e1e1e"/>"##,
+        cx - r,
+        cy - r / 2 - 1,
+        2 * r,
+        r + 2,
+        cx - r / 2,
+        cy - r / 2 - 2,
+        r
     );
 }

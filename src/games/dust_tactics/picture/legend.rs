@@ -45,6 +45,8 @@ pub(super) enum LegendItem {
     BarbedWire,
     Mined,
     Strongpoint,
+    /// 002 "Bunkers and Strongpoints" (R784).
+    Bunker,
 }
 
 /// Only what the picture shows, in a fixed order.
@@ -207,6 +209,7 @@ pub(super) fn legend_labels(pic: &Picture, items: &[LegendItem]) -> Vec<String> 
             LegendItem::BarbedWire => "barbed wire".to_string(),
             LegendItem::Mined => "minefield".to_string(),
             LegendItem::Strongpoint => "strongpoint".to_string(),
+            LegendItem::Bunker => "bunker (slit on its facing side)".to_string(),
         })
         .collect()
 }
@@ -290,6 +293,7 @@ pub(super) fn legend(
             LegendItem::BarbedWire => super::fortifications::wire_icon(out, cx, cy, 7),
             LegendItem::Mined => super::mines::icon(out, cx, cy, 5),
             LegendItem::Strongpoint => super::fortifications::strongpoint_swatch(out, cx, cy, 7),
+            LegendItem::Bunker => super::fortifications::bunker_swatch(out, cx, cy, 7),
         }
         let _ = writeln!(
             out,

@@ -370,11 +370,17 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             .barbed_wire
             .iter()
             .map(|s| (*s, "cut the barbed wire on army"));
-        wire.chain(
-            f.minefields
-                .iter()
-                .map(|s| (*s, "clear the minefield on army")),
-        )
+        let mines = f
+            .minefields
+            .iter()
+            .map(|s| (*s, "clear the minefield on army"));
+        // 002 "Dozer Blades" (R787): a dozer blade's trenches and bunkers.
+        let trenches = f.trenches.iter().map(|s| (*s, "fill the trench on army"));
+        let bunkers = f.bunkers.iter().map(|b| {
+            let note = "twice, one line after the other: buries the bunker on army";
+            (b.squares[0], note)
+        });
+        wire.chain(mines).chain(trenches).chain(bunkers)
     }) {
         let action = Action::Skill {
             name: "engineering".to_string(),
@@ -384,6 +390,15 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             s.push_str(&with_note(&format!("skill engineering at {sq}"), what));
             s.push('\n');
         }
+    }
+    // 002 "Dozer Blade": the Dozer Special Action (R786).
+    let dozer = Action::Skill {
+        name: crate::dust_tactics::battlefront::engineering::DOZER.to_string(),
+        target: None,
+    };
+    if ok(vec![dozer, Action::Nothing]) {
+        s.push_str(&with_note("skill dozer", "in Cover until it moves"));
+        s.push('\n');
     }
     // 004 "Artillery Weapons", "Reloadable Weapons": an empty line's reload (R415); 004
     // "Artillery Strike": the strikes the observer may order now (R416).
