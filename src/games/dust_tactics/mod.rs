@@ -23,6 +23,7 @@ pub mod present;
 pub mod rules;
 pub mod scenario;
 pub mod scenario_mines;
+pub mod scenario_units;
 pub mod skill;
 pub mod state;
 pub mod structures;
