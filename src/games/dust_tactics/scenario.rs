@@ -75,6 +75,10 @@ pub struct UnitSpec {
     /// Placed here at the start; `None` enters from the entry zone in round 1.
     #[serde(default)]
     pub at: Option<Square>,
+    /// Above the ground floor of the structure on `at` at the start (`at = "E5@2"`, R634); none:
+    /// the ground floor, left out of the state so games made before replay byte for byte.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<super::floors::Height>,
     /// A hero joined to this squad before the game (004 "Heroes").
     #[serde(default)]
     pub joins: Option<String>,
@@ -496,7 +500,8 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         board.structures.push(s);
     }
 
-    let (out_sides, side_ids) = super::scenario_units::read_sides(&ctx, &board, &raw.sides)?;
+    let (out_sides, side_ids) =
+        super::scenario_units::read_sides(&ctx, &board, &raw.sides, &raw.rulesets)?;
 
     // Objectives.
     let mut objectives = Vec::new();

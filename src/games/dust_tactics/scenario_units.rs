@@ -1,8 +1,11 @@
 //! A scenario's sides and their units (`[[sides]]`, `[[sides.units]]`): ids, entry zones, units
 //! placed at the start and heroes joined before the game (docs/scenarios.md).
 
+use super::citation::RuleId;
+use super::floors::{self, Height, Spot};
 use super::model::{Board, Square};
 use super::scenario::{blocked, check_id, square_on, Ctx, ScenarioError, SideSpec, UnitSpec};
+use super::structures::{structure_at, StructureKind};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 #[derive(Deserialize)]
@@ -50,6 +53,7 @@ pub(super) fn read_sides(
     ctx: &Ctx,
     board: &Board,
     raw_sides: &[RawSide],
+    rulesets: &[String],
 ) -> Result<(Vec<SideSpec>, BTreeSet<String>), ScenarioError> {
     // Sides.
     if raw_sides.len() < 2 {
@@ -63,7 +67,7 @@ pub(super) fn read_sides(
     }
     let mut side_ids = BTreeSet::new();
     let mut unit_ids = BTreeSet::new();
-    let mut occupied: BTreeMap<Square, String> = BTreeMap::new();
+    let mut occupied: BTreeMap<Spot, String> = BTreeMap::new();
     let mut entry_owner: BTreeMap<Square, String> = BTreeMap::new();
     let mut sides = Vec::new();
     for (si, s) in raw_sides.iter().enumerate() {
@@ -129,6 +133,7 @@ pub(super) fn read_sides(
                 id: u.id.clone(),
                 card: u.card.clone(),
                 at: None,
+                height: None,
                 joins: u.joins.clone(),
                 player: u.player.clone(),
                 aboard: u.aboard.clone(),
@@ -196,7 +201,7 @@ pub(super) fn read_sides(
             }
             if let Some(at) = &u.at {
                 let field = format!("{uf}.at");
-                let sq = square_on(ctx, &field, board, at)?;
+                let (sq, height) = place_at(ctx, &field, board, at, rulesets)?;
                 if blocked(board.terrain(sq)) {
                     let t = board.terrain(sq);
                     return Err(ctx.err(
@@ -207,16 +212,18 @@ pub(super) fn read_sides(
                         ),
                     ));
                 }
-                if let Some(other) = occupied.insert(sq, u.id.clone()) {
+                if let Some(other) = occupied.insert((sq, height), u.id.clone()) {
+                    let at = floors::place(sq, height);
                     return Err(ctx.err(
                         &field,
                         format!(
-                            "{sq} already holds {other}: one \
-                        unit per square (a hero joined to a squad uses `joins`)"
+                            "{at} already holds {other}: one unit per square and height \
+                            (a hero joined to a squad uses `joins`)"
                         ),
                     ));
                 }
                 spec.at = Some(sq);
+                spec.height = height;
             }
         }
         out_sides.push(SideSpec {
@@ -228,6 +235,64 @@ pub(super) fn read_sides(
     }
     Ok((out_sides, side_ids))
 }
+
+/// A unit's `at`: a square, or a square and a height as a `move` path writes it (`E5@2`,
+/// `E5@roof`; `E5@1` the ground floor), a height only inside a structure that has it, under
+/// ffg-revised (004 "STRUCTURES", "Moving"; R634). Soldiers and heroes only: the cards are
+/// checked at setup (`flow::structures::check_setup`).
+fn place_at(
+    ctx: &Ctx,
+    field: &str,
+    board: &Board,
+    text: &str,
+    rulesets: &[String],
+) -> Result<Spot, ScenarioError> {
+    let Some((word, height)) = floors::split(text) else {
+        return Ok((square_on(ctx, field, board, text)?, None));
+    };
+    let sq = square_on(ctx, field, board, word)?;
+    let height = height.map_err(|why| ctx.err(field, why))?;
+    let Some(h) = height else {
+        return Ok((sq, None));
+    };
+    let named = floors::place(sq, height);
+    if rulesets != ["ffg-revised"] {
+        return Err(ctx.err(
+            field,
+            format!("`{named}` starts a unit above the ground floor, and floors and roofs are 004's (R512), which only ffg-revised plays: write {sq}, or add rulesets = [\"ffg-revised\"]"),
+        ));
+    }
+    let rule = RuleId::Structures.with(
+        "Units inside can also move onto the structure's roof by moving up from the structure's top floor",
+    );
+    let Some(s) = structure_at(board, sq) else {
+        return Err(ctx.err(
+            field,
+            format!("`{named}`: {sq} is in no structure, and floors above the ground and roofs are a structure's ({rule}; R634): write {sq}, or a square of a structure"),
+        ));
+    };
+    if let Some(e) = floors::height_missing(s, Some(h)) {
+        let roof = if s.kind == StructureKind::Hut {
+            ""
+        } else {
+            " or its roof"
+        };
+        let like = match (s.floors, s.kind) {
+            (_, StructureKind::Hut) => sq.to_string(),
+            (1, _) => floors::place(sq, Some(Height::Roof)),
+            (n, _) => floors::place(sq, Some(Height::Floor(n))),
+        };
+        return Err(ctx.err(
+            field,
+            format!(
+                "`{named}`: {} ({}; R634): write a floor from 1 to {} of it{roof}, like {like}",
+                e.reason, e.rule, s.floors,
+            ),
+        ));
+    }
+    Ok((sq, Some(h)))
+}
+
 fn title_case(id: &str) -> String {
     let mut c = id.chars();
     match c.next() {

@@ -50,6 +50,7 @@ mod command_squads;
 mod command_squads_more_004;
 mod commissar_004;
 mod ffg_revised;
+mod floors_start_004;
 mod interactions_004;
 mod joining_004;
 mod large_004;
