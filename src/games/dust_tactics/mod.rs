@@ -5,6 +5,7 @@
 pub mod battlefront;
 pub mod board_marks;
 pub mod bot;
+mod bot_climb;
 pub mod cards;
 pub mod citation;
 pub mod combat;

@@ -40,6 +40,7 @@ mod battlefront_suppression;
 mod battlefront_terrain;
 mod battlefront_trenches_board;
 mod battlefront_wire_mines;
+mod bot_climb_004;
 mod bunker_back_door_004;
 mod cards_000;
 mod carried;
