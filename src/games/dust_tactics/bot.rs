@@ -176,7 +176,11 @@ impl Bot {
         // 004 underground (R631): on a link, with every enemy on the other board, travel.
         let elsewhere = |at: Square| {
             let t = state.scenario.travel.as_ref();
-            t.is_some_and(|t| enemies.iter().all(|(_, e)| t.above(*e) != t.above(at)))
+            t.is_some_and(|t| {
+                enemies
+                    .iter()
+                    .all(|(_, e)| t.board_of(*e) != t.board_of(at))
+            })
         };
         if from.is_some_and(|f| !enemies.is_empty() && elsewhere(f)) {
             out.push("travel\nnothing".into());

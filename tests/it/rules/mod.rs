@@ -70,5 +70,6 @@ mod tank_riders_004;
 mod tank_riders_area_004;
 mod transport_004;
 mod underground_004;
+mod underground_boards_004;
 mod underground_metro_004;
 mod underground_travel_004;
