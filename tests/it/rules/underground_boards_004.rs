@@ -224,3 +224,48 @@ fn underground_boards_004_the_underground_rules_hold_on_every_board_below() {
     assert!(saves(&out).is_empty(), "{}", texts(&out));
     assert_eq!(u(&st, "x").models.len(), 3, "{}", texts(&out));
 }
+
+// 004 "Fighting in the Sewers": "To enter the sewers in a scenario with 2 or more boards, a
+// soldier unit must be on a sewer entrance and perform one action." (R636:
+// games/dust-tactics/scenarios/deep-sewers.toml, three boards, is played to its end by the bots
+// through the real pipeline, units travel between the boards, and replay and audit pass.)
+#[test]
+fn underground_boards_004_deep_sewers_played_to_its_end_by_signed_mail() {
+    use crate::support::dt;
+    use dustmail::dust_tactics::bot::Style;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scen = root.join("games/dust-tactics/scenarios/deep-sewers.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let home = dt::init_home(dir.path(), "file");
+    let ps = dt::players(32);
+    let seed = hex::encode([9u8; 32]);
+    let args = [
+        "--scenario",
+        scen.to_str().unwrap(),
+        "--seed",
+        &seed,
+        "--id",
+        "g-deep",
+        "--now",
+        dt::T0,
+    ];
+    let o = dt::new_with_players(&home.root, &args, &ps);
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let env = dt::InProc::open(&home);
+    let mut bots = dt::Bots::new("g-deep", &ps, |_| Style::Aggressive);
+    env.run(dt::NOW);
+    bots.play_to_end(&home, &env);
+    let g = env.load("g-deep");
+    assert!(g.derived.finished.is_some(), "the game did not end");
+    let mails = crate::support::flat(&dt::sent_text(&home));
+    assert!(
+        mails.contains("Board 2: rows 4-5 sewer, row 6 wall"),
+        "the reports list the boards"
+    );
+    let log = std::fs::read_to_string(dt::log_path(&home, "g-deep")).unwrap();
+    assert!(
+        log.contains("travels from"),
+        "no unit travelled between the boards"
+    );
+    dt::replay_and_audit(&home, "g-deep");
+}
