@@ -190,7 +190,7 @@ pub fn legend(state: &State) -> Vec<String> {
     // 004 "Fighting in the Metro"/"Sewers": the two boards and their links (R630).
     if let Some(t) = &sc.travel {
         let (boards, links) = t.legend(sc.underground);
-        out.push(boards);
+        out.extend(boards);
         out.extend(wrap("Travel (`travel`, 1 action):", &commas(links), " "));
     }
     let wrecks: Vec<String> = state

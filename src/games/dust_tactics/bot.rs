@@ -168,10 +168,19 @@ impl Bot {
                 }
             }
         }
+        // 004 "STRUCTURES" (R635): inside a structure, up to where it has a target.
+        let ok = |text: &str| accepted(state, &self.side, text);
+        out.extend(super::bot_climb::climb_and_attack(
+            state, unit, &enemies, ok,
+        ));
         // 004 underground (R631): on a link, with every enemy on the other board, travel.
         let elsewhere = |at: Square| {
             let t = state.scenario.travel.as_ref();
-            t.is_some_and(|t| enemies.iter().all(|(_, e)| t.above(*e) != t.above(at)))
+            t.is_some_and(|t| {
+                enemies
+                    .iter()
+                    .all(|(_, e)| t.board_of(*e) != t.board_of(at))
+            })
         };
         if from.is_some_and(|f| !enemies.is_empty() && elsewhere(f)) {
             out.push("travel\nnothing".into());

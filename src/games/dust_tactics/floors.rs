@@ -213,7 +213,7 @@ pub fn step_block(
 }
 
 /// Why `h` is no height of `s` (R514): a floor above its `floors`, or the roof of a hut.
-fn height_missing(s: &Structure, h: Option<Height>) -> Option<MoveError> {
+pub fn height_missing(s: &Structure, h: Option<Height>) -> Option<MoveError> {
     let name = format!("the {} {}", s.kind.name(), s.id);
     match h {
         Some(Height::Floor(n)) if n > s.floors => Some(refusal_of(

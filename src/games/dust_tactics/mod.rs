@@ -5,6 +5,7 @@
 pub mod battlefront;
 pub mod board_marks;
 pub mod bot;
+mod bot_climb;
 pub mod cards;
 pub mod citation;
 pub mod combat;
@@ -23,6 +24,7 @@ pub mod present;
 pub mod rules;
 pub mod scenario;
 pub mod scenario_mines;
+pub mod scenario_units;
 pub mod skill;
 pub mod state;
 pub mod structures;

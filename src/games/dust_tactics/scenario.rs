@@ -4,7 +4,7 @@
 
 use super::model::{Board, CoverElement, CoverKind, Square, Terrain};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// A validated scenario.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,6 +75,10 @@ pub struct UnitSpec {
     /// Placed here at the start; `None` enters from the entry zone in round 1.
     #[serde(default)]
     pub at: Option<Square>,
+    /// Above the ground floor of the structure on `at` at the start (`at = "E5@2"`, R634); none:
+    /// the ground floor, left out of the state so games made before replay byte for byte.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<super::floors::Height>,
     /// A hero joined to this squad before the game (004 "Heroes").
     #[serde(default)]
     pub joins: Option<String>,
@@ -219,7 +223,7 @@ struct RawScenario {
     ap_limit: u32,
     board: RawBoard,
     #[serde(default)]
-    sides: Vec<RawSide>,
+    sides: Vec<super::scenario_units::RawSide>,
     #[serde(default)]
     objectives: Vec<RawObjective>,
     #[serde(default)]
@@ -263,45 +267,6 @@ struct RawCover {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawSide {
-    id: String,
-    #[serde(default)]
-    name: Option<String>,
-    entry: RawEntry,
-    #[serde(default)]
-    units: Vec<RawUnit>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct RawEntry {
-    #[serde(default)]
-    squares: Vec<String>,
-    /// Row numbers as printed (1 at the top).
-    #[serde(default)]
-    rows: Vec<u32>,
-    /// Column letters as printed.
-    #[serde(default)]
-    columns: Vec<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawUnit {
-    id: String,
-    card: String,
-    #[serde(default)]
-    at: Option<String>,
-    #[serde(default)]
-    joins: Option<String>,
-    #[serde(default)]
-    player: Option<String>,
-    #[serde(default)]
-    aboard: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawObjective {
     kind: String,
     #[serde(default)]
@@ -315,19 +280,24 @@ struct RawObjective {
 }
 
 /// Builds errors that start with the scenario name and the field.
-struct Ctx<'a> {
-    name: &'a str,
+pub(super) struct Ctx<'a> {
+    pub(super) name: &'a str,
 }
 
 impl Ctx<'_> {
-    fn err(&self, field: &str, msg: impl std::fmt::Display) -> ScenarioError {
+    pub(super) fn err(&self, field: &str, msg: impl std::fmt::Display) -> ScenarioError {
         ScenarioError(format!("scenario {}: `{field}`: {msg}", self.name))
     }
 }
 
 /// An id usable in orders: lower-case letters, digits, `-`, `_`; not shaped like a square (so a
 /// target word is never both), not reserved.
-fn check_id(ctx: &Ctx, field: &str, id: &str, example: &str) -> Result<(), ScenarioError> {
+pub(super) fn check_id(
+    ctx: &Ctx,
+    field: &str,
+    id: &str,
+    example: &str,
+) -> Result<(), ScenarioError> {
     let charset = !id.is_empty()
         && id
             .chars()
@@ -373,7 +343,12 @@ fn board_extent(board: &Board) -> String {
     )
 }
 
-fn square_on(ctx: &Ctx, field: &str, board: &Board, text: &str) -> Result<Square, ScenarioError> {
+pub(super) fn square_on(
+    ctx: &Ctx,
+    field: &str,
+    board: &Board,
+    text: &str,
+) -> Result<Square, ScenarioError> {
     board.parse_square(text).ok_or_else(|| {
         ctx.err(
             field,
@@ -387,7 +362,7 @@ fn square_on(ctx: &Ctx, field: &str, board: &Board, text: &str) -> Result<Square
 }
 
 /// Terrain nobody but flyers and jumpers can stand on at the start.
-fn blocked(t: Terrain) -> bool {
+pub(super) fn blocked(t: Terrain) -> bool {
     matches!(t, Terrain::Impassable | Terrain::DeepWater)
 }
 
@@ -525,181 +500,8 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         board.structures.push(s);
     }
 
-    // Sides.
-    if raw.sides.len() < 2 {
-        return Err(ctx.err(
-            "sides",
-            format!(
-                "{} side(s) given: a scenario needs at least two [[sides]] tables",
-                raw.sides.len()
-            ),
-        ));
-    }
-    let mut side_ids = BTreeSet::new();
-    let mut unit_ids = BTreeSet::new();
-    let mut occupied: BTreeMap<Square, String> = BTreeMap::new();
-    let mut entry_owner: BTreeMap<Square, String> = BTreeMap::new();
-    let mut sides = Vec::new();
-    for (si, s) in raw.sides.iter().enumerate() {
-        let sf = format!("sides[{si}]");
-        check_id(&ctx, &format!("{sf}.id"), &s.id, "allies")?;
-        if !side_ids.insert(s.id.clone()) {
-            return Err(ctx.err(
-                &format!("{sf}.id"),
-                format!("side `{}` is given twice: give each side its own id", s.id),
-            ));
-        }
-        let sf = format!("sides[{}]", s.id);
-        let entry = entry_zone(&ctx, &sf, &board, &s.entry)?;
-        for sq in &entry {
-            if let Some(other) = entry_owner.insert(*sq, s.id.clone()) {
-                return Err(ctx.err(
-                    &format!("{sf}.entry"),
-                    format!(
-                        "{sq} is in the entry zones of both {other} and {}: give each \
-                        side its own squares",
-                        s.id
-                    ),
-                ));
-            }
-        }
-        if s.units.is_empty() {
-            return Err(ctx.err(
-                &format!("{sf}.units"),
-                "the side has no units: add [[sides.units]] tables with id and card",
-            ));
-        }
-        let mut units = Vec::new();
-        for (ui, u) in s.units.iter().enumerate() {
-            let uf = format!("{sf}.units[{ui}]");
-            check_id(&ctx, &format!("{uf}.id"), &u.id, "rangers")?;
-            let uf = format!("{sf}.units[{}]", u.id);
-            if !unit_ids.insert(u.id.clone()) {
-                return Err(ctx.err(
-                    &format!("{uf}.id"),
-                    format!(
-                        "unit id `{}` is used twice: every unit needs its own id, e.g. `{}2`",
-                        u.id, u.id
-                    ),
-                ));
-            }
-            let card_ok = !u.card.is_empty()
-                && u.card
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
-            if !card_ok {
-                return Err(ctx.err(
-                    &format!("{uf}.card"),
-                    format!(
-                        "`{}` is not a card id: use the card file's name, like `recon-rangers`",
-                        u.card
-                    ),
-                ));
-            }
-            if let Some(p) = &u.player {
-                check_id(&ctx, &format!("{uf}.player"), p, "allies-1")?;
-            }
-            units.push(UnitSpec {
-                id: u.id.clone(),
-                card: u.card.clone(),
-                at: None,
-                joins: u.joins.clone(),
-                player: u.player.clone(),
-                aboard: u.aboard.clone(),
-            });
-        }
-        sides.push((s, sf, entry, units));
-    }
-
-    // Placement and joins, once every unit id is known.
-    let mut out_sides = Vec::new();
-    for (s, sf, entry, mut units) in sides {
-        // A squad takes a hero and a Commissar (004 "Commissar", R478); which is which needs the
-        // cards, so setup checks it (flow/setup.rs).
-        let mut joined_by: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for (u, spec) in s.units.iter().zip(units.iter_mut()) {
-            let uf = format!("{sf}.units[{}]", u.id);
-            if let Some(target) = &u.joins {
-                let field = format!("{uf}.joins");
-                let Some(squad) = s.units.iter().find(|o| &o.id == target) else {
-                    return Err(ctx.err(
-                        &field,
-                        format!(
-                            "`{target}` is not a unit of side {}: name a squad of the same side",
-                            s.id
-                        ),
-                    ));
-                };
-                if squad.id == u.id {
-                    return Err(ctx.err(
-                        &field,
-                        "a unit cannot join itself: name the squad the hero joins",
-                    ));
-                }
-                if squad.joins.is_some() {
-                    return Err(ctx.err(
-                        &field,
-                        format!(
-                            "`{target}` itself joins another \
-                        unit: a hero joins a squad, not another joined unit"
-                        ),
-                    ));
-                }
-                let by = joined_by.entry(target.clone()).or_default();
-                if by.len() >= 2 {
-                    return Err(ctx.err(
-                        &field,
-                        format!(
-                            "{} already join {target}: a squad takes one hero (004 \"Heroes\") \
-                            and one Commissar (004 \"Commissar\")",
-                            by.join(" and ")
-                        ),
-                    ));
-                }
-                by.push(u.id.clone());
-                if u.at.is_some() {
-                    return Err(ctx.err(
-                        &format!("{uf}.at"),
-                        format!(
-                            "a joined hero stands with its squad: remove `at` here and \
-                            give it on {target}"
-                        ),
-                    ));
-                }
-                continue;
-            }
-            if let Some(at) = &u.at {
-                let field = format!("{uf}.at");
-                let sq = square_on(&ctx, &field, &board, at)?;
-                if blocked(board.terrain(sq)) {
-                    let t = board.terrain(sq);
-                    return Err(ctx.err(
-                        &field,
-                        format!(
-                            "{sq} is {t:?} terrain where no unit can stand: place it on another \
-                             square, or remove `at` to enter from the entry zone"
-                        ),
-                    ));
-                }
-                if let Some(other) = occupied.insert(sq, u.id.clone()) {
-                    return Err(ctx.err(
-                        &field,
-                        format!(
-                            "{sq} already holds {other}: one \
-                        unit per square (a hero joined to a squad uses `joins`)"
-                        ),
-                    ));
-                }
-                spec.at = Some(sq);
-            }
-        }
-        out_sides.push(SideSpec {
-            id: s.id.clone(),
-            name: s.name.clone().unwrap_or_else(|| title_case(&s.id)),
-            entry,
-            units,
-        });
-    }
+    let (out_sides, side_ids) =
+        super::scenario_units::read_sides(&ctx, &board, &raw.sides, &raw.rulesets)?;
 
     // Objectives.
     let mut objectives = Vec::new();
@@ -910,87 +712,4 @@ fn vp_objective(
         own: o.own_points.unwrap_or(0),
         enemy,
     })
-}
-
-fn title_case(id: &str) -> String {
-    let mut c = id.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
-
-/// The entry zone: listed squares must be enterable; whole rows and columns leave out their
-/// impassable and deep-water squares (R82).
-fn entry_zone(
-    ctx: &Ctx,
-    sf: &str,
-    board: &Board,
-    e: &RawEntry,
-) -> Result<Vec<Square>, ScenarioError> {
-    let field = format!("{sf}.entry");
-    let mut zone = BTreeSet::new();
-    for (i, text) in e.squares.iter().enumerate() {
-        let f = format!("{field}.squares[{i}]");
-        let sq = square_on(ctx, &f, board, text)?;
-        if blocked(board.terrain(sq)) {
-            return Err(ctx.err(
-                &f,
-                format!(
-                    "{sq} is {:?} terrain: units cannot enter there, \
-                list only squares they can stand on",
-                    board.terrain(sq)
-                ),
-            ));
-        }
-        zone.insert(sq);
-    }
-    for r in &e.rows {
-        let row = board
-            .square(0, (*r as i32).saturating_sub(1))
-            .filter(|_| *r >= 1)
-            .ok_or_else(|| {
-                ctx.err(
-                    &format!("{field}.rows"),
-                    format!(
-                        "row {r} is not on the board: rows are numbered 1 to {}",
-                        board.height()
-                    ),
-                )
-            })?;
-        zone.extend(
-            board
-                .squares()
-                .filter(|s| s.row() == row.row() && !blocked(board.terrain(*s))),
-        );
-    }
-    for c in &e.columns {
-        let letter = c.trim().to_ascii_uppercase();
-        let col = match letter.as_bytes() {
-            [l] if l.is_ascii_uppercase() => board.square((l - b'A') as i32, 0),
-            _ => None,
-        }
-        .ok_or_else(|| {
-            ctx.err(
-                &format!("{field}.columns"),
-                format!(
-                    "`{c}` is not a column of the board: columns are letters A to {}",
-                    (b'A' + board.width().saturating_sub(1)) as char
-                ),
-            )
-        })?;
-        zone.extend(
-            board
-                .squares()
-                .filter(|s| s.col() == col.col() && !blocked(board.terrain(*s))),
-        );
-    }
-    if zone.is_empty() {
-        return Err(ctx.err(
-            &field,
-            "the entry zone is empty: write e.g. entry = { rows = \
-            [9] } or entry = { squares = [\"A9\", \"B9\"] }",
-        ));
-    }
-    Ok(zone.into_iter().collect())
 }

@@ -35,6 +35,7 @@ fn two_boards_with(
     );
     s.travel = Some(Travel {
         aboveground_rows: 4,
+        underground_rows: vec![],
         links: vec![(sq("B4"), sq("B6")), (sq("E2"), sq("E8"))],
     });
     let wall: Vec<(String, Terrain)> = "ABCDEFGHI"
@@ -278,6 +279,7 @@ fn underground_travel_004_links_are_scenario_data_numbered_and_shown_on_the_boar
     let mut st = two_boards(Underground::Sewers, "A1", "I9");
     st.scenario.travel = Some(Travel {
         aboveground_rows: 4,
+        underground_rows: vec![],
         links: vec![(sq("C3"), sq("C7"))],
     });
     let board = view::board_text(&st);

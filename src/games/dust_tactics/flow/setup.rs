@@ -57,10 +57,14 @@ pub fn new_state(
             ap += card.ap;
             let (models, health, ammo) = fresh(card);
             if let Some(sq) = spec.at {
-                if units.iter().any(|u| u.at == Some(sq)) && spec.joins.is_none() {
+                let taken = units
+                    .iter()
+                    .any(|u| u.at == Some(sq) && u.height == spec.height);
+                if taken && spec.joins.is_none() {
                     return Err(SetupError(format!(
-                        "unit {} starts on {sq}, where another unit already stands: one unit per square",
-                        spec.id
+                        "unit {} starts on {}, where another unit already stands: one unit per square and height",
+                        spec.id,
+                        crate::dust_tactics::floors::place(sq, spec.height)
                     )));
                 }
             }
@@ -90,7 +94,7 @@ pub fn new_state(
                 stimulated: false,
                 exhausted: false,
                 aboard: None,
-                height: None,
+                height: spec.height,
                 ejected: None,
                 reserve_round: None,
                 advanced_round: None,
@@ -260,6 +264,7 @@ pub(super) fn join(
     units[h].joined = Some(squad_id);
     // A joined hero always stands with his squad (000 "Heroes").
     units[h].at = squad_at;
+    units[h].height = units[s].height;
     Ok(())
 }
 

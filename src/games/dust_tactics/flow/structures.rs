@@ -178,7 +178,17 @@ pub(super) fn check_setup(state: &State) -> Result<(), SetupError> {
     }
     for u in &state.units {
         let Some(at) = u.at else { continue };
-        if super::aircraft::is_aircraft(state, &u.id) {
+        let aircraft = super::aircraft::is_aircraft(state, &u.id);
+        let soldier = matches!(unit_type(state, &u.id), UnitType::Squad | UnitType::Hero);
+        if let (Some(h), true) = (u.height, aircraft || !soldier) {
+            return Err(SetupError(format!(
+                "unit {} cannot start on {}: only soldiers and heroes go above the ground floor of a structure ({}; R514, R634); start it on the ground floor, at = \"{at}\"",
+                u.id,
+                crate::dust_tactics::floors::place(at, Some(h)),
+                RuleId::Structures.with("Vehicles can enter structures through large entrances"),
+            )));
+        }
+        if aircraft {
             continue;
         }
         let mover = Mover {

@@ -3,7 +3,6 @@
 //! (`dust_tactics::travel`, R630).
 
 use super::*;
-use crate::dust_tactics::travel::underground_at;
 use crate::dust_tactics::underground::Underground;
 
 impl Planner<'_> {
@@ -41,11 +40,13 @@ impl Planner<'_> {
         };
         let Some((to, n)) = t.linked(at) else {
             let above = t.above(at);
-            let ends: Vec<String> = t
-                .links
-                .iter()
-                .enumerate()
-                .map(|(i, (a, b))| format!("{} ({})", if above { a } else { b }, i + 1))
+            // The ends of the links on the unit's board (R636: a link may join any two boards).
+            let here = t.board_of(at);
+            let ends: Vec<String> = (t.links.iter().enumerate())
+                .filter_map(|(i, &(a, b))| {
+                    let end = [a, b].into_iter().find(|&e| t.board_of(e) == here)?;
+                    Some(format!("{end} ({})", i + 1))
+                })
                 .collect();
             return refuse(
                 format!(
@@ -108,12 +109,9 @@ pub(super) fn exec(
             x.at = Some(to);
         }
     }
-    let board = |sq: Square| {
-        if underground_at(&state.scenario, sq).is_some() {
-            "underground"
-        } else {
-            "aboveground"
-        }
+    let board = |sq: Square| match &state.scenario.travel {
+        Some(t) => t.board_name(sq),
+        None => "underground".to_string(),
     };
     say(
         out,

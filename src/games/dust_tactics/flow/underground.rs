@@ -171,7 +171,7 @@ pub(super) fn jump_allowed(state: &State, u: &UnitState) -> bool {
 /// sight, so the refusal names the boards rather than the wall row between them.
 pub(super) fn check_boards(state: &State, a: Square, b: Square) -> Result<(), Refusal> {
     match &state.scenario.travel {
-        Some(t) if t.above(a) != t.above(b) => refuse(
+        Some(t) if t.board_of(a) != t.board_of(b) => refuse(
             format!("{a} and {b} are on different boards: a unit on one board cannot target a unit on the other"),
             RuleId::TwoBoards,
             "travel to the target's board first (`travel` on a link), or choose a target on this board",
