@@ -36,6 +36,8 @@ pub const BUILT: &[Skill] = &[
     Skill::AcePilot,
     // 002 "Commissar": on an infantry squad's card, three suppression dice (suppression.rs, R705).
     Skill::Commissar,
+    // 002 "Command Squads": its specialists' Special Actions (command.rs, R640–R647).
+    Skill::CommandSquad,
 ];
 
 /// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll

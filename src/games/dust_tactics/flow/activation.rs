@@ -127,6 +127,7 @@ pub(super) fn cmd_activate(
         }
     }
     super::stimulant::commit(state, &u.id, out);
+    super::super::battlefront::command::take_token(state, &u.id, out); // 002, R642
     let round = state.round;
     for (owner, skill) in &plan.uses {
         if let Some(x) = state.unit_mut(owner) {
@@ -442,6 +443,10 @@ impl<'a> Planner<'a> {
     fn check_sequence(&self) -> Result<(), Refusal> {
         // NCO Stimulant Kit: four actions once, then exhausted (R477).
         if let Some(r) = self.stimulant_sequence() {
+            return r;
+        }
+        // 002 "Inject Stimulants": three actions with a token (R642).
+        if let Some(r) = self.stimulants_sequence() {
             return r;
         }
         let (u, kinds, flags) = (self.u, &self.kinds, &self.flags);

@@ -40,6 +40,8 @@ mod carry_vehicle;
 mod casualties;
 mod charge_2010;
 mod command;
+// issue 18: 002's command squads (bfcmd, R640–R649).
+mod command002;
 mod first_strike;
 mod floors;
 mod floors_fire;

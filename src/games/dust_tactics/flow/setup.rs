@@ -97,6 +97,8 @@ pub fn new_state(
                 reserved: 0,
                 unpiloted: false,
                 commissar_for: None,
+                stimulants: None,
+                reactivated_round: None,
             });
         }
         if ap > scenario.ap_limit {
@@ -106,7 +108,10 @@ pub fn new_state(
             )));
         }
     }
-    command::check_setup(&units, &by_id)?;
+    // 000/004's one command squad per armour class; 002 has no such limit (R640).
+    if !rules.battlefront() {
+        command::check_setup(&units, &by_id)?;
+    }
     super::joining::check_setup(&units, &by_id)?;
     super::nco::check_setup(&units, &by_id)?;
     // Joins: `joins` on the hero names the squad; on a squad naming a hero is accepted too.
