@@ -655,3 +655,65 @@ fn s002_command_squads_an_officer_hero_is_accepted_at_new() {
         super::battlefront_skills002::new_joined(d.path(), "bf-bazooka-joe", "reapers", &[officer]);
     assert_eq!(t, "created");
 }
+
+// 002 "Command Squads": the provisional command squads of games/dust-tactics/
+// cards-battlefront-command/ (The Big Boss and The Old Man, named by 002's examples) are read,
+// carry the four specialists, and "Command Post" (Encounter with one a side) is played to its end
+// by two players' signed mails; both squads enter; the game replays byte for byte.
+#[test]
+fn s002_command_squads_command_post_is_played_to_its_end_by_mail() {
+    use crate::support::dt;
+    use dustmail::dust_tactics::bot::Style;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("games/dust-tactics/cards-battlefront-command");
+    for f in ["bf-the-big-boss.toml", "bf-the-old-man.toml"] {
+        let text = std::fs::read_to_string(root.join(f)).unwrap();
+        let c = parse_card(f, &text).unwrap();
+        for m in ["officer", "radioman", "medic", "mechanic"] {
+            assert!(c.models.iter().any(|x| x.id == m), "{f}: {m}");
+        }
+        assert!(c.has_skill("command-squad"), "{f}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let home = dt::init_home(dir.path(), "file");
+    let ps = dt::players(21);
+    let cards = root.display().to_string();
+    let scen = root
+        .join("scenarios/command-post.toml")
+        .display()
+        .to_string();
+    let seed = hex::encode([21u8; 32]);
+    let o = dt::new_with_players(
+        &home.root,
+        &[
+            "--ruleset",
+            "battlefront-2013",
+            "--seed",
+            &seed,
+            "--id",
+            "g-command",
+            "--now",
+            dt::T0,
+            "--cards",
+            &cards,
+            "--scenario",
+            &scen,
+        ],
+        &ps,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let env = dt::InProc::open(&home);
+    let mut bots = dt::Bots::new("g-command", &ps, |_| Style::Aggressive);
+    bots.play_to_end(&home, &env);
+    let g = env.load("g-command");
+    let sent = dt::sent_text(&home);
+    let tail = dt::tail(&sent, 6000);
+    assert!(g.derived.finished.is_some(), "the game did not end: {tail}");
+    for cs in ["big-boss", "old-man"] {
+        assert!(
+            sent.contains(&format!("{cs} enters the battlefield")),
+            "{cs} never entered: {tail}"
+        );
+    }
+    dt::replay_and_audit(&home, "g-command");
+}
