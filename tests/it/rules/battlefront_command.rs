@@ -717,3 +717,81 @@ fn s002_command_squads_command_post_is_played_to_its_end_by_mail() {
     }
     dt::replay_and_audit(&home, "g-command");
 }
+
+// 002 "Get Up, It Ain't That Bad", the worked example: "The Allied player has lost two of their
+// Hammers, so they activate The Big Boss, a Command Squad. They take a Move action to reach the
+// Hammers, then a Get Up, It Ain't That Bad action to try and fix up one of the injured Hammers
+// ... They roll a [ ], so they place one of the eliminated Hammers back with their unit." (R641)
+// The Big Boss on E7 is two squares from the Hammers on E5: refused; after a Move to E6 the die
+// (army) returns one of the two eliminated Hammers.
+#[test]
+fn s002_command_squads_get_up_the_big_boss_and_the_hammers() {
+    let mut st = game_under(
+        "battlefront-2013",
+        vec![
+            unit("boss", "cs", Some("E7")),
+            unit("hammers", "sq", Some("E5")),
+        ],
+        vec![unit("foe", "sq", Some("I1"))],
+        vec![command_squad_card("cs", 2), squad("sq")],
+    );
+    {
+        let h = st.unit_mut("hammers").unwrap();
+        h.models.truncate(2);
+        h.health = 2;
+    }
+    let (reason, _) = refused(&play(
+        &mut st,
+        "allies",
+        "activate boss\n  skill get-up at hammers\n  nothing",
+        &[],
+    ));
+    assert!(reason.contains("2 squares from boss"), "{reason}");
+    let out = play(
+        &mut st,
+        "allies",
+        "activate boss\n  move E6\n  skill get-up at hammers",
+        &[1],
+    );
+    let t = texts(&out);
+    assert!(t.contains("model 3 returns to hammers"), "{t}");
+    assert_eq!(u(&st, "hammers").models.len(), 3, "{t}");
+}
+
+// R640: 002 sets none of 000/004's command squad limits: a side may field two command squads of
+// the same armour (000/004: "each unit must have a different armor class", refused under
+// ffg-revised), and a hero without Commander may join one.
+#[test]
+fn s002_command_squads_no_limit_of_one_per_armour_class_nor_commander_to_join() {
+    use dustmail::dust_tactics::DustTactics;
+    let hero = card("h", UnitType::Hero, 3, 1, vec![]);
+    let allies = || {
+        let mut joined = unit("h", "h", Some("E5"));
+        joined.joins = Some("cs1".into());
+        vec![
+            unit("cs1", "cs", Some("E5")),
+            unit("cs2", "cs", Some("D5")),
+            joined,
+        ]
+    };
+    let cards = || vec![command_squad_card("cs", 2), hero.clone(), squad("sq")];
+    let s = || scenario(allies(), vec![unit("foe", "sq", Some("I1"))]);
+    assert!(DustTactics.start("battlefront-2013", s(), cards()).is_ok());
+    assert!(DustTactics.start("ffg-revised", s(), cards()).is_err());
+}
+
+// The orders template offers 002's Special Actions only as they are accepted (R640–R647): with
+// `gren` wounded and `tank` damaged, the command squad's block offers Get Up at `gren` and
+// Makeshift Repair at `tank`, never at `far` (out of Range 1); every suggestion is accepted.
+#[test]
+fn s002_command_squads_the_template_offers_the_special_actions_accepted() {
+    let mut st = game();
+    wound_gren(&mut st);
+    st.unit_mut("tank").unwrap().health = 2;
+    let all = crate::legal_template::every_suggestion_accepted(&st, "allies", "command squad");
+    let has = |l: &str| all.iter().any(|s| s.contains(l));
+    assert!(has("skill get-up at gren"), "{all:?}");
+    assert!(has("skill makeshift-repair at tank"), "{all:?}");
+    assert!(has("skill ammo-drop at gren"), "{all:?}");
+    assert!(!has("skill get-up at far"), "{all:?}");
+}

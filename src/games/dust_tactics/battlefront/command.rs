@@ -7,6 +7,7 @@
 use super::dice::Symbol;
 use super::skills002::Skill002;
 use crate::dust_tactics::model::{Armour, Card, UnitType};
+use crate::dust_tactics::orders::{Action, TargetRef};
 use crate::dust_tactics::skill::Skill;
 use crate::dust_tactics::state::{State, UnitState};
 use crate::game::{DiceSource, Happening, Outcome, Roll};
@@ -502,4 +503,28 @@ pub fn take_token(state: &mut State, lead: &str, out: &mut Outcome) {
             }
         ),
     );
+}
+
+/// The orders template's lines for `lead`'s group: each Special Action it may take now, at each
+/// friendly unit it may be given to (`ok` plans it with a `nothing` after), commented out.
+pub fn template_lines(state: &State, lead: &str, ok: &dyn Fn(Vec<Action>) -> bool) -> String {
+    let Some(me) = state.unit(lead).filter(|_| state.rules().battlefront()) else {
+        return String::new();
+    };
+    let mut s = String::new();
+    for order in Order002::ALL {
+        if performer(state, lead, order).is_err() {
+            continue;
+        }
+        for t in state.units.iter().filter(|t| t.side == me.side) {
+            let action = Action::Skill {
+                name: order.id().to_string(),
+                target: Some(TargetRef::Unit(t.id.clone())),
+            };
+            if ok(vec![action, Action::Nothing]) {
+                s.push_str(&format!("#   skill {} at {}\n", order.id(), t.id));
+            }
+        }
+    }
+    s
 }

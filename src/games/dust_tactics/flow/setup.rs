@@ -229,8 +229,10 @@ pub(super) fn join(
         )));
     }
     // 000 "Command Squads": "a hero may join a command squad only if he has the Commander
-    // ability" (004: "a command or NCO command squad").
-    if (sc.has(Skill::CommandSquad) || sc.has(Skill::NcoCommandSquad)) && !hc.has(Skill::Commander)
+    // ability" (004: "a command or NCO command squad"). 002 has no such rule (R640).
+    if !rules.battlefront()
+        && (sc.has(Skill::CommandSquad) || sc.has(Skill::NcoCommandSquad))
+        && !hc.has(Skill::Commander)
     {
         return Err(SetupError(format!(
             "hero {hero_id} cannot join command squad {squad_id}: only a hero with the Commander skill may ('Command Squads')"
