@@ -659,7 +659,9 @@ fn s002_command_squads_an_officer_hero_is_accepted_at_new() {
 // 002 "Command Squads": the provisional command squads of games/dust-tactics/
 // cards-battlefront-command/ (The Big Boss and The Old Man, named by 002's examples) are read,
 // carry the four specialists, and "Command Post" (Encounter with one a side) is played to its end
-// by two players' signed mails; both squads enter; the game replays byte for byte.
+// by two players' signed mails; both squads enter, and while one may take a Special Action its
+// template offers, its player mails it (the reports show it done); the game replays byte for
+// byte.
 #[test]
 fn s002_command_squads_command_post_is_played_to_its_end_by_mail() {
     use crate::support::dt;
@@ -704,7 +706,43 @@ fn s002_command_squads_command_post_is_played_to_its_end_by_mail() {
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-command", &ps, |_| Style::Aggressive);
-    bots.play_to_end(&home, &env);
+    // The bots play, but while a command squad may give an order its template offers, its
+    // player mails that order instead (at most eight times a game).
+    let mut given = 0;
+    for n in 0..400 {
+        let g = env.load("g-command");
+        if g.derived.finished.is_some() {
+            break;
+        }
+        let st = g.derived.state.typed();
+        let own = (given < 8)
+            .then(|| command_order(st))
+            .flatten()
+            .and_then(|(side, text)| {
+                let p = ps.iter().find(|p| p.side == side)?;
+                let seq = g.derived.last_seq.get(&side).copied().unwrap_or(0) + 1;
+                let m = dt::mail(
+                    &p.address,
+                    &format!("cmd-{n}@players.example"),
+                    &p.key,
+                    &dt::orders("g-command", &side, seq, &text),
+                );
+                Some((format!("cmd-{n:05}.eml"), m))
+            });
+        let (name, m) = match own {
+            Some(x) => {
+                given += 1;
+                x
+            }
+            None => match bots.next_mail(&g) {
+                Some(x) => x,
+                None => break,
+            },
+        };
+        std::fs::write(home.maildir().join("new").join(name), m).unwrap();
+        let sum = env.run(dt::NOW);
+        assert!(sum.broken.is_empty(), "{sum:?}");
+    }
     let g = env.load("g-command");
     let sent = dt::sent_text(&home);
     let tail = dt::tail(&sent, 6000);
@@ -715,7 +753,51 @@ fn s002_command_squads_command_post_is_played_to_its_end_by_mail() {
             "{cs} never entered: {tail}"
         );
     }
+    // The reports wrap their lines: the words of one happening may span two.
+    let flat = sent.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(given > 0, "no command squad order was ever offered: {tail}");
+    assert!(
+        [
+            "Inject Stimulants:",
+            "Ammo Drop:",
+            "Get Up, It Ain't That Bad:",
+            "Makeshift Repair:",
+            "Get Moving You Bunch of Monkeys:"
+        ]
+        .iter()
+        .any(|t| flat.contains(t)),
+        "no command squad order in the reports: {tail}"
+    );
     dt::replay_and_audit(&home, "g-command");
+}
+
+/// When the side to activate has a command squad whose block of the orders template offers a
+/// Special Action (`#   skill <order> at <unit>`), that activation: (side, orders text).
+fn command_order(st: &State) -> Option<(String, String)> {
+    use dustmail::dust_tactics::state::Phase;
+    use dustmail::dust_tactics::DustTactics;
+    use dustmail::game::Game;
+    let side = st.next_side.clone()?;
+    if !matches!(st.phase, Phase::Activations) || st.reactivated.is_some() {
+        return None;
+    }
+    let template = DustTactics.orders_template(st, &side);
+    let mut unit: Option<String> = None;
+    for line in template.lines() {
+        let body = line.trim_start_matches('#').trim();
+        if let Some(u) = body.strip_prefix("activate ") {
+            unit = u.split_whitespace().next().map(String::from);
+        }
+        let order = body.split('#').next().unwrap_or("").trim();
+        if order.starts_with("skill ") && order.contains(" at ") {
+            let name = order.split_whitespace().nth(1).unwrap_or("");
+            if dustmail::dust_tactics::battlefront::command::Order002::from_id(name).is_some() {
+                let u = unit.clone()?;
+                return Some((side, format!("activate {u}\n  {order}\n  nothing")));
+            }
+        }
+    }
+    None
 }
 
 // 002 "Get Up, It Ain't That Bad", the worked example: "The Allied player has lost two of their
