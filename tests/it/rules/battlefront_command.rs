@@ -213,6 +213,26 @@ fn s002_command_squads_an_attack_stimulants_token_makes_an_attack_sustained() {
     assert!(t.contains("removes its Attack Stimulants token"), "{t}");
     assert_eq!(u(&st, "gren").at, Some(sq("E4")), "{t}");
     assert!(t.contains("4 re-rolled (sustained)"), "{t}");
+    // An `attack` line is the Sustained Attack itself ("treats an Attack Action as a Sustained
+    // Attack Action"): the same activation written move + attack re-rolls its misses too.
+    let mut st = game_under(
+        "battlefront-2013",
+        vec![unit("gren", "sq", Some("E5"))],
+        vec![unit("foe", "sq", Some("E1"))],
+        vec![squad("sq")],
+    );
+    st.unit_mut("gren").unwrap().stimulants = Some(Stimulants::Attack);
+    let out = play(
+        &mut st,
+        "allies",
+        "activate gren\n  move E4\n  attack gun at foe",
+        &[5; 8],
+    );
+    assert!(
+        texts(&out).contains("4 re-rolled (sustained)"),
+        "{}",
+        texts(&out)
+    );
 }
 
 // 002 "Makeshift Repair": "the player selects any Vehicle that is within Line of Sight and Range 1

@@ -226,7 +226,8 @@ pub(super) fn plan_activation(
                 p.movement(squares)?;
                 p.spare_crates(spare)?;
             }
-            Action::Attack { fire } => p.attack(fire, false)?,
+            // 002 "Inject Stimulants": an Attack made a Sustained Attack (R642).
+            Action::Attack { fire } => p.attack(fire, p.stimulated_attack())?,
             Action::Sustained { fire } => p.attack(fire, true)?,
             Action::Skill { name, target } => p.skill_action(name, target.as_ref())?,
             Action::StrikeWith { name, target, also } => p.strike_with(name, target, also)?,

@@ -277,6 +277,14 @@ impl Planner<'_> {
         self.push_kind(Kind::Skill);
     }
 
+    /// 002 "Inject Stimulants" (R642): with an Attack Stimulants token the unit "treats an Attack
+    /// Action as a Sustained Attack Action": its first attack line, unless it wrote `sustained`.
+    pub(super) fn stimulated_attack(&self) -> bool {
+        self.rules.battlefront()
+            && self.u.stimulants == Some(Stimulants::Attack)
+            && !self.kinds.contains(&Kind::Sustained)
+    }
+
     /// 002 "Inject Stimulants" (R642): with a token, the three actions its activation may take:
     /// `Some(Ok)` for such a sequence (an Attack token: one `sustained` line and another
     /// action; a Move token: a March Move, two `move` lines in a row, and another action),
