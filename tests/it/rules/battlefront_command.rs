@@ -897,3 +897,37 @@ fn s002_command_squads_the_template_offers_the_special_actions_accepted() {
     assert!(has("skill ammo-drop at gren"), "{all:?}");
     assert!(!has("skill get-up at far"), "{all:?}");
 }
+
+// R640: 002's command squads have 002's Special Actions only: 000/004's Field Repair (and the
+// others 002 does not print) is refused under battlefront-2013, naming 002's orders; 002's Ammo
+// Drop is no order under ffg-revised, whose command squads keep 004's (R211).
+#[test]
+fn s002_command_squads_only_002s_special_actions_under_battlefront() {
+    let mut st = game();
+    eliminate(&mut st, "tank");
+    let (reason, rule) = refused(&play(
+        &mut st,
+        "allies",
+        "activate cs\n  skill field-repair at tank\n  nothing",
+        &[],
+    ));
+    assert!(
+        reason.contains("not an order of 002's command squads"),
+        "{reason}"
+    );
+    assert!(rule.contains("002 \"Command Squads\""), "{rule}");
+    let mut st = game_under(
+        "ffg-revised",
+        vec![unit("cs", "cs", Some("E5")), unit("gren", "gr", Some("E4"))],
+        vec![unit("foe", "sq", Some("I1"))],
+        vec![command_squad_card("cs", 2), grenadier_squad(), squad("sq")],
+    );
+    wound_gren(&mut st);
+    refused(&play(
+        &mut st,
+        "allies",
+        "activate cs\n  skill ammo-drop at gren\n  nothing",
+        &[],
+    ));
+    assert_eq!(u(&st, "gren").ammo.get("grenade"), Some(&0));
+}

@@ -168,10 +168,22 @@ impl Order002 {
     }
 }
 
-/// Whether a `skill` line names one of 002's orders (or Inject Stimulants without its token,
-/// which the planner refuses saying how to write it).
+/// 000/004's command squad orders that 002 does not print (`flow::command`): refused under
+/// battlefront-2013 naming 002's (R640).
+const NOT_002: [&str; 5] = [
+    "field-repair",
+    "come-on-guys",
+    "ammo-dump",
+    "smoke-mortars",
+    "stimulant-kit",
+];
+
+/// Whether a `skill` line names one of 002's orders, or one the planner refuses saying what to
+/// write (Inject Stimulants without its token, 000/004's orders).
 pub fn names_an_order(name: &str) -> bool {
-    Order002::from_id(name).is_some() || name.eq_ignore_ascii_case("inject-stimulants")
+    Order002::from_id(name).is_some()
+        || name.eq_ignore_ascii_case("inject-stimulants")
+        || NOT_002.iter().any(|n| n.eq_ignore_ascii_case(name))
 }
 
 /// Who in unit `id`'s group gives `order`, and whether he has a Radio Operator.
