@@ -274,6 +274,14 @@ pub struct UnitState {
     /// "Dozer Blade"; `battlefront::engineering`, R786).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dozed: bool,
+    /// battlefront-2013: an Attack or Move Stimulants token on the card, removed as the unit
+    /// activates (002 "Inject Stimulants"; `battlefront::command`, R642).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stimulants: Option<super::battlefront::command::Stimulants>,
+    /// battlefront-2013: the turn an Officer's Get Moving re-activated it ("A Unit may only be
+    /// re-Activated once per turn", R646).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reactivated_round: Option<u32>,
 }
 
 /// One destruction: the AP go to `by`.

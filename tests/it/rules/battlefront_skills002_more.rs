@@ -331,7 +331,6 @@ fn s002_expert_the_card_names_one_of_its_weapons() {
 const UNBUILT_002: &[(&str, &str)] = &[
     ("air-alert", "Air Alert"),
     ("artillery-observer", "Artillery Observer"),
-    ("officer", "Officer"),
     ("spy", "Spy"),
 ];
 

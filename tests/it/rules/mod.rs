@@ -15,6 +15,7 @@ mod battlefront_aircraft2;
 mod battlefront_bunkers;
 mod battlefront_bunkers2;
 mod battlefront_combat;
+mod battlefront_command;
 mod battlefront_facing;
 mod battlefront_fortifications;
 mod battlefront_heroes;

@@ -15,6 +15,8 @@ pub mod bunkers;
 pub mod cards;
 pub mod citation;
 pub mod close;
+// issue 18: 002's command squads and Officer (bfcmd, R640–R649).
+pub mod command;
 pub mod dice;
 // issue 18: 002's engineering vehicles and dozer blades (bffort, R785–R788).
 pub mod engineering;
@@ -103,7 +105,9 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
                         && !skills::DECLARED
                             .iter()
                             .any(|s| s.id().eq_ignore_ascii_case(name))
-                        && skills002_d::of_line(name).is_none() =>
+                        && skills002_d::of_line(name).is_none()
+                        // 002's command squad orders (R640–R647): planned by flow::command002.
+                        && !command::names_an_order(name) =>
                 {
                     Some(name.to_ascii_lowercase())
                 }

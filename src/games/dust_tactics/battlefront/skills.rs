@@ -39,6 +39,8 @@ pub const BUILT: &[Skill] = &[
     // 002 "Dozer Blade", "Engineer Vehicle": engineering tasks (engineering.rs, R785–R788).
     Skill::DozerBlade,
     Skill::EngineerVehicle,
+    // 002 "Command Squads": its specialists' Special Actions (command.rs, R640–R647).
+    Skill::CommandSquad,
 ];
 
 /// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll

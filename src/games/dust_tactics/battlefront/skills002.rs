@@ -6,7 +6,8 @@
 //! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
 //! Brave (R705), Strongpoint (R728), Lucky (R760), Infantry Ace (R761), Camouflage (R762),
 //! Blutkreuz (R763), Resurrection (R764) (`skills002_d.rs`), Air Pilot (R804), Ace Air Pilot (R805) and the
-//! equipment Helicopter (R806).
+//! equipment Helicopter (R806), Officer (R766, R645) and the equipment Mechanic (R643)
+//! (`command.rs`).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -94,6 +95,12 @@ pub enum Skill002 {
     /// to take a Move Action as its first Action (see pages 20 and 43), allowing it to take
     /// Sustained Attack Actions." Carried by an aircraft's card only (R806).
     Helicopter,
+    /// 002 "Officer": "A Hero that is an Officer may perform Officer Special Actions (see page
+    /// 94)" (R766, R645; `battlefront::command`). A hero's card only.
+    Officer,
+    /// 002 "Vehicle Equipment", "Mechanic": "A Vehicle equipped as a Mechanic can use the
+    /// Makeshift Repair Special Action (see page 95)" (R643). A vehicle's card only.
+    Mechanic,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -103,7 +110,6 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     // 002 "Vehicle Equipment" (R806: Helicopter is built; Air Alert's Special Action is not).
     ("air-alert", "Air Alert"),
     ("artillery-observer", "Artillery Observer"),
-    ("officer", "Officer"),
     ("spy", "Spy"),
 ];
 
@@ -134,6 +140,8 @@ impl Skill002 {
         Skill002::AirPilot,
         Skill002::AceAirPilot,
         Skill002::Helicopter,
+        Skill002::Officer,
+        Skill002::Mechanic,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -168,6 +176,8 @@ impl Skill002 {
             Skill002::AirPilot => "air-pilot",
             Skill002::AceAirPilot => "ace-air-pilot",
             Skill002::Helicopter => "helicopter",
+            Skill002::Officer => "officer",
+            Skill002::Mechanic => "mechanic",
         }
     }
 
@@ -198,6 +208,8 @@ impl Skill002 {
             Skill002::AirPilot => "Air Pilot",
             Skill002::AceAirPilot => "Ace Air Pilot",
             Skill002::Helicopter => "Helicopter",
+            Skill002::Officer => "Officer",
+            Skill002::Mechanic => "Mechanic",
         }
     }
 
@@ -428,6 +440,16 @@ pub fn check_expert(
             "remove the skill, or give it to a card with `armour = { aircraft = N }`".into(),
         ));
     }
+    // 002 "Vehicle Equipment", "Mechanic": "A Vehicle equipped as a Mechanic" (R643).
+    if s.name == Skill002::Mechanic.id()
+        && card.unit_type != crate::dust_tactics::model::UnitType::Vehicle
+    {
+        return Err((
+            "name",
+            "002 gives Mechanic to a vehicle (\"A Vehicle equipped as a Mechanic\"); this card is not a vehicle (a command squad's mechanic is its model `mechanic`)".into(),
+            "remove the skill, or give it to a vehicle's card".into(),
+        ));
+    }
     // 002 "Assassin", "Lucky", "Infantry Ace" and "Blutkreuz" are a hero's, like Expert (R730,
     // R760, R761, R763).
     let hero_only = [
@@ -436,6 +458,7 @@ pub fn check_expert(
         Skill002::InfantryAce,
         Skill002::Blutkreuz,
         Skill002::Resurrection,
+        Skill002::Officer,
     ];
     if let Some(k) = hero_only.iter().find(|k| k.id() == s.name) {
         if card.unit_type != crate::dust_tactics::model::UnitType::Hero {
@@ -503,7 +526,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot and helicopter are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter, officer and mechanic are built"
 }
 
 #[cfg(test)]

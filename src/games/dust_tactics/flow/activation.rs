@@ -127,6 +127,7 @@ pub(super) fn cmd_activate(
         }
     }
     super::stimulant::commit(state, &u.id, out);
+    super::super::battlefront::command::take_token(state, &u.id, out); // 002, R642
     let round = state.round;
     for (owner, skill) in &plan.uses {
         if let Some(x) = state.unit_mut(owner) {
@@ -225,7 +226,8 @@ pub(super) fn plan_activation(
                 p.movement(squares)?;
                 p.spare_crates(spare)?;
             }
-            Action::Attack { fire } => p.attack(fire, false)?,
+            // 002 "Inject Stimulants": an Attack made a Sustained Attack (R642).
+            Action::Attack { fire } => p.attack(fire, p.stimulated_attack())?,
             Action::Sustained { fire } => p.attack(fire, true)?,
             Action::Skill { name, target } => p.skill_action(name, target.as_ref())?,
             Action::StrikeWith { name, target, also } => p.strike_with(name, target, also)?,
@@ -442,6 +444,10 @@ impl<'a> Planner<'a> {
     fn check_sequence(&self) -> Result<(), Refusal> {
         // NCO Stimulant Kit: four actions once, then exhausted (R477).
         if let Some(r) = self.stimulant_sequence() {
+            return r;
+        }
+        // 002 "Inject Stimulants": three actions with a token (R642).
+        if let Some(r) = self.stimulants_sequence() {
             return r;
         }
         let (u, kinds, flags) = (self.u, &self.kinds, &self.flags);

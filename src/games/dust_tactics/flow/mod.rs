@@ -42,6 +42,8 @@ mod charge_2010;
 mod command;
 // issue 18: 002's engineering vehicles (bffort, R785–R788).
 mod engineering_vehicle;
+// issue 18: 002's command squads (bfcmd, R640–R649).
+mod command002;
 mod first_strike;
 mod floors;
 mod floors_fire;

@@ -102,6 +102,8 @@ pub fn new_state(
                 unpiloted: false,
                 commissar_for: None,
                 dozed: false,
+                stimulants: None,
+                reactivated_round: None,
             });
         }
         if ap > scenario.ap_limit {
@@ -111,7 +113,10 @@ pub fn new_state(
             )));
         }
     }
-    command::check_setup(&units, &by_id)?;
+    // 000/004's one command squad per armour class; 002 has no such limit (R640).
+    if !rules.battlefront() {
+        command::check_setup(&units, &by_id)?;
+    }
     super::joining::check_setup(&units, &by_id)?;
     super::nco::check_setup(&units, &by_id)?;
     // Joins: `joins` on the hero names the squad; on a squad naming a hero is accepted too.
@@ -229,8 +234,10 @@ pub(super) fn join(
         )));
     }
     // 000 "Command Squads": "a hero may join a command squad only if he has the Commander
-    // ability" (004: "a command or NCO command squad").
-    if (sc.has(Skill::CommandSquad) || sc.has(Skill::NcoCommandSquad)) && !hc.has(Skill::Commander)
+    // ability" (004: "a command or NCO command squad"). 002 has no such rule (R640).
+    if !rules.battlefront()
+        && (sc.has(Skill::CommandSquad) || sc.has(Skill::NcoCommandSquad))
+        && !hc.has(Skill::Commander)
     {
         return Err(SetupError(format!(
             "hero {hero_id} cannot join command squad {squad_id}: only a hero with the Commander skill may ('Command Squads')"

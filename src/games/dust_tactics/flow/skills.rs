@@ -360,6 +360,10 @@ impl Planner<'_> {
         if let Some(r) = self.skill_action002(name, target) {
             return r;
         }
+        // issue 18: 002's command squads and Officer (R640–R649).
+        if let Some(r) = self.command002(name, target) {
+            return r;
+        }
         if let Some(r) = self.nco_skill(name, target) {
             return r;
         }

@@ -319,7 +319,12 @@ pub(super) fn exec_step(
             }
         }
         Step::Command { ability, target } => {
-            if alive {
+            // issue 18: 002's orders; a success of three of them ends the activation (R646).
+            if alive && state.rules().battlefront() {
+                if super::command002::exec(state, &lead, &ability, &target, dice, out) {
+                    act.steps.clear();
+                }
+            } else if alive {
                 command::exec_command(state, &lead, &ability, &target, dice, out);
             }
         }

@@ -439,6 +439,9 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             }
         }
     }
+    // issue 18: 002's command squad Special Actions it may take now (R640–R647).
+    let command = super::super::battlefront::command::template_lines(state, &u.id, &ok);
+    s.push_str(&command);
     if ok(vec![Action::Nothing, Action::Nothing]) {
         s.push_str("#   nothing\n");
     }
