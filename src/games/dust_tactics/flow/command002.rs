@@ -152,7 +152,7 @@ impl Planner<'_> {
                     self.rules,
                     &state.scenario.board,
                     &self.occ,
-                    crate::dust_tactics::battlefront::strongpoints::all(state),
+                    &crate::dust_tactics::battlefront::strongpoints::all(state),
                     Sighter {
                         square: from,
                         unit_type: unit_type(state, &u.id),
