@@ -531,6 +531,12 @@ pub enum Step {
     SuppressionRoll,
     /// battlefront-2013: where the orders of a unit that stayed Suppressed stop (R704).
     SuppressionCut,
+    /// battlefront-2013, 002 "Spy": the unplaced Spy's two dice, placing it on `at` (R765).
+    Spy {
+        at: Square,
+    },
+    /// battlefront-2013, 002 "Spy": where the Spy's orders stop on one army symbol (R660).
+    SpyCut,
 }
 
 /// One weapon line fired by `shooter` (the unit whose card carries it) at `target`.

@@ -1,29 +1,9 @@
-//! Issue 18: 002's Spy and Officer under battlefront-2013. Neither is built yet: R765 and R766
-//! settle how they are to be built, and until then a card carrying either is refused at `new` by
-//! 002's name, no game made (R711). Bazooka Joe (a shipped battlefront hero) carries the skill.
+//! Issue 18: 002's Officer under battlefront-2013, not built yet: R766 settles how it is to be
+//! built, and until then a card carrying it is refused at `new` by 002's name, no game made
+//! (R711). Bazooka Joe (a shipped battlefront hero) carries the skill. (The Spy is built:
+//! `battlefront_spy`, R765.)
 
 use super::battlefront_skills002::{card_with, new_joined};
-
-// issue 18, 002 "Spy": "A Hero with the Spy Skill is not placed at the start of the game.
-// Instead, each time a Spy is Activated, the player may elect to roll two dice." (R765: not
-// built; R711) `dustmail new` with a Spy hero is refused, naming the card's skill and 002's
-// title, and no game is made; the same hero without it makes one.
-#[test]
-fn s002_spy_a_spy_hero_is_refused_at_new_by_its_002_name() {
-    let d = tempfile::tempdir().unwrap();
-    let spy = card_with("bf-bazooka-joe", "[[skills]]\nname = \"spy\"");
-    let t = new_joined(d.path(), "bf-bazooka-joe", "reapers", &[spy]);
-    assert!(
-        t.contains("`spy`") && t.contains("\"Spy\"") && t.contains("not built"),
-        "{t}"
-    );
-    let d = tempfile::tempdir().unwrap();
-    let plain = card_with("bf-bazooka-joe", "");
-    assert_eq!(
-        new_joined(d.path(), "bf-bazooka-joe", "reapers", &[plain]),
-        "created"
-    );
-}
 
 // issue 18, 002 "Officer": "A Hero that is an Officer may perform Officer Special Actions (see
 // page 94)." (R766: the four actions are not built; R711) `dustmail new` with an Officer hero

@@ -332,7 +332,6 @@ const UNBUILT_002: &[(&str, &str)] = &[
     ("air-alert", "Air Alert"),
     ("artillery-observer", "Artillery Observer"),
     ("officer", "Officer"),
-    ("spy", "Spy"),
 ];
 
 // R711, R581: a card naming a skill of 002's list that is not built is refused when read (so at

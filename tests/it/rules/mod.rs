@@ -34,6 +34,7 @@ mod battlefront_skills002_e;
 mod battlefront_skills002_more;
 mod battlefront_skills002_moves;
 mod battlefront_skills002_saves;
+mod battlefront_spy;
 mod battlefront_strongpoint_sight;
 mod battlefront_strongpoint_skill;
 mod battlefront_suppression;

@@ -24,7 +24,8 @@ pub fn declares(name: &str) -> Option<Skill002> {
 }
 
 /// The 002 skills a `skill <name>` line takes as a Special Action (one action).
-pub const ACTIONS: &[Skill002] = &[Skill002::Camouflage, Skill002::Resurrection];
+/// `skill spy at <square>` is an unplaced Spy's placing roll, not an action (R765; `flow::spy`).
+pub const ACTIONS: &[Skill002] = &[Skill002::Camouflage, Skill002::Resurrection, Skill002::Spy];
 
 /// The 002 skill a `skill` line names under battlefront-2013, declared or an action.
 pub fn of_line(name: &str) -> Option<Skill002> {

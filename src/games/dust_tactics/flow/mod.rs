@@ -60,6 +60,7 @@ mod setup;
 mod skills;
 mod skills002_d;
 mod special_weapons;
+pub mod spy;
 mod standing;
 mod steps;
 mod stimulant;

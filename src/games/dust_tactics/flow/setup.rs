@@ -160,6 +160,7 @@ pub fn new_state(
     if let Some(e) = super::super::battlefront::strongpoints::misplaced(&state) {
         return Err(SetupError(e));
     }
+    super::spy::check_setup(&state)?; // 002 "Spy" (R765)
     Ok(state)
 }
 

@@ -377,6 +377,9 @@ pub(super) fn exec_step(
             super::super::battlefront::suppression::roll(state, act, dice, out)
         }
         Step::SuppressionCut => super::super::battlefront::suppression::cut(act),
+        // 002 "Spy" (R765, R660): the roll cuts the steps itself.
+        Step::Spy { at } => super::spy::roll(state, act, at, dice, out),
+        Step::SpyCut => {}
         Step::Turn { facing } => {
             if alive_on_board(state, &lead) {
                 super::super::battlefront::facing::record_turn(state, &lead, facing);
