@@ -199,6 +199,10 @@ pub struct UnitState {
     /// since it was last Camouflaged ("The Unit starts the game Camouflaged", R762).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub uncamouflaged: bool,
+    /// battlefront-2013, 002 "Air Alert": this aircraft was alerted by (side, round): that
+    /// side's vehicles hit it on army or target in that round (R663).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub air_alert: Option<(String, u32)>,
     /// The round in which All In One doubles this unit's dice.
     #[serde(default)]
     pub all_in_one_round: Option<u32>,
@@ -537,6 +541,11 @@ pub enum Step {
     },
     /// battlefront-2013, 002 "Spy": where the Spy's orders stop on one army symbol (R660).
     SpyCut,
+    /// battlefront-2013, 002 "Air Alert": the activating vehicle's die against the enemy
+    /// aircraft `target` (R663).
+    AirAlert {
+        target: String,
+    },
 }
 
 /// One weapon line fired by `shooter` (the unit whose card carries it) at `target`.

@@ -14,6 +14,7 @@ mod battlefront_aircraft;
 mod battlefront_aircraft2;
 mod battlefront_bunkers;
 mod battlefront_combat;
+mod battlefront_equipment;
 mod battlefront_facing;
 mod battlefront_fortifications;
 mod battlefront_heroes;

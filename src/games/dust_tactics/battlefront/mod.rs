@@ -14,6 +14,7 @@ pub mod cards;
 pub mod citation;
 pub mod close;
 pub mod dice;
+pub mod equipment;
 pub mod facing;
 // issue 18: 002's trenches (bfront).
 pub mod fortifications;

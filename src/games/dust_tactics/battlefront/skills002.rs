@@ -6,7 +6,8 @@
 //! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
 //! Brave (R705), Strongpoint (R728), Lucky (R760), Infantry Ace (R761), Camouflage (R762),
 //! Blutkreuz (R763), Resurrection (R764) (`skills002_d.rs`), Air Pilot (R804), Ace Air Pilot (R805), the
-//! equipment Helicopter (R806) and Spy (R765, R660; `flow::spy`).
+//! equipment Helicopter (R806), Spy (R765, R660; `flow::spy`) and the equipment Air Alert (R663;
+//! `equipment.rs`).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -97,14 +98,16 @@ pub enum Skill002 {
     /// 002 "Spy": "A Hero with the Spy Skill is not placed at the start of the game", placed
     /// by two dice as it activates (R765, R660; `flow::spy`).
     Spy,
+    /// 002 "Vehicle Equipment", "Air Alert": a vehicle's Special Action against an enemy
+    /// aircraft in sight; on army, friendly vehicles hit it on army or target for the rest of
+    /// the turn (R663; `battlefront::equipment`).
+    AirAlert,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
 /// 002's title: a card naming one is refused at `new` by name (R581, R281). 002's skills that
 /// 004 also has (Ace Pilot, Advanced Reactive Fire, Commissar) are refused by `check_cards`.
 pub const NOT_BUILT: &[(&str, &str)] = &[
-    // 002 "Vehicle Equipment" (R806: Helicopter is built; Air Alert's Special Action is not).
-    ("air-alert", "Air Alert"),
     ("artillery-observer", "Artillery Observer"),
     ("officer", "Officer"),
 ];
@@ -137,6 +140,7 @@ impl Skill002 {
         Skill002::AceAirPilot,
         Skill002::Helicopter,
         Skill002::Spy,
+        Skill002::AirAlert,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -172,6 +176,7 @@ impl Skill002 {
             Skill002::AceAirPilot => "ace-air-pilot",
             Skill002::Helicopter => "helicopter",
             Skill002::Spy => "spy",
+            Skill002::AirAlert => "air-alert",
         }
     }
 
@@ -203,6 +208,7 @@ impl Skill002 {
             Skill002::AceAirPilot => "Ace Air Pilot",
             Skill002::Helicopter => "Helicopter",
             Skill002::Spy => "Spy",
+            Skill002::AirAlert => "Air Alert",
         }
     }
 
@@ -423,6 +429,8 @@ pub fn check_expert(
             .collect::<Vec<_>>()
             .join(", ")
     };
+    // 002's vehicle equipment is a ground vehicle's (R663).
+    super::equipment::check_card(card, s)?;
     // 002 "Helicopter": "Unlike other Aircraft, a Helicopter ..." is an aircraft's (R806).
     if s.name == Skill002::Helicopter.id()
         && !matches!(card.armour, crate::dust_tactics::model::Armour::Aircraft(_))
@@ -509,7 +517,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter and spy are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter, spy and air-alert are built"
 }
 
 #[cfg(test)]

@@ -25,7 +25,12 @@ pub fn declares(name: &str) -> Option<Skill002> {
 
 /// The 002 skills a `skill <name>` line takes as a Special Action (one action).
 /// `skill spy at <square>` is an unplaced Spy's placing roll, not an action (R765; `flow::spy`).
-pub const ACTIONS: &[Skill002] = &[Skill002::Camouflage, Skill002::Resurrection, Skill002::Spy];
+pub const ACTIONS: &[Skill002] = &[
+    Skill002::Camouflage,
+    Skill002::Resurrection,
+    Skill002::Spy,
+    Skill002::AirAlert,
+];
 
 /// The 002 skill a `skill` line names under battlefront-2013, declared or an action.
 pub fn of_line(name: &str) -> Option<Skill002> {

@@ -607,6 +607,9 @@ pub(super) fn fire_line(
     let expert = super::super::battlefront::skills002::expert;
     let bf_spirit =
         bf_spirit || (bf && hero_weapon && card(state, &su).is_some_and(|c| expert(c, &w)));
+    // 002 "Air Alert": a vehicle's lines at the aircraft its side alerted this turn (R663).
+    let bf_spirit =
+        bf_spirit || super::super::battlefront::equipment::alerted(state, &l.shooter, &l.target);
     // battlefront-2013: 002's Berserk and Killing Spree, a hero's own close-combat or ranged
     // hits chain (R282, R582).
     let chains = super::super::battlefront::skills002::chains;

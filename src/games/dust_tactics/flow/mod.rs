@@ -40,6 +40,7 @@ mod carry_vehicle;
 mod casualties;
 mod charge_2010;
 mod command;
+mod equipment;
 mod first_strike;
 mod floors;
 mod floors_fire;

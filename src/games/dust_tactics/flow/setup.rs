@@ -78,6 +78,7 @@ pub fn new_state(
                 ammo,
                 skills_used: BTreeMap::new(),
                 uncamouflaged: false,
+                air_alert: None,
                 all_in_one_round: None,
                 medal_round: None,
                 heroic_round: None,

@@ -61,6 +61,7 @@ impl Planner<'_> {
         Some(match s2d::of_line(name)? {
             Skill002::Camouflage => self.camouflage(),
             Skill002::Resurrection => self.resurrection(target),
+            Skill002::AirAlert => self.air_alert(target), // R663, `flow/equipment.rs`
             // An unplaced Spy's first line is planned by `flow::spy`; here it is out of place.
             Skill002::Spy => Err(Refusal {
                 reason: format!(

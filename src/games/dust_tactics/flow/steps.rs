@@ -380,6 +380,12 @@ pub(super) fn exec_step(
         // 002 "Spy" (R765, R660): the roll cuts the steps itself.
         Step::Spy { at } => super::spy::roll(state, act, at, dice, out),
         Step::SpyCut => {}
+        Step::AirAlert { target } => {
+            if alive_on_board(state, &lead) {
+                let alert = crate::dust_tactics::battlefront::equipment::air_alert;
+                alert(state, &lead, &target, dice, out);
+            }
+        }
         Step::Turn { facing } => {
             if alive_on_board(state, &lead) {
                 super::super::battlefront::facing::record_turn(state, &lead, facing);

@@ -1,0 +1,148 @@
+//! Issue 18: 002's "Vehicle Equipment" under battlefront-2013 (R663–R669). The vehicles are the
+//! test tanks of `aircraft_004` (armour vehicle 3, `rockets` 2 dice range 4 that reach aircraft)
+//! and its aircraft `hawk` (armour aircraft 1). Scripted dice (1, 2 army; 3, 4 target; 5, 6
+//! shield).
+
+use super::aircraft_004::{aircraft, tank};
+use crate::support_flow::*;
+use dustmail::dust_tactics::cards::parse_card;
+use dustmail::dust_tactics::model::Card;
+use dustmail::dust_tactics::state::{Policy, State};
+use dustmail::dust_tactics::{flow, DustTactics};
+use dustmail::game::{Outcome, ScriptedDice};
+
+/// A battlefront-2013 game on the open 9×9 board: allies and axis as (id, card, square); nobody
+/// reacts; allies first.
+fn game(cards: Vec<Card>, allies: &[(&str, &str, &str)], axis: &[(&str, &str, &str)]) -> State {
+    let specs = |v: &[(&str, &str, &str)]| {
+        v.iter()
+            .map(|(id, c, at)| unit(id, c, Some(at)))
+            .collect::<Vec<_>>()
+    };
+    let mut st = DustTactics
+        .start(
+            "battlefront-2013",
+            scenario(specs(allies), specs(axis)),
+            cards,
+        )
+        .expect("setup");
+    for side in st.sides() {
+        flow::standing_react(&mut st, &side, None, Policy::Never).expect("standing react never");
+    }
+    begin(&mut st, "allies");
+    st
+}
+
+/// `first` then every face in turn: enough dice for any activation.
+fn dice_from(first: &[u8]) -> ScriptedDice {
+    let mut v = first.to_vec();
+    v.extend((0..300).map(|i| (i % 6 + 1) as u8));
+    ScriptedDice::new(v)
+}
+
+fn orders(st: &mut State, side: &str, text: &str, first: &[u8]) -> Outcome {
+    send(st, side, text, &mut dice_from(first))
+}
+
+/// Allied `alert` (a tank with Air Alert) on E5 and `gun` (a tank without) on C5; the axis
+/// aircraft `bird` on E2, the squad `grens` on G2 and a spare squad on I1.
+fn air_game() -> State {
+    game(
+        vec![
+            tank("alerter", &["air-alert"]),
+            tank("plain", &[]),
+            aircraft("hawk", &[]),
+            squad("sq"),
+        ],
+        &[("alert", "alerter", "E5"), ("gun", "plain", "C5")],
+        &[
+            ("bird", "hawk", "E2"),
+            ("grens", "sq", "G2"),
+            ("spare", "sq", "I1"),
+        ],
+    )
+}
+
+// issue 18, 002 "Air Alert": "A Vehicle with Air Alert equipment can take an Air Alert Special
+// Action. If it does so, select an enemy Aircraft within Line of Sight and roll a die. On a [army]
+// result, any friendly Vehicles performing an Attack or Sustained Attack against that Aircraft
+// hit on rolls of [target] as well as [army] for the remainder of the turn." (R663: the lost
+// symbols read as army, then target as well as army) The die shows army: the vehicle's own attack
+// then hits on army or target, and so does the other allied tank's later in the turn.
+#[test]
+fn s002_vehicle_equipment_air_alert_on_army_friendly_vehicles_hit_the_aircraft_on_two_symbols() {
+    let mut st = air_game();
+    let out = orders(
+        &mut st,
+        "allies",
+        "activate alert\n  skill air-alert at bird\n  attack rockets at bird",
+        &[1, 3, 4],
+    );
+    let t = texts(&out);
+    assert!(t.contains("Air Alert (002): alert rolls army"), "{t}");
+    assert_eq!(u(&st, "bird").health, 1, "two target symbols hit: {t}");
+    assert!(t.contains("army or target hits"), "{t}");
+    assert_eq!(u(&st, "bird").air_alert, Some(("allies".into(), 1)), "{t}");
+    let out = orders(&mut st, "axis", "activate spare\n  nothing\n  nothing", &[]);
+    accepted(&out);
+    let out = orders(
+        &mut st,
+        "allies",
+        "activate gun\n  attack rockets at bird\n  nothing",
+        &[3, 5],
+    );
+    let t = texts(&out);
+    assert!(t.contains("army or target hits"), "{t}");
+    assert!(u(&st, "bird").destroyed, "a target symbol hit: {t}");
+}
+
+// R663: on a target or shield the Special Action does nothing: the attack that follows hits on
+// army only, as usual.
+#[test]
+fn s002_vehicle_equipment_air_alert_no_effect_without_an_army_symbol() {
+    let mut st = air_game();
+    let out = orders(
+        &mut st,
+        "allies",
+        "activate alert\n  skill air-alert at bird\n  attack rockets at bird",
+        &[5, 3, 4],
+    );
+    let t = texts(&out);
+    assert!(
+        t.contains("rolls shield against the aircraft bird: no army symbol"),
+        "{t}"
+    );
+    assert!(!t.contains("army or target hits"), "{t}");
+    assert_eq!(u(&st, "bird").health, 3, "two target symbols miss: {t}");
+    assert_eq!(u(&st, "bird").air_alert, None);
+}
+
+// R663: only a vehicle whose card has the equipment, only at an enemy aircraft: a tank without
+// it, and an Air Alert at a squad, are refused citing 002, and change nothing; a card that is not
+// a ground vehicle naming `air-alert` is refused when read.
+#[test]
+fn s002_vehicle_equipment_air_alert_only_a_vehicle_with_it_at_an_enemy_aircraft() {
+    let mut st = air_game();
+    for (text, why) in [
+        (
+            "activate gun\n  skill air-alert at bird\n  nothing",
+            "gun is not a vehicle with Air Alert equipment",
+        ),
+        (
+            "activate alert\n  skill air-alert at grens\n  nothing",
+            "grens is not an enemy aircraft",
+        ),
+    ] {
+        let out = orders(&mut st, "allies", text, &[]);
+        let (reason, rule) = refused(&out);
+        assert!(reason.contains(why), "{reason}");
+        assert!(rule.contains("002 \"Air Alert\""), "{rule}");
+    }
+    assert!(!u(&st, "gun").activated && !u(&st, "alert").activated);
+    let extra = "[[skills]]\nname = \"air-alert\"";
+    let (f, t) = super::battlefront_skills002::card_with("bf-pounder", extra);
+    assert!(parse_card(&f, &t).is_ok());
+    let (f, t) = super::battlefront_skills002::card_with("bf-recon-grenadiers", extra);
+    let e = parse_card(&f, &t).unwrap_err();
+    assert!(e.reason.contains("Vehicle Equipment"), "{e}");
+}
