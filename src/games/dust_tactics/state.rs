@@ -546,6 +546,13 @@ pub enum Step {
     AirAlert {
         target: String,
     },
+    /// battlefront-2013, 002 "Medevac": the activating vehicle's dice for the squad `target`
+    /// (R665).
+    Medevac {
+        target: String,
+    },
+    /// battlefront-2013, 002 "Smoke Launchers": smoke on the activating vehicle's square (R666).
+    SmokeLaunchers,
 }
 
 /// One weapon line fired by `shooter` (the unit whose card carries it) at `target`.

@@ -146,3 +146,162 @@ fn s002_vehicle_equipment_air_alert_only_a_vehicle_with_it_at_an_enemy_aircraft(
     let e = parse_card(&f, &t).unwrap_err();
     assert!(e.reason.contains("Vehicle Equipment"), "{e}");
 }
+
+/// Allied `van` (a tank with `extra` equipment) on E5 and the squad `mine` on E6, which lost two
+/// of its four soldiers; the axis squad `theirs` on E3 and a spare on I1.
+fn van_game(extra: &[&str]) -> State {
+    let mut st = game(
+        vec![tank("van-card", extra), squad("sq")],
+        &[("van", "van-card", "E5"), ("mine", "sq", "E6")],
+        &[("theirs", "sq", "E3"), ("spare", "sq", "I1")],
+    );
+    let m = st.unit_mut("mine").expect("mine");
+    m.models.truncate(2);
+    m.health = 2;
+    st
+}
+
+// issue 18, 002 "Medevac": "A Medevac Vehicle can perform a Medevac Special Action. If it does,
+// select an Infantry Unit within Range 1 (1 square in *Dust Tactics*). Roll a die for each
+// Soldier eliminated from the Unit. Each [army] rolled returns one of the eliminated Soldiers to
+// the Unit." (R665: the lost symbol read as army) Two soldiers lost, two dice: army, target: one
+// comes back.
+#[test]
+fn s002_vehicle_equipment_medevac_a_die_per_eliminated_soldier_army_returns_one() {
+    let mut st = van_game(&["medevac"]);
+    let out = super::battlefront_combat::play(
+        &mut st,
+        "allies",
+        "activate van\n  skill medevac at mine\n  nothing",
+        &[1, 3],
+    );
+    let t = texts(&out);
+    assert!(t.contains("Medevac (002): van rolls 2 dice"), "{t}");
+    assert!(t.contains("1 army, 1 back"), "{t}");
+    assert_eq!(u(&st, "mine").models.len(), 3, "{t}");
+}
+
+// R665: a friendly infantry squad within one square, by a vehicle with the equipment: the enemy
+// squad, a squad two squares away and a vehicle without Medevac are refused citing 002, and
+// nothing changes.
+#[test]
+fn s002_vehicle_equipment_medevac_only_a_friendly_squad_within_one_square() {
+    let mut st = van_game(&["medevac"]);
+    let out = orders(
+        &mut st,
+        "allies",
+        "activate van\n  skill medevac at theirs\n  nothing",
+        &[],
+    );
+    let (reason, rule) = refused(&out);
+    assert!(
+        reason.contains("theirs is not a friendly infantry squad"),
+        "{reason}"
+    );
+    assert!(rule.contains("002 \"Medevac\""), "{rule}");
+    let out = orders(
+        &mut st,
+        "allies",
+        "activate van\n  move E4\n  skill medevac at mine",
+        &[],
+    );
+    let (reason, _) = refused(&out);
+    assert!(
+        reason.contains("mine is not within 1 square of van"),
+        "{reason}"
+    );
+    let mut st = van_game(&[]);
+    let out = orders(
+        &mut st,
+        "allies",
+        "activate van\n  skill medevac at mine\n  nothing",
+        &[],
+    );
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("van is not a Medevac vehicle"), "{reason}");
+    assert_eq!(u(&st, "mine").models.len(), 2);
+}
+
+// issue 18, 002 "Smoke Launchers": "Once per game, a Vehicle with Smoke Launchers may take Launch
+// Smoke Special Action to place a Smoke Screen on itself. In *Dust Tactics*, the Smoke Screen
+// fills any one square occupied by the Vehicle." (R666; 003: "Squares containing smoke block
+// Line of Sight to units on the far side") The van launches on E5 and drives on to F5: `theirs`
+// on E3 no longer sees `mine` on E6 beyond the smoke (without the smoke, the same move leaves the
+// line clear); a second launch is refused; the smoke lifts at the end of the next turn.
+#[test]
+fn s002_vehicle_equipment_smoke_launchers_once_per_game_smoke_on_its_own_square() {
+    use dustmail::dust_tactics::model::Terrain;
+    use dustmail::dust_tactics::orders::{Action, FireOrder, TargetRef};
+    let shot = |st: &mut State| {
+        let fire = FireOrder {
+            weapon: "gun".into(),
+            target: TargetRef::Unit("mine".into()),
+            through: vec![],
+            count: None,
+        };
+        let a = vec![Action::Attack { fire: vec![fire] }, Action::Nothing];
+        flow::check_activation(st, "axis", "theirs", &a)
+    };
+    let mut st = van_game(&[]);
+    orders(&mut st, "allies", "activate van\n  move F5\n  nothing", &[]);
+    assert!(shot(&mut st).is_ok(), "{:?}", shot(&mut st));
+    let mut st = van_game(&["smoke-launchers"]);
+    let out = orders(
+        &mut st,
+        "allies",
+        "activate van\n  skill smoke-launchers\n  move F5",
+        &[],
+    );
+    let t = texts(&out);
+    assert!(
+        t.contains("Smoke Launchers (002): van places a Smoke Screen on E5"),
+        "{t}"
+    );
+    assert_eq!(st.scenario.board.terrain(sq("E5")), Terrain::Smoke);
+    let e = shot(&mut st).expect_err("smoke blocks the line");
+    assert!(e.reason.contains("line of sight past E5"), "{}", e.reason);
+    next_round(&mut st);
+    assert_eq!(
+        st.scenario.board.terrain(sq("E5")),
+        Terrain::Smoke,
+        "round 2"
+    );
+    let out = orders(
+        &mut st,
+        "allies",
+        "activate van\n  skill smoke-launchers\n  nothing",
+        &[],
+    );
+    let (reason, rule) = refused(&out);
+    assert!(reason.contains("already launched its smoke"), "{reason}");
+    assert!(rule.contains("002 \"Smoke Launchers\""), "{rule}");
+    next_round(&mut st);
+    assert_eq!(
+        st.scenario.board.terrain(sq("E5")),
+        Terrain::Open,
+        "round 3"
+    );
+}
+
+// issue 18, 002 "Half-tracked", "Tracked", "Wheeled": "In *Dust Tactics Battlefield*, a ...
+// Vehicle rolls a die when attempting to move into, through, or out of Terrain." (R664: on the
+// Dust Tactics grid they change nothing) A tank with each moves as before, no die rolled; a card
+// that is not a vehicle naming one is refused when read.
+#[test]
+fn s002_vehicle_equipment_half_tracked_tracked_wheeled_change_nothing_on_the_grid() {
+    for kind in ["half-tracked", "tracked", "wheeled"] {
+        let mut st = van_game(&[kind]);
+        super::battlefront_combat::play(
+            &mut st,
+            "allies",
+            "activate van\n  move D4\n  nothing",
+            &[],
+        );
+        assert_eq!(u(&st, "van").at, Some(sq("D4")), "{kind}");
+        let extra = format!("[[skills]]\nname = \"{kind}\"");
+        let (f, t) = super::battlefront_skills002::card_with("bf-pounder", &extra);
+        assert!(parse_card(&f, &t).is_ok(), "{kind}");
+        let (f, t) = super::battlefront_skills002::card_with("bf-recon-grenadiers", &extra);
+        assert!(parse_card(&f, &t).is_err(), "{kind}");
+    }
+}

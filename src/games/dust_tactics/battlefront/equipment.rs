@@ -1,10 +1,12 @@
-//! 002's "Vehicle Equipment" under battlefront-2013 (issue 18): Air Alert (R663). The planner's
-//! side is `flow/equipment.rs`.
+//! 002's "Vehicle Equipment" under battlefront-2013 (issue 18): Air Alert (R663), Half-tracked,
+//! Tracked and Wheeled (R664), Medevac (R665), Smoke Launchers (R666). The planner's side is
+//! `flow/equipment.rs`.
 
 use super::dice::Symbol;
 use super::skills002::Skill002;
+use crate::dust_tactics::model::Terrain;
 use crate::dust_tactics::model::{Armour, Card, SkillSpec, UnitType};
-use crate::dust_tactics::state::{State, Target};
+use crate::dust_tactics::state::{SmokeToken, State, Target};
 use crate::game::{DiceSource, Happening, Outcome, Roll};
 
 /// The citation of 002 "Air Alert" for refusals and reports. The OCR lost its symbols (R663).
@@ -12,7 +14,14 @@ pub const AIR_ALERT_RULE: &str = "002 \"Air Alert\": \"A Vehicle with Air Alert 
 
 /// 002's vehicle equipment built here: a card that is not a vehicle naming one is refused when
 /// read (002 "Vehicle Equipment": "A Vehicle with ..."). The error is (field, reason, instead).
-pub const VEHICLE_ONLY: &[Skill002] = &[Skill002::AirAlert];
+pub const VEHICLE_ONLY: &[Skill002] = &[
+    Skill002::AirAlert,
+    Skill002::Medevac,
+    Skill002::SmokeLaunchers,
+    Skill002::HalfTracked,
+    Skill002::Tracked,
+    Skill002::Wheeled,
+];
 
 /// A card's skill `s` against [`VEHICLE_ONLY`]: only a ground vehicle's card carries it.
 pub fn check_card(card: &Card, s: &SkillSpec) -> Result<(), (&'static str, String, String)> {
@@ -96,4 +105,69 @@ pub fn alerted(state: &State, shooter: &str, target: &Target) -> bool {
             .unit(unit)
             .and_then(|t| t.air_alert.as_ref())
             .is_some_and(|(s, r)| s == side && *r == state.round)
+}
+
+/// The citation of 002 "Medevac" for refusals and reports (R665).
+pub const MEDEVAC_RULE: &str = "002 \"Medevac\": \"A Medevac Vehicle can perform a Medevac Special Action. If it does, select an Infantry Unit within Range 1 ... Roll a die for each Soldier eliminated from the Unit. Each [army] rolled returns one of the eliminated Soldiers to the Unit\" (R665)";
+
+/// 002 "Medevac" (R665): the vehicle's dice for the soldiers `target` lost, one back on each
+/// army symbol.
+pub fn medevac(
+    state: &mut State,
+    vehicle: &str,
+    target: &str,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    let ret = super::skills002_d::return_soldiers;
+    let Some((faces, back)) = ret(state, target, &[Symbol::Army], dice) else {
+        return;
+    };
+    let models = match back.is_empty() {
+        true => String::new(),
+        false => format!(" (model {})", back.join(", ")),
+    };
+    out.happenings.push(Happening {
+        rolls: vec![Roll {
+            purpose: format!("medevac {target}"),
+            round: state.round,
+            faces: faces.clone(),
+        }],
+        ..Happening::text(format!(
+            "Medevac (002): {vehicle} rolls {} dice for the eliminated soldiers of {target}: {} army, {} back{models}",
+            faces.len(),
+            back.len(),
+            back.len()
+        ))
+    });
+}
+
+/// The citation of 002 "Smoke Launchers" for refusals and reports (R666).
+pub const SMOKE_RULE: &str = "002 \"Smoke Launchers\": \"Once per game, a Vehicle with Smoke Launchers may take Launch Smoke Special Action to place a Smoke Screen on itself. In *Dust Tactics*, the Smoke Screen fills any one square occupied by the Vehicle\" (R666)";
+
+/// 002 "Smoke Launchers" (R666): the vehicle's square is smoke until the end of the next turn
+/// (the NCO's smoke tokens, lifted by `flow::nco`), and its once per game is spent.
+pub fn launch_smoke(state: &mut State, vehicle: &str, out: &mut Outcome) {
+    let round = state.round;
+    let Some(at) = state.unit(vehicle).and_then(|u| u.at) else {
+        return;
+    };
+    if let Some(v) = state.unit_mut(vehicle) {
+        *v.skills_used
+            .entry(Skill002::SmokeLaunchers.id().to_string())
+            .or_insert(0) += 1;
+    }
+    let was = state.scenario.board.terrain(at);
+    if was != Terrain::Smoke {
+        state.scenario.board.set_terrain(at, Terrain::Smoke);
+        state.smoke.push(SmokeToken {
+            at,
+            was,
+            until: round + 1,
+        });
+    }
+    out.happenings.push(Happening::text(format!(
+        "Smoke Launchers (002): {vehicle} places a Smoke Screen on {at}; it blocks line of sight through that square until the end of turn {}",
+        round + 1
+    )));
 }

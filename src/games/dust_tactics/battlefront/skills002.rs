@@ -6,8 +6,8 @@
 //! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
 //! Brave (R705), Strongpoint (R728), Lucky (R760), Infantry Ace (R761), Camouflage (R762),
 //! Blutkreuz (R763), Resurrection (R764) (`skills002_d.rs`), Air Pilot (R804), Ace Air Pilot (R805), the
-//! equipment Helicopter (R806), Spy (R765, R660; `flow::spy`) and the equipment Air Alert (R663;
-//! `equipment.rs`).
+//! equipment Helicopter (R806), Spy (R765, R660; `flow::spy`) and the equipment Air Alert,
+//! Medevac, Smoke Launchers, Half-tracked, Tracked and Wheeled (R663–R666; `equipment.rs`).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -102,6 +102,16 @@ pub enum Skill002 {
     /// aircraft in sight; on army, friendly vehicles hit it on army or target for the rest of
     /// the turn (R663; `battlefront::equipment`).
     AirAlert,
+    /// 002 "Medevac": a vehicle's Special Action returning soldiers to an infantry unit within
+    /// range 1, a die for each soldier eliminated, one back on each army (R665).
+    Medevac,
+    /// 002 "Smoke Launchers": "Once per game ... a Smoke Screen on itself" (R666).
+    SmokeLaunchers,
+    /// 002 "Half-tracked", "Tracked", "Wheeled": dice "In *Dust Tactics Battlefield*" only;
+    /// on the Dust Tactics grid they change nothing (R664).
+    HalfTracked,
+    Tracked,
+    Wheeled,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -141,6 +151,11 @@ impl Skill002 {
         Skill002::Helicopter,
         Skill002::Spy,
         Skill002::AirAlert,
+        Skill002::Medevac,
+        Skill002::SmokeLaunchers,
+        Skill002::HalfTracked,
+        Skill002::Tracked,
+        Skill002::Wheeled,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -177,6 +192,11 @@ impl Skill002 {
             Skill002::Helicopter => "helicopter",
             Skill002::Spy => "spy",
             Skill002::AirAlert => "air-alert",
+            Skill002::Medevac => "medevac",
+            Skill002::SmokeLaunchers => "smoke-launchers",
+            Skill002::HalfTracked => "half-tracked",
+            Skill002::Tracked => "tracked",
+            Skill002::Wheeled => "wheeled",
         }
     }
 
@@ -209,6 +229,11 @@ impl Skill002 {
             Skill002::Helicopter => "Helicopter",
             Skill002::Spy => "Spy",
             Skill002::AirAlert => "Air Alert",
+            Skill002::Medevac => "Medevac",
+            Skill002::SmokeLaunchers => "Smoke Launchers",
+            Skill002::HalfTracked => "Half-tracked",
+            Skill002::Tracked => "Tracked",
+            Skill002::Wheeled => "Wheeled",
         }
     }
 
@@ -517,7 +542,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter, spy and air-alert are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter and spy, and of 002's vehicle equipment air-alert, medevac, smoke-launchers, half-tracked, tracked and wheeled are built"
 }
 
 #[cfg(test)]

@@ -62,6 +62,8 @@ impl Planner<'_> {
             Skill002::Camouflage => self.camouflage(),
             Skill002::Resurrection => self.resurrection(target),
             Skill002::AirAlert => self.air_alert(target), // R663, `flow/equipment.rs`
+            Skill002::Medevac => self.medevac(target),     // R665
+            Skill002::SmokeLaunchers => self.smoke_launchers(), // R666
             // An unplaced Spy's first line is planned by `flow::spy`; here it is out of place.
             Skill002::Spy => Err(Refusal {
                 reason: format!(

@@ -386,6 +386,17 @@ pub(super) fn exec_step(
                 alert(state, &lead, &target, dice, out);
             }
         }
+        Step::Medevac { target } => {
+            if alive_on_board(state, &lead) {
+                let medevac = crate::dust_tactics::battlefront::equipment::medevac;
+                medevac(state, &lead, &target, dice, out);
+            }
+        }
+        Step::SmokeLaunchers => {
+            if alive_on_board(state, &lead) {
+                crate::dust_tactics::battlefront::equipment::launch_smoke(state, &lead, out);
+            }
+        }
         Step::Turn { facing } => {
             if alive_on_board(state, &lead) {
                 super::super::battlefront::facing::record_turn(state, &lead, facing);
