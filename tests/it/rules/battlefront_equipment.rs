@@ -305,3 +305,47 @@ fn s002_vehicle_equipment_half_tracked_tracked_wheeled_change_nothing_on_the_gri
         assert!(parse_card(&f, &t).is_err(), "{kind}");
     }
 }
+
+// issue 18, 002 "Amphibious": "An Amphibious Vehicle can move through Deep Water as if it were
+// Open Space." (R667, amends R611 for vehicles) A tank with `amphibious` moves into the deep
+// water on E4 and stops there; the same tank without it is refused in 003's words
+// ("Units cannot enter a water square"); a squad's card naming it is refused at `new`.
+#[test]
+fn s002_vehicle_equipment_amphibious_a_vehicle_moves_through_deep_water_as_open() {
+    use dustmail::dust_tactics::model::Terrain;
+    let water = |extra: &[&str]| {
+        let mut s = scenario(
+            vec![unit("van", "van-card", Some("E5"))],
+            vec![unit("theirs", "sq", Some("A1"))],
+        );
+        s.board.set_terrain(sq("E4"), Terrain::DeepWater);
+        let mut st = DustTactics
+            .start(
+                "battlefront-2013",
+                s,
+                vec![tank("van-card", extra), squad("sq")],
+            )
+            .expect("setup");
+        for side in st.sides() {
+            flow::standing_react(&mut st, &side, None, Policy::Never).expect("never");
+        }
+        begin(&mut st, "allies");
+        st
+    };
+    let mut st = water(&["amphibious"]);
+    let out = orders(&mut st, "allies", "activate van\n  move E4\n  nothing", &[]);
+    accepted(&out);
+    assert_eq!(u(&st, "van").at, Some(sq("E4")), "{}", texts(&out));
+    let mut st = water(&[]);
+    let out = orders(&mut st, "allies", "activate van\n  move E4\n  nothing", &[]);
+    let (reason, rule) = refused(&out);
+    assert!(reason.contains("water square"), "{reason}");
+    assert!(rule.contains("003 \"Water Squares\""), "{rule}");
+    let extra = "[[skills]]\nname = \"amphibious\"";
+    for (id, ok) in [("bf-pounder", true), ("bf-recon-grenadiers", false)] {
+        let card = super::battlefront_skills002::card_with(id, extra);
+        let files = std::collections::BTreeMap::from([card]);
+        let r = dustmail::dust_tactics::battlefront::skills::check_cards(&files);
+        assert_eq!(r.is_ok(), ok, "{id}: {r:?}");
+    }
+}
