@@ -31,4 +31,7 @@ pub enum WeaponTrait {
     /// and the target is hit too, and the carrier may explode when destroyed (`flow::tesla`,
     /// R561–R563).
     Tesla,
+    /// battlefront-2013, 002 "Crew": a weapon of the crew of a vehicle with the equipment Crew,
+    /// fired instead of the vehicle's, one for each damage point left (R668).
+    Crew,
 }

@@ -349,3 +349,68 @@ fn s002_vehicle_equipment_amphibious_a_vehicle_moves_through_deep_water_as_open(
         assert_eq!(r.is_ok(), ok, "{id}: {r:?}");
     }
 }
+
+/// A tank with Crew (its `rockets`, and three crew weapons `mg1`..`mg3` with the trait `crew`),
+/// `health` damage points left, on E5; the axis squad `theirs` on E3.
+fn crew_game(health: u8) -> State {
+    use dustmail::dust_tactics::model::{WeaponRange, WeaponTrait};
+    let mut c = tank("crewed", &["crew"]);
+    for id in ["mg1", "mg2", "mg3"] {
+        let mut w = weapon(id, WeaponRange::Upto(4), 1, 1);
+        w.traits.push(WeaponTrait::Crew);
+        c.weapons.push(w);
+    }
+    let mut st = game(
+        vec![c, squad("sq")],
+        &[("sp", "crewed", "E5")],
+        &[("theirs", "sq", "E3"), ("spare", "sq", "I1")],
+    );
+    st.unit_mut("sp").expect("sp").health = health;
+    st
+}
+
+// issue 18, 002 "Crew": "A Vehicle with Crew may either attack with the vehicle's weapons or with
+// the crew's weapons. If it uses the crew's weapons, it may use one weapon for each point of
+// Damage remaining on its Damage Track." (R668) With two damage points left: the crew's two
+// weapons fire, or the vehicle's own; three crew weapons, or the vehicle's and the crew's
+// together, are refused citing 002; a crew weapon on a card without Crew is refused when read.
+#[test]
+fn s002_vehicle_equipment_crew_own_weapons_or_the_crews_one_per_damage_point_left() {
+    for ok in [
+        "activate sp\n  attack mg1 at theirs, mg2 at theirs\n  nothing",
+        "activate sp\n  attack rockets at theirs\n  nothing",
+    ] {
+        let mut st = crew_game(2);
+        let out = orders(&mut st, "allies", ok, &[]);
+        accepted(&out);
+    }
+    for (no, why) in [
+        (
+            "activate sp\n  attack mg1 at theirs, mg2 at theirs, mg3 at theirs\n  nothing",
+            "sp has 2 damage point(s) left, so its crew fires at most 2 weapon(s), not 3",
+        ),
+        (
+            "activate sp\n  attack rockets at theirs, mg1 at theirs\n  nothing",
+            "sp fires its own weapons and its crew's in one attack",
+        ),
+    ] {
+        let mut st = crew_game(2);
+        let out = orders(&mut st, "allies", no, &[]);
+        let (reason, rule) = refused(&out);
+        assert!(reason.contains(why), "{reason}");
+        assert!(rule.contains("002 \"Crew\""), "{rule}");
+        assert!(!u(&st, "sp").activated);
+    }
+    let mut st = crew_game(3);
+    let out = orders(
+        &mut st,
+        "allies",
+        "activate sp\n  attack mg1 at theirs, mg2 at theirs, mg3 at theirs\n  nothing",
+        &[],
+    );
+    accepted(&out);
+    let (f, t) = super::battlefront_skills002::card_with("bf-pounder", "");
+    let t = t.replacen("[[weapons]]", "[[weapons]]\ntraits = [\"crew\"]", 1);
+    let e = parse_card(&f, &t).unwrap_err();
+    assert!(e.reason.contains("Crew"), "{e}");
+}

@@ -1,12 +1,12 @@
 //! 002's "Vehicle Equipment" under battlefront-2013 (issue 18): Air Alert (R663), Half-tracked,
-//! Tracked and Wheeled (R664), Medevac (R665), Smoke Launchers (R666). The planner's side is
-//! `flow/equipment.rs`.
+//! Tracked and Wheeled (R664), Medevac (R665), Smoke Launchers (R666), Crew (R668). The
+//! planner's side is `flow/equipment.rs`.
 
 use super::dice::Symbol;
 use super::skills002::Skill002;
-use crate::dust_tactics::model::Terrain;
-use crate::dust_tactics::model::{Armour, Card, SkillSpec, UnitType};
-use crate::dust_tactics::state::{SmokeToken, State, Target};
+use crate::dust_tactics::flow::Refusal;
+use crate::dust_tactics::model::{Armour, Card, SkillSpec, Terrain, UnitType, WeaponTrait};
+use crate::dust_tactics::state::{LineOrder, SmokeToken, State, Target};
 use crate::game::{DiceSource, Happening, Outcome, Roll};
 
 /// The citation of 002 "Air Alert" for refusals and reports. The OCR lost its symbols (R663).
@@ -21,6 +21,7 @@ pub const VEHICLE_ONLY: &[Skill002] = &[
     Skill002::HalfTracked,
     Skill002::Tracked,
     Skill002::Wheeled,
+    Skill002::Crew,
 ];
 
 /// A card's skill `s` against [`VEHICLE_ONLY`]: only a ground vehicle's card carries it.
@@ -170,4 +171,74 @@ pub fn launch_smoke(state: &mut State, vehicle: &str, out: &mut Outcome) {
         "Smoke Launchers (002): {vehicle} places a Smoke Screen on {at}; it blocks line of sight through that square until the end of turn {}",
         round + 1
     )));
+}
+
+/// The citation of 002 "Crew" for refusals (R668).
+pub const CREW_RULE: &str = "002 \"Crew\": \"A Vehicle with Crew may either attack with the vehicle's weapons or with the crew's weapons. If it uses the crew's weapons, it may use one weapon for each point of Damage remaining on its Damage Track\" (R668)";
+
+/// 002 "Crew" (R668) when a card is read: a weapon with the trait `crew` only on a card with the
+/// equipment `crew`. The error is (field, reason, instead).
+pub fn check_crew_card(card: &Card) -> Result<(), (String, String, String)> {
+    let Some(i) = card
+        .weapons
+        .iter()
+        .position(|w| w.traits.contains(&WeaponTrait::Crew))
+    else {
+        return Ok(());
+    };
+    if card.has_skill(Skill002::Crew.id()) {
+        return Ok(());
+    }
+    Err((
+        format!("weapons[{i}].traits"),
+        "the trait `crew` marks a weapon of a vehicle's crew, and this card has not the equipment Crew (002 \"Crew\", R668)".into(),
+        "add the skill `crew` to the vehicle's card, or remove the trait".into(),
+    ))
+}
+
+/// 002 "Crew" (R668) when an attack is planned: a vehicle with Crew fires either its own
+/// weapons or its crew's, and at most one crew weapon for each damage point it has left.
+pub fn check_crew(state: &State, lines: &[LineOrder]) -> Result<(), Refusal> {
+    if !state.rules().battlefront() {
+        return Ok(());
+    }
+    let mut shooters: Vec<&str> = lines.iter().map(|l| l.shooter.as_str()).collect();
+    shooters.dedup();
+    for id in shooters {
+        let Some((u, c)) = state.unit(id).and_then(|u| Some((u, state.card_of(u)?))) else {
+            continue;
+        };
+        if !c.has_skill(Skill002::Crew.id()) {
+            continue;
+        }
+        let crew = |l: &&&LineOrder| {
+            c.weapon(&l.weapon)
+                .is_some_and(|w| w.traits.contains(&WeaponTrait::Crew))
+        };
+        let own: Vec<&LineOrder> = lines.iter().filter(|l| l.shooter == id).collect();
+        let n = own.iter().filter(crew).count();
+        let err = |reason: String, instead: String| {
+            Err(Refusal {
+                reason,
+                rule: CREW_RULE.into(),
+                instead,
+            })
+        };
+        if n > 0 && n < own.len() {
+            return err(
+                format!("{id} fires its own weapons and its crew's in one attack"),
+                "fire the vehicle's weapons, or only the crew's".into(),
+            );
+        }
+        if n > u.health as usize {
+            return err(
+                format!(
+                    "{id} has {} damage point(s) left, so its crew fires at most {} weapon(s), not {n}",
+                    u.health, u.health
+                ),
+                format!("fire at most {} of the crew's weapons", u.health),
+            );
+        }
+    }
+    Ok(())
 }

@@ -7,7 +7,8 @@
 //! Brave (R705), Strongpoint (R728), Lucky (R760), Infantry Ace (R761), Camouflage (R762),
 //! Blutkreuz (R763), Resurrection (R764) (`skills002_d.rs`), Air Pilot (R804), Ace Air Pilot (R805), the
 //! equipment Helicopter (R806), Spy (R765, R660; `flow::spy`) and the equipment Air Alert,
-//! Medevac, Smoke Launchers, Half-tracked, Tracked and Wheeled (R663–R666; `equipment.rs`).
+//! Medevac, Smoke Launchers, Half-tracked, Tracked, Wheeled and Crew (R663–R666, R668;
+//! `equipment.rs`).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -112,6 +113,9 @@ pub enum Skill002 {
     HalfTracked,
     Tracked,
     Wheeled,
+    /// 002 "Crew": the vehicle attacks with its own weapons or its crew's, one crew weapon for
+    /// each damage point left (R668; weapons with the trait `crew`).
+    Crew,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -156,6 +160,7 @@ impl Skill002 {
         Skill002::HalfTracked,
         Skill002::Tracked,
         Skill002::Wheeled,
+        Skill002::Crew,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -197,6 +202,7 @@ impl Skill002 {
             Skill002::HalfTracked => "half-tracked",
             Skill002::Tracked => "tracked",
             Skill002::Wheeled => "wheeled",
+            Skill002::Crew => "crew",
         }
     }
 
@@ -234,6 +240,7 @@ impl Skill002 {
             Skill002::HalfTracked => "Half-tracked",
             Skill002::Tracked => "Tracked",
             Skill002::Wheeled => "Wheeled",
+            Skill002::Crew => "Crew",
         }
     }
 
@@ -542,7 +549,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter and spy, and of 002's vehicle equipment air-alert, medevac, smoke-launchers, half-tracked, tracked and wheeled are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter and spy, and of 002's vehicle equipment air-alert, medevac, smoke-launchers, half-tracked, tracked, wheeled and crew are built"
 }
 
 #[cfg(test)]

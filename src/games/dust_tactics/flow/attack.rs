@@ -35,6 +35,7 @@ impl Planner<'_> {
         // 004 "Artillery Weapons", "Reloadable Weapons": an empty line does not fire (R415).
         super::artillery::check_lines_loaded(state, &self.steps, &lines)?;
         super::special_weapons::check_dual_ammo(state, &lines)?;
+        super::super::battlefront::equipment::check_crew(state, &lines)?; // 002 "Crew", R668
         self.texts.push(format!(
             "{} {}",
             if sustained { "sustained" } else { "attack" },
