@@ -136,6 +136,18 @@ impl Bot {
             })
             .collect();
         let mut out = Vec::new();
+        // 002 "Spy" (R765): an unplaced Spy rolls to be placed next to an enemy and fires.
+        if let Some(spots) = flow::spy::squares(state, unit) {
+            for sq in spots.iter().take(4) {
+                let near = enemies.iter().filter(|(_, at)| distance(*sq, *at) <= 4);
+                for ((t, _), w) in near.flat_map(|e| card.weapons.iter().map(move |w| (e, w))) {
+                    out.push(format!("skill spy at {sq}\nattack {} at {t}", w.id));
+                }
+                out.push(format!("skill spy at {sq}\nnothing"));
+            }
+            out.push("nothing\nnothing".into());
+            return out;
+        }
         // A Tank Riders rider fires from its vehicle's square (R470).
         let from = me.at.or_else(|| flow::riding_square(state, unit));
         // Targets nearest first, then by id, so the choice is deterministic.

@@ -551,6 +551,9 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
             ));
         }
     }
+    // 002 "Crew" (R668): crew weapons only on a card with the equipment.
+    super::battlefront::equipment::check_crew_card(card)
+        .map_err(|(field, reason, instead)| err(&field, reason, instead))?;
     match card.unit_type {
         UnitType::Squad => {
             if card.models.len() != card.health as usize {

@@ -199,6 +199,10 @@ pub struct UnitState {
     /// since it was last Camouflaged ("The Unit starts the game Camouflaged", R762).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub uncamouflaged: bool,
+    /// battlefront-2013, 002 "Air Alert": this aircraft was alerted by (side, round): that
+    /// side's vehicles hit it on army or target in that round (R663).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub air_alert: Option<(String, u32)>,
     /// The round in which All In One doubles this unit's dice.
     #[serde(default)]
     pub all_in_one_round: Option<u32>,
@@ -558,6 +562,24 @@ pub enum Step {
     SuppressionRoll,
     /// battlefront-2013: where the orders of a unit that stayed Suppressed stop (R704).
     SuppressionCut,
+    /// battlefront-2013, 002 "Spy": the unplaced Spy's two dice, placing it on `at` (R765).
+    Spy {
+        at: Square,
+    },
+    /// battlefront-2013, 002 "Spy": where the Spy's orders stop on one army symbol (R660).
+    SpyCut,
+    /// battlefront-2013, 002 "Air Alert": the activating vehicle's die against the enemy
+    /// aircraft `target` (R663).
+    AirAlert {
+        target: String,
+    },
+    /// battlefront-2013, 002 "Medevac": the activating vehicle's dice for the squad `target`
+    /// (R665).
+    Medevac {
+        target: String,
+    },
+    /// battlefront-2013, 002 "Smoke Launchers": smoke on the activating vehicle's square (R666).
+    SmokeLaunchers,
 }
 
 /// One weapon line fired by `shooter` (the unit whose card carries it) at `target`.

@@ -49,4 +49,7 @@ pub enum WeaponTrait {
     /// go to (R675); a living "spotter" model that fires nothing makes it hit on army or target in
     /// a Sustained Attack (002 "Spotters", R676).
     Sniper,
+    /// battlefront-2013, 002 "Crew": a weapon of the crew of a vehicle with the equipment Crew,
+    /// fired instead of the vehicle's, one for each damage point left (R668).
+    Crew,
 }

@@ -61,23 +61,24 @@ fn s003_swamp_squares_only_on_battlefront_boards() {
 }
 
 // 003 "Water Squares": "Water squares represent deep water. Units cannot enter a water square."
-// No exception: a Ludwig given Jump and Amphibious Unit still may not (R611); under 004 it may.
+// No exception for infantry: the Recon Grenadiers given Jump and Amphibious Unit still may not
+// (R611; 002's Amphibious is a vehicle's equipment, R667); under 004 they may.
 #[test]
 fn s003_water_squares_units_cannot_enter_even_with_jump_or_amphibious() {
     let onto_water = |ruleset: &str| {
         let mut st = game(
             ruleset,
             &[("pounder", "bf-pounder", "A9")],
-            &[("ludwig", "bf-ludwig", "E3")],
+            &[("grenadiers", "bf-recon-grenadiers", "E3")],
         );
-        let card = st.cards["bf-ludwig"].clone();
+        let card = st.cards["bf-recon-grenadiers"].clone();
         let card = with_skill(with_skill(card, "jump", None), "amphibious", None);
-        st.cards.insert("bf-ludwig".into(), card);
+        st.cards.insert("bf-recon-grenadiers".into(), card);
         terrain(&mut st, "E4", Terrain::DeepWater);
         let out = cmd(
             &mut st,
             "axis",
-            activate("ludwig", vec![mv("E4"), nothing()]),
+            activate("grenadiers", vec![mv("E4"), nothing()]),
             &mut plenty(),
         );
         (st, out)
@@ -86,11 +87,11 @@ fn s003_water_squares_units_cannot_enter_even_with_jump_or_amphibious() {
     let (reason, rule) = refused(&out);
     assert!(reason.contains("E4 is a water square"), "{reason}");
     assert!(rule.contains("003 \"Water Squares\""), "{rule}");
-    assert_eq!(u(&st, "ludwig").at, Some(sq("E3")));
+    assert_eq!(u(&st, "grenadiers").at, Some(sq("E3")));
 
     let (st, out) = onto_water("ffg-revised");
     accepted(&out);
-    assert_eq!(u(&st, "ludwig").at, Some(sq("E4")));
+    assert_eq!(u(&st, "grenadiers").at, Some(sq("E4")));
 }
 
 /// The Ludwig (axis, E3) and the Recon Grenadiers (axis, G3), an ammo crate on E4 and G4.

@@ -20,6 +20,7 @@ pub mod command;
 pub mod dice;
 // issue 18: 002's engineering vehicles and dozer blades (bffort, R785–R788).
 pub mod engineering;
+pub mod equipment;
 pub mod facing;
 // issue 18: 002's trenches (bfront).
 pub mod fortifications;

@@ -41,6 +41,8 @@ pub const BUILT: &[Skill] = &[
     Skill::EngineerVehicle,
     // 002 "Command Squads": its specialists' Special Actions (command.rs, R640–R647).
     Skill::CommandSquad,
+    // 002 "Vehicle Equipment", "Amphibious": a ground vehicle's, deep water as open (R667).
+    Skill::Amphibious,
 ];
 
 /// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll
@@ -144,6 +146,14 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
             if s.name == Skill::Commissar.id() {
                 super::suppression::check_commissar(file, &c)?;
                 continue;
+            }
+            // 002 "Amphibious" is vehicle equipment (R667).
+            let ground = c.unit_type == super::super::model::UnitType::Vehicle
+                && !matches!(c.armour, super::super::model::Armour::Aircraft(_));
+            if s.name == Skill::Amphibious.id() && !ground {
+                return Err(format!(
+                    "card {file} names the skill `amphibious`, which battlefront-2013 plays as 002's vehicle equipment (\"An Amphibious Vehicle can move through Deep Water as if it were Open Space\", R667), and this card is not a ground vehicle; remove it from the card"
+                ));
             }
             if !BUILT.iter().any(|b| b.id() == s.name)
                 && super::skills002::Skill002::from_id(&s.name).is_none()

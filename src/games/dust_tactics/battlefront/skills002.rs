@@ -5,9 +5,10 @@
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
 //! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
 //! Brave (R705), Strongpoint (R728), Lucky (R760), Infantry Ace (R761), Camouflage (R762),
-//! Blutkreuz (R763), Resurrection (R764) (`skills002_d.rs`), Air Pilot (R804), Ace Air Pilot (R805) and the
+//! Blutkreuz (R763), Resurrection (R764) (`skills002_d.rs`), Air Pilot (R804), Ace Air Pilot (R805), the
 //! equipment Helicopter (R806), Officer (R766, R645) and the equipment Mechanic (R643)
-//! (`command.rs`).
+//! (`command.rs`), Spy (R765, R660; `flow::spy`) and the equipment Air Alert, Medevac, Smoke
+//! Launchers, Half-tracked, Tracked, Wheeled and Crew (R663–R666, R668; `equipment.rs`).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -101,16 +102,33 @@ pub enum Skill002 {
     /// 002 "Vehicle Equipment", "Mechanic": "A Vehicle equipped as a Mechanic can use the
     /// Makeshift Repair Special Action (see page 95)" (R643). A vehicle's card only.
     Mechanic,
+    /// 002 "Spy": "A Hero with the Spy Skill is not placed at the start of the game", placed
+    /// by two dice as it activates (R765, R660; `flow::spy`).
+    Spy,
+    /// 002 "Vehicle Equipment", "Air Alert": a vehicle's Special Action against an enemy
+    /// aircraft in sight; on army, friendly vehicles hit it on army or target for the rest of
+    /// the turn (R663; `battlefront::equipment`).
+    AirAlert,
+    /// 002 "Medevac": a vehicle's Special Action returning soldiers to an infantry unit within
+    /// range 1, a die for each soldier eliminated, one back on each army (R665).
+    Medevac,
+    /// 002 "Smoke Launchers": "Once per game ... a Smoke Screen on itself" (R666).
+    SmokeLaunchers,
+    /// 002 "Half-tracked", "Tracked", "Wheeled": dice "In *Dust Tactics Battlefield*" only;
+    /// on the Dust Tactics grid they change nothing (R664).
+    HalfTracked,
+    Tracked,
+    Wheeled,
+    /// 002 "Crew": the vehicle attacks with its own weapons or its crew's, one crew weapon for
+    /// each damage point left (R668; weapons with the trait `crew`).
+    Crew,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
 /// 002's title: a card naming one is refused at `new` by name (R581, R281). 002's skills that
 /// 004 also has (Ace Pilot, Advanced Reactive Fire, Commissar) are refused by `check_cards`.
 pub const NOT_BUILT: &[(&str, &str)] = &[
-    // 002 "Vehicle Equipment" (R806: Helicopter is built; Air Alert's Special Action is not).
-    ("air-alert", "Air Alert"),
     ("artillery-observer", "Artillery Observer"),
-    ("spy", "Spy"),
 ];
 
 impl Skill002 {
@@ -142,6 +160,14 @@ impl Skill002 {
         Skill002::Helicopter,
         Skill002::Officer,
         Skill002::Mechanic,
+        Skill002::Spy,
+        Skill002::AirAlert,
+        Skill002::Medevac,
+        Skill002::SmokeLaunchers,
+        Skill002::HalfTracked,
+        Skill002::Tracked,
+        Skill002::Wheeled,
+        Skill002::Crew,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -178,6 +204,14 @@ impl Skill002 {
             Skill002::Helicopter => "helicopter",
             Skill002::Officer => "officer",
             Skill002::Mechanic => "mechanic",
+            Skill002::Spy => "spy",
+            Skill002::AirAlert => "air-alert",
+            Skill002::Medevac => "medevac",
+            Skill002::SmokeLaunchers => "smoke-launchers",
+            Skill002::HalfTracked => "half-tracked",
+            Skill002::Tracked => "tracked",
+            Skill002::Wheeled => "wheeled",
+            Skill002::Crew => "crew",
         }
     }
 
@@ -210,6 +244,14 @@ impl Skill002 {
             Skill002::Helicopter => "Helicopter",
             Skill002::Officer => "Officer",
             Skill002::Mechanic => "Mechanic",
+            Skill002::Spy => "Spy",
+            Skill002::AirAlert => "Air Alert",
+            Skill002::Medevac => "Medevac",
+            Skill002::SmokeLaunchers => "Smoke Launchers",
+            Skill002::HalfTracked => "Half-tracked",
+            Skill002::Tracked => "Tracked",
+            Skill002::Wheeled => "Wheeled",
+            Skill002::Crew => "Crew",
         }
     }
 
@@ -430,6 +472,8 @@ pub fn check_expert(
             .collect::<Vec<_>>()
             .join(", ")
     };
+    // 002's vehicle equipment is a ground vehicle's (R663).
+    super::equipment::check_card(card, s)?;
     // 002 "Helicopter": "Unlike other Aircraft, a Helicopter ..." is an aircraft's (R806).
     if s.name == Skill002::Helicopter.id()
         && !matches!(card.armour, crate::dust_tactics::model::Armour::Aircraft(_))
@@ -459,6 +503,7 @@ pub fn check_expert(
         Skill002::Blutkreuz,
         Skill002::Resurrection,
         Skill002::Officer,
+        Skill002::Spy,
     ];
     if let Some(k) = hero_only.iter().find(|k| k.id() == s.name) {
         if card.unit_type != crate::dust_tactics::model::UnitType::Hero {
@@ -526,7 +571,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter, officer and mechanic are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter, officer and spy, and of 002's vehicle equipment mechanic, air-alert, medevac, smoke-launchers, half-tracked, tracked, wheeled and crew are built"
 }
 
 #[cfg(test)]

@@ -24,7 +24,15 @@ pub fn declares(name: &str) -> Option<Skill002> {
 }
 
 /// The 002 skills a `skill <name>` line takes as a Special Action (one action).
-pub const ACTIONS: &[Skill002] = &[Skill002::Camouflage, Skill002::Resurrection];
+/// `skill spy at <square>` is an unplaced Spy's placing roll, not an action (R765; `flow::spy`).
+pub const ACTIONS: &[Skill002] = &[
+    Skill002::Camouflage,
+    Skill002::Resurrection,
+    Skill002::Spy,
+    Skill002::AirAlert,
+    Skill002::Medevac,
+    Skill002::SmokeLaunchers,
+];
 
 /// The 002 skill a `skill` line names under battlefront-2013, declared or an action.
 pub fn of_line(name: &str) -> Option<Skill002> {
@@ -269,13 +277,37 @@ pub fn resurrection(
     dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) {
+    let two = [super::dice::Symbol::Army, super::dice::Symbol::Target];
+    let Some((faces, back)) = return_soldiers(state, target, &two, dice) else {
+        return;
+    };
+    let raised = back.len();
+    let mut h = Happening::text(format!(
+        "Resurrection (002): {hero} rolls {} dice for the eliminated soldiers of {target}: {raised} army or target, {} back{}",
+        faces.len(),
+        back.len(),
+        if back.is_empty() { String::new() } else { format!(" (model {})", back.join(", ")) }
+    ));
+    h.rolls = vec![Roll {
+        purpose: format!("resurrection {target}"),
+        round: state.round,
+        faces,
+    }];
+    out.happenings.push(h);
+}
+
+/// A die for each soldier eliminated from the squad `target`; each showing one of `success`
+/// returns one, the first missing in the card's order (002 "Resurrection", "Medevac"). The dice
+/// and the models back; `None` when `target` is gone.
+pub fn return_soldiers(
+    state: &mut State,
+    target: &str,
+    success: &[super::dice::Symbol],
+    dice: &mut dyn DiceSource,
+) -> Option<(Vec<u8>, Vec<String>)> {
     let round = state.round;
-    let Some(t) = state.unit(target).filter(|t| !t.destroyed) else {
-        return;
-    };
-    let Some(c) = state.card_of(t) else {
-        return;
-    };
+    let t = state.unit(target).filter(|t| !t.destroyed)?;
+    let c = state.card_of(t)?;
     let all: Vec<String> = if c.models.is_empty() {
         (1..=c.health).map(|i| i.to_string()).collect()
     } else {
@@ -289,12 +321,7 @@ pub fn resurrection(
     let faces: Vec<u8> = (0..gone.len()).map(|_| dice.d6(round)).collect();
     let raised = faces
         .iter()
-        .filter(|f| {
-            matches!(
-                super::dice::Symbol::of_face(**f),
-                super::dice::Symbol::Army | super::dice::Symbol::Target
-            )
-        })
+        .filter(|f| success.contains(&super::dice::Symbol::of_face(**f)))
         .count();
     let back: Vec<String> = gone.into_iter().take(raised).collect();
     if let Some(x) = state.unit_mut(target) {
@@ -305,16 +332,5 @@ pub fn resurrection(
             .collect();
         x.health = x.models.len().min(u8::MAX as usize) as u8;
     }
-    let mut h = Happening::text(format!(
-        "Resurrection (002): {hero} rolls {} dice for the eliminated soldiers of {target}: {raised} army or target, {} back{}",
-        faces.len(),
-        back.len(),
-        if back.is_empty() { String::new() } else { format!(" (model {})", back.join(", ")) }
-    ));
-    h.rolls = vec![Roll {
-        purpose: format!("resurrection {target}"),
-        round,
-        faces,
-    }];
-    out.happenings.push(h);
+    Some((faces, back))
 }

@@ -158,24 +158,30 @@ pub fn plan(
         return;
     }
     if !matches!(actions.first(), Some(Action::Nothing)) {
-        // After the first action's steps and the reactive windows among or right after them.
-        let (kinds, mut left) = first;
-        // 003 "Actions": a Sustained Attack "uses two actions", one line for both.
-        let sustained = matches!(actions.first(), Some(Action::Sustained { .. }));
-        let mut at = 0;
-        if kinds == 1 && !sustained {
-            for (i, s) in steps.iter().enumerate() {
-                match s {
-                    Step::Detach { .. } | Step::AcePilot { .. } | Step::Window => {}
-                    _ if left == 0 => break,
-                    _ => left -= 1,
-                }
-                at = i + 1;
-            }
-        }
+        let at = after_first(actions, first, steps);
         steps.insert(at, Step::SuppressionCut);
     }
     steps.insert(0, Step::SuppressionRoll);
+}
+
+/// Where the steps of the first ordered action end, with the reactive windows among or right
+/// after them: 0 when that action counts as two (003 "Actions": a Sustained Attack "uses two
+/// actions", one line for both) or is none. Also where 002's Spy on one army symbol stops (R660).
+pub fn after_first(actions: &[Action], first: (usize, usize), steps: &[Step]) -> usize {
+    let (kinds, mut left) = first;
+    let sustained = matches!(actions.first(), Some(Action::Sustained { .. }));
+    let mut at = 0;
+    if kinds == 1 && !sustained {
+        for (i, s) in steps.iter().enumerate() {
+            match s {
+                Step::Detach { .. } | Step::AcePilot { .. } | Step::Window => {}
+                _ if left == 0 => break,
+                _ => left -= 1,
+            }
+            at = i + 1;
+        }
+    }
+    at
 }
 
 /// The removal roll at activation (R704): on at least one [army] the token is removed; a unit

@@ -21,15 +21,17 @@ use crate::dust_tactics::rules::Rules;
 use crate::dust_tactics::state::State;
 use std::borrow::Cow;
 
-/// The mover as 003 lets it cross water (R611): under battlefront-2013 without Jump or
-/// Amphibious, whatever a card written for another ruleset says; unchanged otherwise.
+/// The mover as 003 lets it cross water (R611): under battlefront-2013 without Jump, and
+/// Amphibious only for a vehicle (002 "Amphibious", vehicle equipment, R667); unchanged
+/// otherwise.
 pub fn as_003(rules: Rules, mover: Mover) -> Mover {
     if !rules.battlefront() {
         return mover;
     }
+    let amphibious = mover.amphibious && mover.unit_type == UnitType::Vehicle;
     Mover {
         jump: false,
-        amphibious: false,
+        amphibious,
         ..mover
     }
 }
@@ -37,7 +39,9 @@ pub fn as_003(rules: Rules, mover: Mover) -> Mover {
 /// Refuses, in 003's words, a `move` naming a water square (R611): every square a unit passes
 /// must be one it can enter, save for a Flying unit (R714), which only stops on the last.
 pub fn check_move(state: &State, mover: &Mover, path: &[Square]) -> Result<(), Refusal> {
-    if !state.rules().battlefront() {
+    // 002 "Amphibious": "An Amphibious Vehicle can move through Deep Water as if it were Open
+    // Space" (R667; `as_003` leaves the flag to vehicles only).
+    if !state.rules().battlefront() || mover.amphibious {
         return Ok(());
     }
     let flies = super::skills002::flies(state, &mover.unit.0);

@@ -172,10 +172,12 @@ pub(super) fn activatable(state: &State, side: &str) -> Vec<String> {
 }
 
 pub(super) struct Plan {
-    steps: Vec<Step>,
+    pub(super) steps: Vec<Step>,
     flags: ActFlags,
     uses: Vec<(String, Skill)>,
-    text: String,
+    pub(super) text: String,
+    /// The actions the first order counts as, and the steps it planned (R704, R660).
+    pub(super) first: (usize, usize),
 }
 
 /// Plans a declared activation (004 "Actions"): free skills first, as they shape the rest
@@ -186,6 +188,10 @@ pub(super) fn plan_activation(
     u: &UnitState,
     actions: &[Action],
 ) -> Result<Plan, Refusal> {
+    // 002 "Spy" (R765, R660): an unplaced Spy is placed, or does nothing.
+    if let Some(r) = super::spy::plan(state, u, actions) {
+        return r;
+    }
     let mut p = Planner::new(state, u);
     p.free_skills(actions)?;
     p.transport_sequence(actions)?;
@@ -297,6 +303,7 @@ pub(super) fn plan_activation(
     // Issue 12: 004 "Aircraft" must MOVE every round (R443).
     p.check_aircraft()?;
     let mut plan = p.finish();
+    plan.first = first;
     if let Some(pilot) = ace {
         plan.steps.insert(0, Step::AcePilot { pilot });
         if !extra.is_empty() {
@@ -521,6 +528,7 @@ impl<'a> Planner<'a> {
             && self.state.round == 1
             && kinds.first() != Some(&Kind::Move)
             && !entry_free(self.state, u).is_empty()
+            && !super::spy::unplaced(self.state, u)
         {
             return refuse(
                 format!(
@@ -599,6 +607,7 @@ impl<'a> Planner<'a> {
             flags,
             uses,
             text: texts.join(", "),
+            first: (0, 0),
         }
     }
 }

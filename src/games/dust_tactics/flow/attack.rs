@@ -37,6 +37,7 @@ impl Planner<'_> {
         super::artillery::check_lines_loaded(state, &self.steps, &lines)?;
         super::special_weapons::check_dual_ammo(state, &lines)?;
         super::weapons002::check_under_barrel(state, &lines)?;
+        super::super::battlefront::equipment::check_crew(state, &lines)?; // 002 "Crew", R668
         self.texts.push(format!(
             "{} {}",
             if sustained { "sustained" } else { "attack" },
@@ -611,6 +612,9 @@ pub(super) fn fire_line(
         bf_spirit || (bf && hero_weapon && card(state, &su).is_some_and(|c| expert(c, &w)));
     // 002 "Spotters" (R676): the unit's Sniper weapons, its spotter idle, in a Sustained Attack.
     let bf_spirit = bf_spirit || (act.flags.spotted.contains(&l.shooter) && sniper(&w));
+    // 002 "Air Alert": a vehicle's lines at the aircraft its side alerted this turn (R663).
+    let bf_spirit =
+        bf_spirit || super::super::battlefront::equipment::alerted(state, &l.shooter, &l.target);
     // battlefront-2013: 002's Berserk and Killing Spree, a hero's own close-combat or ranged
     // hits chain (R282, R582).
     let chains = super::super::battlefront::skills002::chains;

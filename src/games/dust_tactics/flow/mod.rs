@@ -44,6 +44,7 @@ mod command;
 mod engineering_vehicle;
 // issue 18: 002's command squads (bfcmd, R640–R649).
 mod command002;
+mod equipment;
 mod first_strike;
 mod floors;
 mod floors_fire;
@@ -64,6 +65,7 @@ mod setup;
 mod skills;
 mod skills002_d;
 mod special_weapons;
+pub mod spy;
 mod standing;
 mod steps;
 mod stimulant;

@@ -82,6 +82,7 @@ pub fn new_state(
                 ammo,
                 skills_used: BTreeMap::new(),
                 uncamouflaged: false,
+                air_alert: None,
                 all_in_one_round: None,
                 medal_round: None,
                 heroic_round: None,
@@ -170,6 +171,7 @@ pub fn new_state(
     if let Some(e) = super::super::battlefront::strongpoints::misplaced(&state) {
         return Err(SetupError(e));
     }
+    super::spy::check_setup(&state)?; // 002 "Spy" (R765)
     Ok(state)
 }
 

@@ -61,6 +61,18 @@ impl Planner<'_> {
         Some(match s2d::of_line(name)? {
             Skill002::Camouflage => self.camouflage(),
             Skill002::Resurrection => self.resurrection(target),
+            Skill002::AirAlert => self.air_alert(target), // R663, `flow/equipment.rs`
+            Skill002::Medevac => self.medevac(target),     // R665
+            Skill002::SmokeLaunchers => self.smoke_launchers(), // R666
+            // An unplaced Spy's first line is planned by `flow::spy`; here it is out of place.
+            Skill002::Spy => Err(Refusal {
+                reason: format!(
+                    "`skill spy` places a Spy not placed yet, as the first line of its activation; {} is not one",
+                    self.u.id
+                ),
+                rule: super::spy::RULE.into(),
+                instead: "remove `skill spy`".into(),
+            }),
             _ => Ok(()),
         })
     }

@@ -401,6 +401,26 @@ pub(super) fn exec_step(
             super::super::battlefront::suppression::roll(state, act, dice, out)
         }
         Step::SuppressionCut => super::super::battlefront::suppression::cut(act),
+        // 002 "Spy" (R765, R660): the roll cuts the steps itself.
+        Step::Spy { at } => super::spy::roll(state, act, at, dice, out),
+        Step::SpyCut => {}
+        Step::AirAlert { target } => {
+            if alive_on_board(state, &lead) {
+                let alert = crate::dust_tactics::battlefront::equipment::air_alert;
+                alert(state, &lead, &target, dice, out);
+            }
+        }
+        Step::Medevac { target } => {
+            if alive_on_board(state, &lead) {
+                let medevac = crate::dust_tactics::battlefront::equipment::medevac;
+                medevac(state, &lead, &target, dice, out);
+            }
+        }
+        Step::SmokeLaunchers => {
+            if alive_on_board(state, &lead) {
+                crate::dust_tactics::battlefront::equipment::launch_smoke(state, &lead, out);
+            }
+        }
         Step::Turn { facing } => {
             if alive_on_board(state, &lead) {
                 super::super::battlefront::facing::record_turn(state, &lead, facing);

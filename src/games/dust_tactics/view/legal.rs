@@ -117,6 +117,9 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
         (None, Some(at), Some(v)) => {
             with_note(option, &format!("riding {v} on {at}, acting from there"))
         }
+        _ if flow::spy::unplaced(state, u) => {
+            with_note(option, "Spy, not placed: two dice to place it, or nothing")
+        }
         _ => match &u.aboard {
             Some(v) => with_note(option, &format!("inside {v}: it exits, or stays")),
             None => with_note(option, "off board: its first action enters"),
@@ -158,6 +161,7 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
         s.push_str(&or_lines("to", rest));
     }
     s.push_str(&advanced_deployment_lines(state, u, &ok));
+    s.push_str(&spy_lines(state, u, &ok));
     s.push_str(&transport_lines(state, u, &ok));
     // 004 "Fighting in the Metro"/"Sewers": on a link, one action to its other end (R631).
     if let (Some(t), Some(at)) = (&state.scenario.travel, u.at) {
@@ -445,6 +449,31 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
     if ok(vec![Action::Nothing, Action::Nothing]) {
         s.push_str("#   nothing\n");
     }
+    s
+}
+
+/// 002 "Spy" (R765, R660): an unplaced Spy's `skill spy at <square>` on each square it may be
+/// placed on now (its next lines are its actions once placed).
+fn spy_lines(state: &State, u: &UnitState, ok: &dyn Fn(Vec<Action>) -> bool) -> String {
+    let spy = |sq| Action::Skill {
+        name: "spy".into(),
+        target: Some(TargetRef::Square(sq)),
+    };
+    let list: Vec<String> = flow::spy::squares(state, &u.id)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|&sq| ok(vec![spy(sq), Action::Nothing]))
+        .map(|sq| sq.to_string())
+        .collect();
+    let Some((first, rest)) = list.split_first() else {
+        return String::new();
+    };
+    let mut s = with_note(
+        &format!("skill spy at {first}"),
+        "any army: placed, an action each",
+    );
+    s.push('\n');
+    s.push_str(&or_lines("at", rest));
     s
 }
 
