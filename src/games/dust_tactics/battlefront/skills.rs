@@ -36,6 +36,8 @@ pub const BUILT: &[Skill] = &[
     Skill::AcePilot,
     // 002 "Commissar": on an infantry squad's card, three suppression dice (suppression.rs, R705).
     Skill::Commissar,
+    // 002 "Passengers (#)", "Carrying Passengers" (flow/passengers.rs, R732–R737).
+    Skill::CarryCapacity,
 ];
 
 /// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll

@@ -50,6 +50,7 @@ mod mines;
 mod movement;
 mod named;
 mod nco;
+mod passengers;
 mod piloting;
 mod placing;
 mod reactive_fire;
