@@ -54,12 +54,18 @@ pub(super) fn aboard(mut spec: UnitSpec, vehicle: &str) -> UnitSpec {
 /// E6 facing north among them), axis `theirs` on E2, a spare far off and `extra`; nobody reacts;
 /// allies activate first.
 pub(super) fn game(allies: Vec<UnitSpec>, apc: Card, extra: Vec<UnitSpec>) -> State {
+    game_with(allies, apc, extra, vec![])
+}
+
+/// [`game`] with the cards `more` besides.
+fn game_with(allies: Vec<UnitSpec>, apc: Card, extra: Vec<UnitSpec>, more: Vec<Card>) -> State {
     let mut axis = vec![
         unit("theirs", "sq", Some("E2")),
         unit("spare-x", "sq", Some("I1")),
     ];
     axis.extend(extra);
-    let cards = vec![apc, troops("grens", 2), troops("heavy", 3), squad("sq")];
+    let mut cards = vec![apc, troops("grens", 2), troops("heavy", 3), squad("sq")];
+    cards.extend(more);
     let mut st = DustTactics
         .start("battlefront-2013", scenario(allies, axis), cards)
         .expect("setup");
@@ -419,4 +425,213 @@ fn s002_passengers_a_zombie_unit_never_mounts() {
         .start("battlefront-2013", scenario(inside, axis), cards)
         .expect_err("a zombie begins aboard");
     assert!(e.0.contains("002 \"Zombie\""), "{}", e.0);
+}
+
+/// [`game`] with `grens` riding the Tank Riders vehicle `tank` (6 spaces, health `health`) on
+/// E6, `heavy` on D7, an allied spare on A8 and the axis squad `near` on E5, in front of it.
+fn riders(health: u8) -> State {
+    game(
+        vec![
+            unit("apc", "apc", Some("E6")),
+            aboard(unit("grens", "grens", None), "apc"),
+            unit("heavy", "heavy", Some("D7")),
+            unit("spare-a", "sq", Some("A8")),
+        ],
+        carrier("apc", "tank-riders", 6, health),
+        vec![unit("near", "sq", Some("E5"))],
+    )
+}
+
+// 002 "Tank Riders (#)": "This operates like a Vehicle carrying Passengers (see page 106), except
+// that for each Hit on the Vehicle, the Vehicle's owner rolls one additional die. For each
+// [army] result, one miniature chosen by the player is eliminated or one Hero suffers a point
+// of Damage." Two hits on the vehicle: two more dice, one army: one rider lost (R740).
+#[test]
+fn s002_tank_riders_each_hit_on_the_vehicle_rolls_an_extra_die_for_the_riders() {
+    let mut st = riders(3);
+    play(
+        &mut st,
+        "allies",
+        "activate heavy\n  nothing\n  nothing",
+        &[],
+    );
+    let out = play(
+        &mut st,
+        "axis",
+        "activate theirs\n  attack gun at apc\n  nothing",
+        // Four gun dice: army, army, shield, shield (two hits, no save in the open); the
+        // riders' two dice: army, target.
+        &[1, 2, 5, 5, 1, 3],
+    );
+    let t = texts(&out);
+    assert!(accepted_all(&out), "{t}");
+    assert_eq!(u(&st, "apc").health, 1, "{t}");
+    assert_eq!(u(&st, "grens").models.len(), 3, "{t}");
+    assert!(t.contains("Tank Riders: 2 extra dice"), "{t}");
+}
+
+// 002 "Tank Riders (#)": "A Unit riding on a Vehicle can be targeted by an attack instead of the
+// Vehicle. Use the Vehicle as the target to determine Field of Fire, Range, Line of Sight, and
+// Cover." The riders are attacked on the vehicle's square, with their own armour and save
+// (R740).
+#[test]
+fn s002_tank_riders_may_be_targeted_instead_of_the_vehicle() {
+    let mut st = riders(3);
+    play(
+        &mut st,
+        "allies",
+        "activate heavy\n  nothing\n  nothing",
+        &[],
+    );
+    let out = play(
+        &mut st,
+        "axis",
+        "activate theirs\n  attack gun at grens\n  nothing",
+        // Four dice: one army; the rider's Infantry Save rolls a shield.
+        &[1, 5, 5, 5, 5],
+    );
+    let t = texts(&out);
+    assert!(accepted_all(&out), "{t}");
+    assert_eq!(u(&st, "grens").models.len(), 3, "{t}");
+    assert_eq!(u(&st, "apc").health, 3, "{t}");
+}
+
+// 002 "Tank Riders (#)": "Unlike other Passengers, Units riding on Vehicles using the Tank Rider
+// rule can use Close-Combat weapons." From the vehicle's square, three of the four riders (half
+// of 6 spaces) strike the squad in front with their knives; flame stays refused (R741).
+#[test]
+fn s002_tank_riders_may_use_close_combat_weapons() {
+    let mut st = riders(3);
+    let before = st.clone();
+    let out = play(
+        &mut st,
+        "allies",
+        "activate grens\n  attack flamer at near\n  nothing",
+        &[],
+    );
+    let (reason, _) = refusal(&out);
+    assert!(reason.contains("is a flame weapon"), "{reason}");
+    assert!(st == before, "the refusal changed the game");
+    let out = play(
+        &mut st,
+        "allies",
+        "activate grens\n  attack knives at near\n  nothing",
+        // Three knife dice: army, shield, shield: one hit, no save in close combat.
+        &[1, 5, 5],
+    );
+    let t = texts(&out);
+    assert!(accepted_all(&out), "{t}");
+    assert_eq!(u(&st, "near").models.len(), 3, "{t}");
+    assert_eq!(u(&st, "grens").aboard.as_deref(), Some("apc"));
+}
+
+// 002 "Tank Riders (#)": "This operates like a Vehicle carrying Passengers": when the vehicle is
+// eliminated the riders roll a die each, one lost for each army symbol, and are Suppressed (002
+// "Damage to Passengers"), not 004's hit face for each (R468, R742).
+#[test]
+fn s002_tank_riders_an_eliminated_vehicle_rolls_for_its_riders_as_for_passengers() {
+    let mut st = riders(1);
+    play(
+        &mut st,
+        "allies",
+        "activate heavy\n  nothing\n  nothing",
+        &[],
+    );
+    let out = play(
+        &mut st,
+        "axis",
+        "activate theirs\n  attack gun at apc\n  nothing",
+        // One hit destroys it; the riders' extra die (shield); the wreck's four dice: army,
+        // target, target, shield: one rider lost.
+        &[1, 5, 5, 5, 6, 1, 3, 4, 5],
+    );
+    let t = texts(&out);
+    assert!(accepted_all(&out), "{t}");
+    assert!(t.contains("1 army symbol(s)"), "{t}");
+    let g = u(&st, "grens");
+    assert_eq!((g.models.len(), g.at), (3, Some(sq("E6"))), "{t}");
+    assert_eq!(g.suppression, Some(Token::Suppressed), "{t}");
+}
+
+// 002 "Tank Riders (#)": "If the Vehicle is attacked by Blast or Flame weapons, both the Vehicle
+// and the Unit riding on a Vehicle are attacked separately, and the Infantry Unit does not
+// suffer additional Hits if the Vehicle is Hit." A flamer at the vehicle rolls at the vehicle
+// and at its riders, and no extra die follows its hit on the vehicle (R474, R740).
+#[test]
+fn s002_tank_riders_a_flame_weapon_attacks_the_vehicle_and_its_riders_separately() {
+    let mut st = game(
+        vec![
+            unit("apc", "apc", Some("E6")),
+            aboard(unit("grens", "grens", None), "apc"),
+            unit("spare-a", "sq", Some("A8")),
+        ],
+        carrier("apc", "tank-riders", 6, 3),
+        vec![unit("burners", "grens", Some("E4"))],
+    );
+    play(
+        &mut st,
+        "allies",
+        "activate spare-a\n  nothing\n  nothing",
+        &[],
+    );
+    let out = play(
+        &mut st,
+        "axis",
+        "activate burners\n  attack flamer at apc\n  nothing",
+        // One flame die at the vehicle (army), one at its riders (army); no extra die.
+        &[1, 1],
+    );
+    let t = texts(&out);
+    assert!(accepted_all(&out), "{t}");
+    assert!(t.contains("flamer (1 carrier) at grens"), "{t}");
+    assert!(!t.contains("extra dice"), "{t}");
+    assert_eq!(u(&st, "apc").health, 2, "{t}");
+    assert_eq!(u(&st, "grens").models.len(), 3, "{t}");
+}
+
+// 002 "Tank Riders (#)": "If the Vehicle is attacked by Blast ... weapons, both the Vehicle and
+// the Unit riding on a Vehicle are attacked separately". A blast line (003 "Blast Weapons": one
+// die for each model of the target, `1/+`) at the vehicle rolls one die at it and one for each
+// of the four riders (R740).
+#[test]
+fn s002_tank_riders_a_blast_weapon_attacks_the_vehicle_and_its_riders_separately() {
+    let mut mortar = card(
+        "mortar",
+        UnitType::Hero,
+        3,
+        1,
+        vec![weapon("mortar", WeaponRange::Upto(6), 1, 1)],
+    );
+    let w = &mut mortar.weapons[0];
+    w.soldier = [Fire::Incendiary { dice: 1 }; 4];
+    w.vehicle = [Fire::Incendiary { dice: 1 }; 7];
+    let mut st = game_with(
+        vec![
+            unit("apc", "apc", Some("E6")),
+            aboard(unit("grens", "grens", None), "apc"),
+            unit("spare-a", "sq", Some("A8")),
+        ],
+        carrier("apc", "tank-riders", 6, 3),
+        vec![unit("mortar", "mortar", Some("E3"))],
+        vec![mortar],
+    );
+    play(
+        &mut st,
+        "allies",
+        "activate spare-a\n  nothing\n  nothing",
+        &[],
+    );
+    let out = play(
+        &mut st,
+        "axis",
+        "activate mortar\n  attack mortar at apc\n  nothing",
+        // One die at the vehicle (army: 1 damage); four at the riders: army, shield, shield,
+        // shield (one hit), its Infantry Save a shield; no extra die for the vehicle's hit.
+        &[1, 1, 5, 5, 5, 5],
+    );
+    let t = texts(&out);
+    assert!(accepted_all(&out), "{t}");
+    assert!(!t.contains("extra dice"), "{t}");
+    assert_eq!(u(&st, "apc").health, 2, "{t}");
+    assert_eq!(u(&st, "grens").models.len(), 3, "{t}");
 }

@@ -291,6 +291,26 @@ impl Planner<'_> {
     }
 }
 
+/// Whether line `w` of `shooter` may fire in a reaction: not a flame weapon from a vehicle,
+/// nor a close-combat weapon from inside one (Tank Riders may, R741; R734).
+pub(super) fn may_fire(state: &State, shooter: &str, w: &WeaponLine) -> bool {
+    let Some((v, _)) = leader_of(state, shooter).and_then(|l| carrier_of(state, &l)) else {
+        return true;
+    };
+    let close = w.range == WeaponRange::Close && !tank_riders(state, &v);
+    !(close || w.traits.contains(&WeaponTrait::Flamethrower))
+}
+
+/// Whether `w` is a Blast weapon under battlefront-2013 (003 "Blast Weapons": `X/+` or `X/(+)`
+/// cells, R276): 002 attacks a Tank Riders vehicle and its riders with it separately (R740).
+pub(super) fn blast(state: &State, w: &WeaponLine) -> bool {
+    let cells = w.soldier.iter().chain(&w.vehicle).chain(&w.aircraft);
+    played(state)
+        && cells
+            .into_iter()
+            .any(|f| matches!(f, Fire::Incendiary { .. } | Fire::ApIncendiary { .. }))
+}
+
 /// Whether square `to` is (any point of it) left, and right, of the line through the centre of
 /// `from` along `facing` (R735): a target straddling that line is on both sides.
 fn sides(facing: Facing, from: Square, to: Square) -> (bool, bool) {

@@ -38,7 +38,8 @@ pub(super) fn attacked_separately(
     aimed: &Target,
     targets: &mut Vec<Target>,
 ) -> Vec<String> {
-    let flame = w.traits.contains(&WeaponTrait::Flamethrower);
+    // battlefront-2013: 002 names Blast weapons too (R740).
+    let flame = w.traits.contains(&WeaponTrait::Flamethrower) || super::passengers::blast(state, w);
     let mut vehicles = vec![];
     for t in targets.clone() {
         let Target::Unit { unit } = &t else { continue };
