@@ -635,3 +635,87 @@ fn s002_tank_riders_a_blast_weapon_attacks_the_vehicle_and_its_riders_separately
     assert_eq!(u(&st, "apc").health, 2, "{t}");
     assert_eq!(u(&st, "grens").models.len(), 3, "{t}");
 }
+
+// 002 "Passengers in Aircraft": "An Aircraft equipped to carry Passengers does so in the same way
+// that a Vehicle does. The exception is that an Infantry Unit moves onto the Aircraft's base
+// rather than its body to mount it." 002 "Mounting an Aircraft": "The Tiger Claws move to the
+// Assaulter helicopter and mount ... They then attack the Tommy Cookers with their PPSH-48
+// submachine-guns." "When the Assaulter activates, it attacks the Tommy Cookers with its quad
+// 12.7mm DShK machine-guns, then moves away." (The SSU are this board's first side.) The Tiger
+// Claws end their move on the helicopter's square, mount, and three of them (half its 6 spaces)
+// fire; the helicopter (002 "Helicopter": no Move first, R806) attacks, then flies off with
+// them (R743).
+#[test]
+fn s002_passengers_in_aircraft_the_tiger_claws_mount_the_assaulter_and_attack() {
+    let mut assaulter = carrier("assaulter", "carry-capacity", 6, 3);
+    assaulter.armour = Armour::Aircraft(1);
+    assaulter.movement = 4;
+    assaulter.weapons = vec![weapon("dshk", WeaponRange::Upto(6), 1, 1)];
+    let assaulter = with_skill(assaulter, "helicopter", None);
+    let mut claws = squad("tiger-claws");
+    claws.weapons = vec![weapon("ppsh", WeaponRange::Upto(3), 1, 1)];
+    let mut st = game_with(
+        vec![
+            unit("assaulter", "assaulter", Some("E6")),
+            unit("tiger-claws", "tiger-claws", Some("E7")),
+        ],
+        squad("unused"),
+        vec![unit("tommy-cookers", "sq", Some("E4"))],
+        vec![assaulter, claws],
+    );
+    let out = play(
+        &mut st,
+        "allies",
+        "activate tiger-claws\n  move E6\n  attack ppsh at tommy-cookers",
+        // Three dice: army, shield, shield; the Tommy Cookers' Infantry Save: shield.
+        &[1, 5, 5, 5],
+    );
+    let t = texts(&out);
+    assert!(accepted_all(&out), "{t}");
+    assert!(t.contains("board assaulter"), "{t}");
+    assert_eq!(u(&st, "tiger-claws").aboard.as_deref(), Some("assaulter"));
+    assert_eq!(u(&st, "tommy-cookers").models.len(), 3, "{t}");
+    play(
+        &mut st,
+        "axis",
+        "activate theirs\n  nothing\n  nothing",
+        &[],
+    );
+    let out = play(
+        &mut st,
+        "allies",
+        "activate assaulter\n  attack dshk at tommy-cookers\n  move H6",
+        // The DShK's die: shield.
+        &[5],
+    );
+    let t = texts(&out);
+    assert!(accepted_all(&out), "{t}");
+    assert_eq!(u(&st, "assaulter").at, Some(sq("H6")), "{t}");
+    assert_eq!(u(&st, "tiger-claws").aboard.as_deref(), Some("assaulter"));
+    assert_eq!(u(&st, "tiger-claws").at, None);
+}
+
+// 002 "Passengers (#)" and "Tank Riders (#)" are accepted on a battlefront card at `new`; 002's
+// "Carrying Vehicles" (Airlifter, Sealifter) and the Command Vehicle stay refused by name (R281,
+// R711, R743).
+#[test]
+fn s002_passengers_cards_carry_passengers_and_riders_airlifters_stay_refused() {
+    use dustmail::dust_tactics::battlefront::skills::check_cards;
+    use dustmail::dust_tactics::cards::parse_card;
+    let with = |extra: &str| {
+        let (f, t) = super::battlefront_skills002::card_with("bf-pounder", extra);
+        std::collections::BTreeMap::from([(f, t)])
+    };
+    for skill in ["carry-capacity", "tank-riders"] {
+        let cards = with(&format!("[[skills]]\nname = \"{skill}\"\nvalue = 6"));
+        assert_eq!(check_cards(&cards), Ok(()), "{skill}");
+    }
+    let e = check_cards(&with("[[skills]]\nname = \"command-vehicle\"")).unwrap_err();
+    assert!(e.contains("`command-vehicle`"), "{e}");
+    for (id, title) in [("airlifter", "Airlifter"), ("sealifter", "Sealifter")] {
+        let cards = with(&format!("[[skills]]\nname = \"{id}\""));
+        let (f, t) = cards.into_iter().next().unwrap();
+        let e = parse_card(&f, &t).unwrap_err();
+        assert!(e.reason.contains(&format!("\"{title}\"")), "{e}");
+    }
+}

@@ -105,6 +105,10 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("artillery-observer", "Artillery Observer"),
     ("officer", "Officer"),
     ("spy", "Spy"),
+    // 002 "Carrying Vehicles": Airlifter and Sealifter (Passengers and Tank Riders are built,
+    // R732, R740; the carried vehicles are later work, R743).
+    ("airlifter", "Airlifter"),
+    ("sealifter", "Sealifter"),
 ];
 
 impl Skill002 {
