@@ -9,7 +9,7 @@ use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::scenario::UnitSpec;
 use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::{flow, DustTactics};
-use dustmail::game::Outcome;
+use dustmail::game::{Game, Outcome};
 
 /// A vehicle carrying soldiers by `skill` (`carry-capacity` is 002's Passengers (#), or
 /// `tank-riders`) with `cap` spaces: Vehicle 3, health `health`, Movement 2, a machine-gun.
@@ -718,4 +718,41 @@ fn s002_passengers_cards_carry_passengers_and_riders_airlifters_stay_refused() {
         let e = parse_card(&f, &t).unwrap_err();
         assert!(e.reason.contains(&format!("\"{title}\"")), "{e}");
     }
+}
+
+/// The lines of `unit`'s block in `side`'s orders template (its `activate` line first).
+fn block(st: &State, side: &str, unit: &str) -> String {
+    let t = DustTactics.orders_template(st, side);
+    let at = t
+        .find(&format!("# activate {unit} "))
+        .unwrap_or_else(|| panic!("no block for {unit}:\n{t}"));
+    t[at..]
+        .lines()
+        .enumerate()
+        .take_while(|(i, l)| *i == 0 || !l.starts_with("# activate"))
+        .map(|(_, l)| l)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+// 002 "Activating While Mounted": a mounted unit "can dismount ... by Activating before the
+// Vehicle Activates"; it fires from the vehicle. The template says so and offers the dismount
+// and the attack from the vehicle's square; once the vehicle has activated, no move (R733).
+#[test]
+fn s002_passengers_the_orders_template_offers_the_dismount_and_the_attack_from_the_vehicle() {
+    let mut st = passengers(6, 3, true);
+    let b = block(&st, "allies", "grens");
+    assert!(b.contains("mounted in apc"), "{b}");
+    assert!(b.contains("move exit"), "{b}");
+    assert!(b.contains("attack gun at"), "{b}");
+    play(&mut st, "allies", "activate apc\n  nothing\n  nothing", &[]);
+    play(
+        &mut st,
+        "axis",
+        "activate theirs\n  nothing\n  nothing",
+        &[],
+    );
+    let b = block(&st, "allies", "grens");
+    assert!(!b.contains("move"), "{b}");
+    assert!(b.contains("attack gun at"), "{b}");
 }
