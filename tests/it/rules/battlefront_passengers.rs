@@ -756,3 +756,46 @@ fn s002_passengers_the_orders_template_offers_the_dismount_and_the_attack_from_t
     assert!(!b.contains("move"), "{b}");
     assert!(b.contains("attack gun at"), "{b}");
 }
+
+// 003 "Piloting Vehicles": "To mount a Vehicle, a unit must move into the Vehicle's square";
+// 002 "Mounting Vehicles" the same for passengers. A hero with the Pilot skill who moves into
+// the square of a transport that has no pilot pilots it (R607) rather than ride as a passenger
+// (R732).
+#[test]
+fn s002_passengers_a_pilot_moving_into_a_transport_without_a_pilot_pilots_it() {
+    let pilot = with_skill(
+        card(
+            "pilot",
+            UnitType::Hero,
+            3,
+            1,
+            vec![weapon("pistol", WeaponRange::Upto(2), 1, 1)],
+        ),
+        "pilot",
+        None,
+    );
+    let mut st = game_with(
+        vec![
+            unit("apc", "apc", Some("E6")),
+            unit("pilot", "pilot", Some("E7")),
+            unit("spare-a", "sq", Some("A8")),
+        ],
+        carrier("apc", "carry-capacity", 6, 3),
+        vec![],
+        vec![pilot],
+    );
+    let out = play(
+        &mut st,
+        "allies",
+        "activate pilot\n  move E6\n  nothing",
+        &[],
+    );
+    let t = texts(&out);
+    assert!(accepted_all(&out), "{t}");
+    let p = u(&st, "pilot");
+    assert_eq!(
+        (p.joined.as_deref(), p.aboard.as_deref()),
+        (Some("apc"), None),
+        "{t}"
+    );
+}

@@ -64,7 +64,13 @@ fn mount_target(state: &State, u: &UnitState, squares: &[Square]) -> Option<(Str
             super::carry::capacity(state, &v.id).is_some()
         }
     })?;
-    (!super::piloting::boards_as_pilot(state, u, v)).then(|| (v.id.clone(), last))
+    // A hero able to pilot it mounts it as its pilot instead (003 "Piloting Vehicles", R607).
+    let pilots = card(state, u).zip(card(state, v)).is_some_and(|(hc, vc)| {
+        hc.unit_type == UnitType::Hero
+            && state.pilot_of(&v.id).is_none()
+            && may_pilot(hc, vc, state.rules()).is_ok()
+    });
+    (!pilots).then(|| (v.id.clone(), last))
 }
 
 fn refusal(reason: String, quote: &str, instead: String) -> Refusal {
