@@ -799,3 +799,26 @@ fn s002_passengers_a_pilot_moving_into_a_transport_without_a_pilot_pilots_it() {
         "{t}"
     );
 }
+
+// 002 "Mounting Vehicles": "Infantry Units can begin the game mounted in the Vehicle"; "Multiple
+// Units can board the same Vehicle as long as they do not occupy more spaces than the Vehicle
+// has." A scenario beginning four armour 3 soldiers (8 spaces) in a vehicle of 6 is refused at
+// setup, citing 002 (R732).
+#[test]
+fn s002_passengers_a_scenario_cannot_begin_more_soldiers_mounted_than_the_spaces() {
+    let cards = vec![
+        carrier("apc", "carry-capacity", 6, 3),
+        troops("heavy", 3),
+        squad("sq"),
+    ];
+    let allies = vec![
+        unit("apc", "apc", Some("E6")),
+        aboard(unit("heavy", "heavy", None), "apc"),
+    ];
+    let axis = vec![unit("theirs", "sq", Some("E2"))];
+    let e = DustTactics
+        .start("battlefront-2013", scenario(allies, axis), cards)
+        .expect_err("8 spaces in 6");
+    assert!(e.0.contains("carries 8 soldier place(s)"), "{}", e.0);
+    assert!(e.0.contains("002 'Passengers (#)'"), "{}", e.0);
+}

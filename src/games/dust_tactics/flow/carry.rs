@@ -704,8 +704,13 @@ pub(super) fn setup_aboard(
     scenario: &Scenario,
     units: &mut [UnitState],
     cards: &BTreeMap<String, Card>,
+    rules: Rules,
 ) -> Result<(), SetupError> {
-    let rule = "(004 'Carry Capacity')";
+    // battlefront-2013 cites 002's Passengers (R732).
+    let rule = match rules.battlefront() {
+        true => "(002 'Passengers (#)', 'Mounting Vehicles')",
+        false => "(004 'Carry Capacity')",
+    };
     for spec in scenario.sides.iter().flat_map(|s| &s.units) {
         let Some(v) = &spec.aboard else { continue };
         let find = |id: &str| units.iter().position(|u| u.id.eq_ignore_ascii_case(id));
