@@ -822,3 +822,41 @@ fn s002_passengers_a_scenario_cannot_begin_more_soldiers_mounted_than_the_spaces
     assert!(e.0.contains("carries 8 soldier place(s)"), "{}", e.0);
     assert!(e.0.contains("002 'Passengers (#)'"), "{}", e.0);
 }
+
+// 002 "Mounting Vehicles": "Infantry Units can begin the game mounted in the Vehicle". Mounted in
+// a vehicle that has not entered the board yet, a unit neither dismounts nor enters on its own:
+// its move is refused and changes nothing; `nothing` twice is accepted (R733).
+#[test]
+fn s002_passengers_mounted_in_a_vehicle_off_the_board_wait_for_it_to_enter() {
+    let mut st = game(
+        vec![
+            unit("apc", "apc", None),
+            aboard(unit("grens", "grens", None), "apc"),
+            unit("spare-a", "sq", Some("A8")),
+        ],
+        carrier("apc", "carry-capacity", 10, 3),
+        vec![],
+    );
+    let before = st.clone();
+    let out = play(
+        &mut st,
+        "allies",
+        "activate grens\n  move E9\n  nothing",
+        &[],
+    );
+    let (reason, _) = refusal(&out);
+    assert!(
+        reason.contains("apc has not entered the battlefield"),
+        "{reason}"
+    );
+    assert!(st == before, "the refusal changed the game");
+    let out = play(
+        &mut st,
+        "allies",
+        "activate grens\n  nothing\n  nothing",
+        &[],
+    );
+    assert!(accepted_all(&out), "{}", texts(&out));
+    assert_eq!(u(&st, "grens").aboard.as_deref(), Some("apc"));
+    assert_eq!(u(&st, "grens").at, None);
+}

@@ -23,22 +23,22 @@ pub(super) fn played(state: &State) -> bool {
     state.rules().battlefront()
 }
 
-/// The living vehicle on the board that unit `id` rides (inside or as a Tank Rider), and its
-/// square.
-fn carrier_of(state: &State, id: &str) -> Option<(String, Square)> {
+/// The living vehicle that unit `id` rides (inside or as a Tank Rider), and its square (`None`
+/// while the vehicle has not entered the board).
+fn carrier_of(state: &State, id: &str) -> Option<(String, Option<Square>)> {
     if !played(state) {
         return None;
     }
     let v = state.unit(state.unit(id)?.aboard.as_deref()?)?;
     (!v.destroyed).then_some(())?;
-    Some((v.id.clone(), v.at?))
+    Some((v.id.clone(), v.at))
 }
 
 /// The square a battlefront passenger fires from: its vehicle's (R734). Tank Riders riders have
 /// theirs from [`super::riders::riding_square`] (they are targets there too, R740).
 pub(super) fn square(state: &State, id: &str) -> Option<Square> {
     let lead = leader_of(state, id)?;
-    carrier_of(state, &lead).map(|(_, at)| at)
+    carrier_of(state, &lead).and_then(|(_, at)| at)
 }
 
 /// Whether vehicle `v` carries by Tank Riders (riders may use close-combat weapons, R741).
@@ -203,7 +203,8 @@ impl Planner<'_> {
             }
         }
         if let (Some((_, at)), false) = (&inside, first_dismounts) {
-            self.pos = Some(*at);
+            // Off the board with its vehicle it can do nothing but `nothing` (R733).
+            self.pos = *at;
         }
         Ok(())
     }
