@@ -15,6 +15,7 @@ mod support_flow;
 mod rules;
 
 mod bad_input;
+mod battlefront_transport;
 mod board_picture;
 mod briefing;
 mod browser;

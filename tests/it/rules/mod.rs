@@ -25,6 +25,7 @@ mod battlefront_large;
 mod battlefront_los;
 mod battlefront_mounting;
 mod battlefront_objectives_placed;
+mod battlefront_passengers;
 mod battlefront_pilot;
 mod battlefront_react;
 mod battlefront_reserves;

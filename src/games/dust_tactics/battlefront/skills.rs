@@ -43,6 +43,10 @@ pub const BUILT: &[Skill] = &[
     Skill::CommandSquad,
     // 002 "Vehicle Equipment", "Amphibious": a ground vehicle's, deep water as open (R667).
     Skill::Amphibious,
+    // 002 "Passengers (#)", "Carrying Passengers" (flow/passengers.rs, R732–R737).
+    Skill::CarryCapacity,
+    // 002 "Tank Riders (#)": as Passengers, riders hurt with the vehicle (R740–R742).
+    Skill::TankRiders,
 ];
 
 /// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll

@@ -129,6 +129,10 @@ pub enum Skill002 {
 /// 004 also has (Ace Pilot, Advanced Reactive Fire, Commissar) are refused by `check_cards`.
 pub const NOT_BUILT: &[(&str, &str)] = &[
     ("artillery-observer", "Artillery Observer"),
+    // 002 "Carrying Vehicles": Airlifter and Sealifter (Passengers and Tank Riders are built,
+    // R732, R740; the carried vehicles are later work, R743).
+    ("airlifter", "Airlifter"),
+    ("sealifter", "Sealifter"),
 ];
 
 impl Skill002 {

@@ -73,8 +73,9 @@ pub fn gain(state: &mut State, act: &mut Activation, out: &mut Outcome) {
 }
 
 /// 002 "Minefields": a unit that fails to clear a minefield "receives a Suppression token": it is
-/// Suppressed, whatever token it had (R726), unless immune (R706).
-pub fn suppress(state: &mut State, id: &str, out: &mut Outcome) {
+/// Suppressed, whatever token it had (R726), unless immune (R706); so are the passengers of an
+/// eliminated vehicle (002 "Damage to Passengers", R736). `why` ends the report's line.
+pub fn suppress(state: &mut State, id: &str, why: &str, out: &mut Outcome) {
     if !applies(state) || immune(state, id) {
         return;
     }
@@ -83,7 +84,7 @@ pub fn suppress(state: &mut State, id: &str, out: &mut Outcome) {
     };
     u.suppression = Some(Token::Suppressed);
     out.happenings.push(Happening::text(format!(
-        "{id} receives a Suppressed token for its failed clearing (002 \"Minefields\")"
+        "{id} receives a Suppressed token {why}"
     )));
 }
 

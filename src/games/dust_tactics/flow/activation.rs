@@ -209,7 +209,7 @@ pub(super) fn plan_activation(
         let free = free_move_skill(&p, a);
         p.free_move = free.is_some();
         match a {
-            Action::Move { squares } => p.movement(squares)?,
+            Action::Move { squares } => p.move_or_mount(squares)?,
             // battlefront-2013: the Move ends facing the way named (R617).
             Action::MoveFacing { squares, facing } => {
                 super::super::battlefront::facing::plan_facing(state, u, p.next_is_move)?;

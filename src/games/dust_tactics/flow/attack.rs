@@ -33,7 +33,8 @@ impl Planner<'_> {
         super::super::battlefront::facing::check_lines(state, u, &self.steps, from, &lines)?;
         // battlefront-2013: a Sustained Attack is ranged or close combat (003, R274).
         super::super::battlefront::close::check_sustained(state, sustained, &lines)?;
-        // 004 "Artillery Weapons", "Reloadable Weapons": an empty line does not fire (R415).
+        self.check_passenger_fire(sustained, &lines)?; // 002 passengers (R734, R735)
+                                                       // 004 "Artillery Weapons", "Reloadable Weapons": an empty line does not fire (R415).
         super::artillery::check_lines_loaded(state, &self.steps, &lines)?;
         super::special_weapons::check_dual_ammo(state, &lines)?;
         super::weapons002::check_under_barrel(state, &lines)?;
@@ -560,7 +561,7 @@ pub(super) fn fire_line(
     }
     let Some(from) = su
         .at
-        .or_else(|| super::riders::riding_square(state, &su.id))
+        .or_else(|| super::riders::firing_square(state, &su.id))
     else {
         return;
     };
@@ -573,7 +574,7 @@ pub(super) fn fire_line(
     let is_active = lead == act.unit;
     let combine = is_active && act.flags.combine_shots && combinable(state, &l.shooter, &w);
     let w = if combine { combined(w) } else { w };
-    let mut n = carriers(state, &su, &w);
+    let mut n = super::passengers::firing(state, &su, &w, carriers(state, &su, &w));
     if w.ammo.is_some() {
         let left = su.ammo.get(&w.id).copied().unwrap_or(0) as u32;
         // R414: a declared count fires fewer and spends only its boxes.

@@ -16,7 +16,7 @@ const RULE: RuleId = RuleId::CarryCapacity;
 /// Capacity, inside, or Tank Riders, outside, whose "capacity indicates the maximum number of 1
 /// and 2 soldiers that it can carry. 3 and 4 soldiers count as two soldiers each" (004 "Tank
 /// Riders", R467): the same count, so both share this machinery.
-fn carrier(c: &Card) -> Option<(Skill, u32)> {
+pub(super) fn carrier(c: &Card) -> Option<(Skill, u32)> {
     if c.unit_type != UnitType::Vehicle {
         return None;
     }
@@ -119,6 +119,9 @@ impl Planner<'_> {
     /// no unit exits and boards in one activation.
     pub(super) fn transport_sequence(&mut self, actions: &[Action]) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);
+        if super::passengers::played(state) {
+            return self.passenger_sequence(actions); // 002 (R733)
+        }
         if let Some(at) = super::riders::riding_square(state, &u.id) {
             return self.rider_sequence(actions, at);
         }
@@ -538,6 +541,9 @@ pub(super) fn wrecks(state: &mut State, dice: &mut dyn DiceSource, out: &mut Out
 }
 
 fn survive(state: &mut State, rider: &str, dice: &mut dyn DiceSource, out: &mut Outcome) {
+    if super::passengers::played(state) {
+        return super::passengers::survive(state, rider, dice, out); // 002 (R736)
+    }
     let Some(u) = state.unit(rider).cloned() else {
         return;
     };
@@ -638,7 +644,7 @@ fn survive(state: &mut State, rider: &str, dice: &mut dyn DiceSource, out: &mut 
 
 /// The wreck's square if the rider may stand there, else the nearest square it may stand on
 /// (fewest steps, then board order).
-fn free_square(state: &State, rider: &str, wreck: Square) -> Option<Square> {
+pub(super) fn free_square(state: &State, rider: &str, wreck: Square) -> Option<Square> {
     let u = state.unit(rider)?;
     let inside: Vec<String> = state
         .units
@@ -698,8 +704,13 @@ pub(super) fn setup_aboard(
     scenario: &Scenario,
     units: &mut [UnitState],
     cards: &BTreeMap<String, Card>,
+    rules: Rules,
 ) -> Result<(), SetupError> {
-    let rule = "(004 'Carry Capacity')";
+    // battlefront-2013 cites 002's Passengers (R732).
+    let rule = match rules.battlefront() {
+        true => "(002 'Passengers (#)', 'Mounting Vehicles')",
+        false => "(004 'Carry Capacity')",
+    };
     for spec in scenario.sides.iter().flat_map(|s| &s.units) {
         let Some(v) = &spec.aboard else { continue };
         let find = |id: &str| units.iter().position(|u| u.id.eq_ignore_ascii_case(id));

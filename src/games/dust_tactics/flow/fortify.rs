@@ -299,6 +299,11 @@ pub(super) fn exec_engineering(
         }
     } else if !wire {
         mine_attack(state, lead, at, dice, out);
-        crate::dust_tactics::battlefront::suppression::suppress(state, lead, out);
+        crate::dust_tactics::battlefront::suppression::suppress(
+            state,
+            lead,
+            "for its failed clearing (002 \"Minefields\")",
+            out,
+        );
     }
 }

@@ -55,6 +55,7 @@ mod mines;
 mod movement;
 mod named;
 mod nco;
+mod passengers;
 mod piloting;
 mod placing;
 mod reactive_fire;

@@ -141,6 +141,7 @@ pub(super) fn reactive_lines(
         .filter(|(s, w)| {
             // issue 18 hook: no close-combat weapon in a 003 reactive attack.
             (!graded || bf_reactive::allows(w))
+                && super::passengers::may_fire(state, s, w) // 002 (R734, R741)
                 && geometry::in_range(w.range, dist)
                 && (w.range != WeaponRange::Close || apart.is_none_or(|(n, _)| n == 0))
                 && w.against(armour) != Fire::No

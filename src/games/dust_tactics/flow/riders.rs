@@ -12,6 +12,12 @@ pub fn riding_square(state: &State, id: &str) -> Option<Square> {
     (!v.destroyed && riders.iter().any(|r| r == id)).then_some(v.at)?
 }
 
+/// The square a unit off the board fires from: a rider's vehicle's, or under battlefront-2013 a
+/// passenger's (002 "Activating While Mounted", R734).
+pub(super) fn firing_square(state: &State, id: &str) -> Option<Square> {
+    riding_square(state, id).or_else(|| super::passengers::square(state, id))
+}
+
 /// Where a unit stands for a reaction: its own square, or a Tank Riders rider's vehicle's
 /// (R472).
 pub(super) fn square_of(state: &State, id: &str) -> Option<Square> {
@@ -32,7 +38,8 @@ pub(super) fn attacked_separately(
     aimed: &Target,
     targets: &mut Vec<Target>,
 ) -> Vec<String> {
-    let flame = w.traits.contains(&WeaponTrait::Flamethrower);
+    // battlefront-2013: 002 names Blast weapons too (R740).
+    let flame = w.traits.contains(&WeaponTrait::Flamethrower) || super::passengers::blast(state, w);
     let mut vehicles = vec![];
     for t in targets.clone() {
         let Target::Unit { unit } = &t else { continue };

@@ -138,7 +138,10 @@ pub fn new_state(
             )?;
         }
     }
-    super::carry::setup_aboard(&scenario, &mut units, &by_id)?;
+    super::carry::setup_aboard(&scenario, &mut units, &by_id, rules)?;
+    if rules.battlefront() {
+        super::passengers::check_setup(&units, &by_id)?; // 002 "Zombie" (R737)
+    }
     let mut state = State {
         ruleset: rules.id().into(),
         rules_revision,

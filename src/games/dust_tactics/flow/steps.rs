@@ -167,7 +167,7 @@ pub(super) fn exec_step(
             // A Tank Riders rider fires from its vehicle's square (R470).
             let shooter_alive = lines.iter().any(|l| {
                 alive_on_board(state, &l.shooter)
-                    || super::riders::riding_square(state, &l.shooter).is_some()
+                    || super::riders::firing_square(state, &l.shooter).is_some()
             });
             if !shooter_alive {
                 return;

@@ -121,6 +121,10 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             with_note(option, "Spy, not placed: two dice to place it, or nothing")
         }
         _ => match &u.aboard {
+            // 002 "Activating While Mounted" (R733).
+            Some(v) if state.rules().battlefront() => {
+                with_note(option, &format!("mounted in {v}, fires from it"))
+            }
             Some(v) => with_note(option, &format!("inside {v}: it exits, or stays")),
             None => with_note(option, "off board: its first action enters"),
         },
@@ -533,7 +537,11 @@ fn transport_lines(state: &State, u: &UnitState, ok: &dyn Fn(Vec<Action>) -> boo
         .filter(|v| v.side == u.side && v.id != u.id)
     {
         if ok(vec![board(&v.id), Action::Nothing]) {
-            let note = "1 MP; inside, it only exits";
+            let note = if state.rules().battlefront() {
+                "1 MP; mounted, it fires from it"
+            } else {
+                "1 MP; inside, it only exits"
+            };
             s.push_str(&with_note(&format!("move board {}", v.id), note));
             s.push('\n');
         }
