@@ -7,6 +7,7 @@
 
 // issue 18: 003 Ace Pilot and "Reacting to Extra Actions" (bfjoin, R608).
 pub mod ace;
+pub mod artillery;
 pub mod attack;
 pub mod board_facing;
 pub mod buildings;
@@ -95,7 +96,9 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
                         && !skills::DECLARED
                             .iter()
                             .any(|s| s.id().eq_ignore_ascii_case(name))
-                        && skills002_d::of_line(name).is_none() =>
+                        && skills002_d::of_line(name).is_none()
+                        // 002's Reload Special Action (R690).
+                        && !artillery::is_line(name) =>
                 {
                     Some(name.to_ascii_lowercase())
                 }

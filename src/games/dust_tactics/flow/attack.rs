@@ -262,7 +262,7 @@ pub(super) fn plan_fire(
             geometry::distance(from, to),
             air,
         )?;
-        if !geometry::in_range(w.range, dist) {
+        if !super::artillery002::in_range(state, &w, dist) {
             return refuse(
                 format!(
                     "not in range: {} at {from} is {dist} squares from {to}, {} range {}",
@@ -272,8 +272,9 @@ pub(super) fn plan_fire(
                 "move closer first, or choose a target in range",
             );
         }
-        // Issue 12: 004 "Aircraft": never targeted from beyond 6 spaces; an aircraft sees and is
-        // seen by every unit, so its line is drawn from the target's own square: clear (R441).
+        super::artillery002::check_fire_from(state, &w, from)?; // 002 Artillery (R692)
+                                                                // Issue 12: 004 "Aircraft": never targeted from beyond 6 spaces; an aircraft sees and is
+                                                                // seen by every unit, so its line is drawn from the target's own square: clear (R441).
         super::aircraft::check_range(state, &target, &w, dist)?;
         let sight_from = super::aircraft::sight_from(state, &u.id, &target, from, to);
         super::aircraft::check_sight_003(state, &u.id, &target, from, to)?; // R800
@@ -281,7 +282,7 @@ pub(super) fn plan_fire(
         let flat = super::super::battlefront::sight::line_of_sight_under(
             state.rules(),
             &state.scenario.board,
-            occ,
+            &super::artillery002::sight_occ(state, &w, occ), // R691
             super::super::battlefront::strongpoints::all(state),
             Sighter {
                 square: sight_from,

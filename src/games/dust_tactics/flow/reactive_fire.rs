@@ -141,7 +141,7 @@ pub(super) fn reactive_lines(
         .filter(|(s, w)| {
             // issue 18 hook: no close-combat weapon in a 003 reactive attack.
             (!graded || bf_reactive::allows(w))
-                && geometry::in_range(w.range, dist)
+                && super::artillery002::in_range(state, w, dist)
                 && (w.range != WeaponRange::Close || apart.is_none_or(|(n, _)| n == 0))
                 && w.against(armour) != Fire::No
                 && super::artillery::loaded(state, s, w)
