@@ -486,6 +486,21 @@ pub enum Step {
     Reload {
         weapons: Vec<String>,
     },
+    /// battlefront-2013, 002 "Artillery Observer": the observer's Attack (or Sustained Attack)
+    /// made by the friendly artillery unit `gun` with `lines`, its Reload Action taken before
+    /// (`reload_before`) or after (`reload_after`) (R693, R694).
+    Observed {
+        gun: String,
+        lines: Vec<LineOrder>,
+        sustained: bool,
+        reload_before: Vec<String>,
+        reload_after: Vec<String>,
+    },
+    /// battlefront-2013: the artillery unit's Reload Action after an observed attack (R694).
+    GunReload {
+        gun: String,
+        weapons: Vec<String>,
+    },
     /// 004 "Carry Capacity": move along `path` (maybe none), then spend 1 MP to board `vehicle`.
     Board {
         path: Vec<Square>,

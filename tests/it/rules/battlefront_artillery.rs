@@ -273,3 +273,174 @@ fn s002_artillery_and_reload_cards_are_accepted_at_new() {
     let e = check(text("\"burst\"")).unwrap_err();
     assert!(e.contains("burst"), "{e}");
 }
+
+/// The gun crew on C9 (`reload`: its shell is a Reload weapon), trees on C5 between it and
+/// `theirs` on C3, the observer squad `obs` (with Artillery Observer unless `bare`) on F5.
+fn observer_game(reload: bool, bare: bool) -> State {
+    let obs = if bare {
+        squad("spotters")
+    } else {
+        with_skill(squad("spotters"), "artillery-observer", None)
+    };
+    let mut st = bf_game(
+        vec![gun_crew("crew", reload), squad("sq"), obs],
+        &[("gun", "crew", "C9"), ("obs", "spotters", "F5")],
+        &[("theirs", "sq", "C3"), ("spare-x", "sq", "I1")],
+    );
+    st.scenario.board.set_terrain(sq("C5"), Terrain::Trees);
+    st
+}
+
+const OBSERVE: &str = "activate obs\n  skill artillery-observer gun at theirs\n  nothing";
+
+// issue 18, 002 "Artillery Observer": "When a Unit with Artillery Observer performs an Attack or
+// Sustained Attack Action, they may use Artillery weapons ... of a friendly Unit that has not yet
+// Activated ... The Artillery Unit immediately Activates and performs an Attack ... The Artillery
+// Unit uses the Artillery Observer to determine Line of Sight rather than its own position"
+// (R693). The trees on C5 hide `theirs` from the gun (its own attack is refused); the observer on
+// F5 sees it: the gun fires (two army: two hits, both saves fail) and its activation is used.
+#[test]
+fn s002_artillery_observer_the_gun_fires_at_what_the_observer_sees() {
+    let mut st = observer_game(false, false);
+    let (reason, _) = refused_unchanged(
+        &mut st,
+        "allies",
+        "activate gun\n  attack shell at theirs\n  nothing",
+    );
+    assert!(reason.contains("the trees on C5"), "{reason}");
+    let out = play(&mut st, "allies", OBSERVE, &[1, 2, 3, 4]);
+    let t = texts(&out);
+    assert!(t.contains("obs observes for gun"), "{t}");
+    assert!(t.contains("gun fires"), "{t}");
+    assert_eq!(u(&st, "theirs").models.len(), 2, "{t}");
+    assert!(u(&st, "gun").activated, "{t}");
+    assert!(u(&st, "obs").activated, "{t}");
+}
+
+// R693: "a friendly Unit that has not yet Activated": a gun that has activated is refused; so is
+// an observer without the skill, and one that does not see the target (trees on E4 and D4 hide
+// it); each refusal cites 002 and changes nothing.
+#[test]
+fn s002_artillery_observer_needs_the_skill_sight_and_an_unactivated_gun() {
+    let mut st = observer_game(false, false);
+    st.unit_mut("gun").unwrap().activated = true;
+    let (reason, rule) = refused_unchanged(&mut st, "allies", OBSERVE);
+    assert!(reason.contains("gun has already activated"), "{reason}");
+    assert!(rule.contains("002 \"Artillery Observer\""), "{rule}");
+
+    let mut st = observer_game(false, true);
+    let (reason, rule) = refused_unchanged(&mut st, "allies", OBSERVE);
+    assert!(
+        reason.contains("does not have the Artillery Observer skill"),
+        "{reason}"
+    );
+    assert!(rule.contains("002 \"Artillery Observer\""), "{rule}");
+
+    let mut st = observer_game(false, false);
+    for t in ["E4", "D4", "E3", "D3", "F4", "F3"] {
+        st.scenario.board.set_terrain(sq(t), Terrain::Trees);
+    }
+    let (reason, _) = refused_unchanged(&mut st, "allies", OBSERVE);
+    assert!(reason.contains("obs cannot see theirs"), "{reason}");
+}
+
+// R693: the gun "must check its Field of Fire and Range as normal": a target one square from
+// the gun is out of the artillery's range (2-U), whatever the observer sees.
+#[test]
+fn s002_artillery_observer_range_is_the_guns() {
+    let mut st = bf_game(
+        vec![
+            gun_crew("crew", false),
+            squad("sq"),
+            with_skill(squad("spotters"), "artillery-observer", None),
+        ],
+        &[("gun", "crew", "C4"), ("obs", "spotters", "F5")],
+        &[("theirs", "sq", "C3"), ("spare-x", "sq", "I1")],
+    );
+    let (reason, rule) = refused_unchanged(&mut st, "allies", OBSERVE);
+    assert!(reason.contains("not in range"), "{reason}");
+    assert!(rule.contains("002 \"Artillery Observer\""), "{rule}");
+}
+
+// issue 18, 002 "Artillery Observer": "If the Artillery weapon is a Reload weapon ... and did
+// not perform a Sustained Attack action, it may perform a Reload Action either before or after
+// the Attack Action." (R694) An empty shell is reloaded before and fires (empty again); a loaded
+// one fires and is reloaded after (loaded again).
+#[test]
+fn s002_artillery_observer_reload_before_or_after_the_attack() {
+    let mut st = observer_game(true, false);
+    st.unit_mut("gun").unwrap().unloaded.insert("shell".into());
+    let out = play(&mut st, "allies", OBSERVE, &[5, 6]);
+    let t = texts(&out);
+    assert!(t.contains("gun reloads shell"), "{t}");
+    assert!(t.contains("gun fires"), "{t}");
+    assert!(u(&st, "gun").unloaded.contains("shell"), "{t}");
+
+    let mut st = observer_game(true, false);
+    let out = play(&mut st, "allies", OBSERVE, &[5, 6]);
+    let t = texts(&out);
+    assert!(t.contains("gun fires"), "{t}");
+    assert!(t.contains("gun reloads shell"), "{t}");
+    assert!(u(&st, "gun").unloaded.is_empty(), "{t}");
+}
+
+// R694: a Sustained Attack leaves no Reload Action: an empty Reload weapon is refused; a loaded
+// one makes the Sustained Attack (`skill artillery-observer sustained …`, both actions: army and
+// shield, the shield re-rolled to army; both saves fail) and is left empty.
+#[test]
+fn s002_artillery_observer_sustained_attack() {
+    let order = "activate obs\n  skill artillery-observer sustained gun at theirs";
+    let mut st = observer_game(true, false);
+    st.unit_mut("gun").unwrap().unloaded.insert("shell".into());
+    let (reason, _) = refused_unchanged(&mut st, "allies", order);
+    assert!(reason.contains("no Reload Action"), "{reason}");
+
+    let mut st = observer_game(true, false);
+    let out = play(&mut st, "allies", order, &[1, 5, 2, 3, 4]);
+    let t = texts(&out);
+    assert!(t.contains("Sustained Attack"), "{t}");
+    assert_eq!(u(&st, "theirs").models.len(), 2, "{t}");
+    assert!(u(&st, "gun").unloaded.contains("shell"), "{t}");
+}
+
+// R693: the orders template offers the observer's attack with each gun it may call, and every
+// suggestion is accepted; once the gun has activated it is offered no more.
+#[test]
+fn s002_artillery_observer_the_template_offers_it_only_when_accepted() {
+    let st = observer_game(false, false);
+    let all = crate::legal_template::every_suggestion_accepted(&st, "allies", "observer");
+    assert!(
+        all.iter()
+            .any(|o| o.contains("skill artillery-observer gun at theirs")),
+        "{all:?}"
+    );
+    let mut st = observer_game(false, false);
+    st.unit_mut("gun").unwrap().activated = true;
+    let all = crate::legal_template::every_suggestion_accepted(&st, "allies", "observer");
+    assert!(
+        !all.iter().any(|o| o.contains("artillery-observer")),
+        "{all:?}"
+    );
+}
+
+// issue 18, 002 "Camouflage": "This benefit ends if the Camouflaged Unit takes any Action other
+// than a Move or Nothing Action (Artillery Observers can use their Skill to attack with an
+// Artillery Unit as well)." (R695) A Camouflaged observer calls the gun: it is Camouflaged no
+// more.
+#[test]
+fn s002_artillery_observer_its_attack_ends_its_camouflage() {
+    let obs = with_skill(
+        with_skill(squad("spotters"), "artillery-observer", None),
+        "camouflage",
+        None,
+    );
+    let mut st = bf_game(
+        vec![gun_crew("crew", false), squad("sq"), obs],
+        &[("gun", "crew", "C9"), ("obs", "spotters", "F5")],
+        &[("theirs", "sq", "C3"), ("spare-x", "sq", "I1")],
+    );
+    assert!(!u(&st, "obs").uncamouflaged);
+    let out = play(&mut st, "allies", OBSERVE, &[5, 6]);
+    assert!(texts(&out).contains("gun fires"), "{}", texts(&out));
+    assert!(u(&st, "obs").uncamouflaged, "{}", texts(&out));
+}

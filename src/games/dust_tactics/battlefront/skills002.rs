@@ -5,8 +5,8 @@
 //! and Zombie (R600, R601), Mindless Zombie (R602), Move and Fire (R603), At the Double (R710),
 //! Scout (R713), Flying (R714), Expert - Weapon (R716), Assassin (R730), First Strike (R731),
 //! Brave (R705), Strongpoint (R728), Lucky (R760), Infantry Ace (R761), Camouflage (R762),
-//! Blutkreuz (R763), Resurrection (R764) (`skills002_d.rs`), Air Pilot (R804), Ace Air Pilot (R805) and the
-//! equipment Helicopter (R806).
+//! Blutkreuz (R763), Resurrection (R764) (`skills002_d.rs`), Air Pilot (R804), Ace Air Pilot (R805), the
+//! equipment Helicopter (R806) and Artillery Observer (R693, `flow::artillery002`).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -94,6 +94,10 @@ pub enum Skill002 {
     /// to take a Move Action as its first Action (see pages 20 and 43), allowing it to take
     /// Sustained Attack Actions." Carried by an aircraft's card only (R806).
     Helicopter,
+    /// 002 "Artillery Observer": "When a Unit with Artillery Observer performs an Attack or
+    /// Sustained Attack Action, they may use Artillery weapons ... of a friendly Unit that has
+    /// not yet Activated" (R693, `flow::artillery002`).
+    ArtilleryObserver,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
@@ -102,7 +106,6 @@ pub enum Skill002 {
 pub const NOT_BUILT: &[(&str, &str)] = &[
     // 002 "Vehicle Equipment" (R806: Helicopter is built; Air Alert's Special Action is not).
     ("air-alert", "Air Alert"),
-    ("artillery-observer", "Artillery Observer"),
     ("officer", "Officer"),
     ("spy", "Spy"),
 ];
@@ -134,6 +137,7 @@ impl Skill002 {
         Skill002::AirPilot,
         Skill002::AceAirPilot,
         Skill002::Helicopter,
+        Skill002::ArtilleryObserver,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -168,6 +172,7 @@ impl Skill002 {
             Skill002::AirPilot => "air-pilot",
             Skill002::AceAirPilot => "ace-air-pilot",
             Skill002::Helicopter => "helicopter",
+            Skill002::ArtilleryObserver => "artillery-observer",
         }
     }
 
@@ -198,6 +203,7 @@ impl Skill002 {
             Skill002::AirPilot => "Air Pilot",
             Skill002::AceAirPilot => "Ace Air Pilot",
             Skill002::Helicopter => "Helicopter",
+            Skill002::ArtilleryObserver => "Artillery Observer",
         }
     }
 
@@ -503,7 +509,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot and helicopter are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter and artillery-observer are built"
 }
 
 #[cfg(test)]

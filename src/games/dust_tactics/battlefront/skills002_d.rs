@@ -186,6 +186,7 @@ pub fn uncamouflage(state: &mut State, lead: &str, step: &Step) {
         Step::TankHead { .. }
         | Step::Command { .. }
         | Step::Strike { .. }
+        | Step::Observed { .. }
         | Step::Reload { .. }
         | Step::DestroyBunker { .. }
         | Step::ClearMines { .. }

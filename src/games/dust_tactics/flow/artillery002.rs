@@ -70,3 +70,372 @@ pub(super) fn check_fire_from(state: &State, w: &WeaponLine, from: Square) -> Re
         instead: "move out of the woods or the building first, then attack".to_string(),
     })
 }
+
+/// 002 "Artillery Observer", the citation of the observer's refusals (R693).
+const OBSERVER_002: &str = "002 \"Artillery Observer\": \"When a Unit with Artillery Observer performs an Attack or Sustained Attack Action, they may use Artillery weapons (see page 100) of a friendly Unit that has not yet Activated, rather than their own Unit's weapons\" (R693)";
+
+/// The card name of the skill.
+const OBSERVER: &str = "artillery-observer";
+
+fn no<T>(reason: impl Into<String>, rule: &str, instead: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal {
+        reason: reason.into(),
+        rule: rule.to_string(),
+        instead: instead.into(),
+    })
+}
+
+/// Whether a card of the group of `id` (the unit, its joined hero or the squad it joined)
+/// carries Artillery Observer.
+fn observer_in(state: &State, id: &str) -> bool {
+    group(state, id).iter().any(|m| {
+        state
+            .unit(m)
+            .and_then(|x| state.card_of(x))
+            .is_some_and(|c| c.has_skill(OBSERVER))
+    })
+}
+
+/// The friendly units `observer` may call: on the board, leading their group, not its own, with
+/// an artillery line (R691).
+fn guns<'a>(state: &'a State, observer: &UnitState) -> Vec<&'a UnitState> {
+    let own = group(state, &observer.id);
+    state
+        .units
+        .iter()
+        .filter(|g| {
+            g.side == observer.side
+                && leads(g)
+                && g.at.is_some()
+                && !g.destroyed
+                && !own.contains(&g.id)
+                && weapons_of_group(state, &g.id)
+                    .iter()
+                    .any(|(_, w)| bf_artillery(state, w))
+        })
+        .collect()
+}
+
+impl<'a> Planner<'a> {
+    /// `skill artillery-observer [sustained] [<gun>] at <target>` under battlefront-2013: the
+    /// observer's Attack (or Sustained Attack) made with the artillery weapons of a friendly unit
+    /// that has not activated (R693, R694). `None` when the line is not one.
+    pub(super) fn observer002(
+        &mut self,
+        name: &str,
+        target: Option<&TargetRef>,
+    ) -> Option<Result<(), Refusal>> {
+        if !self.rules.battlefront() {
+            return None;
+        }
+        let n = name.to_ascii_lowercase();
+        let rest = n.strip_prefix(OBSERVER)?;
+        if !(rest.is_empty() || rest.starts_with('-')) {
+            return None;
+        }
+        let rest = rest.trim_start_matches('-');
+        let (sustained, gun) = match rest.strip_prefix("sustained") {
+            Some(g) if g.is_empty() || g.starts_with('-') => (true, g.trim_start_matches('-')),
+            _ => (false, rest),
+        };
+        Some(self.observe(gun, sustained, target))
+    }
+
+    fn observe(
+        &mut self,
+        gun: &str,
+        sustained: bool,
+        target: Option<&TargetRef>,
+    ) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        let sus = if sustained { "sustained " } else { "" };
+        let instead =
+            format!("skill {OBSERVER} {sus}<artillery unit> at <enemy unit the observer sees>");
+        if !observer_in(state, &u.id) {
+            return no(
+                format!("{} does not have the Artillery Observer skill", u.id),
+                OBSERVER_002,
+                "remove that skill line; attack with the unit's own weapons",
+            );
+        }
+        let Some(from) = self.pos else {
+            return no(
+                format!("{} is not on the battlefield yet", u.id),
+                OBSERVER_002,
+                "move <entry square> first",
+            );
+        };
+        let Some(TargetRef::Unit(tid)) = target else {
+            return no(
+                "the observer's attack needs the enemy unit it is made at",
+                OBSERVER_002,
+                instead,
+            );
+        };
+        let Some(t) = state.unit(tid).filter(|t| !t.destroyed && t.at.is_some()) else {
+            return no(
+                format!("there is no enemy unit `{tid}` on the board"),
+                OBSERVER_002,
+                instead,
+            );
+        };
+        if t.side == u.side {
+            return no(
+                format!("{} is a friendly unit", t.id),
+                OBSERVER_002,
+                instead,
+            );
+        }
+        let lead = leader_of(state, &t.id).unwrap_or_else(|| t.id.clone());
+        let Some(to) = target_square(state, &lead) else {
+            return no(format!("{lead} is not on the board"), OBSERVER_002, instead);
+        };
+        let g = self.pick_gun(gun, &lead, sus)?;
+        let gun_at = g.at.unwrap_or(from);
+        // 002: "The Artillery Unit immediately Activates and performs an Attack or Sustained
+        // Attack Action ... with its Artillery weapons": every artillery line of its group that
+        // can damage the target.
+        let armour = armour_of(state, &lead);
+        let arty: Vec<(String, WeaponLine)> = weapons_of_group(state, &g.id)
+            .into_iter()
+            .filter(|(_, w)| bf_artillery(state, w))
+            .filter(|(_, w)| armour.is_none_or(|a| w.against(a) != Fire::No))
+            .collect();
+        if arty.is_empty() {
+            return no(
+                format!("the artillery of {} cannot damage {lead}", g.id),
+                &RuleId::WeaponLines.with("`-` cannot damage").to_string(),
+                "choose a target its artillery can damage",
+            );
+        }
+        // Range and field of fire from the gun, "as normal"; not from woods or a building.
+        let dist = geometry::distance(gun_at, to);
+        let mut lines = vec![];
+        for (shooter, w) in &arty {
+            if !in_range(state, w, dist) {
+                return no(
+                    format!(
+                        "not in range: {} at {gun_at} is {dist} squares from {to}; {} reaches 2 squares or more",
+                        g.id, w.name
+                    ),
+                    OBSERVER_002,
+                    "choose a target at least 2 squares from the artillery unit",
+                );
+            }
+            check_fire_from(state, w, gun_at)?;
+            lines.push(LineOrder {
+                shooter: shooter.clone(),
+                weapon: w.id.clone(),
+                target: Target::Unit { unit: lead.clone() },
+                through: vec![],
+                count: None,
+            });
+        }
+        super::super::battlefront::facing::check_lines(state, g, &[], gun_at, &lines)?;
+        // Line of sight from the observer, "rather than its own position" (vehicles do not
+        // block it, R691).
+        let types = (unit_type(state, &u.id), unit_type(state, &lead));
+        let (ms, ts) = (
+            Sighter {
+                square: from,
+                unit_type: types.0,
+            },
+            Sighter {
+                square: to,
+                unit_type: types.1,
+            },
+        );
+        let occ = sight_occ(state, &arty[0].1, &self.occ);
+        let forts = super::super::battlefront::strongpoints::all(state);
+        let sight = super::super::battlefront::sight::line_of_sight_under(
+            state.rules(),
+            &state.scenario.board,
+            &occ,
+            forts,
+            ms,
+            ts,
+        );
+        if let Sight::Blocked { at, why } = sight {
+            return no(
+                format!(
+                    "{} cannot see {lead}: no line of sight past {at} from {from} to {to}: {why}",
+                    u.id
+                ),
+                OBSERVER_002,
+                "choose a target the observer sees, or move the observer first",
+            );
+        }
+        super::skills002_d::check_camouflage(state, &self.occ, ms, ts, &lines[0].target)?;
+        // 002: "If the Artillery weapon is a Reload weapon ... and did not perform a Sustained
+        // Attack action, it may perform a Reload Action either before or after the Attack
+        // Action" (R694): before when it is empty, after when it fires loaded.
+        let (mut before, mut after) = (vec![], vec![]);
+        for (shooter, w) in &arty {
+            if !w.traits.contains(&WeaponTrait::Reloadable) {
+                continue;
+            }
+            let empty = !super::artillery::loaded(state, shooter, w);
+            match (empty, sustained) {
+                (true, true) => {
+                    return no(
+                        format!("{} of {} is not loaded, and a Sustained Attack leaves it no Reload Action", w.name, g.id),
+                        "002 \"Artillery Observer\": \"If the Artillery weapon is a Reload weapon ... and did not perform a Sustained Attack action, it may perform a Reload Action either before or after the Attack Action\" (R694)",
+                        format!("skill {OBSERVER} {} at {lead} (an Attack, which reloads it first)", g.id),
+                    )
+                }
+                (true, false) => before.push(w.id.clone()),
+                (false, false) => after.push(w.id.clone()),
+                (false, true) => {}
+            }
+        }
+        self.texts
+            .push(format!("skill {OBSERVER} {sus}{} at {lead}", g.id));
+        self.steps.push(Step::Observed {
+            gun: g.id.clone(),
+            lines,
+            sustained,
+            reload_before: before,
+            reload_after: after,
+        });
+        self.push_kind(if sustained {
+            Kind::Sustained
+        } else {
+            Kind::Attack
+        });
+        Ok(())
+    }
+
+    /// The artillery unit the observer calls: the one named, or the only one.
+    fn pick_gun(&self, gun: &str, lead: &str, sus: &str) -> Result<&'a UnitState, Refusal> {
+        let state = self.state;
+        let all = guns(state, self.u);
+        let names = || {
+            all.iter()
+                .map(|g| g.id.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let g = if gun.is_empty() {
+            match all.as_slice() {
+                [g] => *g,
+                [] => {
+                    return no(
+                        format!(
+                            "{} has no friendly artillery unit on the battlefield",
+                            self.u.side
+                        ),
+                        OBSERVER_002,
+                        "attack with the unit's own weapons",
+                    )
+                }
+                _ => {
+                    return no(
+                        format!(
+                            "several artillery units could fire ({}): name the one you call",
+                            names()
+                        ),
+                        OBSERVER_002,
+                        format!("skill {OBSERVER} {sus}<one of {}> at {lead}", names()),
+                    )
+                }
+            }
+        } else {
+            let Some(g) = all.iter().find(|g| g.id.eq_ignore_ascii_case(gun)) else {
+                return no(
+                    format!("`{gun}` is not a friendly artillery unit on the battlefield"),
+                    OBSERVER_002,
+                    if all.is_empty() {
+                        "attack with the unit's own weapons".to_string()
+                    } else {
+                        format!("skill {OBSERVER} {sus}<one of {}> at {lead}", names())
+                    },
+                );
+            };
+            *g
+        };
+        let called = self
+            .steps
+            .iter()
+            .any(|s| matches!(s, Step::Observed { gun, .. } if *gun == g.id));
+        if g.activated || called {
+            return no(
+                format!("{} has already activated this round", g.id),
+                OBSERVER_002,
+                "call an artillery unit that has not activated, or attack with the unit's own weapons",
+            );
+        }
+        Ok(g)
+    }
+}
+
+/// Runs the observer's attack (R693): the artillery unit activates (its activation is used), a
+/// Reload Action before if it was empty, its attack in the observer's activation, then a Reload
+/// Action after (R694), and the observer goes on.
+pub(super) fn exec_observed(
+    state: &mut State,
+    act: &mut Activation,
+    step: Step,
+    out: &mut Outcome,
+) {
+    let Step::Observed {
+        gun,
+        lines,
+        sustained,
+        reload_before,
+        reload_after,
+    } = step
+    else {
+        return;
+    };
+    let ready = state
+        .unit(&gun)
+        .is_some_and(|g| !g.destroyed && g.at.is_some() && !g.activated);
+    if !ready {
+        say(
+            out,
+            format!(
+                "Artillery Observer: {gun} can no longer fire (destroyed or already activated)"
+            ),
+        );
+        return;
+    }
+    for m in group(state, &gun) {
+        if let Some(x) = state.unit_mut(&m) {
+            x.activated = true;
+        }
+    }
+    say(
+        out,
+        format!(
+            "{} observes for {gun}: {gun} activates and makes the {} with its artillery (its activation this round)",
+            act.unit,
+            if sustained { "Sustained Attack" } else { "Attack" }
+        ),
+    );
+    reload_gun(state, &gun, &reload_before, out);
+    let mut next = vec![Step::Attack { lines, sustained }];
+    if !reload_after.is_empty() {
+        next.push(Step::GunReload {
+            gun,
+            weapons: reload_after,
+        });
+    }
+    act.steps.splice(0..0, next);
+}
+
+/// The artillery unit's Reload Action of an observed attack (R694).
+pub(super) fn reload_gun(state: &mut State, gun: &str, weapons: &[String], out: &mut Outcome) {
+    for m in group(state, gun) {
+        let Some(x) = state.unit_mut(&m) else {
+            continue;
+        };
+        for w in weapons {
+            if x.unloaded.remove(w) {
+                say(
+                    out,
+                    format!("{m} reloads {w} (a Reload Action, Artillery Observer)"),
+                );
+            }
+        }
+    }
+}

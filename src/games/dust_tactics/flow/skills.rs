@@ -355,6 +355,9 @@ impl Planner<'_> {
         if let Some(r) = self.artillery_skill(name, target) {
             return r;
         }
+        if let Some(r) = self.observer002(name, target) {
+            return r; // 002 "Artillery Observer" (R693)
+        }
         if let Some(r) = self.engineering_skill(name, target) {
             return r;
         }

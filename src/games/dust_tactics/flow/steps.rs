@@ -319,6 +319,14 @@ pub(super) fn exec_step(
                 super::artillery::exec_strike(state, act, &gun, lines, out);
             }
         }
+        s @ Step::Observed { .. } => {
+            if alive {
+                super::artillery002::exec_observed(state, act, s, out);
+            }
+        }
+        Step::GunReload { gun, weapons } => {
+            super::artillery002::reload_gun(state, &gun, &weapons, out)
+        }
         Step::Reload { weapons } => {
             if alive {
                 super::artillery::exec_reload(state, act, &weapons, out);
