@@ -368,6 +368,10 @@ pub struct ActFlags {
     /// battlefront-2013: the unit stayed Suppressed: its orders stop at the cut (R704).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pinned: bool,
+    /// battlefront-2013: 002's Salvo declared (`skill salvo`): the group's loaded Salvo lines
+    /// roll twice the dice and are emptied (R696).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub salvo: bool,
 }
 
 /// What a paused activation waits for.

@@ -31,4 +31,8 @@ pub enum WeaponTrait {
     /// and the target is hit too, and the carrier may explode when destroyed (`flow::tesla`,
     /// R561–R563).
     Tesla,
+    /// battlefront-2013, 002 "Salvo Weapons": begins loaded; declared with `skill salvo`, an
+    /// attack rolls twice the dice and removes the Loaded token; `skill reload` puts it back
+    /// (`flow::artillery002`, R696). Refused at `new` under the other rulesets.
+    Salvo,
 }

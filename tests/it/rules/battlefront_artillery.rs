@@ -444,3 +444,90 @@ fn s002_artillery_observer_its_attack_ends_its_camouflage() {
     assert!(texts(&out).contains("gun fires"), "{}", texts(&out));
     assert!(u(&st, "obs").uncamouflaged, "{}", texts(&out));
 }
+
+/// The gun crew with `rockets`, a Salvo line (range 6, 2 dice, one carrier), on C7; `theirs` on
+/// C3.
+fn salvo_game() -> State {
+    let mut c = gun_crew("crew", false);
+    let mut rockets = weapon("rockets", WeaponRange::Upto(6), 2, 1);
+    rockets.carriers = Some(1);
+    rockets.traits.push(WeaponTrait::Salvo);
+    c.weapons.push(rockets);
+    bf_game(
+        vec![c, squad("sq")],
+        &[("gun", "crew", "C7"), ("spare-a", "sq", "A9")],
+        &[("theirs", "sq", "C3"), ("spare-x", "sq", "I1")],
+    )
+}
+
+// issue 18, 002 "Salvo Weapons": "At the beginning of the game, place a Loaded token on each Unit
+// with Salvo weapons. When a player makes an Attack or Sustained Attack Action, they can choose
+// to roll twice the normal number of dice for a Salvo weapon, but if they do so, they remove the
+// Loaded token from the Unit Card." (R696) With `skill salvo` the rockets roll four dice (army,
+// three shields: one hit, its save fails on a target) and are emptied; without it, two dice and
+// the token stays.
+#[test]
+fn s002_salvo_twice_the_dice_by_choice_emptying_the_loaded_token() {
+    let mut st = salvo_game();
+    let out = play(
+        &mut st,
+        "allies",
+        "activate gun\n  skill salvo\n  attack rockets at theirs\n  nothing",
+        &[1, 5, 5, 5, 3],
+    );
+    let t = texts(&out);
+    assert!(t.contains("double dice"), "{t}");
+    assert_eq!(u(&st, "theirs").models.len(), 3, "{t}");
+    assert!(u(&st, "gun").unloaded.contains("rockets"), "{t}");
+
+    let mut st = salvo_game();
+    let out = play(
+        &mut st,
+        "allies",
+        "activate gun\n  attack rockets at theirs\n  nothing",
+        &[5, 5],
+    );
+    assert!(!texts(&out).contains("double dice"), "{}", texts(&out));
+    assert!(u(&st, "gun").unloaded.is_empty());
+}
+
+// R696: an empty Salvo weapon still fires at its controlled rate (002 asks the token only of a
+// salvo); `skill salvo` is refused citing 002 and changes nothing; "To reload, the Unit performs
+// a Reload Special Action and places the Loaded token back on the Unit Card".
+#[test]
+fn s002_salvo_empty_fires_at_its_normal_rate_until_reloaded() {
+    let mut st = salvo_game();
+    st.unit_mut("gun")
+        .unwrap()
+        .unloaded
+        .insert("rockets".into());
+    let (reason, rule) = refused_unchanged(
+        &mut st,
+        "allies",
+        "activate gun\n  skill salvo\n  attack rockets at theirs\n  nothing",
+    );
+    assert!(reason.contains("no Loaded token"), "{reason}");
+    assert!(rule.contains("002 \"Salvo Weapons\""), "{rule}");
+    let out = play(
+        &mut st,
+        "allies",
+        "activate gun\n  attack rockets at theirs\n  skill reload",
+        &[5, 5],
+    );
+    let t = texts(&out);
+    assert!(t.contains("gun reloads rockets"), "{t}");
+    assert!(u(&st, "gun").unloaded.is_empty(), "{t}");
+}
+
+// R696: `salvo` is 002's trait: a card naming it is refused when read for the other rulesets,
+// and read under battlefront-2013.
+#[test]
+fn s002_salvo_is_battlefronts_trait() {
+    let text = "id = \"crew\"\nname = \"Rocket carriage\"\nfaction = \"allies\"\nunit_type = \"vehicle\"\narmour = { vehicle = 2 }\nmovement = 1\nhealth = 2\nap = 10\n\n[[weapons]]\nid = \"rockets\"\nname = \"Rockets\"\nrange = \"6\"\nsoldier = [\"2/1\", \"2/1\", \"2/1\", \"2/1\"]\nvehicle = [\"1/1\", \"1/1\", \"1/1\", \"1/1\", \"1/1\", \"1/1\", \"1/1\"]\naircraft = [\"-\", \"-\", \"-\"]\ntraits = [\"salvo\"]\n";
+    let e = dustmail::dust_tactics::cards::parse_card_for_new("crew.toml", text).unwrap_err();
+    assert!(e.reason.contains("R696"), "{e}");
+    let files = [("crew.toml".to_string(), text.to_string())]
+        .into_iter()
+        .collect();
+    dustmail::dust_tactics::battlefront::skills::check_cards(&files).expect("battlefront reads it");
+}

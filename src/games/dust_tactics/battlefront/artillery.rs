@@ -7,6 +7,9 @@
 /// `artillery-observer[-sustained][-<gun>]`.
 pub fn is_line(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
+    if n == "salvo" {
+        return true; // 002 "Salvo Weapons", declared (R696)
+    }
     ["reload", "artillery-observer"]
         .iter()
         .any(|p| n == *p || n.starts_with(&format!("{p}-")))

@@ -16,7 +16,8 @@ use super::*;
 /// 002's "Reload Weapons" do: 002's "Artillery Weapons" have no token of their own (R690).
 fn needs_token(state: &State, w: &WeaponLine) -> bool {
     if state.rules().battlefront() {
-        return w.traits.contains(&WeaponTrait::Reloadable);
+        return w.traits.contains(&WeaponTrait::Reloadable)
+            || w.traits.contains(&WeaponTrait::Salvo);
     }
     w.range == WeaponRange::Artillery || w.traits.contains(&WeaponTrait::Reloadable)
 }
@@ -25,7 +26,7 @@ fn needs_token(state: &State, w: &WeaponLine) -> bool {
 /// loaded ("not required to take a SKILL action to reload their artillery weapons", R417).
 fn empties(state: &State, shooter: &str, w: &WeaponLine) -> bool {
     // Rules revision 4: a game made before fired its artillery every activation.
-    if !needs_token(state, w) || !state.revised(4) {
+    if !needs_token(state, w) || !state.revised(4) || salvo_only(state, w) {
         return false;
     }
     let magazine = state
@@ -35,12 +36,25 @@ fn empties(state: &State, shooter: &str, w: &WeaponLine) -> bool {
     !(magazine && w.range == WeaponRange::Artillery && !w.traits.contains(&WeaponTrait::Reloadable))
 }
 
-/// Whether `shooter`'s line `w` is loaded now.
-pub(super) fn loaded(state: &State, shooter: &str, w: &WeaponLine) -> bool {
+/// Whether `shooter`'s line `w` has its Loaded token now (or needs none).
+pub(super) fn has_token(state: &State, shooter: &str, w: &WeaponLine) -> bool {
     !needs_token(state, w)
         || !state
             .unit(shooter)
             .is_some_and(|u| u.unloaded.contains(&w.id))
+}
+
+/// Whether `w` is 002's Salvo weapon and not a Reload weapon: it fires at the controlled rate
+/// without its token; only a salvo needs it (R696).
+fn salvo_only(state: &State, w: &WeaponLine) -> bool {
+    state.rules().battlefront()
+        && w.traits.contains(&WeaponTrait::Salvo)
+        && !w.traits.contains(&WeaponTrait::Reloadable)
+}
+
+/// Whether `shooter`'s line `w` may fire now.
+pub(super) fn loaded(state: &State, shooter: &str, w: &WeaponLine) -> bool {
+    has_token(state, shooter, w) || salvo_only(state, w)
 }
 
 /// Takes the Loaded token off a line that has just fired (called as it is resolved).
@@ -176,7 +190,7 @@ impl Planner<'_> {
             .filter(|(s, w)| {
                 needs_token(state, w)
                     && !reloaded_in(&self.steps, &w.id)
-                    && (!loaded(state, s, w)
+                    && (!has_token(state, s, w)
                         || (fired_in(&self.steps, s, &w.id) && empties(state, s, w)))
             })
             .collect();

@@ -129,6 +129,9 @@ impl<'a> Planner<'a> {
             return None;
         }
         let n = name.to_ascii_lowercase();
+        if n == SALVO {
+            return Some(Ok(())); // declared with the free skills (`salvo002`)
+        }
         let rest = n.strip_prefix(OBSERVER)?;
         if !(rest.is_empty() || rest.starts_with('-')) {
             return None;
@@ -438,4 +441,71 @@ pub(super) fn reload_gun(state: &mut State, gun: &str, weapons: &[String], out: 
             }
         }
     }
+}
+
+/// The declaration of 002 "Salvo Weapons" (R696).
+const SALVO: &str = "salvo";
+
+/// 002 "Salvo Weapons", the citation of a refused salvo (R696).
+const SALVO_002: &str = "002 \"Salvo Weapons\": \"When a player makes an Attack or Sustained Attack Action, they can choose to roll twice the normal number of dice for a Salvo weapon, but if they do so, they remove the Loaded token from the Unit Card\" (R696)";
+
+impl Planner<'_> {
+    /// `skill salvo` under battlefront-2013, declared with the free skills (no action): the
+    /// group's loaded Salvo lines roll twice the dice in this activation's attacks (R696).
+    /// `None` when the line is not one.
+    pub(super) fn salvo002(&mut self, name: &str) -> Option<Result<(), Refusal>> {
+        if !self.rules.battlefront() || !name.eq_ignore_ascii_case(SALVO) {
+            return None;
+        }
+        let (state, u) = (self.state, self.u);
+        let lines: Vec<(String, WeaponLine)> = weapons_of_group(state, &u.id)
+            .into_iter()
+            .filter(|(_, w)| w.traits.contains(&WeaponTrait::Salvo))
+            .collect();
+        if lines.is_empty() {
+            return Some(no(
+                format!("{} has no Salvo weapon", u.id),
+                SALVO_002,
+                "remove `skill salvo`",
+            ));
+        }
+        if !lines
+            .iter()
+            .any(|(s, w)| super::artillery::has_token(state, s, w))
+        {
+            return Some(no(
+                format!(
+                    "the Salvo weapon of {} has no Loaded token: it fired a salvo and has not been reloaded",
+                    u.id
+                ),
+                SALVO_002,
+                "remove `skill salvo` (the weapon fires at its normal rate), or reload it first in an earlier activation (`skill reload`)",
+            ));
+        }
+        self.flags.salvo = true;
+        self.texts.push(format!("skill {SALVO}"));
+        Some(Ok(()))
+    }
+}
+
+/// Whether line `w` of `shooter` fires a salvo now (R696): `skill salvo` declared in the
+/// activating group's activation, a Salvo line with its Loaded token. The token is removed.
+pub(super) fn fire_salvo(
+    state: &mut State,
+    act: &Activation,
+    is_active: bool,
+    shooter: &str,
+    w: &WeaponLine,
+) -> bool {
+    let salvo = is_active
+        && act.flags.salvo
+        && state.rules().battlefront()
+        && w.traits.contains(&WeaponTrait::Salvo)
+        && super::artillery::has_token(state, shooter, w);
+    if salvo {
+        if let Some(x) = state.unit_mut(shooter) {
+            x.unloaded.insert(w.id.clone());
+        }
+    }
+    salvo
 }

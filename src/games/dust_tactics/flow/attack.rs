@@ -593,6 +593,7 @@ pub(super) fn fire_line(
         );
         return;
     }
+    let salvo = super::artillery002::fire_salvo(state, act, is_active, &l.shooter, &w); // R696
     super::artillery::spend(state, &l.shooter, &w);
     let hero_weapon = unit_type(state, &l.shooter) == UnitType::Hero;
     // 004 "Take Aim": the hero's own sustained lines reverse the dice instead of re-rolling
@@ -623,7 +624,7 @@ pub(super) fn fire_line(
                 && (hero_weapon || shared_spirit(state, &lead)))
             || take_aim
             || bf_spirit,
-        doubled: su.all_in_one_round == Some(state.round),
+        doubled: su.all_in_one_round == Some(state.round) || salvo,
         medal: false,
         frenzy: false,
         lucky: s2d::lucky_line(state, &act.flags, is_active, &l.shooter),

@@ -260,7 +260,7 @@ impl Planner<'_> {
                 continue;
             };
             // battlefront-2013: 002's declared skills (Lucky, R760).
-            if let Some(r) = self.declare002(name) {
+            if let Some(r) = self.declare002(name).or_else(|| self.salvo002(name)) {
                 r?;
                 continue;
             }
