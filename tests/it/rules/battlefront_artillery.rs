@@ -531,3 +531,60 @@ fn s002_salvo_is_battlefronts_trait() {
         .collect();
     dustmail::dust_tactics::battlefront::skills::check_cards(&files).expect("battlefront reads it");
 }
+
+// The provisional cards of games/dust-tactics/cards-battlefront-artillery/ (a gun crew with a
+// Reload howitzer, range A; forward observers with Artillery Observer) in their scenario
+// "Barrage", played to its end by two players' signed mails: the howitzer fires, called by the
+// observers too, and is reloaded; the game ends and replays byte for byte (R690-R695).
+#[test]
+fn s002_artillery_barrage_is_played_to_its_end_by_mail() {
+    use crate::support::dt;
+    use dustmail::dust_tactics::bot::Style;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("games/dust-tactics/cards-battlefront-artillery");
+    let dir = tempfile::tempdir().unwrap();
+    let home = dt::init_home(dir.path(), "file");
+    let ps = dt::players(19);
+    let cards = root.display().to_string();
+    let scen = root.join("scenarios/barrage.toml").display().to_string();
+    let seed = hex::encode([19u8; 32]);
+    let o = dt::new_with_players(
+        &home.root,
+        &[
+            "--ruleset",
+            "battlefront-2013",
+            "--seed",
+            &seed,
+            "--id",
+            "g-barrage",
+            "--now",
+            dt::T0,
+            "--cards",
+            &cards,
+            "--scenario",
+            &scen,
+        ],
+        &ps,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    let env = dt::InProc::open(&home);
+    let mut bots = dt::Bots::new("g-barrage", &ps, |_| Style::Aggressive);
+    bots.play_to_end(&home, &env);
+    let g = env.load("g-barrage");
+    let sent = dt::sent_text(&home);
+    let tail = dt::tail(&sent, 6000);
+    assert!(g.derived.finished.is_some(), "the game did not end: {tail}");
+    assert!(
+        sent.contains("gun-crew fires"),
+        "the howitzer never fired: {tail}"
+    );
+    assert!(
+        sent.contains("observers observes for gun-crew"),
+        "the observers never called the gun: {tail}"
+    );
+    assert!(
+        sent.contains("gun-crew reloads howitzer"),
+        "never reloaded: {tail}"
+    );
+    dt::replay_and_audit(&home, "g-barrage");
+}
