@@ -500,6 +500,13 @@ pub enum Step {
         reload_before: Vec<String>,
         reload_after: Vec<String>,
     },
+    /// battlefront-2013, 002 "Smoke Screen": `shooter`'s artillery line `weapon` fires smoke at
+    /// `at` (R697).
+    SmokeScreen {
+        shooter: String,
+        weapon: String,
+        at: Square,
+    },
     /// battlefront-2013: the artillery unit's Reload Action after an observed attack (R694).
     GunReload {
         gun: String,

@@ -588,3 +588,62 @@ fn s002_artillery_barrage_is_played_to_its_end_by_mail() {
     );
     dt::replay_and_audit(&home, "g-barrage");
 }
+
+// issue 18, 002 "Smoke Screen": "An Artillery weapon can fire smoke shells instead of
+// explosives. If they do this, the Artillery weapon does not attack. Instead, the player rolls a
+// die. On a [lost symbol], the player chooses a point within the weapon's Field of fire, Range and
+// Line of Sight and places a Smoke Screen at that point. The Smoke Screen remains in place,
+// blocking Line of Sight ... until the end of the next turn." (R697, the lost symbol read as
+// army) The die shows army: C5 is smoke, and the rifle's line to `theirs` on C3 is blocked; on a
+// shield nothing is laid.
+#[test]
+fn s002_smoke_screen_on_army_a_smoke_square_until_the_end_of_the_next_turn() {
+    let order = "activate gun\n  skill smoke-screen at C5\n  nothing";
+    let mut st = gun_game(false, "C7", "C3");
+    let out = play(&mut st, "allies", order, &[1]);
+    let t = texts(&out);
+    assert!(t.contains("a Smoke Screen on C5"), "{t}");
+    assert_eq!(st.scenario.board.terrain(sq("C5")), Terrain::Smoke, "{t}");
+    assert_eq!(st.smoke.len(), 1);
+    assert_eq!(st.smoke[0].until, st.round + 1);
+    assert_eq!(u(&st, "theirs").models.len(), 4, "no attack: {t}");
+
+    let mut st = gun_game(false, "C7", "C3");
+    let out = play(&mut st, "allies", order, &[5]);
+    assert!(texts(&out).contains("no Smoke Screen"), "{}", texts(&out));
+    assert_eq!(st.scenario.board.terrain(sq("C5")), Terrain::Open);
+}
+
+// R697: the point must be within the weapon's Range (2-U) and Line of Sight; the engine lays
+// smoke on open squares only; each refusal cites 002 and changes nothing; a unit with no
+// artillery weapon fires no smoke.
+#[test]
+fn s002_smoke_screen_range_sight_and_open_squares_only() {
+    let mut st = gun_game(false, "C7", "C3");
+    let (reason, rule) = refused_unchanged(
+        &mut st,
+        "allies",
+        "activate gun\n  skill smoke-screen at C6\n  nothing",
+    );
+    assert!(reason.contains("not in range"), "{reason}");
+    assert!(rule.contains("002 \"Smoke Screen\""), "{rule}");
+    st.scenario.board.set_terrain(sq("C5"), Terrain::Trees);
+    let (reason, _) = refused_unchanged(
+        &mut st,
+        "allies",
+        "activate gun\n  skill smoke-screen at C5\n  nothing",
+    );
+    assert!(reason.contains("open squares only"), "{reason}");
+    let (reason, _) = refused_unchanged(
+        &mut st,
+        "allies",
+        "activate gun\n  skill smoke-screen at C4\n  nothing",
+    );
+    assert!(reason.contains("cannot see C4"), "{reason}");
+    let (reason, _) = refused_unchanged(
+        &mut st,
+        "allies",
+        "activate spare-a\n  skill smoke-screen at A6\n  nothing",
+    );
+    assert!(reason.contains("no artillery weapon"), "{reason}");
+}

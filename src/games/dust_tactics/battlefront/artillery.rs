@@ -10,7 +10,7 @@ pub fn is_line(name: &str) -> bool {
     if n == "salvo" {
         return true; // 002 "Salvo Weapons", declared (R696)
     }
-    ["reload", "artillery-observer"]
+    ["reload", "artillery-observer", "smoke-screen"]
         .iter()
         .any(|p| n == *p || n.starts_with(&format!("{p}-")))
 }

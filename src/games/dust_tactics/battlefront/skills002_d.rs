@@ -187,6 +187,7 @@ pub fn uncamouflage(state: &mut State, lead: &str, step: &Step) {
         | Step::Command { .. }
         | Step::Strike { .. }
         | Step::Observed { .. }
+        | Step::SmokeScreen { .. }
         | Step::Reload { .. }
         | Step::DestroyBunker { .. }
         | Step::ClearMines { .. }

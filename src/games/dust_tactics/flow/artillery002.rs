@@ -132,6 +132,11 @@ impl<'a> Planner<'a> {
         if n == SALVO {
             return Some(Ok(())); // declared with the free skills (`salvo002`)
         }
+        if let Some(rest) = n.strip_prefix(SMOKE) {
+            if rest.is_empty() || rest.starts_with('-') {
+                return Some(self.smoke_screen(rest.trim_start_matches('-'), target));
+            }
+        }
         let rest = n.strip_prefix(OBSERVER)?;
         if !(rest.is_empty() || rest.starts_with('-')) {
             return None;
@@ -508,4 +513,197 @@ pub(super) fn fire_salvo(
         }
     }
     salvo
+}
+
+/// The order word of 002 "Smoke Screen" (R697).
+const SMOKE: &str = "smoke-screen";
+
+/// 002 "Smoke Screen", the citation of its refusals (R697).
+const SMOKE_002: &str = "002 \"Smoke Screen\": \"the player chooses a point within the weapon's Field of fire, Range and Line of Sight and places a Smoke Screen at that point ... A Smoke Screen cannot be fired into a building\" (R697)";
+
+impl Planner<'_> {
+    /// `skill smoke-screen [<weapon>] at <square>` under battlefront-2013: an Attack action in
+    /// which the group's artillery line fires smoke instead of attacking (R697).
+    fn smoke_screen(&mut self, weapon: &str, target: Option<&TargetRef>) -> Result<(), Refusal> {
+        let (state, u) = (self.state, self.u);
+        let instead = format!(
+            "skill {SMOKE} [<artillery weapon>] at <open square it sees, 2 or more squares away>"
+        );
+        let Some(from) = self.pos else {
+            return no(
+                format!("{} is not on the battlefield yet", u.id),
+                SMOKE_002,
+                "move <entry square> first",
+            );
+        };
+        let arty: Vec<(String, WeaponLine)> = weapons_of_group(state, &u.id)
+            .into_iter()
+            .filter(|(_, w)| bf_artillery(state, w))
+            .filter(|(_, w)| weapon.is_empty() || w.id.eq_ignore_ascii_case(weapon))
+            .collect();
+        let (shooter, w) = match arty.as_slice() {
+            [one] => one.clone(),
+            [] => {
+                return no(
+                    format!(
+                        "{} has no artillery weapon{} to fire smoke",
+                        u.id,
+                        if weapon.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" `{weapon}`")
+                        }
+                    ),
+                    SMOKE_002,
+                    "attack, or another action",
+                )
+            }
+            _ => {
+                return no(
+                    format!(
+                        "{} has several artillery weapons: name the one firing smoke",
+                        u.id
+                    ),
+                    SMOKE_002,
+                    instead,
+                )
+            }
+        };
+        let Some(TargetRef::Square(at)) = target else {
+            return no(
+                "a Smoke Screen is fired at a square: name it",
+                SMOKE_002,
+                instead,
+            );
+        };
+        let at = *at;
+        let board = &state.scenario.board;
+        if super::super::structures::inside(board, at, false).is_some() {
+            return no(
+                format!("{at} is inside a building: a Smoke Screen cannot be fired into one"),
+                SMOKE_002,
+                instead,
+            );
+        }
+        if board.terrain(at) != model::Terrain::Open {
+            return no(
+                format!("{at} is {:?} terrain: the engine lays a Smoke Screen on open squares only (R697)", board.terrain(at)),
+                SMOKE_002,
+                instead,
+            );
+        }
+        check_fire_from(state, &w, from)?;
+        let dist = geometry::distance(from, at);
+        if !in_range(state, &w, dist) {
+            return no(
+                format!("not in range: {} at {from} is {dist} squares from {at}; {} reaches 2 squares or more", u.id, w.name),
+                SMOKE_002,
+                instead,
+            );
+        }
+        if !super::artillery::loaded(state, &shooter, &w)
+            && !self
+                .steps
+                .iter()
+                .any(|s| matches!(s, Step::Reload { weapons } if weapons.contains(&w.id)))
+        {
+            return no(
+                format!("{} of {} is not loaded", w.name, u.id),
+                super::artillery002::RELOAD_002,
+                format!("skill reload {} first", w.id),
+            );
+        }
+        let line = LineOrder {
+            shooter: shooter.clone(),
+            weapon: w.id.clone(),
+            target: Target::Square { at },
+            through: vec![],
+            count: None,
+        };
+        super::super::battlefront::facing::check_lines(
+            state,
+            u,
+            &self.steps,
+            from,
+            std::slice::from_ref(&line),
+        )?;
+        let occ = sight_occ(state, &w, &self.occ);
+        let forts = super::super::battlefront::strongpoints::all(state);
+        let sight = super::super::battlefront::sight::line_of_sight_under(
+            state.rules(),
+            board,
+            &occ,
+            forts,
+            Sighter {
+                square: from,
+                unit_type: unit_type(state, &u.id),
+            },
+            Sighter {
+                square: at,
+                unit_type: UnitType::Squad,
+            },
+        );
+        if let Sight::Blocked { at: past, why } = sight {
+            return no(
+                format!(
+                    "{} cannot see {at}: no line of sight past {past} from {from}: {why}",
+                    u.id
+                ),
+                SMOKE_002,
+                instead,
+            );
+        }
+        self.texts.push(format!("skill {SMOKE} {} at {at}", w.id));
+        self.steps.push(Step::SmokeScreen {
+            shooter,
+            weapon: w.id.clone(),
+            at,
+        });
+        self.push_kind(Kind::Attack);
+        Ok(())
+    }
+}
+
+/// Fires smoke (R697): the weapon's Loaded token goes as a shot's would; a die is rolled, and on
+/// an army symbol (the lost symbol, provisional) the square is smoke until the end of the next
+/// round (the engine's smoke token, as Smoke Mortars', R525).
+pub(super) fn exec_smoke_screen(
+    state: &mut State,
+    shooter: &str,
+    weapon: &str,
+    at: Square,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    let Some((_, w)) = find_weapon(state, shooter, weapon) else {
+        return;
+    };
+    super::artillery::spend(state, shooter, &w);
+    let round = state.round;
+    let face = dice.d6(round);
+    let symbol = super::super::battlefront::dice::Symbol::of_face(face);
+    let laid = symbol == super::super::battlefront::dice::Symbol::Army
+        && state.scenario.board.terrain(at) == model::Terrain::Open;
+    let text = if laid {
+        let was = state.scenario.board.terrain(at);
+        state.scenario.board.set_terrain(at, model::Terrain::Smoke);
+        state.smoke.push(SmokeToken {
+            at,
+            was,
+            until: round + 1,
+        });
+        format!("Smoke Screen: {shooter} fires smoke from {} at {at}: army, a Smoke Screen on {at} blocks line of sight and gives cover until the end of round {}", w.name, round + 1)
+    } else {
+        format!(
+            "Smoke Screen: {shooter} fires smoke from {} at {at}: {symbol:?}, no Smoke Screen",
+            w.name
+        )
+    };
+    let mut h = Happening::text(text);
+    h.rolls = vec![Roll {
+        purpose: format!("smoke screen {weapon}"),
+        round,
+        faces: vec![face],
+    }];
+    out.happenings.push(h);
 }

@@ -324,6 +324,15 @@ pub(super) fn exec_step(
                 super::artillery002::exec_observed(state, act, s, out);
             }
         }
+        Step::SmokeScreen {
+            shooter,
+            weapon,
+            at,
+        } => {
+            if alive {
+                super::artillery002::exec_smoke_screen(state, &shooter, &weapon, at, dice, out);
+            }
+        }
         Step::GunReload { gun, weapons } => {
             super::artillery002::reload_gun(state, &gun, &weapons, out)
         }
