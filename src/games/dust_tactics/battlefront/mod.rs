@@ -97,7 +97,7 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
                             .iter()
                             .any(|s| s.id().eq_ignore_ascii_case(name))
                         && skills002_d::of_line(name).is_none()
-                        // 002's Reload Special Action (R690).
+                        // 002's Reload, Observer, Smoke Screen and Salvo lines (R690-R697).
                         && !artillery::is_line(name) =>
                 {
                     Some(name.to_ascii_lowercase())
