@@ -155,6 +155,17 @@ impl Bot {
         if let Some(f) = from {
             targets.sort_by_key(|(id, at)| (distance(f, *at), *id));
         }
+        // battlefront-2013: an observer calls the artillery on the nearest target it may (002
+        // "Artillery Observer", R693); an emptied Reload weapon is reloaded first (R690).
+        if state.rules().battlefront() && from.is_some() {
+            if card.has_skill("artillery-observer") {
+                let calls = targets.iter();
+                out.extend(calls.map(|(t, _)| format!("skill artillery-observer at {t}\nnothing")));
+            }
+            if !me.unloaded.is_empty() {
+                out.push("skill reload\nnothing".into());
+            }
+        }
         // Weapons that the engine accepts alone against each target, combined into one line.
         let fire_at = |target: &str| -> Option<String> {
             let ok: Vec<String> = card

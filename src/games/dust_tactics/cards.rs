@@ -66,6 +66,16 @@ pub fn parse_card_for_new(file_name: &str, text: &str) -> Result<Card, CardError
 pub fn refuse_unimplemented(file_name: &str, card: &Card) -> Result<(), CardError> {
     // 002's own weapon traits are battlefront-2013's (R670).
     super::battlefront::weapons::refuse_elsewhere(file_name, card)?;
+    // 002's Salvo weapons are battlefront-2013's (R696): this check is the other rulesets'.
+    let salvo = super::model::WeaponTrait::Salvo;
+    if let Some(w) = card.weapons.iter().find(|w| w.traits.contains(&salvo)) {
+        return Err(CardError {
+            file: file_name.to_string(),
+            field: format!("weapons.{}.traits", w.id),
+            reason: "the trait `salvo` is 002's Salvo weapon, played only under `--ruleset battlefront-2013` (ruling R696)".to_string(),
+            instead: "remove the trait, or play the game with `--ruleset battlefront-2013`".to_string(),
+        });
+    }
     for (i, s) in card.skills.iter().enumerate() {
         // 002's own skills are battlefront-2013's (R581): this check is the other rulesets'.
         if let Some(s2) = super::battlefront::skills002::Skill002::from_id(&s.name) {

@@ -392,6 +392,10 @@ pub struct ActFlags {
     /// Attack being resolved (002 "Spotters", R676).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spotted: Vec<String>,
+    /// battlefront-2013: 002's Salvo declared (`skill salvo`): the group's loaded Salvo lines
+    /// roll twice the dice and are emptied (R696).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub salvo: bool,
 }
 
 /// What a paused activation waits for.
@@ -508,6 +512,28 @@ pub enum Step {
     },
     /// 004 "Reload": a SKILL action puts the Loaded token back on `weapons` (R415).
     Reload {
+        weapons: Vec<String>,
+    },
+    /// battlefront-2013, 002 "Artillery Observer": the observer's Attack (or Sustained Attack)
+    /// made by the friendly artillery unit `gun` with `lines`, its Reload Action taken before
+    /// (`reload_before`) or after (`reload_after`) (R693, R694).
+    Observed {
+        gun: String,
+        lines: Vec<LineOrder>,
+        sustained: bool,
+        reload_before: Vec<String>,
+        reload_after: Vec<String>,
+    },
+    /// battlefront-2013, 002 "Smoke Screen": `shooter`'s artillery line `weapon` fires smoke at
+    /// `at` (R697).
+    SmokeScreen {
+        shooter: String,
+        weapon: String,
+        at: Square,
+    },
+    /// battlefront-2013: the artillery unit's Reload Action after an observed attack (R694).
+    GunReload {
+        gun: String,
         weapons: Vec<String>,
     },
     /// 004 "Carry Capacity": move along `path` (maybe none), then spend 1 MP to board `vehicle`.

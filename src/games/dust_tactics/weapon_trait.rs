@@ -52,4 +52,8 @@ pub enum WeaponTrait {
     /// battlefront-2013, 002 "Crew": a weapon of the crew of a vehicle with the equipment Crew,
     /// fired instead of the vehicle's, one for each damage point left (R668).
     Crew,
+    /// battlefront-2013, 002 "Salvo Weapons": begins loaded; declared with `skill salvo`, an
+    /// attack rolls twice the dice and removes the Loaded token; `skill reload` puts it back
+    /// (`flow::artillery002`, R696). Refused at `new` under the other rulesets.
+    Salvo,
 }

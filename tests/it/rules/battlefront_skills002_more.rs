@@ -329,7 +329,6 @@ fn s002_expert_the_card_names_one_of_its_weapons() {
 
 /// 002 "Skills and Equipment": every skill of its list not built (card name, 002's title).
 const UNBUILT_002: &[(&str, &str)] = &[
-    ("artillery-observer", "Artillery Observer"),
     ("airlifter", "Airlifter"),
     ("sealifter", "Sealifter"),
 ];

@@ -7,6 +7,7 @@
 
 // issue 18: 003 Ace Pilot and "Reacting to Extra Actions" (bfjoin, R608).
 pub mod ace;
+pub mod artillery;
 pub mod attack;
 pub mod board_facing;
 pub mod buildings;
@@ -108,7 +109,9 @@ pub fn refuse_command(state: &State, cmd: &Command) -> Option<Refusal> {
                             .any(|s| s.id().eq_ignore_ascii_case(name))
                         && skills002_d::of_line(name).is_none()
                         // 002's command squad orders (R640–R647): planned by flow::command002.
-                        && !command::names_an_order(name) =>
+                        && !command::names_an_order(name)
+                        // 002's Reload, Observer, Smoke Screen and Salvo lines (R690-R697).
+                        && !artillery::is_line(name) =>
                 {
                     Some(name.to_ascii_lowercase())
                 }

@@ -127,8 +127,9 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
         // 003's one-square aircraft are built (R800-R802); a large aircraft (003 "Large
         // Vehicles and Large Aircraft", on two squares) is refused by the card parser, as
         // `large` is for ground vehicles only.
-        // 004's special weapons (reloadable, burst, set-up, dual ammo, explosives, artillery,
-        // phaser and volley cells) are not 003's and are not built here (R236).
+        // 004's special weapons (burst, set-up, dual ammo, explosives, phaser and volley cells)
+        // are not 003's and are not built here (R236). 002's Artillery weapons (range `A`, 003
+        // "Artillery Range (A)") and Reload weapons (`reloadable`) are (R690, R691).
         if let Some((w, what)) = c.weapons.iter().find_map(|w| ffg_only(w).map(|x| (w, x))) {
             return Err(format!(
                 "card {file} gives the weapon `{}` {what}, 004's rule: it is {} (R236); remove it from the card or play the ffg-revised ruleset",
@@ -177,21 +178,12 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
 
 /// What of 004's special weapons weapon line `w` carries, which battlefront-2013 does not build.
 fn ffg_only(w: &super::super::model::WeaponLine) -> Option<String> {
-    use super::super::model::{Fire, WeaponRange, WeaponTrait as T};
-    let traits = [
-        T::Reloadable,
-        T::Burst,
-        T::Setup,
-        T::DualAmmo,
-        T::Explosives,
-    ];
+    use super::super::model::{Fire, WeaponTrait as T};
+    let traits = [T::Burst, T::Setup, T::DualAmmo, T::Explosives];
     if let Some(t) = w.traits.iter().find(|t| traits.contains(t)) {
         // The card file's word for it (serde's snake_case name).
         let word = serde_json::to_string(t).unwrap_or_default();
         return Some(format!("the trait `{}`", word.trim_matches('"')));
-    }
-    if w.range == WeaponRange::Artillery {
-        return Some("the artillery range `A`".into());
     }
     let cells = w.soldier.iter().chain(&w.vehicle).chain(&w.aircraft);
     cells.into_iter().find_map(|f| match f {

@@ -7,8 +7,9 @@
 //! Brave (R705), Strongpoint (R728), Lucky (R760), Infantry Ace (R761), Camouflage (R762),
 //! Blutkreuz (R763), Resurrection (R764) (`skills002_d.rs`), Air Pilot (R804), Ace Air Pilot (R805), the
 //! equipment Helicopter (R806), Officer (R766, R645) and the equipment Mechanic (R643)
-//! (`command.rs`), Spy (R765, R660; `flow::spy`) and the equipment Air Alert, Medevac, Smoke
-//! Launchers, Half-tracked, Tracked, Wheeled and Crew (R663–R666, R668; `equipment.rs`).
+//! (`command.rs`), Spy (R765, R660; `flow::spy`), the equipment Air Alert, Medevac, Smoke
+//! Launchers, Half-tracked, Tracked, Wheeled and Crew (R663–R666, R668; `equipment.rs`) and
+//! Artillery Observer (R693, `flow::artillery002`).
 //! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
@@ -122,13 +123,16 @@ pub enum Skill002 {
     /// 002 "Crew": the vehicle attacks with its own weapons or its crew's, one crew weapon for
     /// each damage point left (R668; weapons with the trait `crew`).
     Crew,
+    /// 002 "Artillery Observer": "When a Unit with Artillery Observer performs an Attack or
+    /// Sustained Attack Action, they may use Artillery weapons ... of a friendly Unit that has
+    /// not yet Activated" (R693, `flow::artillery002`).
+    ArtilleryObserver,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
 /// 002's title: a card naming one is refused at `new` by name (R581, R281). 002's skills that
 /// 004 also has (Ace Pilot, Advanced Reactive Fire, Commissar) are refused by `check_cards`.
 pub const NOT_BUILT: &[(&str, &str)] = &[
-    ("artillery-observer", "Artillery Observer"),
     // 002 "Carrying Vehicles": Airlifter and Sealifter (Passengers and Tank Riders are built,
     // R732, R740; the carried vehicles are later work, R743).
     ("airlifter", "Airlifter"),
@@ -172,6 +176,7 @@ impl Skill002 {
         Skill002::Tracked,
         Skill002::Wheeled,
         Skill002::Crew,
+        Skill002::ArtilleryObserver,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -216,6 +221,7 @@ impl Skill002 {
             Skill002::Tracked => "tracked",
             Skill002::Wheeled => "wheeled",
             Skill002::Crew => "crew",
+            Skill002::ArtilleryObserver => "artillery-observer",
         }
     }
 
@@ -256,6 +262,7 @@ impl Skill002 {
             Skill002::Tracked => "Tracked",
             Skill002::Wheeled => "Wheeled",
             Skill002::Crew => "Crew",
+            Skill002::ArtilleryObserver => "Artillery Observer",
         }
     }
 
@@ -575,7 +582,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter, officer and spy, and of 002's vehicle equipment mechanic, air-alert, medevac, smoke-launchers, half-tracked, tracked, wheeled and crew are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter, officer, spy and artillery-observer, and of 002's vehicle equipment mechanic, air-alert, medevac, smoke-launchers, half-tracked, tracked, wheeled and crew are built"
 }
 
 #[cfg(test)]

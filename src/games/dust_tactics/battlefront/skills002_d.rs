@@ -194,6 +194,8 @@ pub fn uncamouflage(state: &mut State, lead: &str, step: &Step) {
         Step::TankHead { .. }
         | Step::Command { .. }
         | Step::Strike { .. }
+        | Step::Observed { .. }
+        | Step::SmokeScreen { .. }
         | Step::Reload { .. }
         | Step::DestroyBunker { .. }
         | Step::ClearMines { .. }

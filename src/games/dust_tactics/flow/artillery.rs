@@ -12,8 +12,13 @@
 use super::activation::Kind;
 use super::*;
 
-/// Whether `w` carries a Loaded token (artillery or reloadable).
-fn needs_token(w: &WeaponLine) -> bool {
+/// Whether `w` carries a Loaded token (artillery or reloadable). Under battlefront-2013 only
+/// 002's "Reload Weapons" do: 002's "Artillery Weapons" have no token of their own (R690).
+fn needs_token(state: &State, w: &WeaponLine) -> bool {
+    if state.rules().battlefront() {
+        return w.traits.contains(&WeaponTrait::Reloadable)
+            || w.traits.contains(&WeaponTrait::Salvo);
+    }
     w.range == WeaponRange::Artillery || w.traits.contains(&WeaponTrait::Reloadable)
 }
 
@@ -21,7 +26,7 @@ fn needs_token(w: &WeaponLine) -> bool {
 /// loaded ("not required to take a SKILL action to reload their artillery weapons", R417).
 fn empties(state: &State, shooter: &str, w: &WeaponLine) -> bool {
     // Rules revision 4: a game made before fired its artillery every activation.
-    if !needs_token(w) || !state.revised(4) {
+    if !needs_token(state, w) || !state.revised(4) || salvo_only(state, w) {
         return false;
     }
     let magazine = state
@@ -31,12 +36,25 @@ fn empties(state: &State, shooter: &str, w: &WeaponLine) -> bool {
     !(magazine && w.range == WeaponRange::Artillery && !w.traits.contains(&WeaponTrait::Reloadable))
 }
 
-/// Whether `shooter`'s line `w` is loaded now.
-pub(super) fn loaded(state: &State, shooter: &str, w: &WeaponLine) -> bool {
-    !needs_token(w)
+/// Whether `shooter`'s line `w` has its Loaded token now (or needs none).
+pub(super) fn has_token(state: &State, shooter: &str, w: &WeaponLine) -> bool {
+    !needs_token(state, w)
         || !state
             .unit(shooter)
             .is_some_and(|u| u.unloaded.contains(&w.id))
+}
+
+/// Whether `w` is 002's Salvo weapon and not a Reload weapon: it fires at the controlled rate
+/// without its token; only a salvo needs it (R696).
+fn salvo_only(state: &State, w: &WeaponLine) -> bool {
+    state.rules().battlefront()
+        && w.traits.contains(&WeaponTrait::Salvo)
+        && !w.traits.contains(&WeaponTrait::Reloadable)
+}
+
+/// Whether `shooter`'s line `w` may fire now.
+pub(super) fn loaded(state: &State, shooter: &str, w: &WeaponLine) -> bool {
+    has_token(state, shooter, w) || salvo_only(state, w)
 }
 
 /// Takes the Loaded token off a line that has just fired (called as it is resolved).
@@ -48,8 +66,15 @@ pub(super) fn spend(state: &mut State, shooter: &str, w: &WeaponLine) {
     }
 }
 
-/// The rule a refusal about an empty line cites.
-fn token_rule(artillery: bool) -> Citation {
+/// The rule a refusal about an empty line cites: 002's under battlefront-2013 (R690).
+fn token_rule(state: &State, artillery: bool) -> String {
+    if state.rules().battlefront() {
+        return super::artillery002::RELOAD_002.to_string();
+    }
+    token_rule_004(artillery).to_string()
+}
+
+fn token_rule_004(artillery: bool) -> Citation {
     if artillery {
         RuleId::Artillery.with(
             "after they fire, the unit must reload at a cost of 1 SKILL action before it can fire that weapon again",
@@ -58,6 +83,19 @@ fn token_rule(artillery: bool) -> Citation {
         RuleId::ReloadableWeapons
             .with("to reload (and replace the token), the unit must perform 1 SKILL action")
     }
+}
+
+/// A refusal citing `rule` as written (002's words under battlefront-2013).
+fn refuse_s<T>(
+    reason: impl Into<String>,
+    rule: &str,
+    instead: impl Into<String>,
+) -> Result<T, Refusal> {
+    Err(Refusal {
+        reason: reason.into(),
+        rule: rule.to_string(),
+        instead: instead.into(),
+    })
 }
 
 /// Whether an earlier step of this plan reloads `weapon` of `shooter`.
@@ -92,17 +130,17 @@ pub(super) fn check_lines_loaded(
         if loaded(state, &l.shooter, &w) || reloaded_in(steps, &w.id) {
             continue;
         }
-        return refuse(
-            format!(
+        return Err(Refusal {
+            reason: format!(
                 "{} of {} is not loaded: it fired and has not been reloaded",
                 w.name, l.shooter
             ),
-            token_rule(w.range == WeaponRange::Artillery),
-            format!(
+            rule: token_rule(state, w.range == WeaponRange::Artillery),
+            instead: format!(
                 "skill reload {} as one action, then fire it with the other",
                 w.id
             ),
-        );
+        });
     }
     Ok(())
 }
@@ -132,12 +170,17 @@ impl Planner<'_> {
     /// 004 "Reload": one SKILL action puts the Loaded token back on an empty line (R415).
     fn reload(&mut self, weapon: &str, target: Option<&TargetRef>) -> Result<(), Refusal> {
         let (state, u) = (self.state, self.u);
-        let rule = RuleId::ReloadableWeapons
-            .with("to reload (and replace the token), the unit must perform 1 SKILL action");
+        let rule = if state.rules().battlefront() {
+            super::artillery002::RELOAD_002.to_string()
+        } else {
+            RuleId::ReloadableWeapons
+                .with("to reload (and replace the token), the unit must perform 1 SKILL action")
+                .to_string()
+        };
         if target.is_some() {
-            return refuse(
+            return refuse_s(
                 "`skill reload` takes no target: name the weapon after `reload`",
-                rule,
+                &rule,
                 "skill reload <weapon>",
             );
         }
@@ -145,9 +188,9 @@ impl Planner<'_> {
         let empty: Vec<(String, WeaponLine)> = weapons_of_group(state, &u.id)
             .into_iter()
             .filter(|(s, w)| {
-                needs_token(w)
+                needs_token(state, w)
                     && !reloaded_in(&self.steps, &w.id)
-                    && (!loaded(state, s, w)
+                    && (!has_token(state, s, w)
                         || (fired_in(&self.steps, s, &w.id) && empties(state, s, w)))
             })
             .collect();
@@ -167,14 +210,14 @@ impl Planner<'_> {
                 .join(", ")
         };
         match chosen.as_slice() {
-            [] if weapon.is_empty() => refuse(
+            [] if weapon.is_empty() => refuse_s(
                 format!("{} has no empty weapon to reload: every artillery or reloadable weapon it carries is loaded", u.id),
-                rule,
+                &rule,
                 "another action, e.g. `nothing`",
             ),
-            [] => refuse(
+            [] => refuse_s(
                 format!("{} has no empty artillery or reloadable weapon `{weapon}`", u.id),
-                rule,
+                &rule,
                 if empty.is_empty() {
                     "another action, e.g. `nothing`".to_string()
                 } else {
@@ -190,9 +233,9 @@ impl Planner<'_> {
                 self.push_kind(Kind::Skill);
                 Ok(())
             }
-            _ => refuse(
+            _ => refuse_s(
                 format!("{} has several empty weapons ({}): one SKILL action reloads one", u.id, names()),
-                rule,
+                &rule,
                 format!("skill reload <one of {}>", names()),
             ),
         }
@@ -373,7 +416,7 @@ impl Planner<'_> {
                     "the artillery of {} is not loaded: it fired and has not been reloaded",
                     g.id
                 ),
-                token_rule(true),
+                token_rule_004(true),
                 format!("activate {} and `skill reload` first", g.id),
             );
         };

@@ -266,7 +266,7 @@ pub(super) fn plan_fire(
             geometry::distance(from, to),
             air,
         )?;
-        if !geometry::in_range(w.range, dist) {
+        if !super::artillery002::in_range(state, &w, dist) {
             return refuse(
                 format!(
                     "not in range: {} at {from} is {dist} squares from {to}, {} range {}",
@@ -276,8 +276,9 @@ pub(super) fn plan_fire(
                 "move closer first, or choose a target in range",
             );
         }
-        // Issue 12: 004 "Aircraft": never targeted from beyond 6 spaces; an aircraft sees and is
-        // seen by every unit, so its line is drawn from the target's own square: clear (R441).
+        super::artillery002::check_fire_from(state, &w, from)?; // 002 Artillery (R692)
+                                                                // Issue 12: 004 "Aircraft": never targeted from beyond 6 spaces; an aircraft sees and is
+                                                                // seen by every unit, so its line is drawn from the target's own square: clear (R441).
         super::aircraft::check_range(state, &target, &w, dist)?;
         let sight_from = super::aircraft::sight_from(state, &u.id, &target, from, to);
         super::aircraft::check_sight_003(state, &u.id, &target, from, to)?; // R800
@@ -285,7 +286,7 @@ pub(super) fn plan_fire(
         let flat = super::super::battlefront::sight::line_of_sight_under(
             state.rules(),
             &state.scenario.board,
-            occ,
+            &super::artillery002::sight_occ(state, &w, occ), // R691
             &super::super::battlefront::strongpoints::all(state),
             Sighter {
                 square: sight_from,
@@ -596,6 +597,7 @@ pub(super) fn fire_line(
         );
         return;
     }
+    let salvo = super::artillery002::fire_salvo(state, act, is_active, &l.shooter, &w); // R696
     super::artillery::spend(state, &l.shooter, &w);
     let hero_weapon = unit_type(state, &l.shooter) == UnitType::Hero;
     // 004 "Take Aim": the hero's own sustained lines reverse the dice instead of re-rolling
@@ -631,7 +633,7 @@ pub(super) fn fire_line(
                 && (hero_weapon || shared_spirit(state, &lead)))
             || take_aim
             || bf_spirit,
-        doubled: su.all_in_one_round == Some(state.round),
+        doubled: su.all_in_one_round == Some(state.round) || salvo,
         medal: false,
         frenzy: false,
         lucky: s2d::lucky_line(state, &act.flags, is_active, &l.shooter),

@@ -31,6 +31,7 @@ mod activation;
 mod air_lift;
 mod aircraft;
 mod artillery;
+mod artillery002;
 mod attack;
 mod attack_skills;
 mod awaiting;

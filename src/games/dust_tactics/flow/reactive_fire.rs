@@ -142,7 +142,7 @@ pub(super) fn reactive_lines(
             // issue 18 hook: no close-combat weapon in a 003 reactive attack.
             (!graded || bf_reactive::allows(w))
                 && super::passengers::may_fire(state, s, w) // 002 (R734, R741)
-                && geometry::in_range(w.range, dist)
+                && super::artillery002::in_range(state, w, dist)
                 && (w.range != WeaponRange::Close || apart.is_none_or(|(n, _)| n == 0))
                 && w.against(armour) != Fire::No
                 && super::artillery::loaded(state, s, w)

@@ -274,7 +274,7 @@ impl Planner<'_> {
                 continue;
             };
             // battlefront-2013: 002's declared skills (Lucky, R760).
-            if let Some(r) = self.declare002(name) {
+            if let Some(r) = self.declare002(name).or_else(|| self.salvo002(name)) {
                 r?;
                 continue;
             }
@@ -372,6 +372,9 @@ impl Planner<'_> {
         }
         if let Some(r) = self.artillery_skill(name, target) {
             return r;
+        }
+        if let Some(r) = self.observer002(name, target) {
+            return r; // 002 "Artillery Observer" (R693)
         }
         if let Some(r) = self.engineering_skill(name, target) {
             return r;

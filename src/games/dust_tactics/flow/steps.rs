@@ -333,6 +333,23 @@ pub(super) fn exec_step(
                 super::artillery::exec_strike(state, act, &gun, lines, out);
             }
         }
+        s @ Step::Observed { .. } => {
+            if alive {
+                super::artillery002::exec_observed(state, act, s, out);
+            }
+        }
+        Step::SmokeScreen {
+            shooter,
+            weapon,
+            at,
+        } => {
+            if alive {
+                super::artillery002::exec_smoke_screen(state, &shooter, &weapon, at, dice, out);
+            }
+        }
+        Step::GunReload { gun, weapons } => {
+            super::artillery002::reload_gun(state, &gun, &weapons, out)
+        }
         Step::Reload { weapons } => {
             if alive {
                 super::artillery::exec_reload(state, act, &weapons, out);

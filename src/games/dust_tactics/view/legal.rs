@@ -450,6 +450,39 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
     // issue 18: 002's command squad Special Actions it may take now (R640–R647).
     let command = super::super::battlefront::command::template_lines(state, &u.id, &ok);
     s.push_str(&command);
+    // 002 "Artillery Observer" (battlefront-2013, R693): the attacks the observer may make
+    // with a friendly artillery unit's weapons now.
+    let observer002 = state.rules().battlefront()
+        && members
+            .iter()
+            .filter_map(|m| state.cards.get(&m.card))
+            .any(|c| c.has_skill("artillery-observer"));
+    if observer002 {
+        let calls: Vec<String> = state
+            .units
+            .iter()
+            .filter(|g| g.side == u.side && !g.activated && g.at.is_some())
+            .flat_map(|g| enemies.iter().map(move |e| (g, e)))
+            .filter(|(g, e)| {
+                let action = Action::Skill {
+                    name: format!("artillery-observer-{}", g.id),
+                    target: Some(TargetRef::Unit(e.id.clone())),
+                };
+                ok(vec![action, Action::Nothing])
+            })
+            .map(|(g, e)| format!("skill artillery-observer {} at {}", g.id, e.id))
+            .collect();
+        if let Some((first, rest)) = calls.split_first() {
+            s.push_str(&with_note(
+                first,
+                "the observer's attack, with that unit's artillery",
+            ));
+            s.push('\n');
+            for r in rest {
+                s.push_str(&format!("#   {r}\n"));
+            }
+        }
+    }
     if ok(vec![Action::Nothing, Action::Nothing]) {
         s.push_str("#   nothing\n");
     }
