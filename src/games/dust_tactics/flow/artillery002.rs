@@ -259,7 +259,7 @@ impl<'a> Planner<'a> {
             state.rules(),
             &state.scenario.board,
             &occ,
-            forts,
+            &forts,
             ms,
             ts,
         );
@@ -633,7 +633,7 @@ impl Planner<'_> {
             state.rules(),
             board,
             &occ,
-            forts,
+            &forts,
             Sighter {
                 square: from,
                 unit_type: unit_type(state, &u.id),
