@@ -16,6 +16,7 @@ mod battlefront_bunkers;
 mod battlefront_bunkers2;
 mod battlefront_combat;
 mod battlefront_facing;
+mod battlefront_forces;
 mod battlefront_fortifications;
 mod battlefront_heroes;
 mod battlefront_joining;
