@@ -134,7 +134,9 @@ Examples:
   dustmail --home ~/referee new --scenario NAME --player allies=ann@example.org:PUBKEY --player axis=bob@example.org:PUBKEY
   id=$(dustmail --home ~/referee new --quiet --scenario NAME --player …)
   dustmail --home ~/referee new --scenario NAME --place-by-rolls --terrain-squares 4 --player …
-      (the players place 4 terrain squares and the scenario's cover by the rulebook's rolls)";
+      (the players place 4 terrain squares and the scenario's cover by the rulebook's rolls)
+  dustmail --home ~/referee new --ruleset battlefront-2013 --scenario bait-and-flank --force axis=battlegroup-koshka --player …
+      (the axis side fields 003's Battlegroup Koshka: taskforce-joe, kampfgruppe-stefan, battlegroup-koshka)";
 
 pub(super) const SIGN_EXAMPLES: &str = "\
 Example:

@@ -221,6 +221,7 @@ pub fn demo(
             players: &players,
             assign: &[],
             ruleset: &ruleset,
+            forces: &[],
             seed: Some(&seed),
             id: Some(id.into()),
             cards: None,
@@ -290,4 +291,28 @@ pub fn demo(
     outln!("     {bin} --home {h} replay {id}");
     outln!("     {bin} audit {log}");
     Ok(())
+}
+
+/// The `--force SIDE=FORCE` options of `new` (side → force); the game checks the force.
+pub(super) fn forces(game: &str, args: &[String]) -> Result<BTreeMap<String, String>, String> {
+    if !args.is_empty() && game != crate::dust_tactics::new_game::NAME {
+        return Err(format!(
+            "--force fields a starter force of Dust Tactics' battlefront-2013 (003 §11); the game {game} has none: drop --force (R816)"
+        ));
+    }
+    let mut out = BTreeMap::new();
+    for a in args {
+        let Some((side, force)) = a.split_once('=') else {
+            return Err(format!(
+                "--force {a}: write SIDE=FORCE, e.g. --force axis=battlegroup-koshka (R816)"
+            ));
+        };
+        let (side, force) = (side.trim(), force.trim());
+        if out.insert(side.to_string(), force.to_string()).is_some() {
+            return Err(format!(
+                "--force {a}: side {side} is given a force twice: give it one --force (R816)"
+            ));
+        }
+    }
+    Ok(out)
 }

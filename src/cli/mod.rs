@@ -119,6 +119,10 @@ pub enum Command {
         /// Ruleset id (default: the game's first, `dustmail games` lists them).
         #[arg(long)]
         ruleset: Option<String>,
+        /// battlefront-2013: SIDE=FORCE fields a starter force of 003 §11 (taskforce-joe,
+        /// kampfgruppe-stefan, battlegroup-koshka) instead of the side's units. Repeatable.
+        #[arg(long = "force")]
+        forces: Vec<String>,
         /// The 32-byte seed secret as 64 hex digits (tests and demos only; default: from the OS).
         #[arg(long, hide = true)]
         seed: Option<String>,
@@ -429,6 +433,7 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
             players,
             assign,
             ruleset,
+            forces,
             seed,
             id,
             cards,
@@ -446,6 +451,7 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
                 players: &players,
                 assign: &assign,
                 ruleset: ruleset.as_deref().unwrap_or(""),
+                forces: &forces,
                 seed: seed.as_deref(),
                 id,
                 cards: cards.as_deref(),
@@ -643,6 +649,8 @@ pub(crate) struct NewArgs<'a> {
     pub assign: &'a [String],
     /// Empty: the game's default.
     pub ruleset: &'a str,
+    /// `--force SIDE=FORCE`, as given.
+    pub forces: &'a [String],
     pub seed: Option<&'a str>,
     pub id: Option<String>,
     pub cards: Option<&'a Path>,
@@ -672,6 +680,7 @@ pub(crate) fn new_game(
         ruleset: (!a.ruleset.is_empty()).then(|| a.ruleset.to_string()),
         sides: ps.iter().map(|p| p.side.clone()).collect(),
         place_by_rolls: a.place_by_rolls,
+        forces: games::forces(game.name(), a.forces).map_err(usage)?,
         ..NewRequest::default()
     };
     // A scenario is a built-in name, or a path to a scenario file of the referee's own.

@@ -347,6 +347,9 @@ pub struct NewRequest {
     /// The sides of the `--player` options, in order, each once: a game whose sides are the
     /// players' (dust-strategy, 2 to 6 army colours) takes them from here.
     pub sides: Vec<String>,
+    /// `--force SIDE=FORCE`: a side fields a starter force instead of the scenario's units (a
+    /// game or ruleset without starter forces refuses it).
+    pub forces: BTreeMap<String, String>,
 }
 
 /// A game's answer to [`NewRequest`]: the setup to record, how many rounds its seed chain needs,

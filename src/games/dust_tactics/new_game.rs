@@ -89,6 +89,17 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
         }
     };
     let text = with_rolls(&name, text, req.place_by_rolls)?;
+    // `--force SIDE=FORCE`: 003 §11's starter forces, battlefront-2013 only (R816).
+    let text = match (req.forces.is_empty(), rules.battlefront()) {
+        (true, _) => text,
+        (false, true) => super::battlefront::starter_forces::field(&name, &text, &req.forces)
+            .map_err(SetupError)?,
+        (false, false) => {
+            return Err(SetupError(
+                super::battlefront::starter_forces::not_battlefront(&ruleset),
+            ))
+        }
+    };
     let parsed = scenario::parse(&name, &text)
         .map_err(|e| SetupError(format!("{} (see docs/scenarios.md)", e.0)))?;
     // battlefront-2013 also plays a card `--cards` brings, such as cards-huge's Punisher (R790).

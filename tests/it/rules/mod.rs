@@ -19,6 +19,7 @@ mod battlefront_combat;
 mod battlefront_command;
 mod battlefront_equipment;
 mod battlefront_facing;
+mod battlefront_forces;
 mod battlefront_fortifications;
 mod battlefront_heroes;
 mod battlefront_joining;

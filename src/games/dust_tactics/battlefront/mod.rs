@@ -47,6 +47,7 @@ pub mod skills;
 pub mod skills002;
 pub mod skills002_d;
 pub mod spray;
+pub mod starter_forces;
 // issue 18: 002's strongpoints (bunkers003, R718–R722).
 pub mod strongpoints;
 pub mod stunned;
