@@ -319,6 +319,25 @@ fn s003_moving_large_vehicles_sideways_the_rear_ends_where_the_front_started() {
     assert_eq!(u(&st, "tk").at, Some(sq("D5")), "{}", texts(&out));
     assert_eq!(u(&st, "tk").facing, Some(Facing::E));
     assert_eq!(rear(&st).as_deref(), Some("C5"));
+    // Its guns (range 3) then reach A3 from the rear on C5 (D5 and D6 are 4 and 5 away): the
+    // attack planned after the move sees the body the move leaves (R768).
+    let foe = || vec![unit("foe", "sq", Some("A3"))];
+    let mut st = game_on(
+        large("tank", 1),
+        Some("C5"),
+        Facing::N,
+        vec![],
+        foe(),
+        building,
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate tk\n  move D5\n  attack guns at foe",
+        &mut plenty(),
+    );
+    accepted(&out);
+    assert!(texts(&out).contains("tk fires"), "{}", texts(&out));
     // Forward and backward moves keep the shape: facing E, `move E5` then (next round) `move D5`.
     let (st, t) = moved("D5", Facing::E, 1, "  move E5\n  nothing");
     assert_eq!(u(&st, "tk").at, Some(sq("E5")), "{t}");

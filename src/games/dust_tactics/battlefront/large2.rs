@@ -156,3 +156,20 @@ pub fn check_turn(state: &State, u: &UnitState) -> Result<(), Refusal> {
         instead: "`move <square> facing <N, E, S or W>`, or `attack` / `nothing`".to_string(),
     })
 }
+
+/// R768: the game as an attack planned after `steps` sees a Large vehicle `u`: its facing (so
+/// its rear) as those steps leave it; `None` when nothing changes (any other unit, no turn).
+pub fn as_planned(state: &State, u: &UnitState, steps: &[Step]) -> Option<State> {
+    if !is_large2(state, u) {
+        return None;
+    }
+    let f = facing::after_steps(state, u, steps)?;
+    if facing::of_unit(state, u) == Some(f) {
+        return None;
+    }
+    let mut planned = state.clone();
+    if let Some(x) = planned.unit_mut(&u.id) {
+        x.facing = Some(f);
+    }
+    Some(planned)
+}
