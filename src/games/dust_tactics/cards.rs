@@ -217,14 +217,18 @@ fn check_large(card: &Card) -> Result<(), (String, String, String)> {
             "keep `large = true` (ffg-revised) or `huge = true` (battlefront-2013)".into(),
         ));
     }
-    if card.unit_type != UnitType::Vehicle || !matches!(card.armour, Armour::Vehicle(_)) {
+    // 003's Large Aircraft take two squares too (R773).
+    let large_aircraft = key == "size" && matches!(card.armour, Armour::Aircraft(_));
+    if card.unit_type != UnitType::Vehicle
+        || !(matches!(card.armour, Armour::Vehicle(_)) || large_aircraft)
+    {
         return Err((
             key.into(),
             match key {
-                "size" => "only a ground vehicle is a two-square Large vehicle (003 \"Unit Size\"; 003's Large Aircraft are not built, R767)".to_string(),
+                "size" => "only a vehicle or an aircraft is a two-square Large model (003 \"Unit Size\", R767, R773)".to_string(),
                 _ => format!("only a ground vehicle is {key} (004 \"LARGE VEHICLES\", 003 \"Moving Huge Vehicles\")"),
             },
-            format!("remove `{key}`, or make the card a vehicle with vehicle armour"),
+            format!("remove `{key}`, or make the card a vehicle with vehicle armour{}", if key == "size" { " or aircraft armour" } else { "" }),
         ));
     }
     if let Some((i, s)) =

@@ -484,6 +484,87 @@ fn s003_unit_size_the_picture_draws_the_large_vehicle_once_over_its_two_squares(
 }
 
 // ---------------------------------------------------------------------------------------------
+// 003's Large Aircraft
+// ---------------------------------------------------------------------------------------------
+
+/// A Large Aircraft card: aircraft armour 1, `size = "large"`, Movement 3, "rockets" reaching 4.
+fn large_air(id: &str) -> Card {
+    let mut c = card(
+        id,
+        UnitType::Vehicle,
+        4,
+        3,
+        vec![weapon("rockets", WeaponRange::Upto(4), 1, 1)],
+    );
+    c.armour = Armour::Aircraft(1);
+    c.size = Some(VehicleSize::Large);
+    c
+}
+
+// 003 "Moving Large Vehicles and Aircraft": "Large Vehicles and Large Aircraft occupy two
+// squares."; "Aircraft Move Over Terrain": "Aircraft fly over the battlefield, so can move across
+// any terrain."; "Moving Through Other Units" (R801). R773: a Large Aircraft's two squares step as
+// a Large vehicle's (R769) but over any terrain and any ground unit: facing N on E6 (rear E7) it
+// flies over the ruin on E5 to end with its front above the enemy squad on E4 and its rear above
+// the ruin; neither square may end on a friendly unit (E3 holds one).
+#[test]
+fn s003_moving_large_vehicles_and_aircraft_a_large_aircraft_flies_over_terrain_and_units() {
+    let ruin = |b: &mut Board| b.set_terrain(sq("E5"), Terrain::Impassable);
+    let friend = || vec![unit("a1", "sq", Some("E3"))];
+    let foe = || vec![unit("foe", "sq", Some("E4"))];
+    let mut st = game_on(
+        large_air("air"),
+        Some("E6"),
+        Facing::N,
+        friend(),
+        foe(),
+        ruin,
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate tk\n  move E4\n  nothing",
+        &mut plenty(),
+    );
+    accepted(&out);
+    assert_eq!(u(&st, "tk").at, Some(sq("E4")), "{}", texts(&out));
+    assert_eq!(rear(&st).as_deref(), Some("E5"));
+    let mut st = game_on(
+        large_air("air"),
+        Some("E6"),
+        Facing::N,
+        friend(),
+        foe(),
+        ruin,
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate tk\n  move E3\n  nothing",
+        &mut plenty(),
+    );
+    let (reason, _) = refused(&out);
+    assert!(reason.contains("E3") && reason.contains("a1"), "{reason}");
+    assert_eq!(u(&st, "tk").at, Some(sq("E6")));
+    // The control: a Large vehicle may not enter the ruin.
+    let mut st = game_on(
+        large("tank", 3),
+        Some("E6"),
+        Facing::N,
+        friend(),
+        foe(),
+        ruin,
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate tk\n  move E4\n  nothing",
+        &mut plenty(),
+    );
+    assert!(first_result(&out).is_err(), "{}", texts(&out));
+}
+
+// ---------------------------------------------------------------------------------------------
 // The provisional IS-48 of games/dust-tactics/cards-large2/, played through the pipeline
 // ---------------------------------------------------------------------------------------------
 

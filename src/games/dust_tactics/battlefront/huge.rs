@@ -22,7 +22,8 @@ pub fn is_huge(state: &State, u: &UnitState) -> bool {
 /// two squares 003 asks; with Movement 1 that is a March Move, its whole activation, so the
 /// action after the entering move may only be `nothing`. Refused before anything changes.
 pub fn check(state: &State, u: &UnitState, actions: &[Action]) -> Result<(), Refusal> {
-    let large2 = super::large2::is_large2(state, u);
+    // 003 says it of Large Vehicles, not of Large Aircraft (R773).
+    let large2 = super::large2::is_large2(state, u) && !super::large2::flies(state, u);
     if !(is_huge(state, u) || large2) || u.at.is_some() || u.destroyed {
         return Ok(());
     }

@@ -3,7 +3,8 @@
 //! `size = "large"`; the unit's square (what orders name) is its front, the other the square
 //! behind it along its facing, so the vehicle faces N, E, S or W. Occupancy, sight, range and
 //! close combat take both squares through `flow/large.rs`'s `squares_at`; the move is the
-//! two-square search of `geometry/domino.rs`.
+//! two-square search of `geometry/domino.rs`. A card with aircraft armour and `size = "large"`
+//! is 003's Large Aircraft, flown by the same steps over any terrain (R773, `flow/aircraft.rs`).
 
 use super::super::flow::Refusal;
 use super::super::geometry::domino::{self, Body};
@@ -24,6 +25,13 @@ pub fn is_large2(state: &State, u: &UnitState) -> bool {
             .cards
             .get(&u.card)
             .is_some_and(|c| c.size == Some(VehicleSize::Large))
+}
+
+/// Whether `u` is an aircraft (a card with aircraft armour): a Large Aircraft when
+/// [`is_large2`] (R773).
+pub fn flies(state: &State, u: &UnitState) -> bool {
+    (state.cards.get(&u.card))
+        .is_some_and(|c| matches!(c.armour, super::super::model::Armour::Aircraft(_)))
 }
 
 /// [`is_large2`] by unit id.

@@ -112,9 +112,8 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
         let Ok(c) = cards::parse_card(file, text) else {
             continue;
         };
-        // 003's one-square aircraft are built (R800-R802); a large aircraft (003 "Large
-        // Vehicles and Large Aircraft", on two squares) is refused by the card parser, as
-        // `large` is for ground vehicles only.
+        // 003's one-square aircraft are built (R800-R802), its two-square Large Aircraft too
+        // (`size = "large"`, R773).
         // 004's special weapons (reloadable, burst, set-up, dual ammo, explosives, artillery,
         // phaser and volley cells) are not 003's and are not built here (R236).
         if let Some((w, what)) = c.weapons.iter().find_map(|w| ffg_only(w).map(|x| (w, x))) {

@@ -79,7 +79,12 @@ pub(super) fn attack_pair(
         })
         .collect();
     pairs.sort();
+    let air = |id: Option<&str>| id.is_some_and(|i| super::aircraft::is_aircraft(state, i));
     let clear = |a: Square, b: Square| {
+        // 003 "Line of Sight to Aircraft" with one end flying (R800, R773).
+        if let Some(s) = super::aircraft::sight_003(state, air(Some(shooter)), air(target), a, b) {
+            return s == Sight::Clear;
+        }
         super::super::battlefront::sight::line_of_sight_under(
             state.rules(),
             &state.scenario.board,

@@ -578,13 +578,20 @@ impl Planner<'_> {
 impl Planner<'_> {
     /// R771: whether the Large vehicle planned may enter with its front on `to`.
     fn enters_large2(&self, zone: &[Square], to: Square) -> bool {
+        // A Large Aircraft is placed above terrain and enemy ground units (R773).
+        if let Some((open, occ, mover)) = self.flight() {
+            return super::super::battlefront::large2::entry_ok(&open, &occ, &mover, zone, to);
+        }
         let board = &self.state.scenario.board;
         super::super::battlefront::large2::entry_ok(board, &self.occ, &self.mover(), zone, to)
     }
 
     /// R770: a Large vehicle's move ends with the facing its body has (`ends`): a `turn` step
     /// right after the move records it, unless `move … facing` adds its own or nothing changed.
-    fn large2_facing(&mut self, ends: Option<super::super::battlefront::facing::Facing>) {
+    pub(super) fn large2_facing(
+        &mut self,
+        ends: Option<super::super::battlefront::facing::Facing>,
+    ) {
         let Some(f) = ends.filter(|_| self.end_facing.is_none()) else {
             return;
         };
