@@ -390,6 +390,52 @@ fn s003_moving_large_vehicles_diagonally_either_facing_the_same_way_or_turning()
     assert_eq!(u(&st, "tk").at, Some(sq("D5")));
 }
 
+// 003 "Reacting to a March Move": "the unit makes a normal Move action before you attempt the
+// Reactive Attack, then completes its March Move afterwards." R769: a Large vehicle's March Move
+// is its two Moves one after the other, the reaction window between them (R256). The tank on E6
+// (facing N) marches to E5 then E4; after the first Move it is four squares from the squad on E1,
+// which reacts (one army symbol: an Attack), then the tank completes its March Move.
+#[test]
+fn s003_reacting_to_a_march_move_of_a_large_vehicle_after_its_first_move() {
+    let s = scenario(
+        vec![
+            unit("tk", "tank", Some("E6")),
+            unit("spare-a", "sq", Some("I9")),
+        ],
+        vec![
+            unit("theirs", "sq", Some("E1")),
+            unit("spare-x", "sq", Some("A1")),
+        ],
+    );
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![large("tank", 1), squad("sq")])
+        .expect("setup");
+    st.unit_mut("tk").expect("tk").facing = Some(Facing::N);
+    begin(&mut st, "allies");
+    let misses = (0..120).map(|i| [3u8, 4, 5, 6][i % 4]);
+    let mut dice = ScriptedDice::new([1u8, 3].into_iter().chain(misses).collect::<Vec<u8>>());
+    let out = send(
+        &mut st,
+        "allies",
+        "activate tk\n  move E5\n  move E4",
+        &mut dice,
+    );
+    accepted(&out);
+    let lines: Vec<String> = out.happenings.iter().map(|h| h.text.clone()).collect();
+    let at = |what: &str| {
+        (lines.iter().position(|t| t.contains(what)))
+            .unwrap_or_else(|| panic!("no `{what}` in {lines:#?}"))
+    };
+    let (first, react, rest) = (
+        at("tk moves to E5"),
+        at("theirs attempts a reactive attack at tk"),
+        at("tk moves to E4"),
+    );
+    assert!(first < react && react < rest, "{lines:#?}");
+    assert_eq!(u(&st, "tk").at, Some(sq("E4")));
+    assert_eq!(rear(&st).as_deref(), Some("E5"));
+}
+
 // 003 "Moving Large Vehicles and Aircraft" (R770): the body turns only as it moves; a `turn`
 // line, which would rotate it in place, is refused and nothing changes.
 #[test]
