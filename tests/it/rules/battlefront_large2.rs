@@ -529,6 +529,64 @@ fn s003_unit_size_the_picture_draws_the_large_vehicle_once_over_its_two_squares(
     );
 }
 
+// 003 "Piloting Vehicles": "If the Hero dismounts the Vehicle, the Vehicle cannot take any
+// actions until they mount it again unless it is a Large or Huge Vehicle." R774: the pilot begins
+// in the Large vehicle on E5 and dismounts to D5; the vehicle then moves and attacks. The control:
+// the same vehicle on one square is left unable to act (R607).
+#[test]
+fn s003_piloting_vehicles_a_large_vehicle_left_by_its_pilot_still_acts() {
+    let play = |tank: Card| {
+        let mut hero = unit("pilot", "hero", None);
+        hero.joins = Some("tk".into());
+        let s = scenario(
+            vec![unit("tk", &tank.id, Some("E5")), hero],
+            vec![
+                unit("foe", "sq", Some("E2")),
+                unit("spare", "sq", Some("I1")),
+            ],
+        );
+        let weapons = vec![weapon("pistol", WeaponRange::Upto(4), 1, 1)];
+        let pilot = with_skill(card("hero", UnitType::Hero, 3, 2, weapons), "pilot", None);
+        let mut st = DustTactics
+            .start("battlefront-2013", s, vec![tank, pilot, squad("sq")])
+            .expect("setup");
+        for side in ["allies", "axis"] {
+            accepted(&send(
+                &mut st,
+                side,
+                "standing react any never",
+                &mut plenty(),
+            ));
+        }
+        begin(&mut st, "allies");
+        st.unit_mut("tk").expect("tk").facing = Some(Facing::N);
+        let out = send(
+            &mut st,
+            "allies",
+            "activate pilot\n  move D5\n  nothing",
+            &mut plenty(),
+        );
+        accepted(&out);
+        let dismounted = texts(&out);
+        let axis = "activate foe\n  nothing\n  nothing";
+        accepted(&send(&mut st, "axis", axis, &mut plenty()));
+        let orders = "activate tk\n  move E4\n  attack guns at foe";
+        let out = send(&mut st, "allies", orders, &mut plenty());
+        (st, dismounted, first_result(&out))
+    };
+    let (st, text, out) = play(large("tank", 1));
+    assert!(
+        text.contains("a Large vehicle, which acts without a pilot"),
+        "{text}"
+    );
+    assert!(out.is_ok(), "{out:?}");
+    assert_eq!(u(&st, "tk").at, Some(sq("E4")));
+    let (st, text, out) = play(one_square("tank", 1));
+    assert!(text.contains("cannot take any actions"), "{text}");
+    assert!(out.is_err(), "a one-square vehicle waits for its pilot");
+    assert_eq!(u(&st, "tk").at, Some(sq("E5")));
+}
+
 // ---------------------------------------------------------------------------------------------
 // 003's Large Aircraft
 // ---------------------------------------------------------------------------------------------
