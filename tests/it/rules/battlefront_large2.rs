@@ -179,6 +179,21 @@ fn s003_unit_size_a_large_card_says_size_large_and_plays_only_under_battlefront_
     let e = parse_card("m2c-pounder.toml", &huge).expect_err("size huge");
     assert_eq!(e.file, "m2c-pounder.toml");
     assert!(e.to_string().contains("size = \"large\""), "{e}");
+    // R767: placed by the scenario it faces the far half of the board (R251), its rear behind it:
+    // on E9 facing N the rear would be off the board; on E5 facing S it would be on E4, taken.
+    for (at, other, why) in [
+        ("E9", "A1", "off the board"),
+        ("E4", "E3", "E3 holds another unit"),
+    ] {
+        let s = scenario(
+            vec![unit("tk", "tank", Some(at))],
+            vec![unit("x", "sq", Some(other))],
+        );
+        let e = DustTactics
+            .start("battlefront-2013", s, vec![large("tank", 1), squad("sq")])
+            .expect_err("no room for its rear");
+        assert!(e.to_string().contains(why), "{e}");
+    }
     for ruleset in ["ffg-revised", "classic-2010"] {
         let s = scenario(vec![unit("tk", "tank", Some("E5"))], far());
         let e = DustTactics

@@ -181,3 +181,26 @@ pub fn as_planned(state: &State, u: &UnitState, steps: &[Step]) -> Option<State>
     }
     Some(planned)
 }
+
+/// R767: why a Large vehicle the scenario places with its front on `at` cannot stand there: it
+/// faces the far half of the board (R251), so its rear is the square behind; that square must be
+/// on the board, no other placed unit's (`placed`) and, unless it `flies` (R773), not impassable.
+/// `None` when it may.
+pub fn placement_error(
+    board: &Board,
+    at: Square,
+    placed: &[Square],
+    flies: bool,
+) -> Option<String> {
+    let Some(rear) = body(at, facing::placed(board, at)).rear(board) else {
+        return Some(format!(
+            "placed on {at} facing {}, its rear would be off the board",
+            facing::placed(board, at)
+        ));
+    };
+    if placed.contains(&rear) {
+        return Some(format!("its rear square {rear} holds another unit"));
+    }
+    (!flies && board.terrain(rear) == super::super::model::Terrain::Impassable)
+        .then(|| format!("its rear square {rear} is impassable"))
+}

@@ -217,6 +217,21 @@ pub(super) fn check_setup(
             ));
         }
     }
+    // R767: a placed Large vehicle's rear must be on the board and free.
+    let placed: Vec<Square> = units().filter_map(|u| u.at).collect();
+    for u in units().filter(|u| card_of(u).is_some_and(two)) {
+        let board = &scenario.board;
+        let flies = card_of(u).is_some_and(|c| matches!(c.armour, model::Armour::Aircraft(_)));
+        let why = (u.at).and_then(|at| {
+            super::super::battlefront::large2::placement_error(board, at, &placed, flies)
+        });
+        if let Some(why) = why {
+            return Err(format!(
+                "unit {} uses the Large vehicle card `{}`: {why} (003 \"Unit Size\": two squares, R767); place it elsewhere",
+                u.id, u.card
+            ));
+        }
+    }
     let many = |c: &Card| c.four_squares() || two(c);
     let Some(u) = units().find(|u| card_of(u).is_some_and(many)) else {
         return Ok(());
