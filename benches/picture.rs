@@ -39,6 +39,7 @@ fn skirmish() -> Picture {
         activated: false,
         joined_hero: false,
         large: false,
+        rear: None,
     };
     let mut rangers = unit("B5", "allies", "rangers", UnitType::Squad, 4, 5);
     rangers.activated = true;

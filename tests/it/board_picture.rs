@@ -240,6 +240,7 @@ fn unit(board: &Board, at: &str, side: &str, label: &str, t: UnitType) -> UnitMa
         activated: false,
         joined_hero: false,
         large: false,
+        rear: None,
     }
 }
 
@@ -523,6 +524,7 @@ fn png_sizes_stay_small_enough_for_a_mail() {
                 activated: u.id.len() % 2 == 0,
                 joined_hero: false,
                 large: false,
+                rear: None,
             });
         }
     }

@@ -38,6 +38,7 @@ fn unit(
         activated: false,
         joined_hero: false,
         large: false,
+        rear: None,
     }
 }
 

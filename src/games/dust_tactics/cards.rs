@@ -183,18 +183,20 @@ pub fn parse_card(file_name: &str, text: &str) -> Result<Card, CardError> {
 }
 
 /// 004 "LARGE VEHICLES" (R566): a card says `large = true`, 003's Huge vehicle `huge = true`
-/// (R790); a `size` key is refused by name instead of being ignored by serde (R565, R571).
+/// (R790), 003's two-square Large vehicle `size = "large"` (R767); any other `size` is refused
+/// by name instead of being ignored by serde (R565, R571).
 fn refuse_large(file_name: &str, text: &str) -> Result<(), CardError> {
     let Ok(table) = text.parse::<toml::Table>() else {
         return Ok(()); // serde's own error names the line
     };
-    match table.contains_key("size") {
-        false => Ok(()),
-        true => Err(CardError {
+    match table.get("size") {
+        None => Ok(()),
+        Some(v) if v.as_str() == Some("large") => Ok(()),
+        Some(_) => Err(CardError {
             file: file_name.to_string(),
             field: "size".into(),
-            reason: "a vehicle's size is not read: 004 \"LARGE VEHICLES\" has one size, a vehicle inside 4 spaces, and 003's Huge vehicle takes four squares (003's two-square Large vehicle is not built, R791)".into(),
-            instead: "write `large = true` for 004's vehicle inside 4 spaces, `huge = true` for 003's Huge vehicle, or remove `size`".into(),
+            reason: "a vehicle's size is `\"large\"` or absent: 003 \"Unit Size\" has two-square Large vehicles (`size = \"large\"`, battlefront-2013, R767) and four-square Huge ones (`huge = true`); 004 \"LARGE VEHICLES\" has one size, a vehicle inside 4 spaces (`large = true`)".into(),
+            instead: "write `size = \"large\"` for 003's two-square Large vehicle, `huge = true` for 003's Huge vehicle, `large = true` for 004's vehicle inside 4 spaces, or remove `size`".into(),
         }),
     }
 }
@@ -203,10 +205,23 @@ fn refuse_large(file_name: &str, text: &str) -> Result<(), CardError> {
 /// no skill but Tracked Vehicle and no Tesla or flamethrower line (their adjacency, carrying and
 /// "spaces between" are not measured over 4 squares).
 fn check_large(card: &Card) -> Result<(), (String, String, String)> {
-    if !card.four_squares() {
+    if !card.four_squares() && card.size.is_none() {
         return Ok(());
     }
-    let key = if card.huge { "huge" } else { "large" };
+    let key = if card.huge {
+        "huge"
+    } else if card.large {
+        "large"
+    } else {
+        "size"
+    };
+    if card.size.is_some() && card.four_squares() {
+        return Err((
+            "size".into(),
+            "a card is 003's two-square Large vehicle (`size = \"large\"`) or stands on four squares (`large`, `huge`), not both (R767)".into(),
+            "keep one of them".into(),
+        ));
+    }
     if card.large && card.huge {
         return Err((
             "huge".into(),
@@ -214,11 +229,18 @@ fn check_large(card: &Card) -> Result<(), (String, String, String)> {
             "keep `large = true` (ffg-revised) or `huge = true` (battlefront-2013)".into(),
         ));
     }
-    if card.unit_type != UnitType::Vehicle || !matches!(card.armour, Armour::Vehicle(_)) {
+    // 003's Large Aircraft take two squares too (R773).
+    let large_aircraft = key == "size" && matches!(card.armour, Armour::Aircraft(_));
+    if card.unit_type != UnitType::Vehicle
+        || !(matches!(card.armour, Armour::Vehicle(_)) || large_aircraft)
+    {
         return Err((
             key.into(),
-            format!("only a ground vehicle is {key} (004 \"LARGE VEHICLES\", 003 \"Moving Huge Vehicles\")"),
-            format!("remove `{key}`, or make the card a vehicle with vehicle armour"),
+            match key {
+                "size" => "only a vehicle or an aircraft is a two-square Large model (003 \"Unit Size\", R767, R773)".to_string(),
+                _ => format!("only a ground vehicle is {key} (004 \"LARGE VEHICLES\", 003 \"Moving Huge Vehicles\")"),
+            },
+            format!("remove `{key}`, or make the card a vehicle with vehicle armour{}", if key == "size" { " or aircraft armour" } else { "" }),
         ));
     }
     if let Some((i, s)) =

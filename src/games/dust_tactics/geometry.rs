@@ -7,6 +7,7 @@
 use super::model::{Board, Square, UnitId, UnitType, WeaponRange};
 use std::collections::BTreeMap;
 
+pub mod domino;
 mod los;
 mod movement;
 

@@ -866,6 +866,16 @@ pub struct Card {
     /// A Huge vehicle (003 "Moving Huge Vehicles"): four squares, 2×2 as `large` (R790).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub huge: bool,
+    /// 003 "Unit Size": `size = "large"`, a Large vehicle on two squares (R767).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<VehicleSize>,
+}
+
+/// 003 "Unit Size": the two-square size a card may declare (the 2×2 one is `huge`, R790).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VehicleSize {
+    Large,
 }
 
 /// One model of a squad: its id and the weapon lines it carries (by weapon id).

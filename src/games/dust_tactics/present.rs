@@ -270,6 +270,7 @@ pub fn picture(view: &Value, ours: Option<&str>, happenings: &[Happening]) -> Op
                     && !h.get("destroyed").and_then(Value::as_bool).unwrap_or(false)
             }),
             large: u.get("large").and_then(Value::as_bool).unwrap_or(false),
+            rear: square(u.get("rear")),
         });
     }
     scenario_marks(view, &mut pic);

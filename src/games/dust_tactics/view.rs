@@ -62,6 +62,11 @@ pub fn view(state: &State, as_side: Option<&str>) -> Value {
             if c.is_some_and(|c| c.four_squares()) {
                 v["large"] = json!(true);
             }
+            // 003's two-square Large vehicle: its rear square, for the picture (R772).
+            let two = u.at.and_then(|at| super::battlefront::large2::squares(state, &u.id, at));
+            if let Some(rear) = two.and_then(|s| s.get(1).copied()).filter(|_| !u.destroyed) {
+                v["rear"] = json!(rear.to_string());
+            }
             // 004 "Carry Capacity": who rides in which vehicle, for roster and picture.
             if let Some(x) = &u.aboard {
                 v["aboard"] = json!(x);
@@ -154,7 +159,10 @@ fn large_part<'a>(state: &State, marks: &'a [(String, String)], sq: Square) -> O
         let u = state.unit(id).filter(|u| !u.destroyed)?;
         let at = u.at.filter(|&at| at != sq)?;
         let large = state.cards.get(&u.card).is_some_and(|c| c.four_squares());
-        let squares = super::geometry::footprint(&state.scenario.board, at, large)?;
+        // 003's two-square Large vehicle: its rear (R772).
+        let two = super::battlefront::large2::squares(state, id, at);
+        let squares =
+            two.or_else(|| super::geometry::footprint(&state.scenario.board, at, large))?;
         squares.contains(&sq).then_some(m.as_str())
     })
 }
@@ -243,8 +251,20 @@ pub fn board_text(state: &State) -> String {
                 .is_some_and(|sq| large_part(state, &marks, sq).is_some())
         })
     }) {
-        // 003 calls the 2×2 vehicle Huge (R790), 004 large (R570).
-        s.push_str(if state.rules().battlefront() {
+        // 003 calls the 2×2 vehicle Huge (R790), 004 large (R570); 003's Large takes two (R772).
+        if state.units.iter().any(|u| {
+            !u.destroyed && u.at.is_some() && super::battlefront::large2::is_large2(state, u)
+        }) {
+            s.push_str("         A= the rear square of Large vehicle A\n");
+        }
+        let huge = state.units.iter().any(|u| {
+            !u.destroyed
+                && u.at.is_some()
+                && state.cards.get(&u.card).is_some_and(|c| c.four_squares())
+        });
+        s.push_str(if !huge {
+            ""
+        } else if state.rules().battlefront() {
             "         A= the other 3 squares of Huge vehicle A\n"
         } else {
             "         A= the other 3 squares of large vehicle A\n"

@@ -384,8 +384,8 @@ fn tesla_002_a_battlefront_card_with_a_tesla_line_is_refused() {
 #[test]
 fn large_vehicles_004_a_card_with_a_size_key_is_refused_with_its_file() {
     // R565, R571. 004 "LARGE VEHICLES": "Large vehicles must sit inside 4 spaces with no part of
-    // the main body projecting outside." A card says `large = true` (R566); a `size` key (003's
-    // sizes, not built) is refused by name, not ignored.
+    // the main body projecting outside." A card says `large = true` (R566); a `size` key other
+    // than 003's two-square `size = "large"` (R767) is refused by name, not ignored.
     use dustmail::dust_tactics::cards::parse_card;
     let (_, text) = dustmail::dust_tactics::cards::builtin()
         .into_iter()
@@ -395,7 +395,7 @@ fn large_vehicles_004_a_card_with_a_size_key_is_refused_with_its_file() {
     let big = text.replacen("movement = 1", "large = true\nmovement = 1", 1);
     let read = parse_card("m2c-pounder.toml", &big);
     assert!(read.as_ref().is_ok_and(|c| c.large), "{read:?}");
-    let sized = text.replacen("movement = 1", "size = \"large\"\nmovement = 1", 1);
+    let sized = text.replacen("movement = 1", "size = \"huge\"\nmovement = 1", 1);
     let e = parse_card("big-pounder.toml", &sized).expect_err("size");
     assert_eq!(e.file, "big-pounder.toml");
     assert!(e.to_string().contains("LARGE VEHICLES"), "{e}");

@@ -53,6 +53,7 @@ pub fn card(id: &str, ty: UnitType, health: u8, movement: u8, weapons: Vec<Weapo
         sidekick: None,
         large: false,
         huge: false,
+        size: None,
     }
 }
 

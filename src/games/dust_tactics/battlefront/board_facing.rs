@@ -85,6 +85,7 @@ pub fn onto_picture(view: &Value, happenings: &[Happening], pic: &mut Picture) {
                 square: sq,
                 facing,
                 large,
+                rear: square(u.get("rear")),
             });
         }
     }

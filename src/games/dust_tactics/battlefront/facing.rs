@@ -128,7 +128,7 @@ pub fn after_steps(state: &State, u: &UnitState, steps: &[Step]) -> Option<Facin
     for s in steps {
         match s {
             Step::Enter { to } => {
-                facing = Some(entering(&state.scenario.board, *to));
+                facing = Some(entry_of(state, &u.id, *to));
                 at = Some(*to);
             }
             Step::Turn { facing: f } => facing = Some(*f),
@@ -148,10 +148,18 @@ pub fn after_steps(state: &State, u: &UnitState, steps: &[Step]) -> Option<Facin
     facing
 }
 
+/// The facing of `unit` entering on `to`: R251's, or a Large vehicle's from the nearest edge (R771).
+fn entry_of(state: &State, unit: &str, to: Square) -> Facing {
+    match super::large2::is_id(state, unit) {
+        true => super::large2::entry_facing(&state.scenario.board, to),
+        false => entering(&state.scenario.board, to),
+    }
+}
+
 /// Records the facing of `unit` after it entered on `to` (battlefront-2013 only).
 pub fn record_entry(state: &mut State, unit: &str, to: Square) {
     if state.rules().battlefront() {
-        let f = entering(&state.scenario.board, to);
+        let f = entry_of(state, unit, to);
         if let Some(u) = state.unit_mut(unit) {
             u.facing = Some(f);
         }
@@ -199,6 +207,7 @@ pub fn plan_turn(
             instead: "leave out the `turn` line; `move`, `attack` or `nothing`".to_string(),
         });
     }
+    super::large2::check_turn(state, u)?;
     if !on_board {
         return Err(refusal(
             format!(
@@ -313,7 +322,9 @@ pub fn in_arc_of(
 ) -> bool {
     let o = centre2(from, four_squares(state, Some(shooter)));
     let board = &state.scenario.board;
-    super::super::geometry::footprint(board, to, four_squares(state, target))
+    // A Large vehicle's two squares (R768).
+    let two = target.and_then(|t| super::large2::squares(state, t, to));
+    two.or_else(|| super::super::geometry::footprint(board, to, four_squares(state, target)))
         .unwrap_or(vec![to])
         .into_iter()
         .any(|t| in_arc_from(facing, o, t))

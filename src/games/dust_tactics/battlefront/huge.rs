@@ -22,7 +22,9 @@ pub fn is_huge(state: &State, u: &UnitState) -> bool {
 /// two squares 003 asks; with Movement 1 that is a March Move, its whole activation, so the
 /// action after the entering move may only be `nothing`. Refused before anything changes.
 pub fn check(state: &State, u: &UnitState, actions: &[Action]) -> Result<(), Refusal> {
-    if !is_huge(state, u) || u.at.is_some() || u.destroyed {
+    // 003 says it of Large Vehicles, not of Large Aircraft (R773).
+    let large2 = super::large2::is_large2(state, u) && !super::large2::flies(state, u);
+    if !(is_huge(state, u) || large2) || u.at.is_some() || u.destroyed {
         return Ok(());
     }
     let movement = state.cards.get(&u.card).map_or(0, |c| c.movement);
@@ -39,8 +41,10 @@ pub fn check(state: &State, u: &UnitState, actions: &[Action]) -> Result<(), Ref
         .map_or("move <square>".to_string(), |s| format!("move {s}"));
     Err(Refusal {
         reason: format!(
-            "{} is a Huge vehicle with Movement {movement}: getting its four squares onto the board is a move of two squares, a March Move, and takes its whole first activation",
-            u.id
+            "{} is a {} with Movement {movement}: getting its {} squares onto the board is a move of two squares, a March Move, and takes its whole first activation",
+            u.id,
+            if large2 { "Large vehicle" } else { "Huge vehicle" },
+            if large2 { "two" } else { "four" },
         ),
         rule: RULE.to_string(),
         instead: format!("activate {}\n  {entry}\n  nothing", u.id),
@@ -62,5 +66,7 @@ pub fn rotates_in_move(state: &State, u: &UnitState, actions: &[Action], i: usiz
 /// R792: a Huge vehicle's move leaves its facing as it was ("pick one corner of the Vehicle and
 /// move that corner one square"): it turns only by rotating.
 pub fn keeps_facing(state: &State, unit: &str) -> bool {
-    state.unit(unit).is_some_and(|u| is_huge(state, u))
+    state
+        .unit(unit)
+        .is_some_and(|u| is_huge(state, u) || super::large2::is_large2(state, u))
 }

@@ -119,11 +119,19 @@ pub fn commit(state: &mut State, loosened: &Loosened, unit: &str, out: &mut Outc
         .unit(s)
         .and_then(|v| state.cards.get(&v.card))
         .is_some_and(|c| c.unit_type == UnitType::Vehicle);
+    // 003's two-square Large vehicle acts without its pilot too (R774).
+    let kind = match state
+        .unit(s)
+        .is_some_and(|v| super::large2::is_large2(state, v))
+    {
+        true => "a Large vehicle",
+        false => "a Huge vehicle",
+    };
     let text = if vehicle {
         match super::mounting::dismount(state, s) {
             true => format!("{h} dismounts from {s}, which cannot take any actions until a pilot mounts it again ({})", super::mounting::RULE),
             // 003: "... unless it is a Large or Huge Vehicle" (R796).
-            false => format!("{h} dismounts from {s}, a Huge vehicle, which acts without a pilot ({}: \"unless it is a Large or Huge Vehicle\")", super::mounting::RULE),
+            false => format!("{h} dismounts from {s}, {kind}, which acts without a pilot ({}: \"unless it is a Large or Huge Vehicle\")", super::mounting::RULE),
         }
     } else if h == unit {
         format!("{h} activates apart from {s} (003 \"Joining Infantry Squads\": \"Alternatively, the Hero may activate separately\")")

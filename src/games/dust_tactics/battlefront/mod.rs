@@ -28,6 +28,7 @@ pub mod fortifications;
 pub mod heroes;
 // issue 18: 003's Huge vehicles (bflarge, R790–R794).
 pub mod huge;
+pub mod large2;
 // issue 18: 003 joining per activation (bfjoin, R604–R606).
 pub mod joining;
 // issue 18: 003 mounting and dismounting vehicles (bfjoin, R607).

@@ -66,12 +66,12 @@ pub fn check(state: &State, u: &UnitState, actions: &[Action]) -> Result<(), Ref
 }
 
 /// The dismount commits: vehicle `v` is left without its pilot and cannot act until he (or
-/// another pilot) mounts it, "unless it is a Large or Huge Vehicle" (R796). Gives whether it is
+/// another pilot) mounts it, "unless it is a Large or Huge Vehicle" (R796, R774). Gives whether it is
 /// left unable to act.
 pub fn dismount(state: &mut State, v: &str) -> bool {
     if state
         .unit(v)
-        .is_some_and(|x| super::huge::is_huge(state, x))
+        .is_some_and(|x| super::huge::is_huge(state, x) || super::large2::is_large2(state, x))
     {
         return false;
     }

@@ -124,9 +124,8 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
             continue;
         };
         super::weapons::check_card(file, &c)?;
-        // 003's one-square aircraft are built (R800-R802); a large aircraft (003 "Large
-        // Vehicles and Large Aircraft", on two squares) is refused by the card parser, as
-        // `large` is for ground vehicles only.
+        // 003's one-square aircraft are built (R800-R802), its two-square Large Aircraft too
+        // (`size = "large"`, R773).
         // 004's special weapons (burst, set-up, dual ammo, explosives, phaser and volley cells)
         // are not 003's and are not built here (R236). 002's Artillery weapons (range `A`, 003
         // "Artillery Range (A)") and Reload weapons (`reloadable`) are (R690, R691).

@@ -213,7 +213,9 @@ pub(super) fn plan_activation(
             // battlefront-2013: the Move ends facing the way named (R617).
             Action::MoveFacing { squares, facing } => {
                 super::super::battlefront::facing::plan_facing(state, u, p.next_is_move)?;
+                p.end_facing = Some(*facing);
                 p.movement(squares)?;
+                p.end_facing = None;
                 p.steps.push(Step::Turn { facing: *facing });
                 if let Some(t) = p.texts.last_mut() {
                     t.push_str(&format!(" facing {facing}"));
@@ -365,6 +367,8 @@ pub(super) struct Planner<'a> {
     /// A Move was taken after the March Move (R710, R713): the March Move's reaction window is
     /// found before it.
     free_after_march: bool,
+    /// `move … facing`: the facing the move being planned ends with (a Large vehicle's body, R770).
+    pub(super) end_facing: Option<super::super::battlefront::facing::Facing>,
 }
 
 /// The 002 skill that may make action `a` a free Move (R603, R710, R713), from what is planned
@@ -417,6 +421,7 @@ impl<'a> Planner<'a> {
             free_move: false,
             free_at: None,
             free_after_march: false,
+            end_facing: None,
         }
     }
 

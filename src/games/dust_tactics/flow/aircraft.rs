@@ -204,6 +204,10 @@ impl Planner<'_> {
         squares: &[Square],
         mp: u32,
     ) -> Result<Square, Refusal> {
+        // 003's Large Aircraft flies its two squares (R773).
+        if let Some(to) = self.fly_large2(from, squares, mp)? {
+            return Ok(to);
+        }
         let u = self.u;
         let rule = RuleId::Aircraft.with("aircraft ignore terrain restrictions when moving");
         let agile = has_skill(self.state, &u.id, Skill::Agile);
@@ -455,5 +459,79 @@ impl Planner<'_> {
             RuleId::Aircraft.with("advanced deployment: the aircraft must make a MOVE + MOVE action"),
             format!("move {to}, then a second `move <square>` line"),
         )
+    }
+}
+
+impl Planner<'_> {
+    /// R773: how a Large Aircraft sees the board it flies over: an open board (it crosses any
+    /// terrain and wall), its friendly units and the enemy aircraft, and itself as a soldier
+    /// would move (passing its friends, stopping on none of them; enemy aircraft closed to it).
+    pub(super) fn flight(&self) -> Option<(model::Board, Occupancy, Mover)> {
+        let (state, u) = (self.state, self.u);
+        let large2 = super::super::battlefront::large2::is_large2(state, u);
+        if !large2 || !super::super::battlefront::large2::flies(state, u) {
+            return None;
+        }
+        let b = &state.scenario.board;
+        let open = model::Board::open(b.width(), b.height()).ok()?;
+        let keep = |o: &Occupant| o.side == u.side || is_aircraft(state, &o.unit.0);
+        let occ: Occupancy = (self.occ.iter())
+            .map(|(sq, v)| {
+                (
+                    *sq,
+                    v.iter().filter(|o| keep(o)).cloned().collect::<Vec<_>>(),
+                )
+            })
+            .filter(|(_, v)| !v.is_empty())
+            .collect();
+        let mover = Mover {
+            unit_type: UnitType::Squad,
+            jump: false,
+            tracked: false,
+            ..self.mover()
+        };
+        Some((open, occ, mover))
+    }
+
+    /// R773: a Large Aircraft's flight: 003's Large model steps (R769) on [`Self::flight`]'s
+    /// board, ending with neither square on a friendly unit or an enemy aircraft. `None` for any
+    /// other unit.
+    fn fly_large2(
+        &mut self,
+        from: Square,
+        squares: &[Square],
+        mp: u32,
+    ) -> Result<Option<Square>, Refusal> {
+        let Some((open, occ, mover)) = self.flight() else {
+            return Ok(None);
+        };
+        let (state, u) = (self.state, self.u);
+        let planned = super::super::battlefront::large2::plan(
+            state,
+            u,
+            &self.steps,
+            self.end_facing,
+            &open,
+            &occ,
+            &mover,
+            (from, squares),
+            mp,
+        );
+        let Some(planned) = planned else {
+            return Ok(None);
+        };
+        let (plan, facing) = planned.map_err(|e| Refusal {
+            reason: format!("{} cannot fly: {}", u.id, e.reason),
+            rule: e.rule.clone(),
+            instead: format!("a flight of at most {mp} movement points"),
+        })?;
+        let to = plan.path.last().copied().unwrap_or(from);
+        self.texts.push(format!("fly to {to}"));
+        self.steps.push(Step::Move {
+            path: plan.path,
+            crushed: vec![],
+        });
+        self.large2_facing(Some(facing));
+        Ok(Some(to))
     }
 }

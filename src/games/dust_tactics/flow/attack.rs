@@ -9,7 +9,10 @@ use crate::dust_tactics::battlefront::weapons::{sniper, wire_guided};
 impl Planner<'_> {
     /// One ATTACK (or SUSTAINED ATTACK, which takes both actions).
     pub(super) fn attack(&mut self, fire: &[FireOrder], sustained: bool) -> Result<(), Refusal> {
-        let (state, u) = (self.state, self.u);
+        // 003's Large vehicle: its two squares as the moves planned before leave them (R768).
+        let planned =
+            super::super::battlefront::large2::as_planned(self.state, self.u, &self.steps);
+        let (state, u) = (planned.as_ref().unwrap_or(self.state), self.u);
         let Some(from) = self.pos else {
             return refuse(
                 format!("{} is not on the battlefield yet", u.id),

@@ -14,7 +14,16 @@ pub(super) fn is_large(state: &State, id: &str) -> bool {
 
 /// The squares unit `id` occupies when it stands on `at`: `at` alone, or a large vehicle's 4.
 pub(super) fn squares_at(state: &State, id: &str, at: Square) -> Vec<Square> {
+    // 003's two-square Large vehicle: its front and the square behind it (R768).
+    if let Some(two) = super::super::battlefront::large2::squares(state, id, at) {
+        return two;
+    }
     geometry::footprint(&state.scenario.board, at, is_large(state, id)).unwrap_or(vec![at])
+}
+
+/// Whether unit `id` stands on more than one square: a 2×2 block or 003's Large vehicle (R768).
+fn multi(state: &State, id: &str) -> bool {
+    is_large(state, id) || super::super::battlefront::large2::is_id(state, id)
 }
 
 /// 004 "Moving": "Large vehicles must use a MOVE action to enter the battlefield as normal"
@@ -70,7 +79,12 @@ pub(super) fn attack_pair(
         })
         .collect();
     pairs.sort();
+    let air = |id: Option<&str>| id.is_some_and(|i| super::aircraft::is_aircraft(state, i));
     let clear = |a: Square, b: Square| {
+        // 003 "Line of Sight to Aircraft" with one end flying (R800, R773).
+        if let Some(s) = super::aircraft::sight_003(state, air(Some(shooter)), air(target), a, b) {
+            return s == Sight::Clear;
+        }
         super::super::battlefront::sight::line_of_sight_under(
             state.rules(),
             &state.scenario.board,
@@ -102,7 +116,7 @@ pub(super) fn fired_pair(
     to: Square,
     range: WeaponRange,
 ) -> (Square, Square) {
-    if !is_large(state, shooter) && !is_large(state, target) {
+    if !multi(state, shooter) && !multi(state, target) {
         return (from, to);
     }
     let types = (unit_type(state, shooter), unit_type(state, target));
@@ -139,9 +153,9 @@ pub(super) fn reactive_pair(
 ) -> (Square, Square) {
     let target = occ.get(&to).into_iter().flatten().find_map(|o| {
         let t = state.unit(&o.unit.0)?;
-        (t.at == Some(to) && is_large(state, &t.id)).then_some(t.id.as_str())
+        (t.at == Some(to) && multi(state, &t.id)).then_some(t.id.as_str())
     });
-    if target.is_none() && !is_large(state, unit) {
+    if target.is_none() && !multi(state, unit) {
         return (from, to);
     }
     let types = (
@@ -160,10 +174,10 @@ pub(super) fn reactive_pair(
     )
 }
 
-/// A large vehicle plays only under ffg-revised (004 "LARGE VEHICLES"; 003's large vehicles
-/// take two squares, not built, 000 has none: R571, R791), a Huge vehicle only under
-/// battlefront-2013 (003 "Moving Huge Vehicles", R790); neither on a board with minefields (a
-/// mine under one of its 4 squares is not built).
+/// A large vehicle plays only under ffg-revised (004 "LARGE VEHICLES"; 000 has none: R571), a
+/// Huge vehicle and 003's two-square Large vehicle only under battlefront-2013 (003 "Moving Huge
+/// Vehicles", "Unit Size": R790, R767); none on a board with minefields (a mine under one of
+/// its squares is not built).
 pub(super) fn check_setup(
     rules: &Rules,
     scenario: &Scenario,
@@ -174,7 +188,7 @@ pub(super) fn check_setup(
     if let Some(u) = units().find(|u| card_of(u).is_some_and(|c| c.large)) {
         if rules.id() != "ffg-revised" {
             return Err(format!(
-                "unit {} uses the large vehicle card `{}`: large vehicles (004 \"LARGE VEHICLES\", 4 spaces) are played only under --ruleset ffg-revised (R571); {} does not build them (003's two-square Large vehicle is not built, R791)",
+                "unit {} uses the large vehicle card `{}`: large vehicles (004 \"LARGE VEHICLES\", 4 spaces) are played only under --ruleset ffg-revised (R571); {} does not build them (003's two-square Large vehicle is `size = \"large\"`, R767)",
                 u.id,
                 u.card,
                 rules.id()
@@ -191,10 +205,44 @@ pub(super) fn check_setup(
             ));
         }
     }
-    let Some(u) = units().find(|u| card_of(u).is_some_and(|c| c.four_squares())) else {
+    // 003 "Unit Size": the two-square Large vehicle (R767).
+    let two = |c: &Card| c.size.is_some();
+    if let Some(u) = units().find(|u| card_of(u).is_some_and(two)) {
+        if !rules.battlefront() {
+            return Err(format!(
+                "unit {} uses the Large vehicle card `{}`: two-square Large vehicles (003 \"Unit Size\", `size = \"large\"`) are played only under --ruleset battlefront-2013 (R767); {} has none",
+                u.id,
+                u.card,
+                rules.id()
+            ));
+        }
+    }
+    // R767: a placed Large vehicle's rear must be on the board and free.
+    let placed: Vec<Square> = units().filter_map(|u| u.at).collect();
+    for u in units().filter(|u| card_of(u).is_some_and(two)) {
+        let board = &scenario.board;
+        let flies = card_of(u).is_some_and(|c| matches!(c.armour, model::Armour::Aircraft(_)));
+        let why = (u.at).and_then(|at| {
+            super::super::battlefront::large2::placement_error(board, at, &placed, flies)
+        });
+        if let Some(why) = why {
+            return Err(format!(
+                "unit {} uses the Large vehicle card `{}`: {why} (003 \"Unit Size\": two squares, R767); place it elsewhere",
+                u.id, u.card
+            ));
+        }
+    }
+    let many = |c: &Card| c.four_squares() || two(c);
+    let Some(u) = units().find(|u| card_of(u).is_some_and(many)) else {
         return Ok(());
     };
-    if !scenario.board.mines.is_empty() {
+    // 002's minefields under a Large vehicle's rear are not built (R767).
+    let mined_002 = (scenario.fortifications.as_ref()).is_some_and(|f| !f.minefields.is_empty());
+    let u = match units().find(|u| card_of(u).is_some_and(two)) {
+        Some(two) if mined_002 => two,
+        _ => u,
+    };
+    if !scenario.board.mines.is_empty() || mined_002 && card_of(u).is_some_and(two) {
         return Err(format!(
             "unit {} uses the large vehicle card `{}` and scenario {} has minefields: a mine under a large vehicle is not built (R571); remove one or the other",
             u.id, u.card, scenario.name
@@ -203,10 +251,13 @@ pub(super) fn check_setup(
     Ok(())
 }
 
-/// The top-left squares a large vehicle `unit` off the board may enter on (R567), for the bot;
+/// The squares a large or Huge vehicle `unit` off the board may enter on (the top-left, R567; a
+/// Large vehicle's front, R771), for the bot;
 /// `None` for any other unit.
 pub fn large_entry(state: &State, unit: &str) -> Option<Vec<Square>> {
-    let u = state.unit(unit).filter(|u| is_large(state, &u.id))?;
+    // 003's two-square Large vehicle names its front (R771).
+    let large2 = |u: &&UnitState| super::super::battlefront::large2::is_large2(state, u);
+    let u = (state.unit(unit)).filter(|u| is_large(state, &u.id) || large2(u))?;
     Some(super::movement::entry_free(state, u))
 }
 

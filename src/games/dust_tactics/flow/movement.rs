@@ -60,7 +60,21 @@ impl Planner<'_> {
         };
         // issue 18 hook: a unit back from reserve may enter elsewhere (battlefront/reserves.rs).
         let zone = super::super::battlefront::reserves::entry_zone(state, u);
-        if super::large::is_large(state, &u.id) {
+        // 003's two-square Large vehicle: front first, facing in, wholly on the board (R771).
+        let large2 = super::super::battlefront::large2::is_large2(state, u);
+        if large2 {
+            if !self.enters_large2(&zone, to) {
+                return Err(Refusal {
+                reason: format!(
+                    "{} is a Large vehicle: entering with its front on {to}, it faces in from the nearest edge and its rear is the square behind; both must be on the board and open to it, one of them in {}",
+                    u.id,
+                    super::super::battlefront::reserves::zone_name(state, u)
+                ),
+                rule: super::super::battlefront::huge::RULE.to_string(),
+                instead: format!("move <one of {}>", entry_text(state, u)),
+                });
+            }
+        } else if super::large::is_large(state, &u.id) {
             // 004 "LARGE VEHICLES": wholly on the battlefield in its entering MOVE (R567).
             if !super::large::entry_anchors(state, u, &zone).contains(&to) {
                 return refuse(
@@ -144,19 +158,30 @@ impl Planner<'_> {
         super::super::battlefront::strongpoints::check_move(state, &mover, squares)?;
         super::super::battlefront::terrain::check_move(state, &mover, squares)?;
         let board = super::super::battlefront::strongpoints::closed_board(state, board, &mover);
-        let plan = geometry::plan_move(
-            &board,
-            &self.occupancy_for(&mover),
-            &mover,
-            from,
-            squares,
-            mp + fast as u32 + extra + scout,
-        )
-        .map_err(|e| Refusal {
+        let refusal = |e: geometry::MoveError| Refusal {
             reason: format!("{} cannot move: {}", u.id, e.reason),
             rule: e.rule.clone(),
             instead: format!("a move of at most {} movement points", mp + scout),
-        })?;
+        };
+        let (occ, total) = (self.occupancy_for(&mover), mp + fast as u32 + extra + scout);
+        // 003's two-square Large vehicle moves by its own steps and ends with a facing (R769).
+        let (plan, ends) = match super::super::battlefront::large2::plan(
+            state,
+            u,
+            &self.steps,
+            self.end_facing,
+            &board,
+            &occ,
+            &mover,
+            (from, squares),
+            total,
+        ) {
+            Some(r) => r.map(|(p, f)| (p, Some(f))).map_err(refusal)?,
+            None => (
+                geometry::plan_move(&board, &occ, &mover, from, squares, total).map_err(refusal)?,
+                None,
+            ),
+        };
         super::underground::check_path(state, &self.occ, &u.id, &plan.path)?; // 004 sewers
         if fast && plan.cost > mp {
             self.fast_used = true;
@@ -174,6 +199,7 @@ impl Planner<'_> {
             path: plan.path,
             crushed: plan.crushed,
         });
+        self.large2_facing(ends);
         Ok(to)
     }
 }
@@ -229,7 +255,10 @@ impl Planner<'_> {
     fn double_move(&self, mp: u32) -> Option<(Square, u32)> {
         // A Move after a March Move (002 At the Double, Scout: R710, R713) is a Move of its own.
         let march_made = self.kinds.iter().filter(|k| **k == Kind::Move).count() >= 2;
+        // 003's Large vehicle makes its March Move as two Moves, one after the other (R769).
+        let large2 = super::super::battlefront::large2::is_large2(self.state, self.u);
         if self.rules.moves_are_separate_actions()
+            || large2
             || self.last_kind != Some(Kind::Move)
             || march_made
         {
@@ -248,7 +277,13 @@ impl Planner<'_> {
         let first = self.last_kind != Some(Kind::Move);
         // R210 came with rules revision 3.
         let revised = self.state.revised(3);
-        if self.rules.moves_are_separate_actions() || !self.next_is_move || !first || !revised {
+        let large2 = super::super::battlefront::large2::is_large2(self.state, self.u);
+        if self.rules.moves_are_separate_actions()
+            || !self.next_is_move
+            || !first
+            || !revised
+            || large2
+        {
             return None;
         }
         let to = squares.last().copied()?;
@@ -374,6 +409,17 @@ pub(super) fn entry_text(state: &State, u: &UnitState) -> String {
 
 /// The free squares of `u`'s entry zone (its side's, or 003's reserve entry, R289).
 pub(super) fn entry_free(state: &State, u: &UnitState) -> Vec<Square> {
+    // 003's two-square Large vehicle: its front's squares (R771).
+    if super::super::battlefront::large2::is_large2(state, u) {
+        let zone = super::super::battlefront::reserves::entry_zone(state, u);
+        let occ = occupancy(state, std::slice::from_ref(&u.id));
+        let (board, mover) = (&state.scenario.board, mover_of(state, u));
+        return (board.squares())
+            .filter(|&to| {
+                super::super::battlefront::large2::entry_ok(board, &occ, &mover, &zone, to)
+            })
+            .collect();
+    }
     if super::large::is_large(state, &u.id) {
         let zone = super::super::battlefront::reserves::entry_zone(state, u);
         return super::large::entry_anchors(state, u, &zone);
@@ -526,5 +572,33 @@ impl Planner<'_> {
             }
         }
         std::borrow::Cow::Owned(occ)
+    }
+}
+
+impl Planner<'_> {
+    /// R771: whether the Large vehicle planned may enter with its front on `to`.
+    fn enters_large2(&self, zone: &[Square], to: Square) -> bool {
+        // A Large Aircraft is placed above terrain and enemy ground units (R773).
+        if let Some((open, occ, mover)) = self.flight() {
+            return super::super::battlefront::large2::entry_ok(&open, &occ, &mover, zone, to);
+        }
+        let board = &self.state.scenario.board;
+        super::super::battlefront::large2::entry_ok(board, &self.occ, &self.mover(), zone, to)
+    }
+
+    /// R770: a Large vehicle's move ends with the facing its body has (`ends`): a `turn` step
+    /// right after the move records it, unless `move … facing` adds its own or nothing changed.
+    pub(super) fn large2_facing(
+        &mut self,
+        ends: Option<super::super::battlefront::facing::Facing>,
+    ) {
+        let Some(f) = ends.filter(|_| self.end_facing.is_none()) else {
+            return;
+        };
+        if super::super::battlefront::facing::after_steps(self.state, self.u, &self.steps)
+            != Some(f)
+        {
+            self.steps.push(Step::Turn { facing: f });
+        }
     }
 }

@@ -412,6 +412,10 @@ fn two_army_turn(
 ) -> Option<crate::dust_tactics::battlefront::facing::Facing> {
     let from = state.unit(r)?.at?;
     let to = state.unit(&act.unit)?.at?;
+    // A Large vehicle does not turn in place: it takes the Sustained Attack (R770).
+    if crate::dust_tactics::battlefront::large2::is_id(state, r) {
+        return None;
+    }
     let turned = bf_choice::towards(from, to)?;
     // The answer's choice, else the standing order for this unit, else for `any` (R255).
     let side = state.unit(r)?.side.clone();

@@ -206,8 +206,12 @@ pub fn illegal_positions(state: &State) -> Vec<String> {
             large: super::large::is_large(state, &u.id),
         };
         let occ = super::aircraft::ground_occupancy(state, &u.side, &occ);
-        if let Some(e) = geometry::may_stand(&state.scenario.board, &occ, &mover, at) {
-            bad.push(format!("{} on {at}: {}", u.id, e.reason));
+        // 003's Large vehicle stands on its rear too (R767).
+        let two = super::super::battlefront::large2::squares(state, &u.id, at);
+        for sq in two.unwrap_or(vec![at]) {
+            if let Some(e) = geometry::may_stand(&state.scenario.board, &occ, &mover, sq) {
+                bad.push(format!("{} on {sq}: {}", u.id, e.reason));
+            }
         }
     }
     bad

@@ -19,7 +19,7 @@ const RULE_COST: Citation = RuleId::MovementPoints.with("movement points");
 const RULE_WALL: Citation = RuleId::Walls.with("walls of bases");
 
 /// Orthogonal steps first, then diagonals: this order is the documented tie-break (ruling R13).
-const STEPS: [(i32, i32); 8] = [
+pub(super) const STEPS: [(i32, i32); 8] = [
     (0, -1),
     (1, 0),
     (0, 1),
@@ -30,7 +30,7 @@ const STEPS: [(i32, i32); 8] = [
     (-1, -1),
 ];
 
-fn err(reason: String, rule: impl Into<Citation>) -> MoveError {
+pub(super) fn err(reason: String, rule: impl Into<Citation>) -> MoveError {
     MoveError {
         reason,
         rule: rule.into().to_string(),
@@ -92,7 +92,12 @@ fn per_square(
 }
 
 /// Why `mover` may not move into (or through) `sq`; `None` when it may.
-fn pass_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Option<MoveError> {
+pub(super) fn pass_block(
+    board: &Board,
+    occ: &Occupancy,
+    mover: &Mover,
+    sq: Square,
+) -> Option<MoveError> {
     if let Some(e) = per_square(board, mover, sq, sq, |m, x, _| pass_block(board, occ, m, x)) {
         return e;
     }
@@ -165,7 +170,12 @@ fn pass_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Opti
 }
 
 /// Why `mover` may not end its move on `sq`; `None` when it may.
-fn end_block(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> Option<MoveError> {
+pub(super) fn end_block(
+    board: &Board,
+    occ: &Occupancy,
+    mover: &Mover,
+    sq: Square,
+) -> Option<MoveError> {
     if let Some(e) = per_square(board, mover, sq, sq, |m, x, _| end_block(board, occ, m, x)) {
         return e;
     }
@@ -206,7 +216,7 @@ pub fn may_stand(board: &Board, occ: &Occupancy, mover: &Mover, sq: Square) -> O
 }
 
 /// Whether the step `a`→`b` (adjacent) is allowed by walls and corners, ignoring `b` itself.
-fn step_block(
+pub(super) fn step_block(
     board: &Board,
     occ: &Occupancy,
     mover: &Mover,
@@ -268,7 +278,7 @@ fn step_block(
     }
 }
 
-fn step_cost(mover: &Mover, diagonal: bool, diag_used: bool) -> u32 {
+pub(super) fn step_cost(mover: &Mover, diagonal: bool, diag_used: bool) -> u32 {
     if diagonal && diag_used && !mover.agile {
         2
     } else {

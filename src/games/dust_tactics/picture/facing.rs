@@ -19,6 +19,10 @@ pub struct FacingMark {
     /// one big counter (R794).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub large: bool,
+    /// 003's two-square Large vehicle: its rear square; the mark sits at the front of the
+    /// counter drawn over both (R772).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rear: Option<Square>,
 }
 
 /// The field of fire of a front-mounted weapon that attacked: 45° either side of the facing of
@@ -63,6 +67,9 @@ fn turned(f: Facing, step: i64) -> Facing {
     ORDER[(i + step).rem_euclid(8) as usize]
 }
 
+/// How much larger than a one-square counter a Large vehicle's counter is drawn, in pixels (R772).
+pub(super) const LARGE2_GROWTH: u32 = 8;
+
 /// Half a square, in pixels.
 const HALF: i64 = SQUARE_PX as i64 / 2;
 
@@ -81,9 +88,15 @@ pub(super) fn marks(out: &mut String, pic: &Picture, items: &mut Vec<Range<usize
         let start = out.len();
         let (cx, cy) = square_centre(m.square);
         // A 2×2 counter is centred where its 4 squares meet, its rim 30 px further out (R794).
-        let (c, rim) = match m.large {
-            true => ((cx as i64 + HALF, cy as i64 + HALF), HALF),
-            false => ((cx as i64, cy as i64), 0),
+        let (c, rim) = match (m.large, m.rear) {
+            (true, _) => ((cx as i64 + HALF, cy as i64 + HALF), HALF),
+            // A Large vehicle's counter is centred where its two squares meet (R772).
+            (false, Some(r)) => {
+                let (rx, ry) = square_centre(r);
+                let mid = ((cx as i64 + rx as i64) / 2, (cy as i64 + ry as i64) / 2);
+                (mid, LARGE2_GROWTH as i64)
+            }
+            (false, None) => ((cx as i64, cy as i64), 0),
         };
         let d = dir(m.facing);
         let perp = (-d.1, d.0);

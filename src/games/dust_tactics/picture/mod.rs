@@ -121,6 +121,10 @@ pub struct UnitMarker {
     /// right of and below it (R570).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub large: bool,
+    /// 003's two-square Large vehicle: its other square, behind `square`; one counter is drawn
+    /// over both (R772).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rear: Option<Square>,
 }
 
 /// One line of fire, from the attacker's square to the target's.

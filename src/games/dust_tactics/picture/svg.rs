@@ -1,5 +1,6 @@
 //! The picture's SVG document: layout, board, counters, movement and fire.
 
+use super::facing::LARGE2_GROWTH;
 use super::labels::{counter_labels, label_size};
 use super::legend::{cover_name, legend, legend_items, legend_labels, text_content, LegendItem};
 use super::marks;
@@ -189,6 +190,10 @@ pub(super) fn dynamic_layer(
         let (cx, cy) = if unit.large {
             let (x, y) = square_origin(unit.square);
             (x + SQUARE_PX, y + SQUARE_PX)
+        } else if let Some(rear) = unit.rear {
+            // 003's Large vehicle: centred where its two squares meet (R772).
+            let ((x0, y0), (x1, y1)) = (square_centre(unit.square), square_centre(rear));
+            ((x0 + x1) / 2, (y0 + y1) / 2)
         } else {
             square_centre(unit.square)
         };
@@ -627,6 +632,9 @@ fn counter(
     );
     let r = if unit.large {
         SQUARE_PX - COUNTER_R / 4
+    } else if unit.rear.is_some() {
+        // 003's Large vehicle: one counter a little larger, over its two squares (R772).
+        COUNTER_R + LARGE2_GROWTH
     } else {
         COUNTER_R
     };
