@@ -23,9 +23,10 @@ use std::fmt;
 /// and may activate apart from it; pilots mount and dismount); 8: R541 (no reactive fire answers a
 /// pilot's boarding), R702–R706 (battlefront-2013: 002's Under Fire and Suppressed tokens, Brave
 /// and Commissar) and R727 (battlefront-2013: a strongpoint blocks sight across it, and no range-1
-/// Special Action from inside it at a unit outside); games made before keep the revision they
+/// Special Action from inside it at a unit outside); 9: R637 (battlefront-2013: no move climbs
+/// to an upper floor or a roof of 003's buildings); games made before keep the revision they
 /// were made with.
-pub const RULES_REVISION: u32 = 8;
+pub const RULES_REVISION: u32 = 9;
 
 /// The policies of one ruleset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

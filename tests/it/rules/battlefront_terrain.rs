@@ -526,3 +526,41 @@ fn s003_move_and_march_move_the_reaction_comes_after_the_facing() {
     let reacted = all.find("reapers attempts a reactive attack").expect(&all);
     assert!(turned < reacted, "{all}");
 }
+
+// 003 "Walls and Buildings" describes walls and openings only: a 003 building has no upper floor
+// and no roof (R637, rules revision 9). A unit inside the house may not climb onto its roof, the
+// orders template offers no height, and a game made before revision 9 keeps the climb it had.
+#[test]
+fn s003_walls_and_buildings_no_unit_climbs_to_a_roof() {
+    let setup = || {
+        with_house(game(
+            "battlefront-2013",
+            &[("pounder", "bf-pounder", "A9")],
+            &[("grenadiers", "bf-recon-grenadiers", "D4")],
+        ))
+    };
+    let mut st = setup();
+    let out = send(
+        &mut st,
+        "axis",
+        "activate grenadiers\n  move D4@roof\n  nothing",
+        &mut plenty(),
+    );
+    let (reason, rule) = refused(&out);
+    assert!(reason.contains("no roof"), "{reason}");
+    assert!(rule.contains("R637"), "{rule}");
+    assert_eq!(u(&st, "grenadiers").height, None);
+    let all = crate::legal_template::every_suggestion_accepted(&st, "axis", "house");
+    assert!(!all.iter().any(|o| o.contains('@')), "{all:?}");
+    // A game made under revision 8 replays the climb it accepted then.
+    let mut old = setup();
+    old.rules_revision = 8;
+    let out = send(
+        &mut old,
+        "axis",
+        "activate grenadiers\n  move D4@roof\n  nothing",
+        &mut plenty(),
+    );
+    accepted(&out);
+    assert!(u(&old, "grenadiers").height.is_some());
+}

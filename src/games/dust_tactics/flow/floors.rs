@@ -32,6 +32,19 @@ impl Planner<'_> {
             let squares: Vec<Square> = path.iter().map(|s| s.0).collect();
             return self.movement(&squares);
         }
+        // 003's buildings have one floor and no roof (R637; rules revision 9).
+        if self.state.rules().battlefront() && self.state.revised(9) {
+            return refuse(
+                format!(
+                    "{} cannot climb: under battlefront-2013 a building has one floor and no roof",
+                    self.u.id
+                ),
+                RuleId::Structures.with(
+                    "003 \"Walls and Buildings\" gives buildings no upper floors or roofs (R637)",
+                ),
+                "move <square> (on the ground, without @<height>)",
+            );
+        }
         self.may_move_again()?;
         let Some(from) = self.pos else {
             return refuse(

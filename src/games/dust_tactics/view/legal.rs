@@ -149,7 +149,8 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
     }
     // 004 "Moving" between floors (R514, R517): each step up, down or along a floor it can take.
     let climbs: Vec<String> =
-        u.at.map(|at| floors::steps_up_from(&state.scenario.board, (at, u.height)))
+        u.at.filter(|_| !(state.rules().battlefront() && state.revised(9))) // R637
+            .map(|at| floors::steps_up_from(&state.scenario.board, (at, u.height)))
             .unwrap_or_default()
             .into_iter()
             .filter(|&spot| {
