@@ -449,9 +449,9 @@ pub fn resolve_line_under(
         rules,
         reversed: opts.reversed || scoped,
         // 004 "Tesla weapons": "Inflict damage for each [hit] result and reroll all [hit]
-        // results", word for word 004 "Laser".
+        // results", word for word 004 "Laser"; 002's Tesla stuns instead (R750).
         laser: weapon.traits.contains(&WeaponTrait::Laser)
-            || weapon.traits.contains(&WeaponTrait::Tesla)
+            || (weapon.traits.contains(&WeaponTrait::Tesla) && !rules.battlefront())
             || super::battlefront::weapons::cuts(weapon)
             || opts.frenzy,
         // battlefront-2013 reads its chains by the "laser chain" purpose (battlefront/dice.rs).
@@ -679,7 +679,7 @@ pub fn resolve_cover_attack_under(
         rules,
         reversed: opts.reversed,
         laser: weapon.traits.contains(&WeaponTrait::Laser)
-            || weapon.traits.contains(&WeaponTrait::Tesla),
+            || (weapon.traits.contains(&WeaponTrait::Tesla) && !rules.battlefront()),
         chain_name: "laser chain",
         destroyed_at: Some(target.remaining.div_ceil(plan.damage.max(1))),
         round,

@@ -227,7 +227,8 @@ pub struct UnitState {
     /// card (004 "Artillery Weapons", "Reloadable Weapons"; R415). Every weapon begins loaded.
     #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
     pub unloaded: std::collections::BTreeSet<String>,
-    /// battlefront-2013: a Stunned token (002, from Cheat Death; `battlefront::stunned`).
+    /// battlefront-2013: a Stunned token (002, from Cheat Death or a Tesla weapon;
+    /// `battlefront::stunned`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stunned: bool,
     /// battlefront-2013: an Under Fire or Suppressed token (002, R702; `battlefront::suppression`).

@@ -29,7 +29,8 @@ pub enum WeaponTrait {
     DualAmmo,
     /// 004 "Tesla weapons": chained hits as a laser's, no cover, every unit between the shooter
     /// and the target is hit too, and the carrier may explode when destroyed (`flow::tesla`,
-    /// R561–R563).
+    /// R561–R563). Under battlefront-2013, 002's: a unit hit gets a Stunned token, nothing else
+    /// (`battlefront::stunned::tesla_hit`, R750).
     Tesla,
     /// battlefront-2013, 002 "Phaser Weapons": no Cover Save, the Infantry Save kept (R670). Not
     /// 004's phaser, which is a cell `XxY`; refused under the other rulesets.
@@ -56,4 +57,8 @@ pub enum WeaponTrait {
     /// attack rolls twice the dice and removes the Loaded token; `skill reload` puts it back
     /// (`flow::artillery002`, R696). Refused at `new` under the other rulesets.
     Salvo,
+    /// battlefront-2013, 002 "Volley Weapons": a limited-ammo line that fires any or all of its
+    /// remaining boxes at once, its dice multiplied by the boxes marked (`flow::volley`, R751).
+    /// Not 004's volley, which is a cell `A/X-B/X`; refused under the other rulesets.
+    Volley,
 }

@@ -45,6 +45,7 @@ mod battlefront_strongpoint_sight;
 mod battlefront_strongpoint_skill;
 mod battlefront_suppression;
 mod battlefront_terrain;
+mod battlefront_tesla;
 mod battlefront_trenches_board;
 mod battlefront_weapons;
 mod battlefront_wire_mines;

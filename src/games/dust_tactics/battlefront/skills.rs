@@ -136,15 +136,7 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
                 super::NOT_YET
             ));
         }
-        // 002 "Tesla Weapons" stun what they hit, which is not 004's rule: not built (R563).
-        let tesla = super::super::model::WeaponTrait::Tesla;
-        if let Some(w) = c.weapons.iter().find(|w| w.traits.contains(&tesla)) {
-            return Err(format!(
-                "card {file} gives the weapon `{}` the trait `tesla`: 002's Tesla weapons (Stunned tokens) are {}; remove the trait or play the ffg-revised ruleset",
-                w.id,
-                super::NOT_YET
-            ));
-        }
+        // 002 "Tesla Weapons" are built: a hit stuns (stunned.rs, R750).
         for s in &c.skills {
             // 002 "Commissar": part of an infantry unit, for its suppression dice (R705).
             if s.name == Skill::Commissar.id() {

@@ -1,8 +1,9 @@
-//! 002's Cheat Death and the Stunned token it gives, under battlefront-2013 (R266, R267). The
-//! engine calls these from small marked hooks: the removal of casualties (flow/steps.rs), a
-//! Nothing action, close-combat retaliation and the reactive-attack roll.
+//! 002's Stunned token under battlefront-2013 and what gives it: Cheat Death (R266, R267) and
+//! Tesla weapons (R750). The engine calls these from small marked hooks: the removal of
+//! casualties (flow/steps.rs), a line's fire (flow/attack.rs), a Nothing action, close-combat
+//! retaliation and the reactive-attack roll.
 
-use super::super::model::UnitType;
+use super::super::model::{UnitType, WeaponLine, WeaponTrait};
 use super::super::orders::Action;
 use super::super::skill::Skill;
 use super::super::state::{Activation, State};
@@ -116,4 +117,25 @@ pub fn reactive_dice(state: &mut State, unit: &str) -> usize {
         }
         None => 2,
     }
+}
+
+/// 002 "Tesla Weapons": "When a Unit is Hit by a Tesla weapon, place a Stunned token with the
+/// Unit or on the Unit Card." (R750): a Tesla line that scores at least one hit on `unit`, saved
+/// or not, stuns it; 004's chain, cover and explosion are not played.
+pub fn tesla_hit(state: &mut State, w: &WeaponLine, unit: &str, hits: u32, out: &mut Outcome) {
+    if hits == 0 || !state.rules().battlefront() || !w.traits.contains(&WeaponTrait::Tesla) {
+        return;
+    }
+    let Some(u) = state.unit_mut(unit).filter(|u| !u.destroyed) else {
+        return;
+    };
+    let again = if std::mem::replace(&mut u.stunned, true) {
+        " (it already had one: a unit has at most one)"
+    } else {
+        ""
+    };
+    out.happenings.push(Happening::text(format!(
+        "{unit} is hit by the Tesla weapon {} and receives a Stunned token{again}: it cannot fight, and its next activation begins with a Nothing action (002 \"Tesla Weapons\")",
+        w.name
+    )));
 }

@@ -18,6 +18,7 @@ const BATTLEFRONT_ONLY: &[(WeaponTrait, &str)] = &[
     (WeaponTrait::WireGuided, "Wire-Guided Weapons"),
     (WeaponTrait::UnderBarrel, "Under-Barrel Weapons"),
     (WeaponTrait::Sniper, "Sniper Weapons"),
+    (WeaponTrait::Volley, "Volley Weapons"),
 ];
 
 /// The purpose (and report name) of a Wire-Guided weapon's re-roll (002, R673).
@@ -82,8 +83,21 @@ pub fn main_of<'a>(card: &'a Card, w: &WeaponLine) -> Option<&'a WeaponLine> {
     i.checked_sub(1).map(|j| &card.weapons[j])
 }
 
-/// A battlefront card's under-barrel lines each sit below a main weapon that is not one (R674).
+/// 002 "Volley Weapons": "A Volley weapon is a Limited-Ammo weapon that can fire any or all of
+/// its remaining bombs or rockets at the same time" (R751).
+pub fn volley(w: &WeaponLine) -> bool {
+    w.traits.contains(&WeaponTrait::Volley)
+}
+
+/// A battlefront card's under-barrel lines each sit below a main weapon that is not one (R674);
+/// its volley lines have ammo boxes (R751).
 pub fn check_card(file: &str, card: &Card) -> Result<(), String> {
+    if let Some(w) = card.weapons.iter().find(|w| volley(w) && w.ammo.is_none()) {
+        return Err(format!(
+            "card {file}: the volley weapon `{}` has no ammo boxes (002 \"Volley Weapons\": \"A Volley weapon is a Limited-Ammo weapon\", R751); give the line `ammo = N`, its boxes",
+            w.id
+        ));
+    }
     for (i, w) in card.weapons.iter().enumerate() {
         if !w.traits.contains(&WeaponTrait::UnderBarrel) {
             continue;

@@ -302,7 +302,9 @@ impl Planner<'_> {
         // 003 "Aircraft Must Move": "Aircraft must take a Move or March Move action as their
         // first action in each activation, unless they have the hover special rule" (R802).
         if state.rules().battlefront() {
-            if self.kinds.first() == Some(&Kind::Move) {
+            // 002 "Stunned": a Stunned aircraft's first action is the Nothing that removes the
+            // token; it need not move that activation (R752).
+            if self.kinds.first() == Some(&Kind::Move) || u.stunned {
                 return Ok(());
             }
             return refuse(

@@ -949,6 +949,8 @@ pub(super) fn fire_line(
                     },
                     o.rolls,
                 );
+                // 002 "Tesla Weapons": a unit hit is Stunned (R750).
+                super::super::battlefront::stunned::tesla_hit(state, &w, &tu.id, o.hits, out);
                 if heroic(state, &tu.id, round) {
                     say(
                         out,

@@ -1,6 +1,8 @@
 //! 004 "Tesla weapons" (R561–R563): the chained hits and the cover they ignore are the combat
 //! module's (`combat::cover_save_applies`, the laser chain); here are the units between the
-//! shooter and the target, and the explosion of a destroyed carrier.
+//! shooter and the target, and the explosion of a destroyed carrier. Under battlefront-2013 a
+//! Tesla line neither reaches the units between nor explodes: 002's Tesla stuns (R750,
+//! `battlefront::stunned::tesla_hit`).
 
 use super::*;
 
@@ -8,7 +10,7 @@ use super::*;
 /// and the target unit—even spaces occupied by friendly units." The squares between are R151's,
 /// as for a flamethrower; a Tesla line has no `through` to choose (R561).
 pub(super) fn between(state: &State, w: &WeaponLine, from: Square, target: &Target) -> Vec<Square> {
-    if !w.traits.contains(&WeaponTrait::Tesla) {
+    if !w.traits.contains(&WeaponTrait::Tesla) || state.rules().battlefront() {
         return Vec::new();
     }
     let to = match target {
@@ -29,7 +31,9 @@ fn tesla_line(c: &Card) -> Option<&WeaponLine> {
 /// Called as a unit is destroyed on `at`: a Tesla carrier's explosion waits for the Remove step
 /// (R562).
 pub(super) fn arm(state: &mut State, u: &UnitState, at: Option<Square>) {
-    let Some(at) = at else { return };
+    let Some(at) = at.filter(|_| !state.rules().battlefront()) else {
+        return;
+    };
     if card(state, u).and_then(tesla_line).is_none() {
         return;
     }

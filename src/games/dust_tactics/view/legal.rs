@@ -132,6 +132,17 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
     // `with_note` indents action lines; the `activate` line itself starts at the `#`.
     s = s.replacen("#   ", "# ", 1);
     s.push('\n');
+    // 002 "Stunned" (R267, R752): its first action must be `nothing`; the template offers it.
+    if u.stunned && state.rules().battlefront() {
+        if ok(vec![Action::Nothing, Action::Nothing]) {
+            s.push_str(&with_note(
+                "nothing",
+                "Stunned: a first `nothing` removes the token (002)",
+            ));
+            s.push('\n');
+        }
+        return s;
+    }
 
     // Moves: every square one MOVE action reaches now (the entering move for a unit off the
     // board), in board order.
