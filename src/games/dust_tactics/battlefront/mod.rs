@@ -148,6 +148,15 @@ pub fn briefing_note(state: &State) -> Option<String> {
         } else {
             ", and suppression; orders using them are refused. docs/battlefront.md lists both."
         };
+        // Rules revision 9: the slices have brought 002's special rules; the note says where
+        // they are listed instead of "not built yet" (a game made before keeps its note).
+        if state.revised(9) {
+            let base = base
+                .replace(" is built in slices.", ".")
+                .replace(" Not built yet: the other skills and special actions", " 002's special rules (the other skills, special weapons, vehicle equipment, command squads, passengers, fortifications) are played as docs/battlefront.md lists them; a card naming one not built is refused when the game is made");
+            let tail = tail.replace("; orders using them are refused.", ".");
+            return format!("{base}{tail}");
+        }
         format!("{base}{tail}")
     })
 }

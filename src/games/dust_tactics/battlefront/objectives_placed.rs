@@ -153,5 +153,5 @@ pub fn briefing() -> String {
 /// The orders template's head for an awaited objective.
 pub const TEMPLATE: &str =
     "# Placing the objectives (003 §12): place your side's objective in your\n\
-     # own half, three squares or more from every table edge, not in impassable\n\
-     # terrain. Send one line, for example (delete its `#`):\n";
+     # own half, three squares or more from every table edge, not in\n\
+     # impassable terrain. Send one line, for example (delete its `#`):\n";

@@ -161,7 +161,10 @@ impl Planner<'_> {
         let refusal = |e: geometry::MoveError| Refusal {
             reason: format!("{} cannot move: {}", u.id, e.reason),
             rule: e.rule.clone(),
-            instead: format!("a move of at most {} movement points", mp + scout),
+            instead: match mp + scout {
+                1 => "a move of at most 1 movement point (one square)".to_string(),
+                n => format!("a move of at most {n} movement points"),
+            },
         };
         let (occ, total) = (self.occupancy_for(&mover), mp + fast as u32 + extra + scout);
         // 003's two-square Large vehicle moves by its own steps and ends with a facing (R769).
