@@ -12,6 +12,7 @@ mod battlefront;
 mod battlefront_ace;
 mod battlefront_aircraft;
 mod battlefront_aircraft2;
+mod battlefront_airlift;
 mod battlefront_artillery;
 mod battlefront_bunkers;
 mod battlefront_bunkers2;

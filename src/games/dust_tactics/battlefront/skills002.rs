@@ -134,9 +134,12 @@ pub enum Skill002 {
 /// 004 also has (Ace Pilot, Advanced Reactive Fire, Commissar) are refused by `check_cards`.
 pub const NOT_BUILT: &[(&str, &str)] = &[
     // 002 "Carrying Vehicles": Airlifter and Sealifter (Passengers and Tank Riders are built,
-    // R732, R740; the carried vehicles are later work, R743).
+    // R732, R740; the carried vehicles are later work, R743), and the vehicle equipment that
+    // lets a vehicle be airlifted, Airmobile and Air Assault (R744).
     ("airlifter", "Airlifter"),
     ("sealifter", "Sealifter"),
+    ("airmobile", "Airmobile"),
+    ("air-assault", "Air Assault"),
 ];
 
 impl Skill002 {
