@@ -84,7 +84,11 @@ fn s003_line_of_sight_an_aircraft_above_the_battlefield_blocks_no_ground_line() 
         e.contains("no line of sight") && e.contains("vehicle over on E4"),
         "{e}"
     );
-    assert!(!texts(&out).contains("shooter fires gun"), "{}", texts(&out));
+    assert!(
+        !texts(&out).contains("shooter fires gun"),
+        "{}",
+        texts(&out)
+    );
 
     let mut st = across("hawk");
     st.rules_revision = 8;
