@@ -23,6 +23,9 @@ pub struct Occupant {
     pub unit: UnitId,
     pub side: String,
     pub unit_type: UnitType,
+    /// An aircraft placed above the battlefield under battlefront-2013 (003 "Aircraft Move Over
+    /// Terrain"): its square blocks no ground unit's line of sight (R807).
+    pub above: bool,
 }
 
 /// Who stands where. A square holds at most one unit, except a hero sharing with a friend.

@@ -10,6 +10,7 @@ mod artillery_004;
 mod artillery_others_004;
 mod battlefront;
 mod battlefront_ace;
+mod battlefront_air_sight;
 mod battlefront_aircraft;
 mod battlefront_aircraft2;
 mod battlefront_airlift;

@@ -128,7 +128,11 @@ fn blocking(board: &Board, occ: &Occupancy, sq: Square) -> Option<String> {
         _ => {}
     }
     occ.get(&sq)
-        .and_then(|v| v.iter().find(|o| o.unit_type == UnitType::Vehicle))
+        // An aircraft above the square does not block (R807).
+        .and_then(|v| {
+            v.iter()
+                .find(|o| o.unit_type == UnitType::Vehicle && !o.above)
+        })
         .map(|v| format!("vehicle {} on {sq}", v.unit))
 }
 
@@ -235,11 +239,19 @@ fn judge(bl: Vec<Blocker>, a: Square, b: Square) -> Sight {
 /// 003 "Line of Sight to Aircraft" (R800): between the ground unit's square `ground` and an
 /// aircraft's, only terrain and walls next to `ground` can block ("a unit immediately behind
 /// terrain that would block", or "in a building" with no opening on the edge of its square);
-/// units never do. `a` and `b` are the two squares, one of them `ground`.
-pub fn sight_to_aircraft(board: &Board, ground: Square, a: Square, b: Square) -> Sight {
+/// units never do. A strongpoint or bunker of `forts` is such terrain: its square next to
+/// `ground` blocks unless the ground unit is inside it, and a bunker's walls hide a unit inside
+/// from behind its front (R808). `a` and `b` are the two squares, one of them `ground`.
+pub fn sight_to_aircraft(
+    board: &Board,
+    forts: &[Shell],
+    ground: Square,
+    a: Square,
+    b: Square,
+) -> Sight {
     let near =
         |s: Square| s.col().abs_diff(ground.col()) <= 1 && s.row().abs_diff(ground.row()) <= 1;
-    let bl = blockers(board, &Occupancy::new(), &[], a, b)
+    let bl = blockers(board, &Occupancy::new(), forts, a, b)
         .into_iter()
         .filter(|x| match x {
             Blocker::Square(s, _) => near(*s),

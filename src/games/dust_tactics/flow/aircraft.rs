@@ -17,6 +17,14 @@ pub(super) fn is_aircraft(state: &State, id: &str) -> bool {
             .is_some_and(|c| matches!(c.armour, model::Armour::Aircraft(_)))
 }
 
+/// Whether the unit `id` is an aircraft whose square blocks no ground unit's line of sight:
+/// under battlefront-2013 an aircraft is "placed above" terrain (003 "Aircraft Move Over
+/// Terrain"), and 003 "Line of Sight Through Units" names only Vehicle squares as blocking
+/// (R807). Rules revision 9: in games made before, its square blocked as a vehicle's.
+pub(super) fn above(state: &State, id: &str) -> bool {
+    state.rules().battlefront() && state.revised(9) && is_aircraft(state, id)
+}
+
 /// The unit a weapon line aims at, if it aims at a unit.
 fn target_unit(t: &Target) -> Option<&str> {
     match t {
@@ -176,8 +184,21 @@ pub(super) fn sight_003(
         (false, true) => from,
         _ => return None,
     };
+    // Strongpoints and bunkers are terrain that blocks (002, R727, R781): next to the ground
+    // unit they hide it from an aircraft as trees do (R808; rules revision 9).
+    let forts = if state.revised(9) {
+        super::super::battlefront::strongpoints::all(state)
+    } else {
+        vec![]
+    };
     state.rules().battlefront().then(|| {
-        super::super::battlefront::sight::sight_to_aircraft(&state.scenario.board, ground, from, to)
+        super::super::battlefront::sight::sight_to_aircraft(
+            &state.scenario.board,
+            &forts,
+            ground,
+            from,
+            to,
+        )
     })
 }
 

@@ -226,6 +226,7 @@ fn occupancy(state: &State, except: &[String]) -> Occupancy {
                     unit: super::model::UnitId(u.id.clone()),
                     side: u.side.clone(),
                     unit_type: c.unit_type,
+                    above: aircraft::above(state, &u.id),
                 });
             }
         }

@@ -58,6 +58,7 @@ impl Planner<'_> {
                 unit: model::UnitId(observer.id.clone()),
                 side: observer.side.clone(),
                 unit_type: unit_type(state, &observer.id),
+                above: super::aircraft::above(state, &observer.id),
             });
         }
         let lines = super::attack::plan_fire(state, g, (at, g.height), also, &occ, false, false)?;

@@ -56,6 +56,7 @@ impl Table {
             unit: UnitId(id.into()),
             side: side.into(),
             unit_type,
+            above: false,
         });
     }
     fn plan(
