@@ -242,6 +242,7 @@ impl Bot {
             break;
         }
         let reach = card.movement as u32 + 2;
+        let large2 = super::battlefront::large2::is_large2(state, me);
         // A unit back from reserve may enter elsewhere (003 §12, battlefront/reserves.rs).
         // A large vehicle names the top-left of its 4 squares (004 "LARGE VEHICLES", R567).
         let entry: Vec<Square> = super::flow::large_entry(state, unit)
@@ -258,7 +259,9 @@ impl Bot {
                 None => entry.contains(sq),
             })
             .filter(|sq| enemies.is_empty() || nearest(*sq) >= 1)
-            .take(12)
+            // 003's two-square Large vehicle reaches few fronts (R769): the 12 nearest the
+            // enemy may all be out of its Movement, so it tries every one in reach.
+            .take(if large2 { usize::MAX } else { 12 })
             .collect();
         for sq in steps {
             let mv = format!("move {sq}");

@@ -13,7 +13,7 @@ use dustmail::game::ScriptedDice;
 
 /// A Large vehicle card (`size = "large"`): health 6, `movement`, "guns" of 1 die reaching 3 in
 /// any direction.
-fn large(id: &str, movement: u8) -> Card {
+pub(super) fn large(id: &str, movement: u8) -> Card {
     let mut c = card(
         id,
         UnitType::Vehicle,
@@ -33,14 +33,14 @@ fn one_square(id: &str, movement: u8) -> Card {
 }
 
 /// Every face in turn, so any re-roll ends.
-fn plenty() -> ScriptedDice {
+pub(super) fn plenty() -> ScriptedDice {
     ScriptedDice::new((0..300).map(|i| (i % 6 + 1) as u8).collect::<Vec<u8>>())
 }
 
 /// A battlefront-2013 game on the 9×9 open test board: the allies' `tk` (card `tank`) on `at`
 /// facing `f` (or off the board, entering on row 9) with `others`, the axis units `axis`; no
 /// reactive attacks; the allies activate first.
-fn game(
+pub(super) fn game(
     tank: Card,
     at: Option<&str>,
     f: Facing,
@@ -51,7 +51,7 @@ fn game(
 }
 
 /// [`game`] with the board changed by `board` first.
-fn game_on(
+pub(super) fn game_on(
     tank: Card,
     at: Option<&str>,
     f: Facing,
@@ -81,7 +81,7 @@ fn game_on(
     st
 }
 
-fn far() -> Vec<UnitSpec> {
+pub(super) fn far() -> Vec<UnitSpec> {
     vec![unit("far", "sq", Some("A1"))]
 }
 
@@ -607,7 +607,7 @@ fn s003_piloting_vehicles_a_large_vehicle_left_by_its_pilot_still_acts() {
 // ---------------------------------------------------------------------------------------------
 
 /// A Large Aircraft card: aircraft armour 1, `size = "large"`, Movement 3, "rockets" reaching 4.
-fn large_air(id: &str) -> Card {
+pub(super) fn large_air(id: &str) -> Card {
     let mut c = card(
         id,
         UnitType::Vehicle,
@@ -692,8 +692,24 @@ fn s003_moving_large_vehicles_and_aircraft_a_large_aircraft_flies_over_terrain_a
 // players' signed mails; the reports show it entering and firing; the game replays.
 #[test]
 fn s003_large_vehicles_is48_breakthrough_is_played_to_its_end_by_mail() {
-    use crate::support::dt;
     use dustmail::dust_tactics::bot::Style;
+    let (_dir, sent) = play_is48(|_| Style::Aggressive);
+    let is48: Vec<&str> = (sent.lines())
+        .filter(|l| l.starts_with("  ") && l.contains("is48 "))
+        .collect();
+    assert!(
+        sent.contains("is48 fires"),
+        "the IS-48 never fired: {is48:?}"
+    );
+}
+
+/// "IS-48 Breakthrough" played to its end by bots of `style` through signed mails; checks that
+/// it ends, that the IS-48 enters and that the game replays; returns its home's directory and
+/// every mail sent.
+pub(super) fn play_is48(
+    style: impl Fn(usize) -> dustmail::dust_tactics::bot::Style,
+) -> (tempfile::TempDir, String) {
+    use crate::support::dt;
     let root =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/dust-tactics/cards-large2");
     let dir = tempfile::tempdir().unwrap();
@@ -726,7 +742,7 @@ fn s003_large_vehicles_is48_breakthrough_is_played_to_its_end_by_mail() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
     let env = dt::InProc::open(&home);
-    let mut bots = dt::Bots::new("g-is48", &ps, |_| Style::Aggressive);
+    let mut bots = dt::Bots::new("g-is48", &ps, style);
     bots.play_to_end(&home, &env);
     let g = env.load("g-is48");
     let sent = dt::sent_text(&home);
@@ -736,13 +752,7 @@ fn s003_large_vehicles_is48_breakthrough_is_played_to_its_end_by_mail() {
         sent.contains("is48 enters the battlefield"),
         "the IS-48 never entered: {tail}"
     );
-    let is48: Vec<&str> = (sent.lines())
-        .filter(|l| l.starts_with("  ") && l.contains("is48 "))
-        .collect();
-    assert!(
-        sent.contains("is48 fires"),
-        "the IS-48 never fired: {is48:?}"
-    );
     // Replay reproduces every byte; the audit passes.
     dt::replay_and_audit(&home, "g-is48");
+    (dir, sent)
 }

@@ -27,6 +27,7 @@ mod battlefront_heroes;
 mod battlefront_joining;
 mod battlefront_large;
 mod battlefront_large2;
+mod battlefront_large2_bot;
 mod battlefront_los;
 mod battlefront_mounting;
 mod battlefront_objectives_placed;

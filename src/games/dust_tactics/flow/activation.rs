@@ -396,7 +396,7 @@ fn free_move_skill(p: &Planner, a: &Action) -> Option<Skill002> {
 }
 
 impl<'a> Planner<'a> {
-    fn new(state: &'a State, u: &'a UnitState) -> Self {
+    pub(super) fn new(state: &'a State, u: &'a UnitState) -> Self {
         let members = group(state, &u.id);
         Planner {
             state,

@@ -413,14 +413,12 @@ pub(super) fn entry_text(state: &State, u: &UnitState) -> String {
 /// The free squares of `u`'s entry zone (its side's, or 003's reserve entry, R289).
 pub(super) fn entry_free(state: &State, u: &UnitState) -> Vec<Square> {
     // 003's two-square Large vehicle: its front's squares (R771).
+    // The planner's own test, so a Large Aircraft's list is flown over terrain (R773).
     if super::super::battlefront::large2::is_large2(state, u) {
         let zone = super::super::battlefront::reserves::entry_zone(state, u);
-        let occ = occupancy(state, std::slice::from_ref(&u.id));
-        let (board, mover) = (&state.scenario.board, mover_of(state, u));
-        return (board.squares())
-            .filter(|&to| {
-                super::super::battlefront::large2::entry_ok(board, &occ, &mover, &zone, to)
-            })
+        let p = Planner::new(state, u);
+        return (state.scenario.board.squares())
+            .filter(|&to| p.enters_large2(&zone, to))
             .collect();
     }
     if super::large::is_large(state, &u.id) {
