@@ -19,6 +19,7 @@ mod battlefront_bunkers;
 mod battlefront_bunkers2;
 mod battlefront_combat;
 mod battlefront_command;
+mod battlefront_command_vehicle;
 mod battlefront_equipment;
 mod battlefront_facing;
 mod battlefront_forces;

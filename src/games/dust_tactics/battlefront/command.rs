@@ -225,7 +225,11 @@ pub fn performer(state: &State, lead: &str, order: Order002) -> Result<Performer
         };
         if c.has(Skill::CommandSquad) {
             if alive(u, sp.model()) {
-                let radio = sp == Specialist::Officer && (alive(u, "radioman") || heavy(c));
+                // A Command Vehicle's extra Radio Operator serves its mounted squad (R653).
+                let radio = sp == Specialist::Officer
+                    && (alive(u, "radioman")
+                        || heavy(c)
+                        || super::command_vehicle::mounted_in(state, &m).is_some());
                 return Ok(Performer {
                     unit: m.clone(),
                     radio,
@@ -303,6 +307,37 @@ fn roll(out: &mut Outcome, purpose: String, round: u32, faces: Vec<u8>, text: St
     out.happenings.push(h);
 }
 
+/// Reports the failed roll that a Command Vehicle lets `who` roll again (R654); the re-roll
+/// itself is reported by the order as its roll.
+fn reroll(
+    out: &mut Outcome,
+    purpose: &str,
+    round: u32,
+    who: &str,
+    v: &str,
+    failed: &[u8],
+    again: &[u8],
+) {
+    let names = |f: &[u8]| {
+        f.iter()
+            .map(|x| sym(*x).name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    roll(
+        out,
+        format!("{purpose} (failed)"),
+        round,
+        failed.to_vec(),
+        format!(
+            "{who} fails with {}, and re-rolls it in the Command Vehicle {v}: {} ({})",
+            names(failed),
+            names(again),
+            super::command_vehicle::RULE
+        ),
+    );
+}
+
 fn say(out: &mut Outcome, text: String) {
     out.happenings.push(Happening::text(text));
 }
@@ -348,8 +383,18 @@ pub fn exec(
     let purpose = format!("{} {target}", order.id());
     match order {
         Order002::MakeshiftRepair => {
-            let faces: Vec<u8> = (0..5).map(|_| dice.d6(round)).collect();
-            let good = faces.iter().filter(|f| sym(**f) == Symbol::Army).count() as u8;
+            let five = |dice: &mut dyn DiceSource| (0..5).map(|_| dice.d6(round)).collect();
+            let army = |f: &[u8]| f.iter().filter(|x| sym(**x) == Symbol::Army).count() as u8;
+            let mut faces: Vec<u8> = five(dice);
+            // A repair fails when no die shows army: a Command Vehicle rolls the five again (R654).
+            if army(&faces) == 0 {
+                if let Some(v) = super::command_vehicle::mounted_in(state, &who) {
+                    let again: Vec<u8> = five(dice);
+                    reroll(out, &purpose, round, &who, &v, &faces, &again);
+                    faces = again;
+                }
+            }
+            let good = army(&faces);
             let removed = good.min(tc.health.saturating_sub(t.health));
             if let Some(x) = state.unit_mut(target) {
                 x.health += removed;
@@ -388,13 +433,22 @@ pub fn exec(
             false
         }
         _ => {
-            let face = dice.d6(round);
-            let s = sym(face);
             // R641, R645: two symbols, army or target; R646, R647: one, army (R766).
-            let hit = match order {
+            let hits = |s: Symbol| match order {
                 Order002::GetUp | Order002::AmmoDrop => s != Symbol::Shield,
                 _ => s == Symbol::Army,
             };
+            let mut face = dice.d6(round);
+            // A failed die is rolled once more in a Command Vehicle (R654).
+            if !hits(sym(face)) {
+                if let Some(v) = super::command_vehicle::mounted_in(state, &who) {
+                    let again = dice.d6(round);
+                    reroll(out, &purpose, round, &who, &v, &[face], &[again]);
+                    face = again;
+                }
+            }
+            let s = sym(face);
+            let hit = hits(s);
             let what = if hit {
                 success(state, &who, order, &t, &tc)
             } else {

@@ -18,6 +18,7 @@ pub mod citation;
 pub mod close;
 // issue 18: 002's command squads and Officer (bfcmd, R640–R649).
 pub mod command;
+pub mod command_vehicle;
 pub mod dice;
 // issue 18: 002's engineering vehicles and dozer blades (bffort, R785–R788).
 pub mod engineering;

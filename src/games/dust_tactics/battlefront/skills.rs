@@ -47,6 +47,8 @@ pub const BUILT: &[Skill] = &[
     Skill::CarryCapacity,
     // 002 "Tank Riders (#)": as Passengers, riders hurt with the vehicle (R740–R742).
     Skill::TankRiders,
+    // 002 "Command Vehicle": a radio and re-rolls for its mounted command squad (R653, R654).
+    Skill::CommandVehicle,
 ];
 
 /// The purpose of the dice a Berserk hero's close-combat hits chain (002 "Berserk": "roll
