@@ -540,36 +540,14 @@ fn s002_salvo_is_battlefronts_trait() {
 fn s002_artillery_barrage_is_played_to_its_end_by_mail() {
     use crate::support::dt;
     use dustmail::dust_tactics::bot::Style;
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("games/dust-tactics/cards-battlefront-artillery");
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(19);
-    let cards = root.display().to_string();
-    let scen = root.join("scenarios/barrage.toml").display().to_string();
-    let seed = hex::encode([19u8; 32]);
-    let o = dt::new_with_players(
-        &home.root,
-        &[
-            "--ruleset",
-            "battlefront-2013",
-            "--seed",
-            &seed,
-            "--id",
-            "g-barrage",
-            "--now",
-            dt::T0,
-            "--cards",
-            &cards,
-            "--scenario",
-            &scen,
-        ],
-        &ps,
+    let (home, env) = dt::play_cards_to_end(
+        dir.path(),
+        "battlefront-2013",
+        ("cards-battlefront-artillery", "barrage"),
+        ("g-barrage", 19),
+        |_| Style::Aggressive,
     );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
-    let mut bots = dt::Bots::new("g-barrage", &ps, |_| Style::Aggressive);
-    bots.play_to_end(&home, &env);
     let g = env.load("g-barrage");
     let sent = dt::sent_text(&home);
     let tail = dt::tail(&sent, 6000);

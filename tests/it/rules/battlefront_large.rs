@@ -421,39 +421,14 @@ fn s003_unit_size_the_picture_draws_the_facing_on_the_huge_counter() {
 fn s003_huge_vehicles_punisher_crossing_is_played_to_its_end_by_mail() {
     use crate::support::dt;
     use dustmail::dust_tactics::bot::Style;
-    let root =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/dust-tactics/cards-huge");
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(17);
-    let cards = root.display().to_string();
-    let scen = root
-        .join("scenarios/punisher-crossing.toml")
-        .display()
-        .to_string();
-    let seed = hex::encode([17u8; 32]);
-    let o = dt::new_with_players(
-        &home.root,
-        &[
-            "--ruleset",
-            "battlefront-2013",
-            "--seed",
-            &seed,
-            "--id",
-            "g-punisher",
-            "--now",
-            dt::T0,
-            "--cards",
-            &cards,
-            "--scenario",
-            &scen,
-        ],
-        &ps,
+    let (home, env) = dt::play_cards_to_end(
+        dir.path(),
+        "battlefront-2013",
+        ("cards-huge", "punisher-crossing"),
+        ("g-punisher", 17),
+        |_| Style::Aggressive,
     );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
-    let mut bots = dt::Bots::new("g-punisher", &ps, |_| Style::Aggressive);
-    bots.play_to_end(&home, &env);
     let g = env.load("g-punisher");
     let sent = dt::sent_text(&home);
     let tail = dt::tail(&sent, 6000);

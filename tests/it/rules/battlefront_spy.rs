@@ -242,39 +242,14 @@ fn s002_spy_is_a_heros_skill() {
 fn s002_spy_behind_the_lines_is_played_to_its_end_by_mail() {
     use crate::support::dt;
     use dustmail::dust_tactics::bot::Style;
-    let root =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/dust-tactics/cards-spy");
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(21);
-    let cards = root.display().to_string();
-    let scen = root
-        .join("scenarios/behind-the-lines.toml")
-        .display()
-        .to_string();
-    let seed = hex::encode([21u8; 32]);
-    let o = dt::new_with_players(
-        &home.root,
-        &[
-            "--ruleset",
-            "battlefront-2013",
-            "--seed",
-            &seed,
-            "--id",
-            "g-spy",
-            "--now",
-            dt::T0,
-            "--cards",
-            &cards,
-            "--scenario",
-            &scen,
-        ],
-        &ps,
+    let (home, env) = dt::play_cards_to_end(
+        dir.path(),
+        "battlefront-2013",
+        ("cards-spy", "behind-the-lines"),
+        ("g-spy", 21),
+        |_| Style::Aggressive,
     );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
-    let mut bots = dt::Bots::new("g-spy", &ps, |_| Style::Aggressive);
-    bots.play_to_end(&home, &env);
     let g = env.load("g-spy");
     let sent = dt::sent_text(&home);
     let tail = dt::tail(&sent, 6000);

@@ -345,39 +345,14 @@ const CARDS: [&str; 4] = [
 fn s002_tesla_and_volley_weapons_the_provisional_cards_play_a_game_to_its_end_by_mail() {
     use crate::support::dt;
     use dustmail::dust_tactics::bot::Style;
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("games/dust-tactics/cards-battlefront-weapons");
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(23);
-    let cards = root.display().to_string();
-    let scen = root
-        .join("scenarios/tesla-and-volley.toml")
-        .display()
-        .to_string();
-    let seed = hex::encode([23u8; 32]);
-    let o = dt::new_with_players(
-        &home.root,
-        &[
-            "--ruleset",
-            "battlefront-2013",
-            "--seed",
-            &seed,
-            "--id",
-            "g-tesla",
-            "--now",
-            dt::T0,
-            "--cards",
-            &cards,
-            "--scenario",
-            &scen,
-        ],
-        &ps,
+    let (home, env) = dt::play_cards_to_end(
+        dir.path(),
+        "battlefront-2013",
+        ("cards-battlefront-weapons", "tesla-and-volley"),
+        ("g-tesla", 23),
+        |_| Style::Aggressive,
     );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
-    let mut bots = dt::Bots::new("g-tesla", &ps, |_| Style::Aggressive);
-    bots.play_to_end(&home, &env);
     let g = env.load("g-tesla");
     let sent = dt::sent_text(&home);
     let tail = dt::tail(&sent, 6000);

@@ -620,39 +620,14 @@ fn s002_special_weapons_spotters_an_idle_spotter_makes_sniper_weapons_hit_on_tar
 #[test]
 fn s002_special_weapons_the_provisional_cards_play_a_game_to_its_end_by_mail() {
     use dustmail::dust_tactics::bot::Style;
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("games/dust-tactics/cards-battlefront-weapons");
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(19);
-    let cards = root.display().to_string();
-    let scen = root
-        .join("scenarios/special-weapons.toml")
-        .display()
-        .to_string();
-    let seed = hex::encode([19u8; 32]);
-    let o = dt::new_with_players(
-        &home.root,
-        &[
-            "--ruleset",
-            "battlefront-2013",
-            "--seed",
-            &seed,
-            "--id",
-            "g-weapons",
-            "--now",
-            dt::T0,
-            "--cards",
-            &cards,
-            "--scenario",
-            &scen,
-        ],
-        &ps,
+    let (home, env) = dt::play_cards_to_end(
+        dir.path(),
+        "battlefront-2013",
+        ("cards-battlefront-weapons", "special-weapons"),
+        ("g-weapons", 19),
+        |_| Style::Aggressive,
     );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
-    let mut bots = dt::Bots::new("g-weapons", &ps, |_| Style::Aggressive);
-    bots.play_to_end(&home, &env);
     let g = env.load("g-weapons");
     let sent = dt::sent_text(&home);
     let tail = dt::tail(&sent, 6000);

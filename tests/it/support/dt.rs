@@ -324,3 +324,49 @@ pub fn submissions(home: &Home, id: &str) -> Vec<(String, usize, bool)> {
         })
         .collect()
 }
+
+/// A game of the provisional cards in `games/dust-tactics/<folder>/` and their scenario
+/// `<folder>/scenarios/<scenario>.toml`, made by `dustmail new` in a home at `root` (`ruleset`,
+/// game id `id`, the seed and [`players`] of `salt`) and played to its end through the pipeline
+/// by the bundled bots, each side in `style`: the home and the game's environment.
+pub fn play_cards_to_end(
+    root: &Path,
+    ruleset: &str,
+    (folder, scenario): (&str, &str),
+    (id, salt): (&str, u8),
+    style: impl Fn(usize) -> Style,
+) -> (Home, InProc) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("games/dust-tactics")
+        .join(folder);
+    let home = init_home(root, "file");
+    let ps = players(salt);
+    let cards = dir.display().to_string();
+    let scen = dir
+        .join(format!("scenarios/{scenario}.toml"))
+        .display()
+        .to_string();
+    let seed = hex::encode([salt; 32]);
+    let o = new_with_players(
+        &home.root,
+        &[
+            "--ruleset",
+            ruleset,
+            "--seed",
+            &seed,
+            "--id",
+            id,
+            "--now",
+            T0,
+            "--cards",
+            &cards,
+            "--scenario",
+            &scen,
+        ],
+        &ps,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let env = InProc::open(&home);
+    Bots::new(id, &ps, style).play_to_end(&home, &env);
+    (home, env)
+}
