@@ -66,21 +66,21 @@ fn game(from: &str, target: &str) -> State {
     setup(soldier(), from, target, true).expect("setup")
 }
 
-fn play(st: &mut State, order: &str, dice: Vec<u8>) -> Outcome {
+pub(super) fn play(st: &mut State, order: &str, dice: Vec<u8>) -> Outcome {
     let mut d = ScriptedDice::new(dice);
     let out = send(st, "allies", order, &mut d);
     assert_eq!(d.remaining(), 0, "{:?} {}", first_result(&out), texts(&out));
     out
 }
 
-fn rolls(out: &Outcome) -> Vec<String> {
+pub(super) fn rolls(out: &Outcome) -> Vec<String> {
     out.happenings
         .iter()
         .flat_map(|h| h.rolls.iter().map(|r| r.purpose.clone()))
         .collect()
 }
 
-fn fort(st: &State) -> Fortifications {
+pub(super) fn fort(st: &State) -> Fortifications {
     st.scenario.fortifications.clone().expect("fortifications")
 }
 
@@ -383,7 +383,7 @@ fn s002_bunkers_the_bunker_scenario_is_played_to_its_end_by_signed_mail() {
 
 /// A vehicle (3 points, Movement 2, a gun) carrying the equipment `skill` (`dozer-blade`,
 /// `engineer-vehicle`), or none.
-fn vehicle(skill: Option<&str>) -> Card {
+pub(super) fn vehicle(skill: Option<&str>) -> Card {
     let c = card("dozer", UnitType::Vehicle, 3, 2, vec![gun()]);
     match skill {
         Some(s) => with_skill(c, s, None),
@@ -393,7 +393,7 @@ fn vehicle(skill: Option<&str>) -> Card {
 
 /// The allied `vehicle` on `from`, the axis soldier on `target`, the bunker on D5+E5, and the
 /// trench, minefield and wire squares given.
-fn works(
+pub(super) fn works(
     ours: Card,
     from: &str,
     target: &str,
@@ -533,8 +533,8 @@ fn s002_engineering_vehicles_dozer_blades_fill_a_trench_and_clear_a_minefield() 
 // fortifications"; "Chainsaws and Claws": "An Engineer Vehicle equipped with Cuttings or
 // Grappling weapons can attempt to cut a gap through an adjacent Barbed Wire Entanglement".
 // A vehicle without the equipment has no engineering; an engineer vehicle without a dozer blade
-// has no dozer blade's tasks; wire needs Cutting or Grapple weapons, on no card (R788); a
-// square not next to the vehicle is refused. A dozer blade is no way through anti-tank traps.
+// has no dozer blade's tasks; wire needs a Cutting weapon, which this one lacks (R809; Grapple
+// weapons are no trait, R788); a square not next to the vehicle is refused. A dozer blade is no way through anti-tank traps.
 #[test]
 fn s002_engineering_vehicles_what_each_equipment_may_do() {
     let at = |s: &str| format!("activate shooter\n  skill engineering at {s}\n  nothing");

@@ -30,6 +30,7 @@ mod battlefront_large;
 mod battlefront_large2;
 mod battlefront_large2_bot;
 mod battlefront_los;
+mod battlefront_misc10;
 mod battlefront_mounting;
 mod battlefront_objectives_placed;
 mod battlefront_passengers;

@@ -215,6 +215,17 @@ fn members(state: &State, lead: &str) -> Vec<String> {
     v
 }
 
+/// 002 "Command Vehicle": "a Command Vehicle provides any Command Squad mounted in it with an
+/// additional Radio Operator" (R811): whether `lead`'s group is a Command Squad mounted in a
+/// living Command Vehicle, in a game made under rules revision 10 or later.
+fn command_vehicle_radio(state: &State, lead: &str) -> bool {
+    state.revised(super::command_vehicle::HERO_RADIO_REVISION)
+        && members(state, lead).iter().any(|m| {
+            card_of(state, m).is_some_and(|c| c.has(Skill::CommandSquad))
+                && super::command_vehicle::mounted_in(state, m).is_some()
+        })
+}
+
 /// The unit of `lead`'s group that gives `order`, or why none does (for the refusal).
 pub fn performer(state: &State, lead: &str, order: Order002) -> Result<Performer, String> {
     let sp = order.specialist();
@@ -238,14 +249,16 @@ pub fn performer(state: &State, lead: &str, order: Order002) -> Result<Performer
             fallen = Some(m.clone());
         }
         // 002 "Officer": "A Hero that is an Officer may perform Officer Special Actions": one
-        // soldier, his own radio operator with Infantry Armour 3 or 4 (R766).
+        // soldier, his own radio operator with Infantry Armour 3 or 4 (R766); joined to a
+        // Command Squad mounted in a Command Vehicle, he is its Officer and has the vehicle's
+        // additional Radio Operator (R811, from rules revision 10).
         if sp == Specialist::Officer
             && c.unit_type == UnitType::Hero
             && c.has_skill(Skill002::Officer.id())
         {
             return Ok(Performer {
                 unit: m.clone(),
-                radio: heavy(c),
+                radio: heavy(c) || command_vehicle_radio(state, lead),
             });
         }
         // 002 "Vehicle Equipment", "Mechanic" (R643).

@@ -10,6 +10,10 @@ use crate::dust_tactics::state::State;
 /// 002's sentence, cited by the report of a re-roll.
 pub const RULE: &str = "002 \"Command Vehicle\": \"Officers, Mechanics, and Medics mounted in Command Vehicle can re-roll failed Command Squad Special Actions\" (R654)";
 
+/// The rules revision from which a Hero Officer joined to a Command Squad mounted in a Command
+/// Vehicle has its additional Radio Operator (R811).
+pub const HERO_RADIO_REVISION: u32 = 10;
+
 /// The living Command Vehicle unit `id` is mounted in, under battlefront-2013.
 pub fn mounted_in(state: &State, id: &str) -> Option<String> {
     if !state.rules().battlefront() {

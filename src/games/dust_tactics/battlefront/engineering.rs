@@ -2,11 +2,14 @@
 //! Vehicle" under battlefront-2013 (issue 18, R785–R788): a vehicle card with `dozer-blade`
 //! takes the Dozer Special Action (`skill dozer`: in Cover until it moves) and the engineering
 //! tasks of a dozer blade (`skill engineering at <square>`: clear a minefield, fill a trench, and
-//! with two actions one after the other bury a bunker). "Chainsaws and Claws" need 002's Cutting
-//! and Grapple weapons, which no card carries: an engineer vehicle's line at barbed wire is
-//! refused naming them. Planned and run by `flow::engineering_vehicle`.
+//! with two actions one after the other bury a bunker). "Chainsaws and Claws": an engineer vehicle
+//! with a Cutting weapon cuts barbed wire, with two dice when it has a pair (R809); 002's Grapple
+//! weapons are no trait of the engine, so a claw cannot do it (R788). Planned and run by
+//! `flow::engineering_vehicle`.
 
-use super::super::model::{Cover, Square, UnitType};
+use std::collections::BTreeSet;
+
+use super::super::model::{Cover, Square, UnitType, WeaponTrait};
 use super::super::skill::Skill;
 use super::super::state::State;
 
@@ -33,6 +36,28 @@ pub fn dozer(state: &State, id: &str) -> bool {
 /// A vehicle that performs engineering tasks: an Engineer Vehicle, or one with a Dozer Blade.
 pub fn engineer(state: &State, id: &str) -> bool {
     dozer(state, id) || has(state, id, Skill::EngineerVehicle)
+}
+
+/// The sentence of 002 "Chainsaws and Claws" that refusals and reports cite.
+pub const CHAINSAWS_CITE: &str = "002 \"Chainsaws and Claws\": \"An Engineer Vehicle equipped with Cuttings or Grappling weapons can attempt to cut a gap through an adjacent Barbed Wire Entanglement by taking an Engineering Special Action. If it does so, roll a die (Vehicles with Paired Chainsaws or Paired Claws roll two dice)\"";
+
+/// 002 "Chainsaws and Claws" (R809): how many dice an engineer vehicle rolls to cut wire: none
+/// without a Cutting weapon, one with one, two with a pair ("Paired Chainsaws": two Cutting
+/// weapons on the card; lines sharing a name are one weapon, as dual-ammo lines are, R420).
+pub fn wire_dice(state: &State, id: &str) -> usize {
+    if !engineer(state, id) {
+        return 0;
+    }
+    let Some(card) = state.unit(id).and_then(|u| state.cards.get(&u.card)) else {
+        return 0;
+    };
+    let saws: BTreeSet<&str> = card
+        .weapons
+        .iter()
+        .filter(|w| w.traits.contains(&WeaponTrait::Cutting))
+        .map(|w| w.name.as_str())
+        .collect();
+    saws.len().min(2)
 }
 
 /// "until it performs a Move or March Move Action": a move ends the Dozer's Cover (R786).

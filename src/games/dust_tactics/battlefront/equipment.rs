@@ -1,6 +1,6 @@
 //! 002's "Vehicle Equipment" under battlefront-2013 (issue 18): Air Alert (R663), Half-tracked,
-//! Tracked and Wheeled (R664), Medevac (R665), Smoke Launchers (R666), Crew (R668). The
-//! planner's side is `flow/equipment.rs`.
+//! Tracked and Wheeled (R664), Medevac (R665), Smoke Launchers (R666), Crew (R668, in close
+//! combat R810). The planner's side is `flow/equipment.rs`.
 
 use super::dice::Symbol;
 use super::skills002::Skill002;
@@ -241,4 +241,39 @@ pub fn check_crew(state: &State, lines: &[LineOrder]) -> Result<(), Refusal> {
         }
     }
     Ok(())
+}
+
+/// The rules revision from which a vehicle with Crew retaliates with its own lines or its
+/// crew's, never both (R810): games made before keep every range C line.
+pub const CREW_CLOSE_COMBAT_REVISION: u32 = 10;
+
+/// 002 "Crew" in close combat (R810): "If engaged in Close Combat, the crew may use Standard
+/// Weapons ... instead of the Vehicle's normal attack." The Standard Weapons are 003's improvised
+/// chart, lost (R275); what stands is the either-or of R668: a vehicle with Crew retaliates with
+/// its own range C `lines` that can hurt the attacker, or, having none, with its crew's, at most
+/// one for each damage point left. Lines of other shooters (a pilot) are kept.
+pub fn crew_retaliation(state: &State, unit: &str, lines: Vec<LineOrder>) -> Vec<LineOrder> {
+    if !state.rules().battlefront() || !state.revised(CREW_CLOSE_COMBAT_REVISION) {
+        return lines;
+    }
+    let Some((u, c)) = state.unit(unit).and_then(|u| Some((u, state.card_of(u)?))) else {
+        return lines;
+    };
+    if !c.has_skill(Skill002::Crew.id()) {
+        return lines;
+    }
+    let is_crew = |l: &LineOrder| {
+        c.weapon(&l.weapon)
+            .is_some_and(|w| w.traits.contains(&WeaponTrait::Crew))
+    };
+    let (mine, others): (Vec<LineOrder>, Vec<LineOrder>) =
+        lines.into_iter().partition(|l| l.shooter == unit);
+    let (mut crew, own): (Vec<LineOrder>, Vec<LineOrder>) = mine.into_iter().partition(is_crew);
+    let chosen = if own.is_empty() {
+        crew.truncate(usize::from(u.health));
+        crew
+    } else {
+        own
+    };
+    chosen.into_iter().chain(others).collect()
 }

@@ -1,10 +1,13 @@
 //! 002 "Engineering Vehicles", "Dozer Blades" and the equipment "Dozer Blade" under
 //! battlefront-2013 (issue 18, R785–R788): a vehicle's `skill dozer` and `skill engineering at
-//! <square>`, planned and run. The lost symbol of every roll is read as army (R724, R726).
+//! <square>`, planned and run; 002 "Chainsaws and Claws": a Cutting weapon's wire (R809). The lost
+//! symbol of every roll is read as army (R724, R726).
 
 use super::super::battlefront::bunkers::shell_at;
 use super::super::battlefront::dice::Symbol;
-use super::super::battlefront::engineering::{self as eng, CITE, DOZER, DOZER_CITE};
+use super::super::battlefront::engineering::{
+    self as eng, CHAINSAWS_CITE, CITE, DOZER, DOZER_CITE,
+};
 use super::super::battlefront::fortifications::{is_minefield, is_trench, is_wire, ENGINEERING};
 use super::*;
 
@@ -48,7 +51,7 @@ impl Planner<'_> {
 
     /// A vehicle's `skill engineering at <square>` (R787, R788): a vehicle with a dozer blade
     /// clears a minefield, fills a trench, or with two lines one after the other buries a bunker,
-    /// next to it. Cutting wire needs 002's Cutting or Grapple weapons, not built.
+    /// next to it; one with a Cutting weapon cuts barbed wire next to it (R809).
     pub(super) fn vehicle_engineering(
         &mut self,
         target: Option<&TargetRef>,
@@ -68,8 +71,12 @@ impl Planner<'_> {
                 "another action",
             );
         }
-        let usage =
-            "skill engineering at <a minefield, trench or bunker square next to the vehicle>";
+        let saws = eng::wire_dice(state, &id);
+        let usage = if saws > 0 {
+            "skill engineering at <a barbed wire, minefield, trench or bunker square next to the vehicle>"
+        } else {
+            "skill engineering at <a minefield, trench or bunker square next to the vehicle>"
+        };
         let Some(TargetRef::Square(at)) = target else {
             return refuse(
                 "`skill engineering` names the square of the fortification".into(),
@@ -78,22 +85,23 @@ impl Planner<'_> {
             );
         };
         let at = *at;
-        if is_wire(state, at) {
-            return refuse(
-                format!("{id} cannot cut the barbed wire on {at}: 002's Cutting and Grapple weapons (chainsaws, claws) are on no card and not built"),
-                "002 \"Chainsaws and Claws\": \"An Engineer Vehicle equipped with Cuttings or Grappling weapons can attempt to cut a gap through an adjacent Barbed Wire Entanglement\"",
-                "another action",
-            );
+        let wire = is_wire(state, at);
+        if wire && saws == 0 {
+            return Err(Refusal {
+                reason: format!("{id} cannot cut the barbed wire on {at}: it has no Cutting weapon (002's Cutting and Grapple weapons cut wire; a Grapple weapon is no trait a card can carry)"),
+                rule: format!("{CHAINSAWS_CITE} (R788, R809)"),
+                instead: "another action".into(),
+            });
         }
         let bunker = bunker_at(state, at);
-        if bunker.is_none() && !is_minefield(state, at) && !is_trench(state, at) {
+        if !wire && bunker.is_none() && !is_minefield(state, at) && !is_trench(state, at) {
             return refuse(
                 format!("{at} is no minefield, trench or bunker"),
                 DOZER_BLADES,
                 usage,
             );
         }
-        if !eng::dozer(state, &id) {
+        if !wire && !eng::dozer(state, &id) {
             return refuse(
                 format!("{id} has no dozer blade: an engineer vehicle fills trenches, clears minefields and buries bunkers with one"),
                 &format!("{DOZER_BLADES}: \"An Engineer Vehicle equipped with a Dozer Blade can attempt to ...\""),
@@ -140,19 +148,63 @@ pub(super) fn exec_dozer(state: &mut State, lead: &str, out: &mut Outcome) {
     );
 }
 
-/// One die for `lead`'s engineering at `at` (`what` names the fortification): army succeeds.
-fn roll(state: &State, lead: &str, at: Square, what: &str, dice: &mut dyn DiceSource) -> Roll {
+/// `n` dice for `lead`'s engineering at `at` (`what` names the fortification): army succeeds.
+fn roll_n(
+    state: &State,
+    lead: &str,
+    at: Square,
+    what: &str,
+    n: usize,
+    dice: &mut dyn DiceSource,
+) -> Roll {
     let round = state.round;
     Roll {
         purpose: format!("{ENGINEERING} on the {what} on {at}: {lead}"),
         round,
-        faces: vec![dice.d6(round)],
+        faces: (0..n).map(|_| dice.d6(round)).collect(),
     }
 }
 
-/// Runs a vehicle's planned Engineering Special Action on `at` (R787): on a minefield army
-/// clears it, on a trench army fills it (its units stay, without its Cover); at a bunker it is
-/// the first of the two actions, and nothing is rolled yet.
+/// One die for `lead`'s engineering at `at`.
+fn roll(state: &State, lead: &str, at: Square, what: &str, dice: &mut dyn DiceSource) -> Roll {
+    roll_n(state, lead, at, what, 1, dice)
+}
+
+/// 002 "Chainsaws and Claws" (R809): one die, two with a pair of Cutting weapons; an army on any
+/// of them cuts a gap and the wire is removed.
+fn cut_wire(
+    state: &mut State,
+    lead: &str,
+    at: Square,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    let n = eng::wire_dice(state, lead).max(1);
+    let r = roll_n(state, lead, at, "barbed wire", n, dice);
+    let cut = r.faces.iter().any(|f| Symbol::of_face(*f) == Symbol::Army);
+    let dice_said = if n == 2 {
+        "two dice, a pair of Cutting weapons"
+    } else {
+        "one die"
+    };
+    out.happenings.push(Happening {
+        text: if cut {
+            format!("{lead} cuts a gap ({dice_said}): the barbed wire on {at} is removed (002 \"Chainsaws and Claws\")")
+        } else {
+            format!("{lead} fails to cut the barbed wire on {at} ({dice_said}, no army)")
+        },
+        rolls: vec![r],
+        ..Happening::default()
+    });
+    if let Some(f) = state.scenario.fortifications.as_mut().filter(|_| cut) {
+        f.barbed_wire.retain(|s| *s != at);
+    }
+}
+
+/// Runs a vehicle's planned Engineering Special Action on `at` (R787, R809): on barbed wire a
+/// Cutting weapon's die or two cut it on army; on a minefield army clears it, on a trench army
+/// fills it (its units stay, without its Cover); at a bunker it is the first of the two actions,
+/// and nothing is rolled yet.
 pub(super) fn exec(
     state: &mut State,
     lead: &str,
@@ -173,6 +225,9 @@ pub(super) fn exec(
     if let Some([a, b]) = bunker_at(state, at) {
         say(out, format!("{lead} starts to bury the bunker on {a}+{b}: a second Engineering Special Action at once rolls ({DOZER_BLADES})"));
         return;
+    }
+    if is_wire(state, at) {
+        return cut_wire(state, lead, at, dice, out);
     }
     let mines = is_minefield(state, at);
     if !mines && !is_trench(state, at) {

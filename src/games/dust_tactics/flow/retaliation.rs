@@ -32,7 +32,7 @@ pub(super) fn retaliation_lines(state: &State, unit: &str, attacker: &str) -> Ve
     let Some(armour) = armour_of(state, attacker) else {
         return vec![];
     };
-    weapons_of_group(state, unit)
+    let lines = weapons_of_group(state, unit)
         .into_iter()
         .filter(|(shooter, w)| {
             w.range == WeaponRange::Close
@@ -56,7 +56,9 @@ pub(super) fn retaliation_lines(state: &State, unit: &str, attacker: &str) -> Ve
             through: vec![],
             count: None,
         })
-        .collect()
+        .collect();
+    // battlefront-2013, 002 "Crew": the vehicle's lines or its crew's, never both (R810).
+    super::super::battlefront::equipment::crew_retaliation(state, unit, lines)
 }
 
 pub(super) fn cmd_retaliate(
