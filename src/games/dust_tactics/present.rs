@@ -440,7 +440,7 @@ pub fn briefing(state: &super::state::State, side: &str) -> String {
         out.push(String::new());
         out.extend(wrap(&t, false));
     }
-    // battlefront-2013, a first slice: the players learn what is not built before they meet it.
+    // battlefront-2013: the players learn what the ruleset plays and where it is listed.
     if let Some(note) = super::battlefront::briefing_note(state) {
         out.push(String::new());
         out.extend(wrap(&note, false));

@@ -2,7 +2,7 @@
 //! and derived from the state ([`crate::dust_tactics::state::State::rules`]); the engine asks it
 //! wherever the rule families differ. `ffg-revised` (004, with 000 where 004 is silent) and
 //! `classic-2010` (000 alone, the 2010 core rulebook) are offered, and `battlefront-2013` (003
-//! with 002) as a first slice whose differing code paths live in `super::battlefront`.
+//! with 002), whose differing code paths live in `super::battlefront`.
 
 use super::model::{Terrain, WeaponLine, WeaponRange, WeaponTrait};
 use super::skill::Skill;
@@ -191,7 +191,7 @@ impl Rules {
     }
 
     /// `battlefront-2013`: the 2013 Battlefront core rulebook (seed 003) with its special rules
-    /// (002), a first slice (docs/battlefront.md): what is not built is refused, never played
+    /// (002), as docs/battlefront.md lists it: what is not built is refused, never played
     /// by another rulebook's rule.
     pub const fn battlefront_2013() -> Rules {
         Rules {

@@ -42,13 +42,6 @@ fn game(allies: Vec<UnitSpec>, axis: Vec<UnitSpec>, forts: &[[&str; 2]]) -> Stat
     st
 }
 
-fn play(st: &mut State, order: &str, dice: Vec<u8>) -> Outcome {
-    let mut d = ScriptedDice::new(dice);
-    let out = send(st, "allies", order, &mut d);
-    assert_eq!(d.remaining(), 0, "{:?} {}", first_result(&out), texts(&out));
-    out
-}
-
 const SHOOT: &str = "activate shooter\n  attack gun at target\n  nothing";
 
 /// The allied squad `shooter` on E6 and the axis squad `target` on E2, with `between` (card
@@ -73,12 +66,12 @@ fn across(between: &str) -> State {
 #[test]
 fn s003_line_of_sight_an_aircraft_above_the_battlefield_blocks_no_ground_line() {
     let mut st = across("hawk");
-    let out = play(&mut st, SHOOT, vec![5]);
+    let out = play(&mut st, "allies", SHOOT, &[5]);
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
     assert!(texts(&out).contains("shooter fires gun"), "{}", texts(&out));
 
     let mut st = across("panzer");
-    let out = play(&mut st, SHOOT, vec![]);
+    let out = play(&mut st, "allies", SHOOT, &[]);
     let e = first_result(&out).unwrap_err();
     assert!(
         e.contains("no line of sight") && e.contains("vehicle over on E4"),
@@ -92,7 +85,7 @@ fn s003_line_of_sight_an_aircraft_above_the_battlefield_blocks_no_ground_line() 
 
     let mut st = across("hawk");
     st.rules_revision = 8;
-    let out = play(&mut st, SHOOT, vec![]);
+    let out = play(&mut st, "allies", SHOOT, &[]);
     let e = first_result(&out).unwrap_err();
     assert!(
         e.contains("no line of sight") && e.contains("vehicle over on E4"),

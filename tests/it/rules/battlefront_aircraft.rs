@@ -13,7 +13,6 @@ use dustmail::dust_tactics::flow;
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::ScriptedDice;
 
 use super::aircraft_004::aircraft;
 
@@ -81,25 +80,12 @@ fn game(
         .start(ruleset, scenario(specs(allies), specs(axis)), cards)
         .expect("setup");
     begin(&mut st, first);
-    for side in ["allies", "axis"] {
-        let out = send(
-            &mut st,
-            side,
-            "standing react any never",
-            &mut ScriptedDice::new([]),
-        );
-        accepted(&out);
-    }
+    never_react(&mut st);
     st
 }
 
 const BF: &str = "battlefront-2013";
 const FFG: &str = "ffg-revised";
-
-/// Enough dice for an activation: every face in turn.
-fn plenty() -> ScriptedDice {
-    ScriptedDice::new((0..300).map(|i| (i % 6 + 1) as u8).collect::<Vec<u8>>())
-}
 
 /// The allied aircraft `a1` (card `hawk`, Movement 4, rockets range 4) on `at` and the axis
 /// squad `x1` (card `sq`) on `enemy`.

@@ -10,7 +10,6 @@ use dustmail::dust_tactics::DustTactics;
 use dustmail::game::ScriptedDice;
 
 use super::aircraft_004::{aircraft, tank};
-use super::battlefront_los::plenty;
 
 /// Under battlefront-2013: the allied `a1` of card `vehicle` on E1 piloted by the hero `h1`
 /// whose card has `skills`; an axis squad far off on I9; nobody reacts; allies activate first.
@@ -36,15 +35,7 @@ fn piloted(vehicle: Card, skills: &[&str]) -> State {
     let mut st = DustTactics
         .start("battlefront-2013", s, cards)
         .expect("setup");
-    for side in ["allies", "axis"] {
-        let out = send(
-            &mut st,
-            side,
-            "standing react any never",
-            &mut ScriptedDice::new([]),
-        );
-        accepted(&out);
-    }
+    never_react(&mut st);
     begin(&mut st, "allies");
     st
 }
@@ -143,15 +134,7 @@ fn helicopter_fires(skills: &[&str], actions: Vec<Action>) -> (State, dustmail::
             vec![aircraft("hawk", skills), squad("sq")],
         )
         .expect("setup");
-    for side in ["allies", "axis"] {
-        let out = send(
-            &mut st,
-            side,
-            "standing react any never",
-            &mut ScriptedDice::new([]),
-        );
-        accepted(&out);
-    }
+    never_react(&mut st);
     begin(&mut st, "allies");
     let out = cmd(&mut st, "allies", activate("a1", actions), &mut plenty());
     (st, out)

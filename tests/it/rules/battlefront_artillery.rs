@@ -7,7 +7,6 @@ use crate::support_flow::*;
 use dustmail::dust_tactics::model::{Card, Terrain, UnitType, WeaponRange, WeaponTrait};
 use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::{flow, DustTactics};
-use dustmail::game::{Game, Line, Outcome, ScriptedDice, Sender};
 
 /// The gun crew: a squad of 2 with `shell` (range A, 2 dice, 1 damage, one carrier; `reloadable`
 /// when `reload`) and `rifle` (range 6, 1 die, one carrier).
@@ -66,36 +65,6 @@ fn tank() -> Card {
         1,
         vec![weapon("cannon", WeaponRange::Upto(6), 1, 1)],
     )
-}
-
-/// Sends `text` from `side` with `faces` scripted; every scripted die must be used.
-pub(super) fn play(st: &mut State, side: &str, text: &str, faces: &[u8]) -> Outcome {
-    let lines: Vec<Line> = text
-        .lines()
-        .enumerate()
-        .map(|(i, t)| Line {
-            number: i + 1,
-            text: t.into(),
-        })
-        .collect();
-    let mut d = ScriptedDice::new(faces.to_vec());
-    let out = DustTactics.submit(st, Sender::side(side), &lines, &mut d);
-    assert_eq!(
-        d.remaining(),
-        0,
-        "{text}: fewer dice rolled: {}",
-        texts(&out)
-    );
-    out
-}
-
-/// `(reason, rule)` of a refused order, checking that the state did not change.
-fn refused_unchanged(st: &mut State, side: &str, text: &str) -> (String, String) {
-    let before = serde_json::to_string(&*st).unwrap();
-    let out = play(st, side, text, &[]);
-    let r = refused(&out);
-    assert_eq!(serde_json::to_string(&*st).unwrap(), before, "{text}");
-    r
 }
 
 // issue 18, 002 "Artillery Weapons": "An Artillery weapon can shoot over Vehicles, so Vehicles do

@@ -8,7 +8,6 @@ use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::scenario;
 use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::{Outcome, ScriptedDice};
 
 fn one(id: &str, ty: UnitType, w: WeaponLine) -> Card {
     card(id, ty, 1, 2, vec![w])
@@ -52,20 +51,6 @@ fn game(fort: bool) -> State {
     .expect("setup")
 }
 
-fn play(st: &mut State, order: &str, dice: Vec<u8>) -> Outcome {
-    let mut d = ScriptedDice::new(dice);
-    let out = send(st, "allies", order, &mut d);
-    assert_eq!(d.remaining(), 0, "{}", texts(&out));
-    out
-}
-
-fn rolls(out: &Outcome) -> Vec<String> {
-    out.happenings
-        .iter()
-        .flat_map(|h| h.rolls.iter().map(|r| r.purpose.clone()))
-        .collect()
-}
-
 const SHOOT: &str = "activate shooter\n  attack gun at target\n  nothing";
 
 // 002 "Cover From Bunkers and Strongpoints": "Units in Strongpoints that fail an Infantry or
@@ -75,10 +60,10 @@ const SHOOT: &str = "activate shooter\n  attack gun at target\n  nothing";
 #[test]
 fn s002_cover_from_strongpoints_a_failed_save_is_rerolled_and_cancels_on_army() {
     let mut st = game(true);
-    let out = play(&mut st, SHOOT, vec![1, 5, 2]);
+    let out = play(&mut st, "allies", SHOOT, &[1, 5, 2]);
     let t = texts(&out);
     assert_eq!(
-        rolls(&out),
+        purposes(&out),
         [
             "attack gun",
             "infantry save vs gun",
@@ -89,7 +74,7 @@ fn s002_cover_from_strongpoints_a_failed_save_is_rerolled_and_cancels_on_army() 
     assert!(t.contains("1 cancelled by the strongpoint re-roll"), "{t}");
     assert!(!u(&st, "target").destroyed, "{t}");
     let mut st = game(false);
-    let out = play(&mut st, SHOOT, vec![1, 5]);
+    let out = play(&mut st, "allies", SHOOT, &[1, 5]);
     assert!(u(&st, "target").destroyed, "{}", texts(&out));
 }
 
@@ -100,15 +85,15 @@ fn s002_cover_from_strongpoints_a_failed_save_is_rerolled_and_cancels_on_army() 
 fn s002_cover_from_strongpoints_the_reroll_cancels_only_on_army() {
     for reroll in [3, 5] {
         let mut st = game(true);
-        let out = play(&mut st, SHOOT, vec![1, 5, reroll]);
+        let out = play(&mut st, "allies", SHOOT, &[1, 5, reroll]);
         let t = texts(&out);
         assert!(t.contains("0 cancelled by the strongpoint re-roll"), "{t}");
         assert!(u(&st, "target").destroyed, "{t}");
     }
     // A passed save needs no re-roll: army saves, no third die is rolled.
     let mut st = game(true);
-    let out = play(&mut st, SHOOT, vec![1, 1]);
-    assert!(!rolls(&out).iter().any(|r| r.starts_with("strongpoint")));
+    let out = play(&mut st, "allies", SHOOT, &[1, 1]);
+    assert!(!purposes(&out).iter().any(|r| r.starts_with("strongpoint")));
     assert!(!u(&st, "target").destroyed, "{}", texts(&out));
 }
 
@@ -128,16 +113,16 @@ fn s002_close_combat_against_strongpoints_units_inside_save_on_army() {
     };
     let order = "activate shooter\n  attack claw at target\n  nothing";
     let mut st = setup(claw(), "E3", UnitType::Squad, true).expect("setup");
-    let out = play(&mut st, order, vec![1, 2]);
+    let out = play(&mut st, "allies", order, &[1, 2]);
     let t = texts(&out);
     assert!(
-        rolls(&out).contains(&"strongpoint save vs claw".to_string()),
+        purposes(&out).contains(&"strongpoint save vs claw".to_string()),
         "{t}"
     );
     assert!(t.contains("1 cancelled by strongpoint save"), "{t}");
     assert!(!u(&st, "target").destroyed, "{t}");
     let mut st = setup(claw(), "E3", UnitType::Squad, false).expect("setup");
-    let out = play(&mut st, order, vec![1]);
+    let out = play(&mut st, "allies", order, &[1]);
     assert!(u(&st, "target").destroyed, "{}", texts(&out));
 }
 
@@ -150,12 +135,12 @@ fn s002_only_infantry_may_enter_a_strongpoint() {
     let order = "activate shooter\n  move F2\n  nothing";
     let mut st = game(true);
     st.unit_mut("shooter").unwrap().at = Some(sq("F3"));
-    let out = play(&mut st, order, vec![]);
+    let out = play(&mut st, "allies", order, &[]);
     assert_eq!(first_result(&out).map(|_| ()), Ok(()), "{}", texts(&out));
     assert_eq!(u(&st, "shooter").at, Some(sq("F2")));
     let walker = one("walker", UnitType::Vehicle, gun());
     let mut st = setup(walker, "F3", UnitType::Squad, true).expect("setup");
-    let out = play(&mut st, order, vec![]);
+    let out = play(&mut st, "allies", order, &[]);
     let e = first_result(&out).unwrap_err();
     assert!(
         e.contains("inside a strongpoint") && e.contains("Only Infantry Units may be placed in"),

@@ -11,7 +11,7 @@ use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::scenario;
 use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::{Outcome, ScriptedDice};
+use dustmail::game::ScriptedDice;
 
 fn gun() -> WeaponLine {
     weapon("gun", WeaponRange::Upto(6), 1, 1)
@@ -64,20 +64,6 @@ fn setup(ours: Card, from: &str, target: &str, fort: bool) -> Result<State, Stri
 
 fn game(from: &str, target: &str) -> State {
     setup(soldier(), from, target, true).expect("setup")
-}
-
-pub(super) fn play(st: &mut State, order: &str, dice: Vec<u8>) -> Outcome {
-    let mut d = ScriptedDice::new(dice);
-    let out = send(st, "allies", order, &mut d);
-    assert_eq!(d.remaining(), 0, "{:?} {}", first_result(&out), texts(&out));
-    out
-}
-
-pub(super) fn rolls(out: &Outcome) -> Vec<String> {
-    out.happenings
-        .iter()
-        .flat_map(|h| h.rolls.iter().map(|r| r.purpose.clone()))
-        .collect()
 }
 
 pub(super) fn fort(st: &State) -> Fortifications {
@@ -144,18 +130,18 @@ fn s002_bunkers_in_the_scenario_file() {
 fn s002_movement_through_bunkers_only_through_the_rear_doors() {
     let step = "activate shooter\n  move D5\n  nothing";
     let mut st = game("D6", "A1");
-    let out = play(&mut st, step, vec![]);
+    let out = play(&mut st, "allies", step, &[]);
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
     assert_eq!(u(&st, "shooter").at, Some(sq("D5")));
     let mut st = game("D4", "A1");
-    let out = play(&mut st, step, vec![]);
+    let out = play(&mut st, "allies", step, &[]);
     assert!(first_result(&out).is_err(), "{}", texts(&out));
     assert_eq!(u(&st, "shooter").at, Some(sq("D4")));
     // The way in is round to the doors: four movement points from the slit.
     let e = first_result(&out).unwrap_err();
     assert!(e.contains("D5 is 4 movement points away"), "{e}");
     let mut st = setup(soldier(), "D4", "A1", false).expect("setup");
-    let out = play(&mut st, step, vec![]);
+    let out = play(&mut st, "allies", step, &[]);
     assert!(
         first_result(&out).is_ok(),
         "without the bunker: {}",
@@ -163,7 +149,7 @@ fn s002_movement_through_bunkers_only_through_the_rear_doors() {
     );
     let walker = card("walker", UnitType::Vehicle, 3, 2, vec![gun()]);
     let mut st = setup(walker, "D6", "A1", true).expect("setup");
-    let out = play(&mut st, step, vec![]);
+    let out = play(&mut st, "allies", step, &[]);
     let e = first_result(&out).unwrap_err();
     assert!(
         e.contains("inside a bunker") && e.contains("Only Infantry Units"),
@@ -177,7 +163,12 @@ fn s002_movement_through_bunkers_only_through_the_rear_doors() {
 #[test]
 fn s002_movement_through_bunkers_not_if_an_enemy_unit_occupies_it() {
     let mut st = game("D6", "E5");
-    let out = play(&mut st, "activate shooter\n  move D5\n  nothing", vec![]);
+    let out = play(
+        &mut st,
+        "allies",
+        "activate shooter\n  move D5\n  nothing",
+        &[],
+    );
     let e = first_result(&out).unwrap_err();
     assert!(
         e.contains("which an enemy unit occupies") && e.contains("even then, not if the Bunker"),
@@ -191,14 +182,14 @@ fn s002_movement_through_bunkers_not_if_an_enemy_unit_occupies_it() {
 #[test]
 fn s002_line_of_sight_to_bunkers_they_block_sight_across_them() {
     let mut st = game("E7", "E2");
-    let out = play(&mut st, SHOOT, vec![]);
+    let out = play(&mut st, "allies", SHOOT, &[]);
     let e = first_result(&out).unwrap_err();
     assert!(
         e.contains("no line of sight") && e.contains("the bunker on E5"),
         "{e}"
     );
     let mut st = setup(soldier(), "E7", "E2", false).expect("setup");
-    let out = play(&mut st, SHOOT, vec![5]);
+    let out = play(&mut st, "allies", SHOOT, &[5]);
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
 }
 
@@ -209,11 +200,11 @@ fn s002_line_of_sight_to_bunkers_they_block_sight_across_them() {
 #[test]
 fn s002_line_of_sight_to_bunkers_units_inside_see_and_are_seen_only_ahead() {
     let mut st = game("D5", "D2");
-    let out = play(&mut st, SHOOT, vec![5]);
+    let out = play(&mut st, "allies", SHOOT, &[5]);
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
     for target in ["G6", "A5"] {
         let mut st = game("D5", target);
-        let out = play(&mut st, SHOOT, vec![]);
+        let out = play(&mut st, "allies", SHOOT, &[]);
         let e = first_result(&out).unwrap_err();
         assert!(
             e.contains("no line of sight") && e.contains("walls of the bunker on D5+E5 facing N"),
@@ -221,7 +212,7 @@ fn s002_line_of_sight_to_bunkers_units_inside_see_and_are_seen_only_ahead() {
         );
     }
     let mut st = game("G8", "E5");
-    let out = play(&mut st, SHOOT, vec![]);
+    let out = play(&mut st, "allies", SHOOT, &[]);
     let e = first_result(&out).unwrap_err();
     assert!(e.contains("walls of the bunker"), "{e}");
 }
@@ -233,10 +224,10 @@ fn s002_line_of_sight_to_bunkers_units_inside_see_and_are_seen_only_ahead() {
 #[test]
 fn s002_cover_from_bunkers_a_failed_save_is_rerolled_and_cancels_on_army_or_shield() {
     let mut st = game("E2", "E5");
-    let out = play(&mut st, SHOOT, vec![1, 5, 5]);
+    let out = play(&mut st, "allies", SHOOT, &[1, 5, 5]);
     let t = texts(&out);
     assert_eq!(
-        rolls(&out),
+        purposes(&out),
         [
             "attack gun",
             "infantry save vs gun",
@@ -247,7 +238,7 @@ fn s002_cover_from_bunkers_a_failed_save_is_rerolled_and_cancels_on_army_or_shie
     assert!(t.contains("1 cancelled by the bunker re-roll"), "{t}");
     assert!(!u(&st, "target").destroyed, "{t}");
     let mut st = game("E2", "E5");
-    let out = play(&mut st, SHOOT, vec![1, 5, 3]);
+    let out = play(&mut st, "allies", SHOOT, &[1, 5, 3]);
     let t = texts(&out);
     assert!(t.contains("0 cancelled by the bunker re-roll"), "{t}");
     assert!(u(&st, "target").destroyed, "{t}");
@@ -264,26 +255,26 @@ fn s002_cover_from_bunkers_a_failed_save_is_rerolled_and_cancels_on_army_or_shie
 fn s002_close_combat_against_bunkers_from_the_slit_or_the_rear_doors() {
     let mut st = game("E4", "E5");
     // The soldier inside strikes back (003's close-combat retaliation) and misses.
-    let out = play(&mut st, CLAW, vec![1, 5, 5]);
+    let out = play(&mut st, "allies", CLAW, &[1, 5, 5]);
     let t = texts(&out);
     assert_eq!(
-        rolls(&out)[..2],
+        purposes(&out)[..2],
         ["attack claw", "bunker save vs claw"],
         "{t}"
     );
     assert!(!u(&st, "target").destroyed, "{t}");
     let mut st = game("E6", "E5");
-    let out = play(&mut st, CLAW, vec![1, 3, 5]);
+    let out = play(&mut st, "allies", CLAW, &[1, 3, 5]);
     assert!(u(&st, "target").destroyed, "{}", texts(&out));
     let mut st = game("F5", "E5");
-    let out = play(&mut st, CLAW, vec![]);
+    let out = play(&mut st, "allies", CLAW, &[]);
     let e = first_result(&out).unwrap_err();
     assert!(
         e.contains("no line of sight") && e.contains("walls of the bunker on D5+E5"),
         "{e}"
     );
     let mut st = game("E6", "E5");
-    let out = play(&mut st, SHOOT, vec![]);
+    let out = play(&mut st, "allies", SHOOT, &[]);
     let e = first_result(&out).unwrap_err();
     assert!(e.contains("only with close-combat weapons"), "{e}");
 }
@@ -301,10 +292,10 @@ fn s002_weapons_in_bunkers_the_main_weapon_fires_within_45_degrees_of_the_facing
         None,
     );
     let mut st = setup(phaser.clone(), "D5", "D2", true).expect("setup");
-    let out = play(&mut st, SHOOT, vec![5]);
+    let out = play(&mut st, "allies", SHOOT, &[5]);
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
     let mut st = setup(phaser.clone(), "D5", "H4", true).expect("setup");
-    let out = play(&mut st, SHOOT, vec![]);
+    let out = play(&mut st, "allies", SHOOT, &[]);
     let e = first_result(&out).unwrap_err();
     assert!(
         e.contains("outside the field of fire") && e.contains("45 degrees"),
@@ -313,8 +304,9 @@ fn s002_weapons_in_bunkers_the_main_weapon_fires_within_45_degrees_of_the_facing
     let mut st = setup(phaser, "D5", "H4", true).expect("setup");
     let out = play(
         &mut st,
+        "allies",
         "activate shooter\n  attack pistol at target\n  nothing",
-        vec![5],
+        &[5],
     );
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
 }
@@ -419,8 +411,9 @@ fn s002_engineering_vehicles_the_dozer_special_action_gives_cover_until_it_moves
     let mut st = works(vehicle(Some("dozer-blade")), "H8", "H3", (&[], &[], &[]));
     let out = play(
         &mut st,
+        "allies",
         "activate shooter\n  skill dozer\n  nothing",
-        vec![],
+        &[],
     );
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
     assert!(u(&st, "shooter").dozed);
@@ -428,25 +421,31 @@ fn s002_engineering_vehicles_the_dozer_special_action_gives_cover_until_it_moves
     let out = send(&mut st, "axis", shoot_back, &mut d);
     let t = texts(&out);
     assert_eq!(
-        rolls(&out)[..2],
+        purposes(&out)[..2],
         ["attack gun", "vehicle cover save vs gun"],
         "{t} {:?}",
         first_result(&out)
     );
     assert_eq!(u(&st, "shooter").health, 3, "{t}");
     let mut st = works(vehicle(Some("dozer-blade")), "H8", "H3", (&[], &[], &[]));
-    let out = play(&mut st, "activate shooter\n  nothing\n  nothing", vec![]);
+    let out = play(
+        &mut st,
+        "allies",
+        "activate shooter\n  nothing\n  nothing",
+        &[],
+    );
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
     let mut d = ScriptedDice::new([vec![1], [1, 5, 5, 5, 5, 5].repeat(3)].concat());
     let out = send(&mut st, "axis", shoot_back, &mut d);
     let t = texts(&out);
-    assert!(!rolls(&out).iter().any(|r| r.contains("save")), "{t}");
+    assert!(!purposes(&out).iter().any(|r| r.contains("save")), "{t}");
     assert_eq!(u(&st, "shooter").health, 2, "{t}");
     let mut st = works(vehicle(Some("dozer-blade")), "H8", "H3", (&[], &[], &[]));
     let out = play(
         &mut st,
+        "allies",
         "activate shooter\n  skill dozer\n  move G8",
-        vec![],
+        &[],
     );
     let t = texts(&out);
     assert!(
@@ -458,8 +457,9 @@ fn s002_engineering_vehicles_the_dozer_special_action_gives_cover_until_it_moves
     let mut st = works(vehicle(None), "H8", "H3", (&[], &[], &[]));
     let out = play(
         &mut st,
+        "allies",
         "activate shooter\n  skill dozer\n  nothing",
-        vec![],
+        &[],
     );
     let e = first_result(&out).unwrap_err();
     assert!(e.contains("not a vehicle with a dozer blade"), "{e}");
@@ -475,21 +475,22 @@ fn s002_engineering_vehicles_the_dozer_special_action_gives_cover_until_it_moves
 fn s002_engineering_vehicles_dozer_blades_bury_an_adjacent_bunker_with_two_actions() {
     let bury = "activate shooter\n  skill engineering at E5\n  skill engineering at E5";
     let mut st = works(vehicle(Some("dozer-blade")), "E6", "E5", (&[], &[], &[]));
-    let out = play(&mut st, bury, vec![1]);
+    let out = play(&mut st, "allies", bury, &[1]);
     let t = texts(&out);
     assert!(t.contains("buries the bunker on D5+E5"), "{t}");
     assert!(fort(&st).bunkers.is_empty(), "{t}");
     assert!(u(&st, "target").destroyed, "{t}");
     let mut st = works(vehicle(Some("dozer-blade")), "E6", "E5", (&[], &[], &[]));
-    let out = play(&mut st, bury, vec![3]);
+    let out = play(&mut st, "allies", bury, &[3]);
     assert!(texts(&out).contains("fails to bury"), "{}", texts(&out));
     assert_eq!(fort(&st).bunkers.len(), 1);
     assert!(!u(&st, "target").destroyed);
     let mut st = works(vehicle(Some("dozer-blade")), "E6", "E5", (&[], &[], &[]));
     let out = play(
         &mut st,
+        "allies",
         "activate shooter\n  skill engineering at D5\n  nothing",
-        vec![],
+        &[],
     );
     assert!(texts(&out).contains("starts to bury"), "{}", texts(&out));
     assert_eq!(fort(&st).bunkers.len(), 1);
@@ -509,7 +510,7 @@ fn s002_engineering_vehicles_dozer_blades_fill_a_trench_and_clear_a_minefield() 
         "D8",
         (&["D8"], &["F9"], &[]),
     );
-    let out = play(&mut st, order, vec![1, 2]);
+    let out = play(&mut st, "allies", order, &[1, 2]);
     let t = texts(&out);
     assert!(t.contains("fills the trench on D8"), "{t}");
     assert!(
@@ -523,7 +524,7 @@ fn s002_engineering_vehicles_dozer_blades_fill_a_trench_and_clear_a_minefield() 
         "D8",
         (&["D8"], &["F9"], &[]),
     );
-    let out = play(&mut st, order, vec![3, 5]);
+    let out = play(&mut st, "allies", order, &[3, 5]);
     let t = texts(&out);
     assert_eq!(fort(&st).trenches, [sq("D8")], "{t}");
     assert_eq!(fort(&st).minefields, [sq("F9")], "{t}");
@@ -541,7 +542,7 @@ fn s002_engineering_vehicles_what_each_equipment_may_do() {
     let forts: (&[&str], &[&str], &[&str]) = (&["B8"], &["F9"], &["D9"]);
     let refused = |card: Card, order: &str| {
         let mut st = works(card, "E8", "A1", forts);
-        let out = play(&mut st, order, vec![]);
+        let out = play(&mut st, "allies", order, &[]);
         first_result(&out).unwrap_err()
     };
     let e = refused(vehicle(None), &at("F9"));
@@ -561,7 +562,12 @@ fn s002_engineering_vehicles_what_each_equipment_may_do() {
         .board
         .place_cover(sq("F8"), CoverKind::TankTrap)
         .expect("trap");
-    let out = play(&mut st, "activate shooter\n  move F8\n  nothing", vec![]);
+    let out = play(
+        &mut st,
+        "allies",
+        "activate shooter\n  move F8\n  nothing",
+        &[],
+    );
     assert!(first_result(&out).is_err(), "{}", texts(&out));
     assert_eq!(u(&st, "shooter").at, Some(sq("E8")));
 }
@@ -585,8 +591,9 @@ fn s002_engineering_vehicles_the_orders_template_offers_the_dozer_and_its_tasks(
     let mut st = st;
     let out = play(
         &mut st,
+        "allies",
         "activate shooter\n  skill engineering at F7\n  skill dozer",
-        vec![1],
+        &[1],
     );
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
     assert!(fort(&st).trenches.is_empty());

@@ -8,7 +8,7 @@ use dustmail::dust_tactics::model::Card;
 use dustmail::dust_tactics::scenario::UnitSpec;
 use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::{flow, DustTactics};
-use dustmail::game::{CommandOutcome, Game, Line, Outcome, ScriptedDice, Sender};
+use dustmail::game::{CommandOutcome, Outcome};
 
 /// The battlefront starter cards (games/dust-tactics/cards-battlefront/).
 pub(super) fn bf_cards() -> Vec<Card> {
@@ -46,27 +46,6 @@ pub(super) fn game_with(
     st
 }
 
-/// Sends `text` from `side` with `faces` scripted; every scripted die must be used.
-pub(super) fn play(st: &mut State, side: &str, text: &str, faces: &[u8]) -> Outcome {
-    let lines: Vec<Line> = text
-        .lines()
-        .enumerate()
-        .map(|(i, t)| Line {
-            number: i + 1,
-            text: t.into(),
-        })
-        .collect();
-    let mut d = ScriptedDice::new(faces.to_vec());
-    let out = DustTactics.submit(st, Sender::side(side), &lines, &mut d);
-    assert_eq!(
-        d.remaining(),
-        0,
-        "{text}: the rules rolled fewer dice than scripted: {}",
-        texts(&out)
-    );
-    out
-}
-
 fn refusal(out: &Outcome) -> String {
     match &out.results[0].outcome {
         CommandOutcome::Refused {
@@ -84,14 +63,6 @@ pub(super) fn models(st: &State, id: &str) -> usize {
 
 fn alive(st: &State, id: &str) -> bool {
     !u(st, id).destroyed
-}
-
-/// The purposes of the rolls made, in order.
-pub(super) fn purposes(out: &Outcome) -> Vec<String> {
-    out.happenings
-        .iter()
-        .flat_map(|h| h.rolls.iter().map(|r| r.purpose.clone()))
-        .collect()
 }
 
 /// Recon Grenadiers (axis, E5) next to the Grim Reapers (allies, E6); a spare a side far off.

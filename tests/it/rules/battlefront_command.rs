@@ -6,7 +6,6 @@
 //! one-box grenade), vehicle `tank` on D5, squad `far` on A9; axis squad `foe` on I1. Scripted dice
 //! (1, 2 army; 3, 4 target; 5, 6 shield); every scripted die must be used.
 
-use super::battlefront_combat::{play, purposes};
 use super::command_squads::{command_squad_card, game_under, grenadier_squad};
 use crate::support_flow::*;
 use dustmail::dust_tactics::cards::parse_card;
@@ -697,34 +696,23 @@ fn s002_command_squads_command_post_is_played_to_its_end_by_mail() {
         assert!(c.has_skill("command-squad"), "{f}");
     }
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(21);
     let cards = root.display().to_string();
     let scen = root
         .join("scenarios/command-post.toml")
         .display()
         .to_string();
-    let seed = hex::encode([21u8; 32]);
-    let o = dt::new_with_players(
-        &home.root,
+    let (home, ps, env) = dt::new_in_home(
+        dir.path(),
         &[
             "--ruleset",
             "battlefront-2013",
-            "--seed",
-            &seed,
-            "--id",
-            "g-command",
-            "--now",
-            dt::T0,
             "--cards",
             &cards,
             "--scenario",
             &scen,
         ],
-        &ps,
+        ("g-command", 21, 21),
     );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-command", &ps, |_| Style::Aggressive);
     // The bots play, but while a command squad may give an order its template offers, its
     // player mails that order instead (at most eight times a game).

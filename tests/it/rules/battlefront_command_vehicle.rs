@@ -5,7 +5,6 @@
 //! (five squares off; its model 4's grenade spent); axis squad `foe` on I1. Scripted dice (1, 2
 //! army; 3, 4 target; 5, 6 shield); every scripted die must be used.
 
-use super::battlefront_combat::play;
 use super::battlefront_passengers::{aboard, carrier};
 use super::command_squads::{command_squad_card, game_under, grenadier_squad};
 use crate::support_flow::*;

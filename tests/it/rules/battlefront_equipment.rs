@@ -169,7 +169,7 @@ fn van_game(extra: &[&str]) -> State {
 #[test]
 fn s002_vehicle_equipment_medevac_a_die_per_eliminated_soldier_army_returns_one() {
     let mut st = van_game(&["medevac"]);
-    let out = super::battlefront_combat::play(
+    let out = play(
         &mut st,
         "allies",
         "activate van\n  skill medevac at mine\n  nothing",
@@ -291,12 +291,7 @@ fn s002_vehicle_equipment_smoke_launchers_once_per_game_smoke_on_its_own_square(
 fn s002_vehicle_equipment_half_tracked_tracked_wheeled_change_nothing_on_the_grid() {
     for kind in ["half-tracked", "tracked", "wheeled"] {
         let mut st = van_game(&[kind]);
-        super::battlefront_combat::play(
-            &mut st,
-            "allies",
-            "activate van\n  move D4\n  nothing",
-            &[],
-        );
+        play(&mut st, "allies", "activate van\n  move D4\n  nothing", &[]);
         assert_eq!(u(&st, "van").at, Some(sq("D4")), "{kind}");
         let extra = format!("[[skills]]\nname = \"{kind}\"");
         let (f, t) = super::battlefront_skills002::card_with("bf-pounder", &extra);

@@ -7,7 +7,7 @@ use dustmail::dust_tactics::battlefront::facing::Facing;
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::{Game, ScriptedDice};
+use dustmail::game::Game;
 
 /// The 003 starter card `id` (games/dust-tactics/cards-battlefront/).
 fn bf_card(id: &str) -> Card {
@@ -41,21 +41,8 @@ pub(super) fn walkers(
     begin(&mut st, first);
     // These cases are about fields of fire: no reactive attack (003 "Reactive Attacks", R270)
     // interleaves with the activation under test.
-    for side in ["allies", "axis"] {
-        let out = send(
-            &mut st,
-            side,
-            "standing react any never",
-            &mut ScriptedDice::new([]),
-        );
-        accepted(&out);
-    }
+    never_react(&mut st);
     st
-}
-
-/// Enough dice for an activation and a round's end: every face in turn, so any re-roll ends.
-fn plenty() -> ScriptedDice {
-    ScriptedDice::new((0..300).map(|i| (i % 6 + 1) as u8).collect::<Vec<u8>>())
 }
 
 // issue 18 item 2, 003 "Check Field of Fire": "Most Vehicle weapons can only attack targets up to

@@ -37,20 +37,9 @@ fn game(hero_at: &str, joined: bool, other_armour: bool, first: &str) -> State {
     let mut st = DustTactics
         .start("battlefront-2013", s, vec![h, squad("sq")])
         .expect("setup");
-    for side in ["allies", "axis"] {
-        accepted(&send(
-            &mut st,
-            side,
-            "standing react any never",
-            &mut ScriptedDice::new([]),
-        ));
-    }
+    never_react(&mut st);
     begin(&mut st, first);
     st
-}
-
-fn order(st: &mut State, side: &str, text: &str) -> dustmail::game::Outcome {
-    send(st, side, text, &mut ScriptedDice::new([]))
 }
 
 // issue 18 item 1: 003 "Joining Infantry Squads": "Alternatively, the Hero may activate
@@ -60,7 +49,7 @@ fn order(st: &mut State, side: &str, text: &str) -> dustmail::game::Outcome {
 #[test]
 fn joining_infantry_squads_the_hero_may_activate_separately() {
     let mut st = game("E5", true, false, "allies");
-    let out = order(&mut st, "allies", "activate hq\n  move E3\n  nothing");
+    let out = play(&mut st, "allies", "activate hq\n  move E3\n  nothing", &[]);
     accepted(&out);
     assert_eq!(u(&st, "hq").at, Some(sq("E3")));
     assert_eq!(u(&st, "ours").at, Some(sq("E5")));
@@ -86,22 +75,29 @@ fn joining_infantry_squads_the_hero_may_activate_separately() {
 #[test]
 fn joining_infantry_squads_a_hero_who_activated_separately_does_not_move_with_the_squad() {
     let mut st = game("E5", true, false, "allies");
-    accepted(&order(
+    accepted(&play(
         &mut st,
         "allies",
         "activate hq\n  nothing\n  nothing",
+        &[],
     ));
     assert_eq!(
         u(&st, "hq").joined.as_deref(),
         Some("ours"),
         "still in its square"
     );
-    accepted(&order(
+    accepted(&play(
         &mut st,
         "axis",
         "activate theirs\n  nothing\n  nothing",
+        &[],
     ));
-    let out = order(&mut st, "allies", "activate ours\n  move E4\n  nothing");
+    let out = play(
+        &mut st,
+        "allies",
+        "activate ours\n  move E4\n  nothing",
+        &[],
+    );
     accepted(&out);
     assert_eq!(u(&st, "ours").at, Some(sq("E4")));
     assert_eq!(u(&st, "hq").at, Some(sq("E5")), "the hero stays behind");
@@ -119,8 +115,13 @@ fn joining_infantry_squads_a_hero_who_activated_separately_does_not_move_with_th
 fn joining_infantry_squads_a_hero_joins_a_squad_by_moving_into_its_square() {
     let mut st = game("E7", false, false, "allies");
     assert_eq!(u(&st, "hq").joined, None);
-    accepted(&order(&mut st, "allies", "standing casualties ours ask"));
-    let out = order(&mut st, "allies", "activate hq\n  move E5\n  nothing");
+    accepted(&play(
+        &mut st,
+        "allies",
+        "standing casualties ours ask",
+        &[],
+    ));
+    let out = play(&mut st, "allies", "activate hq\n  move E5\n  nothing", &[]);
     accepted(&out);
     assert_eq!(u(&st, "hq").at, Some(sq("E5")));
     assert_eq!(u(&st, "hq").joined.as_deref(), Some("ours"));
@@ -148,7 +149,7 @@ fn joining_infantry_squads_a_hero_joins_a_squad_by_moving_into_its_square() {
 #[test]
 fn joining_infantry_squads_a_hero_of_another_armour_rating_shares_the_square_without_joining() {
     let mut st = game("E7", false, true, "allies");
-    let out = order(&mut st, "allies", "activate hq\n  move E5\n  nothing");
+    let out = play(&mut st, "allies", "activate hq\n  move E5\n  nothing", &[]);
     accepted(&out);
     assert_eq!(u(&st, "hq").at, Some(sq("E5")));
     assert_eq!(u(&st, "hq").joined, None);
@@ -181,11 +182,8 @@ fn joining_infantry_squads_only_one_hero_can_join_an_infantry_unit_at_a_time() {
         .start("battlefront-2013", s, vec![hero, squad("sq")])
         .expect("setup");
     begin(&mut st, "allies");
-    let before = st.clone();
-    let out = order(&mut st, "allies", "activate h2\n  move E5\n  nothing");
-    let (reason, _) = refused(&out);
+    let (reason, _) = refused_unchanged(&mut st, "allies", "activate h2\n  move E5\n  nothing");
     assert!(reason.contains("E5 is occupied"), "{reason}");
-    assert!(st == before, "the refusal changed the game");
 }
 
 // issue 18 item 1: 003 "Joining Infantry Squads": a hero in the squad's square "may be
@@ -195,34 +193,34 @@ fn joining_infantry_squads_only_one_hero_can_join_an_infantry_unit_at_a_time() {
 #[test]
 fn joining_infantry_squads_the_squad_may_activate_without_its_hero() {
     let mut st = game("E5", true, false, "allies");
-    let before = st.clone();
-    let out = order(
+    let (reason, rule) = refused_unchanged(
         &mut st,
         "allies",
         "activate ours\n  move E4\n  skill detach",
     );
-    let (reason, rule) = refused(&out);
     assert!(reason.contains("line 2 of the activation"), "{reason}");
     assert!(rule.contains("003 \"Joining Infantry Squads\""), "{rule}");
-    assert!(st == before, "the refusal changed the game");
-    accepted(&order(
+    accepted(&play(
         &mut st,
         "allies",
         "activate ours\n  skill detach\n  move E4\n  nothing",
+        &[],
     ));
     assert_eq!(u(&st, "ours").at, Some(sq("E4")));
     assert_eq!(u(&st, "hq").at, Some(sq("E5")));
     assert!(!u(&st, "hq").activated, "the hero keeps his activation");
     assert_eq!(u(&st, "hq").joined, None);
-    accepted(&order(
+    accepted(&play(
         &mut st,
         "axis",
         "activate theirs\n  nothing\n  nothing",
+        &[],
     ));
-    accepted(&order(
+    accepted(&play(
         &mut st,
         "allies",
         "activate hq\n  move E4\n  nothing",
+        &[],
     ));
     assert_eq!(
         u(&st, "hq").joined.as_deref(),
@@ -250,7 +248,7 @@ fn joining_infantry_squads_the_template_offers_the_hero_apart_and_skill_detach()
         "activate ours\n  skill detach\n  nothing\n  nothing",
     ] {
         let mut copy = st.clone();
-        accepted(&order(&mut copy, "allies", o));
+        accepted(&play(&mut copy, "allies", o, &[]));
     }
 }
 
@@ -265,7 +263,7 @@ fn joining_infantry_squads_games_made_before_revision_7_keep_the_join_for_the_ga
         !t.contains("# activate hq") && !t.contains("skill detach"),
         "{t}"
     );
-    let out = order(&mut st, "allies", "activate hq\n  nothing\n  nothing");
+    let out = play(&mut st, "allies", "activate hq\n  nothing\n  nothing", &[]);
     let (reason, _) = refused(&out);
     assert!(reason.contains("may activate separately"), "{reason}");
 }
@@ -293,18 +291,16 @@ fn joining_infantry_squads_off_the_board_the_hero_enters_with_the_squad() {
         .start("battlefront-2013", s, vec![h, squad("sq")])
         .expect("setup");
     begin(&mut st, "allies");
-    let before = st.clone();
-    let out = order(&mut st, "allies", "activate hq\n  move E9\n  nothing");
-    let (reason, _) = refused(&out);
+    let (reason, _) = refused_unchanged(&mut st, "allies", "activate hq\n  move E9\n  nothing");
     assert!(
         reason.contains("hq is joined to ours and activates with it"),
         "{reason}"
     );
-    assert!(st == before, "the refusal changed the game");
-    accepted(&order(
+    accepted(&play(
         &mut st,
         "allies",
         "activate ours\n  move E9\n  nothing",
+        &[],
     ));
     assert_eq!(u(&st, "hq").at, Some(sq("E9")));
 }

@@ -9,7 +9,6 @@ use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::scenario::UnitSpec;
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::ScriptedDice;
 
 /// A Huge vehicle card: health 6, `movement`, front-mounted "guns" of 1 die reaching 8.
 fn huge(id: &str, movement: u8) -> Card {
@@ -25,11 +24,6 @@ fn one_square(id: &str, movement: u8) -> Card {
     let mut c = huge(id, movement);
     c.huge = false;
     c
-}
-
-/// Every face in turn, so any re-roll ends.
-fn plenty() -> ScriptedDice {
-    ScriptedDice::new((0..300).map(|i| (i % 6 + 1) as u8).collect::<Vec<u8>>())
 }
 
 /// A battlefront-2013 game on the 9×9 open test board: the allies' `tk` (card `tank`) on `at`
@@ -55,14 +49,7 @@ fn game_on(
         .start("battlefront-2013", s, vec![tank, squad("sq")])
         .expect("setup");
     begin(&mut st, "allies");
-    for side in ["allies", "axis"] {
-        accepted(&send(
-            &mut st,
-            side,
-            "standing react any never",
-            &mut ScriptedDice::new([]),
-        ));
-    }
+    never_react(&mut st);
     st
 }
 
@@ -333,14 +320,7 @@ fn s003_line_of_sight_to_a_huge_vehicle_any_of_its_four_squares() {
             .start("battlefront-2013", s, vec![tank, gunners])
             .expect("setup");
         begin(&mut st, "allies");
-        for side in ["allies", "axis"] {
-            accepted(&send(
-                &mut st,
-                side,
-                "standing react any never",
-                &mut plenty(),
-            ));
-        }
+        never_react(&mut st);
         let out = send(
             &mut st,
             "allies",
@@ -479,14 +459,7 @@ fn s003_piloting_vehicles_a_huge_vehicle_left_by_its_pilot_still_acts() {
         let mut st = DustTactics
             .start("battlefront-2013", s, vec![tank, pilot, squad("sq")])
             .expect("setup");
-        for side in ["allies", "axis"] {
-            accepted(&send(
-                &mut st,
-                side,
-                "standing react any never",
-                &mut plenty(),
-            ));
-        }
+        never_react(&mut st);
         begin(&mut st, "allies");
         facing(&mut st, Facing::N);
         let out = send(
@@ -543,14 +516,7 @@ fn s003_close_combat_an_enemy_next_to_any_of_its_four_squares_fights_it() {
             .start("battlefront-2013", s, vec![tank, brawlers])
             .expect("setup");
         begin(&mut st, "axis");
-        for side in ["allies", "axis"] {
-            accepted(&send(
-                &mut st,
-                side,
-                "standing react any never",
-                &mut plenty(),
-            ));
-        }
+        never_react(&mut st);
         let out = send(
             &mut st,
             "axis",

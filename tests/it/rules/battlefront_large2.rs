@@ -32,11 +32,6 @@ fn one_square(id: &str, movement: u8) -> Card {
     c
 }
 
-/// Every face in turn, so any re-roll ends.
-pub(super) fn plenty() -> ScriptedDice {
-    ScriptedDice::new((0..300).map(|i| (i % 6 + 1) as u8).collect::<Vec<u8>>())
-}
-
 /// A battlefront-2013 game on the 9×9 open test board: the allies' `tk` (card `tank`) on `at`
 /// facing `f` (or off the board, entering on row 9) with `others`, the axis units `axis`; no
 /// reactive attacks; the allies activate first.
@@ -67,14 +62,7 @@ pub(super) fn game_on(
         .start("battlefront-2013", s, vec![tank, squad("sq")])
         .expect("setup");
     begin(&mut st, "allies");
-    for side in ["allies", "axis"] {
-        accepted(&send(
-            &mut st,
-            side,
-            "standing react any never",
-            &mut ScriptedDice::new([]),
-        ));
-    }
+    never_react(&mut st);
     if at.is_some() {
         st.unit_mut("tk").expect("tk").facing = Some(f);
     }
@@ -241,14 +229,7 @@ fn s003_line_of_sight_range_is_counted_from_either_square() {
             .expect("setup");
         st.unit_mut("tk").expect("tk").facing = Some(Facing::S);
         begin(&mut st, "axis");
-        for side in ["allies", "axis"] {
-            accepted(&send(
-                &mut st,
-                side,
-                "standing react any never",
-                &mut plenty(),
-            ));
-        }
+        never_react(&mut st);
         send(
             &mut st,
             "axis",
@@ -285,14 +266,7 @@ fn s003_close_combat_an_enemy_next_to_either_square_fights_it() {
             .expect("setup");
         st.unit_mut("tk").expect("tk").facing = Some(Facing::S);
         begin(&mut st, "axis");
-        for side in ["allies", "axis"] {
-            accepted(&send(
-                &mut st,
-                side,
-                "standing react any never",
-                &mut plenty(),
-            ));
-        }
+        never_react(&mut st);
         send(
             &mut st,
             "axis",
@@ -565,14 +539,7 @@ fn s003_piloting_vehicles_a_large_vehicle_left_by_its_pilot_still_acts() {
         let mut st = DustTactics
             .start("battlefront-2013", s, vec![tank, pilot, squad("sq")])
             .expect("setup");
-        for side in ["allies", "axis"] {
-            accepted(&send(
-                &mut st,
-                side,
-                "standing react any never",
-                &mut plenty(),
-            ));
-        }
+        never_react(&mut st);
         begin(&mut st, "allies");
         st.unit_mut("tk").expect("tk").facing = Some(Facing::N);
         let out = send(

@@ -2,7 +2,7 @@
 //! The template lists every move the engine accepts for it, and a Large Aircraft's entering
 //! squares are flown over terrain (R775).
 
-use super::battlefront_large2::{far, game, game_on, large, large_air, plenty};
+use super::battlefront_large2::{far, game, game_on, large, large_air};
 use crate::support_flow::*;
 use dustmail::dust_tactics::battlefront::facing::Facing;
 use dustmail::dust_tactics::model::*;

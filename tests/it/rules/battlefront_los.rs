@@ -7,7 +7,6 @@ use crate::support_flow::*;
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::ScriptedDice;
 
 /// The 003 starter card `id` (games/dust-tactics/cards-battlefront/).
 pub(super) fn bf_card(id: &str) -> Card {
@@ -40,21 +39,8 @@ pub(super) fn game(
         .start(ruleset, scenario(specs(allies), specs(axis)), cards)
         .expect("setup");
     begin(&mut st, "axis");
-    for side in ["allies", "axis"] {
-        let out = send(
-            &mut st,
-            side,
-            "standing react any never",
-            &mut ScriptedDice::new([]),
-        );
-        accepted(&out);
-    }
+    never_react(&mut st);
     st
-}
-
-/// Enough dice for an activation: every face in turn.
-pub(super) fn plenty() -> ScriptedDice {
-    ScriptedDice::new((0..300).map(|i| (i % 6 + 1) as u8).collect::<Vec<u8>>())
 }
 
 pub(super) fn terrain(st: &mut State, at: &str, t: Terrain) {

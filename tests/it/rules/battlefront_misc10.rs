@@ -5,7 +5,7 @@
 //! (R811). Each test quotes its sentence. Dust dice from the scripted d6: 1–2 army, 3–4 target,
 //! 5–6 shield (R230).
 
-use super::battlefront_bunkers2::{fort, play, rolls, vehicle, works};
+use super::battlefront_bunkers2::{fort, vehicle, works};
 use super::battlefront_passengers::{aboard, carrier};
 use super::command_squads::{command_squad_card, game_under, grenadier_squad};
 use crate::support_flow::*;
@@ -57,7 +57,7 @@ fn wire_faces(out: &dustmail::game::Outcome) -> Vec<u8> {
 fn s002_chainsaws_and_claws_an_engineer_vehicle_with_a_cutting_weapon_cuts_the_wire_on_army() {
     let card = || cutter(Some("engineer-vehicle"), &[("saw", "Power saw")]);
     let mut st = wire_game(card());
-    let out = play(&mut st, CUT, vec![1]);
+    let out = play(&mut st, "allies", CUT, &[1]);
     let t = texts(&out);
     assert!(first_result(&out).is_ok(), "{t}");
     assert!(t.contains("shooter cuts a gap (one die)"), "{t}");
@@ -65,14 +65,14 @@ fn s002_chainsaws_and_claws_an_engineer_vehicle_with_a_cutting_weapon_cuts_the_w
     assert_eq!(wire_faces(&out), [1], "{t}");
     for miss in [3, 5] {
         let mut st = wire_game(card());
-        let out = play(&mut st, CUT, vec![miss]);
+        let out = play(&mut st, "allies", CUT, &[miss]);
         let t = texts(&out);
         assert!(
             t.contains("shooter fails to cut the barbed wire on D9"),
             "{t}"
         );
         assert_eq!(fort(&st).barbed_wire, [sq("D9"), sq("B8")], "{t}");
-        assert_eq!(rolls(&out).len(), 1, "{t}");
+        assert_eq!(purposes(&out).len(), 1, "{t}");
     }
 }
 
@@ -89,13 +89,13 @@ fn s002_chainsaws_and_claws_paired_chainsaws_roll_two_dice() {
         )
     };
     let mut st = wire_game(paired());
-    let out = play(&mut st, CUT, vec![5, 1]);
+    let out = play(&mut st, "allies", CUT, &[5, 1]);
     let t = texts(&out);
     assert!(t.contains("cuts a gap (two dice"), "{t}");
     assert_eq!(wire_faces(&out), [5, 1], "{t}");
     assert_eq!(fort(&st).barbed_wire, [sq("B8")], "{t}");
     let mut st = wire_game(paired());
-    let out = play(&mut st, CUT, vec![3, 6]);
+    let out = play(&mut st, "allies", CUT, &[3, 6]);
     assert_eq!(
         fort(&st).barbed_wire,
         [sq("D9"), sq("B8")],
@@ -107,7 +107,7 @@ fn s002_chainsaws_and_claws_paired_chainsaws_roll_two_dice() {
         &[("saw-a", "Chainsaw"), ("saw-b", "Chainsaw")],
     );
     let mut st = wire_game(one);
-    let out = play(&mut st, CUT, vec![3]);
+    let out = play(&mut st, "allies", CUT, &[3]);
     assert_eq!(wire_faces(&out), [3], "{}", texts(&out));
 }
 
@@ -121,7 +121,7 @@ fn s002_chainsaws_and_claws_paired_chainsaws_roll_two_dice() {
 fn s002_chainsaws_and_claws_only_an_engineer_vehicle_with_a_cutting_weapon_next_to_the_wire() {
     let refused_with = |card: Card, order: &str| {
         let mut st = wire_game(card);
-        let out = play(&mut st, order, vec![]);
+        let out = play(&mut st, "allies", order, &[]);
         assert_eq!(fort(&st).barbed_wire, [sq("D9"), sq("B8")]);
         assert!(!u(&st, "shooter").activated);
         first_result(&out).unwrap_err()
@@ -144,7 +144,7 @@ fn s002_chainsaws_and_claws_only_an_engineer_vehicle_with_a_cutting_weapon_next_
     );
     assert!(e.contains("B8 is not next to shooter"), "{e}");
     let mut st = wire_game(cutter(Some("dozer-blade"), &[("saw", "Power saw")]));
-    let out = play(&mut st, CUT, vec![2]);
+    let out = play(&mut st, "allies", CUT, &[2]);
     assert_eq!(fort(&st).barbed_wire, [sq("B8")], "{}", texts(&out));
 }
 
@@ -170,7 +170,7 @@ fn s002_chainsaws_and_claws_the_template_offers_it_and_the_saw_walker_card_cuts_
     .expect("card file");
     let card = dustmail::dust_tactics::cards::parse_card(f, &text).expect("the card is read");
     let mut st = wire_game(card);
-    let out = play(&mut st, CUT, vec![6, 2]);
+    let out = play(&mut st, "allies", CUT, &[6, 2]);
     assert_eq!(wire_faces(&out), [6, 2], "{}", texts(&out));
     assert_eq!(fort(&st).barbed_wire, [sq("B8")], "{}", texts(&out));
 }
@@ -304,7 +304,7 @@ const AMMO: &str = "activate cs\n  skill ammo-drop at gren\n  nothing";
 fn s002_command_vehicle_a_hero_officer_joined_to_the_command_squad_has_its_radio_operator() {
     let mut st = hero_officer_game(true);
     assert_eq!(u(&st, "boss").aboard.as_deref(), Some("cv"));
-    let out = super::battlefront_combat::play(&mut st, "allies", AMMO, &[1]);
+    let out = play(&mut st, "allies", AMMO, &[1]);
     let t = texts(&out);
     assert!(t.contains("full ammunition again"), "{t}");
     assert_eq!(u(&st, "gren").ammo.get("grenade"), Some(&1), "{t}");
@@ -312,7 +312,7 @@ fn s002_command_vehicle_a_hero_officer_joined_to_the_command_squad_has_its_radio
     let mut old = hero_officer_game(true);
     old.rules_revision = 9;
     for st in [&mut plain, &mut old] {
-        let (reason, rule) = refused(&super::battlefront_combat::play(st, "allies", AMMO, &[]));
+        let (reason, rule) = refused(&play(st, "allies", AMMO, &[]));
         assert!(reason.contains("no Radio Operator"), "{reason}");
         assert!(rule.contains("002 \"Ammo Drop\""), "{rule}");
         assert_eq!(u(st, "gren").ammo.get("grenade"), Some(&0));

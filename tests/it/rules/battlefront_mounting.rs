@@ -6,7 +6,7 @@ use crate::support_flow::*;
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::{Game, ScriptedDice};
+use dustmail::game::Game;
 
 /// Under battlefront-2013: the allied walkers `walk` on E5 and `walk2` on E3 (Vehicle 3, Move
 /// 1), the hero `pilot` (the Pilot skill, Move 2) piloting `walk` when `piloted`, else on E7;
@@ -51,15 +51,9 @@ fn game(piloted: bool) -> State {
     let mut st = DustTactics
         .start("battlefront-2013", s, cards)
         .expect("setup");
-    for side in ["allies", "axis"] {
-        accepted(&order(&mut st, side, "standing react any never"));
-    }
+    never_react(&mut st);
     begin(&mut st, "allies");
     st
-}
-
-fn order(st: &mut State, side: &str, text: &str) -> dustmail::game::Outcome {
-    send(st, side, text, &mut ScriptedDice::new([]))
 }
 
 /// The lines of `unit`'s block in `side`'s orders template (after its `activate` line).
@@ -83,13 +77,16 @@ fn block(st: &State, side: &str, unit: &str) -> String {
 #[test]
 fn piloting_vehicles_the_hero_dismounts_with_a_move_out_of_the_vehicles_square() {
     let mut st = game(true);
-    let before = st.clone();
-    let out = order(&mut st, "allies", "activate pilot\n  nothing\n  nothing");
-    let (reason, rule) = refused(&out);
+    let (reason, rule) =
+        refused_unchanged(&mut st, "allies", "activate pilot\n  nothing\n  nothing");
     assert!(reason.contains("dismounting"), "{reason}");
     assert!(rule.contains("003 \"Piloting Vehicles\""), "{rule}");
-    assert!(st == before, "the refusal changed the game");
-    let out = order(&mut st, "allies", "activate pilot\n  move G5\n  nothing");
+    let out = play(
+        &mut st,
+        "allies",
+        "activate pilot\n  move G5\n  nothing",
+        &[],
+    );
     accepted(&out);
     assert!(
         texts(&out).contains("pilot dismounts from walk"),
@@ -109,29 +106,30 @@ fn piloting_vehicles_the_hero_dismounts_with_a_move_out_of_the_vehicles_square()
 #[test]
 fn piloting_vehicles_a_vehicle_left_by_its_pilot_cannot_take_any_actions() {
     let mut st = game(true);
-    accepted(&order(
+    accepted(&play(
         &mut st,
         "allies",
         "activate pilot\n  move G5\n  nothing",
+        &[],
     ));
-    accepted(&order(
+    accepted(&play(
         &mut st,
         "axis",
         "activate theirs\n  nothing\n  nothing",
+        &[],
     ));
     let b = block(&st, "allies", "walk");
     assert!(b.contains("#   nothing"), "{b}");
     assert!(!b.contains("#   move") && !b.contains("#   attack"), "{b}");
-    let before = st.clone();
-    let out = order(&mut st, "allies", "activate walk\n  move E4\n  nothing");
-    let (reason, rule) = refused(&out);
+    let (reason, rule) =
+        refused_unchanged(&mut st, "allies", "activate walk\n  move E4\n  nothing");
     assert!(reason.contains("cannot take any actions"), "{reason}");
     assert!(rule.contains("003 \"Piloting Vehicles\""), "{rule}");
-    assert!(st == before, "the refusal changed the game");
-    accepted(&order(
+    accepted(&play(
         &mut st,
         "allies",
         "activate walk\n  nothing\n  nothing",
+        &[],
     ));
     assert_eq!(u(&st, "walk").at, Some(sq("E5")));
 }
@@ -150,29 +148,33 @@ fn piloting_vehicles_a_hero_mounts_by_moving_into_the_vehicles_square() {
         .find(|x| x.id == "walk")
         .unwrap()
         .unpiloted = true;
-    let out = order(&mut st, "allies", "activate pilot\n  move E5\n  nothing");
+    let out = play(
+        &mut st,
+        "allies",
+        "activate pilot\n  move E5\n  nothing",
+        &[],
+    );
     accepted(&out);
     assert!(texts(&out).contains("pilot mounts walk"), "{}", texts(&out));
     assert_eq!(u(&st, "pilot").joined.as_deref(), Some("walk"));
     assert!(!u(&st, "walk").unpiloted);
-    let before = st.clone();
-    let out = order(
+    let (reason, _) = refused_unchanged(
         &mut st,
         "axis",
         "activate theirs\n  attack gun at pilot\n  nothing",
     );
-    let (reason, _) = refused(&out);
     assert!(reason.contains("cannot be targeted"), "{reason}");
-    assert!(st == before, "the refusal changed the game");
-    accepted(&order(
+    accepted(&play(
         &mut st,
         "axis",
         "activate theirs\n  nothing\n  nothing",
+        &[],
     ));
-    accepted(&order(
+    accepted(&play(
         &mut st,
         "allies",
         "activate walk\n  move E6\n  nothing",
+        &[],
     ));
     assert_eq!(u(&st, "pilot").at, Some(sq("E6")), "he rides with it");
 }
@@ -183,7 +185,12 @@ fn piloting_vehicles_a_hero_mounts_by_moving_into_the_vehicles_square() {
 #[test]
 fn piloting_vehicles_a_hero_cannot_mount_and_dismount_in_the_same_activation() {
     let mut st = game(true);
-    let out = order(&mut st, "allies", "activate pilot\n  move E3\n  nothing");
+    let out = play(
+        &mut st,
+        "allies",
+        "activate pilot\n  move E3\n  nothing",
+        &[],
+    );
     accepted(&out);
     assert_eq!(u(&st, "pilot").at, Some(sq("E3")));
     assert_eq!(u(&st, "pilot").joined, None);
@@ -204,9 +211,10 @@ fn piloting_vehicles_the_template_offers_the_dismount_moves_only() {
     assert!(b.contains("#   move "), "{b}");
     assert!(!b.contains("attack") && !b.contains("nothing"), "{b}");
     let mut copy = st.clone();
-    accepted(&order(
+    accepted(&play(
         &mut copy,
         "allies",
         "activate pilot\n  move G5\n  nothing",
+        &[],
     ));
 }

@@ -252,14 +252,7 @@ fn piloted_vs(piloted: bool, theirs_at: &str, first: &str) -> State {
     let mut st = DustTactics
         .start("battlefront-2013", s, cards)
         .expect("setup");
-    for side in ["allies", "axis"] {
-        accepted(&send(
-            &mut st,
-            side,
-            "standing react any never",
-            &mut ScriptedDice::new([]),
-        ));
-    }
+    never_react(&mut st);
     begin(&mut st, first);
     st
 }

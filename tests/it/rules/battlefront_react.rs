@@ -6,7 +6,7 @@ use crate::support_flow::*;
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::{CommandOutcome, Game, Line, Outcome, ScriptedDice, Sender};
+use dustmail::game::{CommandOutcome, Outcome};
 
 /// A squad of 4 with a gun of range `range` (1 die a model, 1 damage) and, with `knife`, a
 /// close-combat weapon as well.
@@ -43,27 +43,6 @@ fn bf(ours_at: &str, theirs_at: &str) -> State {
     game("battlefront-2013", ours_at, theirs_at, c.clone(), c)
 }
 
-/// Sends `text` from `side` with `faces` scripted; every scripted die must be used.
-fn send(st: &mut State, side: &str, text: &str, faces: &[u8]) -> Outcome {
-    let lines: Vec<Line> = text
-        .lines()
-        .enumerate()
-        .map(|(i, t)| Line {
-            number: i + 1,
-            text: t.into(),
-        })
-        .collect();
-    let mut d = ScriptedDice::new(faces.to_vec());
-    let out = DustTactics.submit(st, Sender::side(side), &lines, &mut d);
-    assert_eq!(
-        d.remaining(),
-        0,
-        "{text}: the rules rolled fewer dice than scripted: {:?}",
-        texts(&out)
-    );
-    out
-}
-
 fn texts(out: &Outcome) -> Vec<String> {
     out.happenings.iter().map(|h| h.text.clone()).collect()
 }
@@ -84,7 +63,7 @@ fn s003_reactive_attacks_two_army_symbols_a_sustained_attack() {
     // Reaction dice [1, 2]; the Sustained Attack: 4 dice, all missed, re-rolled once; then
     // ours' own attack: 4 dice.
     let faces: Vec<u8> = [&[1u8, 2][..], &MISS4, &MISS4, &MISS4].concat();
-    let out = send(&mut st, "allies", MOVE_ATTACK, &faces);
+    let out = play(&mut st, "allies", MOVE_ATTACK, &faces);
     assert!(
         said(
             &out,
@@ -113,7 +92,7 @@ fn s003_reactive_attacks_one_army_symbol_an_attack() {
     let mut st = bf("E5", "E1");
     // Reaction dice [1, 3]; one Attack of 4 dice (no re-roll); then ours' attack.
     let faces: Vec<u8> = [&[1u8, 3][..], &MISS4, &MISS4].concat();
-    let out = send(&mut st, "allies", MOVE_ATTACK, &faces);
+    let out = play(&mut st, "allies", MOVE_ATTACK, &faces);
     assert!(
         said(&out, "one army symbol, it makes an Attack"),
         "{:?}",
@@ -129,7 +108,7 @@ fn s003_reactive_attacks_one_army_symbol_an_attack() {
 fn s003_reactive_attacks_no_army_symbol_nothing_and_the_unit_is_activated() {
     let mut st = bf("E5", "E1");
     let faces: Vec<u8> = [&[3u8, 5][..], &MISS4].concat();
-    let out = send(&mut st, "allies", MOVE_ATTACK, &faces);
+    let out = play(&mut st, "allies", MOVE_ATTACK, &faces);
     assert!(
         said(&out, "no army symbol, it does Nothing and is activated"),
         "{:?}",
@@ -137,7 +116,7 @@ fn s003_reactive_attacks_no_army_symbol_nothing_and_the_unit_is_activated() {
     );
     assert!(u(&st, "theirs").activated);
     // It cannot take any further actions this turn.
-    let o = send(
+    let o = play(
         &mut st,
         "axis",
         "activate theirs\n  nothing\n  nothing",
@@ -157,7 +136,7 @@ fn s003_reactive_attacks_range_of_four_squares_or_less() {
     // After `move E4`, theirs at E8 is 4 squares away: it reacts (here, Nothing).
     let mut st = bf("E5", "E8");
     let faces: Vec<u8> = [&[3u8, 5][..], &MISS4].concat();
-    let out = send(&mut st, "allies", MOVE_ATTACK, &faces);
+    let out = play(&mut st, "allies", MOVE_ATTACK, &faces);
     assert!(
         said(&out, "attempts a reactive attack"),
         "{:?}",
@@ -165,7 +144,7 @@ fn s003_reactive_attacks_range_of_four_squares_or_less() {
     );
     // At E9, 5 squares away, it may not: no reaction die is rolled, it stays unactivated.
     let mut st = bf("E5", "E9");
-    let out = send(&mut st, "allies", MOVE_ATTACK, &MISS4);
+    let out = play(&mut st, "allies", MOVE_ATTACK, &MISS4);
     assert!(!said(&out, "reactive"), "{:?}", texts(&out));
     assert!(!u(&st, "theirs").activated);
 }
@@ -176,7 +155,7 @@ fn s003_reactive_attacks_range_of_four_squares_or_less() {
 #[test]
 fn s003_reactive_attacks_none_against_sustained_attack_or_a_second_nothing() {
     let mut st = bf("E5", "E1");
-    let out = send(
+    let out = play(
         &mut st,
         "allies",
         "activate ours\n  move E4\n  nothing",
@@ -185,7 +164,7 @@ fn s003_reactive_attacks_none_against_sustained_attack_or_a_second_nothing() {
     assert!(!said(&out, "reactive"), "{:?}", texts(&out));
     assert!(!u(&st, "theirs").activated);
     let mut st = bf("E5", "E1");
-    let out = send(
+    let out = play(
         &mut st,
         "allies",
         "activate ours\n  sustained gun at theirs",
@@ -195,7 +174,7 @@ fn s003_reactive_attacks_none_against_sustained_attack_or_a_second_nothing() {
     assert!(!u(&st, "theirs").activated);
     // Attack then Nothing: the window after the first action is closed too.
     let mut st = bf("E5", "E1");
-    let out = send(
+    let out = play(
         &mut st,
         "allies",
         "activate ours\n  attack gun at theirs\n  nothing",
@@ -204,7 +183,7 @@ fn s003_reactive_attacks_none_against_sustained_attack_or_a_second_nothing() {
     assert!(!said(&out, "reactive"), "{:?}", texts(&out));
     // Nothing then Move: the window opens after the first action.
     let mut st = bf("E5", "E1");
-    let out = send(
+    let out = play(
         &mut st,
         "allies",
         "activate ours\n  nothing\n  move E4",
@@ -226,7 +205,7 @@ fn s003_reactive_attacks_no_close_combat_weapons() {
     let x = squad_card("kn", 8, true);
     let mut st = game("battlefront-2013", "E5", "E3", a, x);
     let faces: Vec<u8> = [&[1u8, 3][..], &MISS4, &MISS4].concat();
-    let out = send(&mut st, "allies", MOVE_ATTACK, &faces);
+    let out = play(&mut st, "allies", MOVE_ATTACK, &faces);
     assert!(
         said(&out, "one army symbol, it makes an Attack"),
         "{:?}",
@@ -246,16 +225,16 @@ fn s003_reactive_attacks_no_close_combat_weapons() {
 #[test]
 fn s003_reactive_attacks_declared_by_react_and_standing_orders() {
     let mut st = bf("E5", "E1");
-    let o = send(&mut st, "axis", "standing react any ask", &[]);
+    let o = play(&mut st, "axis", "standing react any ask", &[]);
     assert!(
         matches!(o.results[0].outcome, CommandOutcome::Accepted { .. }),
         "{:?}",
         o.results[0].outcome
     );
-    let out = send(&mut st, "allies", MOVE_ATTACK, &[]);
+    let out = play(&mut st, "allies", MOVE_ATTACK, &[]);
     assert!(said(&out, "may react against ours"), "{:?}", texts(&out));
     let faces: Vec<u8> = [&[2u8, 6][..], &MISS4, &MISS4].concat();
-    let out = send(&mut st, "axis", "react theirs", &faces);
+    let out = play(&mut st, "axis", "react theirs", &faces);
     assert!(
         matches!(out.results[0].outcome, CommandOutcome::Accepted { .. }),
         "{:?}",
@@ -263,12 +242,12 @@ fn s003_reactive_attacks_declared_by_react_and_standing_orders() {
     );
     assert!(said(&out, "one army symbol, it makes an Attack"));
     let mut st = bf("E5", "E1");
-    let o = send(&mut st, "axis", "standing react any never", &[]);
+    let o = play(&mut st, "axis", "standing react any never", &[]);
     assert!(matches!(
         o.results[0].outcome,
         CommandOutcome::Accepted { .. }
     ));
-    let out = send(&mut st, "allies", MOVE_ATTACK, &MISS4);
+    let out = play(&mut st, "allies", MOVE_ATTACK, &MISS4);
     assert!(
         !said(&out, "attempts a reactive attack"),
         "{:?}",
@@ -284,7 +263,7 @@ fn s003_reactive_attacks_declared_by_react_and_standing_orders() {
 fn s003_reactive_attacks_react_without_a_window_is_refused_citing_003() {
     let mut st = bf("E5", "E1");
     let before = serde_json::to_string(&st).unwrap();
-    let o = send(&mut st, "axis", "react theirs", &[]);
+    let o = play(&mut st, "axis", "react theirs", &[]);
     let CommandOutcome::Refused {
         reason,
         rule,

@@ -6,7 +6,7 @@ use crate::support_flow::*;
 use dustmail::dust_tactics::model::{Card, UnitType, WeaponRange};
 use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::{flow, DustTactics};
-use dustmail::game::{CommandOutcome, Game, Line, Outcome, ScriptedDice, Sender};
+use dustmail::game::{CommandOutcome, Outcome};
 
 /// A squad of four with a knife (range C, one die) and a gun (range 4), Movement 1.
 pub(super) fn chargers(skill: Option<&str>) -> Card {
@@ -47,27 +47,6 @@ fn game(ours: Card) -> State {
     }
     begin(&mut st, "allies");
     st
-}
-
-/// Sends `text` from `side` with `faces` scripted; every scripted die must be used.
-pub(super) fn play(st: &mut State, side: &str, text: &str, faces: &[u8]) -> Outcome {
-    let lines: Vec<Line> = text
-        .lines()
-        .enumerate()
-        .map(|(i, t)| Line {
-            number: i + 1,
-            text: t.into(),
-        })
-        .collect();
-    let mut d = ScriptedDice::new(faces.to_vec());
-    let out = DustTactics.submit(st, Sender::side(side), &lines, &mut d);
-    assert_eq!(
-        d.remaining(),
-        0,
-        "{text}: the rules rolled fewer dice than scripted: {}",
-        texts(&out)
-    );
-    out
 }
 
 pub(super) fn refusal(out: &Outcome) -> String {

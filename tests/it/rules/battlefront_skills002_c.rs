@@ -3,9 +3,7 @@
 //! soldiers `1`–`4` of `theirs` on E3; First Strike (R731), the starter Grim Reapers and Recon
 //! Grenadiers in close combat. Scripted dice.
 
-use super::battlefront_combat::{
-    bf_cards, game_with, models, pistol_hero, play, purposes, skill_game,
-};
+use super::battlefront_combat::{bf_cards, game_with, models, pistol_hero, skill_game};
 use crate::support_flow::*;
 use dustmail::dust_tactics::cards::parse_card;
 

@@ -5,7 +5,7 @@
 //! of `battlefront_combat` (on E5, a two-dice pistol, range 4) against the four soldiers of
 //! `theirs` on E3. Scripted dice (1, 2 army; 3, 4 target; 5, 6 shield).
 
-use super::battlefront_combat::{pistol_hero, play, purposes, skill_game};
+use super::battlefront_combat::{pistol_hero, skill_game};
 use crate::support_flow::*;
 use dustmail::dust_tactics::cards::parse_card;
 

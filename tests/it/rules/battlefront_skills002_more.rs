@@ -2,7 +2,7 @@
 //! (R712), Scout (R713), Flying (R714), Advanced Reactive Fire (R715), Expert - Weapon (R716), and the refusal by name of those of 002's list not built yet (R711). The pistol hero
 //! of `battlefront_combat` (on E5, Movement 1) moves, with scripted dice.
 
-use super::battlefront_combat::{pistol_hero, play, skill_game};
+use super::battlefront_combat::{pistol_hero, skill_game};
 use crate::support_flow::*;
 use dustmail::dust_tactics::cards::{parse_card, parse_card_for_new};
 use dustmail::dust_tactics::DustTactics;

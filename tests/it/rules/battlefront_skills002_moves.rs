@@ -2,8 +2,8 @@
 //! Attack or Sustained Attack. The pistol hero of `battlefront_combat` (on E5, Movement 1) shoots
 //! the squad on E3, with scripted dice.
 
-use super::battlefront_combat::{pistol_hero, play, skill_game};
-use crate::support_flow::{refused, sq, texts, u};
+use super::battlefront_combat::{pistol_hero, skill_game};
+use crate::support_flow::{play, refused, sq, texts, u};
 
 // issue 18, 002 "Move and Fire": "A Unit with the Move and Fire Skill ... may perform a free Move
 // Action immediately after performing an Attack or Sustained Attack Action using Ranged Weapons."

@@ -3,9 +3,9 @@
 //! within the kind. The shots reuse `battlefront_combat`'s pistol hero against a four-soldier
 //! squad (`defended`), in the open or on rubble (cover), with scripted dice.
 
-use super::battlefront_combat::{defended, models, play, purposes};
+use super::battlefront_combat::{defended, models};
 use super::battlefront_skills002::{card_with, new_joined};
-use crate::support_flow::texts;
+use crate::support_flow::{play, purposes, texts};
 use dustmail::dust_tactics::cards::parse_card_for_new;
 
 const SHOT: &str = "activate ours\n  attack pistol at theirs\n  nothing";

@@ -2,7 +2,7 @@
 //! the pistol hero of `battlefront_combat` given `spy`, not placed at the start; the axis squad
 //! `theirs` stands on E3 and a spare on I1. Scripted dice (1, 2 army; 3, 4 target; 5, 6 shield).
 
-use super::battlefront_combat::{pistol_hero, play, purposes};
+use super::battlefront_combat::pistol_hero;
 use crate::support_flow::*;
 use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::{flow, DustTactics};

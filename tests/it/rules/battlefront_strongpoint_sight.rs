@@ -9,7 +9,6 @@ use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::scenario::UnitSpec;
 use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::{Outcome, ScriptedDice};
 
 fn gun() -> WeaponLine {
     weapon("gun", WeaponRange::Upto(6), 1, 1)
@@ -40,13 +39,6 @@ fn game(from: &str, target: &str, fort: bool, extra: Vec<UnitSpec>, cards: Vec<C
     st
 }
 
-fn play(st: &mut State, order: &str, dice: Vec<u8>) -> Outcome {
-    let mut d = ScriptedDice::new(dice);
-    let out = send(st, "allies", order, &mut d);
-    assert_eq!(d.remaining(), 0, "{:?} {}", first_result(&out), texts(&out));
-    out
-}
-
 const SHOOT: &str = "activate shooter\n  attack gun at target\n  nothing";
 
 // 002 "Line of Sight To Bunkers and Strongpoints": "Bunkers and Strongpoints are Terrain and block
@@ -55,19 +47,19 @@ const SHOOT: &str = "activate shooter\n  attack gun at target\n  nothing";
 #[test]
 fn s002_line_of_sight_to_strongpoints_they_block_sight_across_them() {
     let mut st = game("E6", "E2", true, vec![], vec![]);
-    let out = play(&mut st, SHOOT, vec![]);
+    let out = play(&mut st, "allies", SHOOT, &[]);
     let e = first_result(&out).unwrap_err();
     assert!(
         e.contains("no line of sight") && e.contains("the strongpoint on E4"),
         "{e}"
     );
     let mut st = game("E6", "E2", false, vec![], vec![]);
-    let out = play(&mut st, SHOOT, vec![5]);
+    let out = play(&mut st, "allies", SHOOT, &[5]);
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
     // A game made before rules revision 8 saw across it, and replays unchanged (R727).
     let mut st = game("E6", "E2", true, vec![], vec![]);
     st.rules_revision = 7;
-    let out = play(&mut st, SHOOT, vec![5]);
+    let out = play(&mut st, "allies", SHOOT, &[5]);
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
 }
 
@@ -77,10 +69,10 @@ fn s002_line_of_sight_to_strongpoints_they_block_sight_across_them() {
 #[test]
 fn s002_line_of_sight_to_strongpoints_units_inside_see_and_are_seen_from_any_direction() {
     let mut st = game("E4", "H4", true, vec![], vec![]);
-    let out = play(&mut st, SHOOT, vec![5]);
+    let out = play(&mut st, "allies", SHOOT, &[5]);
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
     let mut st = game("E6", "E4", true, vec![], vec![]);
-    let out = play(&mut st, SHOOT, vec![5]);
+    let out = play(&mut st, "allies", SHOOT, &[5]);
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
 }
 
@@ -110,7 +102,7 @@ fn s002_special_actions_in_strongpoints_none_at_range_1_to_a_unit_outside() {
         units("F4"),
         vec![head.clone(), walker.clone()],
     );
-    let out = play(&mut st, order, vec![]);
+    let out = play(&mut st, "allies", order, &[]);
     let e = first_result(&out).unwrap_err();
     assert!(
         e.contains("inside the strongpoint on F4")
@@ -119,7 +111,7 @@ fn s002_special_actions_in_strongpoints_none_at_range_1_to_a_unit_outside() {
     );
     let mut st = game("A9", "A1", true, units("G5"), vec![head, walker]);
     st.unit_mut("walker").expect("walker").health = 3;
-    let out = play(&mut st, order, vec![1, 5, 5, 5, 5]);
+    let out = play(&mut st, "allies", order, &[1, 5, 5, 5, 5]);
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
     assert_eq!(u(&st, "walker").health, 4);
 }

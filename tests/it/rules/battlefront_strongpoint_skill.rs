@@ -7,7 +7,6 @@ use dustmail::dust_tactics::battlefront::reserves::{Allowance, Reserves};
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::{Outcome, ScriptedDice};
 use std::collections::BTreeMap;
 
 fn gun() -> WeaponLine {
@@ -51,13 +50,6 @@ fn setup(card: Card, at: Option<&str>, reserves: bool) -> Result<State, String> 
     Ok(st)
 }
 
-fn play(st: &mut State, side: &str, order: &str, dice: Vec<u8>) -> Outcome {
-    let mut d = ScriptedDice::new(dice);
-    let out = send(st, side, order, &mut d);
-    assert_eq!(d.remaining(), 0, "{:?} {}", first_result(&out), texts(&out));
-    out
-}
-
 // 002 "Strongpoint": "A Strongpoint Unit must be deployed in a Strongpoint or Bunker."; 002
 // "Fortifications": "Strongpoint Units ... are Infantry Units that must be deployed in a Bunker
 // or Strongpoint. These Units must be placed at the start of the game". A card with the skill is
@@ -88,7 +80,7 @@ fn s002_strongpoint_a_strongpoint_unit_occupies_both_squares() {
         &mut st,
         "allies",
         "activate mover\n  move F4\n  nothing",
-        vec![],
+        &[],
     );
     let e = first_result(&out).unwrap_err();
     assert!(
@@ -101,7 +93,7 @@ fn s002_strongpoint_a_strongpoint_unit_occupies_both_squares() {
         &mut st,
         "allies",
         "activate phaser\n  move F4\n  nothing",
-        vec![],
+        &[],
     );
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
     assert_eq!(u(&st, "phaser").at, Some(sq("F4")));
@@ -117,14 +109,14 @@ fn s002_strongpoint_a_strongpoint_unit_cannot_be_held_in_reserve() {
         &mut st,
         "allies",
         "activate phaser\n  nothing\n  nothing",
-        vec![],
+        &[],
     );
     st.unit_mut("target").expect("target").at = Some(sq("E6"));
     let out = play(
         &mut st,
         "axis",
         "activate target\n  attack gun at phaser\n  nothing",
-        vec![1, 5, 5],
+        &[1, 5, 5],
     );
     let t = texts(&out);
     assert!(

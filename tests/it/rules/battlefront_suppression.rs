@@ -4,7 +4,7 @@
 //! Tactics Battlefield*, which 002 points to, is in no seed: what gives a token (R703) and which
 //! removal roll succeeds (R704) are provisional, chosen from 002's own examples.
 
-use super::battlefront_skills::{accepted_all, chargers, lara, play};
+use super::battlefront_skills::{accepted_all, chargers, lara};
 use crate::support_flow::*;
 use dustmail::dust_tactics::battlefront::suppression::Token;
 use dustmail::dust_tactics::model::Card;

@@ -2,7 +2,7 @@
 //! water squares, ammo crates (rulings R611–R613). Each test is named after 003's section and
 //! quotes its sentence; most play the same position under battlefront-2013 and ffg-revised.
 
-use super::battlefront_los::{fire_stg, game, grenadiers_at_reapers, ludwig_onto, plenty, terrain};
+use super::battlefront_los::{fire_stg, game, grenadiers_at_reapers, ludwig_onto, terrain};
 use crate::support_flow::*;
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::scenario;

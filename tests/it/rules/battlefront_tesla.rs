@@ -2,7 +2,7 @@
 //! ~580–620; rulings R750–R753). Each test quotes 002 and plays the weapon through the engine
 //! with scripted dice (faces 1–2 army, 3–4 target, 5–6 shield), every scripted die used.
 
-use super::battlefront_skills::{accepted_all, play};
+use super::battlefront_skills::accepted_all;
 use crate::support_flow::*;
 use dustmail::dust_tactics::battlefront::suppression::Token;
 use dustmail::dust_tactics::model::*;

@@ -8,7 +8,6 @@ use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::scenario;
 use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::{Outcome, ScriptedDice};
 
 fn gun() -> WeaponLine {
     weapon("gun", WeaponRange::Upto(4), 1, 1)
@@ -47,21 +46,6 @@ fn game(from: &str, wire: &[&str], mines: &[&str]) -> State {
     setup(sappers(), from, wire, mines)
 }
 
-/// `order` by the allies with exactly `dice`.
-fn play(st: &mut State, order: &str, dice: Vec<u8>) -> Outcome {
-    let mut d = ScriptedDice::new(dice);
-    let out = send(st, "allies", order, &mut d);
-    assert_eq!(d.remaining(), 0, "{:?} {}", first_result(&out), texts(&out));
-    out
-}
-
-fn rolls(out: &Outcome) -> Vec<String> {
-    out.happenings
-        .iter()
-        .flat_map(|h| h.rolls.iter().map(|r| r.purpose.clone()))
-        .collect()
-}
-
 fn fort(st: &State) -> Fortifications {
     st.scenario.fortifications.clone().expect("fortifications")
 }
@@ -74,13 +58,13 @@ const THROUGH: &str = "activate sappers\n  move E6 E5\n  nothing";
 #[test]
 fn s002_barbed_wire_on_army_the_unit_is_free_to_complete_its_movement() {
     let mut st = game("E7", &["E6"], &[]);
-    let out = play(&mut st, THROUGH, vec![1]);
+    let out = play(&mut st, "allies", THROUGH, &[1]);
     let t = texts(&out);
     assert!(
         t.contains("sappers crosses the barbed wire on E6: army"),
         "{t}"
     );
-    assert_eq!(rolls(&out), vec!["barbed wire on E6: sappers"]);
+    assert_eq!(purposes(&out), vec!["barbed wire on E6: sappers"]);
     assert_eq!(u(&st, "sappers").at, Some(sq("E5")));
 }
 
@@ -93,8 +77,9 @@ fn s002_barbed_wire_on_target_or_shield_the_unit_is_tangled_up_and_ceases_moving
         let mut st = game("E7", &["E6"], &[]);
         let out = play(
             &mut st,
+            "allies",
             "activate sappers\n  move E6 E5\n  move E4 E3",
-            vec![face],
+            &[face],
         );
         let t = texts(&out);
         assert!(
@@ -112,16 +97,18 @@ fn s002_barbed_wire_moving_out_of_it_rolls_too() {
     let mut st = game("E6", &["E6"], &[]);
     let out = play(
         &mut st,
+        "allies",
         "activate sappers\n  move E5 E4\n  nothing",
-        vec![4],
+        &[4],
     );
     assert!(texts(&out).contains("tangled up in the barbed wire on E6"));
     assert_eq!(u(&st, "sappers").at, Some(sq("E6")));
     let mut st = game("E6", &["E6"], &[]);
     play(
         &mut st,
+        "allies",
         "activate sappers\n  move E5 E4\n  nothing",
-        vec![2],
+        &[2],
     );
     assert_eq!(u(&st, "sappers").at, Some(sq("E4")));
 }
@@ -132,8 +119,8 @@ fn s002_barbed_wire_moving_out_of_it_rolls_too() {
 fn s002_barbed_wire_a_vehicle_crosses_it_without_a_roll() {
     let walker = card("walker", UnitType::Vehicle, 2, 2, vec![gun()]);
     let mut st = setup(walker, "E7", &["E6"], &[]);
-    let out = play(&mut st, THROUGH, vec![]);
-    assert!(rolls(&out).is_empty(), "{}", texts(&out));
+    let out = play(&mut st, "allies", THROUGH, &[]);
+    assert!(purposes(&out).is_empty(), "{}", texts(&out));
     assert_eq!(u(&st, "sappers").at, Some(sq("E5")));
 }
 
@@ -145,19 +132,19 @@ fn s002_barbed_wire_a_vehicle_crosses_it_without_a_roll() {
 fn s002_barbed_wire_an_engineering_special_action_cuts_it_on_army() {
     let order = "activate sappers\n  skill engineering at E6\n  nothing";
     let mut st = game("E7", &["E6"], &[]);
-    let out = play(&mut st, order, vec![2]);
+    let out = play(&mut st, "allies", order, &[2]);
     assert!(
         texts(&out).contains("sappers cuts a gap: the barbed wire on E6 is removed"),
         "{}",
         texts(&out)
     );
     assert_eq!(
-        rolls(&out),
+        purposes(&out),
         vec!["engineering on the barbed wire on E6: sappers"]
     );
     assert!(fort(&st).barbed_wire.is_empty());
     let mut st = game("E7", &["E6"], &[]);
-    let out = play(&mut st, order, vec![3]);
+    let out = play(&mut st, "allies", order, &[3]);
     assert!(texts(&out).contains("sappers fails to cut the barbed wire on E6"));
     assert_eq!(fort(&st).barbed_wire, vec![sq("E6")]);
 }
@@ -170,8 +157,9 @@ fn s002_engineering_needs_an_adjacent_wire_or_minefield_and_infantry() {
     let mut st = game("E7", &["E4"], &[]);
     let out = play(
         &mut st,
+        "allies",
         "activate sappers\n  skill engineering at E4\n  nothing",
-        vec![],
+        &[],
     );
     let e = first_result(&out).unwrap_err();
     assert!(
@@ -180,8 +168,9 @@ fn s002_engineering_needs_an_adjacent_wire_or_minefield_and_infantry() {
     );
     let out = play(
         &mut st,
+        "allies",
         "activate sappers\n  skill engineering at D7\n  nothing",
-        vec![],
+        &[],
     );
     let e = first_result(&out).unwrap_err();
     assert!(e.contains("D7 is no barbed wire or minefield"), "{e}");
@@ -189,8 +178,9 @@ fn s002_engineering_needs_an_adjacent_wire_or_minefield_and_infantry() {
     // A move next to it first, then the action: accepted.
     let out = play(
         &mut st,
+        "allies",
         "activate sappers\n  move E5\n  skill engineering at E4",
-        vec![1],
+        &[1],
     );
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
     assert!(fort(&st).barbed_wire.is_empty());
@@ -198,8 +188,9 @@ fn s002_engineering_needs_an_adjacent_wire_or_minefield_and_infantry() {
     let mut st = setup(walker, "E7", &["E6"], &[]);
     let out = play(
         &mut st,
+        "allies",
         "activate sappers\n  skill engineering at E6\n  nothing",
-        vec![],
+        &[],
     );
     let e = first_result(&out).unwrap_err();
     assert!(e.contains("sappers is a vehicle"), "{e}");
@@ -211,14 +202,14 @@ fn s002_engineering_needs_an_adjacent_wire_or_minefield_and_infantry() {
 #[test]
 fn s002_minefields_moving_through_one_the_unit_is_attacked() {
     let mut st = game("E7", &[], &["E6"]);
-    let out = play(&mut st, THROUGH, vec![1, 3, 5]);
+    let out = play(&mut st, "allies", THROUGH, &[1, 3, 5]);
     let t = texts(&out);
     assert!(
         t.contains("the minefield on E6 attacks sappers") && t.contains("2 damage to model"),
         "{t}"
     );
     assert_eq!(
-        rolls(&out),
+        purposes(&out),
         vec![
             "attack by the minefield on E6: sappers",
             "infantry save vs minefield: model 1"
@@ -228,11 +219,16 @@ fn s002_minefields_moving_through_one_the_unit_is_attacked() {
     assert_eq!(u(&st, "sappers").models.len(), 1, "{t}");
     // The same hit saved (army): nobody is lost.
     let mut st = game("E7", &[], &["E6"]);
-    play(&mut st, THROUGH, vec![1, 3, 2]);
+    play(&mut st, "allies", THROUGH, &[1, 3, 2]);
     assert_eq!(u(&st, "sappers").models.len(), 2);
     // No minefield on the way: no attack, no die.
     let mut st = game("D7", &[], &["E6"]);
-    play(&mut st, "activate sappers\n  move D6 D5\n  nothing", vec![]);
+    play(
+        &mut st,
+        "allies",
+        "activate sappers\n  move D6 D5\n  nothing",
+        &[],
+    );
     assert_eq!(u(&st, "sappers").at, Some(sq("D5")));
 }
 
@@ -242,7 +238,7 @@ fn s002_minefields_moving_through_one_the_unit_is_attacked() {
 fn s002_minefields_each_hit_does_two_damage() {
     let hero = card("sapper-hero", UnitType::Hero, 3, 2, vec![gun()]);
     let mut st = setup(hero, "E7", &[], &["E6"]);
-    let out = play(&mut st, THROUGH, vec![2, 6]);
+    let out = play(&mut st, "allies", THROUGH, &[2, 6]);
     assert_eq!(u(&st, "sappers").health, 1, "{}", texts(&out));
 }
 
@@ -255,11 +251,11 @@ fn s002_minefields_each_hit_does_two_damage() {
 fn s002_minefields_engineering_clears_on_army_else_the_unit_is_attacked() {
     let order = "activate sappers\n  skill engineering at E6\n  nothing";
     let mut st = game("E7", &[], &["E6"]);
-    let out = play(&mut st, order, vec![1]);
+    let out = play(&mut st, "allies", order, &[1]);
     assert!(texts(&out).contains("sappers clears a gap: the minefield on E6 is removed"));
     assert!(fort(&st).minefields.is_empty());
     let mut st = game("E7", &[], &["E6"]);
-    let out = play(&mut st, order, vec![4, 2, 2, 5, 5]);
+    let out = play(&mut st, "allies", order, &[4, 2, 2, 5, 5]);
     let t = texts(&out);
     assert!(
         t.contains("sappers fails to clear the minefield on E6: it is attacked")
@@ -280,10 +276,10 @@ fn s002_minefields_a_failed_clearing_leaves_the_unit_suppressed() {
     let order = "activate sappers\n  skill engineering at E6\n  nothing";
     let mut st = game("E7", &[], &["E6"]);
     let models = u(&st, "sappers").models.len();
-    let dice = std::iter::once(4)
+    let dice: Vec<u8> = std::iter::once(4)
         .chain(std::iter::repeat_n(5, models))
         .collect();
-    let out = play(&mut st, order, dice);
+    let out = play(&mut st, "allies", order, &dice);
     let t = texts(&out);
     assert!(
         t.contains("sappers receives a Suppressed token for its failed clearing"),
@@ -373,8 +369,9 @@ fn s002_engineering_the_orders_template_offers_it_next_to_wire_or_mines_only() {
     let mut st = st;
     let out = play(
         &mut st,
+        "allies",
         "activate sappers\n  skill engineering at D6\n  nothing",
-        vec![1],
+        &[1],
     );
     assert!(first_result(&out).is_ok(), "{}", texts(&out));
     assert!(fort(&st).minefields == vec![sq("E3")]);

@@ -13,22 +13,11 @@ fn bot_climb_004_moving_the_bots_climb_in_the_tower() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let scen = root.join("games/dust-tactics/scenarios/tower.toml");
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(31);
-    let seed = hex::encode([7u8; 32]);
-    let args = [
-        "--scenario",
-        scen.to_str().unwrap(),
-        "--seed",
-        &seed,
-        "--id",
-        "g-climb",
-        "--now",
-        dt::T0,
-    ];
-    let o = dt::new_with_players(&home.root, &args, &ps);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
+    let (home, ps, env) = dt::new_in_home(
+        dir.path(),
+        &["--scenario", scen.to_str().unwrap()],
+        ("g-climb", 31, 7),
+    );
     let mut bots = dt::Bots::new("g-climb", &ps, |_| Style::Aggressive);
     env.run(dt::NOW);
     bots.play_to_end(&home, &env);

@@ -291,28 +291,18 @@ fn commissar_004_returns_to_play_with_the_unit_brought_back() {
 fn commissar_004_commissar_watch_played_to_its_end_by_signed_mail() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(23);
     let scenario = root.join("games/dust-tactics/scenarios-joining/commissar-watch.toml");
     let cards = root.join("games/dust-tactics/cards-joining");
-    let o = dt::new_with_players(
-        &home.root,
+    let (home, ps, env) = dt::new_in_home(
+        dir.path(),
         &[
             "--scenario",
             scenario.to_str().unwrap(),
             "--cards",
             cards.to_str().unwrap(),
-            "--seed",
-            &hex::encode([6u8; 32]),
-            "--id",
-            "g-kom",
-            "--now",
-            dt::T0,
         ],
-        &ps,
+        ("g-kom", 23, 6),
     );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-kom", &ps, |i| Style::Random(91 + i as u64));
     env.run(dt::NOW);
     let g = env.load("g-kom");

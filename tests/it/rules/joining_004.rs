@@ -699,28 +699,18 @@ fn nco_command_squads_004_the_field_officer_calls_an_artillery_strike() {
 #[test]
 fn joining_004_victory_patrol_played_to_its_end_by_signed_mail() {
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(23);
     let scenario = root().join("games/dust-tactics/scenarios-joining/victory-patrol.toml");
     let cards = root().join("games/dust-tactics/cards-joining");
-    let o = dt::new_with_players(
-        &home.root,
+    let (home, ps, env) = dt::new_in_home(
+        dir.path(),
         &[
             "--scenario",
             scenario.to_str().unwrap(),
             "--cards",
             cards.to_str().unwrap(),
-            "--seed",
-            &hex::encode([5u8; 32]),
-            "--id",
-            "g-join",
-            "--now",
-            dt::T0,
         ],
-        &ps,
+        ("g-join", 23, 5),
     );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-join", &ps, |i| Style::Random(77 + i as u64));
     env.run(dt::NOW);
     let g = env.load("g-join");

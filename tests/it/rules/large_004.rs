@@ -319,30 +319,17 @@ fn tesla_and_air_alt_004_the_provisional_cards_play_a_scenario_to_its_end_by_mai
     let root =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/dust-tactics/cards-large");
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(9);
-    let seed = hex::encode([9u8; 32]);
     let (cards, scenario) = (
         root.display().to_string(),
         root.join("scenarios/tesla-skies.toml")
             .display()
             .to_string(),
     );
-    let args = [
-        "--seed",
-        &seed,
-        "--id",
-        "g-tesla",
-        "--now",
-        dt::T0,
-        "--cards",
-        &cards,
-        "--scenario",
-        &scenario,
-    ];
-    let o = dt::new_with_players(&home.root, &args, &ps);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
+    let (home, ps, env) = dt::new_in_home(
+        dir.path(),
+        &["--cards", &cards, "--scenario", &scenario],
+        ("g-tesla", 9, 9),
+    );
     let mut bots = dt::Bots::new("g-tesla", &ps, |_| Style::Aggressive);
     bots.play_to_end(&home, &env);
     let g = env.load("g-tesla");

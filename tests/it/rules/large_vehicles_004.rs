@@ -497,32 +497,16 @@ fn large_vehicles_004_fortress_crossing_is_played_to_its_end_by_mail() {
     let root =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/dust-tactics/cards-large");
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(13);
     let cards = root.display().to_string();
     let scen = root
         .join("scenarios/fortress-crossing.toml")
         .display()
         .to_string();
-    let seed = hex::encode([13u8; 32]);
-    let o = dt::new_with_players(
-        &home.root,
-        &[
-            "--seed",
-            &seed,
-            "--id",
-            "g-fortress",
-            "--now",
-            dt::T0,
-            "--cards",
-            &cards,
-            "--scenario",
-            &scen,
-        ],
-        &ps,
+    let (home, ps, env) = dt::new_in_home(
+        dir.path(),
+        &["--cards", &cards, "--scenario", &scen],
+        ("g-fortress", 13, 13),
     );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-fortress", &ps, |_| Style::Aggressive);
     bots.play_to_end(&home, &env);
     let g = env.load("g-fortress");

@@ -700,26 +700,16 @@ fn minefields_004_minefield_crossing_played_to_its_end_by_signed_mail() {
     let scenario = root.join("games/dust-tactics/scenarios-engineering/minefield-crossing.toml");
     let cards = root.join("games/dust-tactics/cards-engineering");
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(31);
-    let o = dt::new_with_players(
-        &home.root,
+    let (home, ps, env) = dt::new_in_home(
+        dir.path(),
         &[
             "--scenario",
             scenario.to_str().unwrap(),
             "--cards",
             cards.to_str().unwrap(),
-            "--seed",
-            &hex::encode([7u8; 32]),
-            "--id",
-            "g-mines",
-            "--now",
-            dt::T0,
         ],
-        &ps,
+        ("g-mines", 31, 7),
     );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
     let mut bots = dt::Bots::new("g-mines", &ps, |_| Style::Aggressive);
     env.run(dt::NOW);
     bots.play_to_end(&home, &env);
@@ -737,11 +727,5 @@ fn minefields_004_minefield_crossing_played_to_its_end_by_signed_mail() {
         log.contains("\"purpose\":\"minefield on "),
         "the minefield dice are recorded with their purpose"
     );
-    let o = dt::dustmail(&home.root, &["replay", "g-mines"]);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let o = dt::dustmail(
-        &home.root,
-        &["audit", dt::log_path(&home, "g-mines").to_str().unwrap()],
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    dt::replay_and_audit(&home, "g-mines");
 }

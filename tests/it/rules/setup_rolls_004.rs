@@ -204,27 +204,17 @@ fn setup_004_new_place_by_rolls_is_played_by_mail_replayed_and_audited() {
         dt::text(&o)
     );
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(33);
-    let o = dt::new_with_players(
-        &home.root,
+    let (home, ps, env) = dt::new_in_home(
+        dir.path(),
         &[
             "--scenario",
             "skirmish",
             "--place-by-rolls",
             "--terrain-squares",
             "2",
-            "--seed",
-            &hex::encode([9u8; 32]),
-            "--id",
-            "g-roll",
-            "--now",
-            dt::T0,
         ],
-        &ps,
+        ("g-roll", 33, 9),
     );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
     let g = env.load("g-roll");
     let st: &State = g.derived.state.typed::<State>();
     let cover = st.placing.as_ref().expect("placing").cover.len();

@@ -726,24 +726,7 @@ fn structures_004_outpost_is_played_to_its_end_by_mail() {
     use crate::support::dt;
     use dustmail::dust_tactics::bot::Style;
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(31);
-    let o = dt::new_with_players(
-        &home.root,
-        &[
-            "--scenario",
-            "outpost",
-            "--seed",
-            &hex::encode([7u8; 32]),
-            "--id",
-            "g-out",
-            "--now",
-            dt::T0,
-        ],
-        &ps,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
+    let (home, ps, env) = dt::new_in_home(dir.path(), &["--scenario", "outpost"], ("g-out", 31, 7));
     let mut bots = dt::Bots::new("g-out", &ps, |i| Style::Random(40 + i as u64));
     env.run(dt::NOW);
     bots.play_to_end(&home, &env);

@@ -342,22 +342,11 @@ fn structures_floors2_004_tower_is_played_to_its_end_by_mail() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let scen = root.join("games/dust-tactics/scenarios/tower.toml");
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(31);
-    let seed = hex::encode([7u8; 32]);
-    let args = [
-        "--scenario",
-        scen.to_str().unwrap(),
-        "--seed",
-        &seed,
-        "--id",
-        "g-tower",
-        "--now",
-        dt::T0,
-    ];
-    let o = dt::new_with_players(&home.root, &args, &ps);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
+    let (home, ps, env) = dt::new_in_home(
+        dir.path(),
+        &["--scenario", scen.to_str().unwrap()],
+        ("g-tower", 31, 7),
+    );
     let mut bots = dt::Bots::new("g-tower", &ps, |i| Style::Random(40 + i as u64));
     env.run(dt::NOW);
     let mut climbed = false;

@@ -214,26 +214,16 @@ fn suggested(template: &str, unit: &str, word: &str) -> Option<String> {
 #[test]
 fn tank_riders_004_the_riders_scenario_is_played_to_its_end_by_signed_mail() {
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(31);
-    let o = dt::new_with_players(
-        &home.root,
+    let (home, ps, env) = dt::new_in_home(
+        dir.path(),
         &[
             "--scenario",
             &path("games/dust-tactics/scenarios/riders.toml"),
             "--cards",
             &path("games/dust-tactics/cards-transport"),
-            "--seed",
-            &hex::encode([9u8; 32]),
-            "--id",
-            GAME,
-            "--now",
-            dt::T0,
         ],
-        &ps,
+        (GAME, 31, 9),
     );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
     env.run(dt::NOW);
     let mut bots = dt::Bots::new(GAME, &ps, |i| Style::Random(91 + i as u64));
     let (mut fired, mut climbed) = (false, false);

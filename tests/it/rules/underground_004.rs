@@ -511,32 +511,15 @@ fn underground_004_sewers_scenario_played_to_its_end_by_signed_mail() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let scen = root.join("games/dust-tactics/scenarios/sewers.toml");
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(31);
-    let seed = hex::encode([7u8; 32]);
-    let args = [
-        "--scenario",
-        scen.to_str().unwrap(),
-        "--seed",
-        &seed,
-        "--id",
-        "g-sewers",
-        "--now",
-        dt::T0,
-    ];
-    let o = dt::new_with_players(&home.root, &args, &ps);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
+    let (home, ps, env) = dt::new_in_home(
+        dir.path(),
+        &["--scenario", scen.to_str().unwrap()],
+        ("g-sewers", 31, 7),
+    );
     let mut bots = dt::Bots::new("g-sewers", &ps, |_| Style::Aggressive);
     env.run(dt::NOW);
     bots.play_to_end(&home, &env);
     let g = env.load("g-sewers");
     assert!(g.derived.finished.is_some(), "the game did not end");
-    let o = dt::dustmail(&home.root, &["replay", "g-sewers"]);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let o = dt::dustmail(
-        &home.root,
-        &["audit", dt::log_path(&home, "g-sewers").to_str().unwrap()],
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
+    dt::replay_and_audit(&home, "g-sewers");
 }

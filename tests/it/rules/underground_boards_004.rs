@@ -236,22 +236,11 @@ fn underground_boards_004_deep_sewers_played_to_its_end_by_signed_mail() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let scen = root.join("games/dust-tactics/scenarios/deep-sewers.toml");
     let dir = tempfile::tempdir().unwrap();
-    let home = dt::init_home(dir.path(), "file");
-    let ps = dt::players(32);
-    let seed = hex::encode([9u8; 32]);
-    let args = [
-        "--scenario",
-        scen.to_str().unwrap(),
-        "--seed",
-        &seed,
-        "--id",
-        "g-deep",
-        "--now",
-        dt::T0,
-    ];
-    let o = dt::new_with_players(&home.root, &args, &ps);
-    assert_eq!(o.status.code(), Some(0), "{}", dt::text(&o));
-    let env = dt::InProc::open(&home);
+    let (home, ps, env) = dt::new_in_home(
+        dir.path(),
+        &["--scenario", scen.to_str().unwrap()],
+        ("g-deep", 32, 9),
+    );
     let mut bots = dt::Bots::new("g-deep", &ps, |_| Style::Aggressive);
     env.run(dt::NOW);
     bots.play_to_end(&home, &env);

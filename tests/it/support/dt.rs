@@ -325,6 +325,26 @@ pub fn submissions(home: &Home, id: &str) -> Vec<(String, usize, bool)> {
         .collect()
 }
 
+/// `dustmail new ARGS… --seed --id --now` in a fresh home at `root` (file transport): `args` name
+/// the scenario and what it needs (ruleset, cards, options), the game is `id`, its seed 32 bytes
+/// `seed` and its players the [`players`] of `salt`; it must be made. The home, the players and
+/// the game's environment.
+pub fn new_in_home(
+    root: &Path,
+    args: &[&str],
+    (id, salt, seed): (&str, u8, u8),
+) -> (Home, Vec<Player>, InProc) {
+    let home = init_home(root, "file");
+    let ps = players(salt);
+    let seed = hex::encode([seed; 32]);
+    let mut all = args.to_vec();
+    all.extend(["--seed", &seed, "--id", id, "--now", T0]);
+    let o = new_with_players(&home.root, &all, &ps);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let env = InProc::open(&home);
+    (home, ps, env)
+}
+
 /// A game of the provisional cards in `games/dust-tactics/<folder>/` and their scenario
 /// `<folder>/scenarios/<scenario>.toml`, made by `dustmail new` in a home at `root` (`ruleset`,
 /// game id `id`, the seed and [`players`] of `salt`) and played to its end through the pipeline
@@ -339,34 +359,13 @@ pub fn play_cards_to_end(
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("games/dust-tactics")
         .join(folder);
-    let home = init_home(root, "file");
-    let ps = players(salt);
     let cards = dir.display().to_string();
     let scen = dir
         .join(format!("scenarios/{scenario}.toml"))
         .display()
         .to_string();
-    let seed = hex::encode([salt; 32]);
-    let o = new_with_players(
-        &home.root,
-        &[
-            "--ruleset",
-            ruleset,
-            "--seed",
-            &seed,
-            "--id",
-            id,
-            "--now",
-            T0,
-            "--cards",
-            &cards,
-            "--scenario",
-            &scen,
-        ],
-        &ps,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let env = InProc::open(&home);
+    let args = ["--ruleset", ruleset, "--cards", &cards, "--scenario", &scen];
+    let (home, ps, env) = new_in_home(root, &args, (id, salt, salt));
     Bots::new(id, &ps, style).play_to_end(&home, &env);
     (home, env)
 }

@@ -321,3 +321,48 @@ pub fn next_round(st: &mut State) {
     assert_eq!(st.round, target);
     assert_eq!(st.next_side.as_deref(), Some("allies"));
 }
+
+/// Sends `text` from `side` with `faces` scripted; every scripted die must be used.
+pub fn play(st: &mut State, side: &str, text: &str, faces: &[u8]) -> Outcome {
+    let mut d = ScriptedDice::new(faces.to_vec());
+    let out = send(st, side, text, &mut d);
+    assert_eq!(
+        d.remaining(),
+        0,
+        "{text}: the rules rolled fewer dice than scripted: {:?} {}",
+        first_result(&out),
+        texts(&out)
+    );
+    out
+}
+
+/// Sends `text` from `side` with no dice: it must be refused and leave the game as it was.
+/// `(reason, rule)` of the refusal.
+pub fn refused_unchanged(st: &mut State, side: &str, text: &str) -> (String, String) {
+    let before = st.clone();
+    let out = play(st, side, text, &[]);
+    let r = refused(&out);
+    assert!(*st == before, "{text}: the refusal changed the game");
+    r
+}
+
+/// The purpose of every die rolled, in order.
+pub fn purposes(out: &Outcome) -> Vec<String> {
+    out.happenings
+        .iter()
+        .flat_map(|h| h.rolls.iter().map(|r| r.purpose.clone()))
+        .collect()
+}
+
+/// Every face in turn, 300 dice, so any re-roll ends.
+pub fn plenty() -> ScriptedDice {
+    ScriptedDice::new((0..300).map(|i| (i % 6 + 1) as u8).collect::<Vec<u8>>())
+}
+
+/// Both sides send `standing react any never` (no die rolled), so no reactive attack comes
+/// between the orders under test.
+pub fn never_react(st: &mut State) {
+    for side in ["allies", "axis"] {
+        accepted(&play(st, side, "standing react any never", &[]));
+    }
+}

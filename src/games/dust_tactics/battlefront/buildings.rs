@@ -72,7 +72,7 @@ fn wall_other_openings(board: &mut Board, s: &Structure, at: Square) {
 }
 
 /// Under battlefront-2013 (`bf`) a structure is one of 003's buildings (R614): 004's bunkers and
-/// Quonset huts are other rules (002's bunkers are refused by name, R723).
+/// Quonset huts are other rules (002's bunkers are scenario fortifications, R780).
 pub fn check_kind(bf: bool, s: &Structure) -> Result<(), String> {
     // 003 gives its buildings no upper floors: 004's floors and roofs (R514–R517) are not its
     // rules, so they are never played here (R236).

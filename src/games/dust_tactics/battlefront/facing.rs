@@ -4,7 +4,7 @@
 //! - a unit entering the board faces straight in from its edge; a unit placed by the scenario
 //!   faces the far half of the board (R251);
 //! - a move leaves the unit facing the direction of its last step (R252: turning in place with a
-//!   Move that only rotates is not built yet);
+//!   Move that only rotates is `turn <direction>`, R254);
 //! - a target is in a front arc when any point of its square is within ±45° of the facing, seen
 //!   from the centre of the shooter's square; exactly 45° is in (R250);
 //! - weapons fire in any direction unless their card marks them `front_arc` (R253).

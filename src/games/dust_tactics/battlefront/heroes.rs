@@ -84,9 +84,10 @@ pub fn check_joins(s: &Scenario, card_of: &dyn Fn(&str) -> Option<Card>) -> Resu
     Ok(())
 }
 
-/// `activate <hero>` of a hero joined to a squad, refused before it changes anything: 003's
-/// "Alternatively, the Hero may activate separately" is not built (R257), so the hero
-/// activates with its squad; `None` for every other unit.
+/// `activate <hero>` of a hero joined to a squad, refused before it changes anything in a game
+/// made before rules revision 7: there 003's "Alternatively, the Hero may activate separately"
+/// is not played (R257; games made since play it, R604), so the hero activates with its squad;
+/// `None` for every other unit.
 pub fn refuse_apart(state: &State, unit: &str) -> Option<Refusal> {
     let h = state.unit(unit)?;
     let squad = h.joined.as_ref()?;

@@ -7,8 +7,8 @@
 //!   ([`grade`]; the Move-to-rotate choice of two army needs facing, R271);
 //! - "Units making a Reactive Attack cannot use Close-Combat Weapons" ([`allows`]).
 //!
-//! The planner opens no window after a Sustained Attack or before a second action of Nothing,
-//! nor inside a March Move (not built yet, R272).
+//! The planner opens no window after a Sustained Attack or before a second action of Nothing;
+//! a March Move is reacted to after its first `move` (R256, superseding R272).
 
 use super::dice::{self, Symbol};
 use crate::dust_tactics::flow::Refusal;

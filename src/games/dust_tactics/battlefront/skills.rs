@@ -1,7 +1,8 @@
-//! Skills as 002 redefines them, under battlefront-2013 (issue 18, third slice). Built: Fast and
-//! Damage Resilient (003), Fighting Spirit, Take Aim, Berserk, Tank Head, Charge and Cheat Death
-//! (002, R279, R280, R282, R283, R263, R266; Cheat Death and Stunned in `stunned.rs`), Black Ops
-//! and Advanced Reactive Fire (002, R712, R715). A battlefront card
+//! Skills as 002 redefines them, under battlefront-2013 (issue 18). Built: the skills of 004's
+//! names in [`BUILT`] (first Fast and Damage Resilient (003), Fighting Spirit, Take Aim, Berserk,
+//! Tank Head, Charge and Cheat Death (002, R279, R280, R282, R283, R263, R266; Cheat Death and
+//! Stunned in `stunned.rs`), then Black Ops, Advanced Reactive Fire, Ace Pilot and the others its
+//! comments name) and 002's own skills of `skills002::Skill002::ALL`. A battlefront card
 //! naming any other skill is refused at `new` with the skill and the file, never played by
 //! 004's wording (R281). Under battlefront-2013 a "2-face" hit (002: "hits on rolls of [target]
 //! as well as [army]") is the engine's `reversed` option, read as army or target

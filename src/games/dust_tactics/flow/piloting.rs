@@ -365,7 +365,8 @@ pub(super) fn split_extra(
 /// Whether hero `h` boarding vehicle `v` pilots it (004 "Pilot: Name": "He may board or exit the
 /// noted vehicle, obeying the usual embarking and disembarking rules", R544): `v` is a vehicle
 /// without a pilot that his card lets him pilot. He then pilots it rather than ride in it, and
-/// takes no place of its Carry Capacity. battlefront-2013 mounts otherwise (003, not built).
+/// takes no place of its Carry Capacity. battlefront-2013 mounts otherwise (003 "Piloting Vehicles":
+/// a move into the vehicle's square, R607, `battlefront::mounting`).
 pub(super) fn boards_as_pilot(state: &State, h: &UnitState, v: &UnitState) -> bool {
     let rules = state.rules();
     let (Some(hc), Some(vc)) = (card(state, h), card(state, v)) else {
@@ -384,7 +385,8 @@ pub(super) fn boards_as_pilot(state: &State, h: &UnitState, v: &UnitState) -> bo
 /// time, unless the hero intends to disembark the vehicle, in which case he must do so before
 /// the vehicle activates during the turn." So his activation begins with `move exit`, before
 /// his vehicle has activated this round; anything else is refused, naming the vehicle. Not
-/// under battlefront-2013, whose pilot dismounts otherwise (003, not built).
+/// under battlefront-2013, whose pilot dismounts with a move out of the square (003 "Piloting
+/// Vehicles", R607, `battlefront::mounting`).
 pub(super) fn activates_alone(
     state: &State,
     u: &UnitState,

@@ -132,8 +132,8 @@ pub fn artillery_line(
 /// with this skill that begins its activation in a space adjacent to a bunker may spend its full
 /// activation to destroy it. This also destroys any units inside of the bunker." The bunker's
 /// walls come down and its squares stay as their terrain is (R509). Returns the units destroyed;
-/// `Err` names why nothing happened (no such bunker). The skill's order is not built yet: this is
-/// the hook it will call, credited to `by`.
+/// `Err` names why nothing happened (no such bunker). The order `skill engineer-vehicle at
+/// <bunker>` (R586) calls it, credited to `by`.
 pub fn destroy_bunker(
     state: &mut State,
     id: &str,
