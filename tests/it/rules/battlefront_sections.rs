@@ -735,3 +735,65 @@ fn s003_set_up_weapons_and_weapons_with_two_lines_are_refused_at_new_by_name() {
     let files = std::collections::BTreeMap::from([(file.clone(), text)]);
     dustmail::dust_tactics::battlefront::skills::check_cards(&files).expect("the shipped card");
 }
+
+// 003 "Reacting to a Close-Combat Attack", the worked example played by orders: "The Fakyeli
+// declare that they will perform a Move action then an Attack action. 1 The Fakyeli take their
+// Move action. 2 The Allied player ... declares that the Grim Reapers will attempt a Reactive
+// Attack. They roll [army] and [army], so they will perform a Sustained Attack action ... killing
+// two of the Fakyeli. 3 The remaining three Fakyeli now finish their activation with their Attack
+// action. They shoot two of the Grim Reapers with their Sulphur Thrower and Shotguns. 4 Once the
+// Fakyeli have attacked with their Ranged weapons, both sides attack with their Close-Combat
+// weapons. Attacks with Close-Combat weapons are simultaneous, so although the last Grim Reaper
+// is eliminated in close combat, he takes one more Fakyeli with him."
+#[test]
+fn s003_reacting_to_a_close_combat_attack_fakyeli_and_grim_reapers_example() {
+    let mut st = game(
+        "battlefront-2013",
+        &[
+            ("reapers", "bf-grim-reapers", "E6"),
+            ("hunters", "bf-bot-hunters", "A9"),
+        ],
+        &[
+            ("fakyeli", "bf-fakyeli", "E3"),
+            ("ludwig", "bf-ludwig", "I1"),
+        ],
+    );
+    accepted(&send(
+        &mut st,
+        "allies",
+        "standing react any auto\nstanding react reapers sustained",
+        &mut plenty(),
+    ));
+    // The reaction's roll (army, army); the Sustained Attack, 6 dice (2 hits) and its 4 misses
+    // re-rolled, 2 failed saves; the Sulphur Thrower, a die per Grim Reaper (1 hit, no save);
+    // the two Shotguns left, 4 dice (1 hit, a failed save); the three Fakyeli's knives (1 hit)
+    // and the last Grim Reaper's (1 hit), no save against either.
+    let out = play(
+        &mut st,
+        "axis",
+        "activate fakyeli\nmove E5\nattack sulphur at reapers, shotguns at reapers, knives at reapers",
+        &[
+            1, 2, 1, 1, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 1, 6, 6, 1, 6, 6, 6, 6, 1, 6, 6, 1,
+        ],
+    );
+    let t = texts(&out);
+    let at = |what: &str| t.find(what).unwrap_or_else(|| panic!("{what}: {t}"));
+    // 2: the reaction comes after the Move, before the Attack.
+    assert!(at("fakyeli moves to E5") < at("two army symbols, it makes a Sustained Attack"));
+    assert!(
+        at("fakyeli loses model 4") < at("fakyeli fires Sulphur Thrower"),
+        "{t}"
+    );
+    // 3: the ranged weapons first, their casualties removed.
+    assert!(
+        at("reapers loses model 2") < at("fakyeli fires Combat knives"),
+        "{t}"
+    );
+    // 4: the last Grim Reaper fights back before the close-combat casualties are removed.
+    assert!(
+        at("reapers fires Combat knives") < at("reapers loses model 1"),
+        "{t}"
+    );
+    assert!(u(&st, "reapers").destroyed, "{t}");
+    assert_eq!(u(&st, "fakyeli").models.len(), 2, "{t}");
+}
