@@ -797,3 +797,66 @@ fn s003_reacting_to_a_close_combat_attack_fakyeli_and_grim_reapers_example() {
     assert!(u(&st, "reapers").destroyed, "{t}");
     assert_eq!(u(&st, "fakyeli").models.len(), 2, "{t}");
 }
+
+// 003 "Check Range": "A weapon can only attack a target that is within its Range." Example: "The
+// Recon Grenadiers would like to target the Bot Hunters and the Pounder. The Recon Grenadiers have
+// two Panzerfausts with a Range of 2. These can reach the squares marked in white, so can attack
+// the Pounder, but not the Bot Hunters. They also have four StG 47 and an MG 48 with a Range of
+// 4. These can reach the squares marked in green, so they can attack the Pounder and the Bot
+// Hunters." The Grenadiers on E3, the Pounder two squares off (D5), the Bot Hunters four (F7).
+#[test]
+fn s003_check_range_recon_grenadiers_example_panzerfausts_reach_the_pounder_not_the_bot_hunters() {
+    let mk = || {
+        game(
+            "battlefront-2013",
+            &[
+                ("pounder", "bf-pounder", "D5"),
+                ("hunters", "bf-bot-hunters", "F7"),
+            ],
+            &[("grenadiers", "bf-recon-grenadiers", "E3")],
+        )
+    };
+    let order = |w: &str, t: &str| format!("activate grenadiers\nattack {w} at {t}\nnothing");
+    let r = refused_unchanged(&mut mk(), "axis", &order("panzerfaust", "hunters"));
+    assert!(r.contains("003 \"Check Range\""), "{r}");
+    // Two Panzerfausts at the Pounder: two dice, missed.
+    play(&mut mk(), "axis", &order("panzerfaust", "pounder"), &[6, 6]);
+    // Four StG 47s and the MG 48 (rated 1/1 and 4/1 against Infantry 2): eight dice, missed.
+    play(
+        &mut mk(),
+        "axis",
+        "activate grenadiers\nattack stg47 at hunters, mg48 at hunters\nnothing",
+        &[6; 8],
+    );
+}
+
+// 003 "Line of Sight Through Terrain": "Tree squares block Line of Sight to units on the far side,
+// but units in the terrain can be seen as normal." Example: "The Ludwig cannot see the Grim Reapers
+// as the trees stop them from drawing a line of sight from any part of its square to any part of
+// the Grim Reapers' square. The Ludwig can see Bazooka Joe because he is in the trees rather than
+// behind them." The Ludwig's MG 44 from E2; trees on E4; Joe in them, the Reapers behind on E6.
+#[test]
+fn s003_line_of_sight_through_terrain_ludwig_sees_joe_in_the_trees_not_the_reapers_behind() {
+    let mut st = game(
+        "battlefront-2013",
+        &[
+            ("joe", "bf-bazooka-joe", "E4"),
+            ("reapers", "bf-grim-reapers", "E6"),
+        ],
+        &[("ludwig", "bf-ludwig", "E2")],
+    );
+    terrain(&mut st, "E4", Terrain::Trees);
+    let r = refused_unchanged(
+        &mut st,
+        "axis",
+        "activate ludwig\nattack mg44 at reapers\nnothing",
+    );
+    assert!(r.contains("the trees on E4"), "{r}");
+    // At Joe: three dice (3/1 against Infantry 2), missed.
+    play(
+        &mut st,
+        "axis",
+        "activate ludwig\nattack mg44 at joe\nnothing",
+        &[6; 3],
+    );
+}
