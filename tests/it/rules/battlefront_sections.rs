@@ -860,3 +860,35 @@ fn s003_line_of_sight_through_terrain_ludwig_sees_joe_in_the_trees_not_the_reape
         &[6; 3],
     );
 }
+
+// 003 "No More Than Three Actions": "Some special actions and skills ... allow units to take three
+// actions instead of two. These effects are not cumulative, so a unit can never perform more than
+// three actions during an activation." A hero with Infantry Ace (002, a third action on army or
+// target) and a Move Stimulants token (002 "Inject Stimulants": a Move is a March Move, "three
+// Actions in that Activation"): a March Move, a Nothing and an Attack (four actions) are refused
+// and change nothing; the March Move and the Attack the token allows are made.
+#[test]
+fn s003_no_more_than_three_actions_infantry_ace_and_move_stimulants_do_not_add_up() {
+    use super::battlefront_combat::{pistol_hero, skill_game};
+    use dustmail::dust_tactics::battlefront::command::Stimulants;
+    let mut st = skill_game(pistol_hero(&["infantry-ace"]));
+    st.unit_mut("ours").unwrap().stimulants = Some(Stimulants::Move);
+    let r = refused_unchanged(
+        &mut st,
+        "allies",
+        "activate ours\nmove E6\nmove E7\nnothing\nattack pistol at theirs",
+    );
+    assert!(
+        r.contains("4 actions are declared") && r.contains("003"),
+        "{r}"
+    );
+    let out = send(
+        &mut st,
+        "allies",
+        "activate ours\nmove E6\nmove E7\nattack pistol at theirs",
+        &mut plenty(),
+    );
+    assert!(first_result(&out).is_ok(), "{:?}", first_result(&out));
+    assert_eq!(u(&st, "ours").at, Some(sq("E7")), "{}", texts(&out));
+    assert!(texts(&out).contains("ours fires"), "{}", texts(&out));
+}
