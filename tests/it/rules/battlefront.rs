@@ -183,18 +183,23 @@ fn s003_roll_for_initiative_most_army_then_most_target_then_reroll() {
 // Step 3: 003 "Roll Saves" and "Suffer Damage", worked examples with scripted dice
 // ---------------------------------------------------------------------------------------------
 
-fn bf() -> Rules {
+pub(super) fn bf() -> Rules {
     Rules::battlefront_2013()
 }
 
-fn line(id: &str, x: u8, d: u8, traits: Vec<WeaponTrait>) -> WeaponLine {
+pub(super) fn line(id: &str, x: u8, d: u8, traits: Vec<WeaponTrait>) -> WeaponLine {
     WeaponLine {
         traits,
         ..weapon(id, WeaponRange::Upto(8), x, d)
     }
 }
 
-fn target(unit_type: UnitType, models: u32, remaining: u32, cover: Cover) -> TargetProfile {
+pub(super) fn target(
+    unit_type: UnitType,
+    models: u32,
+    remaining: u32,
+    cover: Cover,
+) -> TargetProfile {
     TargetProfile {
         armour: match unit_type {
             UnitType::Vehicle => Armour::Vehicle(4),
@@ -211,7 +216,7 @@ fn target(unit_type: UnitType, models: u32, remaining: u32, cover: Cover) -> Tar
     }
 }
 
-fn opts(carriers: u32, sustained: bool) -> FireOptions {
+pub(super) fn opts(carriers: u32, sustained: bool) -> FireOptions {
     FireOptions {
         carriers,
         sustained,

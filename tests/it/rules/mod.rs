@@ -38,6 +38,7 @@ mod battlefront_pilot;
 mod battlefront_react;
 mod battlefront_reserves;
 mod battlefront_scenarios;
+mod battlefront_sections;
 mod battlefront_skills;
 mod battlefront_skills002;
 mod battlefront_skills002_c;
