@@ -4,7 +4,7 @@
 //! section and quotes its sentence. Dust dice (003 "Dust Dice", R230): faces 1–2 army, 3–4
 //! target, 5–6 shield.
 
-use super::battlefront_los::{game, plenty, terrain};
+use super::battlefront_los::{game, terrain};
 use crate::support_flow::*;
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::state::State;
