@@ -43,6 +43,14 @@ pub fn catalog() -> Catalog {
                 .collect(),
         })
         .collect();
+    let mut scenarios: Vec<CatalogScenario> = scenarios;
+    // R550: not a file but 003 §12's table; its sides are the two `--player` sides.
+    scenarios.push(CatalogScenario {
+        name: scenario_roll::NAME.into(),
+        title: "003 §12's random scenario table: two Dust dice choose one of its five at the game's first step; needs --force for each side (R550)".into(),
+        sides: vec![],
+        rulesets: vec!["battlefront-2013".into()],
+    });
     Catalog {
         name: NAME.into(),
         title: "Dust Tactics, the grid wargame (seeds 000, 002, 003, 004)".into(),

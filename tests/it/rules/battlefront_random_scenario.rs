@@ -10,7 +10,7 @@ use dustmail::dust_tactics::battlefront::random_scenario::{choose, SCENARIOS};
 use dustmail::dust_tactics::scenario::{self, Objective};
 use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
-use dustmail::game::{Game, Line, NewRequest, Roll, ScriptedDice, Sender};
+use dustmail::game::{DiceSource, Game, Line, NewRequest, Roll, ScriptedDice, Sender};
 
 fn request(forces: &[(&str, &str)]) -> NewRequest {
     NewRequest {
@@ -114,6 +114,33 @@ fn s003_12_random_scenario_every_roll_chooses_its_scenario() {
             assert!(st.scenario.name == want && st.scenario_roll.is_none());
         }
     }
+}
+
+/// Faces in order, then 1 to 6 over and over (an initiative roll ends on some face).
+struct Faces(Vec<u8>, usize);
+
+impl DiceSource for Faces {
+    fn d6(&mut self, _round: u32) -> u8 {
+        self.1 += 1;
+        match self.0.get(self.1 - 1) {
+            Some(f) => *f,
+            None => (self.1 % 6) as u8 + 1,
+        }
+    }
+}
+
+// R550: the first step may be a deadline default: it rolls the scenario first too (two army
+// symbols, Encounter), then the default of the chosen scenario applies.
+#[test]
+fn s003_12_random_scenario_a_deadline_default_rolls_it_too() {
+    let mut st = random_game();
+    let out = DustTactics.default_for(&mut st, "allies", &mut Faces(vec![1, 2], 0));
+    assert_eq!(st.scenario.name, "encounter");
+    assert!(st.scenario_rolled && st.scenario_roll.is_none());
+    assert_eq!(out.happenings[0].rolls[0].purpose, "random scenario");
+    assert_eq!(out.happenings[0].rolls[0].faces, [1, 2]);
+    // The chosen scenario's own initiative followed in the same step.
+    assert!(out.happenings.len() > 1, "{:?}", out.happenings);
 }
 
 /// A home with a game made by `new ARGS…` between allies and axis, or its refusal.
@@ -297,5 +324,28 @@ fn s003_12_random_scenario_refused_under_another_ruleset() {
             "--place-by-rolls",
         ],
         "leave out --place-by-rolls",
+    );
+}
+
+// R550: `dustmail games` lists `random` under battlefront-2013 and `new --help` teaches it.
+#[test]
+fn s003_12_random_scenario_listed_by_games_and_taught_by_help() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = dt::dustmail(dir.path(), &["games"]);
+    let out = dt::text(&o);
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("random "))
+        .unwrap_or_else(|| panic!("random missing:\n{out}"));
+    assert!(
+        line.contains("needs --force for each side")
+            && line.contains("sides the two --player sides; rulesets battlefront-2013"),
+        "{line}"
+    );
+    let o = dt::dustmail(dir.path(), &["new", "--help"]);
+    let help = crate::support::flat(&dt::text(&o));
+    assert!(
+        help.contains("battlefront-2013: `random`, with a --force for each side, lets two Dust dice choose one of 003 §12's five scenarios at the game's first step (R550)"),
+        "{help}"
     );
 }
