@@ -80,9 +80,9 @@ pub struct State {
     /// once rolled, and in every other game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scenario_roll: Option<super::battlefront::scenario_roll::ScenarioRoll>,
-    /// R550: the dice chose this game's scenario (round 1's reports tell it in full).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub scenario_rolled: bool,
+    /// R550: the two faces that chose this game's scenario (round 1's reports tell it in full).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario_rolled: Option<[u8; 2]>,
 }
 
 /// A destroyed Tesla carrier whose weapon may explode on the squares around it (R562).

@@ -224,7 +224,7 @@ pub fn roll(state: &mut State, dice: &mut dyn DiceSource) -> Option<Happening> {
         });
     if let Some(next) = chosen {
         *state = next;
-        state.scenario_rolled = true;
+        state.scenario_rolled = Some([faces[0], faces[1]]);
     }
     Some(Happening {
         text: format!(
@@ -304,7 +304,7 @@ pub fn board_text() -> String {
 /// Round 1's reports of a game whose scenario the dice chose open the short briefing with the
 /// scenario's title and description, which the welcome mail could not give.
 pub fn with_rolled(state: &State, brief: String) -> String {
-    if !state.scenario_rolled || state.round != 1 {
+    if state.scenario_rolled.is_none() || state.round != 1 {
         return brief;
     }
     let sc = &state.scenario;

@@ -165,7 +165,7 @@ pub fn new_state(
         victory_points: BTreeMap::new(),
         placing: None,
         scenario_roll: None,
-        scenario_rolled: false,
+        scenario_rolled: None,
     };
     super::placing::begin(&mut state)?;
     // Keep only the cards in use, so the state (and its digest) does not carry spare cards.
