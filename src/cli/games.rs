@@ -40,7 +40,10 @@ pub fn list(games: &Registry) {
                 "    {:<22} {} (sides {}; rulesets {})",
                 s.name,
                 s.title,
-                s.sides.join(", "),
+                match s.sides.is_empty() {
+                    true => "the two --player sides".to_string(),
+                    false => s.sides.join(", "),
+                },
                 s.rulesets.join(", ")
             );
         }

@@ -105,6 +105,8 @@ pub enum Command {
         game: String,
         /// Scenario: a built-in name (`dustmail games` lists them) or the path of a scenario
         /// file of your own (docs/scenarios.md). `--map FILE` says the same for dust-strategy.
+        /// battlefront-2013: `random`, with a --force for each side, lets two Dust dice choose
+        /// one of 003 §12's five scenarios at the game's first step (R550).
         #[arg(long, alias = "map")]
         scenario: String,
         /// A player: SIDE=ADDRESS:PUBKEY (PUBKEY as printed by keygen, or the quoted line of an

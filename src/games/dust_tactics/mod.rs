@@ -94,6 +94,10 @@ impl Game for DustTactics {
         for (file, text) in &setup.cards {
             cards.push(cards::parse_card(file, text).map_err(|e| SetupError(e.to_string()))?);
         }
+        // `new --scenario random` (R550): five scenarios, one chosen at the first step.
+        if let Some(c) = battlefront::scenario_roll::parse_file(&setup.scenario) {
+            return battlefront::scenario_roll::start(setup, c, cards);
+        }
         let scenario =
             scenario::parse(&setup.scenario_name, &setup.scenario).map_err(|e| SetupError(e.0))?;
         flow::new_state(&setup.ruleset, setup.rules_revision, scenario, cards)
@@ -132,6 +136,9 @@ impl Game for DustTactics {
         dice: &mut dyn DiceSource,
     ) -> Outcome {
         let mut out = Outcome::default();
+        // R550: the first step rolls the scenario before its orders are read on its board.
+        out.happenings
+            .extend(battlefront::scenario_roll::roll(state, dice));
         let example = example_unit(state, &from);
         for parsed in orders::parse_for(lines, &state.scenario.board, example) {
             match parsed {
@@ -159,7 +166,8 @@ impl Game for DustTactics {
     }
 
     fn default_for(&self, state: &mut State, side: &str, dice: &mut dyn DiceSource) -> Outcome {
-        flow::default_for(state, side, dice)
+        let rolled = battlefront::scenario_roll::roll(state, dice);
+        rolled_first(rolled, flow::default_for(state, side, dice))
     }
 
     fn concession(
@@ -175,7 +183,8 @@ impl Game for DustTactics {
             Concession::OfferDraw => orders::Command::OfferDraw,
             Concession::AcceptDraw => orders::Command::AcceptDraw,
         };
-        self.command(state, side, &cmd, dice)
+        let rolled = battlefront::scenario_roll::roll(state, dice);
+        rolled_first(rolled, self.command(state, side, &cmd, dice))
     }
 
     fn awaiting(&self, state: &State) -> Vec<Awaiting> {
@@ -183,23 +192,47 @@ impl Game for DustTactics {
     }
 
     fn view(&self, state: &State, as_side: Option<&str>) -> serde_json::Value {
-        view::view(state, as_side)
+        let mut v = view::view(state, as_side);
+        // R550: before the roll there is no battlefield to draw, only the scenarios to roll for.
+        if let Some(r) = &state.scenario_roll {
+            let names: Vec<&str> = r.candidates.iter().map(|c| c.name.as_str()).collect();
+            v["scenario_roll"] = serde_json::json!(names);
+        }
+        v
     }
 
     fn board_text(&self, state: &State) -> String {
-        view::board_text(state)
+        match &state.scenario_roll {
+            Some(_) => battlefront::scenario_roll::board_text(),
+            None => view::board_text(state),
+        }
     }
 
     fn orders_template(&self, state: &State, side: &str) -> String {
-        view::orders_template(state, side)
+        let t = view::orders_template(state, side);
+        match &state.scenario_roll {
+            Some(_) => {
+                format!("# The dice choose the scenario as this mail arrives (003 §12).\n{t}")
+            }
+            None => t,
+        }
     }
 
     fn briefing(&self, state: &State, side: &str) -> String {
-        present::briefing(state, side)
+        match &state.scenario_roll {
+            Some(r) => battlefront::scenario_roll::briefing(state, r, side),
+            None => present::briefing(state, side),
+        }
     }
 
     fn report_briefing(&self, state: &State, side: Option<&str>) -> String {
-        view::brief::report_briefing(state, side)
+        match &state.scenario_roll {
+            Some(_) => battlefront::scenario_roll::report_briefing(),
+            None => battlefront::scenario_roll::with_rolled(
+                state,
+                view::brief::report_briefing(state, side),
+            ),
+        }
     }
 
     fn roster(&self, view: &serde_json::Value) -> Vec<serde_json::Value> {
@@ -232,6 +265,9 @@ impl Game for DustTactics {
         ours: Option<&str>,
         happenings: &[crate::game::Happening],
     ) -> Option<crate::game::Png> {
+        if view.get("scenario_roll").is_some() {
+            return None;
+        }
         present::png(view, ours, happenings)
     }
 
@@ -241,6 +277,9 @@ impl Game for DustTactics {
         ours: Option<&str>,
         happenings: &[crate::game::Happening],
     ) -> Option<String> {
+        if view.get("scenario_roll").is_some() {
+            return None;
+        }
         present::picture(view, ours, happenings).map(|p| picture::svg(&p))
     }
 
@@ -253,6 +292,14 @@ impl Game for DustTactics {
         };
         bot::Bot::new(side, style).orders(state)
     }
+}
+
+/// A step's outcome with the scenario roll it made first, if any (R550).
+fn rolled_first(rolled: Option<crate::game::Happening>, mut out: Outcome) -> Outcome {
+    if let Some(h) = rolled {
+        out.happenings.insert(0, h);
+    }
+    out
 }
 
 /// The refusal for a command naming a unit that a team player does not command, if it does.

@@ -2,6 +2,7 @@
 //! a built-in scenario or the referee's own file, and the cards (built in, replaced or added to
 //! by the files of `--cards DIR`, for players who own the printed cards).
 
+use super::battlefront::scenario_roll;
 use super::rules::Rules;
 use super::{cards, scenario};
 use crate::game::{
@@ -42,6 +43,14 @@ pub fn catalog() -> Catalog {
                 .collect(),
         })
         .collect();
+    let mut scenarios: Vec<CatalogScenario> = scenarios;
+    // R550: not a file but 003 §12's table; its sides are the two `--player` sides.
+    scenarios.push(CatalogScenario {
+        name: scenario_roll::NAME.into(),
+        title: "003 §12's random scenario table: two Dust dice choose one of its five at the game's first step; needs --force for each side (R550)".into(),
+        sides: vec![],
+        rulesets: vec!["battlefront-2013".into()],
+    });
     Catalog {
         name: NAME.into(),
         title: "Dust Tactics, the grid wargame (seeds 000, 002, 003, 004)".into(),
@@ -71,6 +80,10 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
         .clone()
         .unwrap_or_else(|| Rules::KNOWN[0].into());
     let rules = Rules::for_id(&ruleset).map_err(|e| SetupError(e.to_string()))?;
+    // `--scenario random`: the dice choose 003 §12's scenario at the first step (R550).
+    if req.scenario_file.is_none() && req.scenario.as_deref() == Some(scenario_roll::NAME) {
+        return plan_random(req, ruleset, rules);
+    }
     let (name, text) = match (&req.scenario_file, &req.scenario) {
         (Some((n, t)), _) => (n.clone(), t.clone()),
         (None, wanted) => {
@@ -100,6 +113,40 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
             ))
         }
     };
+    plan_text(name, text, req, ruleset, rules)
+}
+
+/// `new --scenario random` (R550): the five scenarios of 003 §12's table with the game's sides
+/// and forces, each checked as `new` checks a scenario, recorded together as the file `random`.
+fn plan_random(req: &NewRequest, ruleset: String, rules: Rules) -> Result<NewPlan, SetupError> {
+    let candidates = scenario_roll::candidates(req, rules.battlefront()).map_err(SetupError)?;
+    let mut plans = vec![];
+    for c in &candidates {
+        let p = plan_text(c.name.clone(), c.text.clone(), req, ruleset.clone(), rules)
+            .map_err(|e| SetupError(format!("--scenario random, scenario {}: {}", c.name, e.0)))?;
+        plans.push(p);
+    }
+    let max_rounds = plans.iter().map(|p| p.max_rounds).max().unwrap_or(1);
+    let first = plans.swap_remove(0);
+    Ok(NewPlan {
+        setup: Setup {
+            scenario_name: scenario_roll::NAME.into(),
+            scenario: scenario_roll::file_text(&candidates)?,
+            ..first.setup
+        },
+        max_rounds,
+        units: first.units,
+    })
+}
+
+/// The plan of scenario `text` (named `name`), as given or as `--force` made it.
+fn plan_text(
+    name: String,
+    text: String,
+    req: &NewRequest,
+    ruleset: String,
+    rules: Rules,
+) -> Result<NewPlan, SetupError> {
     let parsed = scenario::parse(&name, &text)
         .map_err(|e| SetupError(format!("{} (see docs/scenarios.md)", e.0)))?;
     // battlefront-2013 also plays a card `--cards` brings, such as cards-huge's Punisher (R790).

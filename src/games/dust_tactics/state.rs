@@ -76,6 +76,13 @@ pub struct State {
     /// initiative (`placing`, R700); none in a game that does not place by rolls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placing: Option<super::placing::Placing>,
+    /// `new --scenario random` (R550): the scenarios the first step's dice choose among; none
+    /// once rolled, and in every other game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario_roll: Option<super::battlefront::scenario_roll::ScenarioRoll>,
+    /// R550: the two faces that chose this game's scenario (round 1's reports tell it in full).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario_rolled: Option<[u8; 2]>,
 }
 
 /// A destroyed Tesla carrier whose weapon may explode on the squares around it (R562).

@@ -35,6 +35,7 @@ mod battlefront_mounting;
 mod battlefront_objectives_placed;
 mod battlefront_passengers;
 mod battlefront_pilot;
+mod battlefront_random_scenario;
 mod battlefront_react;
 mod battlefront_reserves;
 mod battlefront_scenarios;

@@ -44,6 +44,8 @@ pub mod react_choice;
 pub mod reactive;
 // issue 18: 003 §12 reserves (bfront).
 pub mod reserves;
+// issue 18: `new --scenario random` rolls 003 §12's table at the first step (R550).
+pub mod scenario_roll;
 pub mod sight;
 pub mod skills;
 pub mod skills002;

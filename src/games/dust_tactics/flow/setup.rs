@@ -164,6 +164,8 @@ pub fn new_state(
         reserve_pending: vec![],
         victory_points: BTreeMap::new(),
         placing: None,
+        scenario_roll: None,
+        scenario_rolled: None,
     };
     super::placing::begin(&mut state)?;
     // Keep only the cards in use, so the state (and its digest) does not carry spare cards.
