@@ -211,9 +211,7 @@ impl Game for DustTactics {
     fn orders_template(&self, state: &State, side: &str) -> String {
         let t = view::orders_template(state, side);
         match &state.scenario_roll {
-            Some(_) => {
-                format!("# The dice choose the scenario as this mail arrives (003 §12).\n{t}")
-            }
+            Some(_) => battlefront::scenario_roll::template(state, &t),
             None => t,
         }
     }

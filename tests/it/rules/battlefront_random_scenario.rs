@@ -187,12 +187,19 @@ fn s003_12_random_scenario_welcome_mail_says_it_will_be_rolled() {
     ] {
         assert!(welcome.contains(want), "{want}: {welcome}");
     }
+    // Before the roll the template offers the standing `first` order, which every scenario
+    // accepts (a bare `first` is refused where objectives are placed first); the mail below
+    // sends that suggestion as it is.
+    assert!(
+        welcome.contains("# standing first allies") && !welcome.contains("\n# first allies"),
+        "{welcome}"
+    );
     let ps = dt::players(31);
     let m = dt::mail(
         &ps[0].address,
         "r1@x",
         &ps[0].key,
-        &dt::orders("g-rand", "allies", 1, "first allies"),
+        &dt::orders("g-rand", "allies", 1, "standing first allies"),
     );
     std::fs::write(home.maildir().join("new").join("m1.eml"), m).unwrap();
     env.run(dt::NOW);
@@ -219,6 +226,7 @@ fn s003_12_random_scenario_welcome_mail_says_it_will_be_rolled() {
         choose(Symbol::of_face(f[0]), Symbol::of_face(f[1]))
     );
     let mails = crate::support::flat(&dt::sent_text(&home));
+    assert!(!mails.contains("REFUSED"), "{}", dt::tail(&mails, 3000));
     assert!(
         mails.contains("the dice choose the scenario (003")
             && mails.contains(&format!(

@@ -266,7 +266,7 @@ pub fn briefing(state: &State, roll: &ScenarioRoll, side: &str) -> String {
     out.push(String::new());
     out.extend(wrap(
         &format!(
-            "The scenarios: {}. Your first order is read in the scenario the dice choose: send `first {side}` (who activates first if you win round 1's initiative); where the players place their objectives first (Bait and Flank, Supply Drop) it is refused and the report asks for `place objective at`.",
+            "The scenarios: {}. Your first order is read in the scenario the dice choose: until the roll only standing orders can be given, so the template offers `standing first {side}` (who activates first whenever you win the initiative, until you change it), which every scenario accepts; the report after the roll asks for what that scenario needs first (`place objective at` in Bait and Flank and Supply Drop).",
             titles(roll).join("; ")
         ),
         false,
@@ -293,6 +293,24 @@ pub fn briefing(state: &State, roll: &ScenarioRoll, side: &str) -> String {
         false,
     ));
     out.join("\n")
+}
+
+/// The orders template before the roll: the standing orders of `view`'s template, and instead of
+/// its `first` lines (refused where the chosen scenario places objectives first) the standing
+/// `first` order, which every scenario accepts in any phase.
+pub fn template(state: &State, view_template: &str) -> String {
+    let mut out: Vec<String> = view_template
+        .lines()
+        .take_while(|l| !l.starts_with("# The initiative is still to roll"))
+        .map(String::from)
+        .collect();
+    out.push("# The dice choose the scenario as this mail arrives (003 §12), so".into());
+    out.push("# only standing orders can be given now. If you win the initiative,".into());
+    out.push("# who activates first (until you change it)? Delete one line's `#`:".into());
+    for s in &state.scenario.sides {
+        out.push(format!("# standing first {}", s.id));
+    }
+    out.join("\n") + "\n"
 }
 
 /// The board before the roll: there is none yet.
