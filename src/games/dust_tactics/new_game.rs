@@ -100,6 +100,16 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
             ))
         }
     };
+    // `--fortify SIDE=LIST`: 002's bunkers and strongpoints, battlefront-2013 only (R588).
+    let text = match (req.fortify.is_empty(), rules.battlefront()) {
+        (false, false) => {
+            return Err(SetupError(
+                super::battlefront::forts_placed::not_battlefront(&ruleset),
+            ))
+        }
+        _ => super::battlefront::forts_placed::with_fortify(&name, text, &req.fortify)
+            .map_err(SetupError)?,
+    };
     let parsed = scenario::parse(&name, &text)
         .map_err(|e| SetupError(format!("{} (see docs/scenarios.md)", e.0)))?;
     // battlefront-2013 also plays a card `--cards` brings, such as cards-huge's Punisher (R790).
