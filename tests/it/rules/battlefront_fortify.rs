@@ -456,3 +456,56 @@ card = "sq"
     assert_eq!(placed(&st), vec!["C4+D4"]);
     assert!(st.placing.is_none(), "the battlefield is set up");
 }
+
+// R588: `dustmail new --help` teaches `--fortify`; through the real binary a malformed option, a
+// word that is no fortification and another ruleset are refused saying what to write, and nothing
+// is sent.
+#[test]
+fn s002_fielding_fortifications_new_teaches_and_checks_the_option() {
+    use crate::support::dt;
+    let dir = tempfile::tempdir().unwrap();
+    let home = dt::init_home(dir.path(), "file");
+    let t = dt::text(&dt::dustmail(&home.root, &["new", "--help"]));
+    assert!(
+        t.contains("--fortify") && t.contains("SIDE=bunker,strongpoint"),
+        "{t}"
+    );
+    let ps = dt::players(41);
+    for (ruleset, scenario, option, want) in [
+        (
+            "battlefront-2013",
+            "bait-and-flank",
+            "axis",
+            "write SIDE=LIST",
+        ),
+        (
+            "battlefront-2013",
+            "bait-and-flank",
+            "axis=bunker,tower",
+            "`tower` is not a fortification",
+        ),
+        (
+            "ffg-revised",
+            "skirmish",
+            "axis=bunker",
+            "add --ruleset battlefront-2013",
+        ),
+    ] {
+        let args = [
+            "--ruleset",
+            ruleset,
+            "--scenario",
+            scenario,
+            "--id",
+            "g-fort",
+            "--now",
+            dt::T0,
+            "--fortify",
+            option,
+        ];
+        let o = dt::new_with_players(&home.root, &args, &ps);
+        assert_ne!(o.status.code(), Some(0), "{}", dt::text(&o));
+        assert!(dt::text(&o).contains(want), "{want}: {}", dt::text(&o));
+    }
+    assert_eq!(dt::names(&home.root.join("outbox")), Vec::<String>::new());
+}
