@@ -223,6 +223,17 @@ pub fn refusal(state: &State, side: &str, fort: Fort, p: &Placement) -> Option<S
             u.at.map(|s| s.to_string()).unwrap_or_default()
         ));
     }
+    // 003's buildings keep open squares inside their walls: no fortification goes there.
+    if let Some((sq, st)) = [p.at, to]
+        .into_iter()
+        .find_map(|sq| super::super::structures::structure_at(&sc.board, sq).map(|st| (sq, st)))
+    {
+        return Some(format!(
+            "{sq} is inside the {} {}: a fortification goes on open ground (R589)",
+            st.kind.name(),
+            st.id
+        ));
+    }
     // A fixed objective was there first: "Objectives cannot be placed in, on, or under a Bunker
     // or Strongpoint" (one a player places later goes elsewhere).
     let fixed = |o: &super::super::scenario::Objective| {
