@@ -225,6 +225,7 @@ pub fn demo(
             assign: &[],
             ruleset: &ruleset,
             forces: &[],
+            fortify: &[],
             seed: Some(&seed),
             id: Some(id.into()),
             cards: None,
@@ -294,6 +295,34 @@ pub fn demo(
     outln!("     {bin} --home {h} replay {id}");
     outln!("     {bin} audit {log}");
     Ok(())
+}
+
+/// The `--fortify SIDE=bunker,strongpoint` options of `new` (side → list); the game reads the list
+/// (R588).
+pub(super) fn fortify(game: &str, args: &[String]) -> Result<BTreeMap<String, String>, String> {
+    if !args.is_empty() && game != crate::dust_tactics::new_game::NAME {
+        return Err(format!(
+            "--fortify fields 002's bunkers and strongpoints, Dust Tactics' battlefront-2013; the game {game} has none: drop --fortify (R588)"
+        ));
+    }
+    let mut out = BTreeMap::new();
+    for a in args {
+        let Some((side, list)) = a.split_once('=') else {
+            return Err(format!(
+                "--fortify {a}: write SIDE=LIST, e.g. --fortify axis=bunker,strongpoint (R588)"
+            ));
+        };
+        if out
+            .insert(side.trim().to_string(), list.trim().to_string())
+            .is_some()
+        {
+            return Err(format!(
+                "--fortify {a}: side {} is given twice: list all its fortifications in one --fortify, e.g. {}=bunker,strongpoint (R588)",
+                side.trim(), side.trim()
+            ));
+        }
+    }
+    Ok(out)
 }
 
 /// The `--force SIDE=FORCE` options of `new` (side → force); the game checks the force.

@@ -125,6 +125,10 @@ pub enum Command {
         /// kampfgruppe-stefan, battlegroup-koshka) instead of the side's units. Repeatable.
         #[arg(long = "force")]
         forces: Vec<String>,
+        /// battlefront-2013: SIDE=bunker,strongpoint: the side buys 002's fortifications (15 and
+        /// 10 points) and places them by mail before the objectives. Repeatable.
+        #[arg(long = "fortify")]
+        fortify: Vec<String>,
         /// The 32-byte seed secret as 64 hex digits (tests and demos only; default: from the OS).
         #[arg(long, hide = true)]
         seed: Option<String>,
@@ -436,6 +440,7 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
             assign,
             ruleset,
             forces,
+            fortify,
             seed,
             id,
             cards,
@@ -454,6 +459,7 @@ pub fn dispatch_with(games: &Registry<'static>, cli: Cli) -> Result<(), Failure>
                 assign: &assign,
                 ruleset: ruleset.as_deref().unwrap_or(""),
                 forces: &forces,
+                fortify: &fortify,
                 seed: seed.as_deref(),
                 id,
                 cards: cards.as_deref(),
@@ -653,6 +659,8 @@ pub(crate) struct NewArgs<'a> {
     pub ruleset: &'a str,
     /// `--force SIDE=FORCE`, as given.
     pub forces: &'a [String],
+    /// `--fortify SIDE=LIST`, as given.
+    pub fortify: &'a [String],
     pub seed: Option<&'a str>,
     pub id: Option<String>,
     pub cards: Option<&'a Path>,
@@ -683,6 +691,7 @@ pub(crate) fn new_game(
         sides: ps.iter().map(|p| p.side.clone()).collect(),
         place_by_rolls: a.place_by_rolls,
         forces: games::forces(game.name(), a.forces).map_err(usage)?,
+        fortify: games::fortify(game.name(), a.fortify).map_err(usage)?,
         ..NewRequest::default()
     };
     // A scenario is a built-in name, or a path to a scenario file of the referee's own.

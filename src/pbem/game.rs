@@ -350,6 +350,9 @@ pub struct NewRequest {
     /// `--force SIDE=FORCE`: a side fields a starter force instead of the scenario's units (a
     /// game or ruleset without starter forces refuses it).
     pub forces: BTreeMap<String, String>,
+    /// `--fortify SIDE=LIST`: fortifications a side fields and places (a game or ruleset without
+    /// them refuses it).
+    pub fortify: BTreeMap<String, String>,
 }
 
 /// A game's answer to [`NewRequest`]: the setup to record, how many rounds its seed chain needs,

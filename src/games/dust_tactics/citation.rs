@@ -107,6 +107,7 @@ rule_ids! {
     Structures => "004", "Structures", Some(500);
     SetupRolls => "004", "Setup", Some(700);
     ObjectivesPlaced => "003", "Objectives", Some(609);
+    FortificationsPlaced => "002", "Deploying Fortifications", Some(589);
     AircraftMustMove => "003", "Aircraft Must Move", Some(802);
     AircraftThroughUnits => "003", "Moving Through Other Units", Some(801);
     AircraftSight => "003", "Line of Sight to Aircraft", Some(800);

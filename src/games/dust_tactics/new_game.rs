@@ -113,13 +113,33 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
             ))
         }
     };
+    // `--fortify SIDE=LIST`: 002's bunkers and strongpoints, battlefront-2013 only (R588).
+    let text = match (req.fortify.is_empty(), rules.battlefront()) {
+        (false, false) => {
+            return Err(SetupError(
+                super::battlefront::forts_placed::not_battlefront(&ruleset),
+            ))
+        }
+        _ => super::battlefront::forts_placed::with_fortify(&name, text, &req.fortify)
+            .map_err(SetupError)?,
+    };
     plan_text(name, text, req, ruleset, rules)
 }
 
 /// `new --scenario random` (R550): the five scenarios of 003 §12's table with the game's sides
 /// and forces, each checked as `new` checks a scenario, recorded together as the file `random`.
 fn plan_random(req: &NewRequest, ruleset: String, rules: Rules) -> Result<NewPlan, SetupError> {
-    let candidates = scenario_roll::candidates(req, rules.battlefront()).map_err(SetupError)?;
+    let mut candidates =
+        scenario_roll::candidates(req, rules.battlefront()).map_err(SetupError)?;
+    // `--fortify` gives each side its fortifications whatever the roll (R588).
+    for c in &mut candidates {
+        c.text = super::battlefront::forts_placed::with_fortify(
+            &c.name,
+            std::mem::take(&mut c.text),
+            &req.fortify,
+        )
+        .map_err(SetupError)?;
+    }
     let mut plans = vec![];
     for c in &candidates {
         let p = plan_text(c.name.clone(), c.text.clone(), req, ruleset.clone(), rules)

@@ -29,6 +29,10 @@ pub enum Piece {
     TankTrap,
     /// battlefront-2013: a side's objective, placed in its own half (003 §12, R609).
     Objective,
+    /// battlefront-2013: a side's bunker or strongpoint, placed before the objectives (002
+    /// "Deploying Fortifications", R589).
+    Bunker,
+    Strongpoint,
 }
 
 impl Piece {
@@ -39,6 +43,8 @@ impl Piece {
             Piece::AmmoCrate => "crate",
             Piece::TankTrap => "trap",
             Piece::Objective => "objective",
+            Piece::Bunker => "bunker",
+            Piece::Strongpoint => "strongpoint",
         }
     }
 
@@ -48,6 +54,8 @@ impl Piece {
             Piece::AmmoCrate => "ammo crate",
             Piece::TankTrap => "tank trap",
             Piece::Objective => "objective",
+            Piece::Bunker => "bunker",
+            Piece::Strongpoint => "strongpoint",
         }
     }
 
@@ -58,13 +66,15 @@ impl Piece {
             "crate" | "ammo-crate" => Some(Piece::AmmoCrate),
             "trap" | "tank-trap" | "anti-tank-trap" => Some(Piece::TankTrap),
             "objective" => Some(Piece::Objective),
+            "bunker" => Some(Piece::Bunker),
+            "strongpoint" => Some(Piece::Strongpoint),
             _ => None,
         }
     }
 
     pub fn cover(self) -> Option<CoverKind> {
         match self {
-            Piece::TerrainSquare | Piece::Objective => None,
+            Piece::TerrainSquare | Piece::Objective | Piece::Bunker | Piece::Strongpoint => None,
             Piece::AmmoCrate => Some(CoverKind::AmmoCrate),
             Piece::TankTrap => Some(CoverKind::TankTrap),
         }
@@ -78,16 +88,40 @@ impl Piece {
     }
 }
 
-/// `place <piece> at <square>`.
+/// `place <piece> at <square>`, or a fortification's `place bunker E4 F4 facing N` /
+/// `place strongpoint E4 F4` (R589).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Placement {
     pub piece: Piece,
     pub at: Square,
+    /// A fortification's second inside square.
+    pub to: Option<Square>,
+    /// A bunker's facing.
+    pub facing: Option<super::battlefront::facing::Facing>,
+}
+
+impl Placement {
+    /// A one-square piece on `at`.
+    pub fn on(piece: Piece, at: Square) -> Placement {
+        Placement {
+            piece,
+            at,
+            to: None,
+            facing: None,
+        }
+    }
 }
 
 impl fmt::Display for Placement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "place {} at {}", self.piece.word(), self.at)
+        let Some(to) = self.to else {
+            return write!(f, "place {} at {}", self.piece.word(), self.at);
+        };
+        write!(f, "place {} {} {to}", self.piece.word(), self.at)?;
+        match self.facing {
+            Some(facing) => write!(f, " facing {facing}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -103,6 +137,9 @@ pub struct Placing {
     /// battlefront-2013: the sides still to place their objective, in scenario order (R609).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub objectives: Vec<String>,
+    /// battlefront-2013: the fortifications still to place, before the objectives (R589).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forts: Vec<super::battlefront::forts_placed::ToPlace>,
 }
 
 impl Placing {
@@ -111,6 +148,18 @@ impl Placing {
     pub fn pieces_now(&self) -> Vec<Piece> {
         if self.terrain > 0 {
             return vec![Piece::TerrainSquare];
+        }
+        // One side places all its fortifications, then the next side (R589).
+        if let Some(first) = self.forts.first() {
+            let mut v: Vec<Piece> = self
+                .forts
+                .iter()
+                .filter(|f| f.side == first.side)
+                .map(|f| f.fort.piece())
+                .collect();
+            v.sort();
+            v.dedup();
+            return v;
         }
         if self.cover.is_empty() && !self.objectives.is_empty() {
             return vec![Piece::Objective];
@@ -122,16 +171,22 @@ impl Placing {
     }
 
     pub fn done(&self) -> bool {
-        self.terrain == 0 && self.cover.is_empty() && self.objectives.is_empty()
+        self.terrain == 0
+            && self.cover.is_empty()
+            && self.objectives.is_empty()
+            && self.forts.is_empty()
     }
 
     /// "2 terrain squares, 3 ammo crates and 1 tank trap left".
     pub fn left_text(&self) -> String {
         let count = |k: CoverKind| self.cover.iter().filter(|c| **c == k).count() as u32;
+        let forts = |p: Piece| self.forts.iter().filter(|f| f.fort.piece() == p).count() as u32;
         let parts: Vec<String> = [
             (self.terrain, Piece::TerrainSquare),
             (count(CoverKind::AmmoCrate), Piece::AmmoCrate),
             (count(CoverKind::TankTrap), Piece::TankTrap),
+            (forts(Piece::Bunker), Piece::Bunker),
+            (forts(Piece::Strongpoint), Piece::Strongpoint),
             (self.objectives.len() as u32, Piece::Objective),
         ]
         .into_iter()
@@ -215,6 +270,14 @@ pub fn legal_squares(sc: &Scenario, units: &[Square], piece: Piece) -> Vec<Squar
 
 /// The welcome mail's paragraph on a battlefield placed by the rolls.
 pub fn briefing(p: &Placing) -> String {
+    if !p.forts.is_empty() {
+        let mut s = super::battlefront::forts_placed::briefing(p);
+        if !p.objectives.is_empty() {
+            s.push(' ');
+            s.push_str(&super::battlefront::objectives_placed::briefing());
+        }
+        return s;
+    }
     if !p.objectives.is_empty() {
         return super::battlefront::objectives_placed::briefing();
     }
@@ -227,7 +290,12 @@ pub fn briefing(p: &Placing) -> String {
 /// The orders template's lines for an awaited placement (`options` are `place` orders).
 pub fn template(options: &[String]) -> String {
     let objective = options.iter().any(|o| o.starts_with("place objective"));
-    let mut s = String::from(if objective {
+    let fort = options
+        .iter()
+        .any(|o| o.starts_with("place bunker") || o.starts_with("place strongpoint"));
+    let mut s = String::from(if fort {
+        super::battlefront::forts_placed::TEMPLATE
+    } else if objective {
         super::battlefront::objectives_placed::TEMPLATE
     } else {
         "# Setting up the battlefield (004 SETUP): place one piece, terrain\n\

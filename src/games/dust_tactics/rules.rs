@@ -25,10 +25,11 @@ use std::fmt;
 /// and Commissar) and R727 (battlefront-2013: a strongpoint blocks sight across it, and no range-1
 /// Special Action from inside it at a unit outside); 9: R637 (battlefront-2013: no move climbs
 /// to an upper floor or a roof of 003's buildings), R807 (an aircraft blocks no ground unit's
-/// sight) and R808 (a strongpoint next to a ground unit hides it from an aircraft); 10: R810
-/// (battlefront-2013: a vehicle with Crew retaliates with its own lines or its crew's, never
-/// both) and R811 (a Hero Officer joined to a Command Squad in a Command Vehicle has its radio);
-/// games made before keep the revision they were made with.
+/// sight) and R808 (a strongpoint next to a ground unit hides it from an aircraft); 10: R587
+/// (battlefront-2013: no objective in a strongpoint either), R810 (a vehicle with Crew retaliates
+/// with its own lines or its crew's, never both) and R811 (a Hero Officer joined to a Command
+/// Squad in a Command Vehicle has its radio); games made before keep the revision they were made
+/// with.
 pub const RULES_REVISION: u32 = 10;
 
 /// The policies of one ruleset.

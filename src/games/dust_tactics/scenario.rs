@@ -46,6 +46,10 @@ pub struct Scenario {
     /// battlefront-2013, 003 §12: the players place their objectives before round 1 (R609).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub place_objectives: bool,
+    /// battlefront-2013, 002 "Fielding Fortifications": the bunkers and strongpoints each side
+    /// fields and places before the objectives (`fortify = { axis = ["bunker"] }`, R588).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub fortify: std::collections::BTreeMap<String, Vec<super::battlefront::forts_placed::Fort>>,
     /// 004 "Fighting in the Metro": rails and train cars (`[metro]`, R627).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metro: Option<super::underground::Metro>,
@@ -241,6 +245,8 @@ struct RawScenario {
     place_by_rolls: Option<super::placing::PlaceByRolls>,
     #[serde(default)]
     place_objectives: bool,
+    #[serde(default)]
+    fortify: std::collections::BTreeMap<String, Vec<String>>,
     metro: Option<super::underground::RawMetro>,
     travel: Option<super::travel::RawTravel>,
 }
@@ -610,6 +616,8 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         None => None,
     };
 
+    let fortify = super::battlefront::forts_placed::read(&raw.fortify, &side_ids)
+        .map_err(|(field, msg)| ctx.err(&field, msg))?;
     let metro = super::underground::read_metro(name, &board, raw.underground, raw.metro.as_ref())?;
     let travel = super::travel::read(name, &board, raw.underground, raw.travel.as_ref())?;
     Ok(Scenario {
@@ -630,6 +638,7 @@ pub fn parse(name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         underground: raw.underground,
         place_by_rolls: raw.place_by_rolls,
         place_objectives: raw.place_objectives,
+        fortify,
     })
 }
 

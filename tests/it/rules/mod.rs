@@ -24,6 +24,7 @@ mod battlefront_equipment;
 mod battlefront_facing;
 mod battlefront_forces;
 mod battlefront_fortifications;
+mod battlefront_fortify;
 mod battlefront_heroes;
 mod battlefront_joining;
 mod battlefront_large;

@@ -37,6 +37,13 @@ pub struct RawBunker {
     facing: String,
 }
 
+impl RawBunker {
+    /// A bunker as a player's `place bunker` order gives it (R589), read as the file's.
+    pub fn new(squares: Vec<String>, facing: String) -> RawBunker {
+        RawBunker { squares, facing }
+    }
+}
+
 /// A fortification with walls: a strongpoint (no facing) or a bunker (its facing). 002 says
 /// much of "Bunkers and Strongpoints" alike; this is what those rules are played on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -284,13 +291,23 @@ pub fn check_line(
 }
 
 /// 002 "Deploying Fortifications": "Objectives cannot be placed in, on, or under a Bunker or
-/// Strongpoint." Why no objective may lie on `sq`, inside a bunker (R789; a strongpoint's squares
-/// stay allowed so that games made before replay unchanged).
-pub fn objective_refusal(sc: &super::super::scenario::Scenario, sq: Square) -> Option<String> {
+/// Strongpoint." Why no objective may lie on `sq`: inside a bunker (R789), or, in a game made from
+/// rules revision 10 (`strongpoints_too`), inside a strongpoint (R587); games made before could
+/// hold an objective in a strongpoint and replay unchanged.
+pub fn objective_refusal(
+    sc: &super::super::scenario::Scenario,
+    sq: Square,
+    strongpoints_too: bool,
+) -> Option<String> {
     let f = sc.fortifications.as_ref()?;
-    f.bunkers.iter().any(|b| b.squares.contains(&sq)).then(|| {
-        format!("{sq} is inside a bunker: 002 \"Deploying Fortifications\": \"Objectives cannot be placed in, on, or under a Bunker or Strongpoint\" (R789)")
-    })
+    let kind = if f.bunkers.iter().any(|b| b.squares.contains(&sq)) {
+        ("bunker", "R789")
+    } else if strongpoints_too && f.strongpoints.iter().any(|p| p.contains(&sq)) {
+        ("strongpoint", "R587")
+    } else {
+        return None;
+    };
+    Some(format!("{sq} is inside a {}: 002 \"Deploying Fortifications\": \"Objectives cannot be placed in, on, or under a Bunker or Strongpoint\" ({})", kind.0, kind.1))
 }
 
 /// The briefing's sentence on the bunkers, if any.

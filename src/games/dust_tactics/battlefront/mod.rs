@@ -26,6 +26,7 @@ pub mod equipment;
 pub mod facing;
 // issue 18: 002's trenches (bfront).
 pub mod fortifications;
+pub mod forts_placed;
 pub mod heroes;
 // issue 18: 003's Huge vehicles (bflarge, R790–R794).
 pub mod huge;

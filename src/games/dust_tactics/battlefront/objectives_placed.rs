@@ -9,6 +9,7 @@
 use crate::dust_tactics::model::{Square, Terrain};
 use crate::dust_tactics::placing::objective_square;
 use crate::dust_tactics::scenario::{Objective, Scenario};
+use crate::dust_tactics::state::State;
 
 /// "not within two squares of a table edge": R287's reading, three squares or more from every
 /// edge (a square on the edge is within one).
@@ -16,7 +17,7 @@ const EDGE: u8 = 3;
 
 /// The rows (0-based, inclusive) of `side`'s half: the half of the board's rows holding its entry
 /// squares (R609: every scenario of 003 §12 that places objectives splits the table by rows).
-fn half_rows(sc: &Scenario, side: &str) -> Option<(u8, u8)> {
+pub(crate) fn half_rows(sc: &Scenario, side: &str) -> Option<(u8, u8)> {
     let h = sc.board.height();
     let entry = &sc.sides.iter().find(|s| s.id == side)?.entry;
     let mid = h / 2;
@@ -43,7 +44,7 @@ fn index_in_half(sc: &Scenario, side: &str) -> Option<usize> {
 }
 
 /// The kinds 003's three scenarios place: a side's objective (`grab` with a side, `vp`).
-fn placed_kind(o: &Objective) -> bool {
+pub(crate) fn placed_kind(o: &Objective) -> bool {
     matches!(
         o,
         Objective::Grab { side: Some(_), .. } | Objective::Vp { .. }
@@ -52,7 +53,8 @@ fn placed_kind(o: &Objective) -> bool {
 
 /// At `new`: the sides that place an objective, in scenario order; refused unless each side's
 /// half holds exactly one objective to place, on a square it may take.
-pub fn placers(sc: &Scenario) -> Result<Vec<String>, String> {
+pub fn placers(state: &State) -> Result<Vec<String>, String> {
+    let sc = &state.scenario;
     let mut out = vec![];
     for s in &sc.sides {
         let Some((lo, hi)) = half_rows(sc, &s.id) else {
@@ -76,7 +78,7 @@ pub fn placers(sc: &Scenario) -> Result<Vec<String>, String> {
             ));
         }
         let at = index_in_half(sc, &s.id).map(|i| objective_square(&sc.objectives[i]));
-        if let Some(why) = at.and_then(|at| refusal(sc, &s.id, at)) {
+        if let Some(why) = at.and_then(|at| refusal(state, &s.id, at)) {
             return Err(format!(
                 "scenario {}: the objective drawn for {} must be a square it may place on: {why}",
                 sc.name, s.id
@@ -87,8 +89,10 @@ pub fn placers(sc: &Scenario) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// Why `side` may not place its objective on `sq` (003 §12); `None` when it may.
-pub fn refusal(sc: &Scenario, side: &str, sq: Square) -> Option<String> {
+/// Why `side` may not place its objective on `sq` (003 §12; 002 "Deploying Fortifications",
+/// R789, R587); `None` when it may.
+pub fn refusal(state: &State, side: &str, sq: Square) -> Option<String> {
+    let sc = &state.scenario;
     let Some((lo, hi)) = half_rows(sc, side) else {
         return Some(format!("{side} has no half of the table"));
     };
@@ -116,18 +120,22 @@ pub fn refusal(sc: &Scenario, side: &str, sq: Square) -> Option<String> {
             t.name()
         ));
     }
-    super::bunkers::objective_refusal(sc, sq)
+    super::bunkers::objective_refusal(sc, sq, state.revised(10))
 }
 
 /// The squares `side` may place its objective on: the one its scenario draws first (the
 /// deadline's, R610), then the others in board order.
-pub fn legal_squares(sc: &Scenario, side: &str) -> Vec<Square> {
-    let drawn = index_in_half(sc, side).map(|i| objective_square(&sc.objectives[i]));
+pub fn legal_squares(state: &State, side: &str) -> Vec<Square> {
+    let sc = &state.scenario;
+    // A fortification placed on the drawn square moves it (002 "Deploying Fortifications").
+    let drawn = index_in_half(sc, side)
+        .map(|i| objective_square(&sc.objectives[i]))
+        .filter(|sq| refusal(state, side, *sq).is_none());
     let mut v: Vec<Square> = drawn.into_iter().collect();
     v.extend(
         sc.board
             .squares()
-            .filter(|sq| Some(*sq) != drawn && refusal(sc, side, *sq).is_none()),
+            .filter(|sq| Some(*sq) != drawn && refusal(state, side, *sq).is_none()),
     );
     v
 }

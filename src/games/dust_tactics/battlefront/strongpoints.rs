@@ -185,13 +185,13 @@ fn held(state: &State, mover: &str) -> Vec<Square> {
 }
 
 /// A vehicle deployed inside a strongpoint (R721), or a Strongpoint unit that is not placed in
-/// one at the start (R728), or a scenario's objective inside a bunker (R789), for the refusal at
-/// `new`.
+/// one at the start (R728), or a scenario's objective inside a bunker (R789) or, from rules
+/// revision 10, a strongpoint (R587), for the refusal at `new`.
 pub fn misplaced(state: &State) -> Option<String> {
     let sc = &state.scenario;
     if let Some(e) = sc.objectives.iter().find_map(|o| {
         let sq = crate::dust_tactics::placing::objective_square(o);
-        super::bunkers::objective_refusal(sc, sq)
+        super::bunkers::objective_refusal(sc, sq, state.revised(10))
     }) {
         return Some(format!("the scenario's objective on {e}"));
     }

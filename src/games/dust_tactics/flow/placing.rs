@@ -6,6 +6,7 @@
 //! rolls round 1's initiative. Data and squares: `dust_tactics::placing`.
 
 use super::*;
+use crate::dust_tactics::battlefront::forts_placed::{self, Fort};
 use crate::dust_tactics::battlefront::objectives_placed;
 use crate::dust_tactics::placing::{self, Piece, Placement, Placing};
 
@@ -32,6 +33,7 @@ pub(super) fn begin(state: &mut State) -> Result<(), SetupError> {
         cover,
         next: None,
         objectives: vec![],
+        forts: vec![],
     };
     let room = placing::legal_squares(&state.scenario, &unit_squares(state), Piece::TerrainSquare);
     let pieces = placing.terrain as usize + placing.cover.len();
@@ -48,22 +50,32 @@ pub(super) fn begin(state: &mut State) -> Result<(), SetupError> {
     Ok(())
 }
 
+/// 002 "Deploying Fortifications": the sides place the fortifications they field (R589), then
 /// 003 §12: the players place one objective each (R609); battlefront-2013 only.
 fn begin_objectives(state: &mut State) -> Result<(), SetupError> {
-    if !state.scenario.place_objectives {
+    let forts = forts_placed::to_place(&state.scenario);
+    if !state.scenario.place_objectives && forts.is_empty() {
         return Ok(());
     }
     if !state.rules().battlefront() {
-        return Err(SetupError(
-            "`place_objectives` is 003 §12's (battlefront-2013): play the scenario under that ruleset or leave the line out".into(),
-        ));
+        return Err(SetupError(if forts.is_empty() {
+            "`place_objectives` is 003 §12's (battlefront-2013): play the scenario under that ruleset or leave the line out".into()
+        } else {
+            forts_placed::not_battlefront(&state.ruleset)
+        }));
     }
-    let objectives = objectives_placed::placers(&state.scenario).map_err(SetupError)?;
+    let objectives = match state.scenario.place_objectives {
+        true => objectives_placed::placers(state).map_err(SetupError)?,
+        false => vec![],
+    };
+    forts_placed::check_begin(state, &forts).map_err(SetupError)?;
     state.placing = Some(Placing {
         terrain: 0,
         cover: vec![],
-        next: None,
+        // The sides place their fortifications in the scenario's order, with no roll (R589).
+        next: forts.first().map(|f| f.side.clone()),
         objectives,
+        forts,
     });
     Ok(())
 }
@@ -144,6 +156,7 @@ pub(super) fn cmd_place(
 ) -> Result<String, Refusal> {
     // 003 §12's objectives cite 003, the rest 004 "SETUP".
     let rule = match &state.placing {
+        Some(p) if !p.forts.is_empty() => RuleId::FortificationsPlaced,
         Some(p) if !p.objectives.is_empty() => RuleId::ObjectivesPlaced,
         _ => RULE,
     };
@@ -187,8 +200,11 @@ pub(super) fn cmd_place(
         return refuse(why, rule, example(state, &p));
     }
     let units = unit_squares(state);
-    let why = if order.piece == Piece::Objective {
-        objectives_placed::refusal(&state.scenario, side, order.at)
+    let fort = Fort::of_piece(order.piece);
+    let why = if let Some(fort) = fort {
+        forts_placed::refusal(state, side, fort, order)
+    } else if order.piece == Piece::Objective {
+        objectives_placed::refusal(state, side, order.at)
     } else {
         placing::refusal(&state.scenario, &units, order.piece, order.at)
     };
@@ -196,6 +212,7 @@ pub(super) fn cmd_place(
         return refuse(
             match order.piece {
                 Piece::Objective => format!("your objective cannot go on {}: {why}", order.at),
+                _ if fort.is_some() => format!("your {}: {why}", order.piece.name()),
                 piece => format!("a {} cannot go on {}: {why}", piece.name(), order.at),
             },
             rule,
@@ -206,6 +223,16 @@ pub(super) fn cmd_place(
     let mut left = p.clone();
     let board = &mut state.scenario.board;
     match order.piece.cover() {
+        None if fort.is_some() => {
+            forts_placed::place(&mut state.scenario, order);
+            if let Some(i) = left
+                .forts
+                .iter()
+                .position(|f| f.side == side && Some(f.fort) == fort)
+            {
+                left.forts.remove(i);
+            }
+        }
         None if order.piece == Piece::Objective => {
             objectives_placed::place(&mut state.scenario, side, order.at);
             left.objectives.retain(|s| s != side);
@@ -223,22 +250,47 @@ pub(super) fn cmd_place(
             }
         }
     }
-    let stage_over = p.terrain > 0 && left.terrain == 0;
+    // A fortification its side's own placements left without room is not placed (R591).
+    if fort.is_some() {
+        let (kept, lost): (Vec<_>, Vec<_>) = left
+            .forts
+            .drain(..)
+            .partition(|f| !forts_placed::legal(state, &f.side, f.fort).is_empty());
+        left.forts = kept;
+        for f in lost {
+            say(
+                out,
+                format!(
+                    "{}'s {} finds no room left in its Deployment Area and is not placed (R591)",
+                    f.side,
+                    f.fort.word()
+                ),
+            );
+        }
+    }
+    let stage_over = (p.terrain > 0 && left.terrain == 0)
+        || (!p.forts.is_empty() && left.forts.is_empty() && !left.objectives.is_empty());
+    let on = match (order.to, order.facing) {
+        (Some(to), Some(f)) => format!("{}+{to} facing {f}", order.at),
+        (Some(to), None) => format!("{}+{to}", order.at),
+        _ => order.at.to_string(),
+    };
     say(
         out,
         format!(
-            "{side} places {} {} on {} ({})",
+            "{side} places {} {} on {on} ({})",
             if order.piece == Piece::Objective {
                 "its"
             } else {
                 "a"
             },
             order.piece.name(),
-            order.at,
             left.left_text()
         ),
     );
-    left.next = if left.objectives.is_empty() {
+    left.next = if let Some(f) = left.forts.first() {
+        Some(f.side.clone())
+    } else if left.objectives.is_empty() {
         next_after(state, side)
     } else {
         next_placer(state, side, &left.objectives)
@@ -276,22 +328,24 @@ fn next_placer(state: &State, side: &str, left: &[String]) -> Option<String> {
         .cloned()
 }
 
-/// The squares `piece` may take now for `side`.
-fn squares_for(state: &State, side: &str, piece: Piece) -> Vec<Square> {
-    if piece == Piece::Objective {
-        objectives_placed::legal_squares(&state.scenario, side)
-    } else {
-        placing::legal_squares(&state.scenario, &unit_squares(state), piece)
-    }
+/// The placements of `piece` `side` may make now.
+fn placements_for(state: &State, side: &str, piece: Piece) -> Vec<Placement> {
+    let squares = match (Fort::of_piece(piece), piece) {
+        (Some(fort), _) => return forts_placed::legal(state, side, fort),
+        (None, Piece::Objective) => objectives_placed::legal_squares(state, side),
+        _ => placing::legal_squares(&state.scenario, &unit_squares(state), piece),
+    };
+    squares
+        .into_iter()
+        .map(|at| Placement::on(piece, at))
+        .collect()
 }
 
 /// The first legal placement of the pieces placeable now, as an order.
 fn first_legal(state: &State, p: &Placing, side: &str) -> Option<Placement> {
-    p.pieces_now().into_iter().find_map(|piece| {
-        squares_for(state, side, piece)
-            .first()
-            .map(|at| Placement { piece, at: *at })
-    })
+    p.pieces_now()
+        .into_iter()
+        .find_map(|piece| placements_for(state, side, piece).into_iter().next())
 }
 
 fn example(state: &State, p: &Placing) -> String {
@@ -312,8 +366,8 @@ pub(super) fn awaiting(state: &State) -> Option<Vec<crate::game::Awaiting>> {
     let options = |side: &str| {
         let mut options = vec![];
         for piece in p.pieces_now() {
-            for at in squares_for(state, side, piece).into_iter().take(3) {
-                options.push(Placement { piece, at }.to_string());
+            for o in placements_for(state, side, piece).into_iter().take(3) {
+                options.push(o.to_string());
             }
         }
         options

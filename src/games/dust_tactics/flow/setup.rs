@@ -107,10 +107,20 @@ pub fn new_state(
                 reactivated_round: None,
             });
         }
+        // 002 "Fielding Fortifications": bought fortifications are paid from the force (R590).
+        let forts = crate::dust_tactics::battlefront::forts_placed::points(&scenario, &side.id);
+        let ap = ap + forts;
         if ap > scenario.ap_limit {
             return Err(SetupError(format!(
-                "side {} fields {ap} AP, more than the scenario's limit of {}: remove units",
-                side.id, scenario.ap_limit
+                "side {} fields {ap} AP, more than the scenario's limit of {}: remove units{}",
+                side.id,
+                scenario.ap_limit,
+                match forts {
+                    0 => String::new(),
+                    n => format!(
+                        " or fortifications (they cost {n}, 002 \"Fielding Fortifications\", R590)"
+                    ),
+                }
             )));
         }
     }
