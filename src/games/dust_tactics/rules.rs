@@ -25,9 +25,10 @@ use std::fmt;
 /// and Commissar) and R727 (battlefront-2013: a strongpoint blocks sight across it, and no range-1
 /// Special Action from inside it at a unit outside); 9: R637 (battlefront-2013: no move climbs
 /// to an upper floor or a roof of 003's buildings), R807 (an aircraft blocks no ground unit's
-/// sight) and R808 (a strongpoint next to a ground unit hides it from an aircraft); games made before keep the revision they
-/// were made with.
-pub const RULES_REVISION: u32 = 9;
+/// sight) and R808 (a strongpoint next to a ground unit hides it from an aircraft); 10: R819
+/// (battlefront-2013: a reacting Large vehicle's Move rotates it on its two squares); games made
+/// before keep the revision they were made with.
+pub const RULES_REVISION: u32 = 10;
 
 /// The policies of one ruleset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -29,6 +29,7 @@ mod battlefront_joining;
 mod battlefront_large;
 mod battlefront_large2;
 mod battlefront_large2_bot;
+mod battlefront_large2_react;
 mod battlefront_los;
 mod battlefront_mounting;
 mod battlefront_objectives_placed;
