@@ -48,6 +48,7 @@ mod battlefront_skills002_saves;
 mod battlefront_spy;
 mod battlefront_strongpoint_sight;
 mod battlefront_strongpoint_skill;
+mod battlefront_support_weapons;
 mod battlefront_suppression;
 mod battlefront_terrain;
 mod battlefront_tesla;
