@@ -1,8 +1,14 @@
 //! Issue 18 (bflargerx): what the seeds say of 003's Support Weapons and Set-Up weapons and of
-//! 002's "Grenadier X", and what a card naming them gets (rulings R820–R822). None is built: a
-//! card naming one is refused when read (so at `new`), by name, with its section and ruling.
+//! 002's "Grenadier X", and what a card naming them gets (rulings R820–R822). Set-Up weapons are
+//! played (004's `setup`, R822); a Support Weapon unit and Grenadier X are not built: a card
+//! naming one is refused when read (so at `new`), by name, with its section and ruling.
 
+use crate::support_flow::*;
 use dustmail::dust_tactics::cards::parse_card;
+use dustmail::dust_tactics::model::*;
+use dustmail::dust_tactics::state::State;
+use dustmail::dust_tactics::DustTactics;
+use dustmail::game::{Outcome, ScriptedDice};
 use std::path::Path;
 
 /// The shipped 003 starter card `id`'s text with `from` replaced by `to` (`from` must be there).
@@ -48,13 +54,15 @@ fn s003_declare_targets_a_support_weapon_unit_card_is_refused_by_name() {
 
 // 003 "Set-Up Weapons": "If a set-up weapon performs a Move and then an Attack Action or an
 // Attack Action followed by a Move Action, it only rolls half of that weapon's combat dice
-// (rounded up) during the Attack action." R822: no card marks one and the trait is not built:
-// a line with the trait `set_up` (or a `support_weapon` trait, R821) is refused by name.
+// (rounded up) during the Attack action." R822: it is 004's Setup weapon (R419), the trait
+// `setup`, now played under battlefront-2013 too; a card writing it `set_up` or `set-up` is
+// told to write `setup`, and a `support_weapon` trait is refused (a Support Weapon is a unit,
+// R821).
 #[test]
 fn s003_set_up_weapons_a_set_up_or_support_trait_is_refused_by_name() {
     for (t, ruling, what) in [
-        ("set_up", "R822", "Set-Up weapon"),
-        ("set-up", "R822", "Set-Up weapon"),
+        ("set_up", "R822", "which a card writes as the trait `setup`"),
+        ("set-up", "R822", "which a card writes as the trait `setup`"),
         ("support_weapon", "R821", "Support Weapon"),
     ] {
         let (f, text) = edited(
@@ -71,6 +79,89 @@ fn s003_set_up_weapons_a_set_up_or_support_trait_is_refused_by_name() {
             "{e}"
         );
     }
+    // `setup` reads, and a battlefront-2013 game accepts it (R236 no longer refuses it).
+    let (f, text) = edited(
+        "bf-recon-grenadiers",
+        "id = \"mg48\"",
+        "id = \"mg48\"\ntraits = [\"setup\"]",
+    );
+    assert!(parse_card(&f, &text).is_ok());
+    let files = std::collections::BTreeMap::from([(f, text)]);
+    assert_eq!(
+        dustmail::dust_tactics::battlefront::skills::check_cards(&files),
+        Ok(())
+    );
+}
+
+/// A battlefront-2013 game: two allied vehicles with a `setup` gun of 3 dice (range 6) on C8
+/// and E8, the axis squad `foe` on E4 and a spare on A1; nobody reacts; the allies go first.
+fn setup_game() -> State {
+    let mut line = weapon("hg", WeaponRange::Upto(6), 3, 1);
+    line.traits = vec![WeaponTrait::Setup];
+    let gun = card("setter", UnitType::Vehicle, 3, 1, vec![line]);
+    let s = scenario(
+        vec![
+            unit("su1", "setter", Some("C8")),
+            unit("su2", "setter", Some("E8")),
+        ],
+        vec![
+            unit("foe", "sq", Some("E4")),
+            unit("foe2", "sq", Some("A1")),
+        ],
+    );
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![gun, squad("sq")])
+        .expect("setup");
+    begin(&mut st, "allies");
+    for side in ["allies", "axis"] {
+        accepted(&send(
+            &mut st,
+            side,
+            "standing react any never",
+            &mut ScriptedDice::new([]),
+        ));
+    }
+    st
+}
+
+/// The dice counts of the rolls whose purpose starts with `purpose`.
+fn rolls(out: &Outcome, purpose: &str) -> Vec<usize> {
+    (out.happenings.iter())
+        .flat_map(|h| h.rolls.iter())
+        .filter(|r| r.purpose.starts_with(purpose))
+        .map(|r| r.faces.len())
+        .collect()
+}
+
+// 003 "Set-Up Weapons" (as above), R822: under battlefront-2013 a Move then an Attack rolls 2 of
+// the gun's 3 dice (half, rounded up); an Attack with no Move rolls all 3.
+#[test]
+fn s003_set_up_weapons_half_the_dice_rounded_up_with_a_move() {
+    let mut st = setup_game();
+    let misses = || ScriptedDice::new(vec![6u8; 40]);
+    let out = send(
+        &mut st,
+        "allies",
+        "activate su1\n  move C7\n  attack hg at foe",
+        &mut misses(),
+    );
+    accepted(&out);
+    assert_eq!(rolls(&out, "attack hg"), vec![2], "{}", texts(&out));
+    assert!(texts(&out).contains("setup: half dice"), "{}", texts(&out));
+    accepted(&send(
+        &mut st,
+        "axis",
+        "activate foe2\n  nothing\n  nothing",
+        &mut misses(),
+    ));
+    let out = send(
+        &mut st,
+        "allies",
+        "activate su2\n  attack hg at foe\n  nothing",
+        &mut misses(),
+    );
+    accepted(&out);
+    assert_eq!(rolls(&out, "attack hg"), vec![3], "{}", texts(&out));
 }
 
 // 002 "Vehicle Equipment": the heading "Grenadier X" stands between "Wheeled" and "Carrying

@@ -4,9 +4,10 @@
 //! the same base) use a two-man team to fire the support weapon"), with a damage track ("Mark one
 //! cross off an Infantry Support Weapon's damage track for each hit") and a front arc ("A Support
 //! Weapon can only attack targets up to 45 degrees on either side of the direction it is
-//! facing"); a Set-Up weapon rolls half its dice after or before a Move. The engine has no such
-//! unit type nor weapon trait yet: a card saying either is refused when read, by name, rather
-//! than by serde's generic "unknown variant".
+//! facing"). The engine has no such unit type: a card saying so is refused when read, by name,
+//! rather than by serde's generic "unknown variant". 003's Set-Up weapon ("rolls half of that
+//! weapon's combat dice (rounded up)" with a Move) is 004's Setup weapon, the trait `setup`
+//! (R419, R822); a card writing it `set_up` or `set-up` is told so.
 
 use super::super::cards::CardError;
 
@@ -18,18 +19,18 @@ const UNIT_TYPES: &[&str] = &[
     "support",
 ];
 
-/// The names a weapon line's `traits` may give a Support or Set-Up weapon (R821, R822).
+/// The names a weapon line's `traits` may give a Support weapon, or a Set-Up weapon other than
+/// `setup` (R821, R822).
 const TRAITS: &[(&str, &str)] = &[
     ("support_weapon", "R821"),
     ("support-weapon", "R821"),
     ("support", "R821"),
     ("set_up", "R822"),
     ("set-up", "R822"),
-    ("setup", "R822"),
 ];
 
 /// Refuses a card (TOML `text` of `file_name`) naming 003's Support Weapon as its unit type, or a
-/// Support or Set-Up weapon as a line's trait, with the section and the ruling (R821, R822).
+/// Support weapon (or Set-Up weapon not written `setup`) as a line's trait, with the section and the ruling (R821, R822).
 pub fn refuse(file_name: &str, text: &str) -> Result<(), CardError> {
     let Ok(table) = text.parse::<toml::Table>() else {
         return Ok(()); // serde's own error names the line
@@ -53,16 +54,22 @@ pub fn refuse(file_name: &str, text: &str) -> Result<(), CardError> {
             let Some((_, ruling)) = TRAITS.iter().find(|(n, _)| t.eq_ignore_ascii_case(n)) else {
                 continue;
             };
-            let what = if *ruling == "R822" {
-                "003's Set-Up weapon (\"If a set-up weapon performs a Move and then an Attack Action or an Attack Action followed by a Move Action, it only rolls half of that weapon's combat dice (rounded up)\", 003 \"Set-Up Weapons\")"
+            let (what, instead) = if *ruling == "R822" {
+                (
+                    "003's Set-Up weapon (003 \"Set-Up Weapons\"), which a card writes as the trait `setup` (004's Setup weapon, the same rule)",
+                    "write `traits = [\"setup\"]`",
+                )
             } else {
-                "003's Support Weapon, which 003 makes a kind of unit, not a weapon trait (003 \"Declare Targets\")"
+                (
+                    "003's Support Weapon, which 003 makes a kind of unit, not a weapon trait (003 \"Declare Targets\"): not built yet",
+                    "remove the trait (docs/battlefront.md lists what is not built)",
+                )
             };
             return Err(CardError {
                 file: file_name.to_string(),
                 field: format!("weapons.{id}.traits"),
-                reason: format!("the trait `{t}` is {what}: not built yet (ruling {ruling})"),
-                instead: "remove the trait (docs/battlefront.md lists what is not built)".into(),
+                reason: format!("the trait `{t}` is {what} (ruling {ruling})"),
+                instead: instead.into(),
             });
         }
     }
