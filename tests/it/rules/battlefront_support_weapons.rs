@@ -4,6 +4,7 @@
 //! naming one is refused when read (so at `new`), by name, with its section and ruling.
 
 use crate::support_flow::*;
+use dustmail::dust_tactics::battlefront::facing::Facing;
 use dustmail::dust_tactics::cards::parse_card;
 use dustmail::dust_tactics::model::*;
 use dustmail::dust_tactics::state::State;
@@ -160,6 +161,67 @@ fn s003_set_up_weapons_half_the_dice_rounded_up_with_a_move() {
         "activate su2\n  attack hg at foe\n  nothing",
         &mut misses(),
     );
+    accepted(&out);
+    assert_eq!(rolls(&out, "attack hg"), vec![3], "{}", texts(&out));
+}
+
+/// The axis vehicle `su` on E5 facing `f`, its `setup` gun (3 dice, range 6) front-mounted;
+/// the allies' squad `ours` on A5; the axis answer reactive attacks by mail; allies first.
+fn setup_reactor(f: Facing) -> State {
+    let mut line = weapon("hg", WeaponRange::Upto(6), 3, 1);
+    line.traits = vec![WeaponTrait::Setup, WeaponTrait::FrontArc];
+    let gun = card("setter", UnitType::Vehicle, 3, 1, vec![line]);
+    let s = scenario(
+        vec![
+            unit("ours", "sq", Some("A5")),
+            unit("spare-a", "sq", Some("I9")),
+        ],
+        vec![
+            unit("su", "setter", Some("E5")),
+            unit("spare-x", "sq", Some("I1")),
+        ],
+    );
+    let mut st = DustTactics
+        .start("battlefront-2013", s, vec![gun, squad("sq")])
+        .expect("setup");
+    st.unit_mut("su").expect("su").facing = Some(f);
+    begin(&mut st, "allies");
+    for (side, react) in [("allies", "never"), ("axis", "ask")] {
+        accepted(&send(
+            &mut st,
+            side,
+            &format!("standing react any {react}"),
+            &mut ScriptedDice::new([]),
+        ));
+    }
+    accepted(&send(
+        &mut st,
+        "allies",
+        "activate ours\n  move B5\n  attack gun at su",
+        &mut ScriptedDice::new(vec![6u8; 40]),
+    ));
+    st
+}
+
+// 003 "Set-Up Weapons" (as above) and 003 "Reactive Attacks": two army symbols let the unit make
+// "a Move action followed by an Attack action. The Move action can only be used to rotate the
+// model". R822: a reaction that turns first is a Move then an Attack, so its set-up gun rolls 2
+// of its 3 dice; one army symbol, an Attack with no Move, rolls all 3.
+#[test]
+fn s003_set_up_weapons_a_reaction_that_turns_first_rolls_half_the_dice() {
+    let mut st = setup_reactor(Facing::N);
+    let mut dice = ScriptedDice::new([1u8, 2].into_iter().chain([6u8; 40]).collect::<Vec<u8>>());
+    let out = send(&mut st, "axis", "react su turn", &mut dice);
+    accepted(&out);
+    assert!(
+        texts(&out).contains("only turns it, to face W"),
+        "{}",
+        texts(&out)
+    );
+    assert_eq!(rolls(&out, "attack hg"), vec![2], "{}", texts(&out));
+    let mut st = setup_reactor(Facing::W);
+    let mut dice = ScriptedDice::new([1u8, 3].into_iter().chain([6u8; 40]).collect::<Vec<u8>>());
+    let out = send(&mut st, "axis", "react su", &mut dice);
     accepted(&out);
     assert_eq!(rolls(&out, "attack hg"), vec![3], "{}", texts(&out));
 }

@@ -206,3 +206,25 @@ pub(super) fn rotate(state: &mut State, r: &str, rot: Rotation, target: &str, ou
         }
     }
 }
+
+/// R822: a reacting unit whose two army symbols turned it (R255) or rotated it (R819) has made
+/// 003's Move action before its Attack, so its Set-Up weapons roll half their dice; it is marked
+/// as moved this round (from rules revision 10, so older games replay unchanged).
+pub(super) fn mark_turned(state: &mut State, r: &str) {
+    if !(state.rules().battlefront() && state.revised(REVISION)) {
+        return;
+    }
+    for m in group(state, r) {
+        if let Some(x) = state.unit_mut(&m) {
+            x.moved = true;
+        }
+    }
+}
+
+/// Whether `lead`, reacting (not the activating unit), turned before its Attack (R822): a unit
+/// that has not activated this round has moved only so.
+pub(super) fn turned_reactor(state: &State, lead: &str) -> bool {
+    state.rules().battlefront()
+        && state.revised(REVISION)
+        && state.unit(lead).is_some_and(|u| u.moved)
+}

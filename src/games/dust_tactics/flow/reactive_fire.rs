@@ -396,12 +396,14 @@ fn answer_react_graded(
             // R819: a Large vehicle's Move rotates it on its two squares.
             Some(rot) if super::large_react::rotates(state, &r) => {
                 super::large_react::rotate(state, &r, rot, &act.unit, out);
+                super::large_react::mark_turned(state, &r);
                 queue_reactive_attack(state, act, &r, false);
             }
             // R255: a Move that only turns the unit towards the activating one, then an Attack.
             Some((_, f)) => {
                 crate::dust_tactics::battlefront::facing::record_turn(state, &r, f);
                 say(out, bf_choice::turn_text(&r, f, &act.unit));
+                super::large_react::mark_turned(state, &r);
                 queue_reactive_attack(state, act, &r, false);
             }
             None => queue_reactive_attack(state, act, &r, true),
