@@ -26,7 +26,8 @@ use std::fmt;
 /// Special Action from inside it at a unit outside); 9: R637 (battlefront-2013: no move climbs
 /// to an upper floor or a roof of 003's buildings), R807 (an aircraft blocks no ground unit's
 /// sight) and R808 (a strongpoint next to a ground unit hides it from an aircraft); 10: R819
-/// (battlefront-2013: a reacting Large vehicle's Move rotates it on its two squares); games made
+/// (battlefront-2013: a reacting Large vehicle's Move rotates it on its two squares) and R822 (a
+/// reaction that turned or rotated the unit marks it moved, for its Set-Up weapons); games made
 /// before keep the revision they were made with.
 pub const RULES_REVISION: u32 = 10;
 
