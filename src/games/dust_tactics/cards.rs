@@ -166,6 +166,8 @@ fn implemented_instead() -> String {
 /// card's `id` must be its stem.
 pub fn parse_card(file_name: &str, text: &str) -> Result<Card, CardError> {
     refuse_large(file_name, text)?;
+    // 003's Support and Set-Up weapons are refused by name (R821, R822).
+    super::battlefront::support_weapons::refuse(file_name, text)?;
     let card: Card = toml::from_str(text).map_err(|e| CardError {
         file: file_name.to_string(),
         field: "toml".into(),
@@ -519,7 +521,10 @@ pub fn validate(file_name: &str, card: &Card) -> Result<(), CardError> {
                         "`{}` is 002's skill \"{title}\", which is not built yet under any ruleset (R711)",
                         s.name
                     ),
-                    None => format!("`{}` is not a skill the engine knows", s.name),
+                    // 002's Grenadier X, whose text is lost (R820).
+                    None => super::battlefront::skills002::lost_reason(&s.name).unwrap_or_else(
+                        || format!("`{}` is not a skill the engine knows", s.name),
+                    ),
                 },
             };
             return Err(err(

@@ -27,9 +27,10 @@ use std::fmt;
 /// to an upper floor or a roof of 003's buildings), R807 (an aircraft blocks no ground unit's
 /// sight) and R808 (a strongpoint next to a ground unit hides it from an aircraft); 10: R587
 /// (battlefront-2013: no objective in a strongpoint either), R810 (a vehicle with Crew retaliates
-/// with its own lines or its crew's, never both) and R811 (a Hero Officer joined to a Command
-/// Squad in a Command Vehicle has its radio); games made before keep the revision they were made
-/// with.
+/// with its own lines or its crew's, never both), R811 (a Hero Officer joined to a Command Squad
+/// in a Command Vehicle has its radio), R819 (a reacting Large vehicle's Move rotates it on its two
+/// squares) and R822 (a reaction that turned or rotated the unit marks it moved, for its Set-Up
+/// weapons); games made before keep the revision they were made with.
 pub const RULES_REVISION: u32 = 10;
 
 /// The policies of one ruleset.

@@ -454,10 +454,10 @@ fn template_lines(state: &State, side: &str) -> String {
             }
             // issue 18 hook: 003's two graded dice and the choice on two army symbols.
             "react" if state.rules().reactive_graded() => {
-                let example = a.options.first().map(|o| o.trim_start_matches("react "));
-                s.push_str(&super::battlefront::react_choice::template(
-                    example.unwrap_or("<unit>"),
-                ));
+                // The example line is one the engine accepts (R819).
+                let (example, word) = super::flow::react_example(state, &a.options);
+                s.push_str(&super::battlefront::react_choice::template(&example, word));
+                s.push_str(super::flow::react_note(state, &a.options));
                 for o in &a.options {
                     s.push_str(&format!("# {o}\n"));
                 }

@@ -57,6 +57,7 @@ pub mod starter_forces;
 pub mod strongpoints;
 pub mod stunned;
 // issue 18: 002's Under Fire and Suppressed tokens (suppress, R702–R706).
+pub mod support_weapons;
 pub mod suppression;
 pub mod terrain;
 // issue 18: 003 §12 victory points (bfront).

@@ -88,8 +88,8 @@ pub fn default_choice(lines_now: usize, lines_turned: usize) -> TwoArmy {
 }
 
 /// The orders template's lines on an awaited reactive-attack window (72 columns), with the
-/// choice shown for `example`, one of the units that may react.
-pub fn template(example: &str) -> String {
+/// choice `word` (`turn` or `sustained`) shown for `example`, one of the units that may react.
+pub fn template(example: &str, word: &str) -> String {
     format!(
         "# Reactive attack (003): one unactivated unit within 4 squares rolls 2\n\
          # dice (it is then activated): two army symbols, a Sustained Attack, or\n\
@@ -97,7 +97,7 @@ pub fn template(example: &str) -> String {
          # Attack; one, an Attack; none, Nothing. Add `turn` or `sustained`\n\
          # after the unit to choose (by default it turns when that brings more\n\
          # weapons to bear):\n\
-         #   react {example} turn\n"
+         #   react {example} {word}\n"
     )
 }
 

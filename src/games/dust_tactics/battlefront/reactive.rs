@@ -73,9 +73,10 @@ pub fn grade_text(g: Grade) -> &'static str {
 }
 
 /// A refused `react` of a battlefront-2013 game cites 003's section (the engine's window and
-/// its refusals are shared with 004, whose section they cite otherwise).
+/// its refusals are shared with 004, whose section they cite otherwise); a refusal citing a
+/// section of 003 already (R819's) keeps it.
 pub fn cite(rules: Rules, mut refusal: Refusal) -> Refusal {
-    if rules.reactive_graded() {
+    if rules.reactive_graded() && !refusal.rule.starts_with("003 ") {
         refusal.rule = format!(
             "003 \"Reactive Attacks\": a unit within {RANGE} squares that has not activated may react after the first action (ruling R270, docs/rulings.md)"
         );

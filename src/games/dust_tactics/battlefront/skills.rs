@@ -129,8 +129,8 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
         super::weapons::check_card(file, &c)?;
         // 003's one-square aircraft are built (R800-R802), its two-square Large Aircraft too
         // (`size = "large"`, R773).
-        // 004's special weapons (burst, set-up, dual ammo, explosives, phaser and volley cells)
-        // are not 003's and are not built here (R236). 002's Artillery weapons (range `A`, 003
+        // 004's special weapons (burst, dual ammo, explosives, phaser and volley cells) are not
+        // 003's and are not built here (R236); 004's Setup is 003's Set-Up (R822). 002's Artillery weapons (range `A`, 003
         // "Artillery Range (A)") and Reload weapons (`reloadable`) are (R690, R691).
         if let Some((w, what)) = c.weapons.iter().find_map(|w| ffg_only(w).map(|x| (w, x))) {
             return Err(format!(
@@ -173,7 +173,8 @@ pub fn check_cards(card_files: &BTreeMap<String, String>) -> Result<(), String> 
 /// What of 004's special weapons weapon line `w` carries, which battlefront-2013 does not build.
 fn ffg_only(w: &super::super::model::WeaponLine) -> Option<String> {
     use super::super::model::{Fire, WeaponTrait as T};
-    let traits = [T::Burst, T::Setup, T::DualAmmo, T::Explosives];
+    // 003's Set-Up weapons are 004's Setup weapons, built here too (R822).
+    let traits = [T::Burst, T::DualAmmo, T::Explosives];
     if let Some(t) = w.traits.iter().find(|t| traits.contains(t)) {
         // The card file's word for it (serde's snake_case name).
         let word = serde_json::to_string(t).unwrap_or_default();

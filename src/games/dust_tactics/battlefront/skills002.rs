@@ -10,7 +10,7 @@
 //! (`command.rs`), Spy (R765, R660; `flow::spy`), the equipment Air Alert, Medevac, Smoke
 //! Launchers, Half-tracked, Tracked, Wheeled and Crew (R663–R666, R668; `equipment.rs`) and
 //! Artillery Observer (R693, `flow::artillery002`).
-//! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`).
+//! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`); Grenadier X, whose text is lost, too ([`LOST`], R820).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
 use crate::dust_tactics::state::{LineOrder, State, UnitState};
@@ -141,6 +141,20 @@ pub const NOT_BUILT: &[(&str, &str)] = &[
     ("airmobile", "Airmobile"),
     ("air-assault", "Air Assault"),
 ];
+
+/// 002's vehicle equipment whose text the OCR lost (R820): "Grenadier X" stands under "Vehicle
+/// Equipment" as a heading with no sentence after it, and no other seed names it. A card naming
+/// it (as `grenadier`, its number the skill's value as `passengers`' is, or `grenadier-x`) is
+/// refused when read, by name.
+pub const LOST: &[(&str, &str)] = &[("grenadier", "Grenadier X"), ("grenadier-x", "Grenadier X")];
+
+/// The refusal of a card naming one of [`LOST`]'s items; `None` for any other name.
+pub fn lost_reason(name: &str) -> Option<String> {
+    let (_, title) = LOST.iter().find(|(id, _)| *id == name)?;
+    Some(format!(
+        "`{name}` is 002's vehicle equipment \"{title}\", whose text is lost: 002 prints only its heading, under \"Vehicle Equipment\", and no other seed gives it, so it is not built (ruling R820)"
+    ))
+}
 
 impl Skill002 {
     /// Every 002-only skill the engine plays.
@@ -598,7 +612,7 @@ mod tests {
             assert_eq!(Skill002::from_id(s.id()), Some(*s));
             assert!(crate::dust_tactics::skill::Skill::from_id(s.id()).is_none());
         }
-        for (id, _) in NOT_BUILT {
+        for (id, _) in NOT_BUILT.iter().chain(LOST) {
             assert!(Skill002::from_id(id).is_none());
             assert!(crate::dust_tactics::skill::Skill::from_id(id).is_none());
         }

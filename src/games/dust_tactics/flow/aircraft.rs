@@ -490,30 +490,7 @@ impl Planner<'_> {
     /// terrain and wall), its friendly units and the enemy aircraft, and itself as a soldier
     /// would move (passing its friends, stopping on none of them; enemy aircraft closed to it).
     pub(super) fn flight(&self) -> Option<(model::Board, Occupancy, Mover)> {
-        let (state, u) = (self.state, self.u);
-        let large2 = super::super::battlefront::large2::is_large2(state, u);
-        if !large2 || !super::super::battlefront::large2::flies(state, u) {
-            return None;
-        }
-        let b = &state.scenario.board;
-        let open = model::Board::open(b.width(), b.height()).ok()?;
-        let keep = |o: &Occupant| o.side == u.side || is_aircraft(state, &o.unit.0);
-        let occ: Occupancy = (self.occ.iter())
-            .map(|(sq, v)| {
-                (
-                    *sq,
-                    v.iter().filter(|o| keep(o)).cloned().collect::<Vec<_>>(),
-                )
-            })
-            .filter(|(_, v)| !v.is_empty())
-            .collect();
-        let mover = Mover {
-            unit_type: UnitType::Squad,
-            jump: false,
-            tracked: false,
-            ..self.mover()
-        };
-        Some((open, occ, mover))
+        flight_of(self.state, self.u, &self.occ, self.mover())
     }
 
     /// R773: a Large Aircraft's flight: 003's Large model steps (R769) on [`Self::flight`]'s
@@ -557,4 +534,37 @@ impl Planner<'_> {
         self.large2_facing(Some(facing));
         Ok(Some(to))
     }
+}
+
+/// [`Planner::flight`] for unit `u` of `state` seen as `mover` among `occ` (also the board a
+/// reacting Large Aircraft rotates over, R819). `None` for any unit but a Large Aircraft.
+pub(super) fn flight_of(
+    state: &State,
+    u: &UnitState,
+    occ: &Occupancy,
+    mover: Mover,
+) -> Option<(model::Board, Occupancy, Mover)> {
+    let large2 = super::super::battlefront::large2::is_large2(state, u);
+    if !large2 || !super::super::battlefront::large2::flies(state, u) {
+        return None;
+    }
+    let b = &state.scenario.board;
+    let open = model::Board::open(b.width(), b.height()).ok()?;
+    let keep = |o: &Occupant| o.side == u.side || is_aircraft(state, &o.unit.0);
+    let occ: Occupancy = (occ.iter())
+        .map(|(sq, v)| {
+            (
+                *sq,
+                v.iter().filter(|o| keep(o)).cloned().collect::<Vec<_>>(),
+            )
+        })
+        .filter(|(_, v)| !v.is_empty())
+        .collect();
+    let mover = Mover {
+        unit_type: UnitType::Squad,
+        jump: false,
+        tracked: false,
+        ..mover
+    };
+    Some((open, occ, mover))
 }

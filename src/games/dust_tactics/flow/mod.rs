@@ -52,6 +52,7 @@ mod floors_fire;
 mod fortify;
 mod joining;
 mod large;
+mod large_react;
 mod mines;
 mod movement;
 mod named;
@@ -102,6 +103,7 @@ pub use awaiting::default_for;
 pub use carry::carrying;
 pub use casualties::default_casualties;
 pub use large::large_entry;
+pub use large_react::{react_example, react_note};
 pub use riders::riding_square;
 pub use setup::new_state;
 // issue 18: battlefront/mounting.rs checks a mount as the scenario's pilots are checked.

@@ -239,6 +239,12 @@ fn react_with(
             }
         },
     };
+    // R819: a Large vehicle with no room to rotate is refused `turn` before its dice.
+    if let (Some(r), Some(TwoArmy::Turn)) = (&chosen, choice) {
+        if let Some(e) = super::large_react::turn_refusal(state, r, &act.unit) {
+            return Err(e);
+        }
+    }
     let Some(mut act) = take_activation(state) else {
         return refuse("no reactive-fire window is open", rule, "wait");
     };
@@ -386,11 +392,18 @@ fn answer_react_graded(
         ..Happening::default()
     });
     match g {
-        bf_reactive::Grade::Sustained => match two_army_turn(state, act, &r, choice) {
+        bf_reactive::Grade::Sustained => match two_army_turn(state, act, &r, choice, out) {
+            // R819: a Large vehicle's Move rotates it on its two squares.
+            Some(rot) if super::large_react::rotates(state, &r) => {
+                super::large_react::rotate(state, &r, rot, &act.unit, out);
+                super::large_react::mark_turned(state, &r);
+                queue_reactive_attack(state, act, &r, false);
+            }
             // R255: a Move that only turns the unit towards the activating one, then an Attack.
-            Some(f) => {
+            Some((_, f)) => {
                 crate::dust_tactics::battlefront::facing::record_turn(state, &r, f);
                 say(out, bf_choice::turn_text(&r, f, &act.unit));
+                super::large_react::mark_turned(state, &r);
                 queue_reactive_attack(state, act, &r, false);
             }
             None => queue_reactive_attack(state, act, &r, true),
@@ -401,22 +414,19 @@ fn answer_react_graded(
     format!("react {r}")
 }
 
-/// R255: the facing a reactor with two army symbols turns to before its Attack, or `None` for
-/// the Sustained Attack: the owner's `react <unit> turn|sustained`, else the referee's default
-/// (turning when it brings more weapon lines to bear).
+/// R255: the facing a reactor with two army symbols turns to before its Attack (and, for a
+/// Large vehicle, the square its front ends on, R819), or `None` for the Sustained Attack: the
+/// owner's `react <unit> turn|sustained`, else the referee's default (turning when it brings
+/// more weapon lines to bear).
 fn two_army_turn(
     state: &State,
     act: &Activation,
     r: &str,
     choice: Option<TwoArmy>,
-) -> Option<crate::dust_tactics::battlefront::facing::Facing> {
+    out: &mut Outcome,
+) -> Option<(Square, crate::dust_tactics::battlefront::facing::Facing)> {
     let from = state.unit(r)?.at?;
     let to = state.unit(&act.unit)?.at?;
-    // A Large vehicle does not turn in place: it takes the Sustained Attack (R770).
-    if crate::dust_tactics::battlefront::large2::is_id(state, r) {
-        return None;
-    }
-    let turned = bf_choice::towards(from, to)?;
     // The answer's choice, else the standing order for this unit, else for `any` (R255).
     let side = state.unit(r)?.side.clone();
     let standing = state.standing.get(&side).and_then(|st| {
@@ -425,22 +435,50 @@ fn two_army_turn(
             .or_else(|| st.react_two_army.get("any"))
             .and_then(|w| TwoArmy::parse(w))
     });
-    let choice = match choice.or(standing) {
+    let choice = choice.or(standing);
+    let large = super::large_react::rotates(state, r);
+    // A Large vehicle made before rules revision 10 does not turn: the Sustained Attack (R770).
+    if crate::dust_tactics::battlefront::large2::is_id(state, r) && !large {
+        return None;
+    }
+    let turned = if large {
+        match super::large_react::rotation(state, r, &act.unit) {
+            Ok(rot) => rot,
+            Err(why) => {
+                if choice == Some(TwoArmy::Turn) {
+                    say(
+                        out,
+                        format!(
+                            "{why}: it makes the Sustained Attack ({})",
+                            super::large_react::RULE
+                        ),
+                    );
+                }
+                return None;
+            }
+        }
+    } else {
+        (from, bf_choice::towards(from, to)?)
+    };
+    let choice = match choice {
         Some(c) => c,
         // A game made before R255 keeps R271: always the Sustained Attack.
         None if !bf_choice::applies(state) => TwoArmy::Sustained,
         None => {
             let armour = armour_of(state, &act.unit)?;
-            let occ = occupancy(state, &[]);
-            let lines = reactive_lines(state, r, from, (&act.unit, to), armour, &occ);
-            let now = crate::dust_tactics::battlefront::facing::of_unit(state, state.unit(r)?);
-            let count = |f| {
-                lines
+            // The lines it brings to bear as it stands and as turned (a Large vehicle's from
+            // its rotated squares).
+            let count = |st: &State, at: Square, f| {
+                let occ = occupancy(st, &[]);
+                reactive_lines(st, r, at, (&act.unit, to), armour, &occ)
                     .iter()
-                    .filter(|(_, w)| bf_choice::in_arc(state, (r, from), (&act.unit, to), w, f))
+                    .filter(|(_, w)| bf_choice::in_arc(st, (r, at), (&act.unit, to), w, f))
                     .count()
             };
-            bf_choice::default_choice(count(now), count(Some(turned)))
+            let now = crate::dust_tactics::battlefront::facing::of_unit(state, state.unit(r)?);
+            let planned = large.then(|| super::large_react::rotated(state, r, turned));
+            let after = count(planned.as_ref().unwrap_or(state), turned.0, Some(turned.1));
+            bf_choice::default_choice(count(state, from, now), after)
         }
     };
     (choice == TwoArmy::Turn).then_some(turned)

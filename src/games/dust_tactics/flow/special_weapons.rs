@@ -43,6 +43,10 @@ fn with_dice(w: &WeaponLine, f: impl Fn(u8) -> u8) -> WeaponLine {
 /// attack, or a MOVE is still to come (004 "Setup Weapons").
 fn moves_this_activation(state: &State, act: &Activation, shooter: &str) -> bool {
     let lead = leader_of(state, shooter).unwrap_or_else(|| shooter.to_string());
+    // 003: a reaction whose two army symbols turned the unit made a Move, then this Attack (R822).
+    if lead != act.unit && super::large_react::turned_reactor(state, &lead) {
+        return true;
+    }
     lead == act.unit
         && (state.unit(&lead).is_some_and(|u| u.moved)
             || act.steps.iter().any(|s| {

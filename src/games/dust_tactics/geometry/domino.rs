@@ -148,6 +148,29 @@ pub fn stand_error(board: &Board, occ: &Occupancy, mover: &Mover, b: Body) -> Op
     end_block(board, occ, mover, b.front).or_else(|| end_block(board, occ, mover, rear))
 }
 
+/// R819: the bodies a two-square body `b` may take when a Move only rotates it to lie `dir`:
+/// itself when it lies so already; reversed, its two squares swapped; a quarter turn pivoting
+/// on its front (the rear swings to the square behind it), then on its rear (the front swings to
+/// the square ahead of it). Whether it may stand so is the caller's ([`stand_error`]).
+pub fn rotations(board: &Board, b: Body, dir: usize) -> Vec<Body> {
+    let Some(rear) = b.rear(board) else {
+        return vec![];
+    };
+    let dir = dir % 4;
+    if dir == b.dir % 4 {
+        return vec![b];
+    }
+    if dir == (b.dir + 2) % 4 {
+        return vec![Body { front: rear, dir }];
+    }
+    let mut out = vec![Body {
+        front: b.front,
+        dir,
+    }];
+    out.extend(shift(board, rear, DIRS[dir]).map(|front| Body { front, dir }));
+    out
+}
+
 /// Plans one move of a two-square body from `start` through `waypoints` (squares its front
 /// enters, in order; the last is where the front ends) in at most `mp` movement points, ending
 /// lying `want` when given. Without `want` the body ends lying as it started when it can within
@@ -318,6 +341,42 @@ mod tests {
             dozer: false,
             large: false,
         }
+    }
+
+    #[test]
+    fn rotations_keep_reverse_or_pivot_on_either_half() {
+        let b = Board::open(6, 6).unwrap();
+        let sq = |s: &str| b.parse_square(s).unwrap();
+        // Lying N on C3 (rear C4).
+        let start = Body {
+            front: sq("C3"),
+            dir: 0,
+        };
+        assert_eq!(rotations(&b, start, 0), vec![start]);
+        assert_eq!(
+            rotations(&b, start, 2),
+            vec![Body {
+                front: sq("C4"),
+                dir: 2
+            }]
+        );
+        // East: pivoting on the front (rear B3), then on the rear (front D4).
+        let east = rotations(&b, start, 1);
+        assert_eq!(
+            east,
+            vec![
+                Body {
+                    front: sq("C3"),
+                    dir: 1
+                },
+                Body {
+                    front: sq("D4"),
+                    dir: 1
+                }
+            ]
+        );
+        assert_eq!(east[0].rear(&b), Some(sq("B3")));
+        assert_eq!(east[1].rear(&b), Some(sq("C4")));
     }
 
     #[test]
