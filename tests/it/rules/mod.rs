@@ -31,6 +31,7 @@ mod battlefront_large2;
 mod battlefront_large2_bot;
 mod battlefront_los;
 mod battlefront_mounting;
+mod battlefront_naval;
 mod battlefront_objectives_placed;
 mod battlefront_passengers;
 mod battlefront_pilot;

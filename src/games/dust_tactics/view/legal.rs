@@ -157,6 +157,10 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
     if let Some((first, rest)) = reach.split_first() {
         s.push_str(&format!("#   move {first}\n"));
         s.push_str(&or_lines("to", rest));
+        // 002 "Naval Unit": the free Attack after a March Move (R756).
+        s.push_str(crate::dust_tactics::battlefront::naval::template_note(
+            state, &u.id,
+        ));
     }
     // 004 "Moving" between floors (R514, R517): each step up, down or along a floor it can take.
     let climbs: Vec<String> =
