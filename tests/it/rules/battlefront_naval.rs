@@ -5,8 +5,9 @@
 
 use super::aircraft_004::tank;
 use crate::support_flow::*;
+use dustmail::dust_tactics::battlefront::facing::Facing;
 use dustmail::dust_tactics::cards::parse_card;
-use dustmail::dust_tactics::model::{Card, Terrain};
+use dustmail::dust_tactics::model::{Card, Terrain, VehicleSize};
 use dustmail::dust_tactics::scenario::Scenario;
 use dustmail::dust_tactics::state::{Policy, State};
 use dustmail::dust_tactics::{flow, view, DustTactics};
@@ -243,4 +244,190 @@ fn s002_naval_unit_is_a_vehicle_s_equipment() {
         super::battlefront_skills002::card_with("bf-bazooka-joe", "[[skills]]\nname = \"naval\"");
     let e = parse_card(&f, &t).unwrap_err();
     assert!(e.reason.contains("Naval Unit"), "{e}");
+}
+
+/// The Sealifter's game: allied `lc` (a landing craft, Sealifter) on C5 carrying the squad
+/// `grens` (4 spaces) and the tank `t1` (6 spaces); the allied tank `t2` on D4 ashore; the axis
+/// tank `gun` on E5 and squad `foes` on I1. Nobody reacts; `first` activates first. `lc` faces
+/// `facing` (its bow door is the square before it).
+fn sealift_game(first: &str, facing: Facing) -> State {
+    let aboard = |id: &str, card: &str| {
+        let mut s = unit(id, card, None);
+        s.aboard = Some("lc".into());
+        s
+    };
+    let mut s = naval_scenario(
+        &[("lc", "landing-craft", "C5"), ("t2", "plain", "D4")],
+        &[("gun", "plain", "E5"), ("foes", "sq", "I1")],
+    );
+    s.sides[0].units.push(aboard("grens", "sq"));
+    s.sides[0].units.push(aboard("t1", "plain"));
+    let mut cards = cards();
+    cards.push(tank("landing-craft", &["sealifter"]));
+    let mut st = DustTactics
+        .start("battlefront-2013", s, cards)
+        .expect("setup");
+    st.unit_mut("lc").expect("lc").facing = Some(facing);
+    for side in st.sides() {
+        flow::standing_react(&mut st, &side, None, Policy::Never).expect("standing react never");
+    }
+    begin(&mut st, first);
+    st
+}
+
+// issue 18, 002 "Sealifter": "A Sealifter has twelve spaces for soldiers with Infantry Armour 1
+// or 2 ... Most Vehicles occupy 6 spaces ... Units can begin the game carried by the Sealifter, or
+// mount a Sealifter during the game. To mount a Sealifter, a Unit must move into the Sealifter."
+// (R776, R777) The squad (4) and a tank (6) begin carried; a second tank moving into it would
+// need 6 of the 2 spaces left: refused, nothing moves.
+#[test]
+fn s002_sealifter_twelve_spaces_units_begin_carried_and_mount_by_moving_into_it() {
+    let mut st = sealift_game("allies", Facing::E);
+    assert_eq!(u(&st, "grens").aboard.as_deref(), Some("lc"));
+    assert_eq!(u(&st, "t1").aboard.as_deref(), Some("lc"));
+    let out = orders(&mut st, "allies", "activate t2\n  move C5\n  nothing", &[]);
+    let (reason, _) = refused(&out);
+    assert!(
+        reason.contains("needs 6") && reason.contains("10 of its 12"),
+        "{reason}"
+    );
+    assert_eq!(u(&st, "t2").at, Some(sq("D4")));
+    // With the squad ashore the tank mounts (4 spaces freed): it moves into the Sealifter.
+    let out = orders(
+        &mut st,
+        "allies",
+        "activate grens\n  move D5\n  nothing",
+        &[],
+    );
+    accepted(&out);
+    assert_eq!(u(&st, "grens").at, Some(sq("D5")), "{}", texts(&out));
+    orders(&mut st, "axis", "activate foes\n  nothing\n  nothing", &[]);
+    let out = orders(&mut st, "allies", "activate t2\n  move C5\n  nothing", &[]);
+    accepted(&out);
+    assert_eq!(
+        u(&st, "t2").aboard.as_deref(),
+        Some("lc"),
+        "{}",
+        texts(&out)
+    );
+    assert_eq!(u(&st, "t2").at, None);
+}
+
+// 002 "Sealifter": "A Sealifter cannot carry Huge Vehicles", and "Large Vehicles occupy all
+// twelve spaces" (R776): `new` refuses a Huge vehicle aboard, and a Large one with a squad.
+#[test]
+fn s002_sealifter_never_a_huge_vehicle_and_a_large_one_takes_all_twelve_spaces() {
+    let mut huge = tank("huge", &[]);
+    huge.huge = true;
+    let mut large = tank("large", &[]);
+    large.size = Some(VehicleSize::Large);
+    for (card, says) in [("huge", "Huge"), ("large", "16 spaces")] {
+        let mut s = naval_scenario(&[("lc", "landing-craft", "C5")], &[("foes", "sq", "I1")]);
+        for (id, c) in [("big", card), ("grens", "sq")] {
+            let mut spec = unit(id, c, None);
+            spec.aboard = Some("lc".into());
+            s.sides[0].units.push(spec);
+        }
+        let mut cs = cards();
+        cs.extend([
+            tank("landing-craft", &["sealifter"]),
+            huge.clone(),
+            large.clone(),
+        ]);
+        let e = DustTactics
+            .start("battlefront-2013", s, cs)
+            .expect_err("refused at new");
+        assert!(e.0.contains(says) && e.0.contains("Sealifter"), "{}", e.0);
+    }
+}
+
+// 002 "Sealifter": "A Unit can dismount from a Sealifter by Activating before the Sealifter
+// Activates and performing a Move or March Move Action to move out of the Sealifter. Other than
+// this, they cannot perform Move, March Move, Attack, or Sustained Attack Actions while being
+// carried by a Sealifter. ... A Unit carried by a Sealifter cannot be targeted by an attack, and
+// cannot use its weapons." (R777, R778) The squad's attack from inside is refused; the tank
+// dismounts onto the shore; once the Sealifter has activated the squad can no longer dismount.
+#[test]
+fn s002_sealifter_carried_units_use_no_weapons_and_dismount_before_it_activates() {
+    let mut st = sealift_game("allies", Facing::E);
+    let out = orders(
+        &mut st,
+        "allies",
+        "activate grens\n  attack gun at gun\n  nothing",
+        &[],
+    );
+    let (reason, rule) = refused(&out);
+    assert!(reason.contains("cannot use its weapons"), "{reason}");
+    assert!(
+        rule.contains("Sealifter") && rule.contains("R778"),
+        "{rule}"
+    );
+    let out = orders(&mut st, "allies", "activate t1\n  move D6\n  nothing", &[]);
+    accepted(&out);
+    assert_eq!(u(&st, "t1").at, Some(sq("D6")), "{}", texts(&out));
+    assert_eq!(u(&st, "t1").aboard, None);
+    orders(&mut st, "axis", "activate foes\n  nothing\n  nothing", &[]);
+    accepted(&orders(
+        &mut st,
+        "allies",
+        "activate lc\n  nothing\n  nothing",
+        &[],
+    ));
+    orders(&mut st, "axis", "activate gun\n  nothing\n  nothing", &[]);
+    let out = orders(
+        &mut st,
+        "allies",
+        "activate grens\n  move D5\n  nothing",
+        &[],
+    );
+    assert!(
+        refused(&out).0.contains("already activated"),
+        "{:?}",
+        refused(&out)
+    );
+    assert_eq!(u(&st, "grens").aboard.as_deref(), Some("lc"));
+}
+
+/// The axis tank destroys `lc` (one damage point left) with its rockets.
+fn sink_lc(st: &mut State) -> String {
+    st.unit_mut("lc").expect("lc").health = 1;
+    let out = orders(
+        st,
+        "axis",
+        "activate gun\n  attack rockets at lc\n  nothing",
+        &[1, 3, 1, 3, 1, 3],
+    );
+    let t = texts(&out);
+    assert!(u(st, "lc").destroyed, "{t}");
+    t
+}
+
+// 002 "Sealifter": "If a Sealifter is eliminated in Deep Water, all Passengers and Vehicles carried
+// by it are eliminated." (R779) Facing south, its bow door (C6) is in the water: the squad and the
+// tank go down with it.
+#[test]
+fn s002_sealifter_eliminated_in_deep_water_its_carried_units_are_eliminated() {
+    let mut st = sealift_game("axis", Facing::S);
+    let t = sink_lc(&mut st);
+    assert!(t.contains("eliminated in deep water"), "{t}");
+    assert!(u(&st, "grens").destroyed && u(&st, "t1").destroyed, "{t}");
+}
+
+// 002 "Sealifter": "If it is eliminated with the bow door in contact with dry land, the Passengers
+// and Vehicles it is carrying are unharmed and may dismount as normal." (R779) Facing east, its bow
+// door (D5) is on open ground: the squad (all four) and the tank are placed ashore, unharmed.
+#[test]
+fn s002_sealifter_eliminated_with_the_bow_door_on_dry_land_they_are_unharmed() {
+    let mut st = sealift_game("axis", Facing::E);
+    let t = sink_lc(&mut st);
+    assert!(t.contains("bow door on dry land (D5)"), "{t}");
+    assert_eq!(u(&st, "grens").at, Some(sq("D5")), "{t}");
+    assert_eq!(u(&st, "grens").models.len(), 4, "{t}");
+    let t1 = u(&st, "t1");
+    assert!(
+        !t1.destroyed && t1.aboard.is_none() && t1.health == 3,
+        "{t}"
+    );
+    assert!(t1.at.is_some_and(|a| a.col() >= 3), "{t}");
+    assert_eq!(st.scenario.board.terrain(sq("C5")), Terrain::DeepWater);
 }

@@ -21,9 +21,59 @@ pub const RULE: &str = "002 \"Naval Unit\"";
 const ENTER: &str =
     "A Naval Unit treats Deep Water as Open Space, but cannot enter any other type of terrain";
 
-/// Whether `card` is a Naval Unit's.
+/// Whether `card` is a Naval Unit's: 002 "Sealifters are Naval Units" (R776).
 pub fn naval_card(card: &Card) -> bool {
-    card.has_skill(Skill002::Naval.id())
+    card.has_skill(Skill002::Naval.id()) || sealifter_card(card)
+}
+
+/// Whether `card` is a Sealifter's.
+pub fn sealifter_card(card: &Card) -> bool {
+    card.has_skill(Skill002::Sealifter.id())
+}
+
+/// Whether unit `id` is a Sealifter in a battlefront-2013 game (destroyed or not).
+pub fn is_sealifter(state: &State, id: &str) -> bool {
+    state.rules().battlefront()
+        && state
+            .unit(id)
+            .and_then(|u| state.cards.get(&u.card))
+            .is_some_and(sealifter_card)
+}
+
+/// The citation of 002 "Sealifter" for refusals and reports.
+pub const SEALIFTER: &str = "002 \"Sealifter\"";
+
+/// 002 "A Sealifter has twelve spaces for soldiers with Infantry Armour 1 or 2" (R776).
+pub const SEALIFTER_SPACES: u32 = 12;
+
+/// The spaces vehicle card `c` takes in a Sealifter: "Most Vehicles occupy 6 spaces, while Large
+/// Vehicles occupy all twelve spaces. A Sealifter cannot carry Huge Vehicles" (R776): `None` for
+/// a Huge vehicle or an aircraft, which it never carries.
+pub fn vehicle_spaces(c: &Card) -> Option<u32> {
+    use crate::dust_tactics::model::{Armour, VehicleSize};
+    if c.huge || matches!(c.armour, Armour::Aircraft(_)) {
+        return None;
+    }
+    match c.size == Some(VehicleSize::Large) {
+        true => Some(SEALIFTER_SPACES),
+        false => Some(6),
+    }
+}
+
+/// R779: the square in front of a Sealifter standing on `at` with `facing`: its bow door.
+pub fn bow_door(board: &Board, at: Square, facing: super::facing::Facing) -> Option<Square> {
+    board
+        .squares()
+        .find(|sq| super::facing::Facing::of_step(at, *sq) == Some(facing) && sq.adjacent(at))
+}
+
+/// R779: whether the bow door of Sealifter `v`, whose wreck is on `at`, is "in contact with dry
+/// land": the square before its facing is on the board and neither deep water nor impassable.
+pub fn door_on_land(state: &State, v: &str, at: Square) -> Option<Square> {
+    let u = state.unit(v)?;
+    let board = &state.scenario.board;
+    let f = u.facing.unwrap_or_else(|| super::facing::placed(board, at));
+    bow_door(board, at, f).filter(|d| !water(state, *d) && board.terrain(*d) != Terrain::Impassable)
 }
 
 /// Whether unit `id` is a Naval Unit in a battlefront-2013 game.
