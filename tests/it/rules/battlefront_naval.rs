@@ -431,3 +431,36 @@ fn s002_sealifter_eliminated_with_the_bow_door_on_dry_land_they_are_unharmed() {
     assert!(t1.at.is_some_and(|a| a.col() >= 3), "{t}");
     assert_eq!(st.scenario.board.terrain(sq("C5")), Terrain::DeepWater);
 }
+
+// Every sentence above on one scenario: the provisional gunboat and landing craft of
+// games/dust-tactics/cards-battlefront-naval/ in "Landing" (the landing craft begins with the Bot
+// Hunters and the Pounder carried, its bow door on the beach), played to its end by two players'
+// signed mails; the reports show the gunboat firing and the carried units dismounting; the game
+// replays.
+#[test]
+fn s002_naval_unit_and_sealifter_the_landing_is_played_to_its_end_by_mail() {
+    use crate::support::dt;
+    use dustmail::dust_tactics::bot::Style;
+    let dir = tempfile::tempdir().unwrap();
+    let (home, env) = dt::play_cards_to_end(
+        dir.path(),
+        "battlefront-2013",
+        ("cards-battlefront-naval", "landing"),
+        ("g-landing", 23),
+        |_| Style::Aggressive,
+    );
+    let g = env.load("g-landing");
+    let sent = dt::sent_text(&home);
+    let tail = dt::tail(&sent, 6000);
+    assert!(g.derived.finished.is_some(), "the game did not end: {tail}");
+    assert!(
+        sent.contains("gunboat fires"),
+        "the gunboat never fired: {tail}"
+    );
+    assert!(
+        sent.contains("bot-hunters moves")
+            || sent.contains("bot-hunters is unharmed and dismounts"),
+        "the Bot Hunters never reached the beach: {tail}"
+    );
+    dt::replay_and_audit(&home, "g-landing");
+}
