@@ -350,6 +350,10 @@ fn s002_sealifter_never_a_huge_vehicle_and_a_large_one_takes_all_twelve_spaces()
 #[test]
 fn s002_sealifter_carried_units_use_no_weapons_and_dismount_before_it_activates() {
     let mut st = sealift_game("allies", Facing::E);
+    // The template offers the squad its dismount, and no attack.
+    let b = block(&st, "allies", "grens");
+    assert!(b.contains("carried in lc") && b.contains("move D5"), "{b}");
+    assert!(!b.contains("attack"), "{b}");
     let out = orders(
         &mut st,
         "allies",
