@@ -468,3 +468,20 @@ fn s002_naval_unit_and_sealifter_the_landing_is_played_to_its_end_by_mail() {
     );
     dt::replay_and_audit(&home, "g-landing");
 }
+
+// R758, R82: only a scenario made for battlefront-2013 alone may place a unit on deep water (where
+// `new` then admits only a Naval Unit or an Amphibious vehicle); for any other ruleset the square
+// is still refused when the scenario is read.
+#[test]
+fn s002_naval_unit_only_a_battlefront_scenario_places_units_on_deep_water() {
+    use dustmail::dust_tactics::scenario::parse;
+    let text = |rulesets: &str| {
+        format!(
+            "title = \"t\"\ndescription = \"d\"\nrounds = 3\nap_limit = 100\n{rulesets}\n[board]\nrows = [\"~..\", \"...\", \"...\"]\n\n[[sides]]\nid = \"allies\"\nname = \"Allies\"\nentry = {{ rows = [3] }}\n\n[[sides.units]]\nid = \"boat\"\ncard = \"bf-allied-gunboat\"\nat = \"A1\"\n\n[[sides]]\nid = \"axis\"\nname = \"Axis\"\nentry = {{ rows = [2] }}\n\n[[sides.units]]\nid = \"foes\"\ncard = \"bf-recon-grenadiers\"\nat = \"C2\"\n"
+        )
+    };
+    let ok = parse("landing", &text("rulesets = [\"battlefront-2013\"]"));
+    assert!(ok.is_ok(), "{:?}", ok.err());
+    let e = parse("landing", &text("rulesets = [\"ffg-revised\"]")).unwrap_err();
+    assert!(e.0.contains("A1") && e.0.contains("DeepWater"), "{}", e.0);
+}
