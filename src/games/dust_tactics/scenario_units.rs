@@ -3,7 +3,7 @@
 
 use super::citation::RuleId;
 use super::floors::{self, Height, Spot};
-use super::model::{Board, Square};
+use super::model::{Board, Square, Terrain};
 use super::scenario::{blocked, check_id, square_on, Ctx, ScenarioError, SideSpec, UnitSpec};
 use super::structures::{structure_at, StructureKind};
 use serde::Deserialize;
@@ -202,7 +202,10 @@ pub(super) fn read_sides(
             if let Some(at) = &u.at {
                 let field = format!("{uf}.at");
                 let (sq, height) = place_at(ctx, &field, board, at, rulesets)?;
-                if blocked(board.terrain(sq)) {
+                // 002 "Naval Unit" begins on deep water; `new` checks who stands there (R758).
+                let naval =
+                    rulesets == ["battlefront-2013"] && board.terrain(sq) == Terrain::DeepWater;
+                if blocked(board.terrain(sq)) && !naval {
                     let t = board.terrain(sq);
                     return Err(ctx.err(
                         &field,

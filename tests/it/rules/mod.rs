@@ -34,6 +34,7 @@ mod battlefront_large2_react;
 mod battlefront_los;
 mod battlefront_misc10;
 mod battlefront_mounting;
+mod battlefront_naval;
 mod battlefront_objectives_placed;
 mod battlefront_passengers;
 mod battlefront_pilot;

@@ -35,6 +35,8 @@ pub mod large2;
 pub mod joining;
 // issue 18: 003 mounting and dismounting vehicles (bfjoin, R607).
 pub mod mounting;
+// 002 "Naval Unit" (R755–R758).
+pub mod naval;
 // issue 18: 003 §12 objectives (bfscen).
 pub mod objectives;
 pub mod objectives_placed;

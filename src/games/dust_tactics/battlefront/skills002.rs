@@ -127,17 +127,24 @@ pub enum Skill002 {
     /// Sustained Attack Action, they may use Artillery weapons ... of a friendly Unit that has
     /// not yet Activated" (R693, `flow::artillery002`).
     ArtilleryObserver,
+    /// 002 "Vehicle Equipment", "Naval Unit": "treats Deep Water as Open Space, but cannot enter
+    /// any other type of terrain", a free Attack after a March Move, and its wreck is deep water
+    /// (R755–R757; `battlefront::naval`). A ground vehicle's card only.
+    Naval,
+    /// 002 "Sealifter": "Sealifters are Naval Units that are equipped to carry Units into
+    /// battle": twelve spaces, infantry and vehicles (R776–R779; `battlefront::naval`,
+    /// `flow::sealifter`). A ground vehicle's card only.
+    Sealifter,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
 /// 002's title: a card naming one is refused at `new` by name (R581, R281). 002's skills that
 /// 004 also has (Ace Pilot, Advanced Reactive Fire, Commissar) are refused by `check_cards`.
 pub const NOT_BUILT: &[(&str, &str)] = &[
-    // 002 "Carrying Vehicles": Airlifter and Sealifter (Passengers and Tank Riders are built,
-    // R732, R740; the carried vehicles are later work, R743), and the vehicle equipment that
-    // lets a vehicle be airlifted, Airmobile and Air Assault (R744).
+    // 002 "Carrying Vehicles": Airlifter (Passengers, Tank Riders and the Sealifter are built,
+    // R732, R740, R776), and the vehicle equipment that lets a vehicle be airlifted, Airmobile
+    // and Air Assault (R744).
     ("airlifter", "Airlifter"),
-    ("sealifter", "Sealifter"),
     ("airmobile", "Airmobile"),
     ("air-assault", "Air Assault"),
 ];
@@ -194,6 +201,8 @@ impl Skill002 {
         Skill002::Wheeled,
         Skill002::Crew,
         Skill002::ArtilleryObserver,
+        Skill002::Naval,
+        Skill002::Sealifter,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -239,6 +248,8 @@ impl Skill002 {
             Skill002::Wheeled => "wheeled",
             Skill002::Crew => "crew",
             Skill002::ArtilleryObserver => "artillery-observer",
+            Skill002::Naval => "naval",
+            Skill002::Sealifter => "sealifter",
         }
     }
 
@@ -280,6 +291,8 @@ impl Skill002 {
             Skill002::Wheeled => "Wheeled",
             Skill002::Crew => "Crew",
             Skill002::ArtilleryObserver => "Artillery Observer",
+            Skill002::Naval => "Naval Unit",
+            Skill002::Sealifter => "Sealifter",
         }
     }
 
@@ -292,11 +305,12 @@ impl Skill002 {
         }
     }
 
-    /// What the report adds to the `move` line a skill made free (R603, R710, R713).
+    /// What the report adds to the line a skill made free (R603, R710, R713, R756).
     pub fn free_move_note(self) -> &'static str {
         match self {
             Skill002::Scout => " (Scout, 002: the March Move counts as one action)",
             Skill002::AtTheDouble => " (the free Move of At the Double, 002)",
+            Skill002::Naval => " (the free Attack of a Naval Unit after its March Move, 002)",
             _ => " (the free Move of Move and Fire, 002)",
         }
     }
@@ -599,7 +613,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter, officer, spy and artillery-observer, and of 002's vehicle equipment mechanic, air-alert, medevac, smoke-launchers, half-tracked, tracked, wheeled and crew are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter, officer, spy and artillery-observer, and of 002's vehicle equipment mechanic, air-alert, medevac, smoke-launchers, half-tracked, tracked, wheeled, crew, naval and sealifter are built"
 }
 
 #[cfg(test)]

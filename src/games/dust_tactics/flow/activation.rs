@@ -375,6 +375,12 @@ pub(super) struct Planner<'a> {
 /// so far.
 fn free_move_skill(p: &Planner, a: &Action) -> Option<Skill002> {
     use super::super::battlefront::skills002 as s2;
+    // 002 "Naval Unit" (R756): an `attack` right after the March Move.
+    let march = p.kinds == [Kind::Move, Kind::Move];
+    if matches!(a, Action::Attack { .. }) {
+        let naval = super::super::battlefront::naval::free_attack(p.state, &p.u.id, march);
+        return naval.then_some(Skill002::Naval);
+    }
     if !matches!(
         a,
         Action::Move { .. } | Action::MoveSparing { .. } | Action::MoveFacing { .. }
@@ -386,7 +392,6 @@ fn free_move_skill(p: &Planner, a: &Action) -> Option<Skill002> {
     {
         return Some(Skill002::MoveAndFire);
     }
-    let march = p.kinds == [Kind::Move, Kind::Move];
     if s2::free_move_after_march(state, id, march) {
         return Some(Skill002::AtTheDouble);
     }

@@ -8,6 +8,7 @@
 
 use super::movement::mover_of;
 use super::*;
+use crate::dust_tactics::battlefront::naval;
 use crate::dust_tactics::orders::carry::Transport;
 
 const RULE: RuleId = RuleId::CarryCapacity;
@@ -31,13 +32,21 @@ pub(super) fn carrier(c: &Card) -> Option<(Skill, u32)> {
 /// The soldiers vehicle `id` may carry: the value of its Carry Capacity or Tank Riders.
 pub(super) fn capacity(state: &State, id: &str) -> Option<u32> {
     let c = state.unit(id).and_then(|u| card(state, u))?;
+    // 002 "A Sealifter has twelve spaces" (R776).
+    if super::sealifter::played(state) && naval::sealifter_card(c) {
+        return Some(naval::SEALIFTER_SPACES);
+    }
     carrier(c).map(|(_, n)| n)
 }
 
 /// The places one unit takes inside a vehicle: "soldiers with 3 and 4 armor class count as 2
 /// soldiers" (R463). A hero piloting the vehicle does not count (004 "Pilot: Name"): he is
 /// its pilot, not `aboard` (R544).
-fn unit_places(u: &UnitState, c: &Card) -> u32 {
+pub(super) fn unit_places(u: &UnitState, c: &Card) -> u32 {
+    // A vehicle's spaces count in a Sealifter only (R776; Carry Capacity: Vehicle has listings).
+    if c.unit_type == UnitType::Vehicle {
+        return naval::vehicle_spaces(c).unwrap_or(naval::SEALIFTER_SPACES + 1);
+    }
     let each = match c.armour {
         model::Armour::Soldier(v) if v >= 3 => 2,
         _ => 1,
@@ -92,11 +101,13 @@ pub(super) fn inside(u: &UnitState) -> String {
         .unwrap_or_default()
 }
 
-/// The soldier places taken inside vehicle `id` (carried vehicles take none: R476).
+/// The soldier places taken inside vehicle `id` (carried vehicles take none: R476; in a
+/// Sealifter they do, R776).
 fn load(state: &State, id: &str) -> u32 {
+    let sealifter = naval::is_sealifter(state, id);
     carrying(state, id)
         .iter()
-        .filter(|p| !super::carry_vehicle::is_vehicle(state, p))
+        .filter(|p| sealifter || !super::carry_vehicle::is_vehicle(state, p))
         .map(|p| places(state, p))
         .sum()
 }
@@ -236,7 +247,11 @@ impl Planner<'_> {
         }
         // A vehicle boards only a vehicle with Carry Capacity: Vehicle, by its listings (R476).
         let carried_vehicle = super::carry_vehicle::is_vehicle(state, &u.id);
-        if carried_vehicle {
+        // 002 "Sealifter": a vehicle takes 6 or 12 of its spaces, never a Huge one (R776).
+        let sealifter = naval::is_sealifter(state, vehicle);
+        if carried_vehicle && sealifter {
+            super::sealifter::check_board(state, &u.id, vehicle)?;
+        } else if carried_vehicle {
             super::carry_vehicle::check_board(state, &u.id, vehicle)?;
         }
         let Some(from) = self.pos else {
@@ -259,7 +274,7 @@ impl Planner<'_> {
         // 004 "Pilot: Name" (R544): a hero who may pilot it boards as its pilot, in no place.
         let pilots = super::piloting::boards_as_pilot(state, u, v);
         let cap = match capacity(state, &v.id) {
-            _ if carried_vehicle => u32::MAX,
+            _ if carried_vehicle && !sealifter => u32::MAX,
             Some(cap) => cap,
             None if pilots => u32::MAX,
             None => {
@@ -731,7 +746,12 @@ pub(super) fn setup_aboard(
             && cards
                 .get(&units[vi].card)
                 .is_some_and(|c| !super::carry_vehicle::slots(c).is_empty());
-        if !(cap.is_some() && soldier || vehicle) || units[vi].side != units[r].side {
+        // 002 "Units can begin the game carried by the Sealifter" (R776).
+        let sealifter = rules.battlefront()
+            && cards
+                .get(&units[vi].card)
+                .is_some_and(naval::sealifter_card);
+        if !(cap.is_some() && soldier || vehicle || sealifter) || units[vi].side != units[r].side {
             return Err(SetupError(format!(
                 "unit {} cannot begin aboard {v}: only squads and heroes ride, in a vehicle of their side with Carry Capacity or Tank Riders {rule}",
                 spec.id

@@ -132,10 +132,14 @@ pub(super) fn check_setup(
     units: &[UnitState],
     cards: &BTreeMap<String, Card>,
 ) -> Result<(), SetupError> {
+    super::sealifter::check_setup(units, cards)?; // 002 "Sealifter" (R776)
     for v in units {
         let Some(cc) = cards.get(&v.card) else {
             continue;
         };
+        if crate::dust_tactics::battlefront::naval::sealifter_card(cc) {
+            continue;
+        }
         let mut inside: Vec<u8> = vec![];
         for u in units.iter().filter(|u| u.aboard.as_deref() == Some(&v.id)) {
             let Some(vc) = cards

@@ -275,6 +275,8 @@ pub(super) fn destroy(state: &mut State, id: &str, by: &str, out: &mut Outcome) 
         ),
         None => say(out, text),
     }
+    // issue 18 hook: 002 "An eliminated Naval Unit becomes Deep Water terrain" (R757).
+    super::super::battlefront::naval::sink(state, &u.id, at, out);
 }
 
 pub(super) fn cmd_casualties(

@@ -64,6 +64,7 @@ mod reactive_fire;
 mod retaliation;
 mod riders;
 mod round;
+mod sealifter;
 mod setup;
 mod skills;
 mod skills002_d;

@@ -154,6 +154,9 @@ impl Planner<'_> {
             board,
             squares.last().copied(),
         );
+        // 002 "Naval Unit" (R755): deep water open, every other square closed.
+        let board = super::super::battlefront::naval::naval_board(state, &u.id, board);
+        super::super::battlefront::naval::check_move(state, &u.id, squares)?;
         // 002 "Bunkers and Strongpoints" (R721): only infantry enter a strongpoint.
         super::super::battlefront::strongpoints::check_move(state, &mover, squares)?;
         super::super::battlefront::terrain::check_move(state, &mover, squares)?;
@@ -230,7 +233,9 @@ pub(super) fn mover_of(state: &State, u: &UnitState) -> Mover {
                 && super::underground::jump_allowed(state, u),
             agile: has_skill(state, &u.id, Skill::Agile),
             tracked: has_skill(state, &u.id, Skill::TrackedVehicle),
-            amphibious: has_skill(state, &u.id, Skill::Amphibious),
+            // 002 "Naval Unit": "treats Deep Water as Open Space" (R755).
+            amphibious: has_skill(state, &u.id, Skill::Amphibious)
+                || super::super::battlefront::naval::is_naval(state, &u.id),
             dozer: has_skill(state, &u.id, Skill::DozerBlade) && !state.rules().battlefront(), // R785
             large: super::large::is_large(state, &u.id),
         },

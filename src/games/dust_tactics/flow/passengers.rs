@@ -56,12 +56,15 @@ fn tank_riders(state: &State, v: &str) -> bool {
 /// into the Vehicle's square", R732).
 fn mount_target(state: &State, u: &UnitState, squares: &[Square]) -> Option<(String, Square)> {
     let last = *squares.last()?;
-    if !played(state) || !card(state, u).is_some_and(|c| c.unit_type.is_soldier()) {
+    let soldier = card(state, u).is_some_and(|c| c.unit_type.is_soldier());
+    if !played(state) {
         return None;
     }
+    // 002 "To mount a Sealifter, a Unit must move into the Sealifter": vehicles too (R777).
     let v = state.units.iter().find(|v| {
         !v.destroyed && v.side == u.side && v.id != u.id && v.at == Some(last) && {
             super::carry::capacity(state, &v.id).is_some()
+                && (soldier || super::sealifter::is_sealifter(state, &v.id))
         }
     })?;
     // A hero able to pilot it mounts it as its pilot instead (003 "Piloting Vehicles", R607).
@@ -240,6 +243,7 @@ impl Planner<'_> {
         let Some(v) = self.carried_now().filter(|_| played(state)) else {
             return Ok(());
         };
+        super::sealifter::check_fire(&self.u.id, state, &v)?; // 002 "Sealifter" (R778)
         let quote = "Passengers cannot perform Sustained Attack Actions, nor use Support Weapons, Flame Weapons, or Close-Combat Weapons while mounted";
         if sustained {
             return Err(refusal(
@@ -304,6 +308,9 @@ pub(super) fn may_fire(state: &State, shooter: &str, w: &WeaponLine) -> bool {
     let Some((v, _)) = leader_of(state, shooter).and_then(|l| carrier_of(state, &l)) else {
         return true;
     };
+    if super::sealifter::is_sealifter(state, &v) {
+        return false; // 002 "Sealifter": "cannot use its weapons" (R778)
+    }
     let close = w.range == WeaponRange::Close && !tank_riders(state, &v);
     !(close || w.traits.contains(&WeaponTrait::Flamethrower))
 }
@@ -410,6 +417,10 @@ pub(super) fn survive(
     dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) {
+    // 002 "Sealifter": sunk in deep water, or the bow door on dry land (R779).
+    if super::sealifter::survive(state, rider, out) {
+        return;
+    }
     let Some(u) = state.unit(rider).cloned() else {
         return;
     };

@@ -187,6 +187,10 @@ pub fn new_state(
         return Err(SetupError(e));
     }
     super::spy::check_setup(&state)?; // 002 "Spy" (R765)
+                                      // 002 "Naval Unit": on deep water, and nobody else there (R758).
+    if let Some(e) = super::super::battlefront::naval::misplaced(&state) {
+        return Err(SetupError(e));
+    }
     Ok(state)
 }
 

@@ -121,6 +121,10 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             with_note(option, "Spy, not placed: two dice to place it, or nothing")
         }
         _ => match &u.aboard {
+            // 002 "Sealifter": no weapons while carried (R778).
+            Some(v) if crate::dust_tactics::battlefront::naval::is_sealifter(state, v) => {
+                with_note(option, &format!("carried in {v}: it dismounts, or stays"))
+            }
             // 002 "Activating While Mounted" (R733).
             Some(v) if state.rules().battlefront() => {
                 with_note(option, &format!("mounted in {v}, fires from it"))
@@ -157,6 +161,10 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
     if let Some((first, rest)) = reach.split_first() {
         s.push_str(&format!("#   move {first}\n"));
         s.push_str(&or_lines("to", rest));
+        // 002 "Naval Unit": the free Attack after a March Move (R756).
+        s.push_str(crate::dust_tactics::battlefront::naval::template_note(
+            state, &u.id,
+        ));
     }
     // 004 "Moving" between floors (R514, R517): each step up, down or along a floor it can take.
     let climbs: Vec<String> =
