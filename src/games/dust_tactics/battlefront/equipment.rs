@@ -22,6 +22,8 @@ pub const VEHICLE_ONLY: &[Skill002] = &[
     Skill002::Tracked,
     Skill002::Wheeled,
     Skill002::Crew,
+    Skill002::Airmobile,
+    Skill002::AirAssault,
 ];
 
 /// A card's skill `s` against [`VEHICLE_ONLY`]: only a ground vehicle's card carries it.

@@ -189,7 +189,7 @@ pub fn illegal_positions(state: &State) -> Vec<String> {
         let occ = occupancy(state, &except);
         // Issue 12: an aircraft flies over terrain; only other units bar its square (R442, R801).
         if super::aircraft::is_aircraft(state, &u.id) {
-            if let Some(why) = super::aircraft::may_stop_over(state, &u.side, &occ, at) {
+            if let Some(why) = super::aircraft::may_stop_over(state, &u.id, &u.side, &occ, at) {
                 bad.push(format!("{} on {at}: {why}", u.id));
             }
             continue;
