@@ -481,3 +481,31 @@ fn s002_carrying_vehicles_the_airlifter_does_not_stop_over_a_vehicle_it_cannot_c
     assert!(reason.contains("occupied by plain"), "{reason}");
     assert!(st == before, "the refusal changed the game");
 }
+
+// The provisional cards of games/dust-tactics/cards-battlefront-airlift/ (the Mil Mi-48 'Carrier',
+// an Airlifter; the Nastasia, an Air Assault walker) in their scenario "Air Assault", played to
+// its end by two players' signed mails: the Carrier begins carrying the Nastasia (002 "Vehicles
+// can begin the game carried by the Airlifter"), the Nastasia dismounts as it activates (R746);
+// the game ends and replays byte for byte.
+#[test]
+fn s002_carrying_vehicles_the_air_assault_scenario_is_played_to_its_end_by_mail() {
+    use crate::support::dt;
+    use dustmail::dust_tactics::bot::Style;
+    let dir = tempfile::tempdir().unwrap();
+    let (home, env) = dt::play_cards_to_end(
+        dir.path(),
+        "battlefront-2013",
+        ("cards-battlefront-airlift", "air-assault"),
+        ("g-airlift", 23),
+        |_| Style::Aggressive,
+    );
+    let g = env.load("g-airlift");
+    let sent = dt::sent_text(&home);
+    let tail = dt::tail(&sent, 6000);
+    assert!(g.derived.finished.is_some(), "the game did not end: {tail}");
+    assert!(
+        sent.contains("nastasia exits carrier"),
+        "the Nastasia never dismounted: {tail}"
+    );
+    dt::replay_and_audit(&home, "g-airlift");
+}
