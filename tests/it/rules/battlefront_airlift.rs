@@ -438,6 +438,7 @@ fn s002_carrying_vehicles_the_airlifter_picks_up_a_vehicle_by_starting_a_move_ov
     assert!(accepted_all(&out), "{t}");
     assert_eq!(u(&st, "carrier").at, Some(sq("E4")), "{t}");
     assert_eq!(u(&st, "mobile").at, Some(sq("E4")), "{t}");
+    assert_eq!(flow::illegal_positions(&st), Vec::<String>::new());
     let template = DustTactics.orders_template(&st, "allies");
     assert!(!template.contains("move lift"), "{template}");
     next_round(&mut st);
