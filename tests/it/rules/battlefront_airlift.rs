@@ -190,6 +190,21 @@ fn s002_carrying_vehicles_a_carried_vehicle_cannot_be_targeted() {
 #[test]
 fn s002_carrying_vehicles_an_airmobile_vehicle_dismounts_before_the_airlifter_activates() {
     let mut st = carried("mobile", 3);
+    // The template offers the dismount (R746), and no attack from the Carrier.
+    let template = DustTactics.orders_template(&st, "allies");
+    let at = template
+        .find("# activate mobile")
+        .expect("a block for mobile");
+    let block: Vec<&str> = template[at..]
+        .lines()
+        .enumerate()
+        .take_while(|(i, l)| *i == 0 || !l.starts_with("# activate"))
+        .map(|(_, l)| l)
+        .collect();
+    let block = block.join("\n");
+    assert!(block.contains("carried by carrier"), "{block}");
+    assert!(block.contains("move exit"), "{block}");
+    assert!(!block.contains("attack mg"), "{block}");
     let before = st.clone();
     let out = play(
         &mut st,

@@ -218,14 +218,19 @@ impl Planner<'_> {
 /// Runs a pick-up (R748): the vehicle beneath Airlifter `lifter` is carried by it, off the board.
 pub(super) fn exec_lift(state: &mut State, lifter: &str, vehicle: &str, out: &mut Outcome) {
     let here = state.unit(lifter).and_then(|l| l.at);
-    let Some(v) = state
-        .unit_mut(vehicle)
-        .filter(|v| !v.destroyed && v.at.is_some() && v.at == here)
-    else {
+    let beneath = state
+        .unit(vehicle)
+        .is_some_and(|v| !v.destroyed && v.at.is_some() && v.at == here);
+    if !beneath {
         return;
-    };
-    v.at = None;
-    v.aboard = Some(lifter.to_string());
+    }
+    // Its pilot rides with it (as `aboard` at the start, `carry::setup_aboard`).
+    for m in group(state, vehicle) {
+        if let Some(x) = state.unit_mut(&m) {
+            x.at = None;
+            x.aboard = Some(lifter.to_string());
+        }
+    }
     say(
         out,
         format!("{lifter} picks up {vehicle} ({RULE}, \"Airlifter\")"),
@@ -311,10 +316,12 @@ pub(super) fn survive(
         destroy(state, rider, &by, out);
         return true;
     };
-    if let Some(x) = state.unit_mut(rider) {
-        x.aboard = None;
-        x.at = Some(at);
-        x.activated = true;
+    for m in group(state, rider) {
+        if let Some(x) = state.unit_mut(&m).filter(|x| !x.destroyed) {
+            x.aboard = None;
+            x.at = Some(at);
+            x.activated = true;
+        }
     }
     tell(
         out,

@@ -124,7 +124,7 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             // 002 "Activating While Carried" (R746).
             Some(v) if flow::airlifter_of(state, &u.id).is_some() => with_note(
                 option,
-                &format!("carried by {v}: its first move dismounts it, or nothing"),
+                &format!("carried by {v}: a first move dismounts it"),
             ),
             // 002 "Activating While Mounted" (R733).
             Some(v) if state.rules().battlefront() => {
