@@ -111,7 +111,8 @@ fn s002_carrying_vehicles_an_airlifter_carries_one_airmobile_or_air_assault_vehi
     )
     .unwrap_err();
     assert!(
-        e.0.contains("only carries Airmobile or Air Assault vehicles"),
+        e.0.contains("only carries Airmobile or Air Assault vehicles")
+            && e.0.contains("002 'Carrying Vehicles'"),
         "{e:?}"
     );
     let e = try_game(

@@ -63,8 +63,10 @@ pub(super) fn check_board(state: &State, id: &str, carrier: &str) -> Result<(), 
     }
     Err(Refusal {
         reason: format!("{id} cannot board the Airlifter {carrier}: the Airlifter picks it up"),
-        rule: format!("{RULE}, \"Airlifter\": \"To pick up a Vehicle, the Airlifter must start a Move or March Move Action directly over the Vehicle\""),
-        instead: format!("move {id} elsewhere, or begin the game carried (`aboard = \"{carrier}\"`)"),
+        rule: format!("{RULE}, \"Airlifter\": \"{PICK_UP}\""),
+        instead: format!(
+            "move {id} elsewhere, or begin the game carried (`aboard = \"{carrier}\"`)"
+        ),
     })
 }
 
@@ -130,7 +132,7 @@ impl Planner<'_> {
     }
 }
 
-/// 002 "Airlifter" (R748): "To pick up a Vehicle, the Airlifter must start a Move or March Move
+/// 002 "Airlifter" (R745, R748).
 const PICK_UP: &str =
     "To pick up a Vehicle, the Airlifter must start a Move or March Move Action directly over the Vehicle";
 

@@ -167,8 +167,12 @@ pub(super) fn check_setup(
                 continue;
             };
             if let Some((why, _)) = why_not(&u.id, vc, &v.id, cc, &inside) {
+                let source = match super::airlifter::is_airlifter(cc) {
+                    true => "002 'Carrying Vehicles', 'Airlifter'", // R745
+                    false => "004 'Carry Capacity: Vehicle'",
+                };
                 return Err(SetupError(format!(
-                    "unit {} cannot begin aboard {}: {why} (004 'Carry Capacity: Vehicle')",
+                    "unit {} cannot begin aboard {}: {why} ({source})",
                     u.id, v.id
                 )));
             }
