@@ -312,6 +312,31 @@ fn every_suggested_order_is_accepted_with_passengers_and_tank_riders() {
     assert!(kinds.get("move").copied().unwrap_or(0) > 0, "{kinds:?}");
 }
 
+// bfairlift (R745–R748): with the provisional Airlifter of
+// games/dust-tactics/cards-battlefront-airlift/ (the Carrier begins carrying the Nastasia), every
+// order any template suggests in whole games of Air Assault is accepted, the dismount among them.
+#[test]
+fn every_suggested_order_is_accepted_with_an_airlifter_and_its_vehicle() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("games/dust-tactics/cards-battlefront-airlift");
+    let mut extra = vec![];
+    for f in std::fs::read_dir(&root).unwrap() {
+        let p = f.unwrap().path();
+        if p.extension().is_some_and(|e| e == "toml") {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            extra.push((name, std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+    extra.sort();
+    let text = std::fs::read_to_string(root.join("scenarios/air-assault.toml")).unwrap();
+    let mut kinds = BTreeMap::new();
+    for seed in 1..=3 {
+        let game = ("air-assault", text.as_str());
+        play_checking_with("battlefront-2013", game, &extra, seed, &mut kinds);
+    }
+    assert!(kinds.get("move").copied().unwrap_or(0) > 0, "{kinds:?}");
+}
+
 /// Allies' squad `a1` on E5 with a heavy machine gun (`-` against every vehicle armour);
 /// axis: the vehicle `tank` on E3 and the squad `grens` on C3, both in range.
 fn hmg_game(board: Option<&[&str]>) -> State {

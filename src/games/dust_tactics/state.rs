@@ -445,6 +445,10 @@ pub enum Step {
     Travel {
         to: Square,
     },
+    /// 002 "Airlifter" (R748): the Airlifter picks up `vehicle`, beneath it, before it moves.
+    Lift {
+        vehicle: String,
+    },
     /// Move along `path` (squares entered, in order).
     Move {
         path: Vec<Square>,

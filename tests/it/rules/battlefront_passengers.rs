@@ -651,11 +651,10 @@ fn s002_passengers_in_aircraft_the_tiger_claws_mount_the_assaulter_and_attack() 
 }
 
 // 002 "Passengers (#)" and "Tank Riders (#)" are accepted on a battlefront card at `new`; 002's
-// "Carrying Vehicles" Airlifter stays refused by name (R281, R711, R743; the Sealifter is built,
-// R776); the Command
+// "Carrying Vehicles" are built (the Airlifter, R745; the Sealifter, R776); the Command
 // Vehicle is built since R653 and accepted.
 #[test]
-fn s002_passengers_cards_carry_passengers_and_riders_airlifters_stay_refused() {
+fn s002_passengers_cards_carry_passengers_and_riders_grenadier_x_stays_refused() {
     use dustmail::dust_tactics::battlefront::skills::check_cards;
     use dustmail::dust_tactics::cards::parse_card;
     let with = |extra: &str| {
@@ -670,10 +669,12 @@ fn s002_passengers_cards_carry_passengers_and_riders_airlifters_stay_refused() {
         check_cards(&with("[[skills]]\nname = \"command-vehicle\"")),
         Ok(())
     );
-    let cards = with("[[skills]]\nname = \"airlifter\"");
+    // The Airlifter (R745, battlefront_airlift.rs) and the Sealifter (R776, battlefront_naval.rs)
+    // are built; 002's only unbuilt item is Grenadier X, whose text is lost (R820).
+    let cards = with("[[skills]]\nname = \"grenadier-x\"");
     let (f, t) = cards.into_iter().next().unwrap();
     let e = parse_card(&f, &t).unwrap_err();
-    assert!(e.reason.contains("\"Airlifter\""), "{e}");
+    assert!(e.reason.contains("\"Grenadier X\""), "{e}");
 }
 
 /// The lines of `unit`'s block in `side`'s orders template (its `activate` line first).

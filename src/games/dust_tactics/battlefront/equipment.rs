@@ -24,6 +24,8 @@ pub const VEHICLE_ONLY: &[Skill002] = &[
     Skill002::Crew,
     Skill002::Naval,
     Skill002::Sealifter,
+    Skill002::Airmobile,
+    Skill002::AirAssault,
 ];
 
 /// A card's skill `s` against [`VEHICLE_ONLY`]: only a ground vehicle's card carries it.

@@ -9,8 +9,11 @@
 //! equipment Helicopter (R806), Officer (R766, R645) and the equipment Mechanic (R643)
 //! (`command.rs`), Spy (R765, R660; `flow::spy`), the equipment Air Alert, Medevac, Smoke
 //! Launchers, Half-tracked, Tracked, Wheeled and Crew (R663–R666, R668; `equipment.rs`) and
-//! Artillery Observer (R693, `flow::artillery002`).
-//! The others of 002's list stay refused by name ([`NOT_BUILT`], `check_cards`); Grenadier X, whose text is lost, too ([`LOST`], R820).
+//! Artillery Observer (R693, `flow::artillery002`), the Airlifter and the vehicle equipment
+//! Airmobile and Air Assault (R744–R747, `flow::airlifter`), Naval Unit and Sealifter (R755–R758,
+//! R776–R779; `naval.rs`, `flow::sealifter`).
+//! Every item of 002's list is built; Grenadier X, whose text is lost, is refused by name
+//! ([`LOST`], R820).
 
 use crate::dust_tactics::model::{Board, Card, Cover, Square, Terrain, WeaponLine, WeaponRange};
 use crate::dust_tactics::state::{LineOrder, State, UnitState};
@@ -135,18 +138,25 @@ pub enum Skill002 {
     /// battle": twelve spaces, infantry and vehicles (R776–R779; `battlefront::naval`,
     /// `flow::sealifter`). A ground vehicle's card only.
     Sealifter,
+    /// 002 "Carrying Vehicles", "Airlifter": "Airlifters are Aircraft that are equipped to
+    /// airlift Vehicles into battle. An Airlifter can only carry Airmobile or Air Assault
+    /// Vehicles" (R745; `flow::airlifter`). An aircraft's card only.
+    Airlifter,
+    /// 002 "Vehicle Equipment", "Airmobile": "An Airmobile Vehicle can be carried by an
+    /// Airlifter" (R745).
+    Airmobile,
+    /// 002 "Vehicle Equipment", "Air Assault": carried by an Airlifter, it may activate after
+    /// it and dismount with its first action; in a wreck only army symbols damage it (R746,
+    /// R744).
+    AirAssault,
 }
 
 /// 002's skills that are neither a [`Skill002`] nor a 004 skill battlefront-2013 plays, with
 /// 002's title: a card naming one is refused at `new` by name (R581, R281). 002's skills that
 /// 004 also has (Ace Pilot, Advanced Reactive Fire, Commissar) are refused by `check_cards`.
 pub const NOT_BUILT: &[(&str, &str)] = &[
-    // 002 "Carrying Vehicles": Airlifter (Passengers, Tank Riders and the Sealifter are built,
-    // R732, R740, R776), and the vehicle equipment that lets a vehicle be airlifted, Airmobile
-    // and Air Assault (R744).
-    ("airlifter", "Airlifter"),
-    ("airmobile", "Airmobile"),
-    ("air-assault", "Air Assault"),
+    // 002 "Carrying Vehicles": Passengers, Tank Riders (R732, R740), the Airlifter with Airmobile
+    // and Air Assault (R745) and the Sealifter (R776) are all built, so none is left here.
 ];
 
 /// 002's vehicle equipment whose text the OCR lost (R820): "Grenadier X" stands under "Vehicle
@@ -203,6 +213,9 @@ impl Skill002 {
         Skill002::ArtilleryObserver,
         Skill002::Naval,
         Skill002::Sealifter,
+        Skill002::Airlifter,
+        Skill002::Airmobile,
+        Skill002::AirAssault,
     ];
 
     /// The skills 002 words "Only a X Hero may Join a X Unit. X Heroes cannot Join Units that
@@ -250,6 +263,9 @@ impl Skill002 {
             Skill002::ArtilleryObserver => "artillery-observer",
             Skill002::Naval => "naval",
             Skill002::Sealifter => "sealifter",
+            Skill002::Airlifter => "airlifter",
+            Skill002::Airmobile => "airmobile",
+            Skill002::AirAssault => "air-assault",
         }
     }
 
@@ -516,15 +532,26 @@ pub fn check_expert(
     };
     // 002's vehicle equipment is a ground vehicle's (R663).
     super::equipment::check_card(card, s)?;
-    // 002 "Helicopter": "Unlike other Aircraft, a Helicopter ..." is an aircraft's (R806).
-    if s.name == Skill002::Helicopter.id()
-        && !matches!(card.armour, crate::dust_tactics::model::Armour::Aircraft(_))
-    {
-        return Err((
-            "name",
-            "002 gives Helicopter to an aircraft (\"Unlike other Aircraft, a Helicopter ...\"); this card has no aircraft armour".into(),
-            "remove the skill, or give it to a card with `armour = { aircraft = N }`".into(),
-        ));
+    // 002 "Helicopter": "Unlike other Aircraft, a Helicopter ..." is an aircraft's (R806), as
+    // is "Airlifters are Aircraft that are equipped to airlift Vehicles" (R745).
+    let aircraft_only = [
+        (
+            Skill002::Helicopter,
+            "Unlike other Aircraft, a Helicopter ...",
+        ),
+        (Skill002::Airlifter, "Airlifters are Aircraft ..."),
+    ];
+    if let Some((k, quote)) = aircraft_only.iter().find(|(k, _)| k.id() == s.name) {
+        if !matches!(card.armour, crate::dust_tactics::model::Armour::Aircraft(_)) {
+            return Err((
+                "name",
+                format!(
+                    "002 gives {} to an aircraft (\"{quote}\"); this card has no aircraft armour",
+                    k.title()
+                ),
+                "remove the skill, or give it to a card with `armour = { aircraft = N }`".into(),
+            ));
+        }
     }
     // 002 "Vehicle Equipment", "Mechanic": "A Vehicle equipped as a Mechanic" (R643).
     if s.name == Skill002::Mechanic.id()
@@ -614,6 +641,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
     "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter, officer, spy and artillery-observer, and of 002's vehicle equipment mechanic, air-alert, medevac, smoke-launchers, half-tracked, tracked, wheeled, crew, naval and sealifter are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter, officer, spy and artillery-observer, and of 002's vehicle equipment mechanic, air-alert, medevac, smoke-launchers, half-tracked, tracked, wheeled, crew, airlifter, airmobile and air-assault are built"
 }
 
 #[cfg(test)]

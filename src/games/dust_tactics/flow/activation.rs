@@ -241,6 +241,7 @@ pub(super) fn plan_activation(
             Action::StrikeWith { name, target, also } => p.strike_with(name, target, also)?,
             Action::Transport(Transport::Board { path, vehicle }) => p.board(path, vehicle)?,
             Action::Transport(Transport::Exit { path }) => p.exit(path)?,
+            Action::Transport(Transport::Lift { path }) => p.lift(path)?, // 002 (R748)
             Action::Travel => p.travel()?, // 004 travel between boards (R631)
             // battlefront-2013: a Move that only turns the unit (003 "Check Field of Fire").
             Action::Turn { facing } => {

@@ -93,10 +93,12 @@ pub(super) fn air_alt(state: &State, shooter: &str, target: &Target) -> bool {
         && target_unit(target).is_some_and(|t| is_aircraft(state, t))
 }
 
-/// What an aircraft of `side` may not stop on, by the ruleset: under 004 any other unit's square
-/// (R442); under 003 a friendly unit's square or an enemy aircraft's (R801).
+/// What aircraft `id` of `side` may not stop on, by the ruleset: under 004 any other unit's
+/// square (R442); under 003 a friendly unit's square or an enemy aircraft's (R801), but for an
+/// Airlifter the vehicle it will pick up (R748).
 pub(super) fn may_stop_over(
     state: &State,
+    id: &str,
     side: &str,
     occ: &Occupancy,
     at: Square,
@@ -104,10 +106,11 @@ pub(super) fn may_stop_over(
     if !state.rules().battlefront() {
         return may_hover_over(occ, at);
     }
-    let o = occ
-        .get(&at)?
-        .iter()
-        .find(|o| o.side == side || is_aircraft(state, &o.unit.0))?;
+    let o = occ.get(&at)?.iter().find(|o| {
+        (o.side == side || is_aircraft(state, &o.unit.0))
+            // 002: an Airlifter stops over the vehicle it will pick up (R748).
+            && !super::airlifter::may_hover_over(state, id, &o.unit.0)
+    })?;
     Some(if o.side == side {
         format!(
             "{at} is occupied by {}: no unit may end its move in the same square as another friendly unit",
@@ -284,7 +287,7 @@ impl Planner<'_> {
                 format!("a flight of at most {mp} movement points"),
             );
         }
-        if let Some(why) = may_stop_over(self.state, &u.side, &self.occ, at) {
+        if let Some(why) = may_stop_over(self.state, &u.id, &u.side, &self.occ, at) {
             let rule = if self.state.rules().battlefront() {
                 RuleId::AircraftThroughUnits.with("it cannot end its move in the same square as another friendly unit; aircraft units cannot enter a square occupied by an enemy aircraft unit")
             } else {

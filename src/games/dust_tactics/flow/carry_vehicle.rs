@@ -20,6 +20,10 @@ pub(super) fn slots(c: &Card) -> Vec<u8> {
         .filter(|s| s.name == Skill::CarryCapacityVehicle.id())
         .map(|s| s.value.unwrap_or(0))
         .collect();
+    // 002's Airlifter carries one vehicle, of any armour (R745).
+    if super::airlifter::is_airlifter(c) {
+        v.push(u8::MAX);
+    }
     v.sort_unstable();
     v
 }
@@ -74,13 +78,22 @@ fn why_not(
             LISTINGS,
         ));
     };
-    // An aircraft carries only vehicles with Air Lift (R546).
-    if let Some(why) = super::air_lift::why_not(id, vc, carrier, cc) {
+    // 002: an Airlifter carries only Airmobile or Air Assault vehicles (R745); 004: another
+    // aircraft only vehicles with Air Lift (R546).
+    if super::airlifter::is_airlifter(cc) {
+        if let Some(why) = super::airlifter::why_not(id, vc, carrier, cc) {
+            return Some((why, super::airlifter::CARRIES));
+        }
+    } else if let Some(why) = super::air_lift::why_not(id, vc, carrier, cc) {
         return Some((why, super::air_lift::SENTENCE));
     }
     let mut all = aboard.to_vec();
     all.push(a);
     (!fits(&s, &all)).then(|| {
+        if super::airlifter::is_airlifter(cc) {
+            let why = format!("{carrier} is an Airlifter and already carries a vehicle: it carries one");
+            return (why, super::airlifter::CARRIES);
+        }
         let why = format!(
             "{id} (armour {a}) does not fit in {carrier}: it carries {} vehicle(s), one for each listing, of armour {} or lower",
             s.len(),
@@ -99,6 +112,13 @@ fn aboard(state: &State, carrier: &str) -> Vec<u8> {
         .collect()
 }
 
+/// Why Airlifter `carrier` may not pick up vehicle `id` (R745, R748), or `None` when it may.
+pub(super) fn why_not_lift(state: &State, id: &str, carrier: &str) -> Option<String> {
+    let (u, v) = (state.unit(id)?, state.unit(carrier)?);
+    let (vc, cc) = (card(state, u)?, card(state, v)?);
+    why_not(id, vc, carrier, cc, &aboard(state, carrier)).map(|(why, _)| why)
+}
+
 /// Whether unit `id` is a vehicle (which Carry Capacity's soldier places do not count).
 pub(super) fn is_vehicle(state: &State, id: &str) -> bool {
     unit_type(state, id) == UnitType::Vehicle
@@ -113,6 +133,8 @@ pub(super) fn check_board(state: &State, id: &str, carrier: &str) -> Result<(), 
     let (Some(vc), Some(cc)) = (card(state, u), card(state, v)) else {
         return Ok(());
     };
+    // 002: the Airlifter picks a vehicle up; it does not board (R745).
+    super::airlifter::check_board(state, id, carrier)?;
     if let Some((why, quote)) = why_not(id, vc, carrier, cc, &aboard(state, carrier)) {
         return refuse(why, RULE.with(quote), instead);
     }
@@ -149,8 +171,12 @@ pub(super) fn check_setup(
                 continue;
             };
             if let Some((why, _)) = why_not(&u.id, vc, &v.id, cc, &inside) {
+                let source = match super::airlifter::is_airlifter(cc) {
+                    true => "002 'Carrying Vehicles', 'Airlifter'", // R745
+                    false => "004 'Carry Capacity: Vehicle'",
+                };
                 return Err(SetupError(format!(
-                    "unit {} cannot begin aboard {}: {why} (004 'Carry Capacity: Vehicle')",
+                    "unit {} cannot begin aboard {}: {why} ({source})",
                     u.id, v.id
                 )));
             }

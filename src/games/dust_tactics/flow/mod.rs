@@ -30,6 +30,7 @@ use std::collections::BTreeMap;
 mod activation;
 mod air_lift;
 mod aircraft;
+mod airlifter;
 mod artillery;
 mod artillery002;
 mod attack;
@@ -98,6 +99,7 @@ use steps::*;
 use victory::*;
 
 pub use activation::check_activation;
+pub use airlifter::carrier as airlifter_of;
 pub use awaiting::awaiting;
 pub use awaiting::casualty_options;
 pub use awaiting::default_for;

@@ -150,6 +150,9 @@ impl Planner<'_> {
     /// activated this turn; otherwise it makes no Move while carried, nor after mounting. It
     /// acts from the vehicle's square.
     pub(super) fn passenger_sequence(&mut self, actions: &[Action]) -> Result<(), Refusal> {
+        if self.airlifted_sequence(actions)? {
+            return Ok(()); // a vehicle carried by an Airlifter (R746)
+        }
         let (state, u) = (self.state, self.u);
         let inside = carrier_of(state, &u.id);
         let first_dismounts = inside.is_some()
@@ -305,6 +308,9 @@ impl Planner<'_> {
 /// Whether line `w` of `shooter` may fire in a reaction: not a flame weapon from a vehicle,
 /// nor a close-combat weapon from inside one (Tank Riders may, R741; R734).
 pub(super) fn may_fire(state: &State, shooter: &str, w: &WeaponLine) -> bool {
+    if !super::airlifter::may_fire(state, shooter) {
+        return false; // a vehicle carried by an Airlifter attacks nobody (R746)
+    }
     let Some((v, _)) = leader_of(state, shooter).and_then(|l| carrier_of(state, &l)) else {
         return true;
     };
@@ -420,6 +426,9 @@ pub(super) fn survive(
     // 002 "Sealifter": sunk in deep water, or the bow door on dry land (R779).
     if super::sealifter::survive(state, rider, out) {
         return;
+    }
+    if super::airlifter::survive(state, rider, dice, out) {
+        return; // 002 "Damage to Carried Vehicles" (R747)
     }
     let Some(u) = state.unit(rider).cloned() else {
         return;

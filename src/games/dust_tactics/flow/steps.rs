@@ -153,6 +153,11 @@ pub(super) fn exec_step(
                 super::carry::exec_board(state, &lead, &path, &vehicle, dice, out);
             }
         }
+        Step::Lift { vehicle } => {
+            if alive {
+                super::airlifter::exec_lift(state, &lead, &vehicle, out);
+            }
+        }
         Step::Exit { to, path } => {
             if alive {
                 super::carry::exec_exit(state, act, to, &path, out);

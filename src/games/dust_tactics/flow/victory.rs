@@ -186,10 +186,13 @@ pub fn illegal_positions(state: &State) -> Vec<String> {
                 except.push(h.id.clone());
             }
         }
+        // 002: an Airlifter hovers over the vehicle it will pick up (R748).
+        let lifter = |a: &&UnitState| super::airlifter::may_hover_over(state, &a.id, &u.id);
+        except.extend(state.units.iter().filter(lifter).map(|a| a.id.clone()));
         let occ = occupancy(state, &except);
         // Issue 12: an aircraft flies over terrain; only other units bar its square (R442, R801).
         if super::aircraft::is_aircraft(state, &u.id) {
-            if let Some(why) = super::aircraft::may_stop_over(state, &u.side, &occ, at) {
+            if let Some(why) = super::aircraft::may_stop_over(state, &u.id, &u.side, &occ, at) {
                 bad.push(format!("{} on {at}: {why}", u.id));
             }
             continue;

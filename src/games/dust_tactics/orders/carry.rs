@@ -3,6 +3,8 @@
 //! ```text
 //!   move [<square> …] board <vehicle>    move there (maybe nowhere), then spend 1 MP to board
 //!   move exit <square> [<square> …]      1 MP to exit onto <square>, then move on normally
+//!   move lift <square> [<square> …]      002: an Airlifter picks up the vehicle beneath it, then
+//!                                        flies on (R748)
 //! ```
 
 use super::{err, id, square, Action, OrderError};
@@ -16,12 +18,17 @@ pub enum Transport {
     Board { path: Vec<Square>, vehicle: String },
     /// Exit onto `path[0]`, adjacent to the vehicle, then move on through the rest.
     Exit { path: Vec<Square> },
+    /// 002 "Airlifter" (R748): an Airlifter over a vehicle picks it up and moves along `path`.
+    Lift { path: Vec<Square> },
 }
 
 /// Whether a `move` line's arguments are a boarding or an exit.
 pub(super) fn is_transport(rest: &str) -> bool {
-    rest.split_whitespace()
-        .any(|w| w.eq_ignore_ascii_case("board") || w.eq_ignore_ascii_case("exit"))
+    rest.split_whitespace().any(|w| {
+        ["board", "exit", "lift"]
+            .iter()
+            .any(|k| w.eq_ignore_ascii_case(k))
+    })
 }
 
 /// Parses `move … board <vehicle>` or `move exit <square> …` (the words after `move`).
@@ -49,6 +56,21 @@ pub(super) fn parse(line: usize, rest: &str, board: &Board) -> Result<Action, Or
         }
         let path = squares(&words[1..], instead)?;
         return Ok(Action::Transport(Transport::Exit { path }));
+    }
+    if words
+        .first()
+        .is_some_and(|w| w.eq_ignore_ascii_case("lift"))
+    {
+        let instead = "move lift C4";
+        if words.len() < 2 {
+            return Err(err(
+                line,
+                "`move lift` needs the squares the Airlifter flies to with the vehicle",
+                instead,
+            ));
+        }
+        let path = squares(&words[1..], instead)?;
+        return Ok(Action::Transport(Transport::Lift { path }));
     }
     let instead = "move C4 board apc";
     let Some(at) = words.iter().position(|w| w.eq_ignore_ascii_case("board")) else {
@@ -86,6 +108,10 @@ impl fmt::Display for Transport {
             Transport::Board { path, vehicle } => (path, Some(vehicle)),
             Transport::Exit { path } => {
                 f.write_str(" exit")?;
+                (path, None)
+            }
+            Transport::Lift { path } => {
+                f.write_str(" lift")?;
                 (path, None)
             }
         };

@@ -14,7 +14,7 @@
 
 use super::super::floors;
 use super::super::flow;
-use super::super::model::{Armour, CoverKind, UnitType};
+use super::super::model::{Armour, CoverKind, Square, UnitType};
 use super::super::orders::carry::Transport;
 use super::super::orders::climb::Climb;
 use super::super::orders::{parse, Action, Command, FireOrder, TargetRef};
@@ -125,6 +125,11 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             Some(v) if crate::dust_tactics::battlefront::naval::is_sealifter(state, v) => {
                 with_note(option, &format!("carried in {v}: it dismounts, or stays"))
             }
+            // 002 "Activating While Carried" (R746).
+            Some(v) if flow::airlifter_of(state, &u.id).is_some() => with_note(
+                option,
+                &format!("carried by {v}: a first move dismounts it"),
+            ),
             // 002 "Activating While Mounted" (R733).
             Some(v) if state.rules().battlefront() => {
                 with_note(option, &format!("mounted in {v}, fires from it"))
@@ -598,6 +603,21 @@ fn transport_lines(state: &State, u: &UnitState, ok: &dyn Fn(Vec<Action>) -> boo
             s.push_str(&with_note(&format!("move board {}", v.id), note));
             s.push('\n');
         }
+    }
+    // 002 "Airlifter" (R748): an Airlifter over its vehicle picks it up as it moves.
+    let lift = |sq: Square| Action::Transport(Transport::Lift { path: vec![sq] });
+    let lifts: Vec<String> =
+        u.at.filter(|_| state.rules().battlefront())
+            .into_iter()
+            .flat_map(|at| state.scenario.board.neighbours(at))
+            .filter(|&sq| ok(vec![lift(sq), Action::Nothing]))
+            .map(|sq| sq.to_string())
+            .collect();
+    if let Some((first, rest)) = lifts.split_first() {
+        let note = "picks up the vehicle beneath, then flies (any flight)";
+        s.push_str(&with_note(&format!("move lift {first}"), note));
+        s.push('\n');
+        s.push_str(&or_lines("to", rest));
     }
     let Some(at) = state
         .inside_of(u)
