@@ -129,8 +129,7 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
 /// `new --scenario random` (R550): the five scenarios of 003 §12's table with the game's sides
 /// and forces, each checked as `new` checks a scenario, recorded together as the file `random`.
 fn plan_random(req: &NewRequest, ruleset: String, rules: Rules) -> Result<NewPlan, SetupError> {
-    let mut candidates =
-        scenario_roll::candidates(req, rules.battlefront()).map_err(SetupError)?;
+    let mut candidates = scenario_roll::candidates(req, rules.battlefront()).map_err(SetupError)?;
     // `--fortify` gives each side its fortifications whatever the roll (R588).
     for c in &mut candidates {
         c.text = super::battlefront::forts_placed::with_fortify(

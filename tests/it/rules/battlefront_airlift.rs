@@ -4,7 +4,7 @@
 //! engine through the order parser with scripted dice (every scripted die used, none more).
 
 use super::battlefront_passengers::aboard;
-use super::battlefront_skills::{accepted_all, play};
+use super::battlefront_skills::accepted_all;
 use crate::support_flow::*;
 use dustmail::dust_tactics::battlefront::suppression::Token;
 use dustmail::dust_tactics::cards::parse_card;

@@ -309,6 +309,9 @@ impl Skill002 {
             Skill002::ArtilleryObserver => "Artillery Observer",
             Skill002::Naval => "Naval Unit",
             Skill002::Sealifter => "Sealifter",
+            Skill002::Airlifter => "Airlifter",
+            Skill002::Airmobile => "Airmobile",
+            Skill002::AirAssault => "Air Assault",
         }
     }
 
@@ -640,8 +643,7 @@ pub fn hardened(state: &State, id: &str) -> bool {
 
 /// The 002 skills a card names that the engine does not play, listed for refusals.
 pub fn unbuilt_note() -> &'static str {
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter, officer, spy and artillery-observer, and of 002's vehicle equipment mechanic, air-alert, medevac, smoke-launchers, half-tracked, tracked, wheeled, crew, naval and sealifter are built"
-    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter, officer, spy and artillery-observer, and of 002's vehicle equipment mechanic, air-alert, medevac, smoke-launchers, half-tracked, tracked, wheeled, crew, airlifter, airmobile and air-assault are built"
+    "of 002's own skills only defensive-tactics, gorilla, killing-spree, loner, steel-guard, zombie, mindless-zombie, move-and-fire, at-the-double, scout, flying, expert, assassin, first-strike, lucky, infantry-ace, camouflage, blutkreuz, resurrection, brave, strongpoint, air-pilot, ace-air-pilot, helicopter, officer, spy and artillery-observer, and of 002's vehicle equipment mechanic, air-alert, medevac, smoke-launchers, half-tracked, tracked, wheeled, crew, naval, sealifter, airlifter, airmobile and air-assault are built"
 }
 
 #[cfg(test)]
