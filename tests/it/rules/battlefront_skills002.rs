@@ -139,15 +139,15 @@ fn s002_skills_a_002_skill_is_refused_under_the_other_rulesets() {
     }
 }
 
-// R581: a skill of 002's list that is not built (Airlifter) is still refused under
-// battlefront-2013, by name, and no game is made.
+// R581, R820: a skill of 002's list that is not built (only Grenadier X is left, its text lost)
+// is still refused under battlefront-2013, by name, and no game is made.
 #[test]
 fn s002_skills_an_unbuilt_002_skill_is_refused_at_new_by_name() {
     let d = tempfile::tempdir().unwrap();
-    let airlifter = card_with("bf-bazooka-joe", "[[skills]]\nname = \"airlifter\"");
-    let t = new_joined(d.path(), "bf-bazooka-joe", "reapers", &[airlifter]);
+    let lost = card_with("bf-bazooka-joe", "[[skills]]\nname = \"grenadier-x\"");
+    let t = new_joined(d.path(), "bf-bazooka-joe", "reapers", &[lost]);
     assert!(
-        t.contains("`airlifter`") && t.contains("not built yet"),
+        t.contains("`grenadier-x`") && t.contains("\"Grenadier X\"") && t.contains("not built"),
         "{t}"
     );
 }
