@@ -143,6 +143,7 @@ pub fn plan_new(req: &NewRequest) -> Result<NewPlan, SetupError> {
             card_map.get(&f).and_then(|t| cards::parse_card(&f, t).ok())
         };
         super::battlefront::heroes::check_joins(&parsed, &card_of).map_err(SetupError)?;
+        super::battlefront::heroes::check_unique(&parsed, &card_of).map_err(SetupError)?;
     }
     let units = team_units(&parsed);
     Ok(NewPlan {
