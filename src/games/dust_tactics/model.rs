@@ -465,7 +465,7 @@ pub enum WeaponRange {
     Close,
     /// `N`: within N squares, minimum 1.
     Upto(u8),
-    /// `X-Y`: arc weapon.
+    /// `X-Y`: arc weapon; `X-U` (003 "Minimum Range", R687) is `Between(X, NO_MAX)`.
     Between(u8, u8),
     /// `U`: unlimited with LOS.
     Unlimited,
@@ -674,6 +674,7 @@ impl fmt::Display for WeaponRange {
         match self {
             WeaponRange::Close => f.write_str("C"),
             WeaponRange::Upto(n) => write!(f, "{n}"),
+            WeaponRange::Between(a, WeaponRange::NO_MAX) => write!(f, "{a}-U"),
             WeaponRange::Between(a, b) => write!(f, "{a}-{b}"),
             WeaponRange::Unlimited => f.write_str("U"),
             WeaponRange::Artillery => f.write_str("A"),
@@ -682,7 +683,10 @@ impl fmt::Display for WeaponRange {
 }
 
 impl WeaponRange {
-    /// Parses a range as printed on a card: `C`, `6`, `3-6`, `U`, `A`.
+    /// The maximum of 003's `X-U`: no board is this wide, so it reaches the whole battlefield.
+    pub const NO_MAX: u8 = u8::MAX;
+
+    /// Parses a range as printed on a card: `C`, `6`, `3-6`, `2-U`, `U`, `A`.
     pub fn parse(text: &str) -> Option<WeaponRange> {
         let t = text.trim();
         match t.to_ascii_uppercase().as_str() {
@@ -692,10 +696,11 @@ impl WeaponRange {
             _ => {}
         }
         if let Some((a, b)) = t.split_once('-') {
-            return Some(WeaponRange::Between(
-                a.trim().parse().ok()?,
-                b.trim().parse().ok()?,
-            ));
+            let b = match b.trim() {
+                "U" | "u" => WeaponRange::NO_MAX,
+                b => b.parse().ok()?,
+            };
+            return Some(WeaponRange::Between(a.trim().parse().ok()?, b));
         }
         t.parse().ok().map(WeaponRange::Upto)
     }

@@ -209,6 +209,7 @@ fn plan_text(
             card_map.get(&f).and_then(|t| cards::parse_card(&f, t).ok())
         };
         super::battlefront::heroes::check_joins(&parsed, &card_of).map_err(SetupError)?;
+        super::battlefront::heroes::check_unique(&parsed, &card_of).map_err(SetupError)?;
     }
     let units = team_units(&parsed);
     Ok(NewPlan {

@@ -55,18 +55,19 @@ const SHOOT: &str = "activate shooter\n  attack gun at target\n  nothing";
 
 // 002 "Cover From Bunkers and Strongpoints": "Units in Strongpoints that fail an Infantry or
 // Cover Save also re-roll the Save, but only cancel the Hit if the re-roll scores [army]." One
-// hit (army) on a soldier in the open: its Infantry Save fails (shield); in the strongpoint the
-// re-roll shows army and cancels the hit. Outside a strongpoint the same dice kill it.
+// hit (army) on a soldier: in the strongpoint it is in Cover (R685) and its Cover Save fails
+// (target); the re-roll shows army and cancels the hit. In the open the Infantry Save (shield)
+// fails and the soldier dies.
 #[test]
 fn s002_cover_from_strongpoints_a_failed_save_is_rerolled_and_cancels_on_army() {
     let mut st = game(true);
-    let out = play(&mut st, "allies", SHOOT, &[1, 5, 2]);
+    let out = play(&mut st, "allies", SHOOT, &[1, 3, 2]);
     let t = texts(&out);
     assert_eq!(
         purposes(&out),
         [
             "attack gun",
-            "infantry save vs gun",
+            "infantry cover save vs gun",
             "strongpoint re-roll vs gun"
         ],
         "{t}"
@@ -85,7 +86,8 @@ fn s002_cover_from_strongpoints_a_failed_save_is_rerolled_and_cancels_on_army() 
 fn s002_cover_from_strongpoints_the_reroll_cancels_only_on_army() {
     for reroll in [3, 5] {
         let mut st = game(true);
-        let out = play(&mut st, "allies", SHOOT, &[1, 5, reroll]);
+        // The Cover Save (R685) fails on a target.
+        let out = play(&mut st, "allies", SHOOT, &[1, 3, reroll]);
         let t = texts(&out);
         assert!(t.contains("0 cancelled by the strongpoint re-roll"), "{t}");
         assert!(u(&st, "target").destroyed, "{t}");

@@ -219,18 +219,19 @@ fn s002_line_of_sight_to_bunkers_units_inside_see_and_are_seen_only_ahead() {
 
 // 002 "Cover From Bunkers and Strongpoints": "Units in Bunkers that fail an Infantry or Cover Save
 // re-roll the Save, cancelling the Hit on a roll of [army] or [shield]." One hit (army) on the
-// soldier in E5 from E2: its Infantry Save fails (shield); the bunker's re-roll shows a shield
-// and cancels the hit (a strongpoint's would not). A target re-roll fails, and the soldier dies.
+// soldier in E5 from E2: in the bunker it is in Cover (R685) and its Cover Save fails (target);
+// the bunker's re-roll shows a shield and cancels the hit (a strongpoint's would not). A target
+// re-roll fails, and the soldier dies.
 #[test]
 fn s002_cover_from_bunkers_a_failed_save_is_rerolled_and_cancels_on_army_or_shield() {
     let mut st = game("E2", "E5");
-    let out = play(&mut st, "allies", SHOOT, &[1, 5, 5]);
+    let out = play(&mut st, "allies", SHOOT, &[1, 3, 5]);
     let t = texts(&out);
     assert_eq!(
         purposes(&out),
         [
             "attack gun",
-            "infantry save vs gun",
+            "infantry cover save vs gun",
             "bunker re-roll vs gun"
         ],
         "{t}"
@@ -238,7 +239,7 @@ fn s002_cover_from_bunkers_a_failed_save_is_rerolled_and_cancels_on_army_or_shie
     assert!(t.contains("1 cancelled by the bunker re-roll"), "{t}");
     assert!(!u(&st, "target").destroyed, "{t}");
     let mut st = game("E2", "E5");
-    let out = play(&mut st, "allies", SHOOT, &[1, 5, 3]);
+    let out = play(&mut st, "allies", SHOOT, &[1, 3, 3]);
     let t = texts(&out);
     assert!(t.contains("0 cancelled by the bunker re-roll"), "{t}");
     assert!(u(&st, "target").destroyed, "{t}");

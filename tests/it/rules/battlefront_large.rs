@@ -11,7 +11,7 @@ use dustmail::dust_tactics::state::State;
 use dustmail::dust_tactics::DustTactics;
 
 /// A Huge vehicle card: health 6, `movement`, front-mounted "guns" of 1 die reaching 8.
-fn huge(id: &str, movement: u8) -> Card {
+pub(super) fn huge(id: &str, movement: u8) -> Card {
     let mut guns = weapon("guns", WeaponRange::Upto(8), 1, 1);
     guns.traits = vec![WeaponTrait::FrontArc];
     let mut c = card(id, UnitType::Vehicle, 6, movement, vec![guns]);

@@ -155,11 +155,15 @@ pub fn is_trench(state: &State, at: Square) -> bool {
 
 /// "Infantry Units in Trenches are in Cover": an infantry target (squad or hero) on a trench is
 /// in Cover whatever the line of sight; a vehicle gains nothing. Trenches never block sight, so
-/// nothing else changes.
-pub fn cover(state: &State, at: Square, target: UnitType, cover: Cover) -> Cover {
+/// nothing else changes. Since rules revision 10 an infantry target inside a strongpoint or
+/// bunker is in Cover against an attacker on `from` outside it (002 "Attacking Strongpoints":
+/// "The SSU player rolls two Cover Saves for the MG hits", R685).
+pub fn cover(state: &State, from: Square, at: Square, target: UnitType, cover: Cover) -> Cover {
     // 002 "Dozer Blade": a vehicle dug in by its Dozer Special Action (R786).
     let cover = super::engineering::cover(state, at, target, cover);
-    if target != UnitType::Vehicle && is_trench(state, at) && cover == Cover::None {
+    let walled = state.revised(10)
+        && super::bunkers::shell_at(state, at).is_some_and(|s| !s.squares.contains(&from));
+    if target != UnitType::Vehicle && (is_trench(state, at) || walled) && cover == Cover::None {
         Cover::Soft
     } else {
         cover

@@ -40,6 +40,12 @@ pub fn check_joins(s: &Scenario, card_of: &dyn Fn(&str) -> Option<Card>) -> Resu
             let (Some(a), Some(b)) = (card_of(&spec.card), card_of(&partner.card)) else {
                 continue; // an unknown card is refused by the caller, naming the card
             };
+            if let Some(why) = superhuman_join(&a, &b) {
+                return Err(format!(
+                    "scenario `{}`: `{}` joins `{}`: {why}",
+                    s.name, spec.id, partner.id
+                ));
+            }
             let ((hero, hc), (squad, sc)) = match (a.unit_type, b.unit_type) {
                 (UnitType::Hero, UnitType::Squad) => ((spec, a), (partner, b)),
                 (UnitType::Squad, UnitType::Hero) => ((partner, b), (spec, a)),
@@ -113,5 +119,61 @@ pub fn refuse_apart(state: &State, unit: &str) -> Option<Refusal> {
         ),
         rule: RULE.to_string(),
         instead: format!("activate {squad} (the hero activates with it)"),
+    })
+}
+
+/// 003 "Heroes": "Heroes are unique individuals, so an army can never have two of the same
+/// Hero" (002: "one of each Hero can be in your force"). A side fielding two units of one hero
+/// card, or of two hero cards of one name, is refused at `new`, naming the hero, the side and
+/// both units (R684). 000 and 004 say nothing of it, so only battlefront-2013 checks it.
+pub fn check_unique(s: &Scenario, card_of: &dyn Fn(&str) -> Option<Card>) -> Result<(), String> {
+    for side in &s.sides {
+        let mut seen: Vec<(String, &str)> = vec![];
+        for u in &side.units {
+            let Some(c) = card_of(&u.card).filter(|c| c.unit_type == UnitType::Hero) else {
+                continue;
+            };
+            let name = c.name.to_lowercase();
+            if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name) {
+                return Err(format!(
+                    "scenario `{}`: side {} fields the hero {} twice ({first} and {}); 003 \"Heroes\": \"Heroes are unique individuals, so an army can never have two of the same Hero\": field another hero or another unit instead of {}",
+                    s.name, side.id, c.name, u.id, u.id
+                ));
+            }
+            seen.push((name, &u.id));
+        }
+    }
+    Ok(())
+}
+
+/// 002 "Superhumans": "a Superhuman can never Join a Unit"; "Sidekicks [...] can Join the named
+/// Superhuman forming a combined Unit". Why a `joins` between cards `a` and `b` (either way
+/// round) is refused when one is a Superhuman: never with a unit; with its own Sidekick, the
+/// combined unit is not built under battlefront-2013 yet (R688). A pilot's `joins` to its
+/// vehicle mounts it, no join (003 "Piloting Vehicles").
+fn superhuman_join(a: &Card, b: &Card) -> Option<String> {
+    if a.unit_type == UnitType::Vehicle || b.unit_type == UnitType::Vehicle {
+        return None;
+    }
+    let (sup, other) = match (a.superhuman, b.superhuman) {
+        (true, _) => (a, b),
+        (false, true) => (b, a),
+        (false, false) => return None,
+    };
+    let sidekick = !other.superhuman
+        && other.unit_type == UnitType::Hero
+        && other.sidekick.as_deref() == Some(sup.id.as_str());
+    Some(if sidekick {
+        format!(
+            "the Sidekick {} joining its Superhuman {} (002 \"Superhumans\": \"they can Join the named Superhuman forming a combined Unit\") is {} (R688); place the two in their own squares",
+            other.name,
+            sup.name,
+            super::NOT_YET
+        )
+    } else {
+        format!(
+            "{} is a Superhuman: 002 \"Superhumans\": \"a Superhuman can never Join a Unit\" (only its Sidekick joins it); remove the `joins` and place each in its own square",
+            sup.name
+        )
     })
 }

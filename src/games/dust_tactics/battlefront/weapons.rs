@@ -4,7 +4,7 @@
 
 use super::super::cards::CardError;
 use super::super::combat::FireOptions;
-use super::super::model::{Card, WeaponLine, WeaponTrait};
+use super::super::model::{Card, WeaponLine, WeaponRange, WeaponTrait};
 use super::super::rules::Rules;
 
 /// The purpose (and report name) of a Cutting weapon's chained dice (002 "Cutting Weapons").
@@ -40,6 +40,18 @@ pub fn cuts(w: &WeaponLine) -> bool {
 /// refused when read: that ruleset would carry a rule it ignores (R670).
 pub fn refuse_elsewhere(file: &str, card: &Card) -> Result<(), CardError> {
     for (i, w) in card.weapons.iter().enumerate() {
+        // 003 "Minimum Range (#–#)": `2-U` has no maximum; 000 and 004 print no such range (R687).
+        if let WeaponRange::Between(a, WeaponRange::NO_MAX) = w.range {
+            return Err(CardError {
+                file: file.to_string(),
+                field: format!("weapons[{i}].range"),
+                reason: format!(
+                    "the range `{a}-U` of the weapon `{}` is 003's \"Minimum Range (#–#)\" with no maximum, played only under `--ruleset battlefront-2013` (R687)",
+                    w.id
+                ),
+                instead: "write a maximum (`2-8`), `U`, or play the game with `--ruleset battlefront-2013`".into(),
+            });
+        }
         if let Some((t, title)) = BATTLEFRONT_ONLY.iter().find(|(t, _)| w.traits.contains(t)) {
             let word = serde_json::to_string(t).unwrap_or_default();
             return Err(CardError {

@@ -865,7 +865,7 @@ pub(super) fn fire_line(
                             unit_type: ty,
                         },
                     );
-                    super::super::battlefront::fortifications::cover(state, at, ty, c)
+                    super::super::battlefront::fortifications::cover(state, from, at, ty, c)
                 } else {
                     cover
                 };

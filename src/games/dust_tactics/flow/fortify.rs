@@ -75,18 +75,27 @@ pub(super) fn wire(
 
 /// 002 "Minefields": "When a Unit moves into, through, or out of a Minefield, the opposing
 /// player attacks it with a rating of [one die per model]/2." One attack a move that starts on
-/// or enters a minefield square (R725), after the move.
+/// or enters a minefield square (R725), after the move. `from` is every square the unit stood
+/// on before it (a Huge or two-square Large vehicle's all): since rules revision 10 each square
+/// its body takes on the way counts too, not only the named one (R686).
 pub(super) fn mines(
     state: &mut State,
     lead: &str,
-    from: Option<Square>,
+    from: &[Square],
     path: &[Square],
     dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) {
-    let crossed = from
-        .into_iter()
-        .chain(path.iter().copied())
+    let body = |sq: Square| match state.revised(10) {
+        true => super::large::squares_at(state, lead, sq),
+        false => vec![sq],
+    };
+    let from = match state.revised(10) {
+        true => from,
+        false => &from[..from.len().min(1)],
+    };
+    let crossed = (from.iter().copied())
+        .chain(path.iter().flat_map(|sq| body(*sq)))
         .find(|sq| is_minefield(state, *sq));
     if let Some(sq) = crossed {
         mine_attack(state, lead, sq, dice, out);

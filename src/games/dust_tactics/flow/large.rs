@@ -176,8 +176,8 @@ pub(super) fn reactive_pair(
 
 /// A large vehicle plays only under ffg-revised (004 "LARGE VEHICLES"; 000 has none: R571), a
 /// Huge vehicle and 003's two-square Large vehicle only under battlefront-2013 (003 "Moving Huge
-/// Vehicles", "Unit Size": R790, R767); none on a board with minefields (a mine under one of
-/// its squares is not built).
+/// Vehicles", "Unit Size": R790, R767); none on a board with 004's mined spaces (a mine under one
+/// of its squares is not built; 002's minefields are, R686).
 pub(super) fn check_setup(
     rules: &Rules,
     scenario: &Scenario,
@@ -236,13 +236,9 @@ pub(super) fn check_setup(
     let Some(u) = units().find(|u| card_of(u).is_some_and(many)) else {
         return Ok(());
     };
-    // 002's minefields under a Large vehicle's rear are not built (R767).
-    let mined_002 = (scenario.fortifications.as_ref()).is_some_and(|f| !f.minefields.is_empty());
-    let u = match units().find(|u| card_of(u).is_some_and(two)) {
-        Some(two) if mined_002 => two,
-        _ => u,
-    };
-    if !scenario.board.mines.is_empty() || mined_002 && card_of(u).is_some_and(two) {
+    // 002's minefields count under every square of a Huge or Large vehicle (R686); 004's
+    // mined spaces under a large vehicle are not built.
+    if !scenario.board.mines.is_empty() {
         return Err(format!(
             "unit {} uses the large vehicle card `{}` and scenario {} has minefields: a mine under a large vehicle is not built (R571); remove one or the other",
             u.id, u.card, scenario.name

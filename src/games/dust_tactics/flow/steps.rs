@@ -89,13 +89,17 @@ pub(super) fn exec_step(
             super::mines::minefields(state, &lead, &[to], dice, out);
             // 002's wire and mines (R724, R725): entering onto one moves into it.
             super::fortify::wire(state, act, &[to], dice, out);
-            super::fortify::mines(state, &lead, None, &[to], dice, out);
+            super::fortify::mines(state, &lead, &[], &[to], dice, out);
         }
         Step::Move { path, crushed } => {
             if !alive || !alive_on_board(state, &lead) {
                 return;
             }
             let start = state.unit(&lead).and_then(|u| u.at);
+            // Every square it stands on before the move, named one first (002 mines, R686).
+            let start_body: Vec<Square> = (start.iter())
+                .flat_map(|sq| super::large::squares_at(state, &lead, *sq))
+                .collect();
             // 002 "Barbed Wire Entanglements" (R724): tangled, the unit stops.
             let path = super::fortify::wire(state, act, &path, dice, out);
             let Some(to) = path.last().copied() else {
@@ -134,7 +138,7 @@ pub(super) fn exec_step(
             // 004 "Minefields": each mined space entered (R481).
             super::mines::minefields(state, &lead, &path, dice, out);
             // 002 "Minefields" (R725): one attack a move into, through or out of one.
-            super::fortify::mines(state, &lead, start, &path, dice, out);
+            super::fortify::mines(state, &lead, &start_body, &path, dice, out);
             stop_unless_moving_on(state, act, &lead);
         }
         Step::Travel { to } => {
