@@ -27,7 +27,9 @@ use std::fmt;
 /// to an upper floor or a roof of 003's buildings), R807 (an aircraft blocks no ground unit's
 /// sight) and R808 (a strongpoint next to a ground unit hides it from an aircraft); 10: R810
 /// (battlefront-2013: a vehicle with Crew retaliates with its own lines or its crew's, never
-/// both) and R811 (a Hero Officer joined to a Command Squad in a Command Vehicle has its radio);
+/// both), R811 (a Hero Officer joined to a Command Squad in a Command Vehicle has its radio)
+/// and R574 (battlefront-2013: a hit on a joined hero marks the weapon's damage, and each Damage
+/// Resilient rolls only for its own unit's hits);
 /// games made before keep the revision they were made with.
 pub const RULES_REVISION: u32 = 10;
 

@@ -25,6 +25,7 @@ mod battlefront_facing;
 mod battlefront_forces;
 mod battlefront_fortifications;
 mod battlefront_heroes;
+mod battlefront_joined_hits;
 mod battlefront_joining;
 mod battlefront_large;
 mod battlefront_large2;
