@@ -192,3 +192,33 @@ fn s003_joining_infantry_squads_hits_on_the_soldiers_never_roll_the_heros_damage
     assert_eq!(u(&st, "panzers").models.len(), 2);
     assert_eq!(u(&st, "lara").health, 3);
 }
+
+// issue 18, 003 "Joining Infantry Squads": "The owning player assigns hits between them using
+// the normal rules", with 002 "Damage Resilient" for the Hero ("roll one die for each point of
+// Damage marked off"). The owner's standing order puts Lara first (R58, R100): the attacker's
+// own mail resolves her hit, a 2-damage hit marking 2, her two Damage Resilient dice (army,
+// shield) after the attack and save dice; she loses 1, no soldier is lost.
+#[test]
+fn s003_joining_infantry_squads_a_standing_order_naming_the_hero_rolls_his_damage_resilient() {
+    let mut st = unasked(true, false, 2);
+    accepted(&play(
+        &mut st,
+        "allies",
+        "standing casualties panzers: lara",
+        &[],
+    ));
+    let out = play(&mut st, "axis", ATTACK, &[1, 5, 5, 5, 5, 1, 5]);
+    accepted(&out);
+    let p = purposes(&out);
+    let dr: Vec<usize> = (0..p.len())
+        .filter(|i| p[*i].starts_with("damage resilient"))
+        .collect();
+    assert_eq!(dr, vec![p.len() - 1], "{p:?}");
+    assert!(
+        texts(&out).contains("2 damage marked, Damage Resilient cancels 1, 1 lost"),
+        "{}",
+        texts(&out)
+    );
+    assert_eq!(u(&st, "lara").health, 2);
+    assert_eq!(u(&st, "panzers").models.len(), 4);
+}
