@@ -103,6 +103,13 @@ struct CellPlan {
     phaser: bool,
 }
 
+/// The damage one hit of `weapon` does to one model of `armour` under battlefront-2013 (003's
+/// automatic kill included), or None on a `-` (battlefront/joined_hits.rs, R574).
+pub(crate) fn cell_damage(weapon: &WeaponLine, armour: Armour) -> Option<u32> {
+    plan_cell(weapon.against(armour), 1, 1, false)
+        .map(|p| super::battlefront::spray::cell_damage(p.damage, p.ap_incendiary))
+}
+
 fn plan_cell(cell: Fire, carriers: u32, models: u32, doubled: bool) -> Option<CellPlan> {
     let carriers = carriers.max(1);
     let plan = match cell {

@@ -29,8 +29,11 @@ use std::fmt;
 /// (battlefront-2013: no objective in a strongpoint either), R810 (a vehicle with Crew retaliates
 /// with its own lines or its crew's, never both), R811 (a Hero Officer joined to a Command Squad
 /// in a Command Vehicle has its radio), R819 (a reacting Large vehicle's Move rotates it on its two
-/// squares) and R822 (a reaction that turned or rotated the unit marks it moved, for its Set-Up
-/// weapons); games made before keep the revision they were made with.
+/// squares), R822 (a reaction that turned or rotated the unit marks it moved, for its Set-Up
+/// weapons), R574 (a hit on a joined hero marks the weapon's damage, and each Damage Resilient
+/// rolls only for its own unit's hits), R685 (cover inside a strongpoint or bunker) and R686 (a
+/// minefield under any square of a Large or Huge vehicle); games made before keep the revision
+/// they were made with.
 pub const RULES_REVISION: u32 = 10;
 
 /// The policies of one ruleset.

@@ -359,6 +359,10 @@ pub struct Pending {
     /// battlefront-2013: this damage already gave its suppression token (R703).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub suppressing: bool,
+    /// battlefront-2013 from revision 10: each unsaved hit on a squad with a joined hero, to be
+    /// resolved on whoever is named for it (R574).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joined_hits: Vec<super::battlefront::joined_hits::JoinedHit>,
 }
 
 /// Skills and options declared for this activation.

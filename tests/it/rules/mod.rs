@@ -27,6 +27,7 @@ mod battlefront_fortifications;
 mod battlefront_fortify;
 mod battlefront_heroes;
 mod battlefront_heroes10;
+mod battlefront_joined_hits;
 mod battlefront_joining;
 mod battlefront_large;
 mod battlefront_large2;

@@ -33,6 +33,8 @@ pub mod huge;
 pub mod large2;
 // issue 18: 003 joining per activation (bfjoin, R604–R606).
 pub mod joining;
+// issue 18: hits on a squad with a joined hero, hit by hit (bfjoinhits, R574).
+pub mod joined_hits;
 // issue 18: 003 mounting and dismounting vehicles (bfjoin, R607).
 pub mod mounting;
 // 002 "Naval Unit" (R755–R758).

@@ -896,7 +896,8 @@ pub(super) fn fire_line(
                     hard_save: if lone_hero { Save::None } else { tc.hard_save },
                     damage_resilient: (tc.has(Skill::DamageResilient)
                         || super::super::battlefront::skills002::defensive(state, &tu.id, cover))
-                        && rules.damage_resilient_against(&w),
+                        && rules.damage_resilient_against(&w)
+                        && !super::super::battlefront::joined_hits::defers(state, &tu.id),
                     bf: super::super::battlefront::strongpoints::saves(state, &l.shooter, &tu.id),
                 };
                 let medal = medal
@@ -919,6 +920,7 @@ pub(super) fn fire_line(
                 );
                 let o =
                     combat::resolve_line_under(rules, &fired, &profile, &line_opts, round, dice);
+                let o = super::super::battlefront::joined_hits::reword(state, &tu.id, o);
                 if hero_weapon && tc.unit_type.is_soldier() && tu.side != su.side {
                     serum_count(act, &l.shooter, o.hits);
                 }
@@ -971,7 +973,9 @@ pub(super) fn fire_line(
                             p.sniped.push(model.clone());
                         }
                     }
-                    _ => p.points += o.damage,
+                    _ => super::super::battlefront::joined_hits::add(
+                        state, p, &tu.id, &w, cover, o.damage,
+                    ),
                 }
                 let damaging = o.hits.saturating_sub(o.saved).min(o.damage);
                 let damaging = if apart.contains(&tu.id) { 0 } else { damaging };

@@ -112,7 +112,12 @@ pub(super) fn choice_matters(state: &State, unit: &str, points: u32) -> bool {
     u.models.iter().any(|m| Some(kit(m)) != first)
 }
 
-pub(super) fn remove_casualties(state: &mut State, act: &mut Activation, out: &mut Outcome) {
+pub(super) fn remove_casualties(
+    state: &mut State,
+    act: &mut Activation,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
     while let Some((unit, mut p)) = act
         .damage
         .iter()
@@ -160,8 +165,26 @@ pub(super) fn remove_casualties(state: &mut State, act: &mut Activation, out: &m
         apply_named(state, &unit, &p.sniped, &p.by, out);
         let pref = casualty_pref(state, &side, &unit);
         let list = preferred_casualties(state, &unit, p.points, &pref);
-        apply_named(state, &unit, &list, &p.by, out);
+        assign(state, &unit, &list, &p, dice, out);
     }
+}
+
+/// Removes the named casualties of `unit`'s pending damage `p`: hit by hit when its hits were
+/// recorded (battlefront-2013, R574), else one point a name.
+fn assign(
+    state: &mut State,
+    unit: &str,
+    names: &[String],
+    p: &Pending,
+    dice: &mut dyn DiceSource,
+    out: &mut Outcome,
+) {
+    if p.joined_hits.is_empty() {
+        return apply_named(state, unit, names, &p.by, out);
+    }
+    let mut named =
+        |s: &mut State, n: &[String], o: &mut Outcome| apply_named(s, unit, n, &p.by, o);
+    super::super::battlefront::joined_hits::assign(state, unit, names, p, dice, out, &mut named);
 }
 
 /// Removes the named models (a hero or vehicle id marks one health point each).
@@ -284,6 +307,7 @@ pub(super) fn cmd_casualties(
     side: &str,
     unit: &str,
     models: &[String],
+    dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) -> Result<String, Refusal> {
     let rule = RuleId::Casualties.with("the owner removes casualties");
@@ -352,7 +376,7 @@ pub(super) fn cmd_casualties(
         Some(a) => a,
         None => return refuse("no casualties are awaited", rule, "wait"),
     };
-    answer_casualties(state, &mut act, &wu, models, out);
+    answer_casualties(state, &mut act, &wu, models, dice, out);
     state.phase = Phase::Activation(act);
     Ok(format!("casualties {wu}: {}", models.join(" ")))
 }
@@ -363,9 +387,10 @@ pub(super) fn answer_casualties(
     act: &mut Activation,
     unit: &str,
     models: &[String],
+    dice: &mut dyn DiceSource,
     out: &mut Outcome,
 ) {
     act.wait = None;
-    let by = act.damage.remove(unit).map(|p| p.by).unwrap_or_default();
-    apply_named(state, unit, models, &by, out);
+    let p = act.damage.remove(unit).unwrap_or_default();
+    assign(state, unit, models, &p, dice, out);
 }

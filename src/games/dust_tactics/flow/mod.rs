@@ -456,7 +456,9 @@ fn apply_command(
             cmd_react_choosing(state, side, unit, *choice, dice, out)
                 .map_err(|e| super::battlefront::reactive::cite(state.rules(), e))
         }
-        Command::Casualties { unit, models } => cmd_casualties(state, side, unit, models, out),
+        Command::Casualties { unit, models } => {
+            cmd_casualties(state, side, unit, models, dice, out)
+        }
         Command::Concede => concede(state, side, out),
         Command::OfferDraw => offer_draw(state, side, out),
         Command::AcceptDraw => accept_draw(state, side, out),

@@ -112,7 +112,7 @@ pub(super) fn auto_answer(
                 out,
                 format!("standing order of {side}: {unit} loses {}", list.join(" ")),
             );
-            answer_casualties(state, act, &unit, &list, out);
+            answer_casualties(state, act, &unit, &list, dice, out);
             true
         }
         Some(Wait::Retaliate { side, unit, .. }) => {

@@ -277,7 +277,7 @@ pub(super) fn exec_step(
             } else {
                 cheat_death(state, act, dice, out);
             }
-            remove_casualties(state, act, out);
+            remove_casualties(state, act, dice, out);
             // A destroyed vehicle's pilot rolls to escape (R542, R261).
             super::piloting::escape_rolls(state, dice, out);
             // 004 "Tesla weapons": a destroyed carrier's explosion, then its casualties (R562).
