@@ -79,6 +79,12 @@ fn s003_units_with_multiple_weapons_example_five_soldiers_fire_five_weapons() {
 #[test]
 fn s003_soldiers_with_several_weapons_one_panzerfaust_chosen_three_stg47s_fire() {
     let mut st = example();
+    // The orders template offers the count, for what it does here: it frees soldiers.
+    let t = DustTactics.orders_template(&st, "axis");
+    assert!(
+        t.contains("attack 1 panzerfaust at pounder") && t.contains("a count frees soldiers"),
+        "{t}"
+    );
     let out = play(
         &mut st,
         "axis",

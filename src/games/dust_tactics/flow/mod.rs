@@ -66,7 +66,7 @@ mod round;
 mod setup;
 mod skills;
 mod skills002_d;
-mod soldier_weapons;
+pub(crate) mod soldier_weapons;
 mod special_weapons;
 pub mod spy;
 mod standing;

@@ -8,7 +8,7 @@ use super::*;
 use crate::dust_tactics::weapon_trait::WeaponTrait;
 
 /// Whether the game plays 003 as written here: battlefront-2013, revision 10 on.
-fn book(state: &State) -> bool {
+pub(crate) fn book(state: &State) -> bool {
     state.rules().battlefront() && state.revised(10)
 }
 
