@@ -636,6 +636,11 @@ pub struct LineOrder {
     /// older ledgers' lines as they were.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u32>,
+    /// battlefront-2013 from revision 10: the soldiers of the squad this line was given, each
+    /// firing one weapon an Attack (003 "Soldiers with Several Weapons", R677); absent fires
+    /// all its carriers, as older ledgers' lines did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soldiers: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -294,9 +294,10 @@ fn s002_passengers_fire_from_one_side_of_the_vehicle_at_a_time() {
     let out = play(
         &mut st,
         "allies",
-        "activate grens\n  attack gun at west, pistol at west\n  nothing",
-        // Four gun dice and one pistol die, all shields: no hit.
-        &[5, 5, 5, 5, 6],
+        "activate grens\n  attack pistol at west, gun at west\n  nothing",
+        // One pistol die, then three gun dice (each of the four soldiers fires one weapon an
+        // Attack from rules revision 10: 003 "Soldiers with Several Weapons", R677), no hit.
+        &[6, 5, 5, 5],
     );
     assert!(accepted_all(&out), "{}", texts(&out));
 }

@@ -11,7 +11,7 @@ use dustmail::dust_tactics::state::State;
 use dustmail::game::{Outcome, ScriptedDice};
 
 /// How many dice the outcome rolled, every roll of the report counted.
-fn dice_rolled(out: &Outcome) -> usize {
+pub(super) fn dice_rolled(out: &Outcome) -> usize {
     out.happenings
         .iter()
         .flat_map(|h| &h.rolls)
@@ -21,7 +21,7 @@ fn dice_rolled(out: &Outcome) -> usize {
 
 /// `text` (orders as a player writes them) sent by `side` with exactly `faces` scripted: every
 /// die is used, none is left over.
-fn play(st: &mut State, side: &str, text: &str, faces: &[u8]) -> Outcome {
+pub(super) fn play(st: &mut State, side: &str, text: &str, faces: &[u8]) -> Outcome {
     let mut d = ScriptedDice::new(faces.to_vec());
     let out = send(st, side, text, &mut d);
     assert!(first_result(&out).is_ok(), "{:?}", first_result(&out));
@@ -35,7 +35,7 @@ fn play(st: &mut State, side: &str, text: &str, faces: &[u8]) -> Outcome {
 }
 
 /// `text` sent by `side` is refused and changes nothing; the refusal's reason and rule.
-fn refused_unchanged(st: &mut State, side: &str, text: &str) -> String {
+pub(super) fn refused_unchanged(st: &mut State, side: &str, text: &str) -> String {
     let before = serde_json::to_string(&*st).unwrap();
     let out = send(st, side, text, &mut plenty());
     let r = first_result(&out).expect_err("refused");
@@ -94,8 +94,8 @@ fn s003_roll_to_hit_infantry_recon_grenadiers_roll_eight_dice_at_red_thunder() {
 // column, indicating they cannot hurt it. Their only option is to use their Panzerfaust
 // anti-tank weapons, which are rated 1/2." (003 says two Panzerfausts, then three: the card
 // carries two, R234, so two dice.) One hit marks two crosses; Grand'ma's Damage Resilient rolls
-// a die for each (003 "Damage Resilient"), here no army symbol. A box is marked for each
-// Panzerfaust fired (R234), so both boxes.
+// a die for each (003 "Damage Resilient"), here no army symbol. One box is marked for the
+// Attack, both Panzerfausts fired (003 "Limited-Ammo Weapons", R678 from rules revision 10).
 #[test]
 fn s003_roll_to_hit_a_vehicle_only_the_panzerfausts_can_hurt_grandma() {
     let mut st = game(
@@ -123,8 +123,8 @@ fn s003_roll_to_hit_a_vehicle_only_the_panzerfausts_can_hurt_grandma() {
     assert_eq!(ammo, Some(2));
     assert_eq!(
         u(&st, "grenadiers").ammo.get("panzerfaust").copied(),
-        Some(0),
-        "a box for each Panzerfaust fired (R234)"
+        Some(1),
+        "one box for the Attack, both Panzerfausts fired (R678)"
     );
 }
 
@@ -177,9 +177,10 @@ fn s003_damage_to_a_vehicle_the_ppsh48_marks_one_cross_off_bazooka_joe() {
 
 // 003 "Limited-Ammo Weapons": "Mark one of these boxes each time a unit makes an Attack or
 // Sustained Attack action with the Limited-Ammo Weapon. Once all of the boxes have been marked,
-// the weapon can make no further attacks." The Recon Grenadiers' Panzerfausts have two boxes; a
-// box is marked for each Panzerfaust fired (R234), so one Panzerfaust an attack
-// (`attack 1 panzerfaust`, R414) gives two attacks, and a third is refused.
+// the weapon can make no further attacks." The Recon Grenadiers' Panzerfausts have two boxes; from
+// rules revision 10 a box is marked each Attack, both Panzerfausts fired or one (R678), so two
+// attacks with both, and a third is refused. Revision 9 marked a box a Panzerfaust fired (R234):
+// one Attack with both spent the two boxes.
 #[test]
 fn s003_limited_ammo_weapons_a_box_each_attack_then_no_further_attacks() {
     let mut st = game(
@@ -198,12 +199,21 @@ fn s003_limited_ammo_weapons_a_box_each_attack_then_no_further_attacks() {
     next_round(&mut st);
     let boxes = |st: &State| u(st, "grenadiers").ammo.get("panzerfaust").copied();
     assert_eq!(boxes(&st), Some(2), "two boxes");
+    let mut old = st.clone();
+    old.rules_revision = 9;
+    play(
+        &mut old,
+        "allies",
+        "activate grenadiers\nattack panzerfaust at pounder\nnothing",
+        &[6, 6],
+    );
+    assert_eq!(boxes(&old), Some(0), "revision 9: a box a Panzerfaust");
     for left in [1, 0] {
         play(
             &mut st,
             "allies",
-            "activate grenadiers\nattack 1 panzerfaust at pounder\nnothing",
-            &[6],
+            "activate grenadiers\nattack panzerfaust at pounder\nnothing",
+            &[6, 6],
         );
         assert_eq!(boxes(&st), Some(left));
         next_round(&mut st);
@@ -223,7 +233,7 @@ fn s003_limited_ammo_weapons_a_box_each_attack_then_no_further_attacks() {
 // 003 "Declare Targets": "If a player declares that a unit is using a Limited-Ammo Weapon (such as
 // a Panzerfaust), they use that ammo, even if the other weapons destroy the target unit first."
 // The MG 48 kills Bazooka Joe (4 hits, 4 failed Infantry Saves, 3 crosses); the Panzerfausts
-// declared at him are still fired and mark their boxes (one a Panzerfaust, R234).
+// declared at him are still fired and mark their box (one an Attack from revision 10, R678).
 #[test]
 fn s003_declare_targets_limited_ammo_declared_is_used_even_if_the_target_is_destroyed_first() {
     let mut st = game(
@@ -247,8 +257,8 @@ fn s003_declare_targets_limited_ammo_declared_is_used_even_if_the_target_is_dest
     assert!(u(&st, "joe").destroyed, "{}", texts(&out));
     assert_eq!(
         u(&st, "grenadiers").ammo.get("panzerfaust").copied(),
-        Some(0),
-        "the Panzerfaust boxes are marked: {}",
+        Some(1),
+        "the Panzerfaust box is marked: {}",
         texts(&out)
     );
 }
@@ -257,9 +267,9 @@ fn s003_declare_targets_limited_ammo_declared_is_used_even_if_the_target_is_dest
 // the attacking unit can use." Example: "two of the Recon Grenadiers elect to fire their
 // Panzerfaust antitank weapons at the Pounder, while the rest fire their StG 47 assault rifles
 // and the MG 48 machine-gun at Bazooka Joe". The Panzerfausts at the Pounder (2 dice), the MG 48
-// at Joe (4 dice, 4/1 against Infantry 2), all missed. The example's StG 47s are left out: "the
-// rest" are two StG 47s, since each soldier fires one weapon (003 "Soldiers with Several
-// Weapons"), which the engine does not enforce (all four would fire; docs/battlefront-sections.md).
+// at Joe (4 dice, 4/1 against Infantry 2), all missed, one box marked for the Attack (R678). The
+// whole example, with "the rest" of the StG 47s, is
+// rules::battlefront_soldier_weapons::s003_units_with_multiple_weapons_example_five_soldiers_fire_five_weapons (R677).
 #[test]
 fn s003_units_with_multiple_weapons_panzerfausts_at_the_pounder_the_rest_at_bazooka_joe() {
     let mut st = game(
@@ -285,7 +295,7 @@ fn s003_units_with_multiple_weapons_panzerfausts_at_the_pounder_the_rest_at_bazo
     );
     assert_eq!(
         u(&st, "grenadiers").ammo.get("panzerfaust").copied(),
-        Some(0)
+        Some(1)
     );
 }
 

@@ -52,6 +52,7 @@ mod battlefront_skills002_d;
 mod battlefront_skills002_more;
 mod battlefront_skills002_moves;
 mod battlefront_skills002_saves;
+mod battlefront_soldier_weapons;
 mod battlefront_spy;
 mod battlefront_strongpoint_sight;
 mod battlefront_strongpoint_skill;

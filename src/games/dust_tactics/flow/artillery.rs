@@ -482,6 +482,7 @@ impl Planner<'_> {
             target: Target::Unit { unit: lead.clone() },
             through: vec![],
             count: None,
+            soldiers: None,
         };
         self.steps.push(Step::Strike {
             gun: g.id.clone(),

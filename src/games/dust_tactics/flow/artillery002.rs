@@ -237,6 +237,7 @@ impl<'a> Planner<'a> {
                 target: Target::Unit { unit: lead.clone() },
                 through: vec![],
                 count: None,
+                soldiers: None,
             });
         }
         super::super::battlefront::facing::check_lines(state, g, &[], gun_at, &lines)?;
@@ -619,6 +620,7 @@ impl Planner<'_> {
             target: Target::Square { at },
             through: vec![],
             count: None,
+            soldiers: None,
         };
         super::super::battlefront::facing::check_lines(
             state,

@@ -23,7 +23,7 @@ impl Planner<'_> {
         if self.flags.charge && self.rules.charge_extra_square() {
             self.check_charge_square()?;
         }
-        let lines = plan_fire(
+        let mut lines = plan_fire(
             state,
             u,
             (from, self.height),
@@ -42,6 +42,7 @@ impl Planner<'_> {
         super::special_weapons::check_dual_ammo(state, &lines)?;
         super::weapons002::check_under_barrel(state, &lines)?;
         super::super::battlefront::equipment::check_crew(state, &lines)?; // 002 "Crew", R668
+        super::soldier_weapons::assign(state, &mut lines)?; // 003, a weapon a soldier (R677)
         self.texts.push(format!(
             "{} {}",
             if sustained { "sustained" } else { "attack" },
@@ -338,6 +339,7 @@ pub(super) fn plan_fire(
             target,
             through: f.through.clone(),
             count: f.count,
+            soldiers: None,
         });
     }
     // 000 "Limited ammo weapons": no more limited-ammo weapons per attack than models alive
@@ -395,7 +397,7 @@ fn check_count(state: &State, shooter: &str, w: &WeaponLine, f: &FireOrder) -> R
         return Ok(());
     };
     let left = su.ammo.get(&w.id).copied().unwrap_or(boxes) as u32;
-    let most = carriers(state, su, w).min(left);
+    let most = super::soldier_weapons::most(state, w, carriers(state, su, w), left);
     if n > most {
         return refuse(
             format!(
@@ -578,18 +580,20 @@ pub(super) fn fire_line(
     let is_active = lead == act.unit;
     let combine = is_active && act.flags.combine_shots && combinable(state, &l.shooter, &w);
     let w = if combine { combined(w) } else { w };
-    let mut n = super::passengers::firing(state, &su, &w, carriers(state, &su, &w));
+    let n = super::passengers::firing(state, &su, &w, carriers(state, &su, &w));
+    let mut n = super::soldier_weapons::cap(l, n); // R677
     if w.ammo.is_some() {
         let left = su.ammo.get(&w.id).copied().unwrap_or(0) as u32;
         // R414: a declared count fires fewer and spends only its boxes.
-        n = super::volley::fired(&w, n, left, l.count);
+        n = super::soldier_weapons::fired(state, &w, n, left, l.count);
         if n == 0 {
             say(out, format!("{}: {} has no ammo left", l.shooter, w.name));
             return;
         }
+        let spent = super::soldier_weapons::boxes(state, &w, n); // R678
         if let Some(x) = state.unit_mut(&l.shooter) {
             if let Some(a) = x.ammo.get_mut(&w.id) {
-                *a = a.saturating_sub(n as u8);
+                *a = a.saturating_sub(spent);
             }
         }
     }

@@ -69,6 +69,7 @@ mod sealifter;
 mod setup;
 mod skills;
 mod skills002_d;
+pub(crate) mod soldier_weapons;
 mod special_weapons;
 pub mod spy;
 mod standing;

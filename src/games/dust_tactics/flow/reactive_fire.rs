@@ -348,6 +348,7 @@ fn queue_reactive_attack(state: &State, act: &mut Activation, r: &str, sustained
                 },
                 through: vec![],
                 count: None,
+                soldiers: None,
             })
             .collect();
         if !lines.is_empty() {

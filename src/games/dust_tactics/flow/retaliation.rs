@@ -55,6 +55,7 @@ pub(super) fn retaliation_lines(state: &State, unit: &str, attacker: &str) -> Ve
             },
             through: vec![],
             count: None,
+            soldiers: None,
         })
         .collect();
     // battlefront-2013, 002 "Crew": the vehicle's lines or its crew's, never both (R810).

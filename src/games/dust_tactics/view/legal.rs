@@ -297,7 +297,12 @@ pub(super) fn activation_block(state: &State, u: &UnitState, option: &str) -> St
             if w.ammo.is_some() && counted(2) && counted(1) {
                 s.push_str(&with_note(
                     &format!("attack 1 {} at {first}", w.id),
-                    "a count fires fewer, keeping boxes",
+                    // R678: a box an Attack, so a count frees soldiers for other lines (R677).
+                    if crate::dust_tactics::flow::soldier_weapons::book(state) {
+                        "a count frees soldiers"
+                    } else {
+                        "a count fires fewer, keeping boxes"
+                    },
                 ));
                 s.push('\n');
             }
