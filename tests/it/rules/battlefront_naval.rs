@@ -466,6 +466,11 @@ fn s002_naval_unit_and_sealifter_the_landing_is_played_to_its_end_by_mail() {
             || sent.contains("bot-hunters is unharmed and dismounts"),
         "the Bot Hunters never reached the beach: {tail}"
     );
+    // Carried units leave the craft by a move, not onto the entry zone: the briefing does not
+    // list them as units off the board.
+    let flat = crate::support::flat(&sent);
+    assert!(flat.contains("carrying bot-hunters, pounder"), "{tail}");
+    assert!(!flat.contains("Off the board: bot-hunters"), "{tail}");
     dt::replay_and_audit(&home, "g-landing");
 }
 

@@ -727,29 +727,29 @@ fn s002_attacking_strongpoints_the_mickey_and_the_hammers_example() {
     assert_eq!(u(&st, "gun").models.len(), 2, "{}", texts(&out));
 }
 
-// 003 "Set-Up Weapons": "If a set-up weapon performs a Move and then an Attack Action or an
-// Attack Action followed by a Move Action, it only rolls half of that weapon's combat dice";
 // 003 "Weapons with Two Lines": "Some weapons have two modes of shooting shown by two sets of
 // weapon characteristics ... the player must announce which set of characteristics they will
-// use". Not built under battlefront-2013 (no starter card has either; R236): a card whose line
-// carries 004's `setup` or `dual_ammo` is refused at `new`, naming the trait and the file, not
-// played by 004's rule.
+// use". Not built under battlefront-2013 (no starter card has one; R236): a card whose line
+// carries 004's `dual_ammo` is refused at `new`, naming the trait and the file, not played by
+// 004's rule. 003 "Set-Up Weapons" are 004's `setup` (R822): that card is read.
 #[test]
-fn s003_set_up_weapons_and_weapons_with_two_lines_are_refused_at_new_by_name() {
+fn s003_weapons_with_two_lines_are_refused_at_new_by_name() {
     let (file, text) = super::battlefront_skills002::card_with("bf-pounder", "");
-    for t in ["setup", "dual_ammo"] {
+    let with = |t: &str| {
         let with = text.replacen(
             "id = \"17-pdr\"\n",
             &format!("id = \"17-pdr\"\ntraits = [\"{t}\"]\n"),
             1,
         );
         assert_ne!(with, text, "the Pounder's gun line");
-        let files = std::collections::BTreeMap::from([(file.clone(), with)]);
-        let e =
-            dustmail::dust_tactics::battlefront::skills::check_cards(&files).expect_err("refused");
-        assert!(e.contains(&format!("`{t}`")) && e.contains(&file), "{e}");
-    }
-    let files = std::collections::BTreeMap::from([(file.clone(), text)]);
+        std::collections::BTreeMap::from([(file.clone(), with)])
+    };
+    let e = dustmail::dust_tactics::battlefront::skills::check_cards(&with("dual_ammo"))
+        .expect_err("refused");
+    assert!(e.contains("`dual_ammo`") && e.contains(&file), "{e}");
+    dustmail::dust_tactics::battlefront::skills::check_cards(&with("setup"))
+        .expect("003's Set-Up weapon (R822)");
+    let files = std::collections::BTreeMap::from([(file.clone(), text.clone())]);
     dustmail::dust_tactics::battlefront::skills::check_cards(&files).expect("the shipped card");
 }
 

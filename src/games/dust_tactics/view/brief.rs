@@ -68,11 +68,13 @@ pub fn report_briefing(state: &State, side: Option<&str>) -> String {
             .find(|s| s.id == side)
             .map(|s| s.entry.iter().map(|q| q.to_string()).collect())
             .unwrap_or_default();
-        // Units yet to enter: off the board, alive, not carried by a squad they joined.
+        // Units yet to enter: off the board, alive, not carried by a squad they joined nor by a
+        // vehicle (those leave it by a move, not onto the entry zone).
         let off: Vec<&str> = state
             .units
             .iter()
             .filter(|u| u.side == side && u.at.is_none() && u.health > 0 && u.joined.is_none())
+            .filter(|u| u.aboard.is_none())
             .filter(|u| u.reserve_round.is_none())
             .map(|u| u.id.as_str())
             .collect();
