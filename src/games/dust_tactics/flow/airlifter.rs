@@ -270,13 +270,7 @@ pub(super) fn survive(
     if !lifts || !super::carry_vehicle::is_vehicle(state, rider) {
         return false;
     }
-    let by = state
-        .destroyed
-        .iter()
-        .rev()
-        .find(|d| d.unit == lifter)
-        .map(|d| d.by.clone())
-        .unwrap_or_default();
+    let by = super::carry::destroyed_by(state, &lifter);
     let round = state.round;
     let assault = air_assault(state, rider);
     let faces: Vec<u8> = (0..u.health).map(|_| dice.d6(round)).collect();

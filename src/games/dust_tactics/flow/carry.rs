@@ -563,13 +563,7 @@ fn survive(state: &mut State, rider: &str, dice: &mut dyn DiceSource, out: &mut 
         return;
     };
     let vehicle = u.aboard.clone().unwrap_or_default();
-    let by = state
-        .destroyed
-        .iter()
-        .rev()
-        .find(|d| d.unit == vehicle)
-        .map(|d| d.by.clone())
-        .unwrap_or_default();
+    let by = destroyed_by(state, &vehicle);
     let round = state.round;
     // One die per miniature: the squad's in card order, then its joined hero; a carried
     // vehicle (its pilot with it) rolls one, as a hero does (R476).
@@ -793,4 +787,15 @@ pub(super) fn setup_aboard(
         }
     }
     super::carry_vehicle::check_setup(units, cards)
+}
+
+/// The side that destroyed `unit` (its latest record), for the rolls its wreck's riders make.
+pub(super) fn destroyed_by(state: &State, unit: &str) -> String {
+    state
+        .destroyed
+        .iter()
+        .rev()
+        .find(|d| d.unit == unit)
+        .map(|d| d.by.clone())
+        .unwrap_or_default()
 }

@@ -434,13 +434,7 @@ pub(super) fn survive(
         return;
     };
     let vehicle = u.aboard.clone().unwrap_or_default();
-    let by = state
-        .destroyed
-        .iter()
-        .rev()
-        .find(|d| d.unit == vehicle)
-        .map(|d| d.by.clone())
-        .unwrap_or_default();
+    let by = super::carry::destroyed_by(state, &vehicle);
     let round = state.round;
     let members = group(state, rider);
     let miniatures: u32 = members

@@ -102,13 +102,7 @@ pub(super) fn survive(state: &mut State, rider: &str, out: &mut Outcome) -> bool
     let Some(v) = u.aboard.clone().filter(|v| is_sealifter(state, v)) else {
         return false;
     };
-    let by = state
-        .destroyed
-        .iter()
-        .rev()
-        .find(|d| d.unit == v)
-        .map(|d| d.by.clone())
-        .unwrap_or_default();
+    let by = super::carry::destroyed_by(state, &v);
     let members = group(state, rider);
     let door = u.at.and_then(|wreck| naval::door_on_land(state, &v, wreck));
     let at = door.and_then(|d| super::carry::free_square(state, rider, d));
