@@ -83,6 +83,10 @@ pub struct State {
     /// R550: the two faces that chose this game's scenario (round 1's reports tell it in full).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scenario_rolled: Option<[u8; 2]>,
+    /// battlefront-2013, 002 "Grapple Weapons" (R812): gripped unit → the unit whose Grapple
+    /// weapon holds it; left out when empty, as every game before had none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub grips: BTreeMap<String, String>,
 }
 
 /// A destroyed Tesla carrier whose weapon may explode on the squares around it (R562).

@@ -38,6 +38,11 @@ pub enum WeaponTrait {
     /// battlefront-2013, 002 "Cutting Weapons": each hit rolls another die, as a laser's (R671);
     /// refused under the other rulesets.
     Cutting,
+    /// battlefront-2013, 002 "Grapple Weapons": a hit puts a Stunned token on the target, removed
+    /// when the grappler takes an action other than Nothing (`battlefront::grapple`, R812–R814);
+    /// with "Chainsaws and Claws" an engineer vehicle cuts wire with it (R809). Refused under the
+    /// other rulesets.
+    Grapple,
     /// battlefront-2013, 002 "Power Scopes": hits on army or target in a Sustained Attack (R672).
     PowerScopes,
     /// battlefront-2013, 002 "Wire-Guided Weapons": fired alone in an Attack, its misses are

@@ -535,8 +535,8 @@ fn s002_engineering_vehicles_dozer_blades_fill_a_trench_and_clear_a_minefield() 
 // fortifications"; "Chainsaws and Claws": "An Engineer Vehicle equipped with Cuttings or
 // Grappling weapons can attempt to cut a gap through an adjacent Barbed Wire Entanglement".
 // A vehicle without the equipment has no engineering; an engineer vehicle without a dozer blade
-// has no dozer blade's tasks; wire needs a Cutting weapon, which this one lacks (R809; Grapple
-// weapons are no trait, R788); a square not next to the vehicle is refused. A dozer blade is no way through anti-tank traps.
+// has no dozer blade's tasks; wire needs a Cutting or Grapple weapon, which this one lacks
+// (R809); a square not next to the vehicle is refused. A dozer blade is no way through anti-tank traps.
 #[test]
 fn s002_engineering_vehicles_what_each_equipment_may_do() {
     let at = |s: &str| format!("activate shooter\n  skill engineering at {s}\n  nothing");
@@ -554,7 +554,7 @@ fn s002_engineering_vehicles_what_each_equipment_may_do() {
     let e = refused(vehicle(Some("engineer-vehicle")), &at("F9"));
     assert!(e.contains("has no dozer blade"), "{e}");
     let e = refused(vehicle(Some("engineer-vehicle")), &at("D9"));
-    assert!(e.contains("Cutting and Grapple weapons"), "{e}");
+    assert!(e.contains("it has no Cutting or Grapple weapon"), "{e}");
     let e = refused(vehicle(Some("dozer-blade")), &at("B8"));
     assert!(e.contains("B8 is not next to shooter"), "{e}");
     // 004's dozer blade crosses anti-tank traps; 002's does not (R785).

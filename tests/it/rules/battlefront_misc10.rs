@@ -31,14 +31,14 @@ fn cutter(skill: Option<&str>, saws: &[(&str, &str)]) -> Card {
 
 /// The allied vehicle on E8 with barbed wire on D9 (next to it) and B8 (not), the axis soldier
 /// far off on A1.
-fn wire_game(card: Card) -> State {
+pub(super) fn wire_game(card: Card) -> State {
     works(card, "E8", "A1", (&[], &[], &["D9", "B8"]))
 }
 
-const CUT: &str = "activate shooter\n  skill engineering at D9\n  nothing";
+pub(super) const CUT: &str = "activate shooter\n  skill engineering at D9\n  nothing";
 
 /// The faces of the engineering roll at D9.
-fn wire_faces(out: &dustmail::game::Outcome) -> Vec<u8> {
+pub(super) fn wire_faces(out: &dustmail::game::Outcome) -> Vec<u8> {
     out.happenings
         .iter()
         .flat_map(|h| h.rolls.iter())
@@ -113,8 +113,8 @@ fn s002_chainsaws_and_claws_paired_chainsaws_roll_two_dice() {
 
 // 002 "Chainsaws and Claws": "An Engineer Vehicle equipped with Cuttings or Grappling weapons can
 // attempt to cut a gap through an adjacent Barbed Wire Entanglement" (R809, R785, R788). A saw on
-// a vehicle without engineer equipment cuts nothing; an engineer vehicle without a Cutting weapon
-// neither (a Grapple weapon is no trait a card carries); wire not next to the vehicle is refused;
+// a vehicle without engineer equipment cuts nothing; an engineer vehicle without a Cutting or
+// Grapple weapon neither; wire not next to the vehicle is refused;
 // a vehicle with a dozer blade is an engineer vehicle and cuts with its saw. Nothing changes on a
 // refusal.
 #[test]
@@ -133,7 +133,7 @@ fn s002_chainsaws_and_claws_only_an_engineer_vehicle_with_a_cutting_weapon_next_
     );
     let e = refused_with(cutter(Some("engineer-vehicle"), &[]), CUT);
     assert!(
-        e.contains("shooter cannot cut the barbed wire on D9: it has no Cutting weapon"),
+        e.contains("shooter cannot cut the barbed wire on D9: it has no Cutting or Grapple weapon"),
         "{e}"
     );
     assert!(e.contains("002 \"Chainsaws and Claws\""), "{e}");

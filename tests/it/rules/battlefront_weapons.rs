@@ -133,7 +133,11 @@ fn s002_special_weapons_phaser_weapons_no_cover_save_but_the_infantry_save() {
 // naming the trait, the weapon and the card, and no game is made (004's phaser is a cell `XxY`).
 #[test]
 fn s002_special_weapons_002s_traits_are_refused_at_new_under_the_other_rulesets() {
-    for (ruleset, word) in [("ffg-revised", "phaser"), ("classic-2010", "cutting")] {
+    for (ruleset, word) in [
+        ("ffg-revised", "phaser"),
+        ("classic-2010", "cutting"),
+        ("ffg-revised", "grapple"),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         dt::init_home(dir.path(), "file");
         let cards = dir.path().join("my-cards");

@@ -25,6 +25,7 @@ mod battlefront_facing;
 mod battlefront_forces;
 mod battlefront_fortifications;
 mod battlefront_fortify;
+mod battlefront_grapple;
 mod battlefront_heroes;
 mod battlefront_heroes10;
 mod battlefront_joined_hits;

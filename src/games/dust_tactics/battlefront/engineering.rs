@@ -3,8 +3,8 @@
 //! takes the Dozer Special Action (`skill dozer`: in Cover until it moves) and the engineering
 //! tasks of a dozer blade (`skill engineering at <square>`: clear a minefield, fill a trench, and
 //! with two actions one after the other bury a bunker). "Chainsaws and Claws": an engineer vehicle
-//! with a Cutting weapon cuts barbed wire, with two dice when it has a pair (R809); 002's Grapple
-//! weapons are no trait of the engine, so a claw cannot do it (R788). Planned and run by
+//! with a Cutting or Grapple weapon cuts barbed wire, with two dice when it has a pair (R809).
+//! Planned and run by
 //! `flow::engineering_vehicle`.
 
 use std::collections::BTreeSet;
@@ -42,8 +42,8 @@ pub fn engineer(state: &State, id: &str) -> bool {
 pub const CHAINSAWS_CITE: &str = "002 \"Chainsaws and Claws\": \"An Engineer Vehicle equipped with Cuttings or Grappling weapons can attempt to cut a gap through an adjacent Barbed Wire Entanglement by taking an Engineering Special Action. If it does so, roll a die (Vehicles with Paired Chainsaws or Paired Claws roll two dice)\"";
 
 /// 002 "Chainsaws and Claws" (R809): how many dice an engineer vehicle rolls to cut wire: none
-/// without a Cutting weapon, one with one, two with a pair ("Paired Chainsaws": two Cutting
-/// weapons on the card; lines sharing a name are one weapon, as dual-ammo lines are, R420).
+/// without a Cutting or Grapple weapon, one with one, two with a pair ("Paired Chainsaws" or
+/// "Paired Claws": two such weapons on the card; lines sharing a name are one weapon, as dual-ammo lines are, R420).
 pub fn wire_dice(state: &State, id: &str) -> usize {
     if !engineer(state, id) {
         return 0;
@@ -54,7 +54,9 @@ pub fn wire_dice(state: &State, id: &str) -> usize {
     let saws: BTreeSet<&str> = card
         .weapons
         .iter()
-        .filter(|w| w.traits.contains(&WeaponTrait::Cutting))
+        .filter(|w| {
+            w.traits.contains(&WeaponTrait::Cutting) || w.traits.contains(&WeaponTrait::Grapple)
+        })
         .map(|w| w.name.as_str())
         .collect();
     saws.len().min(2)

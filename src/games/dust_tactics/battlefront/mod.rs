@@ -27,6 +27,7 @@ pub mod facing;
 // issue 18: 002's trenches (bfront).
 pub mod fortifications;
 pub mod forts_placed;
+pub mod grapple;
 pub mod heroes;
 // issue 18: 003's Huge vehicles (bflarge, R790–R794).
 pub mod huge;

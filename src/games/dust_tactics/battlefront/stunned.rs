@@ -94,6 +94,7 @@ pub fn check_activation(state: &State, unit: &str, actions: &[Action]) -> Option
 pub fn recover(state: &mut State, unit: &str, out: &mut Outcome) {
     if let Some(u) = state.unit_mut(unit).filter(|u| u.stunned) {
         u.stunned = false;
+        super::grapple::freed(state, unit);
         out.happenings.push(Happening::text(format!(
             "{unit} takes a Nothing action and removes its Stunned token (002)"
         )));
@@ -113,6 +114,7 @@ pub fn reactive_dice(state: &mut State, unit: &str) -> usize {
     match state.unit_mut(unit).filter(|u| u.stunned) {
         Some(u) => {
             u.stunned = false;
+            super::grapple::freed(state, unit);
             1
         }
         None => 2,

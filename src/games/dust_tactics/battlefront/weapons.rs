@@ -14,6 +14,7 @@ pub const CUTTING_CHAIN: &str = "cutting chain";
 const BATTLEFRONT_ONLY: &[(WeaponTrait, &str)] = &[
     (WeaponTrait::Phaser, "Phaser Weapons"),
     (WeaponTrait::Cutting, "Cutting Weapons"),
+    (WeaponTrait::Grapple, "Grapple Weapons"),
     (WeaponTrait::PowerScopes, "Power Scopes"),
     (WeaponTrait::WireGuided, "Wire-Guided Weapons"),
     (WeaponTrait::UnderBarrel, "Under-Barrel Weapons"),

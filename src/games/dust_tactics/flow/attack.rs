@@ -957,6 +957,7 @@ pub(super) fn fire_line(
                 );
                 // 002 "Tesla Weapons": a unit hit is Stunned (R750).
                 super::super::battlefront::stunned::tesla_hit(state, &w, &tu.id, o.hits, out);
+                super::super::battlefront::grapple::hit(state, &w, &tu.id, &l.shooter, o.hits, out);
                 if heroic(state, &tu.id, round) {
                     say(
                         out,

@@ -255,6 +255,7 @@ pub(super) fn destroy(state: &mut State, id: &str, by: &str, out: &mut Outcome) 
     let ap = card(state, &u).map(|c| c.ap).unwrap_or(0);
     let at = target_square(state, id);
     super::tesla::arm(state, &u, at);
+    super::super::battlefront::grapple::destroyed(state, id, out);
     super::carry::mark_wreck(state, &u.id, at);
     let pilot = state.pilot_of(id).map(|h| h.id.clone());
     if let Some(x) = state.unit_mut(id) {

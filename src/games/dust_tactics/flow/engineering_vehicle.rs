@@ -1,6 +1,6 @@
 //! 002 "Engineering Vehicles", "Dozer Blades" and the equipment "Dozer Blade" under
 //! battlefront-2013 (issue 18, R785–R788): a vehicle's `skill dozer` and `skill engineering at
-//! <square>`, planned and run; 002 "Chainsaws and Claws": a Cutting weapon's wire (R809). The lost
+//! <square>`, planned and run; 002 "Chainsaws and Claws": a Cutting or Grapple weapon's wire (R809). The lost
 //! symbol of every roll is read as army (R724, R726).
 
 use super::super::battlefront::bunkers::shell_at;
@@ -51,7 +51,7 @@ impl Planner<'_> {
 
     /// A vehicle's `skill engineering at <square>` (R787, R788): a vehicle with a dozer blade
     /// clears a minefield, fills a trench, or with two lines one after the other buries a bunker,
-    /// next to it; one with a Cutting weapon cuts barbed wire next to it (R809).
+    /// next to it; one with a Cutting or Grapple weapon cuts barbed wire next to it (R809).
     pub(super) fn vehicle_engineering(
         &mut self,
         target: Option<&TargetRef>,
@@ -88,7 +88,7 @@ impl Planner<'_> {
         let wire = is_wire(state, at);
         if wire && saws == 0 {
             return Err(Refusal {
-                reason: format!("{id} cannot cut the barbed wire on {at}: it has no Cutting weapon (002's Cutting and Grapple weapons cut wire; a Grapple weapon is no trait a card can carry)"),
+                reason: format!("{id} cannot cut the barbed wire on {at}: it has no Cutting or Grapple weapon (002's chainsaws and claws cut wire)"),
                 rule: format!("{CHAINSAWS_CITE} (R788, R809)"),
                 instead: "another action".into(),
             });
@@ -170,7 +170,7 @@ fn roll(state: &State, lead: &str, at: Square, what: &str, dice: &mut dyn DiceSo
     roll_n(state, lead, at, what, 1, dice)
 }
 
-/// 002 "Chainsaws and Claws" (R809): one die, two with a pair of Cutting weapons; an army on any
+/// 002 "Chainsaws and Claws" (R809): one die, two with a pair of Cutting or Grapple weapons; an army on any
 /// of them cuts a gap and the wire is removed.
 fn cut_wire(
     state: &mut State,
@@ -183,7 +183,7 @@ fn cut_wire(
     let r = roll_n(state, lead, at, "barbed wire", n, dice);
     let cut = r.faces.iter().any(|f| Symbol::of_face(*f) == Symbol::Army);
     let dice_said = if n == 2 {
-        "two dice, a pair of Cutting weapons"
+        "two dice, a pair of Cutting or Grapple weapons"
     } else {
         "one die"
     };

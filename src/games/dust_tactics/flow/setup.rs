@@ -176,6 +176,7 @@ pub fn new_state(
         placing: None,
         scenario_roll: None,
         scenario_rolled: None,
+        grips: Default::default(),
     };
     super::placing::begin(&mut state)?;
     // Keep only the cards in use, so the state (and its digest) does not carry spare cards.

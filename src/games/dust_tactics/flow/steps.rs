@@ -61,6 +61,8 @@ pub(super) fn exec_step(
     let lead = act.unit.clone();
     // battlefront-2013, 002 "Camouflage": an action but Move or Nothing ends it (R762).
     crate::dust_tactics::battlefront::skills002_d::uncamouflage(state, &lead, &step);
+    // 002 "Grapple Weapons": an action other than Nothing lets go (R813).
+    crate::dust_tactics::battlefront::grapple::on_step(state, &lead, &step, out);
     match step {
         Step::Enter { to } => {
             if !alive {
