@@ -1,7 +1,7 @@
 //! 002 "Engineering Vehicles", "Dozer Blades" and the equipment "Dozer Blade" under
 //! battlefront-2013 (issue 18, R785–R788): a vehicle's `skill dozer` and `skill engineering at
-//! <square>`, planned and run; 002 "Chainsaws and Claws": a Cutting or Grapple weapon's wire (R809). The lost
-//! symbol of every roll is read as army (R724, R726).
+//! <square>`, planned and run; 002 "Chainsaws and Claws": a Cutting or Grapple weapon's wire
+//! (R809, R812). The lost symbol of every roll is read as army (R724, R726).
 
 use super::super::battlefront::bunkers::shell_at;
 use super::super::battlefront::dice::Symbol;
@@ -170,8 +170,8 @@ fn roll(state: &State, lead: &str, at: Square, what: &str, dice: &mut dyn DiceSo
     roll_n(state, lead, at, what, 1, dice)
 }
 
-/// 002 "Chainsaws and Claws" (R809): one die, two with a pair of Cutting or Grapple weapons; an army on any
-/// of them cuts a gap and the wire is removed.
+/// 002 "Chainsaws and Claws" (R809): one die, two with a pair of Cutting or Grapple weapons; an
+/// army on any of them cuts a gap and the wire is removed.
 fn cut_wire(
     state: &mut State,
     lead: &str,
