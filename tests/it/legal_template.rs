@@ -180,6 +180,52 @@ fn play_checking(
     play_checking_with(ruleset, (name, text), &[], seed, kinds);
 }
 
+/// Whole games under battlefront-2013 of the provisional cards of `games/dust-tactics/<folder>/`
+/// (the card files `files`, or every `.toml` there when empty) in the folder's scenario
+/// `scenarios/<scenario>.toml`, seeds 1 to `seeds`, each awaited side's template checked at every
+/// decision point ([`play_checking_with`]): the suggestions counted by kind.
+pub(crate) fn play_cards_checking(
+    folder: &str,
+    files: &[&str],
+    scenario: &str,
+    seeds: u64,
+) -> BTreeMap<String, usize> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("games/dust-tactics")
+        .join(folder);
+    let mut extra: Vec<(String, String)> = if files.is_empty() {
+        std::fs::read_dir(&root)
+            .unwrap()
+            .map(|f| f.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
+            .collect::<Vec<_>>()
+    } else {
+        files.iter().map(|f| f.to_string()).collect()
+    }
+    .into_iter()
+    .map(|f| {
+        let text = std::fs::read_to_string(root.join(&f)).unwrap();
+        (f, text)
+    })
+    .collect();
+    if files.is_empty() {
+        extra.sort();
+    }
+    let text = std::fs::read_to_string(root.join(format!("scenarios/{scenario}.toml"))).unwrap();
+    let mut kinds = BTreeMap::new();
+    for seed in 1..=seeds {
+        play_checking_with(
+            "battlefront-2013",
+            (scenario, &text),
+            &extra,
+            seed,
+            &mut kinds,
+        );
+    }
+    kinds
+}
+
 /// [`play_checking`] with the card files `extra` too.
 pub(crate) fn play_checking_with(
     ruleset: &str,
@@ -274,16 +320,7 @@ fn every_suggested_order_is_accepted_in_scripted_games() {
 // every order any template suggests in whole games of Punisher Crossing is accepted.
 #[test]
 fn every_suggested_order_is_accepted_with_a_huge_vehicle() {
-    let root =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/dust-tactics/cards-huge");
-    let card = std::fs::read_to_string(root.join("bf-punisher.toml")).unwrap();
-    let text = std::fs::read_to_string(root.join("scenarios/punisher-crossing.toml")).unwrap();
-    let extra = vec![("bf-punisher.toml".to_string(), card)];
-    let mut kinds = BTreeMap::new();
-    for seed in 1..=3 {
-        let game = ("punisher-crossing", text.as_str());
-        play_checking_with("battlefront-2013", game, &extra, seed, &mut kinds);
-    }
+    let kinds = play_cards_checking("cards-huge", &["bf-punisher.toml"], "punisher-crossing", 3);
     assert!(kinds.get("move").copied().unwrap_or(0) > 0, "{kinds:?}");
 }
 
@@ -292,23 +329,7 @@ fn every_suggested_order_is_accepted_with_a_huge_vehicle() {
 // order any template suggests in whole games of Convoy is accepted.
 #[test]
 fn every_suggested_order_is_accepted_with_passengers_and_tank_riders() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("games/dust-tactics/cards-battlefront-transport");
-    let mut extra = vec![];
-    for f in std::fs::read_dir(&root).unwrap() {
-        let p = f.unwrap().path();
-        if p.extension().is_some_and(|e| e == "toml") {
-            let name = p.file_name().unwrap().to_string_lossy().to_string();
-            extra.push((name, std::fs::read_to_string(&p).unwrap()));
-        }
-    }
-    extra.sort();
-    let text = std::fs::read_to_string(root.join("scenarios/convoy.toml")).unwrap();
-    let mut kinds = BTreeMap::new();
-    for seed in 1..=3 {
-        let game = ("convoy", text.as_str());
-        play_checking_with("battlefront-2013", game, &extra, seed, &mut kinds);
-    }
+    let kinds = play_cards_checking("cards-battlefront-transport", &[], "convoy", 3);
     assert!(kinds.get("move").copied().unwrap_or(0) > 0, "{kinds:?}");
 }
 
@@ -317,23 +338,7 @@ fn every_suggested_order_is_accepted_with_passengers_and_tank_riders() {
 // order any template suggests in whole games of Air Assault is accepted, the dismount among them.
 #[test]
 fn every_suggested_order_is_accepted_with_an_airlifter_and_its_vehicle() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("games/dust-tactics/cards-battlefront-airlift");
-    let mut extra = vec![];
-    for f in std::fs::read_dir(&root).unwrap() {
-        let p = f.unwrap().path();
-        if p.extension().is_some_and(|e| e == "toml") {
-            let name = p.file_name().unwrap().to_string_lossy().to_string();
-            extra.push((name, std::fs::read_to_string(&p).unwrap()));
-        }
-    }
-    extra.sort();
-    let text = std::fs::read_to_string(root.join("scenarios/air-assault.toml")).unwrap();
-    let mut kinds = BTreeMap::new();
-    for seed in 1..=3 {
-        let game = ("air-assault", text.as_str());
-        play_checking_with("battlefront-2013", game, &extra, seed, &mut kinds);
-    }
+    let kinds = play_cards_checking("cards-battlefront-airlift", &[], "air-assault", 3);
     assert!(kinds.get("move").copied().unwrap_or(0) > 0, "{kinds:?}");
 }
 

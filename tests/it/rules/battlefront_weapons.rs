@@ -656,33 +656,16 @@ fn s002_special_weapons_the_provisional_cards_play_a_game_to_its_end_by_mail() {
 // accepted.
 #[test]
 fn s002_special_weapons_every_suggested_order_is_accepted_with_the_cards() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("games/dust-tactics/cards-battlefront-weapons");
-    let extra: Vec<(String, String)> = [
-        "bf-w-rangers.toml",
-        "bf-w-phaser-walker.toml",
-        "bf-w-sniper-team.toml",
-        "bf-w-cutter.toml",
-    ]
-    .iter()
-    .map(|f| {
-        (
-            f.to_string(),
-            std::fs::read_to_string(root.join(f)).unwrap(),
-        )
-    })
-    .collect();
-    let text = std::fs::read_to_string(root.join("scenarios/special-weapons.toml")).unwrap();
-    let mut kinds = std::collections::BTreeMap::new();
-    for seed in 1..=2 {
-        let game = ("special-weapons", text.as_str());
-        crate::legal_template::play_checking_with(
-            "battlefront-2013",
-            game,
-            &extra,
-            seed,
-            &mut kinds,
-        );
-    }
+    let kinds = crate::legal_template::play_cards_checking(
+        "cards-battlefront-weapons",
+        &[
+            "bf-w-rangers.toml",
+            "bf-w-phaser-walker.toml",
+            "bf-w-sniper-team.toml",
+            "bf-w-cutter.toml",
+        ],
+        "special-weapons",
+        2,
+    );
     assert!(kinds.get("attack").copied().unwrap_or(0) > 0, "{kinds:?}");
 }
